@@ -1,0 +1,57 @@
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { Toast } from "~/lib/toast";
+
+const AUTO_CLOSE_MS = 5_000;
+
+const styles: Record<Toast["kind"], string> = {
+  info: "bg-ink text-white",
+  success: "bg-primary text-white",
+  error: "bg-red-700 text-white",
+};
+
+/**
+ * Bottom-centre toast raised by a loader or action (often across a redirect).
+ * Without JavaScript it simply stays on the page; with it, it closes itself.
+ */
+const noSubscription = () => () => {};
+
+/** True once React runs in the browser; false in the server render. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
+
+export function Toasts({ toast }: { toast: Toast | null }) {
+  const [dismissed, setDismissed] = useState<Toast | null>(null);
+  const interactive = useHydrated();
+  const visible = toast && toast !== dismissed ? toast : null;
+
+  useEffect(() => {
+    if (!toast) return;
+    const timer = setTimeout(() => setDismissed(toast), AUTO_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4" aria-live="polite">
+      {visible ? (
+        <div
+          role={visible.kind === "error" ? "alert" : "status"}
+          data-toast={visible.kind}
+          className={`pointer-events-auto flex max-w-md items-center gap-4 rounded-lg px-5 py-3 shadow-xl ${styles[visible.kind]}`}
+        >
+          <p>{visible.message}</p>
+          {interactive ? (
+            <button
+              type="button"
+              onClick={() => setDismissed(toast)}
+              className="rounded px-2 py-1 text-sm font-semibold underline"
+              aria-label="Dismiss notification"
+            >
+              Close
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

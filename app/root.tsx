@@ -1,0 +1,91 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+  type LinksFunction,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { ErrorPage } from "./components/ErrorPage";
+import { SiteFooter } from "./components/SiteFooter";
+import { SiteHeader } from "./components/SiteHeader";
+import { Toasts } from "./components/Toasts";
+import { useNonce } from "./lib/nonce";
+import type { SiteInfo } from "./lib/site";
+import { takeToast } from "./lib/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { config, sessionSecret } = context;
+  const site: SiteInfo = {
+    appName: config.APP_NAME,
+    publicOrigin: config.PUBLIC_ORIGIN,
+    supportEmail: config.SUPPORT_EMAIL,
+    companyName: config.COMPANY_NAME,
+    year: new Date().getFullYear(),
+  };
+  const { toast, setCookie } = await takeToast(request, sessionSecret);
+  return data({ site, toast }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+/** Content pages set `handle = { hydrate: false }` and ship no JavaScript at all. */
+function useShipsJavaScript(): boolean {
+  return !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const shipsJavaScript = useShipsJavaScript();
+  const site = rootData?.site;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#603f8b" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="font-sans antialiased">
+        <a
+          href="#main"
+          className="sr-only rounded bg-primary px-4 py-2 text-white focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50"
+        >
+          Skip to content
+        </a>
+        <SiteHeader appName={site?.appName ?? "Sponsorgrid"} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        {site ? <SiteFooter site={site} /> : null}
+        <Toasts toast={rootData?.toast ?? null} />
+        {shipsJavaScript ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorPage status={status} />;
+}

@@ -1,0 +1,19 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { CONTENT_PAGES } from "./content-routes";
+
+// Mirrors SPEC §2. Later capabilities (sign-in, opportunities, sponsors,
+// bio pages, payments) add their routes here.
+export default [
+  index("routes/home.tsx"),
+  ...CONTENT_PAGES.map((page) => route(page.path, "routes/content-page.tsx", { id: `content:${page.slug}` })),
+  route("blog", "routes/blog-index.tsx"),
+  route("blog/:slug", "routes/blog-post.tsx"),
+  route("featured", "routes/featured.tsx"),
+  route("500", "routes/error-500.tsx"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.ts"),
+  // Only answer when ENABLE_TEST_ROUTES is set (end-to-end tests); 404 otherwise.
+  route("__test/boom", "routes/test-hooks/boom.tsx"),
+  route("__test/toast", "routes/test-hooks/toast.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,123 @@
+import { Link } from "react-router";
+import { homeCopy } from "../../server/content/home";
+import { listBlogPosts } from "../../server/content/library";
+import { LogoMark } from "~/components/Logo";
+import { FOOTER_GUIDES } from "~/components/SiteFooter";
+import { pageMeta } from "~/lib/meta";
+import { placeholdersFrom } from "~/lib/placeholders.server";
+import type { Route } from "./+types/home";
+
+export const handle = { hydrate: false };
+
+export function loader({ context }: Route.LoaderArgs) {
+  const posts = listBlogPosts()
+    .slice(0, 3)
+    .map(({ slug, title, description, date }) => ({ slug, title, description, date }));
+  return { copy: homeCopy(placeholdersFrom(context.config)), posts };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Sponsorships for creators", description: args.data?.copy.subheading });
+
+function Checklist({ items }: { items: string[] }) {
+  return (
+    <ul className="mt-5 space-y-3">
+      {items.map((item) => (
+        <li key={item} className="flex gap-3">
+          <span aria-hidden="true" className="mt-1 inline-block h-4 w-4 flex-none rounded-full bg-accent" />
+          <span>{item}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { copy, posts } = loaderData;
+  return (
+    <>
+      <section className="bg-gradient-to-b from-secondary/50 to-white">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:py-24 lg:grid-cols-[3fr_2fr]">
+          <div>
+            <h1 className="text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl">{copy.headline}</h1>
+            <p className="mt-5 max-w-2xl text-lg text-muted sm:text-xl">{copy.subheading}</p>
+            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+              <Link
+                to="/signin?type=creator"
+                className="rounded-full bg-primary px-7 py-3.5 text-center text-lg font-semibold text-white no-underline hover:bg-primary-dark"
+              >
+                I'm a creator
+              </Link>
+              <Link
+                to="/signin?type=sponsor"
+                className="rounded-full border-2 border-primary bg-white px-7 py-3.5 text-center text-lg font-semibold text-primary no-underline"
+              >
+                I'm a sponsor
+              </Link>
+            </div>
+          </div>
+          <div className="hidden justify-center lg:flex">
+            <LogoMark className="h-56 w-56 drop-shadow-xl" />
+          </div>
+        </div>
+      </section>
+
+      <section className="mx-auto grid max-w-6xl gap-8 px-4 py-16 md:grid-cols-2" aria-label="Who it's for">
+        <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
+          <h2 className="text-2xl font-bold">For creators</h2>
+          <Checklist items={copy.creators} />
+          <Link to="/signin?type=creator" className="mt-6 inline-block font-semibold">
+            Create your creator account
+          </Link>
+        </div>
+        <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
+          <h2 className="text-2xl font-bold">For sponsors</h2>
+          <Checklist items={copy.sponsors} />
+          <Link to="/signin?type=sponsor" className="mt-6 inline-block font-semibold">
+            Create your sponsor account
+          </Link>
+        </div>
+      </section>
+
+      <section className="bg-primary text-white">
+        <div className="mx-auto max-w-6xl px-4 py-16">
+          <h2 className="text-3xl font-bold">How it works</h2>
+          <ol className="mt-8 grid gap-6 md:grid-cols-3">
+            {copy.steps.map((step, index) => (
+              <li key={step} className="rounded-2xl bg-white/10 p-6">
+                <span className="block text-4xl font-extrabold text-secondary">{index + 1}</span>
+                <span className="mt-2 block text-lg">{step}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="mx-auto grid max-w-6xl gap-10 px-4 py-16 md:grid-cols-2">
+        <div>
+          <h2 className="text-2xl font-bold">Sponsorship guides</h2>
+          <ul className="mt-4 space-y-2">
+            {FOOTER_GUIDES.map((guide) => (
+              <li key={guide.to}>
+                <Link to={guide.to}>{guide.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-2xl font-bold">From the blog</h2>
+          <ul className="mt-4 space-y-4">
+            {posts.map((post) => (
+              <li key={post.slug}>
+                <Link to={`/blog/${post.slug}`} className="font-semibold">
+                  {post.title}
+                </Link>
+                <p className="text-muted">{post.description}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import type { Route } from "./+types/robots";
+
+export function loader({ context }: Route.LoaderArgs) {
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    // Signed-in areas, APIs and the development mailbox are not for crawlers.
+    "Disallow: /app/",
+    "Disallow: /api/",
+    "Disallow: /dev/",
+    "Disallow: /__test/",
+    "",
+    `Sitemap: ${context.config.PUBLIC_ORIGIN}/sitemap.xml`,
+    "",
+  ].join("\n");
+  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
+}

@@ -1,0 +1,21 @@
+// Starts the built app: `npm start` (build + serve) or `npm run serve`.
+import fs from "node:fs";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+
+if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
+  console.error("No build found in ./build. Run `npm run build` first (or `npm start`, which builds).");
+  process.exit(1);
+}
+
+const { start, ConfigError, DataDirLockedError } = await import("./build/server/index.js");
+try {
+  await start();
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(`Cannot start: ${error.message}`);
+  } else {
+    console.error("Cannot start:", error);
+  }
+  process.exit(1);
+}

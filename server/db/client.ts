@@ -1,0 +1,71 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import path from "node:path";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** The one database type domain code sees, whichever engine is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseHandle = {
+  db: Db;
+  engine: "pglite" | "postgres";
+  /** Runs pending migrations (serialised across processes on PostgreSQL). */
+  migrate(): Promise<void>;
+  /** Flushes and closes; safe to call twice. */
+  close(): Promise<void>;
+};
+
+const drizzleOptions = { schema, casing: "snake_case" } as const;
+
+export function pgliteDir(dataDir: string): string {
+  return path.join(path.resolve(dataDir), "pglite");
+}
+
+/** Opens PGlite in `dataDir` (or in memory when dataDir is null). The caller holds the lock. */
+export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+  const client = dataDir ? new PGlite(pgliteDir(dataDir)) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    engine: "pglite",
+    async migrate() {
+      const { migrateDatabase } = await import("./migrate");
+      await migrateDatabase({ engine: "pglite", client });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // PGlite runs without fsync: a checkpoint writes everything out before close.
+      await client.query("CHECKPOINT");
+      await client.close();
+    },
+  };
+}
+
+export async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // Fail at boot, with the server's own message, if the database is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzlePg({ client: pool, ...drizzleOptions }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    engine: "postgres",
+    async migrate() {
+      const { migrateDatabase } = await import("./migrate");
+      await migrateDatabase({ engine: "postgres", pool });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

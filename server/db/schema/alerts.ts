@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { user } from "./auth";
+
+/** An in-app notification. */
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    uid: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    message: text().notNull(),
+    unread: boolean().notNull().default(true),
+    buttonText: text(),
+    buttonDestination: text(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    readOn: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    // "Alerts queried by uid", newest first.
+    index("alerts_uid_created_idx").on(t.uid, t.created.desc()),
+    // The unread count in the user menu.
+    index("alerts_uid_unread_idx").on(t.uid).where(sql`${t.unread}`),
+  ],
+);

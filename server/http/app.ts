@@ -1,0 +1,64 @@
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type ErrorRequestHandler } from "express";
+import type { Logger } from "pino";
+import type { ServerBuild } from "react-router";
+import type { AppContext } from "./context";
+import { requestLogger } from "./logging";
+import { securityHeaders } from "./security";
+
+type HttpAppOptions = Omit<AppContext, "cspNonce"> & {
+  build: ServerBuild;
+  clientDir: string;
+  logger: Logger;
+};
+
+/** The whole HTTP surface: headers, logging, static files, then React Router. */
+export function createHttpApp(options: HttpAppOptions) {
+  const { build, clientDir, logger, config, db, sessionSecret } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.TRUST_PROXY) app.set("trust proxy", true);
+
+  app.use(requestLogger(logger));
+  app.use(securityHeaders());
+  app.use(compression());
+
+  // Fingerprinted build output never changes under the same name.
+  app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+
+  app.all(
+    "/{*path}",
+    createRequestHandler({
+      build,
+      mode: config.NODE_ENV === "production" ? "production" : "development",
+      getLoadContext: (_req, res): AppContext => ({
+        config,
+        db,
+        sessionSecret,
+        cspNonce: res.locals.cspNonce as string,
+      }),
+    }),
+  );
+
+  app.use(finalErrorHandler(logger));
+  return app;
+}
+
+/** Anything that escapes React Router: log it, answer 500 without details. */
+function finalErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    logger.error({ err: error, url: req.url }, "unhandled request error");
+    if (res.headersSent) return res.end();
+    const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+    res
+      .status(status)
+      .type("html")
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+          `<title>Something went wrong</title></head><body><main><h1>Something went wrong</h1>` +
+          `<p>Please try again in a moment. <a href="/">Go to the home page</a>.</p></main></body></html>`,
+      );
+  };
+}

@@ -1,0 +1,17 @@
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+
+/** What every loader and action receives as `context`. */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  /** Signs the flash (toast) cookie; shared by every app process. */
+  sessionSecret: string;
+  /** Per-request CSP nonce for the few inline scripts React Router emits. */
+  cspNonce: string;
+};
+
+declare module "react-router" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+}

@@ -1,0 +1,75 @@
+import type { Server } from "node:http";
+import type { ServerBuild } from "react-router";
+import { loadConfig } from "../config";
+import { openPglite, openPostgres, type DatabaseHandle } from "../db/client";
+import { acquireDataDirLock, type DataDirLock } from "../db/lock";
+import { seedDatabase } from "../db/seed";
+import { createHttpApp } from "./app";
+import { createLogger } from "./logging";
+import { resolveSessionSecret } from "./secret";
+
+type StartOptions = { build: ServerBuild; clientDir: string; env?: Record<string, string | undefined> };
+
+/**
+ * Boots one app process: config, lock (embedded database only), database,
+ * migrations, seed, HTTP. SIGINT/SIGTERM stop intake, drain, checkpoint, close.
+ */
+export async function startServer({ build, clientDir, env = process.env }: StartOptions) {
+  const config = loadConfig(env);
+  const logger = createLogger(config.LOG_LEVEL);
+
+  let lock: DataDirLock | null = null;
+  let database: DatabaseHandle;
+  if (config.DATABASE_URL) {
+    database = await openPostgres(config.DATABASE_URL);
+  } else {
+    lock = acquireDataDirLock(config.DATA_DIR);
+    try {
+      database = await openPglite(config.DATA_DIR);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  await database.migrate();
+  const seeded = await seedDatabase(database.db);
+  logger.info({ engine: database.engine, ...seeded }, "database ready");
+
+  const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const app = createHttpApp({ build, clientDir, logger, config, db: database.db, sessionSecret });
+  const server: Server = await new Promise((resolve) => {
+    const listening = config.HOST ? app.listen(config.PORT, config.HOST, () => resolve(listening)) : app.listen(config.PORT, () => resolve(listening));
+  });
+  logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = (reason: string) => {
+    stopping ??= (async () => {
+      logger.info({ reason }, "shutting down: no new requests");
+      // Refuse new connections, let in-flight requests finish, drop idle keep-alives.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+      await closed;
+      clearTimeout(forced);
+      await database.close();
+      lock?.release();
+      logger.info("database closed; bye");
+    })();
+    return stopping;
+  };
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      stop(signal).then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, config, stop };
+}

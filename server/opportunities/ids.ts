@@ -1,0 +1,12 @@
+import { customAlphabet } from "nanoid";
+
+/** SPEC §9 "Post id base": ids sort newest first as plain strings. */
+export const POST_ID_BASE = 10_000_000_000;
+
+const randomPart = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 20);
+
+/** `(10000000000 − creation epoch seconds)_<random>`, e.g. `8236281600_Xq3…`. */
+export function newOpportunityId(createdAt: Date): string {
+  const epochSeconds = Math.floor(createdAt.getTime() / 1000);
+  return `${POST_ID_BASE - epochSeconds}_${randomPart()}`;
+}

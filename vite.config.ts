@@ -1,0 +1,17 @@
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+// The SSR bundle's entry is our own HTTP server (server/http/entry.ts), so
+// the server, the domain code and the React Router build share one module
+// graph and one database handle.
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: {
+    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+  },
+  build: {
+    rollupOptions: isSsrBuild ? { input: "./server/http/entry.ts" } : undefined,
+  },
+  plugins: [tailwindcss(), reactRouter()],
+}));

@@ -42,8 +42,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors after the shell are logged by handleError; before it they reject above.
-          if (shellRendered) console.error(error);
+          if (shellRendered) loadContext.logger.error({ err: error, url: request.url }, "render error");
         },
       },
     );
@@ -52,7 +51,7 @@ export default function handleRequest(
 }
 
 /** Server-side log of loader/action/render errors; the page never shows them. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  console.error(JSON.stringify({ level: "error", msg: "route error", url: request.url, err: String((error as Error)?.stack ?? error) }));
+  (context as AppLoadContext).logger.error({ err: error, url: request.url }, "route error");
 };

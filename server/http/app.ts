@@ -10,7 +10,6 @@ import { securityHeaders } from "./security";
 type HttpAppOptions = Omit<AppContext, "cspNonce"> & {
   build: ServerBuild;
   clientDir: string;
-  logger: Logger;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
@@ -36,6 +35,7 @@ export function createHttpApp(options: HttpAppOptions) {
       getLoadContext: (_req, res): AppContext => ({
         config,
         db,
+        logger,
         sessionSecret,
         cspNonce: res.locals.cspNonce as string,
       }),

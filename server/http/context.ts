@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 
@@ -5,6 +6,7 @@ import type { Db } from "../db/client";
 export type AppContext = {
   config: Config;
   db: Db;
+  logger: Logger;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

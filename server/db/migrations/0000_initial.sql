@@ -142,7 +142,7 @@ CREATE TABLE "bizb_pages" (
 	"created" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"featured_at" timestamp with time zone,
-	CONSTRAINT "bizb_pages_customEnding_unique" UNIQUE("custom_ending"),
+	CONSTRAINT "bizb_pages_custom_ending_unique" UNIQUE("custom_ending"),
 	CONSTRAINT "bizb_pages_custom_ending_check" CHECK ("bizb_pages"."custom_ending" ~ '^[a-z0-9_]{1,99}$'),
 	CONSTRAINT "bizb_pages_links_check" CHECK (jsonb_typeof("bizb_pages"."links") = 'array' and jsonb_array_length("bizb_pages"."links") <= 10),
 	CONSTRAINT "bizb_pages_sponsorships_check" CHECK (jsonb_typeof("bizb_pages"."sponsorships") = 'array' and jsonb_array_length("bizb_pages"."sponsorships") <= 10)
@@ -162,8 +162,8 @@ CREATE TABLE "connected_accounts" (
 	"provider_account_id" text,
 	"completed" boolean DEFAULT false NOT NULL,
 	"created" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "connected_accounts_stateToken_unique" UNIQUE("state_token"),
-	CONSTRAINT "connected_accounts_providerAccountId_unique" UNIQUE("provider_account_id"),
+	CONSTRAINT "connected_accounts_state_token_unique" UNIQUE("state_token"),
+	CONSTRAINT "connected_accounts_provider_account_id_unique" UNIQUE("provider_account_id"),
 	CONSTRAINT "connected_accounts_type_check" CHECK ("connected_accounts"."account_type" in ('individual', 'company'))
 );
 --> statement-breakpoint
@@ -184,7 +184,7 @@ CREATE TABLE "pro_memberships" (
 	"provider_subscription_id" text,
 	"created" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "pro_memberships_providerSubscriptionId_unique" UNIQUE("provider_subscription_id"),
+	CONSTRAINT "pro_memberships_provider_subscription_id_unique" UNIQUE("provider_subscription_id"),
 	CONSTRAINT "pro_memberships_plan_check" CHECK ("pro_memberships"."plan" in ('launchpad', 'star_power', 'limitless')),
 	CONSTRAINT "pro_memberships_status_check" CHECK ("pro_memberships"."status" in ('active', 'trialing', 'past_due', 'canceled', 'incomplete', 'unpaid'))
 );
@@ -245,17 +245,17 @@ CREATE INDEX "account_user_id_idx" ON "account" USING btree ("user_id");--> stat
 CREATE INDEX "session_user_id_idx" ON "session" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "verification_identifier_idx" ON "verification" USING btree ("identifier");--> statement-breakpoint
 CREATE INDEX "logs_uid_description_idx" ON "logs" USING btree ("uid","description");--> statement-breakpoint
-CREATE INDEX "hearts_uid_created_idx" ON "hearts" USING btree ("uid","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "hearts_uid_created_idx" ON "hearts" USING btree ("uid","created_at");--> statement-breakpoint
 CREATE INDEX "opportunity_posts_tags_gin_idx" ON "opportunity_posts" USING gin ("tags");--> statement-breakpoint
 CREATE INDEX "opportunity_posts_poster_idx" ON "opportunity_posts" USING btree ("poster_uid","id");--> statement-breakpoint
-CREATE INDEX "opportunity_posts_featured_idx" ON "opportunity_posts" USING btree ("featured_at" DESC NULLS LAST) WHERE "opportunity_posts"."featured_at" is not null;--> statement-breakpoint
+CREATE INDEX "opportunity_posts_featured_idx" ON "opportunity_posts" USING btree ("featured_at") WHERE "opportunity_posts"."featured_at" is not null;--> statement-breakpoint
 CREATE INDEX "external_sponsors_name_idx" ON "external_sponsors" USING btree ("name","id");--> statement-breakpoint
 CREATE INDEX "external_sponsors_name_array_gin_idx" ON "external_sponsors" USING gin ("name_array");--> statement-breakpoint
 CREATE INDEX "external_sponsors_tags_gin_idx" ON "external_sponsors" USING gin ("tags");--> statement-breakpoint
-CREATE INDEX "external_sponsors_added_idx" ON "external_sponsors" USING btree ("added_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bizb_pages_uid_idx" ON "bizb_pages" USING btree ("uid","updated_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bizb_pages_featured_idx" ON "bizb_pages" USING btree ("featured_at" DESC NULLS LAST) WHERE "bizb_pages"."featured_at" is not null;--> statement-breakpoint
+CREATE INDEX "external_sponsors_added_idx" ON "external_sponsors" USING btree ("added_at");--> statement-breakpoint
+CREATE INDEX "bizb_pages_uid_idx" ON "bizb_pages" USING btree ("uid","updated_at");--> statement-breakpoint
+CREATE INDEX "bizb_pages_featured_idx" ON "bizb_pages" USING btree ("featured_at") WHERE "bizb_pages"."featured_at" is not null;--> statement-breakpoint
 CREATE INDEX "bizb_views_uid_idx" ON "bizb_views" USING btree ("uid");--> statement-breakpoint
-CREATE INDEX "sponsor_sessions_poster_created_idx" ON "sponsor_sessions" USING btree ("poster_uid","created" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "alerts_uid_created_idx" ON "alerts" USING btree ("uid","created" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "sponsor_sessions_poster_created_idx" ON "sponsor_sessions" USING btree ("poster_uid","created");--> statement-breakpoint
+CREATE INDEX "alerts_uid_created_idx" ON "alerts" USING btree ("uid","created");--> statement-breakpoint
 CREATE INDEX "alerts_uid_unread_idx" ON "alerts" USING btree ("uid") WHERE "alerts"."unread";

@@ -20,7 +20,7 @@ export const alerts = pgTable(
   },
   (t) => [
     // "Alerts queried by uid", newest first.
-    index("alerts_uid_created_idx").on(t.uid, t.created.desc()),
+    index("alerts_uid_created_idx").on(t.uid, t.created),
     // The unread count in the user menu.
     index("alerts_uid_unread_idx").on(t.uid).where(sql`${t.unread}`),
   ],

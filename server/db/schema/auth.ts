@@ -10,7 +10,7 @@ const timestamps = {
 export const user = pgTable("user", {
   id: text().primaryKey(),
   name: text().notNull(),
-  email: text().notNull().unique(),
+  email: text().notNull().unique("user_email_unique"),
   emailVerified: boolean().notNull().default(false),
   image: text(),
   ...timestamps,
@@ -21,7 +21,7 @@ export const session = pgTable(
   {
     id: text().primaryKey(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
-    token: text().notNull().unique(),
+    token: text().notNull().unique("session_token_unique"),
     ipAddress: text(),
     userAgent: text(),
     userId: text()

@@ -19,7 +19,7 @@ export const bizbPages = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     // Permanent once chosen; unique across all pages.
-    customEnding: text().notNull().unique(),
+    customEnding: text().notNull().unique("bizb_pages_custom_ending_unique"),
     name: text().notNull(),
     blurb: text().notNull().default(""),
     links: jsonb().$type<BizbLink[]>().notNull().default([]),
@@ -36,8 +36,8 @@ export const bizbPages = pgTable(
       "bizb_pages_sponsorships_check",
       sql`jsonb_typeof(${t.sponsorships}) = 'array' and jsonb_array_length(${t.sponsorships}) <= 10`,
     ),
-    index("bizb_pages_uid_idx").on(t.uid, t.updatedAt.desc()),
-    index("bizb_pages_featured_idx").on(t.featuredAt.desc()).where(sql`${t.featuredAt} is not null`),
+    index("bizb_pages_uid_idx").on(t.uid, t.updatedAt),
+    index("bizb_pages_featured_idx").on(t.featuredAt).where(sql`${t.featuredAt} is not null`),
   ],
 );
 

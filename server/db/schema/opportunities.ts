@@ -45,7 +45,7 @@ export const opportunityPosts = pgTable(
     index("opportunity_posts_tags_gin_idx").using("gin", t.tags),
     // "posted_by.uid equals the user", newest first.
     index("opportunity_posts_poster_idx").on(t.posterUid, t.id),
-    index("opportunity_posts_featured_idx").on(t.featuredAt.desc()).where(sql`${t.featuredAt} is not null`),
+    index("opportunity_posts_featured_idx").on(t.featuredAt).where(sql`${t.featuredAt} is not null`),
   ],
 );
 
@@ -65,8 +65,8 @@ export const hearts = pgTable(
   (t) => [
     unique("hearts_post_uid_unique").on(t.postId, t.uid),
     check("hearts_id_check", sql`${t.id} = ${t.postId} || '_' || ${t.uid}`),
-    // "hearts where uid equals the user", most recent first for Liked Posts.
-    index("hearts_uid_created_idx").on(t.uid, t.createdAt.desc()),
+    // "hearts where uid equals the user"; a backward scan gives most recent first.
+    index("hearts_uid_created_idx").on(t.uid, t.createdAt),
   ],
 );
 

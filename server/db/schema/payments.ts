@@ -11,9 +11,9 @@ export const connectedAccounts = pgTable(
     uid: text()
       .primaryKey()
       .references(() => user.id, { onDelete: "cascade" }),
-    stateToken: text().notNull().unique(),
+    stateToken: text().notNull().unique("connected_accounts_state_token_unique"),
     accountType: text().notNull().default("individual"),
-    providerAccountId: text().unique(),
+    providerAccountId: text().unique("connected_accounts_provider_account_id_unique"),
     completed: boolean().notNull().default(false),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -54,7 +54,7 @@ export const sponsorSessions = pgTable(
     // Only a completed payment can be refunded.
     check("sponsor_sessions_refund_check", sql`not ${t.refunded} or ${t.completed}`),
     // "Sponsor sessions queried by poster_uid, newest first."
-    index("sponsor_sessions_poster_created_idx").on(t.posterUid, t.created.desc()),
+    index("sponsor_sessions_poster_created_idx").on(t.posterUid, t.created),
   ],
 );
 
@@ -71,7 +71,7 @@ export const proMemberships = pgTable(
     status: text().notNull(),
     currentPeriodEnd: timestamp({ withTimezone: true }),
     providerCustomerId: text(),
-    providerSubscriptionId: text().unique(),
+    providerSubscriptionId: text().unique("pro_memberships_provider_subscription_id_unique"),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

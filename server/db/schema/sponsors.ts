@@ -23,6 +23,6 @@ export const externalSponsors = pgTable(
     index("external_sponsors_name_idx").on(t.name, t.id),
     index("external_sponsors_name_array_gin_idx").using("gin", t.nameArray),
     index("external_sponsors_tags_gin_idx").using("gin", t.tags),
-    index("external_sponsors_added_idx").on(t.addedAt.desc()),
+    index("external_sponsors_added_idx").on(t.addedAt),
   ],
 );

@@ -1,0 +1,76 @@
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { requestLogger } from "./logging";
+import { securityHeaders } from "./security";
+
+const servers: { close(): void }[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+async function serve(app: express.Express): Promise<string> {
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("security headers", () => {
+  function app(trustProxy: boolean) {
+    const instance = express();
+    if (trustProxy) instance.set("trust proxy", true);
+    instance.use(securityHeaders());
+    instance.get("/", (_req, res) => {
+      res.send(res.locals.cspNonce);
+    });
+    return instance;
+  }
+
+  it("puts a fresh nonce in script-src for every response", async () => {
+    const url = await serve(app(false));
+    const [a, b] = await Promise.all([fetch(url), fetch(url)]);
+    const nonceA = await a.text();
+    expect(a.headers.get("content-security-policy")).toContain(`script-src 'self' 'nonce-${nonceA}'`);
+    expect(nonceA).not.toBe(await b.text());
+    expect(a.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("sends HSTS only to requests that came over https", async () => {
+    const url = await serve(app(true));
+    expect((await fetch(url)).headers.get("strict-transport-security")).toBeNull();
+    const overHttps = await fetch(url, { headers: { "X-Forwarded-Proto": "https" } });
+    expect(overHttps.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+  });
+});
+
+describe("request log", () => {
+  it("writes one structured line per request", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split("\n").filter(Boolean));
+        done();
+      },
+    });
+    const instance = express();
+    instance.use(requestLogger(pino({ level: "info" }, sink)));
+    instance.get("/hello", (_req, res) => {
+      res.status(201).send("hi");
+    });
+    const url = await serve(instance);
+    await fetch(`${url}/hello?x=1`, { headers: { "User-Agent": "vitest" } });
+    await fetch(`${url}/missing`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(lines).toHaveLength(2);
+    const first = JSON.parse(lines[0]!);
+    expect(first).toMatchObject({
+      msg: "GET /hello?x=1 201",
+      req: { method: "GET", url: "/hello?x=1", userAgent: "vitest" },
+      res: { statusCode: 201 },
+    });
+    expect(typeof first.responseTime).toBe("number");
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 40, res: { statusCode: 404 } });
+  });
+});

@@ -1,0 +1,92 @@
+import { expect, test } from "@playwright/test";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
+
+// These start their own server processes; run them one at a time.
+test.describe.configure({ mode: "serial" });
+
+let dataDir: string;
+const running: ServerProcess[] = [];
+
+test.beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-e2e-life-"));
+});
+test.afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("a second process on the same data folder fails at once with a clear message", async () => {
+  const first = await startServerProcess({ DATA_DIR: dataDir });
+  running.push(first);
+  const started = Date.now();
+  const second = await startServerProcess({ DATA_DIR: dataDir }, { expectExit: true });
+  running.push(second);
+  expect(await second.exited).toBe(1);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(second.output()).toContain(`is already in use by another Sponsorgrid process (pid ${first.child.pid})`);
+  // The first one is unharmed.
+  expect((await fetch(`${first.url}/about`)).status).toBe(200);
+});
+
+test("SIGTERM stops intake, closes the database and releases the lock; data survives the restart", async ({ page }) => {
+  const first = await startServerProcess({ DATA_DIR: dataDir });
+  running.push(first);
+  expect(first.output()).toContain('"demoAdded":true');
+  expect(await first.stop("SIGTERM")).toBe(0);
+  expect(first.output()).toContain("database closed");
+  expect(fs.existsSync(path.join(dataDir, "sponsorgrid.lock"))).toBe(false);
+
+  // What the server wrote is on disk; add a featured post of our own while it is down.
+  const db = new PGlite(path.join(dataDir, "pglite"));
+  const seeded = await db.query<{ n: number }>("select count(*)::int as n from opportunity_posts");
+  expect(seeded.rows[0]!.n).toBe(48);
+  await db.query(
+    `insert into opportunity_posts (id, title, description, poster_uid, featured_at)
+     values ('1000000000_survivor', 'Survives a restart', 'Written while the server was stopped.', 'demo-sponsor', now() + interval '1 day')`,
+  );
+  await db.query("CHECKPOINT");
+  await db.close();
+
+  const second = await startServerProcess({ DATA_DIR: dataDir });
+  running.push(second);
+  expect(second.output()).toContain('"demoAdded":false');
+  await page.goto(`${second.url}/featured`);
+  await expect(page.getByRole("heading", { name: "Survives a restart" })).toBeVisible();
+  expect(await second.stop("SIGINT")).toBe(0);
+});
+
+test("a bad setting stops the start with a message naming the variable", async () => {
+  const server = await startServerProcess({ DATA_DIR: dataDir, PORT: "3101", SUPPORT_EMAIL: "not-an-email" }, { expectExit: true });
+  expect(await server.exited).toBe(1);
+  expect(server.output()).toContain("SUPPORT_EMAIL must be an email address");
+});
+
+test("starts on an empty PostgreSQL database, migrating and seeding it", async ({ page }) => {
+  test.skip(!process.env.DATABASE_URL, "DATABASE_URL is not set: PostgreSQL runs are covered in CI");
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `sg_e2e_${Date.now()}`;
+  await admin.query(`create database ${name}`);
+  try {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      DATABASE_URL: url.toString(),
+      SESSION_SECRET: "e2e-secret-that-is-at-least-32-characters",
+    });
+    running.push(server);
+    expect(server.output()).toContain('"engine":"postgres"');
+    await page.goto(`${server.url}/featured`);
+    await expect(page.getByRole("heading", { name: "Maya Chen | Maya Makes" })).toBeVisible();
+    expect(await server.stop()).toBe(0);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+});

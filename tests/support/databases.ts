@@ -1,0 +1,40 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openPglite, openPostgres, type DatabaseHandle } from "../../server/db/client";
+
+export type Engine = "pglite" | "postgres";
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set (as in CI). */
+export const ENGINES: Engine[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+export type TestDatabase = DatabaseHandle & { dispose(): Promise<void> };
+
+/**
+ * An empty database of its own for one test file: in-memory PGlite, or a
+ * freshly created PostgreSQL database that is dropped afterwards.
+ */
+export async function createEmptyDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === "pglite") {
+    const handle = await openPglite(null);
+    return { ...handle, dispose: () => handle.close() };
+  }
+  const adminUrl = process.env.DATABASE_URL!;
+  const name = `sg_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString());
+  return {
+    ...handle,
+    async dispose() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once the process ends. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** Runs the built server (`node server.js`) as its own process, as `npm start` does. */
+export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean } = {}) {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", DATABASE_URL: "", ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  const server: ServerProcess = {
+    url: `http://localhost:${port}`,
+    child,
+    output: () => output,
+    exited,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.expectExit) return server;
+
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("is running at")) {
+    if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`Server did not start in time:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return server;
+}

@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -15,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server.js", "scripts/**/*.{js,mjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+    files: ["**/*.{js,mjs}"],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { listBlogPosts } from "../../server/content/library";
-import { formatIsoDate } from "~/lib/format";
+import { PostByline } from "~/components/PostByline";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/blog-index";
 
@@ -32,12 +32,7 @@ export default function BlogIndex({ loaderData }: Route.ComponentProps) {
                   {post.title}
                 </Link>
               </h2>
-              {post.date ? (
-                <p className="mt-1 text-sm text-muted">
-                  <time dateTime={post.date}>{formatIsoDate(post.date)}</time>
-                  {post.author ? ` · ${post.author}` : null}
-                </p>
-              ) : null}
+              <PostByline date={post.date} author={post.author} className="mt-1 text-sm text-muted" />
               <p className="mt-3">{post.description}</p>
               <Link to={`/blog/${post.slug}`} className="mt-3 inline-block font-semibold" aria-label={`Read “${post.title}”`}>
                 Read the post

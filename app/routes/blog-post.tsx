@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { findContent, renderContent } from "../../server/content/library";
 import { Prose } from "~/components/Prose";
-import { formatIsoDate } from "~/lib/format";
+import { PostByline } from "~/components/PostByline";
 import { pageMeta } from "~/lib/meta";
 import { placeholdersFrom } from "~/lib/placeholders.server";
 import type { Route } from "./+types/blog-post";
@@ -25,12 +25,7 @@ export default function BlogPost({ loaderData }: Route.ComponentProps) {
         ← All posts
       </Link>
       <h1 className="mt-4 text-3xl font-bold leading-tight sm:text-4xl">{post.title}</h1>
-      {post.date ? (
-        <p className="mt-2 text-muted">
-          <time dateTime={post.date}>{formatIsoDate(post.date)}</time>
-          {post.author ? ` · ${post.author}` : null}
-        </p>
-      ) : null}
+      <PostByline date={post.date} author={post.author} className="mt-2 text-muted" />
       <div className="mt-10">
         <Prose html={post.html} />
       </div>

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { findContent, renderContent } from "../../server/content/library";
 import { Prose } from "~/components/Prose";
-import { FOOTER_GUIDES } from "~/components/SiteFooter";
+import { GuideLinks } from "~/components/GuideLinks";
 import { contentPageFor } from "~/content-routes";
 import { pageMeta } from "~/lib/meta";
 import { placeholdersFrom } from "~/lib/placeholders.server";
@@ -43,7 +43,6 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
 }
 
 function GuideFooter({ currentPath }: { currentPath: string }) {
-  const others = FOOTER_GUIDES.filter((guide) => guide.to !== currentPath);
   return (
     <aside className="mt-14 rounded-2xl bg-secondary/40 p-6 sm:p-8" aria-labelledby="next-steps">
       <h2 id="next-steps" className="text-xl font-bold">
@@ -59,13 +58,7 @@ function GuideFooter({ currentPath }: { currentPath: string }) {
         </Link>
       </div>
       <h3 className="mt-8 font-semibold">More guides</h3>
-      <ul className="mt-2 list-disc space-y-1 pl-5">
-        {others.map((guide) => (
-          <li key={guide.to}>
-            <Link to={guide.to}>{guide.label}</Link>
-          </li>
-        ))}
-      </ul>
+      <GuideLinks exceptPath={currentPath} className="mt-2 list-disc space-y-1 pl-5" />
     </aside>
   );
 }

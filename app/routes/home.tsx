@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { homeCopy } from "../../server/content/home";
 import { listBlogPosts } from "../../server/content/library";
 import { LogoMark } from "~/components/Logo";
-import { FOOTER_GUIDES } from "~/components/SiteFooter";
+import { GuideLinks } from "~/components/GuideLinks";
 import { pageMeta } from "~/lib/meta";
 import { placeholdersFrom } from "~/lib/placeholders.server";
 import type { Route } from "./+types/home";
@@ -29,6 +29,18 @@ function Checklist({ items }: { items: string[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+function AudienceCard({ audience, items }: { audience: "creator" | "sponsor"; items: string[] }) {
+  return (
+    <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
+      <h2 className="text-2xl font-bold">For {audience}s</h2>
+      <Checklist items={items} />
+      <Link to={`/signin?type=${audience}`} className="mt-6 inline-block font-semibold">
+        Create your {audience} account
+      </Link>
+    </div>
   );
 }
 
@@ -63,20 +75,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section className="mx-auto grid max-w-6xl gap-8 px-4 py-16 md:grid-cols-2" aria-label="Who it's for">
-        <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
-          <h2 className="text-2xl font-bold">For creators</h2>
-          <Checklist items={copy.creators} />
-          <Link to="/signin?type=creator" className="mt-6 inline-block font-semibold">
-            Create your creator account
-          </Link>
-        </div>
-        <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
-          <h2 className="text-2xl font-bold">For sponsors</h2>
-          <Checklist items={copy.sponsors} />
-          <Link to="/signin?type=sponsor" className="mt-6 inline-block font-semibold">
-            Create your sponsor account
-          </Link>
-        </div>
+        <AudienceCard audience="creator" items={copy.creators} />
+        <AudienceCard audience="sponsor" items={copy.sponsors} />
       </section>
 
       <section className="bg-primary text-white">
@@ -96,13 +96,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto grid max-w-6xl gap-10 px-4 py-16 md:grid-cols-2">
         <div>
           <h2 className="text-2xl font-bold">Sponsorship guides</h2>
-          <ul className="mt-4 space-y-2">
-            {FOOTER_GUIDES.map((guide) => (
-              <li key={guide.to}>
-                <Link to={guide.to}>{guide.label}</Link>
-              </li>
-            ))}
-          </ul>
+          <GuideLinks className="mt-4 space-y-2" />
         </div>
         <div>
           <h2 className="text-2xl font-bold">From the blog</h2>

@@ -37,8 +37,43 @@ const configSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: booleanFlag,
     ENABLE_TEST_ROUTES: booleanFlag,
+
+    // Password policy, served to the sign-up form and enforced on the server.
+    PASSWORD_MIN_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(128, "must be at most 128").default(6),
+    PASSWORD_MAX_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(4096, "must be at most 4096").optional(),
+    PASSWORD_REQUIRE_LOWERCASE: booleanFlag,
+    PASSWORD_REQUIRE_UPPERCASE: booleanFlag,
+    PASSWORD_REQUIRE_NUMERIC: booleanFlag,
+    PASSWORD_REQUIRE_NON_ALPHANUMERIC: booleanFlag,
+
+    // Google sign-in: shown only when both credentials are set.
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_DISCOVERY_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .default("https://accounts.google.com/.well-known/openid-configuration"),
+
+    // Email: SMTP when set, otherwise the outbox at /dev/mailbox.
+    SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+
+    // Captcha on sign-up: ALTCHA (self-hosted) unless another provider is configured.
+    CAPTCHA_PROVIDER: z.enum(["altcha", "recaptcha", "turnstile"]).default("altcha"),
+    CAPTCHA_SITE_KEY: z.string().min(1).optional(),
+    CAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+    // Proof-of-work size for ALTCHA (higher = slower for bots and people).
+    ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000, "must be at least 1000").max(10_000_000).default(100_000),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_SECRET"], message: "and GOOGLE_CLIENT_ID must be set together" });
+    }
+    if (env.PASSWORD_MAX_LENGTH !== undefined && env.PASSWORD_MAX_LENGTH < env.PASSWORD_MIN_LENGTH) {
+      ctx.addIssue({ code: "custom", path: ["PASSWORD_MAX_LENGTH"], message: "must not be below PASSWORD_MIN_LENGTH" });
+    }
+    if (env.CAPTCHA_PROVIDER !== "altcha" && (!env.CAPTCHA_SITE_KEY || !env.CAPTCHA_SECRET_KEY)) {
+      ctx.addIssue({ code: "custom", path: ["CAPTCHA_SECRET_KEY"], message: `and CAPTCHA_SITE_KEY are required for ${env.CAPTCHA_PROVIDER}` });
+    }
     // Several app processes share one PostgreSQL: they must share the secret too.
     if (env.DATABASE_URL && !env.SESSION_SECRET && env.NODE_ENV === "production") {
       ctx.addIssue({
@@ -55,6 +90,7 @@ const configSchema = z
       PUBLIC_ORIGIN: publicOrigin,
       // *.localhost resolves to loopback in browsers, so bio pages work locally with no DNS setup.
       BIO_ORIGIN: env.BIO_ORIGIN ?? `http://bio.localhost:${env.PORT}`,
+      MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
     };
   });
 

@@ -8,9 +8,9 @@ import { openPglite } from "./client";
 import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
-  "account", "alerts", "bizb_pages", "bizb_views", "connected_accounts", "external_sponsors", "hearts", "logs",
-  "opportunity_posts", "payment_events", "pro_memberships", "profiles", "session", "sponsor_sessions", "tags",
-  "totals", "user", "verification",
+  "account", "alerts", "bizb_pages", "bizb_views", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
+  "logs", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "session",
+  "sponsor_sessions", "tags", "totals", "user", "verification",
 ];
 
 async function rows<T>(database: TestDatabase | Awaited<ReturnType<typeof openPglite>>, query: ReturnType<typeof sql>) {

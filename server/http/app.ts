@@ -7,7 +7,7 @@ import type { AppContext } from "./context";
 import { requestLogger } from "./logging";
 import { securityHeaders } from "./security";
 
-type HttpAppOptions = Omit<AppContext, "cspNonce"> & {
+type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
   clientDir: string;
 };
@@ -32,12 +32,13 @@ export function createHttpApp(options: HttpAppOptions) {
     createRequestHandler({
       build,
       mode: config.NODE_ENV === "production" ? "production" : "development",
-      getLoadContext: (_req, res): AppContext => ({
+      getLoadContext: (req, res): AppContext => ({
         config,
         db,
         logger,
         sessionSecret,
         cspNonce: res.locals.cspNonce as string,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "",
       }),
     }),
   );

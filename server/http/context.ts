@@ -11,6 +11,8 @@ export type AppContext = {
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */
   cspNonce: string;
+  /** The client's address as Express sees it (honours TRUST_PROXY). */
+  clientIp: string;
 };
 
 declare module "react-router" {

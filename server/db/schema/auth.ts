@@ -13,6 +13,8 @@ export const user = pgTable("user", {
   email: text().notNull().unique("user_email_unique"),
   emailVerified: boolean().notNull().default(false),
   image: text(),
+  // Set by staff; a disabled account cannot sign in (SPEC §8 "user disabled").
+  disabled: boolean().notNull().default(false),
   ...timestamps,
 });
 

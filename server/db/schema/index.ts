@@ -5,3 +5,5 @@ export * from "./sponsors";
 export * from "./bizbio";
 export * from "./payments";
 export * from "./alerts";
+export * from "./email";
+export * from "./abuse";

@@ -19,6 +19,8 @@ import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "./lib/site";
 import { takeToast } from "./lib/toast.server";
+import { countUnreadAlerts } from "../server/alerts/unread";
+import { getSessionUser } from "../server/auth/session";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -34,8 +36,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     companyName: config.COMPANY_NAME,
     year: new Date().getFullYear(),
   };
-  const { toast, setCookie } = await takeToast(request, sessionSecret);
-  return data({ site, toast }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  const [{ toast, setCookie }, user] = await Promise.all([
+    takeToast(request, sessionSecret),
+    getSessionUser(request, context),
+  ]);
+  const account = user
+    ? { name: user.name, email: user.email, unreadAlerts: await countUnreadAlerts(context.db, user.id) }
+    : null;
+  return data({ site, toast, account }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 /** Content pages set `handle = { hydrate: false }` and ship no JavaScript at all. */
@@ -64,7 +72,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader appName={site?.appName ?? "Sponsorgrid"} />
+        <SiteHeader appName={site?.appName ?? "Sponsorgrid"} account={rootData?.account ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -1,8 +1,9 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 import { CONTENT_PAGES } from "./content-routes";
+import { LEGACY_REDIRECTS } from "./signed-in-routes";
 
-// Mirrors SPEC §2. Later capabilities (sign-in, opportunities, sponsors,
-// bio pages, payments) add their routes here.
+// Mirrors SPEC §2. Later capabilities (opportunities, sponsors, bio pages,
+// payments) add their routes here.
 export default [
   index("routes/home.tsx"),
   ...CONTENT_PAGES.map((page) => route(page.path, "routes/content-page.tsx", { id: `content:${page.slug}` })),
@@ -12,6 +13,20 @@ export default [
   route("500", "routes/error-500.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
+
+  // Identity (SPEC §2.2, §2.5, §4)
+  route("signin", "routes/auth/signin.tsx"),
+  route("signup", "routes/auth/signup.tsx"),
+  route("signout", "routes/auth/signout.tsx"),
+  route("reset-password", "routes/auth/reset-password.tsx"),
+  route("app", "routes/app/dashboard.tsx"),
+  route("app/verify", "routes/app/verify.tsx"),
+  route("app/account", "routes/app/account.tsx"),
+  ...Object.keys(LEGACY_REDIRECTS).map((path) =>
+    route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
+  ),
+  route("api/password-policy", "routes/api/password-policy.ts"),
+
   // Only answer when ENABLE_TEST_ROUTES is set (end-to-end tests); 404 otherwise.
   route("__test/boom", "routes/test-hooks/boom.tsx"),
   route("__test/toast", "routes/test-hooks/toast.tsx"),

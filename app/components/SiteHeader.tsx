@@ -1,4 +1,4 @@
-import { Link, NavLink } from "react-router";
+import { Form, Link, NavLink } from "react-router";
 import { LogoMark } from "./Logo";
 
 export const MAIN_NAV = [
@@ -8,11 +8,59 @@ export const MAIN_NAV = [
   { to: "/featured", label: "Featured" },
 ] as const;
 
+export type HeaderAccount = { name: string; email: string; unreadAlerts: number };
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium no-underline hover:bg-primary/10 ${isActive ? "text-primary underline decoration-2 underline-offset-8" : "text-ink"}`;
 
+const menuItemClass = "block w-full rounded-md px-3 py-2 text-left font-medium text-ink no-underline hover:bg-primary/10";
+
+/** SPEC §2.3: Notifications shows the unread count in brackets when above zero. */
+export function notificationsLabel(unread: number): string {
+  return unread > 0 ? `Notifications (${unread})` : "Notifications";
+}
+
+/** The signed-in user's menu: a <details> disclosure, so it works without JavaScript. */
+function UserMenu({ account }: { account: HeaderAccount }) {
+  return (
+    <details className="relative">
+      <summary className="flex cursor-pointer items-center gap-2 rounded-full border border-primary/30 px-3 py-1.5 font-medium text-primary">
+        <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
+          {account.name.charAt(0).toUpperCase() || "?"}
+        </span>
+        <span className="max-w-32 truncate">Account</span>
+        {account.unreadAlerts > 0 ? (
+          <span className="rounded-full bg-accent px-2 text-xs font-bold text-ink">
+            {account.unreadAlerts}
+            <span className="sr-only"> unread notifications</span>
+          </span>
+        ) : null}
+      </summary>
+      <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-primary/15 bg-white p-2 shadow-lg">
+        <p className="truncate px-3 py-2 text-sm text-muted">{account.email}</p>
+        <nav aria-label="Account">
+          <Link to="/app" className={menuItemClass}>
+            Dashboard
+          </Link>
+          <Link to="/app/notifications" className={menuItemClass}>
+            {notificationsLabel(account.unreadAlerts)}
+          </Link>
+          <Link to="/app/account" className={menuItemClass}>
+            My Account
+          </Link>
+          <Form method="post" action="/signout">
+            <button type="submit" className={menuItemClass}>
+              Sign Out
+            </button>
+          </Form>
+        </nav>
+      </div>
+    </details>
+  );
+}
+
 /** Top bar. The phone menu is a <details> disclosure, so it works without JavaScript. */
-export function SiteHeader({ appName }: { appName: string }) {
+export function SiteHeader({ appName, account }: { appName: string; account: HeaderAccount | null }) {
   return (
     <header className="border-b border-primary/15 bg-white">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
@@ -21,38 +69,46 @@ export function SiteHeader({ appName }: { appName: string }) {
           <span>{appName}</span>
         </Link>
 
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-          {MAIN_NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={linkClass}>
-              {item.label}
-            </NavLink>
-          ))}
-          <Link
-            to="/signin"
-            className="ml-3 rounded-full bg-primary px-5 py-2 font-semibold text-white no-underline hover:bg-primary-dark"
-          >
-            Sign In
-          </Link>
-        </nav>
-
-        <details className="relative md:hidden">
-          <summary className="cursor-pointer rounded-md border border-primary/30 px-3 py-2 font-medium text-primary">
-            Menu
-          </summary>
-          <nav
-            aria-label="Main (mobile)"
-            className="absolute right-0 z-20 mt-2 flex w-56 flex-col gap-1 rounded-lg border border-primary/15 bg-white p-2 shadow-lg"
-          >
+        <div className="flex items-center gap-2">
+          <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
             {MAIN_NAV.map((item) => (
               <NavLink key={item.to} to={item.to} className={linkClass}>
                 {item.label}
               </NavLink>
             ))}
-            <Link to="/signin" className="mt-1 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white no-underline">
-              Sign In
-            </Link>
+            {account ? null : (
+              <Link
+                to="/signin"
+                className="ml-3 rounded-full bg-primary px-5 py-2 font-semibold text-white no-underline hover:bg-primary-dark"
+              >
+                Sign In
+              </Link>
+            )}
           </nav>
-        </details>
+
+          <details className="relative md:hidden">
+            <summary className="cursor-pointer rounded-md border border-primary/30 px-3 py-2 font-medium text-primary">
+              Menu
+            </summary>
+            <nav
+              aria-label="Main (mobile)"
+              className="absolute right-0 z-20 mt-2 flex w-56 flex-col gap-1 rounded-lg border border-primary/15 bg-white p-2 shadow-lg"
+            >
+              {MAIN_NAV.map((item) => (
+                <NavLink key={item.to} to={item.to} className={linkClass}>
+                  {item.label}
+                </NavLink>
+              ))}
+              {account ? null : (
+                <Link to="/signin" className="mt-1 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white no-underline">
+                  Sign In
+                </Link>
+              )}
+            </nav>
+          </details>
+
+          {account ? <UserMenu account={account} /> : null}
+        </div>
       </div>
     </header>
   );

@@ -1,9 +1,17 @@
 import { data } from "react-router";
+import { requireVerifiedUser } from "../../server/auth/session";
+import { isSignedInOnly } from "~/signed-in-routes";
+import type { Route } from "./+types/not-found";
 
 export const handle = { hydrate: false };
 
-/** Any path no route claims: the root error boundary renders the 404 page. */
-export function loader() {
+/**
+ * Any path no route claims: the root error boundary renders the 404 page.
+ * A signed-in-only address (SPEC §2.2) first asks a guest to sign in, and
+ * an unverified user to verify, as the built routes do.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (isSignedInOnly(new URL(request.url).pathname)) await requireVerifiedUser(request, context);
   throw data(null, { status: 404 });
 }
 

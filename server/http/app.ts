@@ -1,10 +1,15 @@
 import { createRequestHandler } from "@react-router/express";
+import { fromNodeHeaders, toNodeHandler } from "better-auth/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "./context";
+import { captchaRouter } from "../captcha/routes";
+import { functionsRouter } from "../functions/router";
+import { verifyRecaptchaFunction } from "../functions/verify-recaptcha";
 import { requestLogger } from "./logging";
+import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
@@ -14,7 +19,7 @@ type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha } = options;
   const app = express();
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", true);
@@ -22,10 +27,26 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(requestLogger(logger));
   app.use(securityHeaders());
   app.use(compression());
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
 
   // Fingerprinted build output never changes under the same name.
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+
+  // better-auth answers only the OAuth callback over HTTP; every other identity
+  // flow runs through our own actions, which apply the rate limits.
+  app.get("/api/auth/callback/:provider", toNodeHandler(auth));
+  app.use(captchaRouter(captcha));
+  app.use(
+    functionsRouter({
+      functions: { verifyRecaptcha: verifyRecaptchaFunction(captcha) },
+      resolveUser: async (req) => {
+        const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+        return session ? { id: session.user.id, emailVerified: session.user.emailVerified } : null;
+      },
+      logger,
+    }),
+  );
 
   app.all(
     "/{*path}",
@@ -36,6 +57,9 @@ export function createHttpApp(options: HttpAppOptions) {
         config,
         db,
         logger,
+        auth,
+        mailer,
+        captcha,
         sessionSecret,
         cspNonce: res.locals.cspNonce as string,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",

@@ -1,5 +1,8 @@
 import type { Logger } from "pino";
+import type { Auth } from "../auth/auth";
+import type { Captcha } from "../captcha/captcha";
 import type { Config } from "../config";
+import type { Mailer } from "../email/mailer";
 import type { Db } from "../db/client";
 
 /** What every loader and action receives as `context`. */
@@ -7,6 +10,9 @@ export type AppContext = {
   config: Config;
   db: Db;
   logger: Logger;
+  auth: Auth;
+  mailer: Mailer;
+  captcha: Captcha;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

@@ -1,6 +1,10 @@
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
+import crypto from "node:crypto";
+import { createAuth } from "../auth/auth";
+import { createCaptcha } from "../captcha/captcha";
 import { loadConfig } from "../config";
+import { createMailer } from "../email/mailer";
 import { openPglite, openPostgres, type DatabaseHandle } from "../db/client";
 import { acquireDataDirLock, type DataDirLock } from "../db/lock";
 import { seedDatabase } from "../db/seed";
@@ -37,7 +41,19 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   logger.info({ engine: database.engine, ...seeded }, "database ready");
 
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
-  const app = createHttpApp({ build, clientDir, logger, config, db: database.db, sessionSecret });
+  const db = database.db;
+  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
+  const captcha = createCaptcha({
+    provider: config.CAPTCHA_PROVIDER,
+    // A key of its own, derived so that one secret is all an operator manages.
+    hmacKey: crypto.createHmac("sha256", sessionSecret).update("altcha").digest("hex"),
+    maxNumber: config.ALTCHA_MAX_NUMBER,
+    siteKey: config.CAPTCHA_SITE_KEY,
+    secretKey: config.CAPTCHA_SECRET_KEY,
+    onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
+  });
+  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha });
   const server: Server = await new Promise((resolve) => {
     const listening = config.HOST ? app.listen(config.PORT, config.HOST, () => resolve(listening)) : app.listen(config.PORT, () => resolve(listening));
   });

@@ -1,0 +1,141 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { accountTypeOf, getProfile, saveProfileName } from "../../../server/accounts/profiles";
+import { requestPasswordReset } from "../../../server/auth/flows";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import { FormAlert, primaryButton, TextField } from "~/components/forms";
+import { ResetPasswordPill } from "~/components/ResetPasswordPill";
+import { formText, identityDeps } from "~/lib/identity.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/account";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const [profile, accountType] = await Promise.all([getProfile(context.db, user.id), accountTypeOf(context.db, user.id)]);
+  return {
+    user: { id: user.id, email: user.email, name: user.name },
+    profileName: profile?.name ?? "",
+    accountType,
+  };
+}
+
+type ActionResult = { profileError?: string; resetSent?: boolean; error?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  if (intent === "profile") {
+    const result = await saveProfileName(context.db, user.id, formText(form, "profileName"));
+    if (result.kind === "ERROR") return data<ActionResult>({ profileError: result.message }, { status: 400 });
+    return redirectWithToast(request, context.sessionSecret, "/app/account", { kind: "success", message: "Profile saved." });
+  }
+  if (intent === "reset-password") {
+    const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: result.status });
+    return { resetSent: true } as ActionResult;
+  }
+  return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "My Account" });
+
+const TYPE_LABELS = { creator: "Creator", sponsor: "Sponsor" } as const;
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/\W+/g, "-")}`;
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-primary/15 p-6 shadow-sm">
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
+  const { user, profileName, accountType } = loaderData;
+  const saving = useNavigation().formData?.get("intent") === "profile";
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">My Account</h1>
+        <Link to="/app/pro" className={`${primaryButton} no-underline`}>
+          Pro Portal
+        </Link>
+      </div>
+
+      <div className="mt-8 grid gap-6 md:grid-cols-2">
+        <Section title="Account Info">
+          <dl className="space-y-3">
+            <div>
+              <dt className="text-sm text-muted">Email</dt>
+              <dd className="font-medium break-all">{user.email}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted">Name</dt>
+              <dd className="font-medium">{user.name}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted">Account type</dt>
+              <dd className="font-medium">{accountType ? TYPE_LABELS[accountType] : "No type chosen"}</dd>
+            </div>
+          </dl>
+          <div className="mt-5">
+            <ResetPasswordPill />
+            {actionData?.resetSent ? <p className="mt-2 text-sm">We sent a password reset link to {user.email}.</p> : null}
+          </div>
+        </Section>
+
+        <Section title="Public Profile">
+          <p className="text-sm text-muted">User ID</p>
+          <p className="font-mono text-sm break-all">{user.id}</p>
+          <Form method="post" noValidate className="mt-4 space-y-3">
+            <TextField
+              label="Profile name"
+              name="profileName"
+              defaultValue={profileName}
+              maxLength={200}
+              error={actionData?.profileError}
+              hint="Shown on your opportunities and bio pages."
+            />
+            <button type="submit" name="intent" value="profile" className={primaryButton} disabled={saving}>
+              {saving ? "Saving..." : "Save"}
+            </button>
+          </Form>
+        </Section>
+
+        <Section title="Collect Tips">
+          <p>
+            Get paid by fans and sponsors: connect a Stripe account to receive payouts, then publish a bio page with your
+            links and sponsorship options. Anyone can tip you there by card.
+          </p>
+          <ol className="mt-4 list-decimal space-y-2 pl-5">
+            <li>
+              <Link to="/app/payments/setup">Set up payments</Link> (Individual or Company)
+            </li>
+            <li>
+              <Link to="/app/account/bizbio">Create your bio page</Link> and share its link
+            </li>
+          </ol>
+        </Section>
+
+        <Section title="Helpful links">
+          <ul className="space-y-2">
+            <li><Link to="/app/account/opportunities">My Posts</Link></li>
+            <li><Link to="/app/account/opportunities/liked">Liked Posts</Link></li>
+            <li><Link to="/support">Frequently Asked Questions</Link></li>
+            <li><Link to="/support/payments">Payments Support</Link></li>
+            <li><Link to="/support/code-of-conduct">Code of Conduct</Link></li>
+          </ul>
+        </Section>
+      </div>
+      {actionData?.error ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.error}</FormAlert>
+        </div>
+      ) : null}
+    </div>
+  );
+}

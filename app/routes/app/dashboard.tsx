@@ -1,0 +1,75 @@
+import { Link } from "react-router";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/dashboard";
+
+type Card = { id: string; title: string; text: string; to: string };
+
+const TASKS: Card[] = [
+  { id: "find-sponsors", title: "Find Sponsors", text: "Search companies that sponsor creators.", to: "/app/sponsors" },
+  { id: "collect-tips", title: "Collect Tips", text: "Publish a bio page and get paid by fans and brands.", to: "/app/account/bizbio" },
+  { id: "create-opportunity", title: "Create Opportunity", text: "Post a paid sponsorship for creators.", to: "/app/opportunities/new" },
+  { id: "manage-account", title: "Manage Account", text: "Profile, password, payments and Pro.", to: "/app/account" },
+];
+
+const opportunitiesTagged = (tag: string) => `/app/opportunities?${new URLSearchParams([["tags[]", tag]])}`;
+
+// SPEC §2.5: each card filters the opportunity list by one sponsorship type (the last by none).
+const CREATOR_TYPES: Card[] = [
+  { id: "find-youtubers", title: "Find YouTubers", text: "YouTube sponsorships", to: opportunitiesTagged("youtube sponsorship") },
+  { id: "find-streamers", title: "Find Streamers", text: "Streamer sponsorships", to: opportunitiesTagged("streamer sponsorship") },
+  { id: "find-podcasts", title: "Find Podcasts", text: "Podcast sponsorships", to: opportunitiesTagged("podcast sponsorship") },
+  { id: "find-influencers", title: "Find Influencers", text: "Influencer sponsorships", to: opportunitiesTagged("influencer sponsorship") },
+  { id: "view-all", title: "View All Marketing Opportunities", text: "Every open opportunity", to: "/app/opportunities" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  return { name: user.name };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Dashboard" });
+
+/** A card in two variants, each tagged for tracking: compact on phones, large from md up. */
+function DashboardCard({ card }: { card: Card }) {
+  return (
+    <li>
+      <Link
+        to={card.to}
+        data-track={`dashboard:${card.id}:mobile`}
+        className="flex items-center justify-between rounded-xl border border-primary/20 bg-white px-4 py-3 font-semibold text-ink no-underline md:hidden"
+      >
+        {card.title}
+        <span aria-hidden="true">→</span>
+      </Link>
+      <Link
+        to={card.to}
+        data-track={`dashboard:${card.id}:large`}
+        className="hidden h-full flex-col rounded-2xl border border-primary/15 bg-white p-6 text-ink no-underline shadow-sm hover:border-primary hover:shadow-md md:flex"
+      >
+        <span className="text-lg font-bold">{card.title}</span>
+        <span className="mt-2 text-muted">{card.text}</span>
+      </Link>
+    </li>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <p className="text-muted">Hi {loaderData.name}!</p>
+      <h1 className="mt-1 text-3xl font-bold">What would you like to do today?</h1>
+      <ul className="mt-6 grid gap-3 md:grid-cols-2 md:gap-6 lg:grid-cols-4">
+        {TASKS.map((card) => (
+          <DashboardCard key={card.id} card={card} />
+        ))}
+      </ul>
+      <h2 className="mt-14 text-2xl font-bold">What type of creator are you looking for?</h2>
+      <ul className="mt-6 grid gap-3 md:grid-cols-3 md:gap-6 lg:grid-cols-5">
+        {CREATOR_TYPES.map((card) => (
+          <DashboardCard key={card.id} card={card} />
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { resetPassword } from "../../../server/auth/flows";
+import { passwordPolicyFrom } from "../../../server/auth/password-policy";
+import { FormAlert, primaryButton, TextField } from "~/components/forms";
+import { PasswordRules } from "~/components/PasswordRules";
+import { formText, identityDeps } from "~/lib/identity.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/reset-password";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, policy: passwordPolicyFrom(context.config) };
+}
+
+type ActionResult = { error?: string; code?: string; fieldErrors?: { password?: string; confirm?: string } };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const password = formText(form, "password");
+  const confirm = formText(form, "confirm");
+  const fieldErrors: NonNullable<ActionResult["fieldErrors"]> = {};
+  if (!password) fieldErrors.password = "Required";
+  if (!confirm) fieldErrors.confirm = "Required";
+  else if (password && confirm !== password) fieldErrors.confirm = "The passwords don't match.";
+  if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors }, { status: 400 });
+
+  const result = await resetPassword(identityDeps(context), { token: formText(form, "token"), password });
+  if (result.kind === "ERROR") {
+    return result.field === "password"
+      ? data<ActionResult>({ code: result.code, fieldErrors: { password: result.message } }, { status: result.status })
+      : data<ActionResult>({ code: result.code, error: result.message }, { status: result.status });
+  }
+  return redirectWithToast(request, context.sessionSecret, "/signin", {
+    kind: "success",
+    message: "Your password has been changed. Sign in with your new password.",
+  });
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Choose a new password", noindex: true });
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state !== "idle";
+  if (!loaderData.token) {
+    return (
+      <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
+        <h1 className="text-3xl font-bold">Choose a new password</h1>
+        <div className="mt-6">
+          <FormAlert>
+            This reset link is incomplete. Open the link from your email again, or <Link to="/signin">request a new one</Link>.
+          </FormAlert>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
+      <h1 className="text-3xl font-bold">Choose a new password</h1>
+      <p className="mt-2 text-muted">After the change, you'll be signed out everywhere and can sign in with the new password.</p>
+      {actionData?.error ? (
+        <div className="mt-6">
+          <FormAlert>
+            {actionData.error} <Link to="/signin">Go to sign in</Link>
+          </FormAlert>
+        </div>
+      ) : null}
+      <Form method="post" noValidate className="mt-6 space-y-5">
+        <input type="hidden" name="token" value={loaderData.token} />
+        <TextField
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          aria-required="true"
+          error={actionData?.fieldErrors?.password}
+          hint={<PasswordRules policy={loaderData.policy} refetchKey={actionData?.code === "password-does-not-meet-requirements" ? 1 : 0} />}
+        />
+        <TextField
+          label="Confirm new password"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          aria-required="true"
+          error={actionData?.fieldErrors?.confirm}
+        />
+        <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
+          Change password
+        </button>
+      </Form>
+    </div>
+  );
+}

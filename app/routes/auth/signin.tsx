@@ -1,0 +1,153 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { safeRedirectPath } from "../../../server/auth/redirects";
+import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
+import { requestPasswordReset, signInWithPassword, startGoogleSignIn } from "../../../server/auth/flows";
+import { parseUserType } from "../../../server/accounts/profiles";
+import { FormAlert, primaryButton, secondaryButton, TextField } from "~/components/forms";
+import { formText, identityDeps } from "~/lib/identity.server";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/signin";
+
+// better-auth's OAuth error codes, as the person should read them.
+const OAUTH_ERRORS: Record<string, string> = {
+  account_not_linked:
+    "An account with this email already exists. Sign in with your email and password; Google couldn't confirm the address to join them.",
+  unable_to_link_account: "We couldn't connect your Google account. Sign in with your email and password instead.",
+  state_mismatch: "Your Google sign-in took too long or was interrupted. Please try again.",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  if (await getSessionUser(request, context)) throw redirect(redirectTo);
+  const oauthError = url.searchParams.get("error");
+  return {
+    type: parseUserType(url.searchParams.get("type")),
+    redirectTo,
+    googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
+    oauthError: oauthError ? (OAUTH_ERRORS[oauthError] ?? "Sorry, something went wrong. Please try again.") : null,
+  };
+}
+
+type ActionResult = {
+  error?: string;
+  notice?: string;
+  fieldErrors?: { email?: string; password?: string };
+  email?: string;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const email = formText(form, "email").trim();
+  const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
+  const deps = identityDeps(context);
+
+  if (intent === "google") {
+    const started = await startGoogleSignIn(deps, { redirectTo, headers: request.headers });
+    throw redirect(started.url, { headers: cookieHeaders(started.headers) });
+  }
+
+  if (intent === "reset") {
+    if (!email) return data<ActionResult>({ fieldErrors: { email: "Required" }, email }, { status: 400 });
+    const result = await requestPasswordReset(deps, { email, ip: context.clientIp });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: result.status });
+    return {
+      notice: `If an account exists for ${email}, we've sent it a link to choose a new password. The link works for 1 hour.`,
+      email,
+    } as ActionResult;
+  }
+
+  const password = formText(form, "password");
+  if (!email || !password) {
+    return data<ActionResult>(
+      { fieldErrors: { email: email ? undefined : "Required", password: password ? undefined : "Required" }, email },
+      { status: 400 },
+    );
+  }
+  const result = await signInWithPassword(deps, {
+    email,
+    password,
+    rememberMe: form.get("remember") === "on",
+    ip: context.clientIp,
+    headers: request.headers,
+  });
+  if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: result.status });
+  throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Sign in", description: "Sign in to find sponsors, post opportunities and collect tips.", noindex: true });
+
+export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
+  const { type, redirectTo, googleEnabled, oauthError } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const signupQuery = new URLSearchParams({ ...(type ? { type } : {}), ...(redirectTo !== "/app" ? { redirectTo } : {}) });
+  const error = actionData?.error ?? oauthError;
+  return (
+    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
+      <h1 className="text-3xl font-bold">Sign in</h1>
+      <p className="mt-2 text-muted">
+        {type === "sponsor"
+          ? "Welcome, sponsor: post opportunities and reach creators."
+          : type === "creator"
+            ? "Welcome, creator: find sponsors and collect tips."
+            : "Welcome back."}
+      </p>
+
+      <div className="mt-6 space-y-4">
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        {actionData?.notice ? <FormAlert kind="success">{actionData.notice}</FormAlert> : null}
+      </div>
+
+      <Form method="post" noValidate className="mt-6 space-y-5">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          aria-required="true"
+          defaultValue={actionData?.email ?? ""}
+          error={actionData?.fieldErrors?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          aria-required="true"
+          error={actionData?.fieldErrors?.password}
+        />
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="remember" className="h-4 w-4 accent-primary" />
+          Remember me
+        </label>
+        <button type="submit" name="intent" value="signin" className={`${primaryButton} w-full`} disabled={busy}>
+          Sign In
+        </button>
+        <p className="text-sm text-muted">
+          Forgot your password? Enter your email above, then{" "}
+          <button type="submit" name="intent" value="reset" className="font-semibold text-primary underline" disabled={busy}>
+            send me a reset link
+          </button>
+          .
+        </p>
+      </Form>
+
+      {googleEnabled ? (
+        <Form method="post" className="mt-6">
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={busy}>
+            Continue with Google
+          </button>
+        </Form>
+      ) : null}
+
+      <p className="mt-8 text-center">
+        New here? <Link to={`/signup${signupQuery.size ? `?${signupQuery}` : ""}`}>Create an account</Link>
+      </p>
+    </div>
+  );
+}

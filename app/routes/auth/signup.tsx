@@ -1,0 +1,154 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { parseUserType } from "../../../server/accounts/profiles";
+import { signUpWithPassword, startGoogleSignIn } from "../../../server/auth/flows";
+import { passwordPolicyFrom } from "../../../server/auth/password-policy";
+import { safeRedirectPath } from "../../../server/auth/redirects";
+import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
+import { Captcha } from "~/components/Captcha";
+import { FormAlert, primaryButton, secondaryButton, TextField } from "~/components/forms";
+import { PasswordRules } from "~/components/PasswordRules";
+import { formText, identityDeps } from "~/lib/identity.server";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/signup";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  if (await getSessionUser(request, context)) throw redirect(redirectTo);
+  return {
+    type: parseUserType(url.searchParams.get("type")),
+    redirectTo,
+    policy: passwordPolicyFrom(context.config),
+    captcha: { provider: context.captcha.provider, siteKey: context.captcha.siteKey },
+    googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
+  };
+}
+
+type FieldErrors = Partial<Record<"name" | "email" | "password" | "captcha", string>>;
+type ActionResult = { error?: string; code?: string; fieldErrors?: FieldErrors; values?: { name: string; email: string } };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
+  const deps = identityDeps(context);
+  if (formText(form, "intent") === "google") {
+    const started = await startGoogleSignIn(deps, { redirectTo, headers: request.headers });
+    throw redirect(started.url, { headers: cookieHeaders(started.headers) });
+  }
+  const values = { name: formText(form, "name").trim(), email: formText(form, "email").trim() };
+  const password = formText(form, "password");
+  const fieldErrors: FieldErrors = {};
+  if (!values.email) fieldErrors.email = "Required";
+  if (!password) fieldErrors.password = "Required";
+  if ([...values.name].length >= 100) fieldErrors.name = "Must be under 100 characters";
+  if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors, values }, { status: 400 });
+
+  const result = await signUpWithPassword(deps, {
+    ...values,
+    password,
+    type: parseUserType(formText(form, "type")),
+    captcha: formText(form, "captcha"),
+    ip: context.clientIp,
+    headers: request.headers,
+  });
+  if (result.kind === "ERROR") {
+    const onField = result.field && result.field !== "email" && result.code !== "email-already-in-use";
+    return data<ActionResult>(
+      {
+        code: result.code,
+        error: onField ? undefined : result.message,
+        fieldErrors: onField ? { [result.field!]: result.message } : undefined,
+        values,
+      },
+      { status: result.status },
+    );
+  }
+  // New accounts verify their email first; the guard sends them on afterwards.
+  throw redirect("/app/verify", { headers: cookieHeaders(result.headers) });
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Sign up", description: "Create your free account: find sponsors, post opportunities and collect tips.", noindex: true });
+
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
+  const { type, redirectTo, policy, captcha, googleEnabled } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  const policyRefetches = actionData?.code === "password-does-not-meet-requirements" ? 1 : 0;
+  const signinQuery = new URLSearchParams({ ...(type ? { type } : {}), ...(redirectTo !== "/app" ? { redirectTo } : {}) });
+  return (
+    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
+      <h1 className="text-3xl font-bold">Create your account</h1>
+      <p className="mt-2 text-muted">
+        {type === "sponsor"
+          ? "Post opportunities and reach creators looking for sponsors."
+          : type === "creator"
+            ? "Find sponsors, save opportunities and collect tips on your own bio page."
+            : "Free for creators and sponsors."}
+      </p>
+
+      {actionData?.error ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.error}</FormAlert>
+        </div>
+      ) : null}
+
+      <Form method="post" noValidate className="mt-6 space-y-5">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name="type" value={type ?? ""} />
+        <TextField
+          label="Name (shown on your profile)"
+          name="name"
+          autoComplete="name"
+          defaultValue={actionData?.values?.name ?? ""}
+          error={actionData?.fieldErrors?.name}
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          aria-required="true"
+          defaultValue={actionData?.values?.email ?? ""}
+          error={actionData?.fieldErrors?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          aria-required="true"
+          error={actionData?.fieldErrors?.password}
+          hint={<PasswordRules policy={policy} refetchKey={policyRefetches} />}
+        />
+        <div>
+          <Captcha provider={captcha.provider} siteKey={captcha.siteKey} />
+          {actionData?.fieldErrors?.captcha ? (
+            <p className="mt-1 text-sm font-medium text-red-700" role="alert">
+              {actionData.fieldErrors.captcha}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" name="intent" value="signup" className={`${primaryButton} w-full`} disabled={busy}>
+          Create account
+        </button>
+        <p className="text-sm text-muted">
+          By creating an account you agree to the <Link to="/legal/terms-of-service">Terms of Use</Link> and the{" "}
+          <Link to="/support/code-of-conduct">Code of Conduct</Link>.
+        </p>
+      </Form>
+
+      {googleEnabled ? (
+        <Form method="post" className="mt-6">
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={busy}>
+            Continue with Google
+          </button>
+        </Form>
+      ) : null}
+
+      <p className="mt-8 text-center">
+        Already have an account? <Link to={`/signin${signinQuery.size ? `?${signinQuery}` : ""}`}>Sign in</Link>
+      </p>
+    </div>
+  );
+}

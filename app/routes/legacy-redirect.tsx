@@ -1,0 +1,10 @@
+import { redirect } from "react-router";
+import { LEGACY_REDIRECTS } from "~/signed-in-routes";
+import type { Route } from "./+types/legacy-redirect";
+
+/** Old addresses still in emails and bookmarks (SPEC §2.2). */
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const to = LEGACY_REDIRECTS[url.pathname.replace(/\/+$/, "")] ?? "/app";
+  throw redirect(`${to}${url.search}`, 301);
+}

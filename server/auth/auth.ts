@@ -1,0 +1,124 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { genericOAuth } from "better-auth/plugins";
+import { eq } from "drizzle-orm";
+import type { Logger } from "pino";
+import { createProfileForNewUser } from "../accounts/profiles";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { account, session, user, verification } from "../db/schema";
+import type { Mailer } from "../email/mailer";
+import { passwordResetEmail, verificationEmail } from "../email/messages";
+
+export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
+
+export const SESSION_COOKIE_PREFIX = "sg";
+const DAY = 24 * 60 * 60;
+
+/** Where emailed links land: our own pages, which call back into better-auth. */
+export const authLinks = {
+  verifyEmail: (origin: string, token: string) => `${origin}/app/verify?oobCode=${encodeURIComponent(token)}`,
+  resetPassword: (origin: string, token: string) => `${origin}/reset-password?token=${encodeURIComponent(token)}`,
+};
+
+/**
+ * better-auth, configured for the product: email + password with
+ * verification and reset mails, Google through OpenID Connect discovery
+ * (its endpoints come from GOOGLE_DISCOVERY_URL, so tests point it at a
+ * provider on loopback), sessions in the database.
+ */
+export function createAuth({ db, config, secret, mailer, logger }: AuthDependencies) {
+  const origin = config.PUBLIC_ORIGIN;
+  const site = { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL };
+  const google =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? genericOAuth({
+          config: [
+            {
+              providerId: "google",
+              name: "Google",
+              clientId: config.GOOGLE_CLIENT_ID,
+              clientSecret: config.GOOGLE_CLIENT_SECRET,
+              discoveryUrl: config.GOOGLE_DISCOVERY_URL,
+              scopes: ["openid", "email", "profile"],
+              pkce: true,
+            },
+          ],
+        })
+      : null;
+
+  return betterAuth({
+    appName: config.APP_NAME,
+    baseURL: origin,
+    basePath: "/api/auth",
+    secret,
+    trustedOrigins: [origin],
+    telemetry: { enabled: false },
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => logger[level]({ args }, `auth: ${message}`),
+    },
+    database: drizzleAdapter(db, { provider: "pg", schema: { user, session, account, verification } }),
+    user: {
+      additionalFields: { disabled: { type: "boolean", required: false, defaultValue: false, input: false } },
+    },
+    session: { expiresIn: 30 * DAY, updateAge: DAY },
+    emailAndPassword: {
+      enabled: true,
+      // The configurable policy (server/auth/password-policy.ts) is checked before these bounds.
+      minPasswordLength: 1,
+      maxPasswordLength: 4096,
+      autoSignIn: true,
+      requireEmailVerification: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: async ({ user: person, token }) => {
+        await mailer.send(
+          await passwordResetEmail({ to: person.email, name: person.name, url: authLinks.resetPassword(origin, token), site }),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 3 * DAY,
+      sendVerificationEmail: async ({ user: person, token }) => {
+        await mailer.send(
+          await verificationEmail({ to: person.email, name: person.name, url: authLinks.verifyEmail(origin, token), site }),
+        );
+      },
+    },
+    account: {
+      // Google vouches for the address, so a Google sign-in joins the existing account of that email.
+      accountLinking: { enabled: true, trustedProviders: ["google"] },
+    },
+    // Limits live in our own database counters (server/abuse), applied by every identity action.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: origin.startsWith("https://"),
+      ipAddress: { ipv6Subnet: 64 },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (created) => {
+            await createProfileForNewUser(db, created);
+          },
+        },
+      },
+      session: {
+        create: {
+          // A disabled account never gets a session, whichever way it signs in.
+          before: async (newSession) => {
+            const [row] = await db.select({ disabled: user.disabled }).from(user).where(eq(user.id, newSession.userId));
+            if (row?.disabled) return false;
+          },
+        },
+      },
+    },
+    plugins: google ? [google] : [],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,52 @@
+/**
+ * SPEC §8: the identity codes the product knows, and the exact sign-in
+ * messages people see. Anything unmapped reads "Sorry, something went wrong".
+ */
+export const IDENTITY_CODES = [
+  "email-already-in-use", "wrong-password", "invalid-credential", "invalid-email", "user-not-found",
+  "too-many-requests", "expired-action-code", "invalid-action-code", "requires-recent-login", "user-disabled",
+  "network-request-failed", "popup-closed-by-user", "popup-blocked", "cancelled-popup-request",
+  "account-exists-with-different-credential", "unauthorized-domain", "password-does-not-meet-requirements",
+] as const;
+
+export type IdentityCode = (typeof IDENTITY_CODES)[number];
+
+export const GENERIC_SIGN_IN_ERROR = "Sorry, something went wrong. Please try again.";
+
+const SIGN_IN_MESSAGES: Partial<Record<IdentityCode, string>> = {
+  "wrong-password": "Password is incorrect. Please try again.",
+  "user-disabled": "Your account has been disabled. Please contact support for further information.",
+  "invalid-email": "Email is invalid. Please try again.",
+  "user-not-found": "We couldn't find an account with that email address. Please try again.",
+  // SPEC: "email already in use shows its code".
+  "email-already-in-use": "email-already-in-use",
+};
+
+export function signInErrorMessage(code: string): string {
+  return SIGN_IN_MESSAGES[code as IdentityCode] ?? GENERIC_SIGN_IN_ERROR;
+}
+
+/** Maps better-auth's error codes onto the identity codes above. */
+export function identityCodeFromAuthError(authCode: string | undefined): IdentityCode | "unknown" {
+  switch (authCode) {
+    case "USER_ALREADY_EXISTS":
+    case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
+      return "email-already-in-use";
+    case "INVALID_EMAIL":
+      return "invalid-email";
+    case "INVALID_EMAIL_OR_PASSWORD":
+    case "INVALID_PASSWORD":
+      return "wrong-password";
+    case "PASSWORD_TOO_SHORT":
+    case "PASSWORD_TOO_LONG":
+      return "password-does-not-meet-requirements";
+    case "USER_NOT_FOUND":
+      return "user-not-found";
+    case "INVALID_TOKEN":
+      return "invalid-action-code";
+    case "TOKEN_EXPIRED":
+      return "expired-action-code";
+    default:
+      return "unknown";
+  }
+}

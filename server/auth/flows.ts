@@ -1,0 +1,238 @@
+import { isAPIError } from "better-auth/api";
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { logSignInFailure, recordSignupType } from "../accounts/profiles";
+import { rateLimitSubject } from "../abuse/client-ip";
+import { consumeRateLimits, retryMessage } from "../abuse/rate-limit";
+import { AUTH_RATE_LIMITS, type AuthAction } from "../abuse/rules";
+import type { Captcha } from "../captcha/captcha";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { UserType } from "../db/schema";
+import { account, user } from "../db/schema";
+import type { Auth } from "./auth";
+import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from "./errors";
+import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
+
+/** What every identity flow needs; routes pass it straight from their context. */
+export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config };
+
+export type FlowError = {
+  kind: "ERROR";
+  code: IdentityCode | "invalid-argument" | "captcha-failed" | "unknown";
+  message: string;
+  status: number;
+  field?: "email" | "password" | "captcha" | "name";
+};
+export type FlowSuccess = { kind: "SUCCESS"; headers: Headers };
+
+const emailSchema = z.email();
+
+function authCode(error: unknown): string | undefined {
+  return isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
+}
+
+async function overLimit(deps: IdentityDeps, action: AuthAction, ip: string, email: string | null): Promise<FlowError | null> {
+  const rules = AUTH_RATE_LIMITS[action];
+  const checks = [{ key: `${action}:ip:${rateLimitSubject(ip)}`, rule: rules.ip }];
+  if (email) checks.push({ key: `${action}:account:${email}`, rule: rules.account });
+  const result = await consumeRateLimits(deps.db, checks);
+  if (result.allowed) return null;
+  return { kind: "ERROR", code: "too-many-requests", message: retryMessage(result.retryAfterSeconds), status: 429 };
+}
+
+const normalise = (email: string) => email.trim().toLowerCase();
+
+async function findPasswordUser(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: user.id, disabled: user.disabled, hasPassword: sql<boolean>`${account.id} is not null` })
+    .from(user)
+    .leftJoin(account, sql`${account.userId} = ${user.id} and ${account.providerId} = 'credential'`)
+    .where(eq(user.email, email))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Email + password sign-in with the spec's distinct messages. Every failure
+ * is logged (SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR). Unverified people get a
+ * fresh verification email, then the guards take them to /app/verify.
+ */
+export async function signInWithPassword(
+  deps: IdentityDeps,
+  input: { email: string; password: string; rememberMe: boolean; ip: string; headers: Headers },
+): Promise<FlowSuccess | FlowError> {
+  const email = normalise(input.email);
+  const fail = async (code: IdentityCode | "unknown", status: number, uid: string | null = null): Promise<FlowError> => {
+    await logSignInFailure(deps.db, { uid, code, email });
+    return { kind: "ERROR", code, message: signInErrorMessage(code), status };
+  };
+  if (!emailSchema.safeParse(email).success) return fail("invalid-email", 400);
+
+  const limited = await overLimit(deps, "signIn", input.ip, email);
+  if (limited) {
+    await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
+    return limited;
+  }
+  const person = await findPasswordUser(deps.db, email);
+  if (!person) return fail("user-not-found", 401);
+  if (person.disabled) return fail("user-disabled", 403, person.id);
+  if (!person.hasPassword) return fail("wrong-password", 401, person.id);
+
+  try {
+    const { headers, response } = await deps.auth.api.signInEmail({
+      body: { email, password: input.password, rememberMe: input.rememberMe },
+      headers: input.headers,
+      returnHeaders: true,
+    });
+    if (!response.user.emailVerified) {
+      await deps.auth.api.sendVerificationEmail({ body: { email } }).catch(() => undefined);
+    }
+    return { kind: "SUCCESS", headers };
+  } catch (error) {
+    const code = identityCodeFromAuthError(authCode(error));
+    return fail(code, code === "wrong-password" ? 401 : 400, person.id);
+  }
+}
+
+/** Sign-up: captcha, password policy, account; then the type lands in the signup log. */
+export async function signUpWithPassword(
+  deps: IdentityDeps,
+  input: { name: string; email: string; password: string; type: UserType | null; captcha: string; ip: string; headers: Headers },
+): Promise<FlowSuccess | FlowError> {
+  const email = normalise(input.email);
+  if (!emailSchema.safeParse(email).success) {
+    return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
+  }
+  const limited = await overLimit(deps, "signUp", input.ip, email);
+  if (limited) return limited;
+
+  const policy = passwordPolicyFrom(deps.config);
+  const broken = brokenRules(input.password, policy);
+  if (broken.length > 0) {
+    return {
+      kind: "ERROR",
+      code: "password-does-not-meet-requirements",
+      message: brokenRulesMessage(broken, policy),
+      status: 400,
+      field: "password",
+    };
+  }
+  if (!(await deps.captcha.verify(input.captcha, input.ip))) {
+    return { kind: "ERROR", code: "captcha-failed", message: "Please complete the captcha check and try again.", status: 400, field: "captcha" };
+  }
+  const name = input.name.trim() || email.split("@")[0]!;
+  try {
+    const { headers, response } = await deps.auth.api.signUpEmail({
+      body: { name, email, password: input.password },
+      headers: input.headers,
+      returnHeaders: true,
+    });
+    await recordSignupType(deps.db, response.user.id, input.type);
+    return { kind: "SUCCESS", headers };
+  } catch (error) {
+    const code = identityCodeFromAuthError(authCode(error));
+    if (code === "email-already-in-use") {
+      return { kind: "ERROR", code, message: signInErrorMessage(code), status: 409, field: "email" };
+    }
+    throw error;
+  }
+}
+
+/** Sends a reset link if the account exists; says the same either way. */
+export async function requestPasswordReset(
+  deps: IdentityDeps,
+  input: { email: string; ip: string },
+): Promise<{ kind: "SUCCESS" } | FlowError> {
+  const email = normalise(input.email);
+  if (!emailSchema.safeParse(email).success) {
+    return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
+  }
+  const limited = await overLimit(deps, "passwordReset", input.ip, email);
+  if (limited) return limited;
+  await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
+  return { kind: "SUCCESS" };
+}
+
+/** Chooses a new password under the same policy; every session of the account ends. */
+export async function resetPassword(
+  deps: IdentityDeps,
+  input: { token: string; password: string },
+): Promise<{ kind: "SUCCESS" } | FlowError> {
+  const policy = passwordPolicyFrom(deps.config);
+  const broken = brokenRules(input.password, policy);
+  if (broken.length > 0) {
+    return { kind: "ERROR", code: "password-does-not-meet-requirements", message: brokenRulesMessage(broken, policy), status: 400, field: "password" };
+  }
+  try {
+    await deps.auth.api.resetPassword({ body: { newPassword: input.password, token: input.token } });
+    return { kind: "SUCCESS" };
+  } catch (error) {
+    if (!isAPIError(error)) throw error;
+    return {
+      kind: "ERROR",
+      code: "invalid-action-code",
+      message: "This reset link is invalid or has expired. Request a new one from the sign-in page.",
+      status: 400,
+    };
+  }
+}
+
+export async function resendVerificationEmail(
+  deps: IdentityDeps,
+  input: { email: string; ip: string },
+): Promise<{ kind: "SUCCESS" } | FlowError> {
+  const email = normalise(input.email);
+  const limited = await overLimit(deps, "resendVerification", input.ip, email);
+  if (limited) return limited;
+  await deps.auth.api.sendVerificationEmail({ body: { email } });
+  return { kind: "SUCCESS" };
+}
+
+/** Applies an emailed `oobCode`: verifies the address and signs the person in. */
+export async function verifyEmailCode(
+  deps: IdentityDeps,
+  input: { code: string; headers: Headers },
+): Promise<FlowSuccess | FlowError> {
+  try {
+    const { headers } = await deps.auth.api.verifyEmail({
+      query: { token: input.code },
+      headers: input.headers,
+      returnHeaders: true,
+    });
+    return { kind: "SUCCESS", headers };
+  } catch (error) {
+    if (!isAPIError(error)) throw error;
+    return {
+      kind: "ERROR",
+      code: "invalid-action-code",
+      message: "The link you followed from your email is invalid. Please try sending another verification email.",
+      status: 400,
+    };
+  }
+}
+
+/** Starts Google sign-in: the provider's address plus the state cookie to set. */
+export async function startGoogleSignIn(
+  deps: IdentityDeps,
+  input: { redirectTo: string; headers: Headers },
+): Promise<{ kind: "SUCCESS"; url: string; headers: Headers }> {
+  const { headers, response } = await deps.auth.api.signInSocial({
+    body: { provider: "google", callbackURL: input.redirectTo, errorCallbackURL: "/signin", disableRedirect: true },
+    headers: input.headers,
+    returnHeaders: true,
+  });
+  if (!response.url) throw new Error("Google sign-in did not return an authorization URL");
+  return { kind: "SUCCESS", url: response.url, headers };
+}
+
+export async function signOut(deps: IdentityDeps, requestHeaders: Headers): Promise<Headers> {
+  try {
+    const { headers } = await deps.auth.api.signOut({ headers: requestHeaders, returnHeaders: true });
+    return headers;
+  } catch (error) {
+    // Already signed out: nothing to end.
+    if (isAPIError(error)) return new Headers();
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import type pino from "pino";
+import { FunctionError, type CallableFunction, type FunctionContext } from "./protocol";
+
+type FunctionsRouterOptions = {
+  functions: Record<string, CallableFunction>;
+  resolveUser(req: Request): Promise<FunctionContext["user"]>;
+  logger: pino.Logger;
+};
+
+const BODY_LIMIT = "100kb";
+
+/** POST /api/functions/:name — the callable functions protocol (see protocol.ts). */
+export function functionsRouter(options: FunctionsRouterOptions): express.Router {
+  const { functions, resolveUser, logger } = options;
+  const router = express.Router();
+  // Only application/json is read: a cross-site page cannot send that without a CORS preflight.
+  // Not strict: a bare 3 or "x" is valid JSON, and is then refused for having no "data" field.
+  const readJson = express.json({ limit: BODY_LIMIT, strict: false });
+
+  router
+    .route("/api/functions/:name")
+    .post(
+      (req, res, next) => {
+        res.set("Cache-Control", "no-store");
+        if (!Object.hasOwn(functions, req.params.name)) {
+          return sendError(res, new FunctionError("not-found", `No function named "${req.params.name}".`));
+        }
+        if (!req.is("application/json")) {
+          return sendError(res, new FunctionError("invalid-argument", "Send the request body as JSON with Content-Type: application/json."));
+        }
+        next();
+      },
+      readJson,
+      async (req, res) => {
+        const body: unknown = req.body;
+        if (typeof body !== "object" || body === null || Array.isArray(body) || !Object.hasOwn(body, "data")) {
+          return sendError(res, new FunctionError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
+        }
+        const name = req.params.name;
+        try {
+          const context: FunctionContext = { user: await resolveUser(req), ip: req.ip ?? req.socket.remoteAddress ?? "" };
+          const result = await functions[name]!((body as { data: unknown }).data, context);
+          // undefined would vanish from the JSON; the protocol always has a result.
+          res.status(200).json({ result: result ?? null });
+        } catch (error) {
+          if (error instanceof FunctionError) return sendError(res, error);
+          logger.error({ err: error, function: name }, "callable function failed");
+          sendError(res, new FunctionError("internal", "Internal error"));
+        }
+      },
+    )
+    .all((_req, res) => {
+      res.set("Allow", "POST");
+      sendError(res, new FunctionError("unimplemented", "Use POST to call a function."), 405);
+    });
+
+  // body-parser's failures (bad JSON, too large, bad charset) are the caller's mistake.
+  router.use("/api/functions/:name", (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!isBodyParserError(error)) return next(error);
+    const message = error.type === "entity.too.large" ? `The request body is larger than ${BODY_LIMIT}.` : "The request body is not valid JSON.";
+    sendError(res, new FunctionError("invalid-argument", message));
+  });
+
+  return router;
+}
+
+function sendError(res: Response, error: FunctionError, httpStatus = error.httpStatus) {
+  const { statusName: status, message, details } = error;
+  res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
+}
+
+function isBodyParserError(error: unknown): error is { type: string } {
+  return typeof error === "object" && error !== null && typeof (error as { type?: unknown }).type === "string" && "expose" in error;
+}

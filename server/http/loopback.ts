@@ -1,0 +1,24 @@
+import net from "node:net";
+
+// BlockList understands every spelling of an address (expanded IPv6, IPv4-mapped
+// in dotted or hex form), which hand-written string checks tend to miss.
+const loopback = new net.BlockList();
+loopback.addSubnet("127.0.0.0", 8, "ipv4");
+loopback.addAddress("::1", "ipv6");
+
+/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback (::ffff:127.x.x.x); false for anything else, including garbage. */
+export function isLoopbackAddress(ip: string): boolean {
+  const version = net.isIP(ip);
+  if (version === 0) return false;
+  return loopback.check(ip, version === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * Whether a request came from this machine. A request that carries proxy headers is never
+ * local: behind a reverse proxy on the same host every request arrives from loopback, and
+ * with TRUST_PROXY the client's own X-Forwarded-For decides the address Express reports.
+ */
+export function isLocalMachineRequest(clientIp: string, headers: Headers): boolean {
+  if (headers.has("forwarded") || headers.has("x-forwarded-for") || headers.has("x-real-ip")) return false;
+  return isLoopbackAddress(clientIp);
+}

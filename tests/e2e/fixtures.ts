@@ -1,0 +1,70 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { randomBytes, randomInt } from "node:crypto";
+import { E2E_PORTS } from "../support/e2e-ports";
+import type { ReceivedMail } from "../support/smtp-sink";
+
+const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
+
+/**
+ * Every test is its own client network: the app runs behind a trusted proxy
+ * (TRUST_PROXY) and reads X-Forwarded-For, so per-IP rate limits of one test
+ * never spill into another.
+ */
+export const test = base.extend({
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ "X-Forwarded-For": `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}` });
+  },
+});
+export { expect };
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${randomBytes(4).toString("hex")}@e2e.example`;
+}
+
+/** Mail the SMTP sink received for `to`, waiting until there are more than `after`. */
+export async function waitForMail(to: string, options: { subject?: RegExp; after?: number } = {}): Promise<ReceivedMail> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const all = (await (await fetch(`${CONTROL}/mail?to=${encodeURIComponent(to)}`)).json()) as ReceivedMail[];
+    const matching = all.slice(options.after ?? 0).filter((mail) => !options.subject || options.subject.test(mail.subject));
+    if (matching.length > 0) return matching[matching.length - 1]!;
+    if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${options.subject ?? "anything"} arrived`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function mailCount(to: string): Promise<number> {
+  return ((await (await fetch(`${CONTROL}/mail?to=${encodeURIComponent(to)}`)).json()) as unknown[]).length;
+}
+
+/** The link in a mail that starts with `path` on the app's origin. */
+export function linkIn(mail: ReceivedMail, path: string): string {
+  const link = mail.links.find((href) => new URL(href).pathname === path);
+  if (!link) throw new Error(`No ${path} link in mail "${mail.subject}": ${mail.links.join(", ")}`);
+  return link;
+}
+
+/** Who the stand-in Google says is signing in next. */
+export async function setGoogleIdentity(identity: { email: string; name: string; email_verified: boolean }) {
+  const response = await fetch(`${CONTROL}/oidc/identity`, { method: "POST", body: JSON.stringify(identity) });
+  if (!response.ok) throw new Error("could not set the OIDC identity");
+}
+
+export const DEMO = { email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+
+export async function signIn(page: Page, email: string, password: string, options: { remember?: boolean } = {}) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  if (options.remember) await page.getByLabel("Remember me").check();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+/** Fills and sends the sign-up form; the captcha widget solves itself. */
+export async function signUp(page: Page, options: { email: string; password: string; name?: string; type?: string }) {
+  await page.goto(options.type ? `/signup?type=${options.type}` : "/signup");
+  if (options.name) await page.getByLabel("Name (shown on your profile)").fill(options.name);
+  await page.getByLabel("Email").fill(options.email);
+  await page.getByLabel("Password").fill(options.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+}

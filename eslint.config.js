@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright fixtures take `{}` and call `use`, which is not React's hook.
+    files: ["tests/e2e/**/*.ts"],
+    rules: { "no-empty-pattern": "off", "react-hooks/rules-of-hooks": "off" },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     languageOptions: { globals: globals.node },
   },

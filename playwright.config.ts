@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_PORTS } from "./tests/support/e2e-ports";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = ".e2e-data";
@@ -26,22 +27,39 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } }],
-  webServer: {
-    // The built server on a fresh embedded database: migrations and seed run from empty.
-    command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
-    url: `http://localhost:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      DATA_DIR: E2E_DATA_DIR,
-      DATABASE_URL: "",
-      ENABLE_TEST_ROUTES: "true",
-      LOG_LEVEL: "warn",
-      SUPPORT_EMAIL: "help@sponsorgrid.example",
+  webServer: [
+    {
+      // SMTP sink and the OpenID Connect provider standing in for Google.
+      command: "npx tsx tests/support/test-services.ts",
+      url: `http://127.0.0.1:${E2E_PORTS.control}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
     },
-  },
+    {
+      // The built server on a fresh embedded database: migrations and seed run from empty.
+      command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
+      url: `http://localhost:${PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(PORT),
+        DATA_DIR: E2E_DATA_DIR,
+        DATABASE_URL: "",
+        ENABLE_TEST_ROUTES: "true",
+        LOG_LEVEL: "warn",
+        SUPPORT_EMAIL: "help@sponsorgrid.example",
+        // Behind a trusted proxy: each test picks its own client address (tests/e2e/fixtures.ts).
+        TRUST_PROXY: "true",
+        SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
+        GOOGLE_CLIENT_ID: "sponsorgrid-e2e",
+        GOOGLE_CLIENT_SECRET: "e2e-client-secret",
+        GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/.well-known/openid-configuration`,
+        ALTCHA_MAX_NUMBER: "1000",
+      },
+    },
+  ],
 });

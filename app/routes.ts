@@ -26,9 +26,12 @@ export default [
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
   route("api/password-policy", "routes/api/password-policy.ts"),
+  route("dev/mailbox", "routes/dev-mailbox.tsx"),
+  route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),
 
   // Only answer when ENABLE_TEST_ROUTES is set (end-to-end tests); 404 otherwise.
   route("__test/boom", "routes/test-hooks/boom.tsx"),
   route("__test/toast", "routes/test-hooks/toast.tsx"),
+  route("__test/identity", "routes/test-hooks/identity.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -42,20 +42,44 @@ export function Captcha({ provider, siteKey }: { provider: CaptchaProvider; site
 }
 
 /**
- * Solves when the form is submitted ("onsubmit"): it holds the submit back, fetches a fresh
- * challenge, works it out in web workers, then submits again with the answer, so a fresh
- * challenge is used each time and none expires while the person is typing.
+ * Solves when the form is submitted ("onsubmit"): the widget holds the submit back, fetches a
+ * fresh challenge, works it out in web workers, then submits again with the answer. Nothing
+ * expires while the person types, and there is nothing to click.
  */
 function AltchaWidget() {
   const widgetRef = useRef<HTMLElement>(null);
   useEffect(() => {
     // A browser-only custom element: importing it here keeps it out of the server render.
     import("altcha").catch((error: unknown) => console.error("Could not load the spam check", error));
-    const widget = widgetRef.current as (HTMLElement & { reset?: () => void }) | null;
-    return resetAfterSubmit(widget, () => widget?.reset?.());
+    const widget = widgetRef.current as AltchaElement | null;
+    const form = widget?.closest("form");
+    if (!widget || !form) return;
+    const answer = () => widget.querySelector<HTMLInputElement>(`input[name="${FIELD_NAME}"]`)?.value ?? "";
+    let sentAnswer = "";
+    // On window, in the capture phase: this runs before the widget's own listener on the form.
+    const beforeSubmit = (event: Event) => {
+      if (event.target !== form || !widget.getState) return; // another form, or the widget is still loading
+      const state = widget.getState();
+      if (state === "verifying") {
+        // A second click while solving: the widget submits by itself once it is done.
+        event.preventDefault();
+        event.stopPropagation();
+      } else if (state === "verified" && answer() !== sentAnswer) {
+        sentAnswer = answer();
+      } else if (state !== "unverified") {
+        // Answers are single-use: after a failed submit (say, the email is taken), or once the
+        // challenge expired or failed, start over so the widget solves a fresh one.
+        widget.reset?.();
+      }
+    };
+    window.addEventListener("submit", beforeSubmit, true);
+    return () => window.removeEventListener("submit", beforeSubmit, true);
   }, []);
   return <altcha-widget ref={widgetRef} challenge={ALTCHA_CHALLENGE_URL} name={FIELD_NAME} auto="onsubmit" />;
 }
+
+/** The methods appear once the altcha module has defined the element. */
+type AltchaElement = HTMLElement & { getState?: () => string; reset?: () => void };
 
 type HostedProvider = Exclude<CaptchaProvider, "altcha">;
 type HostedApi = {
@@ -134,14 +158,14 @@ function loadHostedApi(provider: HostedProvider): Promise<HostedApi> {
 }
 
 /**
- * Captcha answers are single-use, so once a submission has carried one (say sign-up failed
- * because the email is taken) the next submission needs a new one.
+ * reCAPTCHA and Turnstile tokens are single-use, so once a submission has carried one (say
+ * sign-up failed because the email is taken) the next submission needs a new one.
  */
 function resetAfterSubmit(element: HTMLElement | null, reset: () => void): () => void {
   const form = element?.closest("form");
   if (!form) return () => {};
   const onSubmit = (event: SubmitEvent) => {
-    if (event.defaultPrevented) return; // ALTCHA held this submit back to solve first
+    if (event.defaultPrevented) return; // someone stopped this submit: the token was not sent
     setTimeout(reset, 0); // after the browser or React Router has read the form
   };
   form.addEventListener("submit", onSubmit);

@@ -28,7 +28,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
         <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
           {account.name.charAt(0).toUpperCase() || "?"}
         </span>
-        <span className="max-w-32 truncate">Account</span>
+        <span className="sr-only sm:not-sr-only">Account</span>
         {account.unreadAlerts > 0 ? (
           <span className="rounded-full bg-accent px-2 text-xs font-bold text-ink">
             {account.unreadAlerts}

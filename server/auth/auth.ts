@@ -89,8 +89,10 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
       },
     },
     account: {
-      // Google vouches for the address, so a Google sign-in joins the existing account of that email.
-      accountLinking: { enabled: true, trustedProviders: ["google"] },
+      // A Google sign-in joins the existing account of the same email only when Google says the
+      // address is verified and the local account verified it too (else someone who registered
+      // another person's address first would share their account): never a second account.
+      accountLinking: { enabled: true, requireLocalEmailVerified: true },
     },
     // Limits live in our own database counters (server/abuse), applied by every identity action.
     rateLimit: { enabled: false },

@@ -54,7 +54,7 @@ export function createCaptcha(options: CaptchaOptions): Captcha {
 }
 
 /**
- * ALTCHA v2 proof of work in deterministic mode: the server picks a counter below maxNumber and
+ * ALTCHA v2 proof of work in deterministic mode: the server picks a counter from 0 to maxNumber and
  * signs the first half of SHA-256(salt, nonce, counter); the browser must find that counter.
  * SHA-256 with cost 1 keeps maxNumber meaning what it meant in ALTCHA v1 (hashes to try).
  */

@@ -23,6 +23,8 @@ export function securityHeaders(): RequestHandler[] {
         "img-src": ["'self'", "data:", "https:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
+        // The ALTCHA widget runs its proof of work in web workers it creates from blob: URLs.
+        "worker-src": ["'self'", "blob:"],
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
         "base-uri": ["'self'"],

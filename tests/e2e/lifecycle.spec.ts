@@ -90,3 +90,26 @@ test("starts on an empty PostgreSQL database, migrating and seeding it", async (
     await admin.end();
   }
 });
+
+test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine only, and Google stays hidden", async ({ page, request }) => {
+  const server = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: "true" });
+  running.push(server);
+  await page.goto(`${server.url}/signin`);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue with Google" })).toHaveCount(0);
+
+  await page.getByLabel("Email").fill("maya@demo.sponsorgrid.example");
+  await page.getByRole("button", { name: "send me a reset link" }).click();
+  await expect(page.getByText("we've sent it a link")).toBeVisible();
+  expect(server.output()).toMatch(/email stored in the outbox.*\/reset-password\?token=/);
+
+  await page.goto(`${server.url}/dev/mailbox`);
+  await page.getByRole("link", { name: /Reset your Sponsorgrid password/ }).click();
+  const link = page.getByRole("link", { name: "Open the link in this email" });
+  await expect(link).toHaveAttribute("href", /\/reset-password\?token=/);
+  await link.click();
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+
+  const fromElsewhere = await request.get(`${server.url}/dev/mailbox`, { headers: { "X-Forwarded-For": "203.0.113.50" } });
+  expect(fromElsewhere.status()).toBe(404);
+});

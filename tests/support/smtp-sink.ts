@@ -26,7 +26,7 @@ const HREF = /href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
  * SMTP path and follow the links in the mail. Plain Node (no test-runner imports), so
  * Vitest and Playwright can both use it.
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<Waiter>();
 
@@ -62,7 +62,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
       server.server.off("error", reject);
       resolve();
     });

@@ -1,7 +1,7 @@
 import { hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { account, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "../schema";
+import { account, alerts, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "../schema";
 import { newOpportunityId } from "../../opportunities/ids";
 import bizbPageData from "./data/bizb-pages.json" with { type: "json" };
 import opportunityData from "./data/opportunities.json" with { type: "json" };
@@ -92,6 +92,34 @@ async function insertDemoData(db: Db, now: Date): Promise<void> {
   }));
   await db.insert(bizbPages).values(pages);
   await db.insert(bizbViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
+
+  const creator = DEMO_ACCOUNTS.creator.id;
+  await db.insert(alerts).values([
+    {
+      uid: creator,
+      title: "Welcome to Sponsorgrid!",
+      message: "Start by browsing opportunities, or publish a bio page so fans and brands can support you.",
+      buttonText: "Browse opportunities",
+      buttonDestination: "/app/opportunities",
+      created: new Date(now.getTime() - 2 * hour),
+    },
+    {
+      uid: creator,
+      title: "Collect tips on your bio page",
+      message: "Connect a Stripe account to receive tips and sponsorships, paid out to your bank.",
+      buttonText: "Set up payments",
+      buttonDestination: "/app/payments/setup",
+      created: new Date(now.getTime() - hour),
+    },
+    {
+      uid: creator,
+      title: "Your profile is ready",
+      message: "Your public profile name is Maya Makes. You can change it on My Account.",
+      unread: false,
+      readOn: new Date(now.getTime() - 3 * hour),
+      created: new Date(now.getTime() - 4 * hour),
+    },
+  ]);
 }
 
 function deadline(now: Date, daysFromNow: number | null, time: string): Date | null {

@@ -1,0 +1,149 @@
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FUNCTION_ERROR_HTTP_STATUS, FunctionError, type CallableFunction, type FunctionContext, type FunctionErrorCode } from "./protocol";
+import { functionsRouter } from "./router";
+
+const servers: { close(): void }[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+async function serve(functions: Record<string, CallableFunction>, user: FunctionContext["user"] = null) {
+  const logLines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(...String(chunk).split("\n").filter(Boolean).map((line) => JSON.parse(line)));
+      done();
+    },
+  });
+  const app = express();
+  app.use(functionsRouter({ functions, resolveUser: async () => user, logger: pino({ level: "info" }, sink) }));
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines };
+}
+
+function call(url: string, name: string, body: string | object, contentType = "application/json") {
+  return fetch(`${url}/api/functions/${name}`, {
+    method: "POST",
+    headers: { "Content-Type": contentType },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+describe("POST /api/functions/:name", () => {
+  it("passes data and context to the function and answers 200 { result }", async () => {
+    const echo = vi.fn<CallableFunction>(async (data) => ({ got: data }));
+    const user = { id: "user-1", emailVerified: true };
+    const { url } = await serve({ echo }, user);
+    const reply = await call(url, "echo", { data: { a: [1, "x"] } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+    expect(await reply.json()).toEqual({ result: { got: { a: [1, "x"] } } });
+    expect(echo).toHaveBeenCalledWith({ a: [1, "x"] }, { user, ip: "127.0.0.1" });
+  });
+
+  it("accepts data: null and answers result: null for a function that returns nothing", async () => {
+    const { url } = await serve({ nothing: async () => undefined });
+    const reply = await call(url, "nothing", { data: null });
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toEqual({ result: null });
+  });
+
+  it.each(Object.entries(FUNCTION_ERROR_HTTP_STATUS) as [FunctionErrorCode, number][])(
+    "sends FunctionError %s as HTTP %i",
+    async (code, httpStatus) => {
+      const { url } = await serve({
+        fails: async () => {
+          throw new FunctionError(code, `failed with ${code}`);
+        },
+      });
+      const reply = await call(url, "fails", { data: {} });
+      expect(reply.status).toBe(httpStatus);
+      const status = code.toUpperCase().replaceAll("-", "_");
+      expect(await reply.json()).toEqual({ error: { status, message: `failed with ${code}` } });
+    },
+  );
+
+  it("sends a FunctionError's details", async () => {
+    const { url } = await serve({
+      fails: async () => {
+        throw new FunctionError("permission-denied", "Not yours.", { postId: "p1" });
+      },
+    });
+    const reply = await call(url, "fails", { data: {} });
+    expect(await reply.json()).toEqual({ error: { status: "PERMISSION_DENIED", message: "Not yours.", details: { postId: "p1" } } });
+  });
+
+  it("hides an unexpected error behind 500 INTERNAL and logs it", async () => {
+    const { url, logLines } = await serve({
+      breaks: async () => {
+        throw new Error("database password is hunter2");
+      },
+    });
+    const reply = await call(url, "breaks", { data: {} });
+    expect(reply.status).toBe(500);
+    const text = await reply.text();
+    expect(JSON.parse(text)).toEqual({ error: { status: "INTERNAL", message: "Internal error" } });
+    expect(text).not.toContain("hunter2");
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ level: 50, function: "breaks", err: expect.objectContaining({ message: "database password is hunter2" }) }),
+    );
+  });
+
+  it("answers 500 INTERNAL when the user cannot be resolved", async () => {
+    const app = express();
+    const logger = pino({ level: "silent" });
+    app.use(functionsRouter({ functions: { f: async () => 1 }, resolveUser: () => Promise.reject(new Error("db down")), logger }));
+    const server = app.listen(0, "127.0.0.1");
+    servers.push(server);
+    await new Promise((resolve) => server.once("listening", resolve));
+    const reply = await call(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "f", { data: 1 });
+    expect(reply.status).toBe(500);
+    expect(await reply.json()).toEqual({ error: { status: "INTERNAL", message: "Internal error" } });
+  });
+
+  it("answers 404 NOT_FOUND for an unknown function, including Object's own names", async () => {
+    const { url } = await serve({ known: async () => 1 });
+    for (const name of ["unknown", "toString", "__proto__", "constructor"]) {
+      const reply = await call(url, name, { data: {} });
+      expect(reply.status).toBe(404);
+      expect((await reply.json()).error.status).toBe("NOT_FOUND");
+    }
+  });
+
+  describe("refuses a bad request body with 400 INVALID_ARGUMENT", () => {
+    const cases: [string, string, string, RegExp][] = [
+      ["malformed JSON", '{"data": ', "application/json", /not valid JSON/],
+      ["a body without data", '{"payload": 1}', "application/json", /"data" field/],
+      ["an empty body", "", "application/json", /"data" field/],
+      ["an array", '[{"data": 1}]', "application/json", /"data" field/],
+      ["a bare number", "3", "application/json", /"data" field/],
+      ["null", "null", "application/json", /"data" field/],
+      ["form encoding", "data=1", "application/x-www-form-urlencoded", /Content-Type: application\/json/],
+      ["text/plain JSON (a cross-site form could send it)", '{"data": 1}', "text/plain", /Content-Type: application\/json/],
+      ["a body over 100kb", JSON.stringify({ data: "x".repeat(110_000) }), "application/json", /larger than 100kb/],
+    ];
+    it.each(cases)("%s", async (_label, body, contentType, message) => {
+      const fn = vi.fn<CallableFunction>(async () => 1);
+      const { url } = await serve({ fn });
+      const reply = await call(url, "fn", body, contentType);
+      expect(reply.status).toBe(400);
+      const json = await reply.json();
+      expect(json.error.status).toBe("INVALID_ARGUMENT");
+      expect(json.error.message).toMatch(message);
+      expect(fn).not.toHaveBeenCalled();
+    });
+  });
+
+  it("answers 405 with Allow: POST for other methods", async () => {
+    const { url } = await serve({ fn: async () => 1 });
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const reply = await fetch(`${url}/api/functions/fn`, { method });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get("allow")).toBe("POST");
+    }
+  });
+});

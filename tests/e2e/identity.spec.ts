@@ -1,0 +1,292 @@
+import AxeBuilder from "@axe-core/playwright";
+import { DEMO, expect, linkIn, mailCount, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+
+const PASSWORD = "tidy-harbor-42";
+const SENT = "We sent an email to verify your email address. Please follow the link provided in the email to continue.";
+
+for (const type of ["creator", "sponsor"] as const) {
+  test(`signs up as a ${type}, verifies through the received email and lands on the dashboard`, async ({ page }) => {
+    const email = uniqueEmail(type);
+    await signUp(page, { email, password: PASSWORD, name: `E2E ${type}`, type });
+    await expect(page).toHaveURL("/app/verify");
+    await expect(page.getByText(SENT)).toBeVisible();
+
+    const mail = await waitForMail(email, { subject: /Verify your email/ });
+    expect(mail.text).toContain("/app/verify?oobCode=");
+    await page.goto(linkIn(mail, "/app/verify"));
+    await expect(page).toHaveURL("/app");
+    await expect(page.getByRole("heading", { name: "What would you like to do today?" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Your email address is verified" })).toBeVisible();
+
+    await page.goto("/app/account");
+    await expect(page.getByRole("region", { name: "Account Info" })).toContainText(type === "creator" ? "Creator" : "Sponsor");
+    await expect(page.getByRole("region", { name: "Account Info" })).toContainText(email);
+  });
+}
+
+test("a sign-up with any other type value records no type", async ({ page }) => {
+  const email = uniqueEmail("notype");
+  await signUp(page, { email, password: PASSWORD, type: "admin" });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/account");
+  await expect(page.getByRole("region", { name: "Account Info" })).toContainText("No type chosen");
+});
+
+test("the sign-up form shows the password rules from the server and which one was broken", async ({ page }) => {
+  await page.goto("/signup");
+  await expect(page.getByTestId("password-rules")).toHaveText("At least 6 characters");
+  const policyRead = page.waitForRequest("**/api/password-policy");
+  await signUp(page, { email: uniqueEmail("weak"), password: "abc" });
+  await expect(page.getByText("Your password needs: at least 6 characters.")).toBeVisible();
+  await policyRead;
+  const policy = await (await page.request.get("/api/password-policy")).json();
+  expect(policy).toMatchObject({ minLength: 6, maxLength: null });
+});
+
+test("signing up with an address in use shows its code", async ({ page }) => {
+  await signUp(page, { email: DEMO.email, password: PASSWORD });
+  await expect(page.getByRole("alert")).toHaveText("email-already-in-use");
+});
+
+test("sign-in asks for both fields", async ({ page }) => {
+  await page.goto("/signin");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByText("Required")).toHaveCount(2);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
+test.describe("sign-in errors show the exact texts and are logged", () => {
+  test("wrong password", async ({ page }) => {
+    await signIn(page, DEMO.email, "not-the-password");
+    await expect(page.getByRole("alert")).toHaveText("Password is incorrect. Please try again.");
+    const entries = await (await page.request.get(`/__test/identity?email=${DEMO.email}`)).json();
+    expect(entries[0]).toEqual({ description: "wrong-password", subtype: "SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR", type: "error" });
+  });
+
+  test("unknown account", async ({ page }) => {
+    const email = uniqueEmail("nobody");
+    await signIn(page, email, "whatever-1");
+    await expect(page.getByRole("alert")).toHaveText("We couldn't find an account with that email address. Please try again.");
+    const entries = await (await page.request.get(`/__test/identity?email=${email}`)).json();
+    expect(entries).toEqual([{ description: "user-not-found", subtype: "SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR", type: "error" }]);
+  });
+
+  test("invalid email", async ({ page }) => {
+    await signIn(page, "not-an-email", "whatever-1");
+    await expect(page.getByRole("alert")).toHaveText("Email is invalid. Please try again.");
+  });
+
+  test("disabled account", async ({ page }) => {
+    const email = uniqueEmail("disabled");
+    await signUp(page, { email, password: PASSWORD });
+    await expect(page).toHaveURL("/app/verify");
+    await page.context().clearCookies();
+    await page.request.get(`/__test/identity?do=disable&email=${email}`);
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole("alert")).toHaveText(
+      "Your account has been disabled. Please contact support for further information.",
+    );
+  });
+});
+
+test("an unverified user is sent to /app/verify from signed-in pages, and can resend", async ({ page }) => {
+  const email = uniqueEmail("unverified");
+  await signUp(page, { email, password: PASSWORD });
+  await waitForMail(email);
+  for (const path of ["/app", "/app/account", "/app/notifications"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL("/app/verify");
+  }
+  const before = await mailCount(email);
+  await page.getByRole("button", { name: "Resend" }).click();
+  await expect(page.getByText(`We sent a new verification email to ${email}.`)).toBeVisible();
+  await waitForMail(email, { after: before });
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Your email address isn't verified yet.")).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
+test("an invalid verification link says so", async ({ page }) => {
+  await page.goto("/app/verify?oobCode=not-a-real-code");
+  await expect(page.getByText("The link you followed from your email is invalid. Please try sending another verification email.")).toBeVisible();
+});
+
+test("verification works without JavaScript too", async ({ browser }) => {
+  const email = uniqueEmail("nojs");
+  const setup = await browser.newPage();
+  await signUp(setup, { email, password: PASSWORD });
+  await expect(setup).toHaveURL("/app/verify");
+  await setup.close();
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(linkIn(await waitForMail(email), "/app/verify"));
+  await expect(page.getByText("Verifying your email address....")).toBeVisible();
+  await page.getByRole("button", { name: "Verify my email address" }).click();
+  await expect(page).toHaveURL("/app");
+  await context.close();
+});
+
+test("password reset from the sign-in page, through the email, ends other sessions", async ({ page, browser }) => {
+  const email = uniqueEmail("reset");
+  await signUp(page, { email, password: PASSWORD });
+  await page.goto(linkIn(await waitForMail(email), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+
+  // Another device stays signed in until the reset.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, email, PASSWORD);
+  await expect(otherPage).toHaveURL("/app");
+
+  const signedOut = await browser.newContext();
+  const resetPage = await signedOut.newPage();
+  await resetPage.goto("/signin");
+  await resetPage.getByLabel("Email").fill(email);
+  const before = await mailCount(email);
+  await resetPage.getByRole("button", { name: "send me a reset link" }).click();
+  await expect(resetPage.getByText(`If an account exists for ${email}, we've sent it a link`)).toBeVisible();
+
+  const mail = await waitForMail(email, { subject: /Reset your/, after: before });
+  await resetPage.goto(linkIn(mail, "/reset-password"));
+  await resetPage.getByLabel("New password", { exact: true }).fill("abc");
+  await resetPage.getByLabel("Confirm new password").fill("abc");
+  await resetPage.getByRole("button", { name: "Change password" }).click();
+  await expect(resetPage.getByText("Your password needs: at least 6 characters.")).toBeVisible();
+  await resetPage.getByLabel("New password", { exact: true }).fill("brand-new-pass-7");
+  await resetPage.getByLabel("Confirm new password").fill("brand-new-pass-7");
+  await resetPage.getByRole("button", { name: "Change password" }).click();
+  await expect(resetPage).toHaveURL("/signin");
+  await expect(resetPage.getByText("Your password has been changed.")).toBeVisible();
+
+  await signIn(resetPage, email, PASSWORD);
+  await expect(resetPage.getByRole("alert")).toHaveText("Password is incorrect. Please try again.");
+  await signIn(resetPage, email, "brand-new-pass-7");
+  await expect(resetPage).toHaveURL("/app");
+
+  await page.goto("/app/account");
+  await expect(page).toHaveURL(/\/signin\?redirectTo=%2Fapp%2Faccount/);
+  await otherPage.goto("/app");
+  await expect(otherPage).toHaveURL(/\/signin/);
+  await other.close();
+  await signedOut.close();
+});
+
+test("My Account's Reset Password pill says Sending..., then Email Sent! for 4 s, then goes back", async ({ page }) => {
+  const email = uniqueEmail("pill");
+  await signUp(page, { email, password: PASSWORD });
+  await page.goto(linkIn(await waitForMail(email), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/account");
+  const before = await mailCount(email);
+  const pill = page.getByRole("button", { name: "Reset Password" });
+  await pill.click();
+  await expect(page.getByRole("button", { name: "Email Sent!" })).toBeVisible();
+  await waitForMail(email, { subject: /Reset your/, after: before });
+  await page.waitForTimeout(3_000);
+  await expect(page.getByRole("button", { name: "Email Sent!" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reset Password" })).toBeVisible({ timeout: 3_000 });
+});
+
+test("My Account shows account info and saves the public profile name", async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/account");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("My Account");
+  const info = page.getByRole("region", { name: "Account Info" });
+  await expect(info).toContainText(DEMO.email);
+  await expect(info).toContainText("Maya Chen");
+  await expect(info).toContainText("Creator");
+  const profile = page.getByRole("region", { name: "Public Profile" });
+  await expect(profile).toContainText("demo-creator");
+  await expect(page.getByRole("link", { name: "Pro Portal" })).toHaveAttribute("href", "/app/pro");
+  await expect(page.getByRole("region", { name: "Collect Tips" }).getByRole("link", { name: "Set up payments" })).toHaveAttribute(
+    "href",
+    "/app/payments/setup",
+  );
+
+  await profile.getByLabel("Profile name").fill("x".repeat(100));
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(profile.getByText("Must be under 100 characters")).toBeVisible();
+  await profile.getByLabel("Profile name").fill("");
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(profile.getByText("Required")).toBeVisible();
+  await profile.getByLabel("Profile name").fill("Maya Makes Things");
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Profile saved." })).toBeVisible();
+  await expect(profile.getByLabel("Profile name")).toHaveValue("Maya Makes Things");
+  await profile.getByLabel("Profile name").fill("Maya Makes");
+  await profile.getByRole("button", { name: "Save" }).click();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
+test("remember me keeps the session across browser restarts; without it the session ends with the browser", async ({ page }) => {
+  const session = async () => (await page.context().cookies()).find((cookie) => cookie.name === "sg.session_token");
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL("/app");
+  expect((await session())?.expires).toBe(-1);
+
+  await page.context().clearCookies();
+  await signIn(page, DEMO.email, DEMO.password, { remember: true });
+  await expect(page).toHaveURL("/app");
+  const days = ((await session())!.expires * 1000 - Date.now()) / 86_400_000;
+  expect(days).toBeGreaterThan(29);
+  expect((await session())?.httpOnly).toBe(true);
+  expect((await session())?.sameSite).toBe("Lax");
+});
+
+test("the user menu shows the unread count and signs out to the home page", async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL("/app");
+  await page.getByText("Account", { exact: true }).click();
+  const menu = page.getByRole("navigation", { name: "Account" });
+  await expect(menu.getByRole("link", { name: "Notifications (2)" })).toHaveAttribute("href", "/app/notifications");
+  await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/app");
+  await expect(menu.getByRole("link", { name: "My Account" })).toHaveAttribute("href", "/app/account");
+  await menu.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Sign In" })).toBeVisible();
+  await page.goto("/app");
+  await expect(page).toHaveURL("/signin?redirectTo=%2Fapp");
+});
+
+test("sign-in is rate limited per account with a 429 that says when to retry", async ({ request }) => {
+  const email = uniqueEmail("limited");
+  const statuses: number[] = [];
+  let body = "";
+  for (let i = 0; i < 11; i++) {
+    const response = await request.post("/signin", {
+      form: { intent: "signin", email, password: "wrong-password-1" },
+      headers: { "X-Forwarded-For": `203.0.113.${i + 1}` },
+    });
+    statuses.push(response.status());
+    body = await response.text();
+  }
+  expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+  expect(statuses[10]).toBe(429);
+  expect(body).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+});
+
+test("sign-in is rate limited per network, IPv6 by /64", async ({ request }) => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 31; i++) {
+    const response = await request.post("/signin", {
+      form: { intent: "signin", email: uniqueEmail("net"), password: "wrong-password-1" },
+      headers: { "X-Forwarded-For": `2001:db8:77:${i % 3}::${(i + 1).toString(16)}` },
+    });
+    statuses.push(response.status());
+  }
+  // Three different /64s share nothing; the limit is 30 per /64 per 15 minutes.
+  expect(statuses.filter((s) => s === 429)).toHaveLength(0);
+  const same64: number[] = [];
+  for (let i = 0; i < 31; i++) {
+    const response = await request.post("/signin", {
+      form: { intent: "signin", email: uniqueEmail("net"), password: "wrong-password-1" },
+      headers: { "X-Forwarded-For": `2001:db8:99:1::${(i + 1).toString(16)}` },
+    });
+    same64.push(response.status());
+  }
+  expect(same64.slice(0, 30).every((s) => s === 401)).toBe(true);
+  expect(same64[30]).toBe(429);
+});

@@ -1,9 +1,16 @@
-import type { AppLoadContext } from "react-router";
-import type { IdentityDeps } from "../../server/auth/flows";
+import { redirect, type AppLoadContext } from "react-router";
+import { startGoogleSignIn, type IdentityDeps } from "../../server/auth/flows";
+import { cookieHeaders } from "../../server/auth/session";
 
 /** The identity flows' dependencies, straight from the request context. */
 export function identityDeps(context: AppLoadContext): IdentityDeps {
   return { db: context.db, auth: context.auth, captcha: context.captcha, config: context.config };
+}
+
+/** Off to Google, carrying better-auth's state cookie. */
+export async function redirectToGoogle(context: AppLoadContext, request: Request, redirectTo: string): Promise<never> {
+  const started = await startGoogleSignIn(identityDeps(context), { redirectTo, headers: request.headers });
+  throw redirect(started.url, { headers: cookieHeaders(started.headers) });
 }
 
 export function formText(form: FormData, name: string): string {

@@ -1,10 +1,11 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "../../../server/auth/redirects";
 import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
-import { requestPasswordReset, signInWithPassword, startGoogleSignIn } from "../../../server/auth/flows";
+import { requestPasswordReset, signInWithPassword } from "../../../server/auth/flows";
 import { parseUserType } from "../../../server/accounts/profiles";
-import { FormAlert, primaryButton, secondaryButton, TextField } from "~/components/forms";
-import { formText, identityDeps } from "~/lib/identity.server";
+import { AuthSwitchLink, GoogleSignInButton } from "~/components/AuthSwitch";
+import { FormAlert, primaryButton, TextField } from "~/components/forms";
+import { formText, identityDeps, redirectToGoogle } from "~/lib/identity.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/signin";
 
@@ -43,10 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
   const deps = identityDeps(context);
 
-  if (intent === "google") {
-    const started = await startGoogleSignIn(deps, { redirectTo, headers: request.headers });
-    throw redirect(started.url, { headers: cookieHeaders(started.headers) });
-  }
+  if (intent === "google") return redirectToGoogle(context, request, redirectTo);
 
   if (intent === "reset") {
     if (!email) return data<ActionResult>({ fieldErrors: { email: "Required" }, email }, { status: 400 });
@@ -83,7 +81,6 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   const { type, redirectTo, googleEnabled, oauthError } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const signupQuery = new URLSearchParams({ ...(type ? { type } : {}), ...(redirectTo !== "/app" ? { redirectTo } : {}) });
   const error = actionData?.error ?? oauthError;
   return (
     <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
@@ -136,17 +133,13 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? (
-        <Form method="post" className="mt-6">
-          <input type="hidden" name="redirectTo" value={redirectTo} />
-          <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={busy}>
-            Continue with Google
-          </button>
-        </Form>
-      ) : null}
+      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} disabled={busy} /> : null}
 
       <p className="mt-8 text-center">
-        New here? <Link to={`/signup${signupQuery.size ? `?${signupQuery}` : ""}`}>Create an account</Link>
+        New here?{" "}
+        <AuthSwitchLink to="/signup" type={type} redirectTo={redirectTo}>
+          Create an account
+        </AuthSwitchLink>
       </p>
     </div>
   );

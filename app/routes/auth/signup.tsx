@@ -1,13 +1,14 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { parseUserType } from "../../../server/accounts/profiles";
-import { signUpWithPassword, startGoogleSignIn } from "../../../server/auth/flows";
+import { signUpWithPassword } from "../../../server/auth/flows";
 import { passwordPolicyFrom } from "../../../server/auth/password-policy";
 import { safeRedirectPath } from "../../../server/auth/redirects";
 import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
 import { Captcha } from "~/components/Captcha";
-import { FormAlert, primaryButton, secondaryButton, TextField } from "~/components/forms";
+import { AuthSwitchLink, GoogleSignInButton } from "~/components/AuthSwitch";
+import { FormAlert, primaryButton, TextField } from "~/components/forms";
 import { PasswordRules } from "~/components/PasswordRules";
-import { formText, identityDeps } from "~/lib/identity.server";
+import { formText, identityDeps, redirectToGoogle } from "~/lib/identity.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/signup";
 
@@ -30,11 +31,7 @@ type ActionResult = { error?: string; code?: string; fieldErrors?: FieldErrors; 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
-  const deps = identityDeps(context);
-  if (formText(form, "intent") === "google") {
-    const started = await startGoogleSignIn(deps, { redirectTo, headers: request.headers });
-    throw redirect(started.url, { headers: cookieHeaders(started.headers) });
-  }
+  if (formText(form, "intent") === "google") return redirectToGoogle(context, request, redirectTo);
   const values = { name: formText(form, "name").trim(), email: formText(form, "email").trim() };
   const password = formText(form, "password");
   const fieldErrors: FieldErrors = {};
@@ -43,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if ([...values.name].length >= 100) fieldErrors.name = "Must be under 100 characters";
   if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors, values }, { status: 400 });
 
-  const result = await signUpWithPassword(deps, {
+  const result = await signUpWithPassword(identityDeps(context), {
     ...values,
     password,
     type: parseUserType(formText(form, "type")),
@@ -74,7 +71,6 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
   const { type, redirectTo, policy, captcha, googleEnabled } = loaderData;
   const busy = useNavigation().state !== "idle";
   const policyRefetches = actionData?.code === "password-does-not-meet-requirements" ? 1 : 0;
-  const signinQuery = new URLSearchParams({ ...(type ? { type } : {}), ...(redirectTo !== "/app" ? { redirectTo } : {}) });
   return (
     <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
       <h1 className="text-3xl font-bold">Create your account</h1>
@@ -137,17 +133,13 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? (
-        <Form method="post" className="mt-6">
-          <input type="hidden" name="redirectTo" value={redirectTo} />
-          <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={busy}>
-            Continue with Google
-          </button>
-        </Form>
-      ) : null}
+      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} disabled={busy} /> : null}
 
       <p className="mt-8 text-center">
-        Already have an account? <Link to={`/signin${signinQuery.size ? `?${signinQuery}` : ""}`}>Sign in</Link>
+        Already have an account?{" "}
+        <AuthSwitchLink to="/signin" type={type} redirectTo={redirectTo}>
+          Sign in
+        </AuthSwitchLink>
       </p>
     </div>
   );

@@ -1,0 +1,30 @@
+import { Form, Link } from "react-router";
+import { secondaryButton } from "./forms";
+
+/** "Continue with Google": posts intent=google to the page's own action. */
+export function GoogleSignInButton({ redirectTo, disabled }: { redirectTo: string; disabled: boolean }) {
+  return (
+    <Form method="post" className="mt-6">
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={disabled}>
+        Continue with Google
+      </button>
+    </Form>
+  );
+}
+
+/** The link between sign-in and sign-up, keeping the chosen type and destination. */
+export function AuthSwitchLink({
+  to,
+  type,
+  redirectTo,
+  children,
+}: {
+  to: "/signin" | "/signup";
+  type: string | null;
+  redirectTo: string;
+  children: React.ReactNode;
+}) {
+  const query = new URLSearchParams({ ...(type ? { type } : {}), ...(redirectTo !== "/app" ? { redirectTo } : {}) });
+  return <Link to={query.size ? `${to}?${query}` : to}>{children}</Link>;
+}

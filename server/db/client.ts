@@ -48,8 +48,14 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
   };
 }
 
-export async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
+export async function openPostgres(
+  connectionString: string,
+  options: { onIdleClientError?: (error: Error) => void } = {},
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection can be cut by the server (restart, failover, admin shutdown). The pool
+  // drops it and opens a new one on next use; without a listener the error would crash the process.
+  pool.on("error", (error) => options.onIdleClientError?.(error));
   // Fail at boot, with the server's own message, if the database is unreachable.
   const probe = await pool.connect();
   probe.release();

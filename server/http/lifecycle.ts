@@ -25,7 +25,9 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   let lock: DataDirLock | null = null;
   let database: DatabaseHandle;
   if (config.DATABASE_URL) {
-    database = await openPostgres(config.DATABASE_URL);
+    database = await openPostgres(config.DATABASE_URL, {
+      onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
+    });
   } else {
     lock = acquireDataDirLock(config.DATA_DIR);
     try {

@@ -21,6 +21,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
   timeout: 60_000,
+  // Sign-up solves a proof-of-work captcha in the browser; on two busy cores that can take seconds.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: chromiumLaunchOptions,

@@ -22,6 +22,17 @@ export default [
   route("app", "routes/app/dashboard.tsx"),
   route("app/verify", "routes/app/verify.tsx"),
   route("app/account", "routes/app/account.tsx"),
+
+  // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
+  route("app/opportunities", "routes/opportunities/list.tsx"),
+  route("app/opportunities/new", "routes/opportunities/new.tsx"),
+  route("app/opportunities/edit", "routes/opportunities/edit.tsx"),
+  route("app/opportunities/sponsor", "routes/opportunities/sponsor.tsx"),
+  route("app/opportunities/:docId", "routes/opportunities/detail.tsx"),
+  route("app/opportunities/:docId/heart", "routes/opportunities/heart.tsx"),
+  route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
+  route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
+  route("api/account-posts", "routes/api/account-posts.ts"),
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),

@@ -1,4 +1,5 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { Toast } from "~/lib/toast";
 
 const AUTO_CLOSE_MS = 5_000;
@@ -13,13 +14,6 @@ const styles: Record<Toast["kind"], string> = {
  * Bottom-centre toast raised by a loader or action (often across a redirect).
  * Without JavaScript it simply stays on the page; with it, it closes itself.
  */
-const noSubscription = () => () => {};
-
-/** True once React runs in the browser; false in the server render. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
-
 export function Toasts({ toast }: { toast: Toast | null }) {
   const [dismissed, setDismissed] = useState<Toast | null>(null);
   const interactive = useHydrated();

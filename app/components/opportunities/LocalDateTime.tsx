@@ -1,0 +1,19 @@
+import { useHydrated } from "~/lib/use-hydrated";
+
+/**
+ * A date and time in the reader's locale and time zone. The server knows
+ * neither, so it renders UTC (in the Accept-Language locale) until the
+ * browser takes over.
+ */
+export function LocalDateTime({ iso, serverLocale }: { iso: string; serverLocale: string }) {
+  const hydrated = useHydrated();
+  const date = new Date(iso);
+  const text = hydrated
+    ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
+    : `${new Intl.DateTimeFormat(serverLocale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
+  return (
+    <time dateTime={iso} suppressHydrationWarning>
+      {text}
+    </time>
+  );
+}

@@ -1,0 +1,13 @@
+import type { AppLoadContext } from "react-router";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import { listLikedBy, listPostsBy } from "../../../server/opportunities/read";
+import { localeFrom } from "~/lib/format";
+
+/** My Posts and Liked Posts: the signed-in user's first (or next) 50. */
+export async function loadAccountList(request: Request, context: AppLoadContext, kind: "mine" | "liked") {
+  const user = await requireVerifiedUser(request, context);
+  const after = new URL(request.url).searchParams.get("after");
+  const cursor = after && after.length <= 200 ? after : null;
+  const page = kind === "mine" ? await listPostsBy(context.db, user.id, cursor) : await listLikedBy(context.db, user.id, cursor);
+  return { page, appName: context.config.APP_NAME, locale: localeFrom(request.headers.get("Accept-Language")) };
+}

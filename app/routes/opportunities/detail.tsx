@@ -1,0 +1,164 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { getSessionUser, requireVerifiedUser } from "../../../server/auth/session";
+import { listHref } from "../../../server/opportunities/list-query";
+import { deleteOpportunity } from "../../../server/opportunities/mutations";
+import { getOpportunity } from "../../../server/opportunities/read";
+import { FormAlert, primaryButton, secondaryButton } from "~/components/forms";
+import { contributionText } from "~/components/opportunities/ContributionText";
+import { HeartButton } from "~/components/opportunities/HeartButton";
+import { LocalDateTime } from "~/components/opportunities/LocalDateTime";
+import { formText } from "~/lib/identity.server";
+import { localeFrom } from "~/lib/format";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/detail";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const viewer = await getSessionUser(request, context);
+  const post = await getOpportunity(context.db, params.docId, viewer?.id ?? null);
+  if (!post) throw data(null, { status: 404 });
+  return {
+    post,
+    isOwner: viewer?.id === post.posterUid,
+    confirmDelete: new URL(request.url).searchParams.get("delete") === "confirm",
+    locale: localeFrom(request.headers.get("Accept-Language")),
+    appName: context.config.APP_NAME,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const form = await request.formData();
+  if (formText(form, "intent") !== "delete") throw data("Unknown action", { status: 400 });
+  const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);
+  if (result.kind === "ERROR") throw data(result.message, { status: result.code === "not-found" ? 404 : 403 });
+  return redirectWithToast(request, context.sessionSecret, "/app/account/opportunities", {
+    kind: "success",
+    message: "Your opportunity was deleted.",
+  });
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  args.data ? pageMeta(args, { title: args.data.post.title, description: args.data.post.description.slice(0, 155) }) : [];
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-muted">{label}</dt>
+      <dd className="font-medium break-words">{children}</dd>
+    </div>
+  );
+}
+
+export default function OpportunityDetail({ loaderData }: Route.ComponentProps) {
+  const { post, isOwner, confirmDelete, locale, appName } = loaderData;
+  const deleting = useNavigation().formData?.get("intent") === "delete";
+  return (
+    <article className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
+      <Link to="/app/opportunities" className="text-sm font-semibold">
+        ← All opportunities
+      </Link>
+      <div className="mt-4 flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold leading-tight">{post.title}</h1>
+          {post.organization ? <p className="mt-1 text-lg text-muted">{post.organization}</p> : null}
+        </div>
+        <HeartButton postId={post.id} liked={post.liked} totalHearts={post.totalHearts} title={post.title} />
+      </div>
+
+      {isOwner ? (
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link to={`/app/opportunities/edit?docId=${post.id}`} className={`${secondaryButton} no-underline`}>
+            Edit
+          </Link>
+          {confirmDelete ? null : (
+            <Link to="?delete=confirm" className={`${secondaryButton} no-underline`} preventScrollReset>
+              Delete
+            </Link>
+          )}
+        </div>
+      ) : null}
+      {isOwner && confirmDelete ? (
+        <div className="mt-4">
+          <FormAlert>
+            <p className="font-semibold">Delete this opportunity?</p>
+            <p className="mt-1">It disappears for everyone, along with every heart on it. This can't be undone.</p>
+            <Form method="post" className="mt-3 flex flex-wrap gap-3">
+              <button type="submit" name="intent" value="delete" className={primaryButton} disabled={deleting}>
+                {deleting ? "Deleting..." : "Yes, delete it"}
+              </button>
+              <Link to="." className={`${secondaryButton} no-underline`}>
+                Cancel
+              </Link>
+            </Form>
+          </FormAlert>
+        </div>
+      ) : null}
+
+      <dl className="mt-8 grid gap-4 rounded-2xl border border-primary/15 p-6 sm:grid-cols-2">
+        <Fact label="Contribution">{contributionText(post.minContributionCents, post.currency, appName, locale)}</Fact>
+        <Fact label="Deadline">
+          {post.applicationDeadline ? <LocalDateTime iso={post.applicationDeadline} serverLocale={locale} /> : "No deadline"}
+        </Fact>
+        <Fact label="Posted by">{post.posterName || "A member"}</Fact>
+        <Fact label="Posted">
+          <LocalDateTime iso={post.datePosted} serverLocale={locale} />
+        </Fact>
+      </dl>
+
+      <section aria-labelledby="about-heading" className="mt-8">
+        <h2 id="about-heading" className="text-xl font-bold">
+          About this opportunity
+        </h2>
+        <p className="mt-3 whitespace-pre-line">{post.description}</p>
+        {post.bullets.length ? (
+          <ul className="mt-4 list-disc space-y-1 pl-6">
+            {post.bullets.map((bullet, index) => (
+              <li key={index}>{bullet}</li>
+            ))}
+          </ul>
+        ) : null}
+        {post.tags.length ? (
+          <ul className="mt-6 flex flex-wrap gap-2" aria-label="Tags">
+            {post.tags.map((tag) => (
+              <li key={tag}>
+                <Link to={listHref([tag])} className="rounded-full bg-secondary/60 px-3 py-1 text-sm text-ink no-underline">
+                  {tag}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="contact-heading" className="mt-8 rounded-2xl bg-primary/5 p-6">
+        <h2 id="contact-heading" className="text-xl font-bold">
+          Contact
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          {post.website ? (
+            <Fact label="Website">
+              <a href={post.website} rel="noopener noreferrer nofollow ugc" target="_blank">
+                {post.website}
+              </a>
+            </Fact>
+          ) : null}
+          {post.contactName ? <Fact label="Name">{post.contactName}</Fact> : null}
+          {post.contactEmail ? (
+            <Fact label="Email">
+              <a href={`mailto:${post.contactEmail}`}>{post.contactEmail}</a>
+            </Fact>
+          ) : null}
+          {post.contactPhone ? (
+            <Fact label="Phone">
+              <a href={`tel:${post.contactPhone.replace(/[^+\d]/g, "")}`}>{post.contactPhone}</a>
+            </Fact>
+          ) : null}
+        </dl>
+        {!post.website && !post.contactName && !post.contactEmail && !post.contactPhone ? (
+          <p className="mt-2 text-muted">The poster left no contact details.</p>
+        ) : null}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,73 @@
+import { data, Link, useNavigation } from "react-router";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import type { OpportunityFormInput } from "../../../server/opportunities/form";
+import { getOpportunity } from "../../../server/opportunities/read";
+import { loadTagCatalogue } from "../../../server/opportunities/tags";
+import { FormAlert } from "~/components/forms";
+import { OpportunityFormFields } from "~/components/opportunities/OpportunityFormFields";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/edit";
+import { saveOpportunity } from "./editor.server";
+
+/** The post being edited, if it exists and belongs to the reader (403/404 otherwise). */
+async function ownPost(request: Request, context: Route.LoaderArgs["context"], uid: string, docId: string | null) {
+  const post = docId ? await getOpportunity(context.db, docId, uid) : null;
+  if (!post) throw data("This opportunity doesn't exist or was deleted.", { status: 404 });
+  if (post.posterUid !== uid) throw data("Only the person who posted this opportunity can change it.", { status: 403 });
+  return post;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const post = await ownPost(request, context, user.id, new URL(request.url).searchParams.get("docId"));
+  const values: OpportunityFormInput = {
+    title: post.title,
+    description: post.description,
+    bullets: post.bullets.join("\n"),
+    organization: post.organization,
+    website: post.website,
+    minContribution: String(post.minContributionCents / 100),
+    deadlineDate: "",
+    deadlineTime: "",
+    tzOffset: "0",
+    contactName: post.contactName,
+    contactEmail: post.contactEmail,
+    contactPhone: post.contactPhone,
+    tags: post.tags,
+  };
+  return { docId: post.id, values, deadlineIso: post.applicationDeadline, catalogue: await loadTagCatalogue(context.db) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const docId = (await request.clone().formData()).get("docId");
+  return saveOpportunity(request, context, user.id, typeof docId === "string" ? docId : "");
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit opportunity" });
+
+export default function EditOpportunity({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <Link to={`/app/opportunities/${loaderData.docId}`} className="text-sm font-semibold">
+        ← Back to the opportunity
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold">Edit opportunity</h1>
+      {actionData?.message ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.message}</FormAlert>
+        </div>
+      ) : null}
+      <OpportunityFormFields
+        values={actionData?.values ?? loaderData.values}
+        errors={actionData?.errors ?? {}}
+        catalogue={loaderData.catalogue}
+        submitLabel="Save changes"
+        busy={busy}
+        docId={loaderData.docId}
+        deadlineIso={actionData ? null : loaderData.deadlineIso}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { data, type AppLoadContext } from "react-router";
+import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "../../../server/opportunities/form";
+import { createOpportunity, editOpportunity } from "../../../server/opportunities/mutations";
+import { allTags, loadTagCatalogue } from "../../../server/opportunities/tags";
+import { redirectWithToast } from "~/lib/toast.server";
+
+export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
+
+/** Shared by the new and edit pages: validate, save, then on to the detail page. */
+export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, docId: string | null) {
+  const input = formDataToInput(await request.formData());
+  const parsed = parseOpportunityForm(input);
+  if (parsed.kind === "ERROR") {
+    return data<EditorActionData>({ values: input, errors: parsed.fieldErrors }, { status: 400 });
+  }
+  const known = allTags(await loadTagCatalogue(context.db));
+  const result = docId
+    ? await editOpportunity(context.db, { uid }, docId, parsed.form, known)
+    : await createOpportunity(context.db, { uid }, parsed.form, known);
+  if (result.kind === "ERROR") {
+    const status = result.code === "not-found" ? 404 : result.code === "permission-denied" ? 403 : 400;
+    return data<EditorActionData>({ values: input, errors: result.fieldErrors ?? {}, message: result.message }, { status });
+  }
+  return redirectWithToast(request, context.sessionSecret, `/app/opportunities/${result.id}`, {
+    kind: "success",
+    message: docId ? "Your changes were saved." : "Your opportunity is live.",
+  });
+}

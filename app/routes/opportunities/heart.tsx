@@ -1,0 +1,28 @@
+import { data, redirect } from "react-router";
+import { safeRedirectPath, signInPath } from "../../../server/auth/redirects";
+import { getSessionUser } from "../../../server/auth/session";
+import { toggleHeart } from "../../../server/opportunities/hearts";
+import { formText } from "~/lib/identity.server";
+import type { Route } from "./+types/heart";
+
+/**
+ * POST /app/opportunities/:docId/heart. With JavaScript (a fetcher) it
+ * answers the new state; a plain form is sent back where it came from.
+ * Guests go to sign in and return to the page they were on.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const returnTo = safeRedirectPath(formText(form, "returnTo"), `/app/opportunities/${params.docId}`);
+  const user = await getSessionUser(request, context);
+  if (!user) throw redirect(signInPath(returnTo));
+  if (!user.emailVerified) throw redirect("/app/verify");
+  const result = await toggleHeart(context.db, params.docId, user.id);
+  if (result.kind === "ERROR") throw data(null, { status: 404 });
+  const state = { liked: result.result === "added", totalHearts: result.totalHearts };
+  // The hydrated button asks for the new state; a browser without JavaScript gets a redirect back.
+  return formText(form, "via") === "fetcher" ? state : redirect(returnTo);
+}
+
+export function loader({ params }: Route.LoaderArgs) {
+  throw redirect(`/app/opportunities/${params.docId}`);
+}

@@ -1,0 +1,120 @@
+import { data, Link } from "react-router";
+import { getSessionUser } from "../../../server/auth/session";
+import { listOpportunities } from "../../../server/opportunities/list";
+import { listHref, MAX_TAG_FILTERS, parseListQuery } from "../../../server/opportunities/list-query";
+import { logTagSearch } from "../../../server/opportunities/read";
+import { allTags, DEFAULT_TAG_GROUP, loadTagCatalogue, TAG_GROUPS, type TagGroupKind } from "../../../server/opportunities/tags";
+import { FormAlert, primaryButton } from "~/components/forms";
+import { OpportunityCard } from "~/components/opportunities/OpportunityCard";
+import { TagFilter } from "~/components/opportunities/TagFilter";
+import { localeFrom } from "~/lib/format";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/list";
+
+export const EMPTY_TEXT = "Sorry, we couldn't find any opportunities matching your search criteria.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const [catalogue, viewer] = await Promise.all([loadTagCatalogue(context.db), getSessionUser(request, context)]);
+  const known = allTags(catalogue);
+  const groupParam = url.searchParams.get("group");
+  const group = (TAG_GROUPS.some((g) => g.kind === groupParam) ? groupParam : DEFAULT_TAG_GROUP) as TagGroupKind;
+
+  const parsed = parseListQuery(url.searchParams, known);
+  // A forged or impossible address changes nothing: the known tags (at most 6) from page 0, with a message.
+  const query =
+    parsed.kind === "SUCCESS"
+      ? parsed.query
+      : {
+          tags: url.searchParams.getAll("tags[]").map((t) => t.trim().toLowerCase()).filter((t) => known.has(t)).slice(0, MAX_TAG_FILTERS),
+          after: null,
+          before: null,
+          page: 0,
+        };
+  const result = await listOpportunities(context.db, query, viewer?.id ?? null);
+  if (parsed.kind === "SUCCESS" && query.page === 0 && !query.after && !query.before) {
+    await logTagSearch(context.db, viewer?.id ?? null, query.tags);
+  }
+  return data(
+    {
+      ...result,
+      query,
+      catalogue,
+      group,
+      error: parsed.kind === "ERROR" ? parsed.message : null,
+      locale: localeFrom(request.headers.get("Accept-Language")),
+      appName: context.config.APP_NAME,
+    },
+    { status: parsed.kind === "ERROR" ? 400 : 200 },
+  );
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Opportunities",
+    description: "Paid sponsorship opportunities for YouTubers, streamers, podcasters and influencers. Filter by tag and save the ones you like.",
+  });
+
+export default function Opportunities({ loaderData }: Route.ComponentProps) {
+  const { items, total, query, catalogue, group, error, locale, appName, hasNext, hasPrevious } = loaderData;
+  const first = items[0];
+  const last = items[items.length - 1];
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Opportunities</h1>
+          <p className="mt-1 text-muted">
+            {total.toLocaleString("en-US")} {total === 1 ? "opportunity" : "opportunities"} posted
+          </p>
+        </div>
+        <Link to="/app/opportunities/new" className={`${primaryButton} no-underline`}>
+          New
+        </Link>
+      </div>
+
+      {error ? (
+        <div className="mt-6">
+          <FormAlert>{error}</FormAlert>
+        </div>
+      ) : null}
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-[20rem_1fr]">
+        <TagFilter catalogue={catalogue} selected={query.tags} group={group} />
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading" className="sr-only">
+            Results
+          </h2>
+          {items.length === 0 ? (
+            <p className="rounded-2xl bg-primary/5 p-6 text-lg">{EMPTY_TEXT}</p>
+          ) : (
+            <ul className="grid gap-5 sm:grid-cols-2">
+              {items.map((post) => (
+                <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
+              ))}
+            </ul>
+          )}
+          {hasPrevious || hasNext ? (
+            <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-4">
+              {hasPrevious && first ? (
+                <Link to={listHref(query.tags, { before: first.id, page: Math.max(0, query.page - 1) })} rel="prev">
+                  ← Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-sm text-muted">Page {query.page + 1}</span>
+              {hasNext && last ? (
+                <Link to={listHref(query.tags, { after: last.id, page: query.page + 1 })} rel="next">
+                  Next →
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link, useNavigation } from "react-router";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import { loadTagCatalogue } from "../../../server/opportunities/tags";
+import { FormAlert } from "~/components/forms";
+import { OpportunityFormFields } from "~/components/opportunities/OpportunityFormFields";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/new";
+import { saveOpportunity } from "./editor.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  return { catalogue: await loadTagCatalogue(context.db) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  return saveOpportunity(request, context, user.id, null);
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New opportunity" });
+
+export default function NewOpportunity({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <Link to="/app/opportunities" className="text-sm font-semibold">
+        ← All opportunities
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold">New opportunity</h1>
+      <p className="mt-2 text-muted">
+        Tell creators what you offer. Keep it professional and follow the <Link to="/support/code-of-conduct">Code of Conduct</Link>.
+      </p>
+      {actionData?.message ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.message}</FormAlert>
+        </div>
+      ) : null}
+      {actionData?.errors && Object.keys(actionData.errors).length > 0 ? (
+        <div className="mt-6">
+          <FormAlert>Please correct the fields marked below.</FormAlert>
+        </div>
+      ) : null}
+      <OpportunityFormFields
+        values={actionData?.values ?? {}}
+        errors={actionData?.errors ?? {}}
+        catalogue={loaderData.catalogue}
+        submitLabel="Post opportunity"
+        busy={busy}
+      />
+    </div>
+  );
+}

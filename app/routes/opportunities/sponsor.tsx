@@ -1,0 +1,70 @@
+import { Link } from "react-router";
+import { requireVerifiedUser } from "../../../server/auth/session";
+import { primaryButton, secondaryButton } from "~/components/forms";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/sponsor";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  return { appName: context.config.APP_NAME };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Become a Sponsor" });
+
+const STEPS = [
+  {
+    title: "Post an opportunity",
+    text: "Describe what you offer, the minimum contribution, a deadline and how to reach you. Tag it so the right creators find it.",
+  },
+  {
+    title: "Creators find you",
+    text: "Creators filter opportunities by sponsorship type, industry, state and event date, and save the ones that fit with a heart.",
+  },
+  {
+    title: "Talk, agree, deliver",
+    text: "Creators contact you directly. Agree on deliverables, disclosure (#ad or paid partnership) and payment before anything goes live.",
+  },
+];
+
+export default function BecomeASponsor({ loaderData }: Route.ComponentProps) {
+  const { appName } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-bold">Become a Sponsor</h1>
+      <p className="mt-3 text-lg text-muted">
+        Reach YouTubers, streamers, podcasters and influencers who are actively looking for brand partners. Posting on {appName} is free.
+      </p>
+      <ol className="mt-10 grid gap-6 md:grid-cols-3">
+        {STEPS.map((step, index) => (
+          <li key={step.title} className="rounded-2xl border border-primary/15 p-6 shadow-sm">
+            <span className="text-3xl font-extrabold text-primary">{index + 1}</span>
+            <h2 className="mt-2 text-lg font-bold">{step.title}</h2>
+            <p className="mt-2 text-muted">{step.text}</p>
+          </li>
+        ))}
+      </ol>
+      <section aria-labelledby="good-post" className="mt-12 rounded-2xl bg-secondary/30 p-6 sm:p-8">
+        <h2 id="good-post" className="text-xl font-bold">
+          What makes a post creators answer
+        </h2>
+        <ul className="mt-4 list-disc space-y-2 pl-6">
+          <li>A clear budget. Posts with a minimum contribution get more replies than “budget on request”.</li>
+          <li>Concrete deliverables: one 60-second mid-roll, two stories, a pinned comment.</li>
+          <li>Who you want: audience size, niche, location. Creators filter by these tags.</li>
+          <li>A real deadline, and a contact who answers.</li>
+        </ul>
+        <p className="mt-4">
+          Read the <Link to="/finding-the-best-sponsorships">guide to finding the best sponsorships</Link> to see it from the creator's side.
+        </p>
+      </section>
+      <div className="mt-10 flex flex-wrap gap-3">
+        <Link to="/app/opportunities/new" className={`${primaryButton} no-underline`}>
+          Post an opportunity
+        </Link>
+        <Link to="/app/opportunities" className={`${secondaryButton} no-underline`}>
+          See what others post
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+export const MAX_POST_TAGS = 10;
+export const MAX_BULLETS = 10;
+const MAX_CONTRIBUTION_DOLLARS = 10_000_000;
+
+const UNDER_100 = "Must be under 100 characters";
+const UNDER_1000 = "Must be under 1000 characters";
+const chars = (value: string) => [...value].length;
+
+const shortText = z.string().trim().refine((v) => chars(v) < 100, UNDER_100);
+const url = z
+  .string()
+  .trim()
+  .refine((v) => v === "" || /^https?:\/\/\S+$/i.test(v), "URL must start with either http:// or https://")
+  .refine((v) => chars(v) < 1000, UNDER_1000);
+
+/**
+ * The opportunity form (SPEC §3 fields), as typed by a person. Messages are
+ * the spec's where it has them. Shared by the form and the server action.
+ */
+export const opportunityFormSchema = z
+  .object({
+    title: z.string().trim().min(1, "Required").refine((v) => chars(v) < 100, UNDER_100),
+    description: z.string().trim().min(1, "Required").refine((v) => chars(v) < 1000, UNDER_1000),
+    bullets: z
+      .string()
+      .transform((v) => v.split(/\r?\n/).map((line) => line.trim().replace(/^[-*•]\s*/, "")).filter(Boolean))
+      .refine((lines) => lines.length <= MAX_BULLETS, `At most ${MAX_BULLETS} bullet points`)
+      .refine((lines) => lines.every((line) => chars(line) < 100), "Each bullet point must be under 100 characters"),
+    organization: shortText,
+    website: url,
+    minContribution: z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/^\$/, "").replace(/,/g, ""))
+      .refine((v) => v === "" || /^\d+$/.test(v), "Enter a whole-dollar amount of 0 or more, like 500")
+      .transform((v) => (v === "" ? 0 : Number(v)))
+      .refine((v) => v <= MAX_CONTRIBUTION_DOLLARS, "Must be $10,000,000 or less"),
+    deadlineDate: z.string().trim().refine((v) => v === "" || /^\d{4}-\d{2}-\d{2}$/.test(v), "Enter a date"),
+    deadlineTime: z.string().trim().refine((v) => v === "" || /^\d{2}:\d{2}$/.test(v), "Enter a time"),
+    // Minutes behind UTC of the person's browser (Date#getTimezoneOffset); 0 without JavaScript.
+    tzOffset: z.coerce.number().int().min(-900).max(900).catch(0),
+    contactName: shortText,
+    contactEmail: z
+      .string()
+      .trim()
+      .refine((v) => v === "" || z.email().safeParse(v).success, "Enter a valid email address, like name@example.com")
+      .refine((v) => chars(v) < 100, UNDER_100),
+    contactPhone: shortText,
+    tags: z.array(z.string().trim().toLowerCase()).transform((tags) => [...new Set(tags.filter(Boolean))]),
+  })
+  .superRefine((form, ctx) => {
+    if (Boolean(form.deadlineDate) !== Boolean(form.deadlineTime)) {
+      ctx.addIssue({ code: "custom", path: [form.deadlineDate ? "deadlineTime" : "deadlineDate"], message: "Enter both a date and a time, or leave both empty" });
+    }
+    if (form.tags.length > MAX_POST_TAGS) {
+      ctx.addIssue({ code: "custom", path: ["tags"], message: `Choose at most ${MAX_POST_TAGS} tags` });
+    }
+  });
+
+export type OpportunityFormInput = z.input<typeof opportunityFormSchema>;
+export type OpportunityForm = z.output<typeof opportunityFormSchema>;
+export type FieldErrors = Partial<Record<keyof OpportunityFormInput, string>>;
+
+export function formDataToInput(form: FormData): OpportunityFormInput {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  return {
+    title: text("title"),
+    description: text("description"),
+    bullets: text("bullets"),
+    organization: text("organization"),
+    website: text("website"),
+    minContribution: text("minContribution"),
+    deadlineDate: text("deadlineDate"),
+    deadlineTime: text("deadlineTime"),
+    tzOffset: text("tzOffset"),
+    contactName: text("contactName"),
+    contactEmail: text("contactEmail"),
+    contactPhone: text("contactPhone"),
+    tags: form.getAll("tags").filter((value): value is string => typeof value === "string"),
+  };
+}
+
+export function parseOpportunityForm(input: OpportunityFormInput):
+  | { kind: "SUCCESS"; form: OpportunityForm }
+  | { kind: "ERROR"; fieldErrors: FieldErrors } {
+  const result = opportunityFormSchema.safeParse(input);
+  if (result.success) return { kind: "SUCCESS", form: result.data };
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as keyof FieldErrors;
+    fieldErrors[field] ??= issue.message;
+  }
+  return { kind: "ERROR", fieldErrors };
+}
+
+/** The deadline instant, when both parts are given (SPEC §5). */
+export function deadlineFrom(form: Pick<OpportunityForm, "deadlineDate" | "deadlineTime" | "tzOffset">): Date | null {
+  if (!form.deadlineDate || !form.deadlineTime) return null;
+  const asUtc = new Date(`${form.deadlineDate}T${form.deadlineTime}:00Z`);
+  if (Number.isNaN(asUtc.getTime())) return null;
+  return new Date(asUtc.getTime() + form.tzOffset * 60_000);
+}

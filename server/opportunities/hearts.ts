@@ -1,0 +1,36 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { hearts, opportunityPosts } from "../db/schema";
+
+export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | { kind: "ERROR"; code: "not-found"; message: string };
+
+/**
+ * SPEC §4 heart toggle: removes the heart if it exists, else adds it, and
+ * moves total_hearts by one in the same transaction. The post row's update
+ * lock orders concurrent toggles, so the count always equals the heart rows.
+ */
+export async function toggleHeart(db: Db, postId: string, uid: string): Promise<HeartResult> {
+  const heartId = `${postId}_${uid}`;
+  return db.transaction(async (tx) => {
+    // Lock the post first: every toggle on it queues here, and a missing post is a clean not-found.
+    const [post] = await tx
+      .select({ id: opportunityPosts.id })
+      .from(opportunityPosts)
+      .where(eq(opportunityPosts.id, postId))
+      .for("update");
+    if (!post) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." } as const;
+
+    const removed = await tx
+      .delete(hearts)
+      .where(and(eq(hearts.id, heartId), eq(hearts.uid, uid)))
+      .returning({ id: hearts.id });
+    if (removed.length === 0) await tx.insert(hearts).values({ id: heartId, postId, uid });
+    const delta = removed.length === 0 ? 1 : -1;
+    const [updated] = await tx
+      .update(opportunityPosts)
+      .set({ totalHearts: sql`${opportunityPosts.totalHearts} + ${delta}` })
+      .where(eq(opportunityPosts.id, postId))
+      .returning({ totalHearts: opportunityPosts.totalHearts });
+    return { kind: "SUCCESS", result: delta === 1 ? "added" : "removed", totalHearts: updated!.totalHearts } as const;
+  });
+}

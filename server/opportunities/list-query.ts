@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+export const PAGE_SIZE = 20;
+export const MAX_TAG_FILTERS = 6;
+
+const POST_ID = /^[0-9]{10}_[A-Za-z0-9]{1,40}$/;
+
+export type ListQuery = { tags: string[]; after: string | null; before: string | null; page: number };
+export type ListQueryResult = { kind: "SUCCESS"; query: ListQuery } | { kind: "ERROR"; code: "invalid-argument"; message: string };
+
+/**
+ * Reads `tags[]`, `after`/`before` (cursors: the id of the last/first item
+ * seen) and `page` from the address. Anything forged or malformed is an
+ * invalid-argument with a message a person can act on.
+ */
+export function parseListQuery(params: URLSearchParams, knownTags: Set<string>): ListQueryResult {
+  const tags = [...new Set(params.getAll("tags[]").map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+  if (tags.length > MAX_TAG_FILTERS) {
+    return { kind: "ERROR", code: "invalid-argument", message: `You can filter by at most ${MAX_TAG_FILTERS} tags at a time.` };
+  }
+  const unknown = tags.filter((tag) => !knownTags.has(tag));
+  if (unknown.length > 0) {
+    return { kind: "ERROR", code: "invalid-argument", message: `Unknown tag: ${unknown.map((t) => `“${t.slice(0, 60)}”`).join(", ")}.` };
+  }
+  const cursors = z
+    .object({
+      after: z.string().regex(POST_ID).nullable(),
+      before: z.string().regex(POST_ID).nullable(),
+      page: z.coerce.number().int().min(0).max(1_000_000).catch(0),
+    })
+    .safeParse({ after: params.get("after"), before: params.get("before"), page: params.get("page") ?? 0 });
+  if (!cursors.success || (cursors.data.after && cursors.data.before)) {
+    return { kind: "ERROR", code: "invalid-argument", message: "That page link is not valid. Start again from the first page." };
+  }
+  return { kind: "SUCCESS", query: { tags, ...cursors.data } };
+}
+
+/** The address of the first page for a set of filters (changing filters goes back to page 0). */
+export function listHref(tags: string[], cursor: { after?: string; before?: string; page?: number } = {}): string {
+  const params = new URLSearchParams();
+  for (const tag of tags) params.append("tags[]", tag);
+  if (cursor.page) params.set("page", String(cursor.page));
+  if (cursor.after) params.set("after", cursor.after);
+  if (cursor.before) params.set("before", cursor.before);
+  const query = params.toString();
+  return query ? `/app/opportunities?${query}` : "/app/opportunities";
+}

@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { hearts, opportunityPosts, totals } from "../db/schema";
+import { OPPORTUNITY_POSTS_TOTAL } from "../db/seed";
+import { PAGE_SIZE, type ListQuery } from "./list-query";
+
+export type OpportunitySummary = {
+  id: string;
+  title: string;
+  organization: string;
+  minContributionCents: number;
+  currency: string;
+  applicationDeadline: string | null;
+  tags: string[];
+  totalHearts: number;
+  liked: boolean;
+};
+
+export type ListResult = {
+  kind: "SUCCESS";
+  message: "RESULTS_AVAILABLE" | "NO_RESULTS_FOUND";
+  items: OpportunitySummary[];
+  hasNext: boolean;
+  hasPrevious: boolean;
+  total: number;
+};
+
+export const summaryColumns = {
+  id: opportunityPosts.id,
+  title: opportunityPosts.title,
+  organization: opportunityPosts.organization,
+  minContributionCents: opportunityPosts.minContributionCents,
+  currency: opportunityPosts.currency,
+  applicationDeadline: opportunityPosts.applicationDeadline,
+  tags: opportunityPosts.tags,
+  totalHearts: opportunityPosts.totalHearts,
+};
+
+type SummaryRow = Omit<OpportunitySummary, "liked" | "applicationDeadline"> & { applicationDeadline: Date | null };
+
+/** Which of `postIds` the viewer has hearted (one indexed lookup). */
+export async function heartedAmong(db: Db, viewerUid: string | null, postIds: string[]): Promise<Set<string>> {
+  if (!viewerUid || postIds.length === 0) return new Set();
+  const rows = await db
+    .select({ postId: hearts.postId })
+    .from(hearts)
+    .where(and(eq(hearts.uid, viewerUid), inArray(hearts.postId, postIds)));
+  return new Set(rows.map((row) => row.postId));
+}
+
+export async function withLikedFlags(db: Db, viewerUid: string | null, rows: SummaryRow[]): Promise<OpportunitySummary[]> {
+  const liked = await heartedAmong(db, viewerUid, rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, applicationDeadline: row.applicationDeadline?.toISOString() ?? null, liked: liked.has(row.id) }));
+}
+
+/**
+ * One page, newest first. Keyset pagination on the primary key (ids sort
+ * newest first): `after` reads forward from the last id seen, `before` reads
+ * backwards from the first, so page 500 costs what page 0 does. Tag filters
+ * are array containment, served by the GIN index.
+ */
+export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null): Promise<ListResult> {
+  const conditions: SQL[] = [];
+  if (query.tags.length > 0) conditions.push(sql`${opportunityPosts.tags} @> ${sql.param(query.tags)}::text[]`);
+  if (query.after) conditions.push(gt(opportunityPosts.id, query.after));
+  if (query.before) conditions.push(lt(opportunityPosts.id, query.before));
+  const backwards = query.before !== null;
+
+  const [rows, [counter]] = await Promise.all([
+    db
+      .select(summaryColumns)
+      .from(opportunityPosts)
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(backwards ? desc(opportunityPosts.id) : asc(opportunityPosts.id))
+      .limit(PAGE_SIZE + 1),
+    db.select({ total: totals.total }).from(totals).where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL)),
+  ]);
+  const more = rows.length > PAGE_SIZE;
+  const page = rows.slice(0, PAGE_SIZE);
+  if (backwards) page.reverse();
+  const items = await withLikedFlags(db, viewerUid, page);
+  return {
+    kind: "SUCCESS",
+    message: items.length > 0 ? "RESULTS_AVAILABLE" : "NO_RESULTS_FOUND",
+    items,
+    hasNext: backwards ? true : more,
+    hasPrevious: backwards ? more : query.after !== null,
+    total: counter?.total ?? 0,
+  };
+}

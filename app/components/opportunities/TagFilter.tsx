@@ -74,10 +74,10 @@ export function TagFilter({ catalogue, selected, group }: { catalogue: TagCatalo
             <li key={tag}>
               <Link
                 to={withGroup(listHref(next))}
-                aria-pressed={active}
                 className={`inline-block rounded-full border px-3 py-1 text-sm no-underline ${active ? "border-primary bg-primary text-white" : "border-ink/20 text-ink hover:border-primary"}`}
               >
                 {tag}
+                {active ? <span className="sr-only"> (selected)</span> : null}
               </Link>
             </li>
           );

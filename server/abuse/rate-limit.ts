@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { rateLimits } from "../db/schema";
 
 export type RateLimitRule = { limit: number; windowSeconds: number };
 
@@ -22,6 +23,15 @@ export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule,
   const row = result.rows[0]!;
   if (row.count <= rule.limit) return { allowed: true };
   const resetsAt = new Date(row.window_started_at).getTime() + rule.windowSeconds * 1000;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+}
+
+/** Whether `key` still has attempts left, without counting one. */
+export async function peekRateLimit(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
+  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
+  if (!row) return { allowed: true };
+  const resetsAt = row.windowStartedAt.getTime() + rule.windowSeconds * 1000;
+  if (resetsAt <= now.getTime() || row.count < rule.limit) return { allowed: true };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
 }
 

@@ -110,6 +110,13 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       });
     });
 
+    it("never locks the owner out for signing in successfully", async () => {
+      await signUp("frequent@example.com");
+      for (let i = 0; i < 12; i++) {
+        expect((await attempt("frequent@example.com", "correct horse 1", `192.0.2.${i}`)).kind).toBe("SUCCESS");
+      }
+    });
+
     it("answers too-many-requests once an account has had its attempts", async () => {
       await signUp("limited@example.com");
       const results = [];

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { logSignInFailure, recordSignupType } from "../accounts/profiles";
 import { rateLimitSubject } from "../abuse/client-ip";
-import { consumeRateLimits, retryMessage } from "../abuse/rate-limit";
+import { consumeRateLimit, consumeRateLimits, peekRateLimit, retryMessage } from "../abuse/rate-limit";
 import { AUTH_RATE_LIMITS, type AuthAction } from "../abuse/rules";
 import type { Captcha } from "../captcha/captcha";
 import type { Config } from "../config";
@@ -32,13 +32,25 @@ function authCode(error: unknown): string | undefined {
   return isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
 }
 
+function tooManyRequests(retryAfterSeconds: number): FlowError {
+  return { kind: "ERROR", code: "too-many-requests", message: retryMessage(retryAfterSeconds), status: 429 };
+}
+
+/** Sign-in: every attempt counts per network; only failures count per account. */
+async function signInOverLimit(deps: IdentityDeps, ip: string, email: string): Promise<FlowError | null> {
+  const rules = AUTH_RATE_LIMITS.signIn;
+  const network = await consumeRateLimit(deps.db, `signIn:ip:${rateLimitSubject(ip)}`, rules.ip);
+  const account = await peekRateLimit(deps.db, `signIn:account:${email}`, rules.account);
+  const waits = [network, account].flatMap((r) => (r.allowed ? [] : [r.retryAfterSeconds]));
+  return waits.length ? tooManyRequests(Math.max(...waits)) : null;
+}
+
 async function overLimit(deps: IdentityDeps, action: AuthAction, ip: string, email: string | null): Promise<FlowError | null> {
   const rules = AUTH_RATE_LIMITS[action];
   const checks = [{ key: `${action}:ip:${rateLimitSubject(ip)}`, rule: rules.ip }];
   if (email) checks.push({ key: `${action}:account:${email}`, rule: rules.account });
   const result = await consumeRateLimits(deps.db, checks);
-  if (result.allowed) return null;
-  return { kind: "ERROR", code: "too-many-requests", message: retryMessage(result.retryAfterSeconds), status: 429 };
+  return result.allowed ? null : tooManyRequests(result.retryAfterSeconds);
 }
 
 const normalise = (email: string) => email.trim().toLowerCase();
@@ -65,11 +77,12 @@ export async function signInWithPassword(
   const email = normalise(input.email);
   const fail = async (code: IdentityCode | "unknown", status: number, uid: string | null = null): Promise<FlowError> => {
     await logSignInFailure(deps.db, { uid, code, email });
+    await consumeRateLimit(deps.db, `signIn:account:${email}`, AUTH_RATE_LIMITS.signIn.account);
     return { kind: "ERROR", code, message: signInErrorMessage(code), status };
   };
   if (!emailSchema.safeParse(email).success) return fail("invalid-email", 400);
 
-  const limited = await overLimit(deps, "signIn", input.ip, email);
+  const limited = await signInOverLimit(deps, input.ip, email);
   if (limited) {
     await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
     return limited;

@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
-import { hearts, opportunityPosts, totals, user } from "../db/schema";
+import { hearts, logs, opportunityPosts, totals, user } from "../db/schema";
 import { seedDatabase } from "../db/seed";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 import { toggleHeart } from "./hearts";
 import { listOpportunities } from "./list";
 import { parseListQuery } from "./list-query";
 import { createOpportunity, deleteOpportunity, editOpportunity } from "./mutations";
-import { getOpportunity, listLikedBy, listPostsBy } from "./read";
+import { getOpportunity, listLikedBy, listPostsBy, logTagSearch } from "./read";
 import { allTags, loadTagCatalogue } from "./tags";
 
 const formInput: OpportunityFormInput = {
@@ -109,6 +109,15 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     expect((await listLikedBy(database.db, "demo-sponsor2", null)).items.map((i) => i.id)).toEqual([post!.id]);
     expect(await toggleHeart(database.db, post!.id, "demo-sponsor2")).toMatchObject({ result: "removed", totalHearts: 0 });
     expect(await toggleHeart(database.db, "8000000000_missing", "demo-sponsor2")).toMatchObject({ kind: "ERROR", code: "not-found" });
+  });
+
+  it("logs each searched tag as search / tag_<tag>", async () => {
+    await logTagSearch(database.db, "demo-creator", ["podcast sponsorship", "music"]);
+    const entries = await database.db.select().from(logs).where(eq(logs.description, "search"));
+    expect(entries.map((e) => [e.uid, e.subtype, e.type]).sort()).toEqual([
+      ["demo-creator", "tag_music", "search"],
+      ["demo-creator", "tag_podcast sponsorship", "search"],
+    ]);
   });
 
   it("lists the poster's own posts, 50 per load", async () => {

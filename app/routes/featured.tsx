@@ -1,12 +1,15 @@
+import { getSessionUser } from "../../server/auth/session";
 import { listFeatured } from "../../server/featured/featured";
-import { formatMoney, localeFrom } from "~/lib/format";
+import { OpportunityCard } from "~/components/opportunities/OpportunityCard";
+import { localeFrom } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/featured";
 
 export const handle = { hydrate: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const featured = await listFeatured(context.db);
+  const viewer = await getSessionUser(request, context);
+  const featured = await listFeatured(context.db, viewer?.id ?? null);
   return {
     ...featured,
     locale: localeFrom(request.headers.get("Accept-Language")),
@@ -20,15 +23,6 @@ export const meta: Route.MetaFunction = (args) =>
     title: "Featured",
     description: "Hand-picked sponsorship opportunities and creator bio pages, chosen by the team for their clear offers and great work.",
   });
-
-function deadlineText(iso: string | null, locale: string): string {
-  if (!iso) return "No deadline";
-  // No JavaScript runs here, so the reader's time zone is unknown: say UTC plainly.
-  const formatted = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(
-    new Date(iso),
-  );
-  return `Apply by ${formatted} UTC`;
-}
 
 export default function Featured({ loaderData }: Route.ComponentProps) {
   const { opportunities, pages, locale, bioHost, appName } = loaderData;
@@ -48,26 +42,7 @@ export default function Featured({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {opportunities.map((post) => (
-              <li key={post.id} className="flex flex-col rounded-2xl border border-primary/15 p-6 shadow-sm">
-                <h3 className="text-lg font-bold">{post.title}</h3>
-                {post.organization ? <p className="text-muted">{post.organization}</p> : null}
-                <p className="mt-3 font-semibold text-primary">
-                  {post.minContributionCents > 0
-                    ? `From ${formatMoney(post.minContributionCents, post.currency, locale)}`
-                    : `Funds can't be collected through ${appName}`}
-                </p>
-                <p className="mt-1 text-sm text-muted">{deadlineText(post.applicationDeadline, locale)}</p>
-                <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags">
-                  {post.tags.map((tag) => (
-                    <li key={tag} className="rounded-full bg-secondary/60 px-3 py-1 text-sm">
-                      {tag}
-                    </li>
-                  ))}
-                </ul>
-                <p className="mt-auto pt-4 text-sm text-muted">
-                  {post.totalHearts} {post.totalHearts === 1 ? "heart" : "hearts"}
-                </p>
-              </li>
+              <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
             ))}
           </ul>
         )}

@@ -1,17 +1,7 @@
 import { desc, isNotNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { bizbPages, opportunityPosts } from "../db/schema";
-
-export type FeaturedOpportunity = {
-  id: string;
-  title: string;
-  organization: string;
-  minContributionCents: number;
-  currency: string;
-  applicationDeadline: string | null;
-  tags: string[];
-  totalHearts: number;
-};
+import { summaryColumns, withLikedFlags, type OpportunitySummary } from "../opportunities/list";
 
 export type FeaturedPage = {
   customEnding: string;
@@ -20,22 +10,13 @@ export type FeaturedPage = {
   linkTypes: string[];
 };
 
-export type FeaturedResult = { kind: "SUCCESS"; opportunities: FeaturedOpportunity[]; pages: FeaturedPage[] };
+export type FeaturedResult = { kind: "SUCCESS"; opportunities: OpportunitySummary[]; pages: FeaturedPage[] };
 
 /** What staff picked for /featured (rows with featured_at set), newest pick first. */
-export async function listFeatured(db: Db, limit = 12): Promise<FeaturedResult> {
+export async function listFeatured(db: Db, viewerUid: string | null, limit = 12): Promise<FeaturedResult> {
   const [posts, pages] = await Promise.all([
     db
-      .select({
-        id: opportunityPosts.id,
-        title: opportunityPosts.title,
-        organization: opportunityPosts.organization,
-        minContributionCents: opportunityPosts.minContributionCents,
-        currency: opportunityPosts.currency,
-        applicationDeadline: opportunityPosts.applicationDeadline,
-        tags: opportunityPosts.tags,
-        totalHearts: opportunityPosts.totalHearts,
-      })
+      .select(summaryColumns)
       .from(opportunityPosts)
       .where(isNotNull(opportunityPosts.featuredAt))
       .orderBy(desc(opportunityPosts.featuredAt), opportunityPosts.id)
@@ -54,7 +35,7 @@ export async function listFeatured(db: Db, limit = 12): Promise<FeaturedResult> 
   ]);
   return {
     kind: "SUCCESS",
-    opportunities: posts.map((post) => ({ ...post, applicationDeadline: post.applicationDeadline?.toISOString() ?? null })),
+    opportunities: await withLikedFlags(db, viewerUid, posts),
     pages: pages.map(({ links, ...page }) => ({ ...page, linkTypes: links.map((link) => link.type) })),
   };
 }

@@ -30,7 +30,7 @@ const REQUEST_HEADERS = { accept: "text/html", "accept-encoding": "gzip, deflate
 // The list contract: 20 per page, the page reads 21 rows to know whether a next page exists.
 const PAGE_SIZE = 20;
 const LIST_PATH = "/app/opportunities";
-const INDEXES = ["opportunity_posts_pkey", "opportunity_posts_tags_gin_idx"];
+const INDEXES = ["opportunity_posts_pkey", "opportunity_posts_tags_gin_idx", "opportunity_posts_tag_pairs_gin_idx"];
 
 const SCENARIOS = [
   { key: "none", label: "no filter, first page", tags: [], page: 0 },
@@ -120,16 +120,33 @@ async function startServer() {
 
 // ---------------------------------------------------------------- what each address asks for
 
+/** Disjoint sorted tag pairs covering every tag, as server/opportunities/list.ts builds them. */
+function coveringPairs(tags) {
+  const sorted = [...new Set(tags)].sort();
+  const pairs = [];
+  for (let i = 0; i < sorted.length; i += 2) {
+    const a = sorted[i];
+    const b = sorted[i + 1] ?? sorted[0];
+    if (a !== b) pairs.push(a < b ? `${a}|${b}` : `${b}|${a}`);
+  }
+  return pairs;
+}
+
 /**
  * The SQL the page's loader runs for a list (server/opportunities/list.ts through Drizzle):
- * summary columns, tag containment, keyset cursor, primary-key order, one row more than a page.
+ * summary columns, one tag by containment or several by covering tag pairs, keyset cursor,
+ * primary-key order, one row more than a page.
  */
 function pageQuery(tags, after) {
   const values = [];
   const where = [];
-  if (tags.length > 0) {
+  if (tags.length === 1) {
     values.push(tags);
     where.push(`tags @> $${values.length}::text[]`);
+  }
+  if (tags.length > 1) {
+    values.push(coveringPairs(tags));
+    where.push(`tag_pairs @> $${values.length}::text[]`);
   }
   if (after) {
     values.push(after);

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from "~/lib/format";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /**
@@ -9,8 +10,8 @@ export function LocalDateTime({ iso, serverLocale }: { iso: string; serverLocale
   const hydrated = useHydrated();
   const date = new Date(iso);
   const text = hydrated
-    ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
-    : `${new Intl.DateTimeFormat(serverLocale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
+    ? dateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
+    : `${dateTimeFormat(serverLocale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
   return (
     <time dateTime={iso} suppressHydrationWarning>
       {text}

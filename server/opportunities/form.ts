@@ -8,6 +8,7 @@ const UNDER_100 = "Must be under 100 characters";
 const UNDER_1000 = "Must be under 1000 characters";
 const chars = (value: string) => [...value].length;
 
+const emailFormat = z.email();
 const shortText = z.string().trim().refine((v) => chars(v) < 100, UNDER_100);
 const url = z
   .string()
@@ -45,7 +46,7 @@ export const opportunityFormSchema = z
     contactEmail: z
       .string()
       .trim()
-      .refine((v) => v === "" || z.email().safeParse(v).success, "Enter a valid email address, like name@example.com")
+      .refine((v) => v === "" || emailFormat.safeParse(v).success, "Enter a valid email address, like name@example.com")
       .refine((v) => chars(v) < 100, UNDER_100),
     contactPhone: shortText,
     tags: z.array(z.string().trim().toLowerCase()).transform((tags) => [...new Set(tags.filter(Boolean))]),

@@ -5,6 +5,13 @@ export const MAX_TAG_FILTERS = 6;
 
 const POST_ID = /^[0-9]{10}_[A-Za-z0-9]{1,40}$/;
 
+// Built once: constructing zod schemas costs more than using them.
+const cursorSchema = z.object({
+  after: z.string().regex(POST_ID).nullable(),
+  before: z.string().regex(POST_ID).nullable(),
+  page: z.coerce.number().int().min(0).max(1_000_000).catch(0),
+});
+
 export type ListQuery = { tags: string[]; after: string | null; before: string | null; page: number };
 export type ListQueryResult = { kind: "SUCCESS"; query: ListQuery } | { kind: "ERROR"; code: "invalid-argument"; message: string };
 
@@ -22,13 +29,7 @@ export function parseListQuery(params: URLSearchParams, knownTags: Set<string>):
   if (unknown.length > 0) {
     return { kind: "ERROR", code: "invalid-argument", message: `Unknown tag: ${unknown.map((t) => `“${t.slice(0, 60)}”`).join(", ")}.` };
   }
-  const cursors = z
-    .object({
-      after: z.string().regex(POST_ID).nullable(),
-      before: z.string().regex(POST_ID).nullable(),
-      page: z.coerce.number().int().min(0).max(1_000_000).catch(0),
-    })
-    .safeParse({ after: params.get("after"), before: params.get("before"), page: params.get("page") ?? 0 });
+  const cursors = cursorSchema.safeParse({ after: params.get("after"), before: params.get("before"), page: params.get("page") ?? 0 });
   if (!cursors.success || (cursors.data.after && cursors.data.before)) {
     return { kind: "ERROR", code: "invalid-argument", message: "That page link is not valid. Start again from the first page." };
   }

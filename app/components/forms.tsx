@@ -1,14 +1,17 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
-  label: string;
-  name: string;
-  error?: string | null;
-  hint?: ReactNode;
-};
+type FieldFrameProps = { label: string; name: string; id?: string; error?: string | null; hint?: ReactNode; className?: string };
 
-/** A labelled input whose error and hint are announced with it (aria-describedby). */
-export function TextField({ label, name, error, hint, id, className, ...input }: FieldProps) {
+/** Label, hint and error around one control, announced with it (aria-describedby). */
+function FieldFrame({
+  label,
+  name,
+  id,
+  error,
+  hint,
+  className,
+  control,
+}: FieldFrameProps & { control: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string }) => ReactNode }) {
   const fieldId = id ?? `field-${name}`;
   const hintId = hint ? `${fieldId}-hint` : undefined;
   const errorId = error ? `${fieldId}-error` : undefined;
@@ -17,14 +20,12 @@ export function TextField({ label, name, error, hint, id, className, ...input }:
       <label htmlFor={fieldId} className="block font-medium">
         {label}
       </label>
-      <input
-        id={fieldId}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
-        className={`mt-1 block w-full rounded-lg border px-3 py-2.5 text-base ${error ? "border-red-700" : "border-ink/25"} focus:border-primary`}
-        {...input}
-      />
+      {control({
+        id: fieldId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
+        className: `mt-1 block w-full rounded-lg border px-3 py-2.5 text-base ${error ? "border-red-700" : "border-ink/25"} focus:border-primary`,
+      })}
       {hint ? (
         <div id={hintId} className="mt-1 text-sm text-muted">
           {hint}
@@ -36,6 +37,24 @@ export function TextField({ label, name, error, hint, id, className, ...input }:
         </p>
       ) : null}
     </div>
+  );
+}
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & FieldFrameProps;
+
+/** A labelled input with its hint and error. */
+export function TextField({ label, name, error, hint, id, className, ...input }: InputProps) {
+  return (
+    <FieldFrame label={label} name={name} id={id} error={error} hint={hint} className={className} control={(aria) => <input name={name} {...aria} {...input} />} />
+  );
+}
+
+type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldFrameProps;
+
+/** A labelled textarea with its hint and error. */
+export function TextArea({ label, name, error, hint, id, className, ...textarea }: TextAreaProps) {
+  return (
+    <FieldFrame label={label} name={name} id={id} error={error} hint={hint} className={className} control={(aria) => <textarea name={name} {...aria} {...textarea} />} />
   );
 }
 

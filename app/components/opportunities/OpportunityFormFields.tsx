@@ -3,7 +3,7 @@ import type { FieldErrors, OpportunityFormInput } from "../../../server/opportun
 import { MAX_POST_TAGS } from "../../../server/opportunities/form";
 import { TAG_GROUPS, type TagCatalogue } from "../../../server/opportunities/tags";
 import { useHydrated } from "~/lib/use-hydrated";
-import { primaryButton, TextField } from "../forms";
+import { primaryButton, TextArea, TextField } from "../forms";
 
 type Props = {
   values: Partial<OpportunityFormInput>;
@@ -24,37 +24,6 @@ function deadlineParts(iso: string, local: boolean): { date: string; time: strin
   return { date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, time: `${pad(d.getHours())}:${pad(d.getMinutes())}` };
 }
 
-function TextArea({ label, name, value, error, hint, rows }: { label: string; name: string; value?: string; error?: string; hint?: string; rows: number }) {
-  const id = `field-${name}`;
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="block font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        defaultValue={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`mt-1 block w-full rounded-lg border px-3 py-2.5 ${error ? "border-red-700" : "border-ink/25"}`}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 /** The opportunity form (SPEC §3 fields). Works without JavaScript; with it, the deadline uses the reader's time zone. */
 export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, deadlineIso }: Props) {
   const hydrated = useHydrated();
@@ -66,8 +35,8 @@ export function OpportunityFormFields({ values, errors, catalogue, submitLabel, 
       <input type="hidden" name="tzOffset" value={hydrated ? String(new Date().getTimezoneOffset()) : "0"} />
       <TextField label="Title" name="title" defaultValue={values.title} error={errors.title} aria-required="true" />
       <TextField label="Organization" name="organization" defaultValue={values.organization} error={errors.organization} />
-      <TextArea label="Description" name="description" rows={6} value={values.description} error={errors.description} hint="What you offer, who you're looking for and what you need delivered. Under 1000 characters." />
-      <TextArea label="Highlights" name="bullets" rows={4} value={values.bullets} error={errors.bullets} hint="One per line, up to 10: requirements or benefits." />
+      <TextArea label="Description" name="description" rows={6} defaultValue={values.description} error={errors.description} hint="What you offer, who you're looking for and what you need delivered. Under 1000 characters." />
+      <TextArea label="Highlights" name="bullets" rows={4} defaultValue={values.bullets} error={errors.bullets} hint="One per line, up to 10: requirements or benefits." />
       <div className="grid gap-6 sm:grid-cols-2">
         <TextField
           label="Minimum contribution (US dollars)"

@@ -10,7 +10,7 @@ import type { Route } from "./+types/edit";
 import { saveOpportunity } from "./editor.server";
 
 /** The post being edited, if it exists and belongs to the reader (403/404 otherwise). */
-async function ownPost(request: Request, context: Route.LoaderArgs["context"], uid: string, docId: string | null) {
+async function ownPost(context: Route.LoaderArgs["context"], uid: string, docId: string | null) {
   const post = docId ? await getOpportunity(context.db, docId, uid) : null;
   if (!post) throw data("This opportunity doesn't exist or was deleted.", { status: 404 });
   if (post.posterUid !== uid) throw data("Only the person who posted this opportunity can change it.", { status: 403 });
@@ -19,7 +19,7 @@ async function ownPost(request: Request, context: Route.LoaderArgs["context"], u
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const post = await ownPost(request, context, user.id, new URL(request.url).searchParams.get("docId"));
+  const post = await ownPost(context, user.id, new URL(request.url).searchParams.get("docId"));
   const values: OpportunityFormInput = {
     title: post.title,
     description: post.description,
@@ -40,8 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const docId = (await request.clone().formData()).get("docId");
-  return saveOpportunity(request, context, user.id, typeof docId === "string" ? docId : "");
+  return saveOpportunity(request, context, user.id, "edit");
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit opportunity" });

@@ -6,15 +6,20 @@ import { redirectWithToast } from "~/lib/toast.server";
 
 export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
 
-/** Shared by the new and edit pages: validate, save, then on to the detail page. */
-export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, docId: string | null) {
-  const input = formDataToInput(await request.formData());
+/**
+ * Shared by the new and edit pages: validate, save, then on to the detail
+ * page. Editing takes the post's id from the form's `docId` field.
+ */
+export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, mode: "create" | "edit") {
+  const form = await request.formData();
+  const input = formDataToInput(form);
+  const docId = mode === "edit" ? String(form.get("docId") ?? "") : null;
   const parsed = parseOpportunityForm(input);
   if (parsed.kind === "ERROR") {
     return data<EditorActionData>({ values: input, errors: parsed.fieldErrors }, { status: 400 });
   }
   const known = allTags(await loadTagCatalogue(context.db));
-  const result = docId
+  const result = docId !== null
     ? await editOpportunity(context.db, { uid }, docId, parsed.form, known)
     : await createOpportunity(context.db, { uid }, parsed.form, known);
   if (result.kind === "ERROR") {

@@ -73,7 +73,8 @@ describe.each(ENGINES)("database integrity on %s", (engine) => {
   // SPEC §7.2: every read the product makes has an index behind it.
   it.each([
     ["posts by tag containment", sql`select count(*) from opportunity_posts where tags @> array['youtube sponsorship', 'technology']`, "opportunity_posts_tags_gin_idx"],
-    ["posts by several tags", sql`select count(*) from opportunity_posts where tag_pairs @> array['technology|youtube sponsorship']`, "opportunity_posts_tag_pairs_gin_idx"],
+    ["posts by two tags", sql`select count(*) from opportunity_posts where tag_pairs @> array['technology|youtube sponsorship']`, "opportunity_posts_tag_pairs_gin_idx"],
+    ["posts by three or more tags", sql`select count(*) from opportunity_posts where tag_triples @> array['paid placement|technology|youtube sponsorship']`, "opportunity_posts_tag_triples_gin_idx"],
     ["posts newest first", sql`select id from opportunity_posts order by id limit 20`, "opportunity_posts_pkey"],
     ["posts after a cursor", sql`select id from opportunity_posts where id > '8000000000_a' order by id limit 20`, "opportunity_posts_pkey"],
     ["posts by poster", sql`select id from opportunity_posts where poster_uid = 'demo-sponsor' order by id limit 50`, "opportunity_posts_poster_idx"],

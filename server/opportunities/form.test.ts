@@ -56,12 +56,3 @@ describe("opportunity form", () => {
     if (result.kind === "ERROR") expect(result.fieldErrors[field as keyof typeof result.fieldErrors]).toBe(message);
   });
 });
-
-describe("coveringPairs", () => {
-  it("covers every tag with disjoint sorted pairs", async () => {
-    const { coveringPairs } = await import("./list");
-    expect(coveringPairs(["b", "a"])).toEqual(["a|b"]);
-    expect(coveringPairs(["c", "b", "a"])).toEqual(["a|b", "a|c"]);
-    expect(coveringPairs(["f", "e", "d", "c", "b", "a"])).toEqual(["a|b", "c|d", "e|f"]);
-  });
-});

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { hearts, opportunityPosts, totals } from "../db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "../db/seed";
 import { PAGE_SIZE, type ListQuery } from "./list-query";
+import { hasEveryTag } from "./tag-keys";
 
 export type OpportunitySummary = {
   id: string;
@@ -38,22 +39,6 @@ export const summaryColumns = {
 
 type SummaryRow = Omit<OpportunitySummary, "liked" | "applicationDeadline"> & { applicationDeadline: Date | null };
 
-/**
- * Disjoint tag pairs ('a|b', a < b) that together cover every tag: a post has
- * all the tags exactly when it has all these pairs (column `tag_pairs`,
- * migration 0002). An odd tag out is paired with the first one.
- */
-export function coveringPairs(tags: string[]): string[] {
-  const sorted = [...new Set(tags)].sort();
-  const pairs: string[] = [];
-  for (let i = 0; i < sorted.length; i += 2) {
-    const a = sorted[i]!;
-    const b = sorted[i + 1] ?? sorted[0]!;
-    if (a !== b) pairs.push(a < b ? `${a}|${b}` : `${b}|${a}`);
-  }
-  return pairs;
-}
-
 /** Which of `postIds` the viewer has hearted (one indexed lookup). */
 export async function heartedAmong(db: Db, viewerUid: string | null, postIds: string[]): Promise<Set<string>> {
   if (!viewerUid || postIds.length === 0) return new Set();
@@ -73,12 +58,12 @@ export async function withLikedFlags(db: Db, viewerUid: string | null, rows: Sum
  * One page, newest first. Keyset pagination on the primary key (ids sort
  * newest first): `after` reads forward from the last id seen, `before` reads
  * backwards from the first, so page 500 costs what page 0 does. Tag filters
- * are array containment, served by the GIN index.
+ * go through the GIN indexes of tags, tag pairs or tag triples (hasEveryTag).
  */
 export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null): Promise<ListResult> {
   const conditions: SQL[] = [];
-  if (query.tags.length === 1) conditions.push(sql`${opportunityPosts.tags} @> ${sql.param(query.tags)}::text[]`);
-  if (query.tags.length > 1) conditions.push(sql`tag_pairs @> ${sql.param(coveringPairs(query.tags))}::text[]`);
+  const tagFilter = hasEveryTag(query.tags);
+  if (tagFilter) conditions.push(tagFilter);
   if (query.after) conditions.push(gt(opportunityPosts.id, query.after));
   if (query.before) conditions.push(lt(opportunityPosts.id, query.before));
   const backwards = query.before !== null;

@@ -66,6 +66,26 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     expect(none).toMatchObject({ message: "NO_RESULTS_FOUND", items: [] });
   });
 
+  it("finds a post by any 1 to 6 of its tags, whatever their byte order, as plain containment does", async () => {
+    // 'new york' < 'newsletter sponsorship' byte by byte, the other way round in en_US.
+    const sixTags = ["newsletter sponsorship", "new york", "technology", "youtube sponsorship", "product seeding", "june"];
+    const created = await createOpportunity(database.db, { uid: "demo-sponsor" }, form({ tags: sixTags }), known);
+    if (created.kind !== "SUCCESS") throw new Error(created.message);
+    try {
+      for (let mask = 1; mask < 1 << sixTags.length; mask++) {
+        const chosen = sixTags.filter((_, i) => mask & (1 << i));
+        const listed = await listOpportunities(database.db, query(chosen.map((t) => `tags[]=${encodeURIComponent(t)}`).join("&")), null);
+        const expected = (await database.db.execute(
+          sql`select id from opportunity_posts where tags @> ${sql.param(chosen)}::text[] order by id limit 20`,
+        )) as unknown as { rows: { id: string }[] };
+        expect(listed.items.map((item) => item.id), chosen.join(", ")).toEqual(expected.rows.map((row) => row.id));
+        expect(listed.items.map((item) => item.id)).toContain(created.id);
+      }
+    } finally {
+      await deleteOpportunity(database.db, { uid: "demo-sponsor" }, created.id);
+    }
+  });
+
   it.each([
     ["tags[]=a&tags[]=b&tags[]=c&tags[]=d&tags[]=e&tags[]=f&tags[]=g", "at most 6 tags"],
     ["tags[]=not-a-tag", "Unknown tag"],
@@ -140,5 +160,31 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     await Promise.all(uids.slice(0, 100).map((uid) => toggleHeart(database.db, post!.id, uid)));
     const after = await getOpportunity(database.db, post!.id, null);
     expect(after?.totalHearts).toBe(100);
+  });
+});
+
+// A database whose default collation is not byte order (as en_US is): the tag keys stay byte-ordered.
+describe.each(ENGINES.filter((engine) => engine === "postgres"))("tag filters on %s with a linguistic collation", (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createEmptyDatabase(engine, { linguisticCollation: true });
+    await database.migrate();
+    await seedDatabase(database.db);
+  });
+  afterAll(() => database.dispose());
+
+  it("finds a post by two and by three tags that this collation orders differently", async () => {
+    const ordering = (await database.db.execute(sql`select 'new york' < 'newsletter sponsorship' as before`)) as unknown as { rows: { before: boolean }[] };
+    expect(ordering.rows[0]!.before).toBe(false);
+    const known = allTags(await loadTagCatalogue(database.db));
+    const tags = ["new york", "newsletter sponsorship", "technology"];
+    const created = await createOpportunity(database.db, { uid: "demo-sponsor" }, form({ tags }), known);
+    if (created.kind !== "SUCCESS") throw new Error(created.message);
+    for (const chosen of [tags.slice(0, 2), tags]) {
+      const parsed = parseListQuery(new URLSearchParams(chosen.map((tag) => ["tags[]", tag])), known);
+      if (parsed.kind !== "SUCCESS") throw new Error(parsed.message);
+      const listed = await listOpportunities(database.db, parsed.query, null);
+      expect(listed.items.map((item) => item.id)).toContain(created.id);
+    }
   });
 });

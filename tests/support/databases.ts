@@ -12,8 +12,11 @@ export type TestDatabase = DatabaseHandle & { dispose(): Promise<void> };
 /**
  * An empty database of its own for one test file: in-memory PGlite, or a
  * freshly created PostgreSQL database that is dropped afterwards.
+ * `linguisticCollation` (PostgreSQL only) gives the database an English ICU
+ * collation that, like glibc's en_US, ignores spaces at first: 'newsletter'
+ * sorts before 'new york', the other way round from byte order.
  */
-export async function createEmptyDatabase(engine: Engine): Promise<TestDatabase> {
+export async function createEmptyDatabase(engine: Engine, options: { linguisticCollation?: boolean } = {}): Promise<TestDatabase> {
   if (engine === "pglite") {
     const handle = await openPglite(null);
     return { ...handle, dispose: () => handle.close() };
@@ -22,7 +25,11 @@ export async function createEmptyDatabase(engine: Engine): Promise<TestDatabase>
   const name = `sg_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(
+    options.linguisticCollation
+      ? `create database ${name} locale_provider icu icu_locale 'en-US-u-ka-shifted' template template0`
+      : `create database ${name}`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -6,7 +6,7 @@ import { LocalDateTime } from "./LocalDateTime";
 
 export function OpportunityCard({ post, appName, locale }: { post: OpportunitySummary; appName: string; locale: string }) {
   return (
-    <li className="flex flex-col rounded-2xl border border-primary/15 bg-white p-5 shadow-sm">
+    <li className="opportunity-card">
       <h3 className="text-lg font-bold leading-snug">
         <Link to={`/app/opportunities/${post.id}`} className="text-ink no-underline hover:text-primary hover:underline">
           {post.title}
@@ -26,7 +26,7 @@ export function OpportunityCard({ post, appName, locale }: { post: OpportunitySu
       {post.tags.length ? (
         <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
           {post.tags.map((tag) => (
-            <li key={tag} className="rounded-full bg-secondary/60 px-2.5 py-0.5 text-sm">
+            <li key={tag} className="tag-chip">
               {tag}
             </li>
           ))}
@@ -34,9 +34,6 @@ export function OpportunityCard({ post, appName, locale }: { post: OpportunitySu
       ) : null}
       <div className="mt-auto flex items-center justify-between pt-4">
         <HeartButton postId={post.id} liked={post.liked} totalHearts={post.totalHearts} title={post.title} />
-        <Link to={`/app/opportunities/${post.id}`} className="text-sm font-semibold" aria-label={`Details of “${post.title}”`}>
-          Details
-        </Link>
       </div>
     </li>
   );

@@ -1,10 +1,11 @@
 // The opportunity list page end to end over HTTP at 1,000 and at 1,000,000 posts on PostgreSQL.
 //   npm run build && node bench/opportunities/run.mjs
-// Creates (drops first) the database sponsorgrid_bench on BENCH_PG_URL (default
-// postgres://postgres@127.0.0.1:5432, trust auth), runs the built server on it, fills it with
-// fill.mjs, loads three list addresses with autocannon, and prints req/s and p95 per size, the
-// ratio 1M ÷ 1k, and EXPLAIN (ANALYZE, BUFFERS) of the query each address runs.
-// The database is left in place afterwards so plans can be looked at again.
+// Creates (drops first) the databases sponsorgrid_bench_1k and sponsorgrid_bench_1m on
+// BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432, trust auth), fills them with
+// fill.mjs, runs the built server on each, loads three list addresses with autocannon on the two
+// servers in turn, round after round, and prints req/s and p95 per size, the ratio 1M ÷ 1k, and
+// EXPLAIN (ANALYZE, BUFFERS) of the query each address runs.
+// The databases are left in place afterwards so plans can be looked at again.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -16,21 +17,31 @@ import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_BASE = (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
-const DB_NAME = "sponsorgrid_bench";
-const DB_URL = `${PG_BASE}/${DB_NAME}`;
-const SIZES = [1_000, 1_000_000];
+const SIZES = [
+  { label: "1k", count: 1_000, dbName: "sponsorgrid_bench_1k" },
+  { label: "1M", count: 1_000_000, dbName: "sponsorgrid_bench_1m" },
+];
+const urlOf = (dbName) => `${PG_BASE}/${dbName}`;
 
 // Load shape (stated in bench/README.md): the same for every scenario and size.
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 3;
 const MEASURE_SECONDS = 10;
+// Each round measures every address on both sizes back to back (in turn 1k first, then 1M
+// first), so a slow spell of the shared machine lands on both sizes of a round, not on one.
+const ROUNDS = 3;
 // What a browser sends; the server gzips HTML, which is part of the page's cost.
 const REQUEST_HEADERS = { accept: "text/html", "accept-encoding": "gzip, deflate, br" };
 
 // The list contract: 20 per page, the page reads 21 rows to know whether a next page exists.
 const PAGE_SIZE = 20;
 const LIST_PATH = "/app/opportunities";
-const INDEXES = ["opportunity_posts_pkey", "opportunity_posts_tags_gin_idx", "opportunity_posts_tag_pairs_gin_idx"];
+const INDEXES = [
+  "opportunity_posts_pkey",
+  "opportunity_posts_tags_gin_idx",
+  "opportunity_posts_tag_pairs_gin_idx",
+  "opportunity_posts_tag_triples_gin_idx",
+];
 
 const SCENARIOS = [
   { key: "none", label: "no filter, first page", tags: [], page: 0 },
@@ -52,10 +63,10 @@ async function withClient(url, work) {
   }
 }
 
-async function recreateDatabase() {
+async function recreateDatabase(dbName) {
   await withClient(`${PG_BASE}/postgres`, async (admin) => {
-    await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-    await admin.query(`create database ${DB_NAME}`);
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.query(`create database ${dbName}`);
   });
 }
 
@@ -75,7 +86,7 @@ function freePort() {
  * LOG_LEVEL=warn keeps the per-request log line out of the measurement, which also hides the
  * "is running at" line, so readiness is an HTTP probe instead.
  */
-async function startServer() {
+async function startServer(dbUrl) {
   const port = await freePort();
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
@@ -83,7 +94,7 @@ async function startServer() {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
-      DATABASE_URL: DB_URL,
+      DATABASE_URL: dbUrl,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
       LOG_LEVEL: "warn",
       PUBLIC_ORIGIN: "",
@@ -120,22 +131,25 @@ async function startServer() {
 
 // ---------------------------------------------------------------- what each address asks for
 
-/** Disjoint sorted tag pairs covering every tag, as server/opportunities/list.ts builds them. */
-function coveringPairs(tags) {
+/** Sorted keys of `size` tags covering every tag, as server/opportunities/tag-keys.ts builds them. */
+function coveringKeys(tags, size) {
   const sorted = [...new Set(tags)].sort();
-  const pairs = [];
-  for (let i = 0; i < sorted.length; i += 2) {
-    const a = sorted[i];
-    const b = sorted[i + 1] ?? sorted[0];
-    if (a !== b) pairs.push(a < b ? `${a}|${b}` : `${b}|${a}`);
+  const keys = [];
+  for (let start = 0; start < sorted.length; start += size) {
+    const group = sorted.slice(start, start + size);
+    for (const tag of sorted) {
+      if (group.length === size) break;
+      if (!group.includes(tag)) group.push(tag);
+    }
+    keys.push(group.sort().join("|"));
   }
-  return pairs;
+  return keys;
 }
 
 /**
  * The SQL the page's loader runs for a list (server/opportunities/list.ts through Drizzle):
- * summary columns, one tag by containment or several by covering tag pairs, keyset cursor,
- * primary-key order, one row more than a page.
+ * summary columns; one tag by containment, two by their pair, three or more by covering
+ * triples (hasEveryTag); keyset cursor; primary-key order; one row more than a page.
  */
 function pageQuery(tags, after) {
   const values = [];
@@ -144,9 +158,13 @@ function pageQuery(tags, after) {
     values.push(tags);
     where.push(`tags @> $${values.length}::text[]`);
   }
-  if (tags.length > 1) {
-    values.push(coveringPairs(tags));
+  if (tags.length === 2) {
+    values.push(coveringKeys(tags, 2));
     where.push(`tag_pairs @> $${values.length}::text[]`);
+  }
+  if (tags.length > 2) {
+    values.push(coveringKeys(tags, 3));
+    where.push(`tag_triples @> $${values.length}::text[]`);
   }
   if (after) {
     values.push(after);
@@ -232,7 +250,9 @@ function cpuMsOf(pid) {
 
 /** CPU milliseconds used so far by the server and by each PostgreSQL backend on the bench database. */
 async function cpuSnapshot(client, serverPid) {
-  const { rows } = await client.query("select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [DB_NAME]);
+  const { rows } = await client.query(
+    "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+  );
   return { server: cpuMsOf(serverPid), backends: new Map(rows.map((row) => [row.pid, cpuMsOf(row.pid)])) };
 }
 
@@ -346,84 +366,110 @@ async function explain(client, scenario) {
   };
 }
 
-// ---------------------------------------------------------------- one size
+// ---------------------------------------------------------------- the two sizes
 
-async function measureSize(size, log) {
-  log(`\n== ${size.toLocaleString("en")} posts ==`);
-  const server = await startServer();
-  try {
-    return await withClient(DB_URL, async (client) => {
-      if (size === SIZES[0]) {
-        // First size: the server has just migrated and seeded the fresh database.
-        await fill(client, size, { log });
-      }
-      const results = {};
-      for (const base of SCENARIOS) {
-        const scenario = await resolveScenario(client, base);
-        await checkPage(server.base, scenario);
-        const url = server.base + scenario.path;
-        log(`\n-- ${scenario.label}: ${scenario.path}`);
-        log(`   ${scenario.matching.toLocaleString("en")} posts match` + (scenario.page > 0 ? `; cursor = row ${scenario.depth + 1} of the filter` : ""));
-        const idle = await waitForQuiet(log);
-        await load(url, WARMUP_SECONDS);
-        const cpuBefore = await cpuSnapshot(client, server.pid);
-        const measured = await load(url, MEASURE_SECONDS);
-        Object.assign(measured, CLOCK_TICKS ? await cpuPerRequest(client, server.pid, cpuBefore, measured.requests) : {});
-        log(`   ${measured.requests} requests, ${measured.rps.toFixed(1)} req/s, p50 ${measured.p50.toFixed(1)} ms, p95 ${measured.p95.toFixed(1)} ms, p99 ${measured.p99.toFixed(1)} ms`);
-        if (CLOCK_TICKS) log(`   CPU per request: server ${measured.appMs.toFixed(1)} ms, PostgreSQL ${measured.dbMs.toFixed(1)} ms (cores ${Math.round(idle * 100)} % idle before the warm-up)`);
-        const plan = await explain(client, scenario);
-        for (const line of plan.lines) log(`   | ${line}`);
-        if (plan.seqScan) log(`   !! WARNING: the plan has a Seq Scan on opportunity_posts (${scenario.label}, ${size} posts)`);
-        if (!plan.usesIndex) log(`   !! WARNING: the plan uses neither ${INDEXES.join(" nor ")}`);
-        results[scenario.key] = { scenario, measured, plan };
-      }
-      return results;
-    });
-  } finally {
-    await server.stop();
-    // LOG_LEVEL=warn: anything the server said is a warning or an error worth seeing.
-    const said = server.output().trim();
-    if (said) log(`   server output (last 4,000 characters):\n${said.slice(-4000)}`);
+/**
+ * Creates the size's database, lets the server migrate and seed it, fills it (server stopped),
+ * then starts the server that is measured and checks each address once by hand.
+ */
+async function prepareSize(size, log) {
+  const dbUrl = urlOf(size.dbName);
+  await recreateDatabase(size.dbName);
+  const migrating = await startServer(dbUrl);
+  await migrating.stop();
+  log(`\n== ${size.label}: ${size.dbName}, filled to ${size.count.toLocaleString("en")} posts ==`);
+  await withClient(dbUrl, async (client) => {
+    await fill(client, size.count, { log });
+    // Write the bulk load's dirty pages out now, not during a measurement.
+    await client.query("checkpoint");
+  });
+  const server = await startServer(dbUrl);
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const scenarios = {};
+  for (const base of SCENARIOS) {
+    const scenario = await resolveScenario(client, base);
+    await checkPage(server.base, scenario);
+    log(`   ${scenario.label}: ${scenario.path}`);
+    log(`     ${scenario.matching.toLocaleString("en")} posts match` + (scenario.page > 0 ? `; cursor = row ${scenario.depth + 1} of the filter` : ""));
+    scenarios[scenario.key] = scenario;
   }
+  const runs = Object.fromEntries(SCENARIOS.map(({ key }) => [key, []]));
+  return { ...size, server, client, scenarios, runs };
+}
+
+async function releaseSize(prepared, log) {
+  if (!prepared) return;
+  await prepared.client.end();
+  await prepared.server.stop();
+  // LOG_LEVEL=warn: anything the server said is a warning or an error worth seeing.
+  const said = prepared.server.output().trim();
+  if (said) log(`   ${prepared.label} server output (last 4,000 characters):\n${said.slice(-4000)}`);
+}
+
+/** One measurement of one address on one size: warm-up, then the measured run. */
+async function measureOnce(prepared, key, log) {
+  const url = prepared.server.base + prepared.scenarios[key].path;
+  const idle = await waitForQuiet(log);
+  await load(url, WARMUP_SECONDS);
+  const cpuBefore = await cpuSnapshot(prepared.client, prepared.server.pid);
+  const measured = await load(url, MEASURE_SECONDS);
+  Object.assign(measured, CLOCK_TICKS ? await cpuPerRequest(prepared.client, prepared.server.pid, cpuBefore, measured.requests) : {});
+  log(
+    `   ${prepared.label.padEnd(3)} ${measured.requests} requests, ${measured.rps.toFixed(1)} req/s, p50 ${measured.p50.toFixed(1)} ms, ` +
+      `p95 ${measured.p95.toFixed(1)} ms` +
+      (CLOCK_TICKS ? `; CPU per request: server ${measured.appMs.toFixed(1)} ms, PostgreSQL ${measured.dbMs.toFixed(1)} ms` : "") +
+      ` (cores ${Math.round(idle * 100)} % idle before)`,
+  );
+  prepared.runs[key].push(measured);
+  return measured;
 }
 
 // ---------------------------------------------------------------- report
 
-async function machine() {
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+async function machine(dbUrl) {
   const cpus = os.cpus();
-  const postgres = await withClient(DB_URL, async (client) => (await client.query("show server_version")).rows[0].server_version);
+  const postgres = await withClient(dbUrl, async (client) => (await client.query("show server_version")).rows[0].server_version);
   const autocannonVersion = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/autocannon/package.json"), "utf8")).version;
   return `${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; ` +
     `Node ${process.version}, PostgreSQL ${postgres}, autocannon ${autocannonVersion}`;
 }
 
-function printTable(small, large, log) {
+function printTable(small, large, ratios, plans, log) {
   const cell = (value, width) => String(value).padStart(width);
-  log("\nscenario                    1k req/s  1k p95 ms  1M req/s  1M p95 ms  ratio (1M ÷ 1k req/s)");
+  log(`\nmedians of ${ROUNDS} rounds; the ratio is the median of each round's 1M req/s ÷ 1k req/s`);
+  log("scenario                    1k req/s  1k p95 ms  1M req/s  1M p95 ms  ratio   (each round)");
   const low = [];
   for (const { key, label } of SCENARIOS) {
-    const a = small[key].measured;
-    const b = large[key].measured;
-    const ratio = b.rps / a.rps;
+    const a = small.runs[key];
+    const b = large.runs[key];
+    const ratio = median(ratios[key]);
     if (ratio < 0.8) low.push(label);
     log(
-      label.padEnd(26) + cell(a.rps.toFixed(1), 10) + cell(a.p95.toFixed(1), 11) + cell(b.rps.toFixed(1), 10) + cell(b.p95.toFixed(1), 11) +
-        cell(ratio.toFixed(2), 8) + (ratio < 0.8 ? "  < 0.8 target" : ""),
+      label.padEnd(26) +
+        cell(median(a.map((run) => run.rps)).toFixed(1), 10) +
+        cell(median(a.map((run) => run.p95)).toFixed(1), 11) +
+        cell(median(b.map((run) => run.rps)).toFixed(1), 10) +
+        cell(median(b.map((run) => run.p95)).toFixed(1), 11) +
+        cell(ratio.toFixed(2), 7) +
+        `   (${ratios[key].map((r) => r.toFixed(2)).join(", ")})` +
+        (ratio < 0.8 ? "  < 0.8 target" : ""),
     );
   }
   log("\nplans (node › node; median execution time of 5 EXPLAIN ANALYZE runs, warm):");
   for (const { key, label } of SCENARIOS) {
-    for (const [size, results] of [["1k", small], ["1M", large]]) {
-      const plan = results[key].plan;
-      log(`  ${label.padEnd(24)} ${size}: ${plan.nodes.join(" › ")}; ${plan.executionMs} ms` + (plan.seqScan ? "  !! Seq Scan" : ""));
+    for (const size of [small, large]) {
+      const plan = plans[size.label][key];
+      log(`  ${label.padEnd(24)} ${size.label}: ${plan.nodes.join(" › ")}; ${plan.executionMs} ms` + (plan.seqScan ? "  !! Seq Scan" : ""));
     }
   }
   if (CLOCK_TICKS) {
-    log("\nCPU ms per request (server / PostgreSQL):");
+    log("\nCPU ms per request, median of the rounds (server / PostgreSQL):");
     for (const { key, label } of SCENARIOS) {
-      const a = small[key].measured;
-      const b = large[key].measured;
-      log(`  ${label.padEnd(24)} 1k: ${a.appMs.toFixed(1)} / ${a.dbMs.toFixed(1)}   1M: ${b.appMs.toFixed(1)} / ${b.dbMs.toFixed(1)}`);
+      const cpu = (runs) => `${median(runs.map((run) => run.appMs)).toFixed(1)} / ${median(runs.map((run) => run.dbMs)).toFixed(1)}`;
+      log(`  ${label.padEnd(24)} 1k: ${cpu(small.runs[key])}   1M: ${cpu(large.runs[key])}`);
     }
   }
   if (low.length > 0) log(`\n!! Below the 0.8 target: ${low.join(", ")}. See the plans above.`);
@@ -435,21 +481,46 @@ async function main() {
     process.exit(1);
   }
   const log = (line) => console.log(line);
-  log(`database ${DB_URL} (dropped and created); ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s per scenario`);
-  await recreateDatabase();
+  log(
+    `databases ${SIZES.map((size) => urlOf(size.dbName)).join(" and ")} (dropped and created); ${CONNECTIONS} connections, ` +
+      `${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s per address and size, ${ROUNDS} rounds`,
+  );
+  let small;
+  let large;
+  try {
+    small = await prepareSize(SIZES[0], log);
+    large = await prepareSize(SIZES[1], log);
+    const ratios = Object.fromEntries(SCENARIOS.map(({ key }) => [key, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`\n== round ${round} of ${ROUNDS} ==`);
+      for (const { key, label } of SCENARIOS) {
+        log(`-- ${label}`);
+        const order = round % 2 === 1 ? [small, large] : [large, small];
+        for (const prepared of order) await measureOnce(prepared, key, log);
+        ratios[key].push(large.runs[key].at(-1).rps / small.runs[key].at(-1).rps);
+        log(`   ratio 1M ÷ 1k: ${ratios[key].at(-1).toFixed(2)}`);
+      }
+    }
 
-  const small = await measureSize(SIZES[0], log);
-  // The server is stopped while the table grows, as the issue asks; the same database is kept.
-  log(`\n== filling to ${SIZES[1].toLocaleString("en")} posts (server stopped) ==`);
-  await withClient(DB_URL, async (client) => {
-    await fill(client, SIZES[1], { log });
-    // Write the bulk load's dirty pages out now, not during the 1M measurement.
-    await client.query("checkpoint");
-  });
-  const large = await measureSize(SIZES[1], log);
+    const plans = {};
+    for (const size of [small, large]) {
+      plans[size.label] = {};
+      for (const { key, label } of SCENARIOS) {
+        const plan = await explain(size.client, size.scenarios[key]);
+        log(`\n-- plan, ${label}, ${size.label}:`);
+        for (const line of plan.lines) log(`   | ${line}`);
+        if (plan.seqScan) log(`   !! WARNING: the plan has a Seq Scan on opportunity_posts (${label}, ${size.label})`);
+        if (!plan.usesIndex) log(`   !! WARNING: the plan uses neither ${INDEXES.join(" nor ")}`);
+        plans[size.label][key] = plan;
+      }
+    }
 
-  log(`\nmachine: ${await machine()}`);
-  printTable(small, large, log);
+    log(`\nmachine: ${await machine(urlOf(large.dbName))}`);
+    printTable(small, large, ratios, plans, log);
+  } finally {
+    await releaseSize(small, log);
+    await releaseSize(large, log);
+  }
 }
 
 await main();

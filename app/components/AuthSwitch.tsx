@@ -1,11 +1,13 @@
 import { Form, Link } from "react-router";
+import type { UserType } from "../../server/db/schema";
 import { secondaryButton } from "./forms";
 
 /** "Continue with Google": posts intent=google to the page's own action. */
-export function GoogleSignInButton({ redirectTo, disabled }: { redirectTo: string; disabled: boolean }) {
+export function GoogleSignInButton({ redirectTo, type, disabled }: { redirectTo: string; type: UserType | null; disabled: boolean }) {
   return (
     <Form method="post" className="mt-6">
       <input type="hidden" name="redirectTo" value={redirectTo} />
+      {type ? <input type="hidden" name="type" value={type} /> : null}
       <button type="submit" name="intent" value="google" className={`${secondaryButton} w-full`} disabled={disabled}>
         Continue with Google
       </button>

@@ -1,4 +1,5 @@
 import { redirect, type AppLoadContext } from "react-router";
+import type { UserType } from "../../server/db/schema";
 import { startGoogleSignIn, type IdentityDeps } from "../../server/auth/flows";
 import { cookieHeaders } from "../../server/auth/session";
 
@@ -8,8 +9,8 @@ export function identityDeps(context: AppLoadContext): IdentityDeps {
 }
 
 /** Off to Google, carrying better-auth's state cookie. */
-export async function redirectToGoogle(context: AppLoadContext, request: Request, redirectTo: string): Promise<never> {
-  const started = await startGoogleSignIn(identityDeps(context), { redirectTo, headers: request.headers });
+export async function redirectToGoogle(context: AppLoadContext, request: Request, redirectTo: string, type: UserType | null): Promise<never> {
+  const started = await startGoogleSignIn(identityDeps(context), { redirectTo, type, headers: request.headers });
   throw redirect(started.url, { headers: cookieHeaders(started.headers) });
 }
 

@@ -1,9 +1,10 @@
 import { betterAuth } from "better-auth";
+import { getOAuthState } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
-import { createProfileForNewUser } from "../accounts/profiles";
+import { createProfileForNewUser, parseUserType, recordSignupType } from "../accounts/profiles";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { account, session, user, verification } from "../db/schema";
@@ -13,6 +14,8 @@ import { passwordResetEmail, verificationEmail } from "../email/messages";
 export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
 
 export const SESSION_COOKIE_PREFIX = "sg";
+/** Where startGoogleSignIn puts the chosen creator/sponsor type in the OAuth state. */
+export const SIGNUP_TYPE_STATE_KEY = "signupType";
 const DAY = 24 * 60 * 60;
 
 /** Where emailed links land: our own pages, which call back into better-auth. */
@@ -106,6 +109,9 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
         create: {
           after: async (created) => {
             await createProfileForNewUser(db, created);
+            // A first Google sign-in: the type chosen before leaving for Google (startGoogleSignIn).
+            const state = await getOAuthState().catch(() => null);
+            await recordSignupType(db, created.id, parseUserType(state?.[SIGNUP_TYPE_STATE_KEY]));
           },
         },
       },

@@ -10,7 +10,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { UserType } from "../db/schema";
 import { account, user } from "../db/schema";
-import type { Auth } from "./auth";
+import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from "./errors";
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
@@ -225,13 +225,23 @@ export async function verifyEmailCode(
   }
 }
 
-/** Starts Google sign-in: the provider's address plus the state cookie to set. */
+/**
+ * Starts Google sign-in: the provider's address plus the state cookie to set.
+ * The type the person chose (?type=) rides in the OAuth state, so a first
+ * Google sign-in records it as an email sign-up does (see auth.ts).
+ */
 export async function startGoogleSignIn(
   deps: IdentityDeps,
-  input: { redirectTo: string; headers: Headers },
+  input: { redirectTo: string; type: UserType | null; headers: Headers },
 ): Promise<{ kind: "SUCCESS"; url: string; headers: Headers }> {
   const { headers, response } = await deps.auth.api.signInSocial({
-    body: { provider: "google", callbackURL: input.redirectTo, errorCallbackURL: "/signin", disableRedirect: true },
+    body: {
+      provider: "google",
+      callbackURL: input.redirectTo,
+      errorCallbackURL: "/signin",
+      disableRedirect: true,
+      ...(input.type ? { additionalData: { [SIGNUP_TYPE_STATE_KEY]: input.type } } : {}),
+    },
     headers: input.headers,
     returnHeaders: true,
   });

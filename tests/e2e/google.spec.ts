@@ -16,6 +16,16 @@ test("a new person signs in with Google and gets a verified account", async ({ p
   const info = page.getByRole("region", { name: "Account Info" });
   await expect(info).toContainText(email);
   await expect(info).toContainText("Gail Google");
+  await expect(info).toContainText("No type chosen");
+});
+
+test("a sponsor who joins with Google from 'I'm a sponsor' is recorded as a sponsor", async ({ page }) => {
+  const email = uniqueEmail("google-sponsor");
+  await setGoogleIdentity({ email, name: "Sam Rivera", email_verified: true });
+  await continueWithGoogle(page, "/signup?type=sponsor&redirectTo=%2Fapp%2Faccount");
+  await expect(page).toHaveURL("/app/account");
+  await expect(page.getByRole("region", { name: "Account Info" })).toContainText("Sponsor");
+  await expect(page.getByRole("region", { name: "Account Info" })).not.toContainText("No type chosen");
 });
 
 async function verifiedPasswordAccount(page: import("@playwright/test").Page, email: string, name: string) {

@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
   const deps = identityDeps(context);
 
-  if (intent === "google") return redirectToGoogle(context, request, redirectTo);
+  if (intent === "google") return redirectToGoogle(context, request, redirectTo, parseUserType(formText(form, "type")));
 
   if (intent === "reset") {
     if (!email) return data<ActionResult>({ fieldErrors: { email: "Required" }, email }, { status: 400 });
@@ -133,7 +133,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} disabled={busy} /> : null}
+      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} type={type} disabled={busy} /> : null}
 
       <p className="mt-8 text-center">
         New here?{" "}

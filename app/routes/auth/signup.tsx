@@ -31,7 +31,7 @@ type ActionResult = { error?: string; code?: string; fieldErrors?: FieldErrors; 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
-  if (formText(form, "intent") === "google") return redirectToGoogle(context, request, redirectTo);
+  if (formText(form, "intent") === "google") return redirectToGoogle(context, request, redirectTo, parseUserType(formText(form, "type")));
   const values = { name: formText(form, "name").trim(), email: formText(form, "email").trim() };
   const password = formText(form, "password");
   const fieldErrors: FieldErrors = {};
@@ -133,7 +133,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} disabled={busy} /> : null}
+      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} type={type} disabled={busy} /> : null}
 
       <p className="mt-8 text-center">
         Already have an account?{" "}

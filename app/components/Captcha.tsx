@@ -24,11 +24,8 @@ declare module "react" {
 
 /**
  * The captcha inside a form: the form posts its answer as the field `captcha`.
- * ALTCHA (self-hosted proof of work) by default; reCAPTCHA v2 or Turnstile when configured.
- * Those two need CSP hosts this site does not allow yet:
- *   reCAPTCHA: script-src https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;
- *              frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/
- *   Turnstile: script-src and frame-src https://challenges.cloudflare.com
+ * ALTCHA (self-hosted proof of work) by default; reCAPTCHA v2 or Turnstile when configured,
+ * whose hosts the CSP then allows (CAPTCHA_WIDGET_SOURCES in server/captcha/captcha.ts).
  */
 export function Captcha({ provider, siteKey }: { provider: CaptchaProvider; siteKey: string | null }) {
   return (

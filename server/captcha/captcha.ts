@@ -4,6 +4,19 @@ import { z } from "zod";
 
 export type CaptchaProvider = "altcha" | "recaptcha" | "turnstile";
 
+/**
+ * Where a hosted captcha's widget loads its scripts and frames from, for the
+ * CSP (server/http/security.ts). ALTCHA is served by this site.
+ */
+export const CAPTCHA_WIDGET_SOURCES: Record<CaptchaProvider, { scripts: string[]; frames: string[] }> = {
+  altcha: { scripts: [], frames: [] },
+  recaptcha: {
+    scripts: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"],
+    frames: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"],
+  },
+  turnstile: { scripts: ["https://challenges.cloudflare.com"], frames: ["https://challenges.cloudflare.com"] },
+};
+
 export type Captcha = {
   provider: CaptchaProvider;
   /** Public key for reCAPTCHA/Turnstile, null for ALTCHA. */

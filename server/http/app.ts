@@ -25,7 +25,7 @@ export function createHttpApp(options: HttpAppOptions) {
   if (config.TRUST_PROXY) app.set("trust proxy", true);
 
   app.use(requestLogger(logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER }));
   app.use(compression());
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
 

@@ -36,6 +36,26 @@ describe("security headers", () => {
     expect(a.headers.get("x-frame-options")).toBe("DENY");
   });
 
+  /** The sources one CSP directive lists. */
+  const sources = (policy: string, directive: string) =>
+    policy.split(";").map((part) => part.trim().split(" ")).find(([name]) => name === directive)?.slice(1) ?? [];
+
+  it.each([
+    ["recaptcha", "https://www.gstatic.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"],
+    ["turnstile", "https://challenges.cloudflare.com", "https://challenges.cloudflare.com"],
+  ] as const)("lets the %s widget load its script and frame, and only when it is the captcha", async (provider, script, frame) => {
+    const hosted = express();
+    hosted.use(securityHeaders({ captchaProvider: provider }));
+    hosted.get("/", (_req, res) => void res.send("ok"));
+    const policy = (await fetch(await serve(hosted))).headers.get("content-security-policy")!;
+    expect(sources(policy, "script-src")).toContain(script);
+    expect(sources(policy, "frame-src")).toContain(frame);
+
+    const own = (await fetch(await serve(app(false)))).headers.get("content-security-policy")!;
+    expect(sources(own, "script-src")).not.toContain(script);
+    expect(sources(own, "frame-src")).toEqual([]);
+  });
+
   it("sends HSTS only to requests that came over https", async () => {
     const url = await serve(app(true));
     expect((await fetch(url)).headers.get("strict-transport-security")).toBeNull();

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
+import { CAPTCHA_WIDGET_SOURCES, type CaptchaProvider } from "../captcha/captcha";
 
 /** A fresh nonce per response, read by helmet's CSP and by the React render. */
 export const assignNonce: RequestHandler = (_req, res, next) => {
@@ -10,15 +11,22 @@ export const assignNonce: RequestHandler = (_req, res, next) => {
 
 /**
  * Security headers on every response. Scripts need a nonce (no 'unsafe-inline');
- * HSTS is sent only to requests that arrived over https.
+ * HSTS is sent only to requests that arrived over https. A hosted captcha
+ * (reCAPTCHA, Turnstile) adds the hosts its widget loads from, and only then.
  */
-export function securityHeaders(): RequestHandler[] {
+export function securityHeaders({ captchaProvider = "altcha" }: { captchaProvider?: CaptchaProvider } = {}): RequestHandler[] {
+  const widget = CAPTCHA_WIDGET_SOURCES[captchaProvider];
   const csp = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
+        "script-src": [
+          "'self'",
+          (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`,
+          ...widget.scripts,
+        ],
+        ...(widget.frames.length > 0 ? { "frame-src": ["'self'", ...widget.frames] } : {}),
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "https:"],
         "font-src": ["'self'", "data:"],

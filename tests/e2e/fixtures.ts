@@ -66,5 +66,8 @@ export async function signUp(page: Page, options: { email: string; password: str
   if (options.name) await page.getByLabel("Name (shown on your profile)").fill(options.name);
   await page.getByLabel("Email").fill(options.email);
   await page.getByLabel("Password").fill(options.password);
+  // The widget loads after hydration; a click before that posts no answer, and the page then
+  // asks for the spam check instead of creating the account (as it would for a person).
+  await page.waitForFunction(() => customElements.get("altcha-widget") !== undefined);
   await page.getByRole("button", { name: "Create account" }).click();
 }

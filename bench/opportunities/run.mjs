@@ -13,7 +13,11 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { tsImport } from "tsx/esm/api";
 import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
+
+// The keys the server asks for, from the server's own code (tsx loads the TypeScript).
+const { coveringKeys } = await tsImport("../../server/opportunities/tag-keys.ts", import.meta.url);
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_BASE = (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
@@ -130,21 +134,6 @@ async function startServer(dbUrl) {
 }
 
 // ---------------------------------------------------------------- what each address asks for
-
-/** Sorted keys of `size` tags covering every tag, as server/opportunities/tag-keys.ts builds them. */
-function coveringKeys(tags, size) {
-  const sorted = [...new Set(tags)].sort();
-  const keys = [];
-  for (let start = 0; start < sorted.length; start += size) {
-    const group = sorted.slice(start, start + size);
-    for (const tag of sorted) {
-      if (group.length === size) break;
-      if (!group.includes(tag)) group.push(tag);
-    }
-    keys.push(group.sort().join("|"));
-  }
-  return keys;
-}
 
 /**
  * The SQL the page's loader runs for a list (server/opportunities/list.ts through Drizzle):

@@ -1,35 +1,46 @@
 // Intl formatters are costly to build (ICU data lookups) and cheap to reuse:
-// a list page formats dozens of dates and amounts, so each distinct
-// (locale, options) formatter is built once per process.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-const numberFormats = new Map<string, Intl.NumberFormat>();
+// a list page formats dozens of dates and amounts, so each (style, locale)
+// formatter is built once per process. The styles are named so that finding
+// a cached formatter costs a short string key, not a JSON.stringify per call.
+const DATE_STYLES = {
+  /** "June 3, 2026", whatever the server's time zone (ISO dates carry no zone). */
+  longDateUtc: { dateStyle: "long", timeZone: "UTC" },
+  /** "Jun 3, 2026, 5:00 PM" in UTC: the server knows no reader's zone. */
+  mediumDateTimeUtc: { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" },
+  /** The same in the browser's own zone. */
+  mediumDateTimeLocal: { dateStyle: "medium", timeStyle: "short" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+export type DateStyle = keyof typeof DATE_STYLES;
 
-export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** `locale` undefined means the runtime's default (the browser's own). */
+export function dateTimeFormat(locale: string | undefined, style: DateStyle): Intl.DateTimeFormat {
+  const key = `${style}|${locale ?? ""}`;
   let format = dateFormats.get(key);
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, DATE_STYLES[style])));
   return format;
 }
 
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+function moneyFormat(locale: string, currency: string, fractionDigits: 0 | 2): Intl.NumberFormat {
+  const key = `${locale}|${currency}|${fractionDigits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: fractionDigits });
+    moneyFormats.set(key, format);
+  }
   return format;
 }
 
 /** Formats an ISO date (YYYY-MM-DD) for humans, independent of server time zone. */
 export function formatIsoDate(isoDate: string, locale = "en-US"): string {
-  return dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+  return dateTimeFormat(locale, "longDateUtc").format(new Date(`${isoDate}T00:00:00Z`));
 }
 
 /** Whole-currency display of minor units, e.g. 150000 → "$1,500". */
 export function formatMoney(minorUnits: number, currency = "usd", locale = "en-US"): string {
-  return numberFormat(locale, {
-    style: "currency",
-    currency: currency.toUpperCase(),
-    maximumFractionDigits: minorUnits % 100 === 0 ? 0 : 2,
-  }).format(minorUnits / 100);
+  return moneyFormat(locale, currency, minorUnits % 100 === 0 ? 0 : 2).format(minorUnits / 100);
 }
 
 const supportedLocales = new Map<string, boolean>();

@@ -1,5 +1,6 @@
 import { getSessionUser } from "../../server/auth/session";
 import { listFeatured } from "../../server/featured/featured";
+import { HeartForm } from "~/components/opportunities/HeartButton";
 import { OpportunityCard } from "~/components/opportunities/OpportunityCard";
 import { localeFrom } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
@@ -40,11 +41,14 @@ export default function Featured({ loaderData }: Route.ComponentProps) {
         {opportunities.length === 0 ? (
           <p className="mt-4 text-muted">No opportunities are featured right now. Check back soon.</p>
         ) : (
-          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {opportunities.map((post) => (
-              <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
-            ))}
-          </ul>
+          <>
+            <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {opportunities.map((post) => (
+                <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
+              ))}
+            </ul>
+            <HeartForm />
+          </>
         )}
       </section>
 

@@ -178,6 +178,18 @@ test("hearts work as a plain form without JavaScript", async ({ browser }) => {
   await expect(toggled).not.toHaveAttribute("aria-label", label);
   await toggled.click(); // and back
   await expect(page.getByRole("button", { name: /^(Save|Unsave) “/ }).first()).toHaveAttribute("aria-label", label);
+
+  // The same on the post's own page, which sends the reader back there.
+  await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/app\/opportunities\/\d+_/);
+  const postUrl = page.url();
+  const heart = page.getByRole("button", { name: /^(Save|Unsave) “/ });
+  const before = (await heart.getAttribute("aria-label"))!;
+  await heart.click();
+  await expect(page).toHaveURL(postUrl);
+  await expect(heart).not.toHaveAttribute("aria-label", before);
+  await heart.click();
+  await expect(heart).toHaveAttribute("aria-label", before);
   await context.close();
 });
 

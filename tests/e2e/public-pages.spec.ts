@@ -79,6 +79,10 @@ test("featured shows the opportunities and bio pages picked in the database", as
   await expect(opportunities).toHaveCount(6);
   await expect(page.getByRole("heading", { name: "Maya Chen | Maya Makes" })).toBeVisible();
   await expect(page.getByText("bio.localhost:3100/mayamakes")).toBeVisible();
+
+  // The page ships no JavaScript: a heart is a plain form submission, and a guest is sent to sign in and back.
+  await opportunities.first().getByRole("button", { name: /^Save “/ }).click();
+  await expect(page).toHaveURL("/signin?redirectTo=%2Ffeatured");
 });
 
 test("sitemap lists every public page and robots.txt points at it", async ({ request }) => {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import type { OpportunitySummary } from "../../../server/opportunities/list";
+import { HeartForm } from "./HeartButton";
 import { OpportunityCard } from "./OpportunityCard";
 
 type Page = { items: OpportunitySummary[]; nextCursor: string | null };
@@ -41,6 +42,7 @@ export function AccountPostList({ first, kind, emptyText, appName, locale }: { f
           <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
         ))}
       </ul>
+      <HeartForm />
       {next ? (
         <div className="mt-8 text-center">
           <Link to={`?after=${encodeURIComponent(next)}`} onClick={loadMore} className="font-semibold" aria-disabled={loading}>

@@ -10,8 +10,8 @@ export function LocalDateTime({ iso, serverLocale }: { iso: string; serverLocale
   const hydrated = useHydrated();
   const date = new Date(iso);
   const text = hydrated
-    ? dateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date)
-    : `${dateTimeFormat(serverLocale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
+    ? dateTimeFormat(undefined, "mediumDateTimeLocal").format(date)
+    : `${dateTimeFormat(serverLocale, "mediumDateTimeUtc").format(date)} UTC`;
   return (
     <time dateTime={iso} suppressHydrationWarning>
       {text}

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { ListLink } from "~/components/ListLink";
 import type { OpportunitySummary } from "../../../server/opportunities/list";
 import { contributionText } from "./ContributionText";
 import { HeartButton } from "./HeartButton";
@@ -9,7 +9,7 @@ export function OpportunityCard({ post, appName, locale }: { post: OpportunitySu
   return (
     <li className="opportunity-card">
       <h3>
-        <Link to={`/app/opportunities/${post.id}`}>{post.title}</Link>
+        <ListLink to={`/app/opportunities/${post.id}`}>{post.title}</ListLink>
       </h3>
       {post.organization ? <p className="organization">{post.organization}</p> : null}
       <p className="contribution">{contributionText(post.minContributionCents, post.currency, appName, locale)}</p>

@@ -5,7 +5,7 @@ import { deleteOpportunity } from "../../../server/opportunities/mutations";
 import { getOpportunity } from "../../../server/opportunities/read";
 import { FormAlert, primaryButton, secondaryButton } from "~/components/forms";
 import { contributionText } from "~/components/opportunities/ContributionText";
-import { HeartButton } from "~/components/opportunities/HeartButton";
+import { HeartButton, HeartForm } from "~/components/opportunities/HeartButton";
 import { LocalDateTime } from "~/components/opportunities/LocalDateTime";
 import { formText } from "~/lib/identity.server";
 import { localeFrom } from "~/lib/format";
@@ -64,6 +64,7 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
           {post.organization ? <p className="mt-1 text-lg text-muted">{post.organization}</p> : null}
         </div>
         <HeartButton postId={post.id} liked={post.liked} totalHearts={post.totalHearts} title={post.title} />
+        <HeartForm />
       </div>
 
       {isOwner ? (

@@ -1,7 +1,6 @@
 import { getSessionUser } from "../../server/auth/session";
 import { listFeatured } from "../../server/featured/featured";
-import { HeartForm } from "~/components/opportunities/HeartButton";
-import { OpportunityCard } from "~/components/opportunities/OpportunityCard";
+import { OpportunityCardList } from "~/components/opportunities/OpportunityCard";
 import { localeFrom } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/featured";
@@ -41,14 +40,12 @@ export default function Featured({ loaderData }: Route.ComponentProps) {
         {opportunities.length === 0 ? (
           <p className="mt-4 text-muted">No opportunities are featured right now. Check back soon.</p>
         ) : (
-          <>
-            <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {opportunities.map((post) => (
-                <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
-              ))}
-            </ul>
-            <HeartForm />
-          </>
+          <OpportunityCardList
+            posts={opportunities}
+            appName={appName}
+            locale={locale}
+            className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3"
+          />
         )}
       </section>
 

@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import type { OpportunitySummary } from "../../../server/opportunities/list";
-import { HeartForm } from "./HeartButton";
-import { OpportunityCard } from "./OpportunityCard";
+import { OpportunityCardList } from "./OpportunityCard";
 
 type Page = { items: OpportunitySummary[]; nextCursor: string | null };
 
@@ -37,12 +36,7 @@ export function AccountPostList({ first, kind, emptyText, appName, locale }: { f
   if (items.length === 0) return <p className="mt-8 rounded-2xl bg-primary/5 p-6 text-lg">{emptyText}</p>;
   return (
     <>
-      <ul className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-        {items.map((post) => (
-          <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
-        ))}
-      </ul>
-      <HeartForm />
+      <OpportunityCardList posts={items} appName={appName} locale={locale} className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3" />
       {next ? (
         <div className="mt-8 text-center">
           <Link to={`?after=${encodeURIComponent(next)}`} onClick={loadMore} className="font-semibold" aria-disabled={loading}>

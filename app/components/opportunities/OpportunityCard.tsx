@@ -1,11 +1,30 @@
 import { ListLink } from "~/components/ListLink";
 import type { OpportunitySummary } from "../../../server/opportunities/list";
 import { contributionText } from "./ContributionText";
-import { HeartButton } from "./HeartButton";
+import { HeartButton, HeartForm } from "./HeartButton";
 import { LocalDateTime } from "./LocalDateTime";
 
+type CardProps = { appName: string; locale: string };
+
+/**
+ * Opportunities as a grid of cards, with the one form their heart buttons
+ * submit without JavaScript: every card list needs both, so they come together.
+ */
+export function OpportunityCardList({ posts, className, ...card }: CardProps & { posts: OpportunitySummary[]; className: string }) {
+  return (
+    <>
+      <ul className={className}>
+        {posts.map((post) => (
+          <OpportunityCard key={post.id} post={post} {...card} />
+        ))}
+      </ul>
+      <HeartForm />
+    </>
+  );
+}
+
 /** One opportunity in a list. Styled by `.opportunity-card` in app.css: a list page prints 20. */
-export function OpportunityCard({ post, appName, locale }: { post: OpportunitySummary; appName: string; locale: string }) {
+export function OpportunityCard({ post, appName, locale }: CardProps & { post: OpportunitySummary }) {
   return (
     <li className="opportunity-card">
       <h3>

@@ -5,8 +5,7 @@ import { listHref, MAX_TAG_FILTERS, parseListQuery } from "../../../server/oppor
 import { logTagSearch } from "../../../server/opportunities/read";
 import { allTags, DEFAULT_TAG_GROUP, loadTagCatalogue, TAG_GROUPS, type TagGroupKind } from "../../../server/opportunities/tags";
 import { FormAlert, primaryButton } from "~/components/forms";
-import { HeartForm } from "~/components/opportunities/HeartButton";
-import { OpportunityCard } from "~/components/opportunities/OpportunityCard";
+import { OpportunityCardList } from "~/components/opportunities/OpportunityCard";
 import { TagFilter } from "~/components/opportunities/TagFilter";
 import { localeFrom } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
@@ -89,14 +88,7 @@ export default function Opportunities({ loaderData }: Route.ComponentProps) {
           {items.length === 0 ? (
             <p className="rounded-2xl bg-primary/5 p-6 text-lg">{EMPTY_TEXT}</p>
           ) : (
-            <>
-              <ul className="grid gap-5 sm:grid-cols-2">
-                {items.map((post) => (
-                  <OpportunityCard key={post.id} post={post} appName={appName} locale={locale} />
-                ))}
-              </ul>
-              <HeartForm />
-            </>
+            <OpportunityCardList posts={items} appName={appName} locale={locale} className="grid gap-5 sm:grid-cols-2" />
           )}
           {hasPrevious || hasNext ? (
             <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-4">

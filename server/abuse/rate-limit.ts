@@ -6,6 +6,12 @@ export type RateLimitRule = { limit: number; windowSeconds: number };
 
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** Refused until the window that began at `windowStartedAt` ends (at least a second). */
+function blockedUntil(windowStartedAt: Date, rule: RateLimitRule, now: Date): RateLimitResult {
+  const resetsAt = windowStartedAt.getTime() + rule.windowSeconds * 1000;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+}
+
 /**
  * Counts one attempt against `key` in a fixed window and says whether it is
  * within `rule`. One atomic upsert: correct across any number of app
@@ -22,17 +28,16 @@ export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule,
   `)) as unknown as { rows: { count: number; window_started_at: Date | string }[] };
   const row = result.rows[0]!;
   if (row.count <= rule.limit) return { allowed: true };
-  const resetsAt = new Date(row.window_started_at).getTime() + rule.windowSeconds * 1000;
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+  return blockedUntil(new Date(row.window_started_at), rule, now);
 }
 
 /** Whether `key` still has attempts left, without counting one. */
 export async function peekRateLimit(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
   const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
   if (!row) return { allowed: true };
-  const resetsAt = row.windowStartedAt.getTime() + rule.windowSeconds * 1000;
-  if (resetsAt <= now.getTime() || row.count < rule.limit) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+  const windowEnded = row.windowStartedAt.getTime() + rule.windowSeconds * 1000 <= now.getTime();
+  if (windowEnded || row.count < rule.limit) return { allowed: true };
+  return blockedUntil(row.windowStartedAt, rule, now);
 }
 
 /** Checks every (key, rule) pair; all are counted, the longest wait wins. */

@@ -1,5 +1,20 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import http from "node:http";
+import zlib from "node:zlib";
+
+/** Raw bytes and headers as sent, without the automatic decompression a browser would do. */
+function rawGet(url: string, acceptEncoding: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers: { accept: "text/html,*/*", "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
 
 test("an unknown path shows the 404 page, marked noindex", async ({ page }) => {
   const response = await page.goto("/no-such-page/anywhere");
@@ -56,6 +71,31 @@ test("every response carries the security headers", async ({ request }) => {
     expect(headers["strict-transport-security"], path).toBeUndefined();
     expect(headers["x-powered-by"], path).toBeUndefined();
   }
+});
+
+test("pages go out compressed once, whole, with their length; other files through the middleware", async ({ baseURL }) => {
+  const page = `${baseURL}/app/opportunities`;
+  const br = await rawGet(page, "gzip, deflate, br");
+  expect(br.headers["content-encoding"]).toBe("br");
+  expect(br.headers["vary"]).toMatch(/accept-encoding/i);
+  expect(br.headers["transfer-encoding"]).toBeUndefined();
+  expect(Number(br.headers["content-length"])).toBe(br.body.length);
+  const html = zlib.brotliDecompressSync(br.body).toString("utf8");
+  expect(html).toMatch(/^<!DOCTYPE html>/i);
+  expect(html).toContain("Search By Tag");
+
+  const gzip = await rawGet(page, "gzip");
+  expect(gzip.headers["content-encoding"]).toBe("gzip");
+  expect(zlib.gunzipSync(gzip.body).toString("utf8")).toContain("Search By Tag");
+
+  const plain = await rawGet(page, "identity");
+  expect(plain.headers["content-encoding"]).toBeUndefined();
+  expect(plain.body.toString("utf8")).toContain("Search By Tag");
+
+  const css = html.match(/href="(\/assets\/[^"]+\.css)"/)?.[1];
+  const stylesheet = await rawGet(`${baseURL}${css}`, "gzip, deflate, br");
+  expect(stylesheet.headers["content-encoding"]).toBe("br");
+  expect(zlib.brotliDecompressSync(stylesheet.body).toString("utf8")).toContain(".opportunity-card");
 });
 
 test("a toast raised before a redirect shows at the bottom centre once", async ({ page }) => {

@@ -10,6 +10,12 @@ export const HEART_FORM_ID = "heart-form";
 
 const heartAction = (postId: string) => `/app/opportunities/${postId}/heart`;
 
+/** Where the heart action sends the person back to: this page, with its filters. */
+function useReturnTo(): string {
+  const { pathname, search } = useLocation();
+  return `${pathname}${search}`;
+}
+
 /**
  * Render once on every page that shows heart buttons. Without JavaScript a
  * heart button submits this form to its own post's action (`formaction`), so
@@ -18,10 +24,10 @@ const heartAction = (postId: string) => `/app/opportunities/${postId}/heart`;
  * ~0.3 ms of the server's time rendering them (bench/README.md).
  */
 export function HeartForm() {
-  const location = useLocation();
+  const returnTo = useReturnTo();
   return (
     <form id={HEART_FORM_ID} method="post" hidden>
-      <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+      <input type="hidden" name="returnTo" value={returnTo} />
       <input type="hidden" name="via" value="form" />
     </form>
   );
@@ -42,7 +48,7 @@ export function HeartButton(props: HeartButtonProps) {
 
 function LiveHeartButton({ liked, totalHearts, ...rest }: HeartButtonProps) {
   const fetcher = useFetcher<HeartState>();
-  const location = useLocation();
+  const returnTo = useReturnTo();
   const pending = fetcher.state !== "idle";
   // Optimistic while the request runs; then the server's answer.
   const state: HeartState = pending
@@ -50,7 +56,6 @@ function LiveHeartButton({ liked, totalHearts, ...rest }: HeartButtonProps) {
     : (fetcher.data ?? { liked, totalHearts });
   function submit(event: MouseEvent<HTMLButtonElement>) {
     event.preventDefault();
-    const returnTo = `${location.pathname}${location.search}`;
     void fetcher.submit({ via: "fetcher", returnTo }, { method: "post", action: heartAction(rest.postId) });
   }
   return <HeartButtonView {...rest} {...state} onClick={submit} />;

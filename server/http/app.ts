@@ -8,6 +8,7 @@ import type { AppContext } from "./context";
 import { captchaRouter } from "../captcha/routes";
 import { functionsRouter } from "../functions/router";
 import { verifyRecaptchaFunction } from "../functions/verify-recaptcha";
+import { BROTLI_PARAMS } from "./document-encoding";
 import { requestLogger } from "./logging";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
@@ -26,7 +27,8 @@ export function createHttpApp(options: HttpAppOptions) {
 
   app.use(requestLogger(logger));
   app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER }));
-  app.use(compression());
+  // One brotli quality for every response, whether compressed here or by entry.server.tsx.
+  app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
 
   // Fingerprinted build output never changes under the same name.

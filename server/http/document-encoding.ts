@@ -17,11 +17,11 @@ export type DocumentEncoding = "br" | "gzip";
 type Bytes = Buffer<ArrayBuffer>;
 export type EncodedDocument = { body: Bytes; encoding: DocumentEncoding | null };
 
-// What the middleware offers and prefers when the client likes several equally
-// (server/http/app.ts), and its brotli quality, so a page weighs the same either way.
+// What the middleware offers and prefers when the client likes several equally.
 const AVAILABLE = ["br", "gzip", "identity"];
 const PREFERRED = ["br", "gzip"];
-const BROTLI_QUALITY = 4;
+/** Brotli quality for pages here and for everything else in the middleware (server/http/app.ts). */
+export const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 };
 
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -43,7 +43,7 @@ export function documentEncoding(acceptEncoding: string | null): DocumentEncodin
 export async function encodeDocument(html: Bytes, acceptEncoding: string | null): Promise<EncodedDocument> {
   const encoding = documentEncoding(acceptEncoding);
   if (encoding === "br") {
-    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length };
+    const params = { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length };
     return { body: (await brotliCompress(html, { params })) as Bytes, encoding };
   }
   if (encoding === "gzip") return { body: (await gzip(html)) as Bytes, encoding };

@@ -1,6 +1,8 @@
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { spendNonce } from "../abuse/spent-nonces";
 import { ALTCHA_CHALLENGE_LIFETIME_MS, createCaptcha } from "./captcha";
 
 const HMAC_KEY = "test-hmac-key-0123456789abcdef";
@@ -18,8 +20,21 @@ function encode(value: unknown): string {
 
 afterEach(() => vi.useRealTimers());
 
-describe("ALTCHA", () => {
-  const altcha = () => createCaptcha({ provider: "altcha", hmacKey: HMAC_KEY, maxNumber: 1000 });
+describe.each(ENGINES)("ALTCHA on %s", (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createEmptyDatabase(engine);
+    await database.migrate();
+  });
+  afterAll(() => database.dispose());
+
+  /** One app process's captcha; every process shares the database. */
+  const altcha = (hmacKey = HMAC_KEY) =>
+    createCaptcha({ provider: "altcha", hmacKey, maxNumber: 1000, spendNonce: (nonce, expiresAt) => spendNonce(database.db, nonce, expiresAt) });
+
+  it("needs somewhere to record spent solutions", () => {
+    expect(() => createCaptcha({ provider: "altcha", hmacKey: HMAC_KEY, maxNumber: 1000 })).toThrow(/spendNonce/);
+  });
 
   it("issues signed SHA-256 challenges that expire after 10 minutes", async () => {
     const captcha = altcha();
@@ -47,6 +62,14 @@ describe("ALTCHA", () => {
     expect(await captcha.verify(response)).toBe(false);
   });
 
+  it("accepts a solution once across processes, even when they check it at the same time", async () => {
+    const [first, second] = [altcha(), altcha()];
+    const response = await solveAsWidget((await first.createChallenge()) as Challenge);
+    const verdicts = await Promise.all([first.verify(response), second.verify(response), first.verify(response), second.verify(response)]);
+    expect(verdicts.filter(Boolean)).toHaveLength(1);
+    expect(await altcha().verify(response)).toBe(false);
+  });
+
   it("refuses a wrong solution, a tampered challenge and another key's challenge", async () => {
     const captcha = altcha();
     const challenge = (await captcha.createChallenge()) as Challenge;
@@ -56,7 +79,7 @@ describe("ALTCHA", () => {
     const easier = { ...challenge, parameters: { ...challenge.parameters, keyPrefix: "00" } };
     expect(await captcha.verify(encode({ challenge: easier, solution }))).toBe(false);
 
-    const other = createCaptcha({ provider: "altcha", hmacKey: "another-key-0123456789abcdef", maxNumber: 1000 });
+    const other = altcha("another-key-0123456789abcdef");
     expect(await captcha.verify(await solveAsWidget((await other.createChallenge()) as Challenge))).toBe(false);
     // The untouched solution still passes: the refusals above did not spend it.
     expect(await captcha.verify(encode({ challenge, solution }))).toBe(true);

@@ -23,7 +23,7 @@ export type Captcha = {
   siteKey: string | null;
   /** ALTCHA challenge JSON; throws for other providers. */
   createChallenge(): Promise<unknown>;
-  /** Never throws on bad input or a failing provider: false. */
+  /** Never throws on bad input or a failing provider: false. (ALTCHA throws if its database does.) */
   verify(response: string, remoteIp?: string): Promise<boolean>;
 };
 
@@ -40,6 +40,11 @@ export type CaptchaOptions = {
   verifyUrl?: string;
   /** Hears why a reCAPTCHA/Turnstile check could not be made (network, provider down), to log it. */
   onError?: (error: unknown) => void;
+  /**
+   * ALTCHA: records a solved challenge's nonce, true the first time only
+   * (server/abuse/spent-nonces.ts keeps them in the database, for every process).
+   */
+  spendNonce?: (nonce: string, expiresAt: Date) => Promise<boolean>;
 };
 
 export const ALTCHA_CHALLENGE_LIFETIME_MS = 10 * 60_000;
@@ -54,7 +59,7 @@ const SITEVERIFY_URLS = {
 } as const;
 
 export function createCaptcha(options: CaptchaOptions): Captcha {
-  if (options.provider === "altcha") return altchaCaptcha(options.hmacKey, options.maxNumber);
+  if (options.provider === "altcha") return altchaCaptcha(options);
   const { provider, siteKey, secretKey } = options;
   if (!siteKey || !secretKey) throw new Error(`${provider} needs both a site key and a secret key`);
   return {
@@ -71,9 +76,9 @@ export function createCaptcha(options: CaptchaOptions): Captcha {
  * signs the first half of SHA-256(salt, nonce, counter); the browser must find that counter.
  * SHA-256 with cost 1 keeps maxNumber meaning what it meant in ALTCHA v1 (hashes to try).
  */
-function altchaCaptcha(hmacKey: string, maxNumber: number): Captcha {
+function altchaCaptcha({ hmacKey, maxNumber, spendNonce }: CaptchaOptions): Captcha {
   if (!hmacKey) throw new Error("ALTCHA needs an HMAC key");
-  const spent = new SpentNonces();
+  if (!spendNonce) throw new Error("ALTCHA needs spendNonce, so that a solution passes once");
   return {
     provider: "altcha",
     siteKey: null,
@@ -89,13 +94,16 @@ function altchaCaptcha(hmacKey: string, maxNumber: number): Captcha {
     async verify(response) {
       const payload = decodeAltchaPayload(response);
       if (!payload) return false;
+      let verified: boolean;
       try {
-        const result = await verifySolution({ ...payload, deriveKey, hmacSignatureSecret: hmacKey });
-        // Spent only once verified, so forged payloads cannot fill the list.
-        return result.verified && spent.spend(payload.challenge.parameters.nonce, payload.challenge.parameters.expiresAt);
+        verified = (await verifySolution({ ...payload, deriveKey, hmacSignatureSecret: hmacKey })).verified;
       } catch {
-        return false;
+        return false; // a malformed solution
       }
+      // Spent only once verified, so forged payloads cannot fill the table. A database
+      // failure is not the person's fault: it propagates instead of reading as "not human".
+      const { nonce, expiresAt } = payload.challenge.parameters;
+      return verified && (await spendNonce(nonce, new Date(expiresAt * 1000)));
     },
   };
 }
@@ -120,35 +128,6 @@ function decodeAltchaPayload(response: string): AltchaPayload | null {
     return altchaPayloadShape.safeParse(json).success ? (json as AltchaPayload) : null;
   } catch {
     return null;
-  }
-}
-
-/**
- * Nonces of solved challenges until they expire, so one solution passes once (reCAPTCHA and
- * Turnstile tokens are single-use too). Per process: behind several processes a solution
- * could pass once in each.
- */
-class SpentNonces {
-  private readonly expiries = new Map<string, number>();
-  constructor(private readonly capacity = 100_000) {}
-
-  /** True the first time a nonce is spent. */
-  spend(nonce: string, expiresAtSeconds: number): boolean {
-    this.forgetExpired();
-    if (this.expiries.has(nonce)) return false;
-    // Only under a flood of solved challenges: dropping the oldest re-opens at most its replay.
-    if (this.expiries.size >= this.capacity) this.expiries.delete(this.expiries.keys().next().value!);
-    this.expiries.set(nonce, expiresAtSeconds * 1000);
-    return true;
-  }
-
-  private forgetExpired() {
-    const now = Date.now();
-    for (const [nonce, expiresAt] of this.expiries) {
-      // Spent order is close to expiry order (equal lifetimes); a straggler goes on a later call.
-      if (expiresAt > now) break;
-      this.expiries.delete(nonce);
-    }
   }
 }
 

@@ -2,7 +2,8 @@ import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { altchaWithDatabase } from "../../tests/support/altcha";
 import { createCaptcha, type Captcha } from "./captcha";
 import { captchaRouter } from "./routes";
 
@@ -18,7 +19,10 @@ async function serve(captcha: Captcha): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const altcha = createCaptcha({ provider: "altcha", hmacKey: "test-hmac-key-0123456789abcdef", maxNumber: 1000 });
+let altcha: Captcha;
+let disposeAltcha: () => Promise<void>;
+beforeAll(async () => ({ captcha: altcha, dispose: disposeAltcha } = await altchaWithDatabase()));
+afterAll(() => disposeAltcha());
 
 describe("GET /api/captcha/challenge", () => {
   it("answers a fresh, uncached ALTCHA challenge that verifies once solved", async () => {

@@ -10,7 +10,7 @@ import { seedDatabase } from "./seed";
 const EXPECTED_TABLES = [
   "account", "alerts", "bizb_pages", "bizb_views", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
   "logs", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "session",
-  "sponsor_sessions", "tags", "totals", "user", "verification",
+  "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user", "verification",
 ];
 
 async function rows<T>(database: TestDatabase | Awaited<ReturnType<typeof openPglite>>, query: ReturnType<typeof sql>) {

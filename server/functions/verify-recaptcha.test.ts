@@ -3,8 +3,9 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createCaptcha, type Captcha } from "../captcha/captcha";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { altchaWithDatabase } from "../../tests/support/altcha";
+import type { Captcha } from "../captcha/captcha";
 import { functionsRouter } from "./router";
 import { verifyRecaptchaFunction } from "./verify-recaptcha";
 
@@ -30,7 +31,10 @@ function verifyRecaptcha(url: string, data: unknown) {
 }
 
 describe("verifyRecaptcha", () => {
-  const altcha = createCaptcha({ provider: "altcha", hmacKey: "test-hmac-key-0123456789abcdef", maxNumber: 1000 });
+  let altcha: Captcha;
+  let disposeAltcha: () => Promise<void>;
+  beforeAll(async () => ({ captcha: altcha, dispose: disposeAltcha } = await altchaWithDatabase()));
+  afterAll(() => disposeAltcha());
 
   it("answers { code: 200 } for a solved ALTCHA challenge, once", async () => {
     const url = await serve(altcha);

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import crypto from "node:crypto";
+import { spendNonce } from "../abuse/spent-nonces";
 import { createAuth } from "../auth/auth";
 import { createCaptcha } from "../captcha/captcha";
 import { loadConfig } from "../config";
@@ -54,6 +55,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     siteKey: config.CAPTCHA_SITE_KEY,
     secretKey: config.CAPTCHA_SECRET_KEY,
     onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
+    spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt),
   });
   const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha });
   const server: Server = await new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Fixed-window counters for rate limits, e.g. key `signin:ip:203.0.113.0`.
@@ -13,4 +13,17 @@ export const rateLimits = pgTable(
     count: integer().notNull(),
   },
   (t) => [check("rate_limits_count_check", sql`${t.count} >= 0`)],
+);
+
+/**
+ * Nonces of solved ALTCHA challenges until the challenge expires: one solution
+ * passes once, across every app process (server/abuse/spent-nonces.ts).
+ */
+export const spentCaptchaNonces = pgTable(
+  "spent_captcha_nonces",
+  {
+    nonce: text().primaryKey(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("spent_captcha_nonces_expires_at_idx").on(t.expiresAt)],
 );

@@ -1,0 +1,19 @@
+import { lte } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { spentCaptchaNonces } from "../db/schema";
+
+/**
+ * Records a solved challenge's nonce; true the first time only, so one
+ * solution passes once. The primary key decides between concurrent spends,
+ * in this process or any other sharing the database. A nonce is kept until its
+ * challenge expires: after that the challenge fails verification anyway.
+ */
+export async function spendNonce(db: Db, nonce: string, expiresAt: Date, now = new Date()): Promise<boolean> {
+  await db.delete(spentCaptchaNonces).where(lte(spentCaptchaNonces.expiresAt, now));
+  const spent = await db
+    .insert(spentCaptchaNonces)
+    .values({ nonce, expiresAt })
+    .onConflictDoNothing()
+    .returning({ nonce: spentCaptchaNonces.nonce });
+  return spent.length === 1;
+}

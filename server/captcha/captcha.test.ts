@@ -1,8 +1,8 @@
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { altchaOn } from "../../tests/support/altcha";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
-import { spendNonce } from "../abuse/spent-nonces";
 import { ALTCHA_CHALLENGE_LIFETIME_MS, createCaptcha } from "./captcha";
 
 const HMAC_KEY = "test-hmac-key-0123456789abcdef";
@@ -29,8 +29,7 @@ describe.each(ENGINES)("ALTCHA on %s", (engine) => {
   afterAll(() => database.dispose());
 
   /** One app process's captcha; every process shares the database. */
-  const altcha = (hmacKey = HMAC_KEY) =>
-    createCaptcha({ provider: "altcha", hmacKey, maxNumber: 1000, spendNonce: (nonce, expiresAt) => spendNonce(database.db, nonce, expiresAt) });
+  const altcha = (hmacKey?: string) => altchaOn(database.db, hmacKey);
 
   it("needs somewhere to record spent solutions", () => {
     expect(() => createCaptcha({ provider: "altcha", hmacKey: HMAC_KEY, maxNumber: 1000 })).toThrow(/spendNonce/);

@@ -1,11 +1,18 @@
 import { spendNonce } from "../../server/abuse/spent-nonces";
 import { createCaptcha, type Captcha } from "../../server/captcha/captcha";
+import type { Db } from "../../server/db/client";
 import { createEmptyDatabase } from "./databases";
 
-/** ALTCHA as an app process has it, spending solutions in an empty database of its own (PGlite). */
-export async function altchaWithDatabase(hmacKey = "test-hmac-key-0123456789abcdef"): Promise<{ captcha: Captcha; dispose(): Promise<void> }> {
+const TEST_HMAC_KEY = "test-hmac-key-0123456789abcdef";
+
+/** ALTCHA as one app process has it, spending solutions in `db` (shared by every process). */
+export function altchaOn(db: Db, hmacKey = TEST_HMAC_KEY): Captcha {
+  return createCaptcha({ provider: "altcha", hmacKey, maxNumber: 1000, spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt) });
+}
+
+/** ALTCHA with an empty database of its own (PGlite), for tests that need no other data. */
+export async function altchaWithDatabase(): Promise<{ captcha: Captcha; dispose(): Promise<void> }> {
   const database = await createEmptyDatabase("pglite");
   await database.migrate();
-  const captcha = createCaptcha({ provider: "altcha", hmacKey, maxNumber: 1000, spendNonce: (nonce, expiresAt) => spendNonce(database.db, nonce, expiresAt) });
-  return { captcha, dispose: () => database.dispose() };
+  return { captcha: altchaOn(database.db), dispose: () => database.dispose() };
 }

@@ -381,7 +381,7 @@ async function prepareSize(size, log) {
     const scenario = await resolveScenario(client, base);
     await checkPage(server.base, scenario);
     log(`   ${scenario.label}: ${scenario.path}`);
-    log(`     ${scenario.matching.toLocaleString("en")} posts match` + (scenario.page > 0 ? `; cursor = row ${scenario.depth + 1} of the filter` : ""));
+    log(`     ${scenario.matching.toLocaleString("en")} ${scenario.matching === 1 ? "post matches" : "posts match"}` + (scenario.page > 0 ? `; cursor = row ${scenario.depth + 1} of the filter` : ""));
     scenarios[scenario.key] = scenario;
   }
   const runs = Object.fromEntries(SCENARIOS.map(({ key }) => [key, []]));

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { rateLimitSubject } from "./client-ip";
 import { consumeRateLimit, consumeRateLimits, retryMessage } from "./rate-limit";
 
@@ -26,12 +26,7 @@ describe("retryMessage", () => {
 });
 
 describe.each(ENGINES)("rate limits on %s", (engine) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
-  });
-  afterAll(() => database.dispose());
+  const database = migratedDatabase(engine);
 
   const rule = { limit: 3, windowSeconds: 60 };
 

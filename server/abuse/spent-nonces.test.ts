@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { spentCaptchaNonces } from "../db/schema";
 import { spendNonce } from "./spent-nonces";
 
 describe.each(ENGINES)("spent captcha nonces on %s", (engine) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
-  });
-  afterAll(() => database.dispose());
+  const database = migratedDatabase(engine);
 
   const now = new Date("2026-11-22T12:00:00Z");
   const inTenMinutes = new Date(now.getTime() + 10 * 60_000);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import type { Captcha } from "../captcha/captcha";
 import { loadConfig } from "../config";
 import { emailOutbox, logs, user } from "../db/schema";
@@ -14,19 +14,16 @@ const config = loadConfig({ PASSWORD_MIN_LENGTH: "8", PASSWORD_REQUIRE_NUMERIC: 
 /** The captcha's own checks are tested in server/captcha; these flows meet a person who passed. */
 const alwaysHuman: Captcha = { provider: "altcha", siteKey: null, createChallenge: async () => ({}), verify: async () => true };
 describe.each(ENGINES)("identity flows on %s", (engine) => {
-  let database: TestDatabase;
+  const database = migratedDatabase(engine);
   let deps: IdentityDeps;
   const headers = () => new Headers({ "user-agent": "vitest" });
 
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ db: database.db, from: "Sponsorgrid <no-reply@localhost>", logger });
     const auth = createAuth({ db: database.db, config, secret: "a-test-secret-that-is-long-enough-123", mailer, logger });
     deps = { db: database.db, auth, captcha: alwaysHuman, config };
   });
-  afterAll(() => database.dispose());
 
   const signUp = (email: string, overrides: Partial<Parameters<typeof signUpWithPassword>[1]> = {}) =>
     signUpWithPassword(deps, { name: "", email, password: "correct horse 1", type: null, captcha: "ok", ip: "203.0.113.1", headers: headers(), ...overrides });

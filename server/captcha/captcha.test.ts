@@ -1,8 +1,8 @@
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { altchaOn } from "../../tests/support/altcha";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { ALTCHA_CHALLENGE_LIFETIME_MS, createCaptcha } from "./captcha";
 
 const HMAC_KEY = "test-hmac-key-0123456789abcdef";
@@ -21,12 +21,7 @@ function encode(value: unknown): string {
 afterEach(() => vi.useRealTimers());
 
 describe.each(ENGINES)("ALTCHA on %s", (engine) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
-  });
-  afterAll(() => database.dispose());
+  const database = migratedDatabase(engine);
 
   /** One app process's captcha; every process shares the database. */
   const altcha = (hmacKey?: string) => altchaOn(database.db, hmacKey);

@@ -1,10 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase, type TestDb } from "../../tests/support/databases";
 import { seedDatabase } from "./seed";
 
 /** Runs `query` and returns the error's message (or null), leaving no trace behind. */
-async function violation(database: TestDatabase, query: SQL): Promise<string | null> {
+async function violation(database: TestDb, query: SQL): Promise<string | null> {
   try {
     await database.db.transaction(async (tx) => {
       await tx.execute(query);
@@ -17,7 +17,7 @@ async function violation(database: TestDatabase, query: SQL): Promise<string | n
   }
 }
 
-async function planOf(database: TestDatabase, query: SQL): Promise<string> {
+async function planOf(database: TestDb, query: SQL): Promise<string> {
   let plan = "";
   await database.db.transaction(async (tx) => {
     // Tiny test tables make sequential scans cheapest; forbid them to see which index serves the query.
@@ -29,18 +29,15 @@ async function planOf(database: TestDatabase, query: SQL): Promise<string> {
 }
 
 describe.each(ENGINES)("database integrity on %s", (engine) => {
-  let database: TestDatabase;
+  const database = migratedDatabase(engine);
   let postId: string;
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
     await seedDatabase(database.db);
     const result = (await database.db.execute(sql`select id from opportunity_posts order by id limit 1`)) as unknown as {
       rows: { id: string }[];
     };
     postId = result.rows[0]!.id;
   });
-  afterAll(() => database.dispose());
 
   it.each([
     ["negative hearts", () => sql`update opportunity_posts set total_hearts = -1 where id = ${postId}`, /total_hearts_check/],

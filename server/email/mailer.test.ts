@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, type TestDatabase } from "../../tests/support/databases";
+import { migratedDatabase } from "../../tests/support/databases";
 import { startSmtpSink, type SmtpSink } from "../../tests/support/smtp-sink";
 import { createMailer } from "./mailer";
 import { verificationEmail } from "./messages";
@@ -21,12 +21,7 @@ function capturedLogger() {
   return { logger: pino({ level: "info" }, sink), lines };
 }
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createEmptyDatabase("pglite");
-  await database.migrate();
-});
-afterAll(() => database.dispose());
+const database = migratedDatabase("pglite");
 
 describe("SMTP transport", () => {
   let smtp: SmtpSink;

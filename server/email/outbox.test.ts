@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { emailOutbox } from "../db/schema/email";
 import { getOutboxMessage, listOutbox } from "./outbox";
 
 describe.each(ENGINES)("outbox on %s", (engine) => {
-  let database: TestDatabase;
+  const database = migratedDatabase(engine);
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
     const mail = { from: "Grid <no-reply@grid.example>", html: "<p>x</p>", text: "x" };
     await database.db.insert(emailOutbox).values([
       { ...mail, to: "old@example.com", subject: "Oldest", createdAt: new Date("2030-01-01T10:00:00Z") },
@@ -15,7 +13,6 @@ describe.each(ENGINES)("outbox on %s", (engine) => {
       { ...mail, to: "mid@example.com", subject: "Middle", createdAt: new Date("2030-01-01T11:00:00Z") },
     ]);
   });
-  afterAll(() => database.dispose());
 
   it("lists newest first, without bodies, up to the limit", async () => {
     const all = await listOutbox(database.db);

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { hearts, logs, opportunityPosts, totals, user } from "../db/schema";
 import { seedDatabase } from "../db/seed";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
@@ -23,7 +23,7 @@ function form(overrides: Partial<OpportunityFormInput> = {}) {
 }
 
 describe.each(ENGINES)("opportunities on %s", (engine) => {
-  let database: TestDatabase;
+  const database = migratedDatabase(engine);
   let known: Set<string>;
   const total = async () => (await database.db.select().from(totals).where(eq(totals.name, "opportunity posts")))[0]!.total;
   const query = (params: string) => {
@@ -33,12 +33,9 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
   };
 
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
     await seedDatabase(database.db);
     known = allTags(await loadTagCatalogue(database.db));
   });
-  afterAll(() => database.dispose());
 
   it("lists 20 a page, newest first, and walks forward and back with cursors", async () => {
     const first = await listOpportunities(database.db, query(""), null);
@@ -165,13 +162,10 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
 
 // A database whose default collation is not byte order (as en_US is): the tag keys stay byte-ordered.
 describe.each(ENGINES.filter((engine) => engine === "postgres"))("tag filters on %s with a linguistic collation", (engine) => {
-  let database: TestDatabase;
+  const database = migratedDatabase(engine, { linguisticCollation: true });
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine, { linguisticCollation: true });
-    await database.migrate();
     await seedDatabase(database.db);
   });
-  afterAll(() => database.dispose());
 
   it("finds a post by two and by three tags that this collation orders differently", async () => {
     const ordering = (await database.db.execute(sql`select 'new york' < 'newsletter sponsorship' as before`)) as unknown as { rows: { before: boolean }[] };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { openPglite, openPostgres, type DatabaseHandle } from "../../server/db/client";
+import { afterAll, beforeAll } from "vitest";
+import { openPglite, openPostgres, type DatabaseHandle, type Db } from "../../server/db/client";
 
 export type Engine = "pglite" | "postgres";
 
@@ -42,6 +43,29 @@ export async function createEmptyDatabase(engine: Engine, options: { linguisticC
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
+    },
+  };
+}
+
+/** What a test reads of its database. */
+export type TestDb = { readonly db: Db };
+
+/**
+ * A migrated database of its own for the enclosing `describe` block (or the
+ * file, outside one): created in the first `beforeAll`, so hooks declared
+ * after this call can already use it, and dropped after the block's tests.
+ */
+export function migratedDatabase(engine: Engine, options: { linguisticCollation?: boolean } = {}): TestDb {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createEmptyDatabase(engine, options);
+    await database.migrate();
+  });
+  afterAll(() => database?.dispose());
+  return {
+    get db() {
+      if (!database) throw new Error("The test database exists from the block's first hook on; use it in hooks and tests.");
+      return database.db;
     },
   };
 }

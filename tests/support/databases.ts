@@ -52,8 +52,9 @@ export type TestDb = { readonly db: Db };
 
 /**
  * A migrated database of its own for the enclosing `describe` block (or the
- * file, outside one): created in the first `beforeAll`, so hooks declared
- * after this call can already use it, and dropped after the block's tests.
+ * file, outside one). This call registers the `beforeAll` that creates it, so
+ * the block's hooks declared after the call can already use it; it is dropped
+ * after the block's tests.
  */
 export function migratedDatabase(engine: Engine, options: { linguisticCollation?: boolean } = {}): TestDb {
   let database: TestDatabase | undefined;

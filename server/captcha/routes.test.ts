@@ -2,8 +2,9 @@ import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { altchaWithDatabase } from "../../tests/support/altcha";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { altchaOn } from "../../tests/support/altcha";
+import { migratedDatabase } from "../../tests/support/databases";
 import { createCaptcha, type Captcha } from "./captcha";
 import { captchaRouter } from "./routes";
 
@@ -19,10 +20,11 @@ async function serve(captcha: Captcha): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const database = migratedDatabase("pglite");
 let altcha: Captcha;
-let disposeAltcha: () => Promise<void>;
-beforeAll(async () => ({ captcha: altcha, dispose: disposeAltcha } = await altchaWithDatabase()));
-afterAll(() => disposeAltcha());
+beforeAll(() => {
+  altcha = altchaOn(database.db);
+});
 
 describe("GET /api/captcha/challenge", () => {
   it("answers a fresh, uncached ALTCHA challenge that verifies once solved", async () => {

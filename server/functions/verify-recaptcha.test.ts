@@ -3,8 +3,9 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { altchaWithDatabase } from "../../tests/support/altcha";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { altchaOn } from "../../tests/support/altcha";
+import { migratedDatabase } from "../../tests/support/databases";
 import type { Captcha } from "../captcha/captcha";
 import { functionsRouter } from "./router";
 import { verifyRecaptchaFunction } from "./verify-recaptcha";
@@ -31,10 +32,11 @@ function verifyRecaptcha(url: string, data: unknown) {
 }
 
 describe("verifyRecaptcha", () => {
+  const database = migratedDatabase("pglite");
   let altcha: Captcha;
-  let disposeAltcha: () => Promise<void>;
-  beforeAll(async () => ({ captcha: altcha, dispose: disposeAltcha } = await altchaWithDatabase()));
-  afterAll(() => disposeAltcha());
+  beforeAll(() => {
+    altcha = altchaOn(database.db);
+  });
 
   it("answers { code: 200 } for a solved ALTCHA challenge, once", async () => {
     const url = await serve(altcha);

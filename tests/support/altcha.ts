@@ -1,7 +1,6 @@
 import { spendNonce } from "../../server/abuse/spent-nonces";
 import { createCaptcha, type Captcha } from "../../server/captcha/captcha";
 import type { Db } from "../../server/db/client";
-import { createEmptyDatabase } from "./databases";
 
 const TEST_HMAC_KEY = "test-hmac-key-0123456789abcdef";
 
@@ -10,9 +9,3 @@ export function altchaOn(db: Db, hmacKey = TEST_HMAC_KEY): Captcha {
   return createCaptcha({ provider: "altcha", hmacKey, maxNumber: 1000, spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt) });
 }
 
-/** ALTCHA with an empty database of its own (PGlite), for tests that need no other data. */
-export async function altchaWithDatabase(): Promise<{ captcha: Captcha; dispose(): Promise<void> }> {
-  const database = await createEmptyDatabase("pglite");
-  await database.migrate();
-  return { captcha: altchaOn(database.db), dispose: () => database.dispose() };
-}

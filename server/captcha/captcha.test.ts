@@ -1,11 +1,9 @@
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { altchaOn } from "../../tests/support/altcha";
+import { altchaOn, TEST_HMAC_KEY as HMAC_KEY } from "../../tests/support/altcha";
 import { ENGINES, migratedDatabase } from "../../tests/support/databases";
 import { ALTCHA_CHALLENGE_LIFETIME_MS, createCaptcha } from "./captcha";
-
-const HMAC_KEY = "test-hmac-key-0123456789abcdef";
 
 /** What the altcha 3.x widget posts after solving a v2 challenge. */
 async function solveAsWidget(challenge: Challenge): Promise<string> {

@@ -127,8 +127,12 @@ test("a sponsor posts with tags and a deadline; a creator filters, hearts and fi
   await creatorPage.goto("/app/opportunities?tags[]=streamer%20sponsorship&tags[]=gaming");
   const card = creatorPage.getByRole("listitem").filter({ has: creatorPage.getByRole("heading", { name: title }) });
   await expect(card).toBeVisible();
+  // The button turns pressed at once (optimistically); leaving the page before the server has
+  // answered would cancel the save, so the test waits for that answer before it moves on.
+  const saved = creatorPage.waitForResponse((response) => /\/heart(\.data)?(\?|$)/.test(response.url()) && response.request().method() === "POST");
   await card.getByRole("button", { name: `Save “${title}”, 0 hearts` }).click();
   await expect(card.getByRole("button", { name: `Unsave “${title}”, 1 heart` })).toHaveAttribute("aria-pressed", "true");
+  expect((await saved).ok()).toBe(true);
   await expect(creatorPage).toHaveURL(/tags(\[\]|%5B%5D)=streamer/); // stayed in place
   await creatorPage.goto("/app/account/opportunities/liked");
   await expect(creatorPage.getByRole("heading", { name: title })).toBeVisible();

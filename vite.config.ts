@@ -1,6 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { fileURLToPath } from "node:url";
+import { PROJECT_ALIASES } from "./import-aliases.ts";
 import { defineConfig } from "vite";
 
 // The SSR bundle's entry is our own HTTP server (server/http/entry.ts), so
@@ -8,7 +8,7 @@ import { defineConfig } from "vite";
 // graph and one database handle.
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
-    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+    alias: PROJECT_ALIASES,
   },
   build: {
     rollupOptions: isSsrBuild ? { input: "./server/http/entry.ts" } : undefined,

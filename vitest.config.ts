@@ -1,9 +1,9 @@
-import { fileURLToPath } from "node:url";
+import { PROJECT_ALIASES } from "./import-aliases.ts";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+    alias: PROJECT_ALIASES,
   },
   test: {
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "tests/unit/**/*.test.ts"],

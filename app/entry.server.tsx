@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { encodeDocument } from "../server/http/document-encoding";
+import { encodeDocument } from "#server/http/document-encoding";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;

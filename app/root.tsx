@@ -19,8 +19,8 @@ import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "./lib/site";
 import { takeToast } from "./lib/toast.server";
-import { countUnreadAlerts } from "../server/alerts/unread";
-import { getSessionUser } from "../server/auth/session";
+import { countUnreadAlerts } from "#server/alerts/unread";
+import { getSessionUser } from "#server/auth/session";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import type { UserType } from "../../server/db/schema";
+import type { UserType } from "#server/db/schema";
 import { secondaryButton } from "./forms";
 
 /** "Continue with Google": posts intent=google to the page's own action. */

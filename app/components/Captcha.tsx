@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type DetailedHTMLProps, type HTMLAttributes } from "react";
-import type { CaptchaProvider } from "../../server/captcha/captcha";
+import type { CaptchaProvider } from "#server/captcha/captcha";
 
 /** Served by server/captcha/routes.ts. */
 const ALTCHA_CHALLENGE_URL = "/api/captcha/challenge";

@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "react-router";
-import type { SiteInfo } from "~/lib/site";
+import type { SiteInfo } from "#app/lib/site";
 
 const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading: string; body: string }> = {
   notFound: {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "#app/lib/use-hydrated";
 
 /**
  * A link repeated down a long list (20 cards a page): a plain anchor in the

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { listBlogPosts } from "../../server/content/library";
-import { PostByline } from "~/components/PostByline";
-import { pageMeta } from "~/lib/meta";
+import { listBlogPosts } from "#server/content/library";
+import { PostByline } from "#app/components/PostByline";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/blog-index";
 
 export const handle = { hydrate: false };

@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
-import { findContent, renderContent } from "../../server/content/library";
-import { Prose } from "~/components/Prose";
-import { PostByline } from "~/components/PostByline";
-import { pageMeta } from "~/lib/meta";
-import { placeholdersFrom } from "~/lib/placeholders.server";
+import { findContent, renderContent } from "#server/content/library";
+import { Prose } from "#app/components/Prose";
+import { PostByline } from "#app/components/PostByline";
+import { pageMeta } from "#app/lib/meta";
+import { placeholdersFrom } from "#app/lib/placeholders.server";
 import type { Route } from "./+types/blog-post";
 
 export const handle = { hydrate: false };

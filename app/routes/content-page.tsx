@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
-import { findContent, renderContent } from "../../server/content/library";
-import { Prose } from "~/components/Prose";
-import { GuideLinks } from "~/components/GuideLinks";
-import { contentPageFor } from "~/content-routes";
-import { pageMeta } from "~/lib/meta";
-import { placeholdersFrom } from "~/lib/placeholders.server";
+import { findContent, renderContent } from "#server/content/library";
+import { Prose } from "#app/components/Prose";
+import { GuideLinks } from "#app/components/GuideLinks";
+import { contentPageFor } from "#app/content-routes";
+import { pageMeta } from "#app/lib/meta";
+import { placeholdersFrom } from "#app/lib/placeholders.server";
 import type { Route } from "./+types/content-page";
 
 export const handle = { hydrate: false };

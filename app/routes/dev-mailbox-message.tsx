@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
-import { getOutboxMessage } from "../../server/email/outbox";
-import { isLocalMachineRequest } from "../../server/http/loopback";
-import { localeFrom } from "~/lib/format";
-import { pageMeta } from "~/lib/meta";
+import { getOutboxMessage } from "#server/email/outbox";
+import { isLocalMachineRequest } from "#server/http/loopback";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dev-mailbox-message";
 
 /** Only this machine may read stored mail (it holds live links); everyone else, and unknown ids, get a 404. */

@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
-import { listOutbox } from "../../server/email/outbox";
-import { isLocalMachineRequest } from "../../server/http/loopback";
-import { localeFrom } from "~/lib/format";
-import { pageMeta } from "~/lib/meta";
+import { listOutbox } from "#server/email/outbox";
+import { isLocalMachineRequest } from "#server/http/loopback";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dev-mailbox";
 
 /** The outbox holds live sign-in and reset links: only this machine may see it; everyone else gets a plain 404. */

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { ErrorPage } from "~/components/ErrorPage";
+import { ErrorPage } from "#app/components/ErrorPage";
 
 export const handle = { hydrate: false };
 

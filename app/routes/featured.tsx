@@ -1,8 +1,8 @@
-import { getSessionUser } from "../../server/auth/session";
-import { listFeatured } from "../../server/featured/featured";
-import { OpportunityCardList } from "~/components/opportunities/OpportunityCard";
-import { localeFrom } from "~/lib/format";
-import { pageMeta } from "~/lib/meta";
+import { getSessionUser } from "#server/auth/session";
+import { listFeatured } from "#server/featured/featured";
+import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/featured";
 
 export const handle = { hydrate: false };

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { homeCopy } from "../../server/content/home";
-import { listBlogPosts } from "../../server/content/library";
-import { LogoMark } from "~/components/Logo";
-import { GuideLinks } from "~/components/GuideLinks";
-import { pageMeta } from "~/lib/meta";
-import { placeholdersFrom } from "~/lib/placeholders.server";
+import { homeCopy } from "#server/content/home";
+import { listBlogPosts } from "#server/content/library";
+import { LogoMark } from "#app/components/Logo";
+import { GuideLinks } from "#app/components/GuideLinks";
+import { pageMeta } from "#app/lib/meta";
+import { placeholdersFrom } from "#app/lib/placeholders.server";
 import type { Route } from "./+types/home";
 
 export const handle = { hydrate: false };

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { LEGACY_REDIRECTS } from "~/signed-in-routes";
+import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
 import type { Route } from "./+types/legacy-redirect";
 
 /** Old addresses still in emails and bookmarks (SPEC §2.2). */

@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { requireVerifiedUser } from "../../server/auth/session";
-import { isSignedInOnly } from "~/signed-in-routes";
+import { requireVerifiedUser } from "#server/auth/session";
+import { isSignedInOnly } from "#app/signed-in-routes";
 import type { Route } from "./+types/not-found";
 
 export const handle = { hydrate: false };

@@ -1,5 +1,5 @@
-import { listBlogPosts } from "../../server/content/library";
-import { CONTENT_PAGES } from "~/content-routes";
+import { listBlogPosts } from "#server/content/library";
+import { CONTENT_PAGES } from "#app/content-routes";
 import type { Route } from "./+types/sitemap";
 
 const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { rateLimitSubject } from "./client-ip";
 import { consumeRateLimit, consumeRateLimits, retryMessage } from "./rate-limit";
 

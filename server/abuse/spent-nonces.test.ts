@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
-import { spentCaptchaNonces } from "../db/schema";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { spentCaptchaNonces } from "#server/db/schema";
 import { spendNonce } from "./spent-nonces";
 
 describe.each(ENGINES)("spent captcha nonces on %s", (engine) => {

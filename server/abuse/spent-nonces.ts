@@ -1,6 +1,6 @@
 import { lte } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { spentCaptchaNonces } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { spentCaptchaNonces } from "#server/db/schema";
 
 /**
  * Records a solved challenge's nonce; true the first time only, so one

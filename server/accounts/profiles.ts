@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { logs, profiles, USER_TYPES, type UserType } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { logs, profiles, USER_TYPES, type UserType } from "#server/db/schema";
 
 /** `?type=` on sign-in/up: creator or sponsor; anything else means no type (SPEC §1). */
 export function parseUserType(value: string | null | undefined): UserType | null {

@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { alerts } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { alerts } from "#server/db/schema";
 
 /** The number in the user menu's "Notifications (n)" (partial index alerts_uid_unread_idx). */
 export async function countUnreadAlerts(db: Db, uid: string): Promise<number> {

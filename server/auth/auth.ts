@@ -4,12 +4,12 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import type { Logger } from "pino";
-import { createProfileForNewUser, parseUserType, recordSignupType } from "../accounts/profiles";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import { account, session, user, verification } from "../db/schema";
-import type { Mailer } from "../email/mailer";
-import { passwordResetEmail, verificationEmail } from "../email/messages";
+import { createProfileForNewUser, parseUserType, recordSignupType } from "#server/accounts/profiles";
+import type { Config } from "#server/config";
+import type { Db } from "#server/db/client";
+import { account, session, user, verification } from "#server/db/schema";
+import type { Mailer } from "#server/email/mailer";
+import { passwordResetEmail, verificationEmail } from "#server/email/messages";
 
 export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
 

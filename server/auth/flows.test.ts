@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
-import type { Captcha } from "../captcha/captcha";
-import { loadConfig } from "../config";
-import { emailOutbox, logs, user } from "../db/schema";
-import { createMailer } from "../email/mailer";
-import { accountTypeOf } from "../accounts/profiles";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import type { Captcha } from "#server/captcha/captcha";
+import { loadConfig } from "#server/config";
+import { emailOutbox, logs, user } from "#server/db/schema";
+import { createMailer } from "#server/email/mailer";
+import { accountTypeOf } from "#server/accounts/profiles";
 import { createAuth } from "./auth";
 import { signInWithPassword, signUpWithPassword, type IdentityDeps } from "./flows";
 

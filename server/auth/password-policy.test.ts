@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config";
+import { loadConfig } from "#server/config";
 import { brokenRules, brokenRulesMessage, describePolicy, passwordPolicyFrom } from "./password-policy";
 
 describe("password policy", () => {

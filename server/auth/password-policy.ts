@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "#server/config";
 
 /** SPEC §5: fetched by the sign-up form from GET /api/password-policy. */
 export type PasswordPolicy = {

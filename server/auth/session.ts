@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import type { AppContext } from "../http/context";
+import type { AppContext } from "#server/http/context";
 import { signInPath } from "./redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };

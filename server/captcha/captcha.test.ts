@@ -1,8 +1,8 @@
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { altchaOn, TEST_HMAC_KEY as HMAC_KEY } from "../../tests/support/altcha";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
+import { altchaOn, TEST_HMAC_KEY as HMAC_KEY } from "#tests/support/altcha";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { ALTCHA_CHALLENGE_LIFETIME_MS, createCaptcha } from "./captcha";
 
 /** What the altcha 3.x widget posts after solving a v2 challenge. */

@@ -3,8 +3,8 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { altchaOn } from "../../tests/support/altcha";
-import { migratedDatabase } from "../../tests/support/databases";
+import { altchaOn } from "#tests/support/altcha";
+import { migratedDatabase } from "#tests/support/databases";
 import { createCaptcha, type Captcha } from "./captcha";
 import { captchaRouter } from "./routes";
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase, type TestDb } from "../../tests/support/databases";
+import { ENGINES, migratedDatabase, type TestDb } from "#tests/support/databases";
 import { seedDatabase } from "./seed";
 
 /** Runs `query` and returns the error's message (or null), leaving no trace behind. */

@@ -4,7 +4,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type pg from "pg";
-import { projectPath } from "../paths";
+import { projectPath } from "#server/paths";
 
 export const MIGRATIONS_DIR = projectPath("server/db/migrations");
 

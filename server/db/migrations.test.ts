@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "../../tests/support/databases";
+import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { openPglite } from "./client";
 import { seedDatabase } from "./seed";
 

@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migratedDatabase } from "../../tests/support/databases";
-import { startSmtpSink, type SmtpSink } from "../../tests/support/smtp-sink";
+import { migratedDatabase } from "#tests/support/databases";
+import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink";
 import { createMailer } from "./mailer";
 import { verificationEmail } from "./messages";
 import { getOutboxMessage, listOutbox } from "./outbox";

@@ -1,7 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Logger } from "pino";
-import type { Db } from "../db/client";
-import { emailOutbox } from "../db/schema/email";
+import type { Db } from "#server/db/client";
+import { emailOutbox } from "#server/db/schema/email";
 
 export type MailMessage = {
   to: string;

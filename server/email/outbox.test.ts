@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
-import { emailOutbox } from "../db/schema/email";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { emailOutbox } from "#server/db/schema/email";
 import { getOutboxMessage, listOutbox } from "./outbox";
 
 describe.each(ENGINES)("outbox on %s", (engine) => {

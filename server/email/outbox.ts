@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { emailOutbox } from "../db/schema/email";
+import type { Db } from "#server/db/client";
+import { emailOutbox } from "#server/db/schema/email";
 
 export type OutboxSummary = Pick<typeof emailOutbox.$inferSelect, "id" | "to" | "subject" | "createdAt" | "meta">;
 export type OutboxMessage = typeof emailOutbox.$inferSelect;

@@ -1,7 +1,7 @@
 import { desc, isNotNull } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { bizbPages, opportunityPosts } from "../db/schema";
-import { summaryColumns, withLikedFlags, type OpportunitySummary } from "../opportunities/list";
+import type { Db } from "#server/db/client";
+import { bizbPages, opportunityPosts } from "#server/db/schema";
+import { summaryColumns, withLikedFlags, type OpportunitySummary } from "#server/opportunities/list";
 
 export type FeaturedPage = {
   customEnding: string;

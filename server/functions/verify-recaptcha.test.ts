@@ -4,9 +4,9 @@ import express from "express";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { altchaOn } from "../../tests/support/altcha";
-import { migratedDatabase } from "../../tests/support/databases";
-import type { Captcha } from "../captcha/captcha";
+import { altchaOn } from "#tests/support/altcha";
+import { migratedDatabase } from "#tests/support/databases";
+import type { Captcha } from "#server/captcha/captcha";
 import { functionsRouter } from "./router";
 import { verifyRecaptchaFunction } from "./verify-recaptcha";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Captcha } from "../captcha/captcha";
+import type { Captcha } from "#server/captcha/captcha";
 import { FunctionError, type CallableFunction } from "./protocol";
 
 const MAX_RESPONSE_LENGTH = 10_000;

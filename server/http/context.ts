@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import type { Auth } from "../auth/auth";
-import type { Captcha } from "../captcha/captcha";
-import type { Config } from "../config";
-import type { Mailer } from "../email/mailer";
-import type { Db } from "../db/client";
+import type { Auth } from "#server/auth/auth";
+import type { Captcha } from "#server/captcha/captcha";
+import type { Config } from "#server/config";
+import type { Mailer } from "#server/email/mailer";
+import type { Db } from "#server/db/client";
 
 /** What every loader and action receives as `context`. */
 export type AppContext = {

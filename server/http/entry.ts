@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import * as build from "virtual:react-router/server-build";
 import { startServer } from "./lifecycle";
 
-export { ConfigError } from "../config";
-export { DataDirLockedError } from "../db/lock";
+export { ConfigError } from "#server/config";
+export { DataDirLockedError } from "#server/db/lock";
 
 export function start() {
   return startServer({

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
-import { CAPTCHA_WIDGET_SOURCES, type CaptchaProvider } from "../captcha/captcha";
+import { CAPTCHA_WIDGET_SOURCES, type CaptchaProvider } from "#server/captcha/captcha";
 
 /** A fresh nonce per response, read by helmet's CSP and by the React render. */
 export const assignNonce: RequestHandler = (_req, res, next) => {

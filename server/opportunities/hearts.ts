@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { hearts, opportunityPosts } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { hearts, opportunityPosts } from "#server/db/schema";
 
 export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | { kind: "ERROR"; code: "not-found"; message: string };
 

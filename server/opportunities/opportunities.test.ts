@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase } from "../../tests/support/databases";
-import { hearts, logs, opportunityPosts, totals, user } from "../db/schema";
-import { seedDatabase } from "../db/seed";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { hearts, logs, opportunityPosts, totals, user } from "#server/db/schema";
+import { seedDatabase } from "#server/db/seed";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 import { toggleHeart } from "./hearts";
 import { listOpportunities } from "./list";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { hearts, logs, opportunityPosts } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { hearts, logs, opportunityPosts } from "#server/db/schema";
 import { heartedAmong, summaryColumns, withLikedFlags, type OpportunitySummary } from "./list";
 
 export const ACCOUNT_PAGE_SIZE = 50;

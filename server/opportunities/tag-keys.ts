@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { opportunityPosts } from "../db/schema";
+import { opportunityPosts } from "#server/db/schema";
 
 /**
  * Tags sorted by code unit, which is the byte order the database's key

@@ -1,6 +1,6 @@
 import { asc, inArray } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { tags } from "../db/schema";
+import type { Db } from "#server/db/client";
+import { tags } from "#server/db/schema";
 
 /** SPEC §3 "all_tags": the filter groups, in the order the picker shows them. */
 export const TAG_GROUPS = [

@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
-import { E2E_PORTS } from "../support/e2e-ports";
-import type { ReceivedMail } from "../support/smtp-sink";
+import { E2E_PORTS } from "#tests/support/e2e-ports";
+import type { ReceivedMail } from "#tests/support/smtp-sink";
 
 const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
+import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
 // These start their own server processes; run them one at a time.
 test.describe.configure({ mode: "serial" });

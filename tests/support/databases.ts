@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { openPglite, openPostgres, type DatabaseHandle, type Db } from "../../server/db/client";
+import { openPglite, openPostgres, type DatabaseHandle, type Db } from "#server/db/client";
 
 export type Engine = "pglite" | "postgres";
 

@@ -1,4 +1,4 @@
-import { formatMoney } from "~/lib/format";
+import { formatMoney } from "#app/lib/format";
 
 /** SPEC §5: a blank or $0 minimum means funds cannot be collected through the platform. */
 export function contributionText(minContributionCents: number, currency: string, appName: string, locale = "en-US"): string {

@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import { useFetcher, useLocation } from "react-router";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "#app/lib/use-hydrated";
 
 type HeartState = { liked: boolean; totalHearts: number };
 type HeartButtonProps = HeartState & { postId: string; title: string };

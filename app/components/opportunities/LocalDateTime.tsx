@@ -1,5 +1,5 @@
-import { dateTimeFormat } from "~/lib/format";
-import { useHydrated } from "~/lib/use-hydrated";
+import { dateTimeFormat } from "#app/lib/format";
+import { useHydrated } from "#app/lib/use-hydrated";
 
 /**
  * A date and time in the reader's locale and time zone. The server knows

@@ -1,5 +1,5 @@
-import { ListLink } from "~/components/ListLink";
-import type { OpportunitySummary } from "../../../server/opportunities/list";
+import { ListLink } from "#app/components/ListLink";
+import type { OpportunitySummary } from "#server/opportunities/list";
 import { contributionText } from "./ContributionText";
 import { HeartButton, HeartForm } from "./HeartButton";
 import { LocalDateTime } from "./LocalDateTime";

@@ -1,9 +1,9 @@
 import { Form } from "react-router";
-import type { FieldErrors, OpportunityFormInput } from "../../../server/opportunities/form";
-import { MAX_POST_TAGS } from "../../../server/opportunities/form";
-import { TAG_GROUPS, type TagCatalogue } from "../../../server/opportunities/tags";
-import { useHydrated } from "~/lib/use-hydrated";
-import { primaryButton, TextArea, TextField } from "../forms";
+import type { FieldErrors, OpportunityFormInput } from "#server/opportunities/form";
+import { MAX_POST_TAGS } from "#server/opportunities/form";
+import { TAG_GROUPS, type TagCatalogue } from "#server/opportunities/tags";
+import { useHydrated } from "#app/lib/use-hydrated";
+import { primaryButton, TextArea, TextField } from "#app/components/forms";
 
 type Props = {
   values: Partial<OpportunityFormInput>;

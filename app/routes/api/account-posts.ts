@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { loadAccountList } from "../opportunities/account-lists.server";
+import { loadAccountList } from "#app/routes/opportunities/account-lists.server";
 import type { Route } from "./+types/account-posts";
 
 /** The next 50 of My Posts or Liked Posts, as JSON, for 'Load more'. */

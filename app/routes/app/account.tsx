@@ -1,12 +1,12 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { accountTypeOf, getProfile, saveProfileName } from "../../../server/accounts/profiles";
-import { requestPasswordReset } from "../../../server/auth/flows";
-import { requireVerifiedUser } from "../../../server/auth/session";
-import { FormAlert, primaryButton, TextField } from "~/components/forms";
-import { ResetPasswordPill } from "~/components/ResetPasswordPill";
-import { formText, identityDeps } from "~/lib/identity.server";
-import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
+import { requestPasswordReset } from "#server/auth/flows";
+import { requireVerifiedUser } from "#server/auth/session";
+import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
+import { formText, identityDeps } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
+import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

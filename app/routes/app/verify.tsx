@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
-import { resendVerificationEmail, verifyEmailCode } from "../../../server/auth/flows";
-import { cookieHeaders, getSessionUser, requireUser } from "../../../server/auth/session";
-import { FormAlert, primaryButton, secondaryButton } from "~/components/forms";
-import { formText, identityDeps } from "~/lib/identity.server";
-import { pageMeta } from "~/lib/meta";
-import { toastCookie } from "~/lib/toast.server";
+import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
+import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
+import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { formText, identityDeps } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
+import { toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/verify";
 
 // SPEC §2.5, word for word.

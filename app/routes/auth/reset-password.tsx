@@ -1,11 +1,11 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { resetPassword } from "../../../server/auth/flows";
-import { passwordPolicyFrom } from "../../../server/auth/password-policy";
-import { FormAlert, primaryButton, TextField } from "~/components/forms";
-import { PasswordRules } from "~/components/PasswordRules";
-import { formText, identityDeps } from "~/lib/identity.server";
-import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { resetPassword } from "#server/auth/flows";
+import { passwordPolicyFrom } from "#server/auth/password-policy";
+import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { PasswordRules } from "#app/components/PasswordRules";
+import { formText, identityDeps } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
+import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/reset-password";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { safeRedirectPath } from "../../../server/auth/redirects";
-import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
-import { requestPasswordReset, signInWithPassword } from "../../../server/auth/flows";
-import { parseUserType } from "../../../server/accounts/profiles";
-import { AuthSwitchLink, GoogleSignInButton } from "~/components/AuthSwitch";
-import { FormAlert, primaryButton, TextField } from "~/components/forms";
-import { formText, identityDeps, redirectToGoogle } from "~/lib/identity.server";
-import { pageMeta } from "~/lib/meta";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { cookieHeaders, getSessionUser } from "#server/auth/session";
+import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
+import { parseUserType } from "#server/accounts/profiles";
+import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
+import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signin";
 
 // better-auth's OAuth error codes, as the person should read them.

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { signOut } from "../../../server/auth/flows";
-import { cookieHeaders } from "../../../server/auth/session";
-import { identityDeps } from "~/lib/identity.server";
+import { signOut } from "#server/auth/flows";
+import { cookieHeaders } from "#server/auth/session";
+import { identityDeps } from "#app/lib/identity.server";
 import type { Route } from "./+types/signout";
 
 /** Sign Out (a POST from the user menu): ends the session and goes to the home page. */

@@ -1,15 +1,15 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { parseUserType } from "../../../server/accounts/profiles";
-import { signUpWithPassword } from "../../../server/auth/flows";
-import { passwordPolicyFrom } from "../../../server/auth/password-policy";
-import { safeRedirectPath } from "../../../server/auth/redirects";
-import { cookieHeaders, getSessionUser } from "../../../server/auth/session";
-import { Captcha } from "~/components/Captcha";
-import { AuthSwitchLink, GoogleSignInButton } from "~/components/AuthSwitch";
-import { FormAlert, primaryButton, TextField } from "~/components/forms";
-import { PasswordRules } from "~/components/PasswordRules";
-import { formText, identityDeps, redirectToGoogle } from "~/lib/identity.server";
-import { pageMeta } from "~/lib/meta";
+import { parseUserType } from "#server/accounts/profiles";
+import { signUpWithPassword } from "#server/auth/flows";
+import { passwordPolicyFrom } from "#server/auth/password-policy";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { cookieHeaders, getSessionUser } from "#server/auth/session";
+import { Captcha } from "#app/components/Captcha";
+import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
+import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { PasswordRules } from "#app/components/PasswordRules";
+import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signup";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

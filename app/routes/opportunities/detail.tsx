@@ -1,16 +1,16 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { getSessionUser, requireVerifiedUser } from "../../../server/auth/session";
-import { listHref } from "../../../server/opportunities/list-query";
-import { deleteOpportunity } from "../../../server/opportunities/mutations";
-import { getOpportunity } from "../../../server/opportunities/read";
-import { FormAlert, primaryButton, secondaryButton } from "~/components/forms";
-import { contributionText } from "~/components/opportunities/ContributionText";
-import { HeartButton, HeartForm } from "~/components/opportunities/HeartButton";
-import { LocalDateTime } from "~/components/opportunities/LocalDateTime";
-import { formText } from "~/lib/identity.server";
-import { localeFrom } from "~/lib/format";
-import { pageMeta } from "~/lib/meta";
-import { redirectWithToast } from "~/lib/toast.server";
+import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
+import { listHref } from "#server/opportunities/list-query";
+import { deleteOpportunity } from "#server/opportunities/mutations";
+import { getOpportunity } from "#server/opportunities/read";
+import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { contributionText } from "#app/components/opportunities/ContributionText";
+import { HeartButton, HeartForm } from "#app/components/opportunities/HeartButton";
+import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
+import { formText } from "#app/lib/identity.server";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
+import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/detail";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

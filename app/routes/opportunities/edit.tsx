@@ -1,11 +1,11 @@
 import { data, Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "../../../server/auth/session";
-import type { OpportunityFormInput } from "../../../server/opportunities/form";
-import { getOpportunity } from "../../../server/opportunities/read";
-import { loadTagCatalogue } from "../../../server/opportunities/tags";
-import { FormAlert } from "~/components/forms";
-import { OpportunityFormFields } from "~/components/opportunities/OpportunityFormFields";
-import { pageMeta } from "~/lib/meta";
+import { requireVerifiedUser } from "#server/auth/session";
+import type { OpportunityFormInput } from "#server/opportunities/form";
+import { getOpportunity } from "#server/opportunities/read";
+import { loadTagCatalogue } from "#server/opportunities/tags";
+import { FormAlert } from "#app/components/forms";
+import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/edit";
 import { saveOpportunity } from "./editor.server";
 

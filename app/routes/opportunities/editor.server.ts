@@ -1,8 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
-import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "../../../server/opportunities/form";
-import { createOpportunity, editOpportunity } from "../../../server/opportunities/mutations";
-import { allTags, loadTagCatalogue } from "../../../server/opportunities/tags";
-import { redirectWithToast } from "~/lib/toast.server";
+import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
+import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
+import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { redirectWithToast } from "#app/lib/toast.server";
 
 export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
 

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import { safeRedirectPath, signInPath } from "../../../server/auth/redirects";
-import { getSessionUser } from "../../../server/auth/session";
-import { toggleHeart } from "../../../server/opportunities/hearts";
-import { formText } from "~/lib/identity.server";
+import { safeRedirectPath, signInPath } from "#server/auth/redirects";
+import { getSessionUser } from "#server/auth/session";
+import { toggleHeart } from "#server/opportunities/hearts";
+import { formText } from "#app/lib/identity.server";
 import type { Route } from "./+types/heart";
 
 /**

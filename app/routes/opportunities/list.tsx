@@ -1,14 +1,14 @@
 import { data, Link } from "react-router";
-import { getSessionUser } from "../../../server/auth/session";
-import { listOpportunities } from "../../../server/opportunities/list";
-import { listHref, MAX_TAG_FILTERS, parseListQuery } from "../../../server/opportunities/list-query";
-import { logTagSearch } from "../../../server/opportunities/read";
-import { allTags, DEFAULT_TAG_GROUP, loadTagCatalogue, TAG_GROUPS, type TagGroupKind } from "../../../server/opportunities/tags";
-import { FormAlert, primaryButton } from "~/components/forms";
-import { OpportunityCardList } from "~/components/opportunities/OpportunityCard";
-import { TagFilter } from "~/components/opportunities/TagFilter";
-import { localeFrom } from "~/lib/format";
-import { pageMeta } from "~/lib/meta";
+import { getSessionUser } from "#server/auth/session";
+import { listOpportunities } from "#server/opportunities/list";
+import { listHref, MAX_TAG_FILTERS, parseListQuery } from "#server/opportunities/list-query";
+import { logTagSearch } from "#server/opportunities/read";
+import { allTags, DEFAULT_TAG_GROUP, loadTagCatalogue, TAG_GROUPS, type TagGroupKind } from "#server/opportunities/tags";
+import { FormAlert, primaryButton } from "#app/components/forms";
+import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
+import { TagFilter } from "#app/components/opportunities/TagFilter";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/list";
 
 export const EMPTY_TEXT = "Sorry, we couldn't find any opportunities matching your search criteria.";

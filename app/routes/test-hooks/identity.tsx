@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { data } from "react-router";
-import { logs, user } from "../../../server/db/schema";
+import { logs, user } from "#server/db/schema";
 import type { Route } from "./+types/identity";
 
 /**

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { toastSchema } from "~/lib/toast";
-import { redirectWithToast } from "~/lib/toast.server";
+import { toastSchema } from "#app/lib/toast";
+import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/toast";
 
 const query = toastSchema.extend({ to: z.string().startsWith("/").default("/") });

@@ -1,4 +1,4 @@
-import type { UserType } from "../schema";
+import type { UserType } from "#server/db/schema";
 
 /** Demo sign-ins, also listed in the README. Only ever seeded into an empty database. */
 export const DEMO_PASSWORD = "sponsorgrid-demo";

@@ -1,8 +1,8 @@
 import { hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { account, alerts, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "../schema";
-import { newOpportunityId } from "../../opportunities/ids";
+import type { Db } from "#server/db/client";
+import { account, alerts, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
+import { newOpportunityId } from "#server/opportunities/ids";
 import bizbPageData from "./data/bizb-pages.json" with { type: "json" };
 import opportunityData from "./data/opportunities.json" with { type: "json" };
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";

@@ -1,4 +1,4 @@
-import type { TagKind } from "../schema";
+import type { TagKind } from "#server/db/schema";
 
 /** The opportunity filter groups of SPEC §3 ("all_tags"), lower-case as stored on posts. */
 export const US_STATES = [

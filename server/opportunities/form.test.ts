@@ -61,11 +61,12 @@ describe("opportunity form", () => {
     if (result.kind === "ERROR") expect(result.fieldErrors[field as keyof typeof result.fieldErrors]).toBe(message);
   });
 
-  it("reports a bad deadline together with the other fields' messages", () => {
-    const result = parseOpportunityForm({ ...valid, title: "", deadlineDate: "2026-02-30" });
-    expect(result).toEqual({
-      kind: "ERROR",
-      fieldErrors: { title: "Required", deadlineDate: "Enter a real date: that day doesn't exist" },
-    });
+  it.each([
+    [{ deadlineDate: "2026-02-30" }, { deadlineDate: "Enter a real date: that day doesn't exist" }],
+    // Half a deadline is never stored (SPEC §5) and never dropped without a word (ADR 0008).
+    [{ deadlineTime: "" }, { deadlineTime: "Enter both a date and a time, or leave both empty" }],
+  ])("reports the deadline's message %j together with the other fields' messages", (deadline, message) => {
+    const result = parseOpportunityForm({ ...valid, title: "", ...deadline });
+    expect(result).toEqual({ kind: "ERROR", fieldErrors: { title: "Required", ...message } });
   });
 });

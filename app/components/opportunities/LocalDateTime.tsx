@@ -24,7 +24,10 @@ export function LocalDateTime({ iso, serverLocale, timeZone, withReaderTime = fa
     const readerText = readerZone ? formatZonedDateTime(date, readerZone, serverLocale) : text;
     return (
       <>
-        <time dateTime={iso}>{text}</time>
+        {/* Same locale and zone on both sides; the warning is suppressed only for ICU data that differs by version. */}
+        <time dateTime={iso} suppressHydrationWarning>
+          {text}
+        </time>
         {readerText !== text ? <span className="text-muted"> ({readerText} your time)</span> : null}
       </>
     );

@@ -3,7 +3,6 @@ import type { Db } from "#server/db/client";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
 import type { FieldErrors, OpportunityForm } from "./form";
-import { deadlineFrom } from "./form";
 import { newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
@@ -17,7 +16,8 @@ function columnsFrom(form: OpportunityForm) {
     organization: form.organization,
     website: form.website,
     minContributionCents: form.minContribution * 100,
-    applicationDeadline: deadlineFrom(form),
+    applicationDeadline: form.deadline?.at ?? null,
+    applicationDeadlineTimeZone: form.deadline?.timeZone ?? null,
     contactName: form.contactName,
     contactEmail: form.contactEmail,
     contactPhone: form.contactPhone,

@@ -11,6 +11,7 @@ import type { Db } from "#server/db/client";
 import type { UserType } from "#server/db/schema";
 import { account, user } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
+import { safeRedirectPath } from "./redirects";
 import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from "./errors";
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
@@ -237,7 +238,8 @@ export async function startGoogleSignIn(
   const { headers, response } = await deps.auth.api.signInSocial({
     body: {
       provider: "google",
-      callbackURL: input.redirectTo,
+      // Checked here too: this is the last stop before better-auth stores it in the OAuth state.
+      callbackURL: safeRedirectPath(input.redirectTo),
       errorCallbackURL: "/signin",
       disableRedirect: true,
       ...(input.type ? { additionalData: { [SIGNUP_TYPE_STATE_KEY]: input.type } } : {}),

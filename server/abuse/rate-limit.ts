@@ -103,26 +103,29 @@ export function backoffDelaySeconds(failures: number, rule: BackoffRule): number
 }
 
 /**
- * Claims one attempt under a backoff: counted as a failure at once (one atomic
- * upsert, so a burst of parallel requests cannot all slip through the free
- * ones), given back with releaseBackoffAttempt when it succeeds.
- * In the row, `window_started_at` is the time of the last counted attempt.
+ * Claims one attempt under a backoff: counted as a failure at once, given back
+ * with releaseBackoffAttempt when it succeeds. The claim is one conditional
+ * UPDATE, which the database re-checks under the row lock, so a burst of
+ * parallel requests cannot all slip through the free ones. In the row,
+ * `window_started_at` is the time of the last counted attempt.
  */
 export async function claimBackoffAttempt(db: Db, key: string, rule: BackoffRule, now = new Date()): Promise<RateLimitResult> {
   const forgetBefore = new Date(now.getTime() - rule.forgetAfterSeconds * 1000);
+  const forgotten = new Date(forgetBefore.getTime() - 1000);
+  await db.execute(sql`insert into rate_limits (key, window_started_at, count) values (${key}, ${forgotten}, 0) on conflict (key) do nothing`);
   const waitOver = sql`(rate_limits.count < ${rule.freeFailures} or rate_limits.window_started_at + make_interval(secs => least(${rule.firstDelaySeconds}::float8 * power(2, least(rate_limits.count - ${rule.freeFailures}, 30)), ${rule.maxDelaySeconds}::float8)) <= ${now})`;
-  const result = (await db.execute(sql`
-    insert into rate_limits (key, window_started_at, count) values (${key}, ${now}, 1)
-    on conflict (key) do update set
-      count = case when rate_limits.window_started_at <= ${forgetBefore} then 1 when ${waitOver} then rate_limits.count + 1 else rate_limits.count end,
-      window_started_at = case when rate_limits.window_started_at <= ${forgetBefore} or ${waitOver} then ${now} else rate_limits.window_started_at end
-    returning count, window_started_at
-  `)) as unknown as { rows: { count: number; window_started_at: Date | string }[] };
+  const claimed = (await db.execute(sql`
+    update rate_limits set
+      count = case when rate_limits.window_started_at <= ${forgetBefore} then 1 else rate_limits.count + 1 end,
+      window_started_at = ${now}
+    where key = ${key} and (rate_limits.window_started_at <= ${forgetBefore} or ${waitOver})
+    returning count
+  `)) as unknown as { rows: unknown[] };
   await afterWrite(db, now);
-  const row = result.rows[0]!;
-  const last = new Date(row.window_started_at).getTime();
-  if (last === now.getTime()) return { allowed: true };
-  const waitUntil = last + backoffDelaySeconds(row.count, rule) * 1000;
+  if (claimed.rows.length > 0) return { allowed: true };
+  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
+  if (!row) return { allowed: true };
+  const waitUntil = row.windowStartedAt.getTime() + backoffDelaySeconds(row.count, rule) * 1000;
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((waitUntil - now.getTime()) / 1000)) };
 }
 

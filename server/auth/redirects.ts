@@ -31,7 +31,7 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
     const decoded = lenientPercentDecode(layer);
     if (decoded === layer) break;
     // Decoded text may hold spaces (a query's "%20"); controls have no business in a redirect.
-    if (/[\x00-\x1f\x7f]/.test(decoded)) return fallback;
+    if (hasControlCharacter(decoded)) return fallback;
     const folded = foldLikeANormaliser(decoded);
     if (!folded.startsWith("/") || folded.startsWith("//") || !resolvesLocally(folded)) return fallback;
     layer = decoded;
@@ -69,7 +69,15 @@ const SEPARATOR_LOOKALIKES = /[\u2044\u2215\u29f5\u29f8\u29f9\ufe68\u3002\uff61\
 /** Invisible or space-like, or folds into ASCII under NFKC (fullwidth ／, ＼, ．, ＠, ：...). */
 function suspiciousUnicode(ch: string): boolean {
   if (INVISIBLE_OR_SPACE.test(ch) || SEPARATOR_LOOKALIKES.test(ch)) return true;
-  return /[\x00-\x7f]/.test(ch.normalize("NFKC"));
+  return [...ch.normalize("NFKC")].some((folded) => folded.codePointAt(0)! < 0x80);
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 function resolvesLocally(path: string): boolean {

@@ -103,6 +103,7 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       ["creator@example.com", "wrong password 1", "wrong-password", "Password is incorrect. Please try again."],
       ["nobody@example.com", "whatever", "user-not-found", "We couldn't find an account with that email address. Please try again."],
       ["not-an-email", "whatever", "invalid-email", "Email is invalid. Please try again."],
+      ["nul\0@example.com", "whatever", "invalid-email", "Email is invalid. Please try again."],
     ])("%s / %s fails as %s and is logged", async (email, password, code, message) => {
       const result = await attempt(email, password);
       expect(result).toMatchObject({ kind: "ERROR", code, message });

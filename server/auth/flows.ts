@@ -117,7 +117,10 @@ export async function signInWithPassword(
   const email = parseEmail(input.email);
   if (!email) {
     // Logged when it could be an address someone mistyped; a megabyte of text is not kept anywhere.
-    if (input.email.length <= MAX_EMAIL_LENGTH) await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase() });
+    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
+    if (input.email.length <= MAX_EMAIL_LENGTH) {
+      await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
+    }
     return { ...invalidEmail(), field: undefined };
   }
   const addressKey = signInKeys.address(input.ip);

@@ -114,6 +114,9 @@ test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine on
   await expect(link).toHaveAttribute("href", /\/reset-password\?token=/);
   await link.click();
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  // Opening the link is logged as a request, without the token.
+  await expect.poll(() => server.output()).toContain("/reset-password?token=[redacted]");
+  expect(server.output()).not.toMatch(/reset-password\?token=(?!\[redacted\])/);
 
   const fromElsewhere = await request.get(`${server.url}/dev/mailbox`, { headers: { "X-Forwarded-For": "203.0.113.50" } });
   expect(fromElsewhere.status()).toBe(404);

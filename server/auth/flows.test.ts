@@ -15,6 +15,7 @@ import {
   resetPassword,
   signInNeedsCaptcha,
   signInWithPassword,
+  settleDetachedWork,
   signUpWithPassword,
   verifyEmailCode,
   type IdentityDeps,
@@ -191,9 +192,11 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
   });
 
   describe("password reset", () => {
-    const resetLinks = async (email: string) =>
-      (await database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Reset your Sponsorgrid password"))))
+    const resetLinks = async (email: string) => {
+      await settleDetachedWork();
+      return (await database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Reset your Sponsorgrid password"))))
         .map((mail) => new URL(mail.meta.url!).searchParams.get("token")!);
+    };
 
     it("mails a few links per account per hour, answers success for every request, and the links sent keep working", async () => {
       await signUp("flooded@example.com", { ip: "203.0.113.60" });

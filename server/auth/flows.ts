@@ -1,5 +1,6 @@
 import { isAPIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import { z } from "zod";
 import { logSignInFailure, recordSignupType } from "#server/accounts/profiles";
 import { rateLimitSubject } from "#server/abuse/client-ip";
@@ -26,7 +27,32 @@ import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 /** What every identity flow needs; routes pass it straight from their context. */
-export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config };
+export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config; logger?: Logger };
+
+const detachedWork = new Set<Promise<void>>();
+
+/**
+ * Runs `work` after the answer has gone: its duration (does the account exist? a token to store,
+ * a mail to render and queue) must not show in how long the request took.
+ */
+function detach(deps: IdentityDeps, what: string, work: () => Promise<unknown>): void {
+  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        if (deps.logger) deps.logger.error({ err: error }, `${what} failed`);
+        else console.error(`${what} failed`, error);
+      },
+    )
+    .finally(() => detachedWork.delete(task));
+  detachedWork.add(task);
+}
+
+/** Resolves once work detached from requests has finished (tests). */
+export async function settleDetachedWork(): Promise<void> {
+  while (detachedWork.size > 0) await Promise.all([...detachedWork]);
+}
 
 export type FlowError = {
   kind: "ERROR";
@@ -213,7 +239,8 @@ export async function signUpWithPassword(
  * network is limited with a 429; the account only in the mail it receives
  * (AUTH_RATE_LIMITS.passwordReset.account per hour): beyond that the request
  * still answers success and the links already sent keep working, so a flood
- * of requests never takes the owner's way back in away.
+ * of requests never takes the owner's way back in away. The reset itself runs
+ * after the answer, which therefore takes as long for an unknown address.
  */
 export async function requestPasswordReset(
   deps: IdentityDeps,
@@ -226,7 +253,7 @@ export async function requestPasswordReset(
   if (!networkResult.allowed) return tooManyRequests(networkResult.retryAfterSeconds);
   const mailResult = await consumeRateLimit(deps.db, mailbox!.key, mailbox!.rule);
   if (!mailResult.allowed) return { kind: "SUCCESS" };
-  await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
+  detach(deps, "password reset request", () => deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } }));
   return { kind: "SUCCESS" };
 }
 

@@ -256,6 +256,10 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       expect(await whoIs(session)).toBeNull();
     });
 
+    it("reads every session from the database: no cookie cache that would keep a disabled account in", () => {
+      expect(deps.auth.options.session?.cookieCache?.enabled).toBe(false);
+    });
+
     const whoIsId = async (email: string) => (await database.db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0]?.id;
   });
 });

@@ -353,3 +353,30 @@ test("a disabled account's open session ends at once", async ({ page }) => {
   await page.goto("/app/account");
   await expect(page).toHaveURL(/\/signin\?redirectTo=%2Fapp%2Faccount/);
 });
+
+test("a password reset ends every other reset link of the account", async ({ page }) => {
+  const email = uniqueEmail("twolinks");
+  await signUp(page, { email, password: PASSWORD });
+  await expect(page).toHaveURL("/app/verify");
+  await page.context().clearCookies();
+  const links: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(email);
+    const before = await mailCount(email);
+    await page.getByRole("button", { name: "send me a reset link" }).click();
+    await expect(page.getByText(`If an account exists for ${email}, we've sent it a link`)).toBeVisible();
+    links.push(linkIn(await waitForMail(email, { subject: /Reset your/, after: before }), "/reset-password"));
+  }
+  await page.goto(links[1]!);
+  await page.getByLabel("New password", { exact: true }).fill("second-link-pass-1");
+  await page.getByLabel("Confirm new password").fill("second-link-pass-1");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL("/signin");
+
+  await page.goto(links[0]!);
+  await page.getByLabel("New password", { exact: true }).fill("first-link-pass-2");
+  await page.getByLabel("Confirm new password").fill("first-link-pass-2");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("This reset link is invalid or has expired.")).toBeVisible();
+});

@@ -22,3 +22,15 @@ export function isLocalMachineRequest(clientIp: string, headers: Headers): boole
   if (headers.has("forwarded") || headers.has("x-forwarded-for") || headers.has("x-real-ip")) return false;
   return isLoopbackAddress(clientIp);
 }
+
+/** localhost, *.localhost and loopback addresses (bracketed IPv6 as in a URL): names that only ever reach this machine. */
+export function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  return isLoopbackAddress(name.replace(/^\[(.*)\]$/, "$1"));
+}
+
+/** An origin whose host is a localhost name (http://localhost:3000, http://127.0.0.1:8080). */
+export function isLocalhostOrigin(origin: string): boolean {
+  return isLocalhostName(new URL(origin).hostname);
+}

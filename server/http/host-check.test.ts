@@ -11,7 +11,7 @@ describe("hostChecker", () => {
   const local = hostChecker(loadConfig({ NODE_ENV: "production", PORT: "3100" }));
   const development = hostChecker(loadConfig({ NODE_ENV: "development", PORT: "3000", PUBLIC_ORIGIN: "https://sponsorgrid.example" }));
 
-  it.each(["sponsorgrid.example", "SPONSORGRID.example", "sponsorgrid.example:443", "bizb.example", "bizb.example:443"])(
+  it.each(["sponsorgrid.example", "SPONSORGRID.example", "sponsorgrid.example:443", "bizb.example", "bizb.example:443", "sponsorgrid.example."])(
     "production serves its own names: %s",
     (host) => expect(production(host)).toBe(true),
   );

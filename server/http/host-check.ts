@@ -36,7 +36,8 @@ function parseHost(host: string | undefined): { hostname: string; port: string }
   const match = /^(\[[\da-f:.]+\]|[\w.-]+)(?::(\d{1,5}))?$/i.exec(host ?? "");
   if (!match) return null;
   try {
-    return { hostname: new URL(`http://${match[1]}`).hostname, port: match[2] === undefined ? "" : String(Number(match[2])) };
+    // "sponsorgrid.example." (fully qualified) is the same name.
+    return { hostname: new URL(`http://${match[1]}`).hostname.replace(/\.$/, ""), port: match[2] === undefined ? "" : String(Number(match[2])) };
   } catch {
     return null;
   }

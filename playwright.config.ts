@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_PORTS } from "./tests/support/e2e-ports";
+import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "./tests/support/e2e-secret";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = ".e2e-data";
@@ -27,6 +28,8 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     launchOptions: chromiumLaunchOptions,
     trace: "retain-on-failure",
+    // Opens /__test/* (tests/e2e/fixtures.ts sends it too, next to each test's client address).
+    extraHTTPHeaders: { [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } }],
   webServer: [
@@ -52,10 +55,12 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         DATABASE_URL: "",
         ENABLE_TEST_ROUTES: "true",
+        TEST_ROUTES_SECRET: E2E_TEST_ROUTES_SECRET,
         LOG_LEVEL: "warn",
         SUPPORT_EMAIL: "help@sponsorgrid.example",
-        // Behind a trusted proxy: each test picks its own client address (tests/e2e/fixtures.ts).
-        TRUST_PROXY: "true",
+        // Behind one trusted proxy hop (the test itself): each test picks its own client address
+        // in X-Forwarded-For (tests/e2e/fixtures.ts).
+        TRUST_PROXY: "1",
         SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
         GOOGLE_CLIENT_ID: "sponsorgrid-e2e",
         GOOGLE_CLIENT_SECRET: "e2e-client-secret",

@@ -49,4 +49,54 @@ describe("loadConfig", () => {
       loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://localhost/db" }),
     ).toThrowError(/SESSION_SECRET is required in production when DATABASE_URL is set \(not set\)/);
   });
+
+  describe("TRUST_PROXY", () => {
+    it.each([
+      [undefined, false],
+      ["false", false],
+      ["0", false],
+      ["1", 1],
+      ["2", 2],
+      ["10.0.0.1", ["10.0.0.1"]],
+      ["10.0.0.1, 10.1.0.0/16,fd00::/8", ["10.0.0.1", "10.1.0.0/16", "fd00::/8"]],
+      ["loopback,uniquelocal", ["loopback", "uniquelocal"]],
+    ])("reads %j as %j", (value, expected) => {
+      expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+    });
+
+    it("refuses true, which would let a client pick its own address, and says what to give instead", () => {
+      expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrowError(
+        /TRUST_PROXY no longer accepts true.*give the number of proxies in front of the app \(usually 1\) or their addresses \(got "true"\)/,
+      );
+    });
+
+    it.each(["yes", "11", "-1", "10.0.0.1/33", "10.0.0.1, example.com", "1.2.3"])("refuses %j", (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrowError(/TRUST_PROXY must be the number of proxies/);
+    });
+  });
+
+  describe("test routes", () => {
+    const secret = { TEST_ROUTES_SECRET: "a-secret-of-32-characters-at-least" };
+
+    it("need a secret for the suite to send", () => {
+      expect(() => loadConfig({ ENABLE_TEST_ROUTES: "true" })).toThrowError(/TEST_ROUTES_SECRET is required when ENABLE_TEST_ROUTES is set/);
+      expect(() => loadConfig({ ENABLE_TEST_ROUTES: "true", TEST_ROUTES_SECRET: "short" })).toThrowError(
+        /TEST_ROUTES_SECRET must be at least 16 characters \(value hidden\)/,
+      );
+    });
+
+    it("are refused when the server runs for real: production on a public origin", () => {
+      expect(() => loadConfig({ ...secret, ENABLE_TEST_ROUTES: "true", NODE_ENV: "production", PUBLIC_ORIGIN: "https://sponsorgrid.example" })).toThrowError(
+        /ENABLE_TEST_ROUTES must not be set when the server runs for real \(NODE_ENV=production on https:\/\/sponsorgrid.example\)/,
+      );
+    });
+
+    it.each([
+      { NODE_ENV: "production" },
+      { NODE_ENV: "production", PUBLIC_ORIGIN: "http://127.0.0.1:3100" },
+      { NODE_ENV: "development", PUBLIC_ORIGIN: "https://sponsorgrid.example" },
+    ])("are allowed on this machine or outside production: %j", (env) => {
+      expect(loadConfig({ ...secret, ...env, ENABLE_TEST_ROUTES: "true" }).ENABLE_TEST_ROUTES).toBe(true);
+    });
+  });
 });

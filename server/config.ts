@@ -1,4 +1,6 @@
+import net from "node:net";
 import { z } from "zod";
+import { isLocalhostOrigin } from "#server/http/loopback";
 
 /**
  * Every environment variable the product reads, validated once at boot.
@@ -8,6 +10,43 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
   .transform((value) => value === "true" || value === "1");
+
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry) || net.isIP(entry) !== 0) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = net.isIP(address);
+  if (version === 0 || rest.length > 0 || !/^\d{1,3}$/.test(bits ?? "")) return false;
+  return Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front of the app may say who the client is: none (unset, false, 0),
+ * a number of hops, or a list of their addresses and ranges. Only the address the
+ * trusted hop appended to X-Forwarded-For counts; everything left of it the client wrote.
+ */
+export type TrustProxy = false | number | string[];
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const given = value?.trim().toLowerCase() ?? "";
+    if (given === "" || given === "false" || given === "0") return false;
+    if (/^\d+$/.test(given) && Number(given) <= 10) return Number(given);
+    const entries = given.split(",").map((entry) => entry.trim());
+    if (given !== "true" && entries.every(isAddressOrRange)) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message:
+        given === "true"
+          ? "no longer accepts true, which let any client choose its own address by writing X-Forwarded-For: give the number of proxies in front of the app (usually 1) or their addresses"
+          : "must be the number of proxies in front of the app (1-10) or a comma-separated list of their addresses or CIDR ranges, e.g. 1 or 10.0.0.1,10.1.0.0/16",
+    });
+    return z.NEVER;
+  });
 
 const origin = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// origin, e.g. http://localhost:3000" })
@@ -35,8 +74,10 @@ const configSchema = z
     COMPANY_NAME: z.string().trim().min(1, "must not be empty").default("Sponsorgrid contributors"),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    TRUST_PROXY: booleanFlag,
+    TRUST_PROXY: trustProxy,
     ENABLE_TEST_ROUTES: booleanFlag,
+    // The end-to-end suite sends it with every request to /__test/* (X-Test-Routes-Secret).
+    TEST_ROUTES_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 
     // Password policy, served to the sign-up form and enforced on the server.
     PASSWORD_MIN_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(128, "must be at most 128").default(6),
@@ -73,6 +114,17 @@ const configSchema = z
     }
     if (env.CAPTCHA_PROVIDER !== "altcha" && (!env.CAPTCHA_SITE_KEY || !env.CAPTCHA_SECRET_KEY)) {
       ctx.addIssue({ code: "custom", path: ["CAPTCHA_SECRET_KEY"], message: `and CAPTCHA_SITE_KEY are required for ${env.CAPTCHA_PROVIDER}` });
+    }
+    if (env.ENABLE_TEST_ROUTES && !env.TEST_ROUTES_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["TEST_ROUTES_SECRET"], message: "is required when ENABLE_TEST_ROUTES is set" });
+    }
+    // "For real": a production build answering on a public name. Test routes change data at will.
+    if (env.ENABLE_TEST_ROUTES && env.NODE_ENV === "production" && env.PUBLIC_ORIGIN && !isLocalhostOrigin(env.PUBLIC_ORIGIN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ENABLE_TEST_ROUTES"],
+        message: `must not be set when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}); it is for the end-to-end suite on this machine`,
+      });
     }
     // Several app processes share one PostgreSQL: they must share the secret too.
     if (env.DATABASE_URL && !env.SESSION_SECRET && env.NODE_ENV === "production") {
@@ -112,7 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "environment");
     const given = env[name];
-    const shown = given === undefined ? "not set" : `got ${JSON.stringify(given)}`;
+    const shown = given === undefined ? "not set" : /SECRET/.test(name) ? "value hidden" : `got ${JSON.stringify(given)}`;
     return `${name} ${issue.message} (${shown})`;
   });
   throw new ConfigError(problems);

@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "react-router";
 import type { SiteInfo } from "#app/lib/site";
 
-const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading: string; body: string }> = {
+const COPY: Record<"notFound" | "forbidden" | "badRequest" | "tooLarge" | "error", { title: string; heading: string; body: string }> = {
   notFound: {
     title: "Page not found",
     heading: "We couldn't find that page",
@@ -11,6 +11,17 @@ const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading:
     title: "Access denied",
     heading: "You don't have access to this page",
     body: "Sign in with the account that owns it, or go back to where you were.",
+  },
+  badRequest: {
+    title: "Bad request",
+    heading: "We couldn't read that request",
+    body: "The link or what was sent is malformed. Check it and try again.",
+  },
+  // A form sent in the page (fetch) that the server's body cap refused (server/http/body-limit.ts).
+  tooLarge: {
+    title: "Too much to send",
+    heading: "That was too much to send",
+    body: "What you sent is larger than this site accepts. Go back, shorten what you entered and try again.",
   },
   error: {
     title: "Something went wrong",
@@ -25,7 +36,7 @@ const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading:
  */
 export function ErrorPage({ status }: { status: number }) {
   const site = useRouteLoaderData<{ site: SiteInfo }>("root")?.site;
-  const copy = status === 404 ? COPY.notFound : status === 403 ? COPY.forbidden : COPY.error;
+  const copy = status === 404 ? COPY.notFound : status === 403 ? COPY.forbidden : status === 400 ? COPY.badRequest : status === 413 ? COPY.tooLarge : COPY.error;
   const appName = site?.appName ?? "Sponsorgrid";
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center">

@@ -7,11 +7,22 @@ import type { ServerBuild } from "react-router";
 import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
 import { functionsRouter } from "#server/functions/router";
+import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
+import { FunctionError } from "#server/functions/protocol";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import { capRequestBodies, formatSize } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
+import { trustedForwarding } from "./forwarding";
+import { refuseUnknownHosts } from "./host-check";
 import { requestLogger } from "./logging";
+import { refuseUnreadableUrls } from "./malformed-url";
+import { personalisedResponses } from "./personalised";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
+import { guardTestRoutes } from "./test-routes";
+
+/** The callable functions' own cap (the protocol answers in JSON); see server/functions/router.ts. */
+const FUNCTIONS_BODY_LIMIT = 100 * 1024;
 
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
@@ -23,10 +34,28 @@ export function createHttpApp(options: HttpAppOptions) {
   const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha } = options;
   const app = express();
   app.disable("x-powered-by");
-  if (config.TRUST_PROXY) app.set("trust proxy", true);
+  // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
+  app.set("trust proxy", config.TRUST_PROXY);
 
+  // Guards first: who sent it and through which proxy, for which host, what address, how big.
+  app.use(trustedForwarding());
   app.use(requestLogger(logger));
   app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER }));
+  app.use(refuseUnknownHosts(config));
+  app.use(refuseUnreadableUrls());
+  app.use(
+    capRequestBodies([
+      {
+        prefix: "/api/functions/",
+        limit: FUNCTIONS_BODY_LIMIT,
+        refuse: (_req, res, limit) => {
+          const error = new FunctionError("invalid-argument", `The request body is larger than ${formatSize(limit)}.`);
+          res.status(413).json({ error: { status: error.statusName, message: error.message } });
+        },
+      },
+    ]),
+  );
+  app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
@@ -34,6 +63,8 @@ export function createHttpApp(options: HttpAppOptions) {
   // Fingerprinted build output never changes under the same name.
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // Everything below may be personal: session-bound responses are never cached or sent in clear.
+  app.use(personalisedResponses({ sessionCookiePrefix: SESSION_COOKIE_PREFIX }));
 
   // better-auth answers only the OAuth callback over HTTP; every other identity
   // flow runs through our own actions, which apply the rate limits.

@@ -16,9 +16,22 @@ export function isLoopbackAddress(ip: string): boolean {
 /**
  * Whether a request came from this machine. A request that carries proxy headers is never
  * local: behind a reverse proxy on the same host every request arrives from loopback, and
- * with TRUST_PROXY the client's own X-Forwarded-For decides the address Express reports.
+ * the proxy may be one TRUST_PROXY does not name. (The test hooks, which the e2e suite reaches
+ * through its own trusted "proxy", use the finer rule in test-routes.ts.)
  */
 export function isLocalMachineRequest(clientIp: string, headers: Headers): boolean {
   if (headers.has("forwarded") || headers.has("x-forwarded-for") || headers.has("x-real-ip")) return false;
   return isLoopbackAddress(clientIp);
+}
+
+/** localhost, *.localhost and loopback addresses (bracketed IPv6 as in a URL): names that only ever reach this machine. */
+export function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  return isLoopbackAddress(name.replace(/^\[(.*)\]$/, "$1"));
+}
+
+/** An origin whose host is a localhost name (http://localhost:3000, http://127.0.0.1:8080). */
+export function isLocalhostOrigin(origin: string): boolean {
+  return isLocalhostName(new URL(origin).hostname);
 }

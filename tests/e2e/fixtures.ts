@@ -1,18 +1,24 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
+import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import type { ReceivedMail } from "#tests/support/smtp-sink";
 
 const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
 
 /**
- * Every test is its own client network: the app runs behind a trusted proxy
- * (TRUST_PROXY) and reads X-Forwarded-For, so per-IP rate limits of one test
- * never spill into another.
+ * Every test is its own client: the app runs behind one trusted proxy hop
+ * (TRUST_PROXY=1), which the test plays by writing X-Forwarded-For, so per-IP
+ * rate limits of one test never spill into another. The address is one of the
+ * 16 million loopback addresses (never 127.0.0.1), because /__test/* answers
+ * only clients on this machine; the secret header opens those hooks.
  */
 export const test = base.extend({
   extraHTTPHeaders: async ({}, use) => {
-    await use({ "X-Forwarded-For": `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}` });
+    await use({
+      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
+      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
+    });
   },
 });
 export { expect };

@@ -92,7 +92,7 @@ test("starts on an empty PostgreSQL database, migrating and seeding it", async (
 });
 
 test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine only, and Google stays hidden", async ({ page, request }) => {
-  const server = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: "true" });
+  const server = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: "1" });
   running.push(server);
   await page.goto(`${server.url}/signin`);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();

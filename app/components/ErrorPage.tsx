@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "react-router";
 import type { SiteInfo } from "#app/lib/site";
 
-const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading: string; body: string }> = {
+const COPY: Record<"notFound" | "forbidden" | "refused" | "error", { title: string; heading: string; body: string }> = {
   notFound: {
     title: "Page not found",
     heading: "We couldn't find that page",
@@ -11,6 +11,12 @@ const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading:
     title: "Access denied",
     heading: "You don't have access to this page",
     body: "Sign in with the account that owns it, or go back to where you were.",
+  },
+  // Any other 4xx: the request itself was refused (e.g. a garbled form), not our failure.
+  refused: {
+    title: "Request refused",
+    heading: "We couldn't accept that request",
+    body: "Something in what was sent can't be accepted, so nothing was changed. Go back, check the form and try again.",
   },
   error: {
     title: "Something went wrong",
@@ -25,7 +31,8 @@ const COPY: Record<"notFound" | "forbidden" | "error", { title: string; heading:
  */
 export function ErrorPage({ status }: { status: number }) {
   const site = useRouteLoaderData<{ site: SiteInfo }>("root")?.site;
-  const copy = status === 404 ? COPY.notFound : status === 403 ? COPY.forbidden : COPY.error;
+  const copy =
+    status === 404 ? COPY.notFound : status === 403 ? COPY.forbidden : status >= 400 && status < 500 ? COPY.refused : COPY.error;
   const appName = site?.appName ?? "Sponsorgrid";
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center">

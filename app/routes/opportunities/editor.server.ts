@@ -2,6 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
 import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 
 export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
@@ -11,7 +12,13 @@ export type EditorActionData = { values: OpportunityFormInput; errors: FieldErro
  * page. Editing takes the post's id from the form's `docId` field.
  */
 export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, mode: "create" | "edit") {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) {
+    // The person's text comes back into the form (without any NUL) with the reason above it.
+    const values = formDataToInput(read.salvaged ?? new FormData());
+    return data<EditorActionData>({ values, errors: {}, message: read.message }, { status: read.status });
+  }
+  const form = read.form;
   const input = formDataToInput(form);
   const docId = mode === "edit" ? String(form.get("docId") ?? "") : null;
   const parsed = parseOpportunityForm(input);

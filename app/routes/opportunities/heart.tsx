@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { safeRedirectPath, signInPath } from "#server/auth/redirects";
 import { getSessionUser } from "#server/auth/session";
 import { toggleHeart } from "#server/opportunities/hearts";
+import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import type { Route } from "./+types/heart";
 
@@ -11,7 +12,9 @@ import type { Route } from "./+types/heart";
  * Guests go to sign in and return to the page they were on.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) throw data(read.message, { status: read.status });
+  const form = read.form;
   const returnTo = safeRedirectPath(formText(form, "returnTo"), `/app/opportunities/${params.docId}`);
   const user = await getSessionUser(request, context);
   if (!user) throw redirect(signInPath(returnTo));

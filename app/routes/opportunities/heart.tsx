@@ -15,7 +15,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (!read.ok) throw data(read.message, { status: read.status });
   const form = read.form;
-  const returnTo = safeRedirectPath(formText(form, "returnTo"), `/app/opportunities/${params.docId}`);
+  const returnTo = safeRedirectPath(formText(form, "returnTo"), detailPath(params.docId));
   const user = await getSessionUser(request, context);
   if (!user) throw redirect(signInPath(returnTo));
   if (!user.emailVerified) throw redirect("/app/verify");
@@ -27,5 +27,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function loader({ params }: Route.LoaderArgs) {
-  throw redirect(`/app/opportunities/${params.docId}`);
+  throw redirect(detailPath(params.docId));
+}
+
+/**
+ * The post's page, encoded: a Location header with raw non-ASCII or CR/LF
+ * fails to send (a 500), and encodeURIComponent throws on a lone surrogate.
+ */
+function detailPath(docId: string): string {
+  return `/app/opportunities/${encodeURIComponent(docId.replace(/\p{Cs}/gu, "\uFFFD"))}`;
 }

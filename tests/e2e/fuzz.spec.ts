@@ -7,7 +7,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 /**
  * Issue 13, item 5: every form and route, driven with generated hostile input,
  * as a guest and as a signed-in person. Every answer must be 2xx, 3xx or 4xx,
- * and afterwards the account and its post read back exactly as before.
+ * and afterwards the account and the post aimed at read back exactly as before.
  *
  * The POST bodies are built so that none of them is a valid request to act on:
  * each is refused by the form reader (NUL, invalid UTF-8, JSON, broken
@@ -246,37 +246,25 @@ async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: 
   }
 }
 
-/** A new verified account with one post of its own, signed in on `page`. */
-async function accountWithPost(page: Page): Promise<{ email: string; postId: string }> {
+/**
+ * A new verified account, signed in on `page`, and a post to aim at: the last
+ * on the first page, which no other spec hearts. (Creating a post of our own
+ * would move the site's total under another spec that counts it.)
+ */
+async function freshAccountAndTarget(page: Page): Promise<{ email: string; postId: string }> {
   const email = uniqueEmail("fuzz");
   await signUp(page, { email, password: "tidy-harbor-42", name: "Fuzz Target" });
   await expect(page).toHaveURL("/app/verify");
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await expect(page).toHaveURL("/app");
-  const created = await page.request.post("/app/opportunities/new", {
-    form: {
-      title: "Fuzz target post",
-      description: "Hostile input must leave this post exactly as it is.",
-      bullets: "One\nTwo",
-      organization: "Fuzz Org",
-      website: "https://fuzz.example",
-      minContribution: "300",
-      deadlineDate: "",
-      deadlineTime: "",
-      tzOffset: "0",
-      contactName: "",
-      contactEmail: "",
-      contactPhone: "",
-      tags: "music",
-    },
-  });
-  expect(created.ok()).toBe(true);
-  const postId = new URL(created.url()).pathname.split("/").pop()!;
+  await page.goto("/app/opportunities");
+  const href = await page.getByRole("main").getByRole("heading", { level: 3 }).last().getByRole("link").getAttribute("href");
+  const postId = href!.split("/").pop()!;
   expect(postId).toMatch(/^\d{10}_/);
   return { email, postId };
 }
 
-/** What the account owns, read back through the app (nonces and toasts differ per request). */
+/** The account and the target post, read back through the app (nonces differ per request). */
 async function snapshot(owner: APIRequestContext, postId: string) {
   const page = async (path: string) => {
     const response = await owner.get(path);
@@ -286,7 +274,6 @@ async function snapshot(owner: APIRequestContext, postId: string) {
   const json = async (path: string) => (await owner.get(path)).json();
   return {
     post: await page(`/app/opportunities/${postId}`),
-    edit: await page(`/app/opportunities/edit?docId=${postId}`),
     account: await page("/app/account"),
     mine: await json("/api/account-posts?kind=mine"),
     liked: await json("/api/account-posts?kind=liked"),
@@ -297,14 +284,14 @@ test.describe("hostile input", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test("as a guest: every route answers below 500 and nothing changes", async ({ page, request }) => {
-    const { postId } = await accountWithPost(page);
+    const { postId } = await freshAccountAndTarget(page);
     const before = await snapshot(page.request, postId);
     await fuzzEveryRoute(request, postId, false);
     expect(await snapshot(page.request, postId)).toEqual(before);
   });
 
-  test("signed in as the post's owner: every route answers below 500 and nothing changes", async ({ page }) => {
-    const { postId } = await accountWithPost(page);
+  test("signed in: every route answers below 500 and nothing changes", async ({ page }) => {
+    const { postId } = await freshAccountAndTarget(page);
     const before = await snapshot(page.request, postId);
     await fuzzEveryRoute(page.request, postId, true);
     // Still signed in (nothing signed us out) and everything reads back the same.

@@ -5,7 +5,13 @@ import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 
-export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
+export type EditorActionData = {
+  values: OpportunityFormInput;
+  errors: FieldErrors;
+  message?: string;
+  /** New on every refused form: the fields mount afresh with the salvaged text (no NUL) in them. */
+  formKey?: string;
+};
 
 /**
  * Shared by the new and edit pages: validate, save, then on to the detail
@@ -16,7 +22,7 @@ export async function saveOpportunity(request: Request, context: AppLoadContext,
   if (!read.ok) {
     // The person's text comes back into the form (without any NUL) with the reason above it.
     const values = formDataToInput(read.salvaged ?? new FormData());
-    return data<EditorActionData>({ values, errors: {}, message: read.message }, { status: read.status });
+    return data<EditorActionData>({ values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` }, { status: read.status });
   }
   const form = read.form;
   const input = formDataToInput(form);

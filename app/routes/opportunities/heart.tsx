@@ -13,7 +13,8 @@ import type { Route } from "./+types/heart";
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  // No page of its own to show the reason on: the reason itself, as text.
+  if (!read.ok) throw new Response(read.message, { status: read.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const form = read.form;
   const returnTo = safeRedirectPath(formText(form, "returnTo"), detailPath(params.docId));
   const user = await getSessionUser(request, context);

@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "react-router";
 import type { SiteInfo } from "#app/lib/site";
 
-const COPY: Record<"notFound" | "forbidden" | "badRequest" | "tooLarge" | "error", { title: string; heading: string; body: string }> = {
+const COPY: Record<"notFound" | "forbidden" | "tooLarge" | "refused" | "error", { title: string; heading: string; body: string }> = {
   notFound: {
     title: "Page not found",
     heading: "We couldn't find that page",
@@ -12,16 +12,17 @@ const COPY: Record<"notFound" | "forbidden" | "badRequest" | "tooLarge" | "error
     heading: "You don't have access to this page",
     body: "Sign in with the account that owns it, or go back to where you were.",
   },
-  badRequest: {
-    title: "Bad request",
-    heading: "We couldn't read that request",
-    body: "The link or what was sent is malformed. Check it and try again.",
-  },
   // A form sent in the page (fetch) that the server's body cap refused (server/http/body-limit.ts).
   tooLarge: {
     title: "Too much to send",
     heading: "That was too much to send",
     body: "What you sent is larger than this site accepts. Go back, shorten what you entered and try again.",
+  },
+  // Any other 4xx: the request itself was refused (e.g. a garbled form), not our failure.
+  refused: {
+    title: "Request refused",
+    heading: "We couldn't accept that request",
+    body: "Something in what was sent can't be accepted, so nothing was changed. Go back, check the form and try again.",
   },
   error: {
     title: "Something went wrong",
@@ -36,7 +37,16 @@ const COPY: Record<"notFound" | "forbidden" | "badRequest" | "tooLarge" | "error
  */
 export function ErrorPage({ status }: { status: number }) {
   const site = useRouteLoaderData<{ site: SiteInfo }>("root")?.site;
-  const copy = status === 404 ? COPY.notFound : status === 403 ? COPY.forbidden : status === 400 ? COPY.badRequest : status === 413 ? COPY.tooLarge : COPY.error;
+  const copy =
+    status === 404
+      ? COPY.notFound
+      : status === 403
+        ? COPY.forbidden
+        : status === 413
+          ? COPY.tooLarge
+          : status >= 400 && status < 500
+            ? COPY.refused
+            : COPY.error;
   const appName = site?.appName ?? "Sponsorgrid";
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center">

@@ -9,6 +9,7 @@ import { createMailer } from "#server/email/mailer";
 import { openPglite, openPostgres, type DatabaseHandle } from "#server/db/client";
 import { acquireDataDirLock, type DataDirLock } from "#server/db/lock";
 import { seedDatabase } from "#server/db/seed";
+import { closeSearchLog } from "#server/search-log/search-log";
 import { createHttpApp } from "./app";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
@@ -75,6 +76,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       clearTimeout(forced);
       // A mail under way finishes (bounded); queued mail waits in the database for the next start.
       await mailer.close();
+      // Searches counted in the last few seconds are written before the database closes.
+      await closeSearchLog(db);
       await database.close();
       lock?.release();
       logger.info("database closed; bye");

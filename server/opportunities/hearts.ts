@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
+import { isPostId } from "./ids";
 
 export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | { kind: "ERROR"; code: "not-found"; message: string };
 
@@ -10,6 +11,7 @@ export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalH
  * lock orders concurrent toggles, so the count always equals the heart rows.
  */
 export async function toggleHeart(db: Db, postId: string, uid: string): Promise<HeartResult> {
+  if (!isPostId(postId)) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
   const heartId = `${postId}_${uid}`;
   return db.transaction(async (tx) => {
     // Lock the post first: every toggle on it queues here, and a missing post is a clean not-found.

@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
 import type { FieldErrors, OpportunityForm } from "./form";
-import { newOpportunityId } from "./ids";
+import { isPostId, newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
 export type MutationError = { kind: "ERROR"; code: "invalid-argument" | "not-found" | "permission-denied"; message: string; fieldErrors?: FieldErrors };
@@ -69,6 +69,7 @@ export async function editOpportunity(
   form: OpportunityForm,
   knownTags: Set<string>,
 ): Promise<{ kind: "SUCCESS"; id: string } | MutationError> {
+  if (!isPostId(id)) return NOT_FOUND;
   const invalid = unknownTags(form, knownTags);
   if (invalid) return invalid;
   const updated = await db
@@ -82,6 +83,7 @@ export async function editOpportunity(
 
 /** Deletes the owner's post with every heart on it (cascade) and takes 1 off the total, atomically. */
 export async function deleteOpportunity(db: Db, poster: Poster, id: string): Promise<{ kind: "SUCCESS" } | MutationError> {
+  if (!isPostId(id)) return NOT_FOUND;
   const deleted = await db.transaction(async (tx) => {
     const rows = await tx
       .delete(opportunityPosts)
@@ -98,9 +100,11 @@ export async function deleteOpportunity(db: Db, poster: Poster, id: string): Pro
   return deleted ? { kind: "SUCCESS" } : ownershipError(db, id);
 }
 
+const NOT_FOUND: MutationError = { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
+
 async function ownershipError(db: Db, id: string): Promise<MutationError> {
   const [exists] = await db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(eq(opportunityPosts.id, id));
   return exists
     ? { kind: "ERROR", code: "permission-denied", message: "Only the person who posted this opportunity can change it." }
-    : { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
+    : NOT_FOUND;
 }

@@ -11,6 +11,7 @@ import { parseListQuery } from "./list-query";
 import { createOpportunity, deleteOpportunity, editOpportunity } from "./mutations";
 import { getOpportunity, listLikedBy, listPostsBy, logTagSearch } from "./read";
 import { allTags, loadTagCatalogue } from "./tags";
+import { closeSearchLog } from "#server/search-log/search-log";
 
 const formInput: OpportunityFormInput = {
   title: "Test opportunity", description: "A test.", bullets: "", organization: "Org", website: "", minContribution: "250",
@@ -151,12 +152,22 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     expect(await toggleHeart(database.db, "8000000000_missing", "demo-sponsor2")).toMatchObject({ kind: "ERROR", code: "not-found" });
   });
 
+  it("answers not-found, never a database error, for ids no post can have (NUL, huge, other text)", async () => {
+    for (const id of ["8000000000_a\0b", "\0", `8000000000_${"x".repeat(100_000)}`, "../../etc", "🙂"]) {
+      expect(await getOpportunity(database.db, id, null)).toBeNull();
+      expect(await toggleHeart(database.db, id, "demo-sponsor2")).toMatchObject({ kind: "ERROR", code: "not-found" });
+      expect(await deleteOpportunity(database.db, { uid: "demo-sponsor" }, id)).toMatchObject({ kind: "ERROR", code: "not-found" });
+      expect(await editOpportunity(database.db, { uid: "demo-sponsor" }, id, form(), known)).toMatchObject({ kind: "ERROR", code: "not-found" });
+    }
+  });
+
   it("logs each searched tag as search / tag_<tag>", async () => {
-    await logTagSearch(database.db, "demo-creator", ["podcast sponsorship", "music"]);
+    logTagSearch(database.db, "demo-creator", ["podcast sponsorship", "music"]);
+    await closeSearchLog(database.db);
     const entries = await database.db.select().from(logs).where(eq(logs.description, "search"));
-    expect(entries.map((e) => [e.uid, e.subtype, e.type]).sort()).toEqual([
-      ["demo-creator", "tag_music", "search"],
-      ["demo-creator", "tag_podcast sponsorship", "search"],
+    expect(entries.map((e) => [e.uid, e.subtype, e.type, e.count]).sort()).toEqual([
+      ["demo-creator", "tag_music", "search", 1],
+      ["demo-creator", "tag_podcast sponsorship", "search", 1],
     ]);
   });
 

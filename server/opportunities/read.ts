@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { hearts, logs, opportunityPosts } from "#server/db/schema";
+import type { Logger } from "pino";
+import { hearts, opportunityPosts } from "#server/db/schema";
+import { searchLogFor } from "#server/search-log/search-log";
+import { isPostId } from "./ids";
 import { heartedAmong, summaryColumns, withLikedFlags, type OpportunitySummary } from "./list";
 
 export const ACCOUNT_PAGE_SIZE = 50;
@@ -18,6 +21,7 @@ export type OpportunityDetail = OpportunitySummary & {
 };
 
 export async function getOpportunity(db: Db, id: string, viewerUid: string | null): Promise<OpportunityDetail | null> {
+  if (!isPostId(id)) return null;
   const [row] = await db.select().from(opportunityPosts).where(eq(opportunityPosts.id, id));
   if (!row) return null;
   const liked = await heartedAmong(db, viewerUid, [id]);
@@ -99,10 +103,15 @@ function parseHeartCursor(value: string): { at: Date; id: string } | null {
   return id && !Number.isNaN(date.getTime()) ? { at: date, id } : null;
 }
 
-/** SPEC §7.2: each tag search is logged as `search` / `tag_<tag>`. */
-export async function logTagSearch(db: Db, uid: string | null, tags: string[]): Promise<void> {
+/**
+ * SPEC §7.2: each tag search is logged as `search` / `tag_<tag>`. The log is
+ * batched and aggregated (server/search-log/): this only counts in memory, so
+ * a page view never waits on, or writes, a log row of its own.
+ */
+export function logTagSearch(db: Db, uid: string | null, tags: string[], logger?: Pick<Logger, "warn" | "error">): void {
   if (tags.length === 0) return;
-  await db.insert(logs).values(
-    tags.map((tag) => ({ uid, collection: "opportunity_posts", description: "search", subtype: `tag_${tag}`, type: "search" })),
-  );
+  searchLogFor(db, {
+    onDropped: (dropped) => logger?.warn({ dropped }, "search log buffer full: searches dropped"),
+    onError: (err) => logger?.error({ err }, "search log flush failed"),
+  }).record(uid, "opportunity_posts", tags.map((tag) => `tag_${tag}`));
 }

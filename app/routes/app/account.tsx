@@ -6,6 +6,7 @@ import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/account";
 
@@ -23,7 +24,9 @@ type ActionResult = { profileError?: string; resetSent?: boolean; error?: string
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  const form = read.form;
   const intent = formText(form, "intent");
   if (intent === "profile") {
     const result = await saveProfileName(context.db, user.id, formText(form, "profileName"));

@@ -5,6 +5,7 @@ import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#app/lib/form.server";
 import { toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/verify";
 
@@ -27,7 +28,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult = { invalid?: boolean; notice?: string; error?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  const form = read.form;
   const intent = formText(form, "intent");
   const deps = identityDeps(context);
 

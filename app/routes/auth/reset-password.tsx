@@ -5,6 +5,7 @@ import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/reset-password";
 
@@ -16,7 +17,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult = { error?: string; code?: string; fieldErrors?: { password?: string; confirm?: string } };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  const form = read.form;
   const password = formText(form, "password");
   const confirm = formText(form, "confirm");
   const fieldErrors: NonNullable<ActionResult["fieldErrors"]> = {};

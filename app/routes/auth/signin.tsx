@@ -7,6 +7,7 @@ import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signin";
 
@@ -42,7 +43,9 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  const form = read.form;
   const intent = formText(form, "intent");
   const email = formText(form, "email").trim();
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));

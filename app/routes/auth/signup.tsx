@@ -9,6 +9,7 @@ import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signup";
 
@@ -29,7 +30,9 @@ type FieldErrors = Partial<Record<"name" | "email" | "password" | "captcha", str
 type ActionResult = { error?: string; code?: string; fieldErrors?: FieldErrors; values?: { name: string; email: string } };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  const form = read.form;
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
   if (formText(form, "intent") === "google") return redirectToGoogle(context, request, redirectTo, parseUserType(formText(form, "type")));
   const values = { name: formText(form, "name").trim(), email: formText(form, "email").trim() };

@@ -10,6 +10,7 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formText } from "#app/lib/identity.server";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/detail";
 
@@ -28,7 +29,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) throw data(read.message, { status: read.status });
+  const form = read.form;
   if (formText(form, "intent") !== "delete") throw data("Unknown action", { status: 400 });
   const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);
   if (result.kind === "ERROR") throw data(result.message, { status: result.code === "not-found" ? 404 : 403 });

@@ -59,6 +59,7 @@ export default function EditOpportunity({ loaderData, actionData }: Route.Compon
         </div>
       ) : null}
       <OpportunityFormFields
+        key={actionData?.formKey ?? "form"}
         values={actionData?.values ?? loaderData.values}
         errors={actionData?.errors ?? {}}
         catalogue={loaderData.catalogue}

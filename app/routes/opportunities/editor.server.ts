@@ -2,16 +2,29 @@ import { data, type AppLoadContext } from "react-router";
 import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
 import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 
-export type EditorActionData = { values: OpportunityFormInput; errors: FieldErrors; message?: string };
+export type EditorActionData = {
+  values: OpportunityFormInput;
+  errors: FieldErrors;
+  message?: string;
+  /** New on every refused form: the fields mount afresh with the salvaged text (no NUL) in them. */
+  formKey?: string;
+};
 
 /**
  * Shared by the new and edit pages: validate, save, then on to the detail
  * page. Editing takes the post's id from the form's `docId` field.
  */
 export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, mode: "create" | "edit") {
-  const form = await request.formData();
+  const read = await readForm(request);
+  if (!read.ok) {
+    // The person's text comes back into the form (without any NUL) with the reason above it.
+    const values = formDataToInput(read.salvaged ?? new FormData());
+    return data<EditorActionData>({ values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` }, { status: read.status });
+  }
+  const form = read.form;
   const input = formDataToInput(form);
   const docId = mode === "edit" ? String(form.get("docId") ?? "") : null;
   const parsed = parseOpportunityForm(input);

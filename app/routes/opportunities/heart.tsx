@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { safeRedirectPath, signInPath } from "#server/auth/redirects";
 import { getSessionUser } from "#server/auth/session";
 import { toggleHeart } from "#server/opportunities/hearts";
+import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import type { Route } from "./+types/heart";
 
@@ -11,8 +12,11 @@ import type { Route } from "./+types/heart";
  * Guests go to sign in and return to the page they were on.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const returnTo = safeRedirectPath(formText(form, "returnTo"), `/app/opportunities/${params.docId}`);
+  const read = await readForm(request);
+  // No page of its own to show the reason on: the reason itself, as text.
+  if (!read.ok) throw new Response(read.message, { status: read.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const form = read.form;
+  const returnTo = safeRedirectPath(formText(form, "returnTo"), detailPath(params.docId));
   const user = await getSessionUser(request, context);
   if (!user) throw redirect(signInPath(returnTo));
   if (!user.emailVerified) throw redirect("/app/verify");
@@ -24,5 +28,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function loader({ params }: Route.LoaderArgs) {
-  throw redirect(`/app/opportunities/${params.docId}`);
+  throw redirect(detailPath(params.docId));
+}
+
+/**
+ * The post's page, encoded: a Location header with raw non-ASCII or CR/LF
+ * fails to send (a 500), and encodeURIComponent throws on a lone surrogate.
+ */
+function detailPath(docId: string): string {
+  return `/app/opportunities/${encodeURIComponent(docId.replace(/\p{Cs}/gu, "\uFFFD"))}`;
 }

@@ -42,6 +42,7 @@ export default function NewOpportunity({ loaderData, actionData }: Route.Compone
         </div>
       ) : null}
       <OpportunityFormFields
+        key={actionData?.formKey ?? "form"}
         values={actionData?.values ?? {}}
         errors={actionData?.errors ?? {}}
         catalogue={loaderData.catalogue}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 
 export const USER_TYPES = ["creator", "sponsor"] as const;
@@ -37,7 +37,13 @@ export const logs = pgTable(
     subtype: text(),
     type: text(),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // How many times this happened in the row's window: search entries are aggregated
+    // per (uid, term) over a few seconds (server/search-log/); every other entry is one event.
+    count: integer().notNull().default(1),
   },
-  // "logs where uid equals the user and description is signup" (SPEC §7.2).
-  (t) => [index("logs_uid_description_idx").on(t.uid, t.description)],
+  (t) => [
+    // "logs where uid equals the user and description is signup" (SPEC §7.2).
+    index("logs_uid_description_idx").on(t.uid, t.description),
+    check("logs_count_check", sql`${t.count} >= 1`),
+  ],
 );

@@ -1,0 +1,302 @@
+import fc from "fast-check";
+import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
+import { CONTENT_PAGES } from "#app/content-routes";
+import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
+import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+
+/**
+ * Issue 13, item 5: every form and route, driven with generated hostile input,
+ * as a guest and as a signed-in person. Every answer must be 2xx, 3xx or 4xx,
+ * and afterwards the account and the post aimed at read back exactly as before.
+ *
+ * The POST bodies are built so that none of them is a valid request to act on:
+ * each is refused by the form reader (NUL, invalid UTF-8, JSON, broken
+ * multipart...) or fails a check that comes before any write (a made-up
+ * captcha, token or code, an invalid amount). A change afterwards is a bug.
+ */
+
+// Per route and kind of input: the spec stays near a minute on two cores. FUZZ_RUNS=100 digs deeper locally.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+// Fields every form of the app reads, plus names that make object-building code misbehave.
+const FIELD_NAMES = [
+  "email", "password", "confirm", "name", "intent", "redirectTo", "type", "captcha", "token", "oobCode",
+  "profileName", "returnTo", "via", "docId", "title", "description", "bullets", "organization", "website",
+  "minContribution", "deadlineDate", "deadlineTime", "tzOffset", "contactName", "contactEmail", "contactPhone", "tags",
+  "__proto__", "constructor", "prototype", "tags[]", "title[]", "__proto__[polluted]", "",
+];
+
+// ---------- generated hostile pieces ----------
+
+/** Percent-encodes every UTF-16 unit on its own, as a careless client would: lone surrogates become CESU-8 bytes. */
+function sloppyEncode(text: string): string {
+  let out = "";
+  for (const unit of text) {
+    const code = unit.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
+    else out += encodeURIComponent(unit);
+  }
+  return out;
+}
+
+const INVALID_ESCAPES = ["%00", "%FF", "%C3", "%C3%28", "%E2%82", "%F0%9F%98", "%ED%A0%80", "%ED%BF%BF", "%C0%AF", "%", "%G1", "%0"];
+// Invalid whatever follows them (a trailing "%0" would become a valid "%0e" before "email").
+const INVALID_ANYWHERE = ["%00", "%FF", "%C3%28", "%ED%A0%80", "%C0%AF", "%G1"];
+const isWellFormed = (text: string) => !/\p{Cs}/u.test(text);
+const field = fc.constantFrom(...FIELD_NAMES);
+const anyText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 60 }),
+  fc.string({ unit: "grapheme", maxLength: 60 }),
+  fc.constantFrom("", " ", "a@b.c", "x".repeat(300) + "@example.com", "<script>alert(1)</script>", "//evil.example", "\\\\evil.example", "null", "[]", "{}"),
+);
+const nulText = fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}\0${b}`);
+const loneSurrogate = fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom("\uD800", "\uDBFF", "\uDC00", "\uDFFF")).map(([a, s]) => `${a}${s}`);
+
+/** One urlencoded pair that the reader must refuse (the poison), somewhere among ordinary pairs. */
+const poisonedPair = fc.oneof(
+  fc.tuple(field, nulText).map(([n, v]) => `${sloppyEncode(n)}=${sloppyEncode(v)}`),
+  fc.tuple(field, loneSurrogate).map(([n, v]) => `${sloppyEncode(n)}=${sloppyEncode(v)}`),
+  fc.tuple(field, fc.constantFrom(...INVALID_ESCAPES), anyText).map(([n, bad, v]) => `${sloppyEncode(n)}=${sloppyEncode(v)}${bad}`),
+  fc.tuple(fc.constantFrom(...INVALID_ANYWHERE), field).map(([bad, n]) => `${bad}${sloppyEncode(n)}=x`),
+  fc.tuple(field, fc.constantFrom(20_001, 60_000)).map(([n, size]) => `${sloppyEncode(n)}=${"A".repeat(size)}`),
+);
+const ordinaryPairs = fc.array(fc.tuple(field, anyText).map(([n, v]) => `${sloppyEncode(n)}=${sloppyEncode(v)}`), { maxLength: 6 });
+
+type Body = { contentType: string | null; data: Buffer; what: string };
+
+/** A counterexample reads as what it was and its first bytes, not as a 60 KB array of numbers. */
+function describeBody(body: Omit<Body, typeof fc.toStringMethod>): Body {
+  const preview = JSON.stringify(body.data.subarray(0, 200).toString("latin1"));
+  return Object.assign(body, { [fc.toStringMethod]: () => `${body.what} (${body.contentType}, ${body.data.length} bytes): ${preview}` });
+}
+
+const urlencodedPoisoned = fc.tuple(ordinaryPairs, poisonedPair, ordinaryPairs).map(
+  ([before, poison, after]): Body => describeBody({
+    contentType: "application/x-www-form-urlencoded",
+    data: Buffer.from([...before, poison, ...after].join("&"), "latin1"),
+    what: "urlencoded with a poisoned field",
+  }),
+);
+const rawInvalidBytes = fc.tuple(ordinaryPairs, fc.uint8Array({ minLength: 1, maxLength: 8 })).map(
+  ([pairs, bytes]): Body => describeBody({
+    contentType: "application/x-www-form-urlencoded",
+    // 0xFF and 0xC0 are never valid in UTF-8, wherever they stand.
+    data: Buffer.concat([Buffer.from(`${pairs.join("&")}&title=`), Buffer.from([0xff, 0xc0, ...bytes])]),
+    what: "urlencoded with raw invalid UTF-8",
+  }),
+);
+const jsonBody = fc
+  .oneof(
+    fc.json(),
+    fc.dictionary(field, fc.oneof(anyText, fc.array(anyText, { maxLength: 3 }), fc.object({ maxDepth: 2 }), fc.integer(), fc.boolean(), fc.constant(null))).map((o) =>
+      JSON.stringify(o),
+    ),
+    fc.constant('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+  )
+  .chain((json) =>
+    fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/xml", "application/csp-report").map(
+      (contentType): Body => describeBody({ contentType, data: Buffer.from(json), what: `${contentType} body` }),
+    ),
+  );
+const noContentType = fc.string({ maxLength: 80 }).map((text): Body => describeBody({ contentType: null, data: Buffer.from(text), what: "no Content-Type" }));
+const part = (name: string, value: string | Buffer, extra = "") =>
+  Buffer.concat([Buffer.from(`--B\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n`), Buffer.from(value), Buffer.from("\r\n")]);
+const brokenMultipart = fc.oneof(
+  fc.tuple(field, anyText).map(([n, v]): Body => describeBody({ contentType: "multipart/form-data; boundary=B", data: part(n, v), what: "multipart without its closing boundary" })),
+  fc.tuple(field, anyText).map(([n, v]): Body => describeBody({ contentType: "multipart/form-data", data: Buffer.concat([part(n, v), Buffer.from("--B--\r\n")]), what: "multipart without a boundary parameter" })),
+  fc.tuple(field, anyText).map(([n, v]): Body => describeBody({ contentType: "multipart/form-data; boundary=OTHER", data: Buffer.concat([part(n, v), Buffer.from("--B--\r\n")]), what: "multipart with the wrong boundary" })),
+  fc.tuple(field, nulText).map(([n, v]): Body => describeBody({ contentType: "multipart/form-data; boundary=B", data: Buffer.concat([part(n, v), Buffer.from("--B--\r\n")]), what: "multipart with NUL" })),
+  field.map((n): Body => describeBody({ contentType: "multipart/form-data; boundary=B", data: Buffer.concat([part(n, Buffer.from([0x41, 0xff, 0xfe, 0x42])), Buffer.from("--B--\r\n")]), what: "multipart with invalid UTF-8" })),
+  field.map((n): Body => describeBody({ contentType: "multipart/form-data; boundary=B", data: Buffer.concat([part(n, "MZ\x90\0binary", '; filename="a.exe"'), Buffer.from("--B--\r\n")]), what: "multipart with a file" })),
+  fc.uint8Array({ maxLength: 200 }).map((bytes): Body => describeBody({ contentType: "multipart/form-data; boundary=B", data: Buffer.from(bytes), what: "multipart of random bytes" })),
+);
+
+/** Bodies the form reader must refuse, whatever route they reach. */
+const refusedBody = fc.oneof(urlencodedPoisoned, rawInvalidBytes, jsonBody, noContentType, brokenMultipart);
+
+/** Well-formed forms with hostile values, each with a fixed reason why nothing may be written. */
+function wellFormed(fixed: Record<string, string>) {
+  return fc.array(fc.tuple(field, anyText.filter((v) => !v.includes("\0") && isWellFormed(v))), { maxLength: 10 }).map((pairs): Body => {
+    // The fixed fields come first: a form reads the first of repeated names.
+    const params = new URLSearchParams(Object.entries(fixed));
+    for (const [n, v] of pairs) params.append(n, v);
+    return describeBody({ contentType: "application/x-www-form-urlencoded", data: Buffer.from(params.toString()), what: "well-formed hostile form" });
+  });
+}
+
+// ---------- the app's routes ----------
+
+/**
+ * `showsMessage`: the page shows a refused form's reason with a 4xx; the sign-in
+ * and sign-up pages send a signed-in person on instead (their loader redirects).
+ */
+type Target = { path: string; bodies: fc.Arbitrary<Body>; showsMessage?: "always" | "to guests" };
+
+function postTargets(postId: string, signedIn: boolean): Target[] {
+  const targets: Target[] = [
+    { path: "/signin", bodies: fc.oneof(refusedBody, wellFormed({ intent: "signin" })), showsMessage: "to guests" },
+    { path: "/signin", bodies: wellFormed({ intent: "reset", email: "" }) },
+    { path: "/signup", bodies: fc.oneof(refusedBody, wellFormed({ captcha: "forged-captcha-answer" })), showsMessage: "to guests" },
+    { path: "/reset-password", bodies: fc.oneof(refusedBody, wellFormed({ token: "forged-token", password: "p", confirm: "p" })), showsMessage: "always" },
+    { path: "/app/verify", bodies: fc.oneof(refusedBody, wellFormed({ intent: "verify", oobCode: "forged-code" })) },
+    { path: "/app/account", bodies: fc.oneof(refusedBody, wellFormed({ intent: "profile", profileName: "x".repeat(100) })) },
+    { path: "/app/opportunities/new", bodies: fc.oneof(refusedBody, wellFormed({ minContribution: "-1 dollars" })) },
+    { path: "/app/opportunities/edit", bodies: fc.oneof(refusedBody, wellFormed({ docId: postId, minContribution: "-1 dollars" })) },
+    { path: `/app/opportunities/${postId}`, bodies: refusedBody },
+    { path: `/app/opportunities/${postId}/heart`, bodies: refusedBody },
+    { path: "/app/opportunities/8000000000_doesNotExist/heart", bodies: wellFormed({}) },
+    { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
+    { path: "/api/functions/__proto__", bodies: jsonBody },
+    { path: "/api/captcha/challenge", bodies: refusedBody },
+    { path: "/api/password-policy", bodies: refusedBody },
+    { path: "/api/account-posts", bodies: refusedBody },
+    { path: "/app/opportunities", bodies: refusedBody },
+    { path: "/", bodies: refusedBody },
+  ];
+  // Signing out is what a POST there does, whatever the body: only a guest's changes nothing.
+  if (!signedIn) targets.push({ path: "/signout", bodies: refusedBody });
+  return targets;
+}
+
+function getPaths(postId: string): string[] {
+  return [
+    "/", ...CONTENT_PAGES.map((p) => p.path), "/blog", "/blog/a-post", "/featured", "/sitemap.xml", "/robots.txt",
+    "/signin", "/signup", "/reset-password", "/app", "/app/verify", "/app/account", "/app/opportunities",
+    "/app/opportunities/new", "/app/opportunities/edit", "/app/opportunities/sponsor", `/app/opportunities/${postId}`,
+    `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
+    "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
+    ...Object.keys(LEGACY_REDIRECTS),
+  ];
+}
+
+const QUERY_NAMES = ["tags[]", "tags", "after", "before", "page", "group", "redirectTo", "returnTo", "type", "oobCode", "token", "docId", "delete", "error", "kind", "__proto__", "constructor"];
+const queryValue = fc.oneof(
+  anyText.map(sloppyEncode),
+  loneSurrogate.map(sloppyEncode),
+  fc.constantFrom(...INVALID_ESCAPES),
+  fc.constantFrom("99999999999999999999", "-1", "1e308", "NaN", "8000000000_x", "%2F%2Fevil.example", "confirm", "mine", "liked"),
+  fc.constant("x".repeat(5_000)),
+);
+const hostileQuery = fc.array(fc.tuple(fc.constantFrom(...QUERY_NAMES), queryValue), { minLength: 1, maxLength: 8 }).map((pairs) => pairs.map(([n, v]) => `${encodeURIComponent(n)}=${v}`).join("&"));
+const hostileSegment = fc.oneof(
+  fc.constantFrom("x".repeat(3_000), "..", "%2e%2e", "__proto__", "constructor", "8000000000_" + "a".repeat(500), "%F0%9F%99%82"),
+  fc.constantFrom(...INVALID_ESCAPES.filter((e) => e.length > 2)).map((bad) => `8000000000_a${bad}b`),
+  anyText.filter((s) => s.length > 0 && isWellFormed(s)).map((s) => encodeURIComponent(s)),
+);
+const hostilePaths = (postId: string) => [
+  (s: string) => `/app/opportunities/${s}`,
+  (s: string) => `/app/opportunities/${s}/heart`,
+  (s: string) => `/blog/${s}`,
+  (s: string) => `/${s}`,
+  (s: string) => `/app/opportunities/${postId}?${s}`,
+];
+
+// ---------- running it ----------
+// (/500 is left out above: it is the error page, and answers 500 on purpose.)
+
+const REFUSAL_TEXTS = ["nothing was saved", "form submission only", "read this form"];
+
+async function send(api: APIRequestContext, path: string, body: Body): Promise<APIResponse> {
+  return api.post(path, {
+    headers: body.contentType ? { "Content-Type": body.contentType } : {},
+    data: body.data,
+    maxRedirects: 0,
+    failOnStatusCode: false,
+  });
+}
+
+function assertNoServerError(response: APIResponse, what: string) {
+  expect(response.status(), `${what} → ${response.status()}`).toBeLessThan(500);
+}
+
+async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: boolean) {
+  for (const target of postTargets(postId, signedIn)) {
+    await fc.assert(
+      fc.asyncProperty(target.bodies, async (body) => {
+        const response = await send(api, target.path, body);
+        assertNoServerError(response, `POST ${target.path} (${body.what})`);
+        // A refused form on a page that can show it: the person reads why, with a 4xx.
+        const shows = target.showsMessage === "always" || (target.showsMessage === "to guests" && !signedIn);
+        if (shows && body.what !== "well-formed hostile form" && response.status() !== 413) {
+          expect([400, 415, 429], `POST ${target.path} (${body.what})`).toContain(response.status());
+          const text = (await response.text()).replaceAll("&#x27;", "'");
+          if (response.status() !== 429) expect(REFUSAL_TEXTS.some((t) => text.includes(t)), `message for ${body.what}`).toBe(true);
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  }
+  for (const path of getPaths(postId)) {
+    await fc.assert(
+      fc.asyncProperty(hostileQuery, async (query) => {
+        const response = await api.get(`${path}?${query}`, { maxRedirects: 0, failOnStatusCode: false });
+        assertNoServerError(response, `GET ${path}?${query.slice(0, 200)}`);
+      }),
+      { numRuns: Math.ceil(RUNS / 2), seed: SEED, endOnFailure: true },
+    );
+  }
+  for (const build of hostilePaths(postId)) {
+    await fc.assert(
+      fc.asyncProperty(hostileSegment, async (segment) => {
+        const url = build(segment);
+        const response = await api.get(url, { maxRedirects: 0, failOnStatusCode: false });
+        assertNoServerError(response, `GET ${url.slice(0, 200)}`);
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  }
+}
+
+/**
+ * A new verified account, signed in on `page`, and a post to aim at: the last
+ * on the first page, which no other spec hearts. (Creating a post of our own
+ * would move the site's total under another spec that counts it.)
+ */
+async function freshAccountAndTarget(page: Page): Promise<{ email: string; postId: string }> {
+  const email = uniqueEmail("fuzz");
+  await signUp(page, { email, password: "tidy-harbor-42", name: "Fuzz Target" });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/opportunities");
+  const href = await page.getByRole("main").getByRole("heading", { level: 3 }).last().getByRole("link").getAttribute("href");
+  const postId = href!.split("/").pop()!;
+  expect(postId).toMatch(/^\d{10}_/);
+  return { email, postId };
+}
+
+/** The account and the target post, read back through the app (nonces differ per request). */
+async function snapshot(owner: APIRequestContext, postId: string) {
+  const page = async (path: string) => {
+    const response = await owner.get(path);
+    expect(response.status(), path).toBe(200);
+    return (await response.text()).replace(/nonce="[^"]*"/g, "");
+  };
+  const json = async (path: string) => (await owner.get(path)).json();
+  return {
+    post: await page(`/app/opportunities/${postId}`),
+    account: await page("/app/account"),
+    mine: await json("/api/account-posts?kind=mine"),
+    liked: await json("/api/account-posts?kind=liked"),
+  };
+}
+
+test.describe("hostile input", () => {
+  test.describe.configure({ timeout: 240_000 });
+
+  test("as a guest: every route answers below 500 and nothing changes", async ({ page, request }) => {
+    const { postId } = await freshAccountAndTarget(page);
+    const before = await snapshot(page.request, postId);
+    await fuzzEveryRoute(request, postId, false);
+    expect(await snapshot(page.request, postId)).toEqual(before);
+  });
+
+  test("signed in: every route answers below 500 and nothing changes", async ({ page }) => {
+    const { postId } = await freshAccountAndTarget(page);
+    const before = await snapshot(page.request, postId);
+    await fuzzEveryRoute(page.request, postId, true);
+    // Still signed in (nothing signed us out) and everything reads back the same.
+    expect(await snapshot(page.request, postId)).toEqual(before);
+  });
+});

@@ -28,6 +28,7 @@ function sample() {
   return {
     at: Date.now(),
     pid: process.pid,
+    cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
     rss: usage.rss,
     rssAnon: kb("RssAnon"),
     rssFile: kb("RssFile"),

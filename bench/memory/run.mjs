@@ -27,6 +27,8 @@ const { values: options } = parseArgs({
     before: { type: "string" },
     engines: { type: "string", default: "pglite,postgres" },
     port: { type: "string", default: "3391" },
+    // Extra Node options for the current code, to try settings: --variant "semi8=--max-semi-space-size=8"
+    variant: { type: "string", multiple: true, default: [] },
   },
 });
 const LOAD_SECONDS = Number(options.seconds);
@@ -81,13 +83,17 @@ async function startServer(setup) {
   };
 }
 
-async function startServerIn(work, { root, engine, cache }) {
+async function startServerIn(work, { root, engine, cache, nodeOptions, env }) {
   const probeFile = path.join(work, "memory.json");
   fs.rmSync(probeFile, { force: true });
-  const child = spawn("npm", ["run", "--silent", "serve"], {
+  // A variant's flags go on node's command line (NODE_OPTIONS refuses most V8 flags), so a
+  // variant runs `node <flags> server.js` with the environment `npm run serve` sets.
+  const [command, args] = nodeOptions ? [process.execPath, [...nodeOptions.split(" "), "server.js"]] : ["npm", ["run", "--silent", "serve"]];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,
+      NODE_ENV: "production",
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${PROBE}`.trim(),
       MEMORY_PROBE_FILE: probeFile,
       PORT: String(PORT),
@@ -97,6 +103,7 @@ async function startServerIn(work, { root, engine, cache }) {
       LOG_LEVEL: "warn",
       PUBLIC_ORIGIN: `http://127.0.0.1:${PORT}`,
       ...(cache === "on" ? {} : { GUEST_PAGE_CACHE: "off" }),
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -202,13 +209,14 @@ async function measure(setup, log) {
     const after = server.probe();
     const collected = await server.probeAfterGc();
     const requests = guests.requests.total + members.requests.total;
+    const cpuMsPerRequest = (loaded.cpuMicros - start.cpuMicros) / 1000 / requests;
     const bad = guests.non2xx + members.non2xx + guests.errors + members.errors;
-    const row = { ...setup, start, peak, loaded, after, collected, requests, bad };
+    const row = { ...setup, start, peak, loaded, after, collected, requests, cpuMsPerRequest, bad };
     log(
       `${setup.label.padEnd(28)} RSS start ${mb(start.rss)} MB, peak ${mb(peak.rss)}, after ${mb(after.rss)}` +
         ` (heap used ${mb(after.heapUsed)} of ${mb(after.heapTotal)}, new space ${mb(after.newSpace)}, external ${mb(after.external)},` +
         ` WebAssembly ${mb(after.wasmMemory)}); after a full GC: RSS ${mb(collected.rss)}, heap used ${mb(collected.heapUsed)} of ${mb(collected.heapTotal)};` +
-        ` ${requests} requests (${(requests / LOAD_SECONDS).toFixed(0)}/s), ${bad} not 2xx`,
+        ` ${requests} requests (${(requests / LOAD_SECONDS).toFixed(0)}/s, server CPU ${cpuMsPerRequest.toFixed(1)} ms each), ${bad} not 2xx`,
     );
     return row;
   } finally {
@@ -221,7 +229,18 @@ async function measure(setup, log) {
 // ---------------------------------------------------------------- main
 
 const log = (line) => console.log(line);
-const trees = [{ name: "current", root: ROOT }, ...(options.before ? [{ name: "before", root: path.resolve(options.before) }] : [])];
+const trees = [
+  ...(options.before ? [{ name: "before", root: path.resolve(options.before), nodeOptions: "" }] : []),
+  { name: "current", root: ROOT, nodeOptions: "" },
+  ...options.variant.map((variant) => {
+    // "name=--a-node-flag OTHER_ENV=value": words that look like NAME=value go to the environment.
+    const [name, ...rest] = variant.split("=");
+    const words = rest.join("=").split(" ").filter(Boolean);
+    const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)));
+    const nodeOptions = words.filter((word) => !/^[A-Z_]+=/.test(word)).join(" ");
+    return { name: `current + ${name}`, root: ROOT, nodeOptions, env };
+  }),
+];
 log(
   `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${mb(os.totalmem())} MB; Node ${process.version}; ` +
     `${LOAD_SECONDS} s of load: ${GUEST_CONNECTIONS} guest + ${SIGNED_IN_CONNECTIONS} signed-in connections`,
@@ -231,17 +250,17 @@ for (const engine of ENGINES) {
   for (const tree of trees) {
     const caches = hasCacheSwitch(tree.root) ? ["off", "on"] : ["none in this build"];
     for (const cache of caches) {
-      const label = `${engine} ${tree.name}${caches.length > 1 ? ` cache ${cache}` : ""}`;
-      rows.push(await measure({ engine, tree: tree.name, root: tree.root, cache, label }, log));
+      const label = `${engine}, ${tree.name}${caches.length > 1 ? `, cache ${cache}` : ""}`;
+      rows.push(await measure({ engine, tree: tree.name, root: tree.root, nodeOptions: tree.nodeOptions, env: tree.env ?? {}, cache, label }, log));
     }
   }
 }
 
-log("\n| engine | code | guest cache | RSS start MB | RSS peak MB | RSS after MB | heap used / total MB | external MB | WebAssembly MB | after a full GC: RSS / heap used MB | req/s |");
-log("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+log("\n| engine | code | guest cache | RSS start MB | RSS peak MB | RSS after MB | heap used / total MB | external MB | WebAssembly MB | after a full GC: RSS / heap used MB | req/s | server CPU ms per request |");
+log("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   log(
     `| ${row.engine} | ${row.tree} | ${row.cache} | ${mb(row.start.rss)} | ${mb(row.peak.rss)} | ${mb(row.after.rss)} | ` +
-      `${mb(row.after.heapUsed)} / ${mb(row.after.heapTotal)} | ${mb(row.after.external)} | ${mb(row.after.wasmMemory)} | ${mb(row.collected.rss)} / ${mb(row.collected.heapUsed)} | ${(row.requests / LOAD_SECONDS).toFixed(0)} |`,
+      `${mb(row.after.heapUsed)} / ${mb(row.after.heapTotal)} | ${mb(row.after.external)} | ${mb(row.after.wasmMemory)} | ${mb(row.collected.rss)} / ${mb(row.collected.heapUsed)} | ${(row.requests / LOAD_SECONDS).toFixed(0)} | ${row.cpuMsPerRequest.toFixed(1)} |`,
   );
 }

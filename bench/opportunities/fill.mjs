@@ -67,6 +67,13 @@ export const TOP_SIX_TAGS = [
   FACETS.state.tags[0], FACETS.month.tags[0],
 ];
 
+/**
+ * How many posts carry all of TOP_SIX_TAGS at any size: two pages and more, so the 6-tag address
+ * shows the same page — 20 cards of six tags and a link to the next page — at 1k as at 1M, where
+ * the draws alone put the six on 46–70 posts and at 1k usually on none.
+ */
+export const SIX_TAG_POSTS_AT_LEAST = 45;
+
 /** The most frequent tag a visitor picks first: the top sponsorship type (the default group). */
 export const ONE_TAG = FACETS.type.tags[0];
 
@@ -200,6 +207,31 @@ function bindNamed(text, named) {
   return { text: sql, values: names.map((name) => named[name]) };
 }
 
+/**
+ * Gives TOP_SIX_TAGS to randomly chosen generated posts until at least SIX_TAG_POSTS_AT_LEAST carry
+ * them (none change at 1M, where the draws put them on enough). Such a post's tags are exactly the
+ * six, in facet order as a drawn one's, and its title is rebuilt from them as the fill builds titles;
+ * its date, id, money and deadline stay as drawn. Returns how many posts changed.
+ */
+async function plantSixTagPosts(client) {
+  const { rowCount } = await client.query(
+    `with need as (
+       select greatest(0, $2::int - count(*))::int as n from opportunity_posts where tags @> $1::text[]
+     )
+     update opportunity_posts
+     set tags = $1::text[],
+         title = regexp_replace(title, ' \\S+ creators.*$', '') || $3
+     where id in (
+       select id from opportunity_posts
+       where not tags @> $1::text[] and contact_name = 'Partnerships team'
+       order by random()
+       limit (select n from need)
+     )`,
+    [TOP_SIX_TAGS, SIX_TAG_POSTS_AT_LEAST, ` ${TOP_SIX_TAGS[0].split(" ")[0]} creators for ${TOP_SIX_TAGS[1]} in ${TOP_SIX_TAGS[4].replace(/\b\w/g, (c) => c.toUpperCase())}`],
+  );
+  return rowCount ?? 0;
+}
+
 /** Fails early, with the names, if a bench tag is missing from the catalogue. */
 async function assertTagsExist(client) {
   const { rows } = await client.query("select name from tags where kind <> 'external_sponsor' and name = any($1::text[])", [ALL_BENCH_TAGS]);
@@ -237,6 +269,9 @@ export async function fill(client, targetCount, { log = console.log } = {}) {
     const seconds = (performance.now() - started) / 1000;
     log(`  inserted ${missing.toLocaleString("en")} posts in ${seconds.toFixed(1)} s (${Math.round(missing / seconds).toLocaleString("en")} rows/s overall)`);
   }
+
+  const planted = await plantSixTagPosts(client);
+  if (planted > 0) log(`  gave the six tags (${TOP_SIX_TAGS.join(", ")}) to ${planted} more posts, for ${SIX_TAG_POSTS_AT_LEAST} in all`);
 
   const final = Number((await client.query("select count(*) from opportunity_posts")).rows[0].count);
   await client.query("update totals set total = $1 where name = 'opportunity posts'", [final]);

@@ -25,9 +25,19 @@ export function pgliteDir(dataDir: string): string {
   return path.join(path.resolve(dataDir), "pglite");
 }
 
+/**
+ * PostgreSQL's own default of 128 MB of shared buffers costs PGlite ~130 MB of resident memory from
+ * the start (it is set up inside its WebAssembly heap, which never shrinks). An embedded database
+ * for one server is small, and a page PGlite does not keep is read back from the system's file
+ * cache, not from disk, so 32 MB holds the working set for a fraction of the memory
+ * (bench/README.md, "Memory").
+ */
+export const PGLITE_SETTINGS = ["shared_buffers=32MB"];
+
 /** Opens PGlite in `dataDir` (or in memory when dataDir is null). The caller holds the lock. */
 export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
-  const client = dataDir ? new PGlite(pgliteDir(dataDir)) : new PGlite();
+  const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])] };
+  const client = dataDir ? new PGlite(pgliteDir(dataDir), options) : new PGlite(options);
   await client.waitReady;
   const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
   let closed = false;

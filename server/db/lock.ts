@@ -72,7 +72,7 @@ function readHolder(lockPath: string): LockHolder {
 
 /**
  * Takes an exclusive lock on `dataDir`: flock(2) on `DATA_DIR/sponsorgrid.lock`
- * (docs/decisions/0008-embedded-database-lock.md). A live holder, in this process or another, makes
+ * (docs/decisions/0013-embedded-database-lock.md). A live holder, in this process or another, makes
  * this throw DataDirLockedError at once, naming the pid the holder wrote into the file. The kernel
  * drops the lock when its holder dies (kill -9 included), so what a dead process left in the file —
  * a pid that may now belong to someone else, or to us — never blocks a start.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dateTimeFormat, formatIsoDate, formatMoney } from "./format";
+import fc from "fast-check";
+import { dateTimeFormat, formatIsoDate, formatMoney, localeFrom } from "./format";
 
 describe("formatMoney", () => {
   it("shows whole amounts without cents and others with them", () => {
@@ -32,5 +33,25 @@ describe("dates", () => {
     expect(dateTimeFormat("en-US", "longDateUtc")).toBe(dateTimeFormat("en-US", "longDateUtc"));
     expect(dateTimeFormat("en-US", "longDateUtc")).not.toBe(dateTimeFormat("en-GB", "longDateUtc"));
     expect(dateTimeFormat("en-US", "longDateUtc")).not.toBe(dateTimeFormat("en-US", "mediumDateTimeUtc"));
+  });
+});
+
+describe("localeFrom", () => {
+  it("takes the reader's first supported locale, else en-US", () => {
+    expect(localeFrom("de-DE,de;q=0.9,en;q=0.5")).toBe("de-DE");
+    expect(localeFrom("zz, fr-CA;q=0.8")).toBe("fr-CA");
+    expect(localeFrom(null)).toBe("en-US");
+    expect(localeFrom("*")).toBe("en-US");
+  });
+
+  it("answers with a locale ICU ships, so invented tags cannot grow the formatter caches", () => {
+    expect(localeFrom("en-x-abc123")).toBe("en");
+    expect(localeFrom("fr-CA-u-nu-arab")).toBe("fr-CA");
+    // Private-use subtags, unknown regions and extensions all fold into a small set of locales.
+    const invented = fc.sample(fc.stringMatching(/^[a-z]{2}(-[A-Z]{2})?(-x-[a-z0-9]{1,8})?(-u-nu-[a-z]{4})?$/), 2000);
+    const answers = new Set(invented.map((tag) => localeFrom(tag)));
+    for (const locale of answers) expect(Intl.DateTimeFormat.supportedLocalesOf([locale])).toEqual([locale]);
+    expect(answers.size).toBeLessThan(700);
+    for (const locale of answers) expect(locale).not.toMatch(/-x-|-u-/);
   });
 });

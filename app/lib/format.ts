@@ -66,23 +66,32 @@ export function formatMoney(minorUnits: number, currency = "usd", locale = "en-U
   return moneyFormat(locale, currency, minorUnits % 100 === 0 ? 0 : 2).format(minorUnits / 100);
 }
 
-const supportedLocales = new Map<string, boolean>();
+// Raw tag → the locale it resolves to (null: none Intl supports). Bounded, as the tags come from requests.
+const resolvedLocales = new Map<string, string | null>();
 
-/** The reader's first Accept-Language locale that Intl supports, else en-US. */
+/**
+ * The reader's first Accept-Language locale that Intl supports, else en-US.
+ * It is returned as the locale Intl resolves it to, without extensions
+ * ("en-x-anything" → "en", "fr-CA-u-nu-arab" → "fr-CA"), so the formatters
+ * cached per locale above stay bounded by the locales ICU ships, whatever
+ * tags requests invent.
+ */
 export function localeFrom(acceptLanguage: string | null): string {
   for (const part of (acceptLanguage ?? "").split(",").slice(0, 10)) {
     const tag = part.split(";")[0]?.trim();
     if (!tag || tag === "*" || tag.length > 35) continue;
-    let supported = supportedLocales.get(tag);
-    if (supported === undefined) {
+    let resolved = resolvedLocales.get(tag);
+    if (resolved === undefined) {
       try {
-        supported = Intl.DateTimeFormat.supportedLocalesOf([tag]).length > 0;
+        resolved = Intl.DateTimeFormat.supportedLocalesOf([tag]).length > 0
+          ? new Intl.Locale(new Intl.DateTimeFormat(tag).resolvedOptions().locale).baseName
+          : null;
       } catch {
-        supported = false; // not a valid language tag
+        resolved = null; // not a valid language tag
       }
-      if (supportedLocales.size < 1000) supportedLocales.set(tag, supported);
+      if (resolvedLocales.size < 1000) resolvedLocales.set(tag, resolved);
     }
-    if (supported) return tag;
+    if (resolved) return resolved;
   }
   return "en-US";
 }

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
-import { listHref } from "#server/opportunities/list-query";
+import { listHref } from "#server/opportunities/list-links";
 import { deleteOpportunity } from "#server/opportunities/mutations";
 import { getOpportunity } from "#server/opportunities/read";
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";

@@ -10,6 +10,7 @@ import { functionsRouter } from "#server/functions/router";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { requestLogger } from "./logging";
+import { precompressedAssets } from "./precompressed";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 
@@ -31,7 +32,8 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
 
-  // Fingerprinted build output never changes under the same name.
+  // Fingerprinted build output never changes under the same name; brotli'd once at build time.
+  app.use("/assets", precompressedAssets(`${clientDir}/assets`));
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
 

@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { PROJECT_ALIASES } from "./import-aliases.ts";
+import { precompressAssets } from "./scripts/precompress-assets.ts";
 import { defineConfig } from "vite";
 
 // The SSR bundle's entry is our own HTTP server (server/http/entry.ts), so
@@ -13,5 +14,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     rollupOptions: isSsrBuild ? { input: "./server/http/entry.ts" } : undefined,
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets()],
 }));

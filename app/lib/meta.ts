@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { isPublicAppPath } from "./public-app-paths";
 import type { SiteInfo } from "./site";
 
 type MetaArgsLike = {
@@ -17,7 +18,9 @@ export function siteFromMatches(matches: MetaArgsLike["matches"]): SiteInfo | un
 /**
  * Title `<page> | <APP_NAME>`, description, share card (Open Graph/Twitter)
  * and canonical URL. App, auth and error pages pass `noindex`; everything
- * under /app is noindex regardless.
+ * under /app is noindex too, except the marketplace pages SPEC §2.1 opens to
+ * guests (the opportunity list and each opportunity), which search engines
+ * should find.
  */
 export function pageMeta(
   args: MetaArgsLike,
@@ -30,7 +33,9 @@ export function pageMeta(
   const description = page.description ?? DEFAULT_DESCRIPTION;
   const url = `${origin}${args.location.pathname}`;
   const image = `${origin}/og-default.png`;
-  const noindex = page.noindex || args.location.pathname === "/app" || args.location.pathname.startsWith("/app/");
+  const path = args.location.pathname;
+  const signedInArea = (path === "/app" || path.startsWith("/app/")) && !isPublicAppPath(path);
+  const noindex = page.noindex || signedInArea;
   return [
     { title },
     { name: "description", content: description },

@@ -1,11 +1,14 @@
+import { ROBOTS_APP_RULES } from "#app/lib/public-app-paths";
 import type { Route } from "./+types/robots";
 
 export function loader({ context }: Route.LoaderArgs) {
   const body = [
     "User-agent: *",
     "Allow: /",
-    // Signed-in areas, APIs and the development mailbox are not for crawlers.
+    // Signed-in areas, APIs and the development mailbox are not for crawlers;
+    // the opportunity marketplace under /app is public (SPEC §2.1). The longer rule wins.
     "Disallow: /app/",
+    ...ROBOTS_APP_RULES,
     "Disallow: /api/",
     "Disallow: /dev/",
     "Disallow: /__test/",

@@ -17,6 +17,7 @@ import { refuseUnknownHosts } from "./host-check";
 import { requestLogger } from "./logging";
 import { refuseUnreadableUrls } from "./malformed-url";
 import { personalisedResponses } from "./personalised";
+import { precompressedAssets } from "./precompressed";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 import { guardTestRoutes } from "./test-routes";
@@ -60,7 +61,8 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
 
-  // Fingerprinted build output never changes under the same name.
+  // Fingerprinted build output never changes under the same name; brotli'd once at build time.
+  app.use("/assets", precompressedAssets(`${clientDir}/assets`));
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   // Everything below may be personal: session-bound responses are never cached or sent in clear.

@@ -1,7 +1,9 @@
 import { z } from "zod";
 
-export const PAGE_SIZE = 20;
-export const MAX_TAG_FILTERS = 6;
+import { MAX_TAG_FILTERS } from "./list-links";
+
+// Re-exported so server code keeps one import; components import ./list-links directly.
+export { listHref, MAX_TAG_FILTERS, PAGE_SIZE } from "./list-links";
 
 const POST_ID = /^[0-9]{10}_[A-Za-z0-9]{1,40}$/;
 
@@ -34,15 +36,4 @@ export function parseListQuery(params: URLSearchParams, knownTags: Set<string>):
     return { kind: "ERROR", code: "invalid-argument", message: "That page link is not valid. Start again from the first page." };
   }
   return { kind: "SUCCESS", query: { tags, ...cursors.data } };
-}
-
-/** The address of the first page for a set of filters (changing filters goes back to page 0). */
-export function listHref(tags: string[], cursor: { after?: string; before?: string; page?: number } = {}): string {
-  const params = new URLSearchParams();
-  for (const tag of tags) params.append("tags[]", tag);
-  if (cursor.page) params.set("page", String(cursor.page));
-  if (cursor.after) params.set("after", cursor.after);
-  if (cursor.before) params.set("before", cursor.before);
-  const query = params.toString();
-  return query ? `/app/opportunities?${query}` : "/app/opportunities";
 }

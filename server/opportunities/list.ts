@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, totals } from "#server/db/schema";
-import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
+import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
 import { PAGE_SIZE, type ListQuery } from "./list-query";
 import { hasEveryTag } from "./tag-keys";
 

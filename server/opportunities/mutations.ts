@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
-import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
+import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
 import type { FieldErrors, OpportunityForm } from "./form";
 import { isPostId, newOpportunityId } from "./ids";
 

@@ -1,21 +1,10 @@
 import { asc, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { tags } from "#server/db/schema";
+import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "./tag-groups";
 
-/** SPEC §3 "all_tags": the filter groups, in the order the picker shows them. */
-export const TAG_GROUPS = [
-  { kind: "sponsorship_type", label: "Sponsorship types" },
-  { kind: "state", label: "States" },
-  { kind: "industry", label: "Industries" },
-  { kind: "other", label: "Other tags" },
-  { kind: "event_date", label: "Event dates" },
-] as const;
-
-export type TagGroupKind = (typeof TAG_GROUPS)[number]["kind"];
-export type TagCatalogue = Record<TagGroupKind, string[]>;
-
-/** Default group of the picker (SPEC §3: "Default tag selection is the sponsorship type"). */
-export const DEFAULT_TAG_GROUP: TagGroupKind = "sponsorship_type";
+// Re-exported so server code keeps one import; components import ./tag-groups directly.
+export { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "./tag-groups";
 
 export async function loadTagCatalogue(db: Db): Promise<TagCatalogue> {
   const rows = await db

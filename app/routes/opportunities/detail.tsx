@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
-import { listHref } from "#server/opportunities/list-query";
+import { listHref } from "#server/opportunities/list-links";
 import { deleteOpportunity } from "#server/opportunities/mutations";
 import { getOpportunity } from "#server/opportunities/read";
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
@@ -48,7 +48,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   return (
     <div>
       <dt className="text-sm text-muted">{label}</dt>
-      <dd className="font-medium break-words">{children}</dd>
+      <dd className="font-medium">{children}</dd>
     </div>
   );
 }
@@ -99,7 +99,7 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
         </div>
       ) : null}
 
-      <dl className="mt-8 grid gap-4 rounded-2xl border border-primary/15 p-6 sm:grid-cols-2">
+      <dl className="mt-8 grid grid-cols-1 gap-4 rounded-2xl border border-primary/15 p-6 sm:grid-cols-2">
         <Fact label="Contribution">{contributionText(post.minContributionCents, post.currency, appName, locale)}</Fact>
         <Fact label="Deadline">
           {post.applicationDeadline ? (
@@ -143,7 +143,7 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
         <h2 id="contact-heading" className="text-xl font-bold">
           Contact
         </h2>
-        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        <dl className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
           {post.website ? (
             <Fact label="Website">
               <a href={post.website} rel="noopener noreferrer nofollow ugc" target="_blank">

@@ -1,9 +1,11 @@
 import { data, Link } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import { listOpportunities } from "#server/opportunities/list";
-import { listHref, MAX_TAG_FILTERS, parseListQuery } from "#server/opportunities/list-query";
+import { listHref, MAX_TAG_FILTERS } from "#server/opportunities/list-links";
+import { parseListQuery } from "#server/opportunities/list-query";
 import { logTagSearch } from "#server/opportunities/read";
-import { allTags, DEFAULT_TAG_GROUP, loadTagCatalogue, TAG_GROUPS, type TagGroupKind } from "#server/opportunities/tags";
+import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#server/opportunities/tag-groups";
+import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
 import { FormAlert, primaryButton } from "#app/components/forms";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { TagFilter } from "#app/components/opportunities/TagFilter";

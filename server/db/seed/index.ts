@@ -3,12 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { account, alerts, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
 import { newOpportunityId } from "#server/opportunities/ids";
+import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
 import bizbPageData from "./data/bizb-pages.json" with { type: "json" };
 import opportunityData from "./data/opportunities.json" with { type: "json" };
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
-
-export const OPPORTUNITY_POSTS_TOTAL = "opportunity posts";
 
 export type SeedResult = { tagsAdded: number; demoAdded: boolean };
 

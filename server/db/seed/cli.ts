@@ -1,0 +1,54 @@
+// `npm run seed`: migrates the configured database and fills it with the tag
+// catalogue and the demo data, as a fresh server start would, without starting
+// the server. Idempotent: the demo data goes in once. On the embedded database
+// it takes the data-folder lock first, so it refuses to run while a server
+// holds that folder (two processes must never open one PGlite directory).
+import fs from "node:fs";
+import { ConfigError, loadConfig } from "#server/config";
+import { openPglite, openPostgres, type DatabaseHandle } from "#server/db/client";
+import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from "#server/db/lock";
+import { seedDatabase } from "./index";
+
+async function main(): Promise<number> {
+  if (fs.existsSync(".env")) process.loadEnvFile(".env");
+  const config = loadConfig(process.env);
+
+  let lock: DataDirLock | null = null;
+  let database: DatabaseHandle;
+  if (config.DATABASE_URL) {
+    database = await openPostgres(config.DATABASE_URL);
+  } else {
+    lock = acquireDataDirLock(config.DATA_DIR);
+    try {
+      database = await openPglite(config.DATA_DIR);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+  try {
+    await database.migrate();
+    const result = await seedDatabase(database.db);
+    const where = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.DATA_DIR}`;
+    console.log(
+      `Seeded ${where}: ${result.tagsAdded} tags added; ` +
+        (result.demoAdded ? "demo accounts and posts added." : "demo data was already there, nothing changed."),
+    );
+    return 0;
+  } finally {
+    await database.close();
+    lock?.release();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+      console.error(`Cannot seed: ${error.message}`);
+    } else {
+      console.error("Cannot seed:", error);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,64 @@
+import { count, desc } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { opportunityPosts } from "#server/db/schema";
+
+/** The sitemaps protocol's limit of addresses per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+export type SitemapEntry = { path: string; lastmod?: string };
+export type SitemapResponse = { status: 200 | 404; xml: string };
+
+const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function urlset(origin: string, entries: SitemapEntry[]): string {
+  const urls = entries
+    .map((e) => `  <url><loc>${escapeXml(origin + e.path)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ""}</url>`)
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+function sitemapIndex(origin: string, parts: number): string {
+  const items = Array.from({ length: parts }, (_, i) => `  <sitemap><loc>${escapeXml(`${origin}/sitemap.xml?part=${i + 1}`)}</loc></sitemap>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join("\n")}\n</sitemapindex>\n`;
+}
+
+/** Opportunity detail pages, newest first (ids sort by posting time), one slice of them. */
+async function opportunityEntries(db: Db, offset: number, limit: number): Promise<SitemapEntry[]> {
+  const rows = await db
+    .select({ id: opportunityPosts.id, updatedAt: opportunityPosts.updatedAt })
+    .from(opportunityPosts)
+    .orderBy(desc(opportunityPosts.id))
+    .offset(offset)
+    .limit(limit);
+  return rows.map((row) => ({ path: `/app/opportunities/${row.id}`, lastmod: row.updatedAt.toISOString().slice(0, 10) }));
+}
+
+/**
+ * /sitemap.xml: the public pages and every opportunity. While all of them fit
+ * in one file it is one urlset; beyond `maxUrls` it becomes a sitemap index of
+ * `/sitemap.xml?part=N` files: part 1 holds the public pages and the newest
+ * opportunities, each further part the next `maxUrls` older ones. Every
+ * response is bounded, however many posts exist.
+ */
+export async function buildSitemap(
+  db: Db,
+  options: { origin: string; pages: SitemapEntry[]; part: string | null; maxUrls?: number },
+): Promise<SitemapResponse> {
+  const { origin, pages } = options;
+  const maxUrls = options.maxUrls ?? SITEMAP_MAX_URLS;
+  const firstRoom = Math.max(0, maxUrls - pages.length);
+
+  if (options.part === null) {
+    const newest = await opportunityEntries(db, 0, firstRoom + 1);
+    if (newest.length <= firstRoom) return { status: 200, xml: urlset(origin, [...pages, ...newest]) };
+    const [row] = await db.select({ posts: count() }).from(opportunityPosts);
+    const parts = 1 + Math.ceil(Math.max(0, (row?.posts ?? 0) - firstRoom) / maxUrls);
+    return { status: 200, xml: sitemapIndex(origin, parts) };
+  }
+
+  const part = /^[1-9][0-9]{0,5}$/.test(options.part) ? Number(options.part) : 0;
+  if (part === 0) return { status: 404, xml: urlset(origin, []) };
+  if (part === 1) return { status: 200, xml: urlset(origin, [...pages, ...(await opportunityEntries(db, 0, firstRoom))]) };
+  const entries = await opportunityEntries(db, firstRoom + (part - 2) * maxUrls, maxUrls);
+  return entries.length > 0 ? { status: 200, xml: urlset(origin, entries) } : { status: 404, xml: urlset(origin, []) };
+}

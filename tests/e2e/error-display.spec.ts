@@ -1,0 +1,52 @@
+import { expect, signIn, test } from "./fixtures";
+
+/**
+ * How failures are shown (docs/decisions/0014-errors-shown-in-place.md): the error page is
+ * rendered where the failure happened, with its true status, instead of SPEC §4/§8's redirect
+ * to /500. The address stays, so a reload retries, and a missing post reads as missing.
+ */
+const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+
+test("hearting a post deleted meanwhile shows the not-found page in place, not a redirect to /500", async ({ page, browser }) => {
+  const title = `Short-lived sponsorship ${Date.now()}`;
+  await signIn(page, SPONSOR.email, SPONSOR.password);
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/opportunities/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Description").fill("Gone before anyone can save it.");
+  await page.getByRole("button", { name: "Post opportunity" }).click();
+  await expect(page).toHaveURL(/\/app\/opportunities\/\d{10}_[A-Za-z0-9]+$/);
+  const postUrl = new URL(page.url()).pathname;
+
+  const creator = await browser.newContext();
+  const reader = await creator.newPage();
+  await signIn(reader, CREATOR.email, CREATOR.password);
+  await expect(reader).toHaveURL("/app");
+  await reader.goto(postUrl);
+  await expect(reader.getByRole("heading", { level: 1 })).toHaveText(title);
+  await reader.waitForLoadState("networkidle"); // hydrated: the heart is a fetcher, as for most people
+
+  await page.goto(`${postUrl}?delete=confirm`);
+  await page.getByRole("button", { name: "Yes, delete it" }).click();
+  await expect(page).toHaveURL("/app/account/opportunities");
+
+  const answer = reader.waitForResponse((response) => /\/heart(\.data)?(\?|$)/.test(response.url()) && response.request().method() === "POST");
+  await reader.getByRole("button", { name: /^Save “/ }).click();
+  expect((await answer).status()).toBe(404);
+  await expect(reader.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
+  await expect(reader).toHaveURL(postUrl);
+  await creator.close();
+});
+
+test("a failed load shows the error page at the address that failed, with its status", async ({ page }) => {
+  const missing = await page.goto("/app/opportunities/8000000000_removedpost");
+  expect(missing?.status()).toBe(404);
+  await expect(page).toHaveURL("/app/opportunities/8000000000_removedpost");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
+
+  const broken = await page.goto("/__test/boom");
+  expect(broken?.status()).toBe(500);
+  await expect(page).toHaveURL("/__test/boom");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong on our side");
+});

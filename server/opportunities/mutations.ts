@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
+import type { DomainError } from "#server/errors";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
 import type { FieldErrors, OpportunityForm } from "./form";
@@ -7,7 +8,7 @@ import { deadlineFrom } from "./form";
 import { newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
-export type MutationError = { kind: "ERROR"; code: "invalid-argument" | "not-found" | "permission-denied"; message: string; fieldErrors?: FieldErrors };
+export type MutationError = DomainError<"invalid-argument" | "not-found" | "permission-denied", { fieldErrors?: FieldErrors }>;
 
 function columnsFrom(form: OpportunityForm) {
   return {

@@ -19,6 +19,7 @@ const POSTS: OpportunitySummary[] = Array.from({ length: 20 }, (_, i) => ({
   minContributionCents: i % 3 ? 175_000 : 0,
   currency: "usd",
   applicationDeadline: i % 2 ? "2026-12-03T17:00:00.000Z" : null,
+  applicationDeadlineTimeZone: i % 2 ? "America/New_York" : null,
   tags: SIX_TAGS,
   totalHearts: i,
   liked: i % 4 === 0,

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 type FieldFrameProps = { label: string; name: string; id?: string; error?: string | null; hint?: ReactNode; className?: string };
 
@@ -55,6 +55,27 @@ type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldFramePro
 export function TextArea({ label, name, error, hint, id, className, ...textarea }: TextAreaProps) {
   return (
     <FieldFrame label={label} name={name} id={id} error={error} hint={hint} className={className} control={(aria) => <textarea name={name} {...aria} {...textarea} />} />
+  );
+}
+
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & FieldFrameProps;
+
+/** A labelled select (options as children) with its hint and error. */
+export function SelectField({ label, name, error, hint, id, className, children, ...select }: SelectProps) {
+  return (
+    <FieldFrame
+      label={label}
+      name={name}
+      id={id}
+      error={error}
+      hint={hint}
+      className={className}
+      control={(aria) => (
+        <select name={name} {...aria} {...select}>
+          {children}
+        </select>
+      )}
+    />
   );
 }
 

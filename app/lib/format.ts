@@ -13,6 +13,7 @@ const DATE_STYLES = {
 export type DateStyle = keyof typeof DATE_STYLES;
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** `locale` undefined means the runtime's default (the browser's own). */
@@ -21,6 +22,28 @@ export function dateTimeFormat(locale: string | undefined, style: DateStyle): In
   let format = dateFormats.get(key);
   if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, DATE_STYLES[style])));
   return format;
+}
+
+/**
+ * A date and time on the clock of `timeZone`, with the zone's short name:
+ * "Jul 15, 2030, 6:30 PM EDT". The same text on the server and in any
+ * browser, so a deadline reads as the poster typed it. An unknown zone
+ * (a browser older than the server's zone data) falls back to UTC.
+ */
+export function formatZonedDateTime(instant: Date, timeZone: string, locale: string | undefined): string {
+  const key = `${timeZone}|${locale ?? ""}`;
+  let format = zonedFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+    try {
+      format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    } catch {
+      format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
+    }
+    if (zonedFormats.size >= 1000) zonedFormats.clear(); // zones × locales is bounded, but not by us
+    zonedFormats.set(key, format);
+  }
+  return format.format(instant);
 }
 
 function moneyFormat(locale: string, currency: string, fractionDigits: 0 | 2): Intl.NumberFormat {

@@ -5,7 +5,7 @@ import { cookieHeaders } from "#server/auth/session";
 
 /** The identity flows' dependencies, straight from the request context. */
 export function identityDeps(context: AppLoadContext): IdentityDeps {
-  return { db: context.db, auth: context.auth, captcha: context.captcha, config: context.config };
+  return { db: context.db, auth: context.auth, captcha: context.captcha, config: context.config, logger: context.logger };
 }
 
 /** Off to Google, carrying better-auth's state cookie. */

@@ -1,10 +1,38 @@
-import { eq, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { rateLimits } from "#server/db/schema";
+import { RATE_LIMIT_RETENTION_SECONDS } from "./rules";
 
 export type RateLimitRule = { limit: number; windowSeconds: number };
 
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * A bounded key: `scope` is ours (e.g. "signIn:ip"), `subject` is the client's
+ * (an address, an email): hashed, so a megabyte email makes a 40-character key.
+ */
+export function rateLimitKey(scope: string, subject: string): string {
+  return `${scope}:${createHash("sha256").update(subject).digest("base64url").slice(0, 27)}`;
+}
+
+/** Deletes every row older than any rule remembers. Returns how many went. */
+export async function pruneRateLimits(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - RATE_LIMIT_RETENTION_SECONDS * 1000);
+  const deleted = await db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, cutoff)).returning({ key: rateLimits.key });
+  return deleted.length;
+}
+
+/** Every this many writes (per process), old rows are pruned on the way: no timer to manage. */
+export const PRUNE_EVERY_WRITES = 200;
+let writesSincePrune = 0;
+
+async function afterWrite(db: Db, now: Date): Promise<void> {
+  writesSincePrune += 1;
+  if (writesSincePrune < PRUNE_EVERY_WRITES) return;
+  writesSincePrune = 0;
+  await pruneRateLimits(db, now);
+}
 
 /** Refused until the window that began at `windowStartedAt` ends (at least a second). */
 function blockedUntil(windowStartedAt: Date, rule: RateLimitRule, now: Date): RateLimitResult {
@@ -26,6 +54,7 @@ export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule,
       window_started_at = case when rate_limits.window_started_at <= ${windowStart} then ${now} else rate_limits.window_started_at end
     returning count, window_started_at
   `)) as unknown as { rows: { count: number; window_started_at: Date | string }[] };
+  await afterWrite(db, now);
   const row = result.rows[0]!;
   if (row.count <= rule.limit) return { allowed: true };
   return blockedUntil(new Date(row.window_started_at), rule, now);
@@ -52,6 +81,57 @@ export async function consumeRateLimits(
     if (!result.allowed) retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
   }
   return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+}
+
+/** Forgets `key` (e.g. an account's failures once its owner is in). */
+export async function clearRateLimit(db: Db, key: string): Promise<void> {
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/**
+ * Growing waits: `freeFailures` failures pass at once, then each further
+ * attempt waits firstDelay, 2x, 4x... up to maxDelay after the last failure;
+ * forgotten after `forgetAfterSeconds` without one.
+ */
+export type BackoffRule = { freeFailures: number; firstDelaySeconds: number; maxDelaySeconds: number; forgetAfterSeconds: number };
+
+/** The wait after `failures` failures (0 while they are free). */
+export function backoffDelaySeconds(failures: number, rule: BackoffRule): number {
+  if (failures < rule.freeFailures) return 0;
+  const steps = Math.min(failures - rule.freeFailures, 30);
+  return Math.min(rule.firstDelaySeconds * 2 ** steps, rule.maxDelaySeconds);
+}
+
+/**
+ * Claims one attempt under a backoff: counted as a failure at once, given back
+ * with releaseBackoffAttempt when it succeeds. The claim is one conditional
+ * UPDATE, which the database re-checks under the row lock, so a burst of
+ * parallel requests cannot all slip through the free ones. In the row,
+ * `window_started_at` is the time of the last counted attempt.
+ */
+export async function claimBackoffAttempt(db: Db, key: string, rule: BackoffRule, now = new Date()): Promise<RateLimitResult> {
+  const forgetBefore = new Date(now.getTime() - rule.forgetAfterSeconds * 1000);
+  const forgotten = new Date(forgetBefore.getTime() - 1000);
+  await db.execute(sql`insert into rate_limits (key, window_started_at, count) values (${key}, ${forgotten}, 0) on conflict (key) do nothing`);
+  const waitOver = sql`(rate_limits.count < ${rule.freeFailures} or rate_limits.window_started_at + make_interval(secs => least(${rule.firstDelaySeconds}::float8 * power(2, least(rate_limits.count - ${rule.freeFailures}, 30)), ${rule.maxDelaySeconds}::float8)) <= ${now})`;
+  const claimed = (await db.execute(sql`
+    update rate_limits set
+      count = case when rate_limits.window_started_at <= ${forgetBefore} then 1 else rate_limits.count + 1 end,
+      window_started_at = ${now}
+    where key = ${key} and (rate_limits.window_started_at <= ${forgetBefore} or ${waitOver})
+    returning count
+  `)) as unknown as { rows: unknown[] };
+  await afterWrite(db, now);
+  if (claimed.rows.length > 0) return { allowed: true };
+  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
+  if (!row) return { allowed: true };
+  const waitUntil = row.windowStartedAt.getTime() + backoffDelaySeconds(row.count, rule) * 1000;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((waitUntil - now.getTime()) / 1000)) };
+}
+
+/** Gives back an attempt claimed by claimBackoffAttempt (it succeeded, or was not a guess). */
+export async function releaseBackoffAttempt(db: Db, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
 }
 
 /** "Too many attempts. Please try again in 12 minutes." */

@@ -1,18 +1,36 @@
-import type { RateLimitRule } from "./rate-limit";
+import type { BackoffRule, RateLimitRule } from "./rate-limit";
 
 const minutes = (n: number) => n * 60;
+const hours = (n: number) => n * 3600;
 
 /**
  * Limits of the identity flows, per client network and per account (email).
- * For sign-in the account limit counts failed attempts only, so that someone
- * guessing a password cannot lock the owner out by also failing on purpose
- * any faster than the network limit lets them.
+ * Sign-in and password-reset requests have their own policies below: nothing
+ * anyone else does may lock the owner out of their account.
  */
 export const AUTH_RATE_LIMITS = {
-  signIn: { ip: { limit: 30, windowSeconds: minutes(15) }, account: { limit: 10, windowSeconds: minutes(15) } },
   signUp: { ip: { limit: 10, windowSeconds: minutes(60) }, account: { limit: 5, windowSeconds: minutes(60) } },
-  passwordReset: { ip: { limit: 10, windowSeconds: minutes(60) }, account: { limit: 5, windowSeconds: minutes(60) } },
+  passwordReset: { ip: { limit: 10, windowSeconds: minutes(60) }, account: { limit: 3, windowSeconds: minutes(60) } },
   resendVerification: { ip: { limit: 10, windowSeconds: minutes(60) }, account: { limit: 5, windowSeconds: minutes(60) } },
 } satisfies Record<string, { ip: RateLimitRule; account: RateLimitRule }>;
 
 export type AuthAction = keyof typeof AUTH_RATE_LIMITS;
+
+/**
+ * Sign-in slows the guesser, never locks the owner out (docs/decisions/0009-accounts-under-attack.md):
+ * - per client network, failures beyond a few earn a growing wait (2 s, 4 s, 8 s...
+ *   up to 15 minutes), forgotten after an hour without failures;
+ * - per account, after a few failures in a day every attempt needs a solved
+ *   captcha (a fresh proof of work each time), never a wait: the owner, who
+ *   solves it, signs in with the right password at once.
+ */
+export const SIGN_IN_POLICY = {
+  address: { freeFailures: 5, firstDelaySeconds: 2, maxDelaySeconds: minutes(15), forgetAfterSeconds: hours(1) } satisfies BackoffRule,
+  account: { captchaAfterFailures: 3, windowSeconds: hours(24) },
+};
+
+/**
+ * How long any rate_limits row matters: longer than every window and backoff
+ * memory above. Older rows are deleted (server/abuse/rate-limit.ts).
+ */
+export const RATE_LIMIT_RETENTION_SECONDS = hours(48);

@@ -2,7 +2,7 @@ import { betterAuth } from "better-auth";
 import { getOAuthState } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins";
-import { eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import type { Logger } from "pino";
 import { createProfileForNewUser, parseUserType, recordSignupType } from "#server/accounts/profiles";
 import type { Config } from "#server/config";
@@ -65,7 +65,9 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
     user: {
       additionalFields: { disabled: { type: "boolean", required: false, defaultValue: false, input: false } },
     },
-    session: { expiresIn: 30 * DAY, updateAge: DAY },
+    // No cookie cache: every request reads the session row, so ending a session (disabled
+    // account, reset, verification by the owner) takes effect on the very next request.
+    session: { expiresIn: 30 * DAY, updateAge: DAY, cookieCache: { enabled: false } },
     emailAndPassword: {
       enabled: true,
       // The configurable policy (server/auth/password-policy.ts) is checked before these bounds.
@@ -75,6 +77,10 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
+      // One reset ends every other link of the account: an older mail found later opens nothing.
+      onPasswordReset: async ({ user: person }) => {
+        await forgetResetLinks(db, person.id);
+      },
       sendResetPassword: async ({ user: person, token }) => {
         await mailer.send(
           await passwordResetEmail({ to: person.email, name: person.name, url: authLinks.resetPassword(origin, token), site }),
@@ -130,3 +136,8 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** better-auth keeps reset tokens in `verification` as `reset-password:<token>` → user id. */
+export async function forgetResetLinks(db: Db, userId: string): Promise<void> {
+  await db.delete(verification).where(and(like(verification.identifier, "reset-password:%"), eq(verification.value, userId)));
+}

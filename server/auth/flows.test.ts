@@ -4,15 +4,30 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { Captcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
-import { emailOutbox, logs, user } from "#server/db/schema";
+import { AUTH_RATE_LIMITS } from "#server/abuse/rules";
+import { emailOutbox, logs, rateLimits, session as sessionTable, user } from "#server/db/schema";
 import { createMailer } from "#server/email/mailer";
 import { accountTypeOf } from "#server/accounts/profiles";
 import { createAuth } from "./auth";
-import { signInWithPassword, signUpWithPassword, type IdentityDeps } from "./flows";
+import {
+  CAPTCHA_REQUIRED_MESSAGE,
+  requestPasswordReset,
+  resetPassword,
+  signInNeedsCaptcha,
+  signInWithPassword,
+  settleDetachedWork,
+  signUpWithPassword,
+  verifyEmailCode,
+  type IdentityDeps,
+} from "./flows";
+import { getSessionUser } from "./session";
+import { disableAccount } from "./sessions";
 
 const config = loadConfig({ PASSWORD_MIN_LENGTH: "8", PASSWORD_REQUIRE_NUMERIC: "true" });
 /** The captcha's own checks are tested in server/captcha; these flows meet a person who passed. */
 const alwaysHuman: Captcha = { provider: "altcha", siteKey: null, createChallenge: async () => ({}), verify: async () => true };
+/** A captcha that only the answer "solved" passes. */
+const solvedOnly: Captcha = { ...alwaysHuman, verify: async (answer) => answer === "solved" };
 describe.each(ENGINES)("identity flows on %s", (engine) => {
   const database = migratedDatabase(engine);
   let deps: IdentityDeps;
@@ -69,9 +84,10 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
     });
   });
 
+  const attempt = (email: string, password: string, ip = "203.0.113.9") =>
+    signInWithPassword(deps, { email, password, rememberMe: true, ip, headers: headers() });
+
   describe("sign-in", () => {
-    const attempt = (email: string, password: string, ip = "203.0.113.9") =>
-      signInWithPassword(deps, { email, password, rememberMe: true, ip, headers: headers() });
 
     it("signs in and sets a fresh session cookie", async () => {
       const first = await attempt("creator@example.com", "correct horse 1");
@@ -88,6 +104,7 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       ["creator@example.com", "wrong password 1", "wrong-password", "Password is incorrect. Please try again."],
       ["nobody@example.com", "whatever", "user-not-found", "We couldn't find an account with that email address. Please try again."],
       ["not-an-email", "whatever", "invalid-email", "Email is invalid. Please try again."],
+      ["nul\0@example.com", "whatever", "invalid-email", "Email is invalid. Please try again."],
     ])("%s / %s fails as %s and is logged", async (email, password, code, message) => {
       const result = await attempt(email, password);
       expect(result).toMatchObject({ kind: "ERROR", code, message });
@@ -115,13 +132,134 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       }
     });
 
-    it("answers too-many-requests once an account has had its attempts", async () => {
-      await signUp("limited@example.com");
+    it("never locks the owner out: after an attacker's failures from many networks, the owner signs in with a solved captcha", async () => {
+      await signUp("targeted@example.com", { ip: "203.0.113.50" });
       const results = [];
-      for (let i = 0; i < 11; i++) results.push(await attempt("limited@example.com", "wrong again 1", `198.51.100.${i}`));
-      expect(results.slice(0, 10).every((r) => r.kind === "ERROR" && r.code === "wrong-password")).toBe(true);
-      expect(results[10]).toMatchObject({ kind: "ERROR", code: "too-many-requests", status: 429 });
-      expect((results[10] as { message: string }).message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
+      for (let i = 0; i < 12; i++) results.push(await attempt("targeted@example.com", "wrong again 1", `198.51.100.${i}`));
+      expect(results.slice(0, 3).every((r) => r.kind === "ERROR" && r.code === "wrong-password")).toBe(true);
+      expect(results[2]).toMatchObject({ captchaRequired: true });
+      // From then on every attempt needs a captcha: without one nothing is checked, and nobody waits.
+      for (const r of results.slice(3)) expect(r).toMatchObject({ kind: "ERROR", code: "captcha-failed", status: 400, captchaRequired: true });
+      expect(results.some((r) => r.kind === "ERROR" && r.status === 429)).toBe(false);
+
+      const owner = (captcha?: string) =>
+        signInWithPassword(
+          { ...deps, captcha: solvedOnly },
+          { email: "targeted@example.com", password: "correct horse 1", rememberMe: false, captcha, ip: "192.0.2.200", headers: headers() },
+        );
+      expect(await owner()).toMatchObject({ kind: "ERROR", code: "captcha-failed", message: CAPTCHA_REQUIRED_MESSAGE });
+      expect(await owner("not-solved")).toMatchObject({ kind: "ERROR", code: "captcha-failed" });
+      expect((await owner("solved")).kind).toBe("SUCCESS");
+      // Once the owner is in, the account's failures are forgotten.
+      expect(await signInNeedsCaptcha(database.db, "targeted@example.com")).toBe(false);
+      expect((await owner()).kind).toBe("SUCCESS");
     });
+
+    it("a wrong password with a solved captcha still counts, and still needs a captcha next time", async () => {
+      const guess = (captcha: string) =>
+        signInWithPassword(
+          { ...deps, captcha: solvedOnly },
+          { email: "targeted@example.com", password: "guess 1", rememberMe: false, captcha, ip: `192.0.2.${Math.floor(Math.random() * 200)}`, headers: headers() },
+        );
+      for (let i = 0; i < 3; i++) await guess("");
+      expect(await guess("solved")).toMatchObject({ kind: "ERROR", code: "wrong-password", captchaRequired: true });
+      expect(await guess("")).toMatchObject({ code: "captcha-failed" });
+    });
+
+    it("makes one network that keeps failing wait longer each time, whatever accounts it tries", async () => {
+      const results = [];
+      for (let i = 0; i < 6; i++) results.push(await attempt(`guess${i}@example.com`, "wrong again 1", "203.0.113.77"));
+      expect(results.slice(0, 5).every((r) => r.kind === "ERROR" && r.code === "user-not-found")).toBe(true);
+      expect(results[5]).toMatchObject({ kind: "ERROR", code: "too-many-requests", status: 429 });
+      expect((results[5] as { message: string }).message).toMatch(/^Too many attempts\. Please try again in [12] seconds\.$/);
+      // Someone else's network is not slowed.
+      expect(await attempt("guess0@example.com", "wrong again 1", "203.0.113.78")).toMatchObject({ code: "user-not-found" });
+    });
+
+    it("refuses an email longer than 254 characters as invalid before writing anything", async () => {
+      const count = async () => ({
+        logs: (await database.db.select().from(logs)).length,
+        limits: (await database.db.select().from(rateLimits)).length,
+      });
+      const before = await count();
+      const huge = `${"a".repeat(2_000_000)}@example.com`;
+      expect(await attempt(huge, "whatever")).toMatchObject({ kind: "ERROR", code: "invalid-email", message: "Email is invalid. Please try again.", status: 400 });
+      expect(await attempt(`${"a".repeat(250)}@example.com`, "whatever")).toMatchObject({ code: "invalid-email" });
+      expect(await requestPasswordReset(deps, { email: huge, ip: "203.0.113.90" })).toMatchObject({ code: "invalid-email", status: 400 });
+      expect(await signUp(huge, { ip: "203.0.113.91" })).toMatchObject({ code: "invalid-email", status: 400 });
+      expect(await count()).toEqual(before);
+    });
+  });
+
+  describe("password reset", () => {
+    const resetLinks = async (email: string) => {
+      await settleDetachedWork();
+      return (await database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Reset your Sponsorgrid password"))))
+        .map((mail) => new URL(mail.meta.url!).searchParams.get("token")!);
+    };
+
+    it("mails a few links per account per hour, answers success for every request, and the links sent keep working", async () => {
+      await signUp("flooded@example.com", { ip: "203.0.113.60" });
+      for (let i = 0; i < 8; i++) {
+        expect(await requestPasswordReset(deps, { email: "flooded@example.com", ip: `198.51.100.${100 + i}` })).toEqual({ kind: "SUCCESS" });
+      }
+      const tokens = await resetLinks("flooded@example.com");
+      expect(tokens).toHaveLength(AUTH_RATE_LIMITS.passwordReset.account.limit);
+      expect(await resetPassword(deps, { token: tokens[0]!, password: "brand new pass 2" })).toEqual({ kind: "SUCCESS" });
+    });
+
+    it("a reset ends every other outstanding link of the account", async () => {
+      await signUp("twolinks@example.com", { ip: "203.0.113.61" });
+      await requestPasswordReset(deps, { email: "twolinks@example.com", ip: "198.51.100.120" });
+      await requestPasswordReset(deps, { email: "twolinks@example.com", ip: "198.51.100.121" });
+      const [first, second] = await resetLinks("twolinks@example.com");
+      expect(await resetPassword(deps, { token: second!, password: "brand new pass 3" })).toEqual({ kind: "SUCCESS" });
+      expect(await resetPassword(deps, { token: first!, password: "attacker pass 4" })).toMatchObject({ kind: "ERROR", code: "invalid-action-code" });
+      expect((await attempt("twolinks@example.com", "brand new pass 3", "192.0.2.61")).kind).toBe("SUCCESS");
+    });
+  });
+
+  describe("sessions", () => {
+    const cookieOf = (result: Awaited<ReturnType<typeof attempt>>) => {
+      if (result.kind !== "SUCCESS") throw new Error(`sign-in failed: ${result.code}`);
+      return result.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    };
+    const whoIs = (cookie: string) => getSessionUser(new Request("http://localhost:3000/app", { headers: { cookie } }), deps);
+
+    it("verifying the email ends every other session: whoever signed up with the address first is out", async () => {
+      // The attacker registers the owner's address and stays signed in.
+      const attackerSignUp = await signUp("owner@example.com", { ip: "203.0.113.62", password: "attacker pass 9" });
+      const attacker = cookieOf(attackerSignUp as Awaited<ReturnType<typeof attempt>>);
+      expect((await whoIs(attacker))?.email).toBe("owner@example.com");
+      // The owner follows the link from their mailbox.
+      const [mail] = await database.db.select().from(emailOutbox).where(eq(emailOutbox.to, "owner@example.com"));
+      const code = new URL(mail!.meta.url!).searchParams.get("oobCode")!;
+      const verified = await verifyEmailCode(deps, { code, headers: headers() });
+      const owner = cookieOf(verified as Awaited<ReturnType<typeof attempt>>);
+      expect((await whoIs(owner))?.emailVerified).toBe(true);
+      expect(await whoIs(attacker)).toBeNull();
+    });
+
+    it("disabling an account ends its sessions at once", async () => {
+      await signUp("tobedisabled@example.com", { ip: "203.0.113.63" });
+      const session = cookieOf(await attempt("tobedisabled@example.com", "correct horse 1", "192.0.2.63"));
+      expect((await whoIs(session))?.email).toBe("tobedisabled@example.com");
+      expect(await disableAccount(database.db, "tobedisabled@example.com")).toBe(true);
+      expect(await whoIs(session)).toBeNull();
+      expect(await database.db.select().from(sessionTable).where(eq(sessionTable.userId, (await whoIsId("tobedisabled@example.com"))!))).toEqual([]);
+    });
+
+    it("a session whose account is marked disabled by any other means is refused on its next request", async () => {
+      await signUp("flagged@example.com", { ip: "203.0.113.64" });
+      const session = cookieOf(await attempt("flagged@example.com", "correct horse 1", "192.0.2.64"));
+      await database.db.update(user).set({ disabled: true }).where(eq(user.email, "flagged@example.com"));
+      expect(await whoIs(session)).toBeNull();
+    });
+
+    it("reads every session from the database: no cookie cache that would keep a disabled account in", () => {
+      expect(deps.auth.options.session?.cookieCache?.enabled).toBe(false);
+    });
+
+    const whoIsId = async (email: string) => (await database.db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0]?.id;
   });
 });

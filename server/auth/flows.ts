@@ -1,21 +1,58 @@
 import { isAPIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import { z } from "zod";
 import { logSignInFailure, recordSignupType } from "#server/accounts/profiles";
 import { rateLimitSubject } from "#server/abuse/client-ip";
-import { consumeRateLimit, consumeRateLimits, peekRateLimit, retryMessage } from "#server/abuse/rate-limit";
-import { AUTH_RATE_LIMITS, type AuthAction } from "#server/abuse/rules";
+import {
+  claimBackoffAttempt,
+  clearRateLimit,
+  consumeRateLimit,
+  consumeRateLimits,
+  peekRateLimit,
+  rateLimitKey,
+  releaseBackoffAttempt,
+  retryMessage,
+} from "#server/abuse/rate-limit";
+import { AUTH_RATE_LIMITS, SIGN_IN_POLICY, type AuthAction } from "#server/abuse/rules";
 import type { Captcha } from "#server/captcha/captcha";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import type { UserType } from "#server/db/schema";
 import { account, user } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
+import { safeRedirectPath } from "./redirects";
+import { endOtherSessions, sessionTokenSetBy } from "./sessions";
 import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from "./errors";
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 /** What every identity flow needs; routes pass it straight from their context. */
-export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config };
+export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config; logger?: Logger };
+
+const detachedWork = new Set<Promise<void>>();
+
+/**
+ * Runs `work` after the answer has gone: its duration (does the account exist? a token to store,
+ * a mail to render and queue) must not show in how long the request took.
+ */
+function detach(deps: IdentityDeps, what: string, work: () => Promise<unknown>): void {
+  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        if (deps.logger) deps.logger.error({ err: error }, `${what} failed`);
+        else console.error(`${what} failed`, error);
+      },
+    )
+    .finally(() => detachedWork.delete(task));
+  detachedWork.add(task);
+}
+
+/** Resolves once work detached from requests has finished (tests). */
+export async function settleDetachedWork(): Promise<void> {
+  while (detachedWork.size > 0) await Promise.all([...detachedWork]);
+}
 
 export type FlowError = {
   kind: "ERROR";
@@ -36,24 +73,47 @@ function tooManyRequests(retryAfterSeconds: number): FlowError {
   return { kind: "ERROR", code: "too-many-requests", message: retryMessage(retryAfterSeconds), status: 429 };
 }
 
-/** Sign-in: every attempt counts per network; only failures count per account. */
-async function signInOverLimit(deps: IdentityDeps, ip: string, email: string): Promise<FlowError | null> {
-  const rules = AUTH_RATE_LIMITS.signIn;
-  const network = await consumeRateLimit(deps.db, `signIn:ip:${rateLimitSubject(ip)}`, rules.ip);
-  const account = await peekRateLimit(deps.db, `signIn:account:${email}`, rules.account);
-  const waits = [network, account].flatMap((r) => (r.allowed ? [] : [r.retryAfterSeconds]));
-  return waits.length ? tooManyRequests(Math.max(...waits)) : null;
+/** The longest address RFC 5321 lets through; longer input is refused before anything is written. */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** The normalised address, or null when it is not one (or is too long to be one). */
+export function parseEmail(raw: string): string | null {
+  if (raw.length > MAX_EMAIL_LENGTH * 4) return null;
+  const email = raw.trim().toLowerCase();
+  if (email.length > MAX_EMAIL_LENGTH || !emailSchema.safeParse(email).success) return null;
+  return email;
+}
+
+function invalidEmail(): FlowError {
+  return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
+}
+
+export const CAPTCHA_REQUIRED_MESSAGE =
+  "There have been several failed sign-ins to this account. Please complete the spam check and sign in again.";
+
+const signInKeys = {
+  address: (ip: string) => `signIn:ip:${rateLimitSubject(ip)}`,
+  accountFailures: (email: string) => rateLimitKey("signIn:account", email),
+};
+
+/** Whether the next sign-in to this account must carry a solved captcha (SIGN_IN_POLICY.account). */
+export async function signInNeedsCaptcha(db: Db, email: string): Promise<boolean> {
+  const { captchaAfterFailures, windowSeconds } = SIGN_IN_POLICY.account;
+  const result = await peekRateLimit(db, signInKeys.accountFailures(email), { limit: captchaAfterFailures, windowSeconds });
+  return !result.allowed;
 }
 
 async function overLimit(deps: IdentityDeps, action: AuthAction, ip: string, email: string | null): Promise<FlowError | null> {
-  const rules = AUTH_RATE_LIMITS[action];
-  const checks = [{ key: `${action}:ip:${rateLimitSubject(ip)}`, rule: rules.ip }];
-  if (email) checks.push({ key: `${action}:account:${email}`, rule: rules.account });
-  const result = await consumeRateLimits(deps.db, checks);
+  const result = await consumeRateLimits(deps.db, limitChecks(action, ip, email));
   return result.allowed ? null : tooManyRequests(result.retryAfterSeconds);
 }
 
-const normalise = (email: string) => email.trim().toLowerCase();
+function limitChecks(action: AuthAction, ip: string, email: string | null) {
+  const rules = AUTH_RATE_LIMITS[action];
+  const checks = [{ key: `${action}:ip:${rateLimitSubject(ip)}`, rule: rules.ip }];
+  if (email) checks.push({ key: rateLimitKey(`${action}:account`, email), rule: rules.account });
+  return checks;
+}
 
 async function findPasswordUser(db: Db, email: string) {
   const [row] = await db
@@ -65,28 +125,49 @@ async function findPasswordUser(db: Db, email: string) {
   return row ?? null;
 }
 
+export type SignInError = FlowError & { captchaRequired?: boolean };
+
 /**
  * Email + password sign-in with the spec's distinct messages. Every failure
  * is logged (SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR). Unverified people get a
  * fresh verification email, then the guards take them to /app/verify.
+ *
+ * Guessing is slowed, never turned into a lockout (SIGN_IN_POLICY): the
+ * client's network waits longer after each failure, and an account that has
+ * seen a few failures asks every sign-in for a solved captcha.
  */
 export async function signInWithPassword(
   deps: IdentityDeps,
-  input: { email: string; password: string; rememberMe: boolean; ip: string; headers: Headers },
-): Promise<FlowSuccess | FlowError> {
-  const email = normalise(input.email);
-  const fail = async (code: IdentityCode | "unknown", status: number, uid: string | null = null): Promise<FlowError> => {
-    await logSignInFailure(deps.db, { uid, code, email });
-    await consumeRateLimit(deps.db, `signIn:account:${email}`, AUTH_RATE_LIMITS.signIn.account);
-    return { kind: "ERROR", code, message: signInErrorMessage(code), status };
-  };
-  if (!emailSchema.safeParse(email).success) return fail("invalid-email", 400);
-
-  const limited = await signInOverLimit(deps, input.ip, email);
-  if (limited) {
-    await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
-    return limited;
+  input: { email: string; password: string; rememberMe: boolean; captcha?: string; ip: string; headers: Headers },
+): Promise<FlowSuccess | SignInError> {
+  const email = parseEmail(input.email);
+  if (!email) {
+    // Logged when it could be an address someone mistyped; a megabyte of text is not kept anywhere.
+    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
+    if (input.email.length <= MAX_EMAIL_LENGTH) {
+      await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
+    }
+    return { ...invalidEmail(), field: undefined };
   }
+  const addressKey = signInKeys.address(input.ip);
+  const claimed = await claimBackoffAttempt(deps.db, addressKey, SIGN_IN_POLICY.address);
+  if (!claimed.allowed) {
+    await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
+    return tooManyRequests(claimed.retryAfterSeconds);
+  }
+  const captchaRequired = await signInNeedsCaptcha(deps.db, email);
+  if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {
+    // Not a password guess: the network's attempt is given back.
+    await releaseBackoffAttempt(deps.db, addressKey);
+    return { kind: "ERROR", code: "captcha-failed", message: CAPTCHA_REQUIRED_MESSAGE, status: 400, field: "captcha", captchaRequired: true };
+  }
+
+  const fail = async (code: IdentityCode | "unknown", status: number, uid: string | null = null): Promise<SignInError> => {
+    await logSignInFailure(deps.db, { uid, code, email });
+    const { captchaAfterFailures, windowSeconds } = SIGN_IN_POLICY.account;
+    const counted = await consumeRateLimit(deps.db, signInKeys.accountFailures(email), { limit: captchaAfterFailures - 1, windowSeconds });
+    return { kind: "ERROR", code, message: signInErrorMessage(code), status, captchaRequired: !counted.allowed };
+  };
   const person = await findPasswordUser(deps.db, email);
   if (!person) return fail("user-not-found", 401);
   if (person.disabled) return fail("user-disabled", 403, person.id);
@@ -98,6 +179,9 @@ export async function signInWithPassword(
       headers: input.headers,
       returnHeaders: true,
     });
+    // The owner is in: their network's attempt is given back and the account's failures are forgotten.
+    await releaseBackoffAttempt(deps.db, addressKey);
+    await clearRateLimit(deps.db, signInKeys.accountFailures(email));
     if (!response.user.emailVerified) {
       await deps.auth.api.sendVerificationEmail({ body: { email } }).catch(() => undefined);
     }
@@ -113,10 +197,8 @@ export async function signUpWithPassword(
   deps: IdentityDeps,
   input: { name: string; email: string; password: string; type: UserType | null; captcha: string; ip: string; headers: Headers },
 ): Promise<FlowSuccess | FlowError> {
-  const email = normalise(input.email);
-  if (!emailSchema.safeParse(email).success) {
-    return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
-  }
+  const email = parseEmail(input.email);
+  if (!email) return invalidEmail();
   const limited = await overLimit(deps, "signUp", input.ip, email);
   if (limited) return limited;
 
@@ -152,18 +234,26 @@ export async function signUpWithPassword(
   }
 }
 
-/** Sends a reset link if the account exists; says the same either way. */
+/**
+ * Sends a reset link if the account exists; says the same either way. The
+ * network is limited with a 429; the account only in the mail it receives
+ * (AUTH_RATE_LIMITS.passwordReset.account per hour): beyond that the request
+ * still answers success and the links already sent keep working, so a flood
+ * of requests never takes the owner's way back in away. The reset itself runs
+ * after the answer, which therefore takes as long for an unknown address.
+ */
 export async function requestPasswordReset(
   deps: IdentityDeps,
   input: { email: string; ip: string },
 ): Promise<{ kind: "SUCCESS" } | FlowError> {
-  const email = normalise(input.email);
-  if (!emailSchema.safeParse(email).success) {
-    return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
-  }
-  const limited = await overLimit(deps, "passwordReset", input.ip, email);
-  if (limited) return limited;
-  await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
+  const email = parseEmail(input.email);
+  if (!email) return invalidEmail();
+  const [network, mailbox] = limitChecks("passwordReset", input.ip, email);
+  const networkResult = await consumeRateLimit(deps.db, network!.key, network!.rule);
+  if (!networkResult.allowed) return tooManyRequests(networkResult.retryAfterSeconds);
+  const mailResult = await consumeRateLimit(deps.db, mailbox!.key, mailbox!.rule);
+  if (!mailResult.allowed) return { kind: "SUCCESS" };
+  detach(deps, "password reset request", () => deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } }));
   return { kind: "SUCCESS" };
 }
 
@@ -195,7 +285,8 @@ export async function resendVerificationEmail(
   deps: IdentityDeps,
   input: { email: string; ip: string },
 ): Promise<{ kind: "SUCCESS" } | FlowError> {
-  const email = normalise(input.email);
+  const email = parseEmail(input.email);
+  if (!email) return invalidEmail();
   const limited = await overLimit(deps, "resendVerification", input.ip, email);
   if (limited) return limited;
   await deps.auth.api.sendVerificationEmail({ body: { email } });
@@ -213,6 +304,10 @@ export async function verifyEmailCode(
       headers: input.headers,
       returnHeaders: true,
     });
+    // Whoever holds the mailbox is the owner: every other session ends, so someone who signed up
+    // with this address before the owner (and is still signed in) is out.
+    const token = sessionTokenSetBy(headers);
+    if (token) await endOtherSessions(deps.db, token);
     return { kind: "SUCCESS", headers };
   } catch (error) {
     if (!isAPIError(error)) throw error;
@@ -237,7 +332,8 @@ export async function startGoogleSignIn(
   const { headers, response } = await deps.auth.api.signInSocial({
     body: {
       provider: "google",
-      callbackURL: input.redirectTo,
+      // Checked here too: this is the last stop before better-auth stores it in the OAuth state.
+      callbackURL: safeRedirectPath(input.redirectTo),
       errorCallbackURL: "/signin",
       disableRedirect: true,
       ...(input.type ? { additionalData: { [SIGNUP_TYPE_STATE_KEY]: input.type } } : {}),

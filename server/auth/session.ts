@@ -10,8 +10,9 @@ const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
 export function getSessionUser(request: Request, context: Pick<AppContext, "auth">): Promise<SessionUser | null> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    lookup = context.auth.api.getSession({ headers: request.headers }).then((result) =>
-      result
+    // Straight from the database, never a cached cookie: a disabled account is out on its next request.
+    lookup = context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } }).then((result) =>
+      result && !result.user.disabled
         ? {
             id: result.user.id,
             email: result.user.email,

@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
 import { emailOutbox } from "#server/db/schema/email";
@@ -14,36 +15,179 @@ export type MailMessage = {
 
 export type Mailer = {
   transport: "smtp" | "outbox";
+  /**
+   * Stores the mail and returns: with SMTP it is queued and a background
+   * worker in this process delivers it, so no request waits for (or learns
+   * anything from the timing of) the mail server.
+   */
   send(message: MailMessage): Promise<void>;
+  /** Delivers every queued mail that is due, now; how many went. The worker calls it; so can tests. */
+  deliverDue(): Promise<number>;
+  /** Stops the worker and waits (a bounded time) for a delivery under way; queued mail stays for the next start. */
+  close(): Promise<void>;
 };
 
-type MailerOptions = { db: Db; smtpUrl?: string; from: string; logger: Logger };
+type MailerOptions = {
+  db: Db;
+  smtpUrl?: string;
+  from: string;
+  logger: Logger;
+  /** NODE_ENV=production: links are never logged, and missing SMTP is a warning. */
+  production?: boolean;
+  /** How often the worker looks for retries and for mail left by an earlier run. */
+  pollMs?: number;
+  /** Waits between attempts; after the last one the mail is marked failed. */
+  retryDelaysMs?: readonly number[];
+  /** How long close() waits for a delivery under way. */
+  drainMs?: number;
+};
+
+/** 5 s, 30 s, 2 min, 10 min, 30 min, 1 h: a mail server down for a while still gets the mail. */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000] as const;
+/** A claimed mail another process may take over if this one died mid-delivery. */
+const DELIVERY_LEASE_MS = 5 * 60_000;
+
+export const NO_SMTP_IN_PRODUCTION_WARNING =
+  "SMTP_URL is not set: NO email is sent. Verification and password-reset mail stays in the database outbox " +
+  "and can be read only at /dev/mailbox from this machine. Set SMTP_URL to deliver mail.";
 
 /** SMTP when SMTP_URL is set; otherwise the database outbox shown at /dev/mailbox. */
 export function createMailer(options: MailerOptions): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options) : outboxMailer(options);
+  if (options.smtpUrl) return smtpMailer(options.smtpUrl, options);
+  if (options.production) options.logger.warn({ transport: "outbox" }, NO_SMTP_IN_PRODUCTION_WARNING);
+  return outboxMailer(options);
 }
 
-function smtpMailer(smtpUrl: string, { from, logger }: MailerOptions): Mailer {
-  const transporter = nodemailer.createTransport(smtpUrl);
+function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
+  const { db, from, logger, pollMs = 5_000, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS, drainMs = 10_000 } = options;
+  // Bounded waits: a server that hangs delays the queue, never a request.
+  // (Settings in the URL's query win over these.)
+  const transporter = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
+  let running: Promise<number> | null = null;
+  let again = false;
+  let closed = false;
+
+  /** Takes the oldest due mail, leased so that no other process sends it meanwhile. */
+  async function claimNext() {
+    const now = new Date();
+    const [row] = await db
+      .update(emailOutbox)
+      .set({ attempts: sql`${emailOutbox.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + DELIVERY_LEASE_MS) })
+      .where(
+        eq(
+          emailOutbox.id,
+          sql`(select id from email_outbox where status = 'queued' and next_attempt_at <= ${now} order by next_attempt_at, created_at limit 1 for update skip locked)`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  async function deliverOne(row: typeof emailOutbox.$inferSelect): Promise<boolean> {
+    try {
+      const info = await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, html: row.html, text: row.text });
+      await db.delete(emailOutbox).where(eq(emailOutbox.id, row.id));
+      // No URL here: links carry tokens, and the log is not the place for them once mail really goes out.
+      logger.info({ to: row.to, subject: row.subject, messageId: info.messageId, attempts: row.attempts }, "email sent over SMTP");
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const delay = retryDelaysMs[row.attempts - 1];
+      if (delay === undefined) {
+        await db.update(emailOutbox).set({ status: "failed", lastError: message, nextAttemptAt: null }).where(eq(emailOutbox.id, row.id));
+        logger.error({ to: row.to, subject: row.subject, attempts: row.attempts, err: error }, "email could not be sent; giving up");
+      } else {
+        await db
+          .update(emailOutbox)
+          .set({ lastError: message, nextAttemptAt: new Date(Date.now() + delay) })
+          .where(eq(emailOutbox.id, row.id));
+        logger.warn({ to: row.to, subject: row.subject, attempts: row.attempts, retryInMs: delay, err: error }, "email not sent yet; will retry");
+      }
+      return false;
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let sent = 0;
+    do {
+      again = false;
+      while (!closed) {
+        const row = await claimNext();
+        if (!row) break;
+        if (await deliverOne(row)) sent += 1;
+      }
+    } while (again && !closed);
+    return sent;
+  }
+
+  function deliverDue(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drain().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  function kick() {
+    if (closed) return;
+    deliverDue().catch((error: unknown) => logger.error({ err: error }, "email queue could not be read"));
+  }
+
+  const poll = setInterval(kick, pollMs);
+  poll.unref();
+  // Mail queued by an earlier run goes out now.
+  setImmediate(kick);
+
   return {
     transport: "smtp",
-    async send({ to, subject, html, text }) {
-      // Failures propagate: the caller knows whether to retry, report or ignore.
-      const info = await transporter.sendMail({ from, to, subject, html, text });
-      // No URL here: links carry tokens, and the log is not the place for them once mail really goes out.
-      logger.info({ to, subject, messageId: info.messageId }, "email sent over SMTP");
+    async send({ to, subject, html, text, meta = {} }) {
+      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
+      kick();
+    },
+    deliverDue,
+    async close() {
+      closed = true;
+      clearInterval(poll);
+      const underWay = running;
+      if (!underWay) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        underWay.catch(() => 0),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, drainMs);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
 
-function outboxMailer({ db, from, logger }: MailerOptions): Mailer {
+function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
   return {
     transport: "outbox",
     async send({ to, subject, html, text, meta = {} }) {
       await db.insert(emailOutbox).values({ to, from, subject, html, text, meta });
-      // The link goes to the log so a developer can follow it without opening the mailbox.
-      logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");
+      if (production) {
+        // Links carry sign-in power: never in a production log.
+        logger.info({ to, subject }, "email stored in the outbox; open /dev/mailbox on this machine");
+      } else {
+        // In development the link goes to the log so it can be followed without opening the mailbox.
+        logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");
+      }
     },
+    deliverDue: async () => 0,
+    close: async () => {},
   };
+}
+
+/** Mail still waiting for the SMTP worker (tests, operators). */
+export async function queuedMail(db: Db) {
+  return db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "queued"), lte(emailOutbox.createdAt, new Date())))
+    .orderBy(asc(emailOutbox.createdAt));
 }

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { emailOutbox } from "#server/db/schema/email";
 
@@ -20,6 +20,8 @@ export async function listOutbox(db: Db, { limit = 50 }: { limit?: number } = {}
       meta: emailOutbox.meta,
     })
     .from(emailOutbox)
+    // Mail waiting for (or given up by) the SMTP worker is not part of the development mailbox.
+    .where(eq(emailOutbox.status, "stored"))
     .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
     .limit(safeLimit);
 }
@@ -28,6 +30,6 @@ export async function listOutbox(db: Db, { limit = 50 }: { limit?: number } = {}
 export async function getOutboxMessage(db: Db, id: string): Promise<OutboxMessage | null> {
   // Checked here because the database would reject a malformed uuid with an error, not an empty result.
   if (!UUID.test(id)) return null;
-  const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).limit(1);
+  const [row] = await db.select().from(emailOutbox).where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "stored"))).limit(1);
   return row ?? null;
 }

@@ -45,7 +45,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
 
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const db = database.db;
-  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === "production" });
   const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
   const captcha = createCaptcha({
     provider: config.CAPTCHA_PROVIDER,
@@ -73,6 +73,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(forced);
+      // A mail under way finishes (bounded); queued mail waits in the database for the next start.
+      await mailer.close();
       await database.close();
       lock?.release();
       logger.info("database closed; bye");

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pino, { type Logger } from "pino";
 import { pinoHttp } from "pino-http";
+import { redactAccountTokens } from "#server/auth/log-redaction";
 
 export function createLogger(level: string): Logger {
   return pino({ level, base: { service: "sponsorgrid" }, timestamp: pino.stdTimeFunctions.isoTime });
@@ -12,13 +13,14 @@ export function requestLogger(logger: Logger) {
     logger,
     quietReqLogger: true,
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
-    customSuccessMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
     serializers: {
       req: (req: IncomingMessage & { id?: unknown; remoteAddress?: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        // Emailed links carry account keys in their query: never in the access log.
+        url: redactAccountTokens(req.url),
         ip: req.remoteAddress,
         userAgent: req.headers["user-agent"],
       }),

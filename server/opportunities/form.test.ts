@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deadlineFrom, parseOpportunityForm, type OpportunityFormInput } from "./form";
+import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 
 const valid: OpportunityFormInput = {
   title: "Sponsor our podcast",
@@ -10,7 +10,7 @@ const valid: OpportunityFormInput = {
   minContribution: "$1,500",
   deadlineDate: "2026-12-24",
   deadlineTime: "17:30",
-  tzOffset: "300",
+  deadlineTimeZone: "America/New_York",
   contactName: "Jordan",
   contactEmail: "jordan@northwind.example",
   contactPhone: "",
@@ -26,15 +26,15 @@ describe("opportunity form", () => {
       minContribution: 1500,
       tags: ["podcast sponsorship", "music"],
     });
-    // 17:30 five hours behind UTC is 22:30 UTC.
-    expect(deadlineFrom(result.form)?.toISOString()).toBe("2026-12-24T22:30:00.000Z");
+    // 17:30 in New York in December (EST, five hours behind UTC) is 22:30 UTC.
+    expect(result.form.deadline).toEqual({ at: new Date("2026-12-24T22:30:00.000Z"), timeZone: "America/New_York" });
   });
 
   it("defaults the contribution to 0 and stores no deadline without both parts", () => {
     const result = parseOpportunityForm({ ...valid, minContribution: "", deadlineDate: "", deadlineTime: "" });
     if (result.kind !== "SUCCESS") throw new Error("expected success");
     expect(result.form.minContribution).toBe(0);
-    expect(deadlineFrom(result.form)).toBeNull();
+    expect(result.form.deadline).toBeNull();
   });
 
   it.each([
@@ -48,11 +48,25 @@ describe("opportunity form", () => {
     [{ minContribution: "-5" }, "minContribution", "Enter a whole-dollar amount of 0 or more, like 500"],
     [{ minContribution: "12.50" }, "minContribution", "Enter a whole-dollar amount of 0 or more, like 500"],
     [{ deadlineTime: "" }, "deadlineTime", "Enter both a date and a time, or leave both empty"],
+    [{ deadlineDate: "" }, "deadlineDate", "Enter both a date and a time, or leave both empty"],
+    [{ deadlineDate: "2026-02-30" }, "deadlineDate", "Enter a real date: that day doesn't exist"],
+    [{ deadlineDate: "0000-01-01" }, "deadlineDate", "Enter a year from 1900 to 9999"],
+    [{ deadlineTime: "25:99" }, "deadlineTime", "Enter a time between 00:00 and 23:59"],
+    [{ deadlineTimeZone: "" }, "deadlineTimeZone", "Choose a time zone from the list"],
     [{ tags: Array.from({ length: 11 }, (_, i) => `tag ${i}`) }, "tags", "Choose at most 10 tags"],
     [{ bullets: Array.from({ length: 11 }, (_, i) => `point ${i}`).join("\n") }, "bullets", "At most 10 bullet points"],
   ])("refuses %j on %s with %j", (override, field, message) => {
     const result = parseOpportunityForm({ ...valid, ...override } as OpportunityFormInput);
     expect(result.kind).toBe("ERROR");
     if (result.kind === "ERROR") expect(result.fieldErrors[field as keyof typeof result.fieldErrors]).toBe(message);
+  });
+
+  it.each([
+    [{ deadlineDate: "2026-02-30" }, { deadlineDate: "Enter a real date: that day doesn't exist" }],
+    // Half a deadline is never stored (SPEC §5) and never dropped without a word (ADR 0008).
+    [{ deadlineTime: "" }, { deadlineTime: "Enter both a date and a time, or leave both empty" }],
+  ])("reports the deadline's message %j together with the other fields' messages", (deadline, message) => {
+    const result = parseOpportunityForm({ ...valid, title: "", ...deadline });
+    expect(result).toEqual({ kind: "ERROR", fieldErrors: { title: "Required", ...message } });
   });
 });

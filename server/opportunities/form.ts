@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseDeadline, type Deadline } from "./deadline";
 
 export const MAX_POST_TAGS = 10;
 export const MAX_BULLETS = 10;
@@ -38,10 +39,11 @@ export const opportunityFormSchema = z
       .refine((v) => v === "" || /^\d+$/.test(v), "Enter a whole-dollar amount of 0 or more, like 500")
       .transform((v) => (v === "" ? 0 : Number(v)))
       .refine((v) => v <= MAX_CONTRIBUTION_DOLLARS, "Must be $10,000,000 or less"),
-    deadlineDate: z.string().trim().refine((v) => v === "" || /^\d{4}-\d{2}-\d{2}$/.test(v), "Enter a date"),
-    deadlineTime: z.string().trim().refine((v) => v === "" || /^\d{2}:\d{2}$/.test(v), "Enter a time"),
-    // Minutes behind UTC of the person's browser (Date#getTimezoneOffset); 0 without JavaScript.
-    tzOffset: z.coerce.number().int().min(-900).max(900).catch(0),
+    // Checked together, with the zone, by parseDeadline in parseOpportunityForm.
+    deadlineDate: z.string().trim(),
+    deadlineTime: z.string().trim(),
+    // The IANA zone the date and time are wall-clock time in (the poster's, or the one they chose).
+    deadlineTimeZone: z.string().trim(),
     contactName: shortText,
     contactEmail: z
       .string()
@@ -52,16 +54,14 @@ export const opportunityFormSchema = z
     tags: z.array(z.string().trim().toLowerCase()).transform((tags) => [...new Set(tags.filter(Boolean))]),
   })
   .superRefine((form, ctx) => {
-    if (Boolean(form.deadlineDate) !== Boolean(form.deadlineTime)) {
-      ctx.addIssue({ code: "custom", path: [form.deadlineDate ? "deadlineTime" : "deadlineDate"], message: "Enter both a date and a time, or leave both empty" });
-    }
     if (form.tags.length > MAX_POST_TAGS) {
       ctx.addIssue({ code: "custom", path: ["tags"], message: `Choose at most ${MAX_POST_TAGS} tags` });
     }
   });
 
 export type OpportunityFormInput = z.input<typeof opportunityFormSchema>;
-export type OpportunityForm = z.output<typeof opportunityFormSchema>;
+type SchemaOutput = z.output<typeof opportunityFormSchema>;
+export type OpportunityForm = Omit<SchemaOutput, "deadlineDate" | "deadlineTime" | "deadlineTimeZone"> & { deadline: Deadline | null };
 export type FieldErrors = Partial<Record<keyof OpportunityFormInput, string>>;
 
 export function formDataToInput(form: FormData): OpportunityFormInput {
@@ -78,7 +78,7 @@ export function formDataToInput(form: FormData): OpportunityFormInput {
     minContribution: text("minContribution"),
     deadlineDate: text("deadlineDate"),
     deadlineTime: text("deadlineTime"),
-    tzOffset: text("tzOffset"),
+    deadlineTimeZone: text("deadlineTimeZone"),
     contactName: text("contactName"),
     contactEmail: text("contactEmail"),
     contactPhone: text("contactPhone"),
@@ -86,23 +86,29 @@ export function formDataToInput(form: FormData): OpportunityFormInput {
   };
 }
 
+/**
+ * The form's fields checked, with the deadline converted to an instant. The
+ * deadline is checked even when other fields fail, so one submission shows
+ * every field's message.
+ */
 export function parseOpportunityForm(input: OpportunityFormInput):
   | { kind: "SUCCESS"; form: OpportunityForm }
   | { kind: "ERROR"; fieldErrors: FieldErrors } {
   const result = opportunityFormSchema.safeParse(input);
-  if (result.success) return { kind: "SUCCESS", form: result.data };
+  const deadline = parseDeadline({
+    deadlineDate: input.deadlineDate.trim(),
+    deadlineTime: input.deadlineTime.trim(),
+    deadlineTimeZone: input.deadlineTimeZone.trim(),
+  });
+  if (result.success && deadline.kind === "SUCCESS") {
+    const { deadlineDate: _date, deadlineTime: _time, deadlineTimeZone: _zone, ...form } = result.data;
+    return { kind: "SUCCESS", form: { ...form, deadline: deadline.deadline } };
+  }
   const fieldErrors: FieldErrors = {};
-  for (const issue of result.error.issues) {
+  if (deadline.kind === "ERROR") fieldErrors[deadline.field] = deadline.message;
+  for (const issue of result.error?.issues ?? []) {
     const field = issue.path[0] as keyof FieldErrors;
     fieldErrors[field] ??= issue.message;
   }
   return { kind: "ERROR", fieldErrors };
-}
-
-/** The deadline instant, when both parts are given (SPEC §5). */
-export function deadlineFrom(form: Pick<OpportunityForm, "deadlineDate" | "deadlineTime" | "tzOffset">): Date | null {
-  if (!form.deadlineDate || !form.deadlineTime) return null;
-  const asUtc = new Date(`${form.deadlineDate}T${form.deadlineTime}:00Z`);
-  if (Number.isNaN(asUtc.getTime())) return null;
-  return new Date(asUtc.getTime() + form.tzOffset * 60_000);
 }

@@ -12,6 +12,8 @@ export type OpportunitySummary = {
   minContributionCents: number;
   currency: string;
   applicationDeadline: string | null;
+  /** The zone the poster typed the deadline in (shown with it); null for older posts. */
+  applicationDeadlineTimeZone: string | null;
   tags: string[];
   totalHearts: number;
   liked: boolean;
@@ -33,6 +35,7 @@ export const summaryColumns = {
   minContributionCents: opportunityPosts.minContributionCents,
   currency: opportunityPosts.currency,
   applicationDeadline: opportunityPosts.applicationDeadline,
+  applicationDeadlineTimeZone: opportunityPosts.applicationDeadlineTimeZone,
   tags: opportunityPosts.tags,
   totalHearts: opportunityPosts.totalHearts,
 };

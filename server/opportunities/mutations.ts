@@ -4,7 +4,6 @@ import type { DomainError } from "#server/errors";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
 import type { FieldErrors, OpportunityForm } from "./form";
-import { deadlineFrom } from "./form";
 import { newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
@@ -18,7 +17,8 @@ function columnsFrom(form: OpportunityForm) {
     organization: form.organization,
     website: form.website,
     minContributionCents: form.minContribution * 100,
-    applicationDeadline: deadlineFrom(form),
+    applicationDeadline: form.deadline?.at ?? null,
+    applicationDeadlineTimeZone: form.deadline?.timeZone ?? null,
     contactName: form.contactName,
     contactEmail: form.contactEmail,
     contactPhone: form.contactPhone,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { hearts, logs, opportunityPosts, totals, user } from "#server/db/schema";
 import { seedDatabase } from "#server/db/seed";
+import { deadlineFields } from "./deadline";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 import { toggleHeart } from "./hearts";
 import { listOpportunities } from "./list";
@@ -13,7 +14,7 @@ import { allTags, loadTagCatalogue } from "./tags";
 
 const formInput: OpportunityFormInput = {
   title: "Test opportunity", description: "A test.", bullets: "", organization: "Org", website: "", minContribution: "250",
-  deadlineDate: "", deadlineTime: "", tzOffset: "0", contactName: "", contactEmail: "", contactPhone: "",
+  deadlineDate: "", deadlineTime: "", deadlineTimeZone: "", contactName: "", contactEmail: "", contactPhone: "",
   tags: ["podcast sponsorship", "music"],
 };
 function form(overrides: Partial<OpportunityFormInput> = {}) {
@@ -118,6 +119,28 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     expect(await total()).toBe(before);
     expect(await database.db.select().from(hearts).where(eq(hearts.postId, created.id))).toEqual([]);
     expect((await listLikedBy(database.db, "demo-creator", null)).items.map((i) => i.id)).not.toContain(created.id);
+  });
+
+  it("keeps a summer deadline typed in New York at 18:30 EDT, with its zone, through edits saved unchanged", async () => {
+    const typed = { deadlineDate: "2030-07-15", deadlineTime: "18:30", deadlineTimeZone: "America/New_York" };
+    const created = await createOpportunity(database.db, { uid: "demo-sponsor" }, form(typed), known);
+    if (created.kind !== "SUCCESS") throw new Error(created.message);
+    try {
+      for (let save = 0; save < 3; save++) {
+        const post = (await getOpportunity(database.db, created.id, null))!;
+        expect(post).toMatchObject({ applicationDeadline: "2030-07-15T22:30:00.000Z", applicationDeadlineTimeZone: "America/New_York" });
+        // What the edit page shows is what was typed; saving it unchanged keeps the instant.
+        const shown = deadlineFields(post.applicationDeadline, post.applicationDeadlineTimeZone);
+        expect(shown).toEqual(typed);
+        expect(await editOpportunity(database.db, { uid: "demo-sponsor" }, created.id, form(shown), known)).toMatchObject({ kind: "SUCCESS" });
+      }
+      const [listed] = (await listPostsBy(database.db, "demo-sponsor", null)).items.filter((item) => item.id === created.id);
+      expect(listed).toMatchObject({ applicationDeadline: "2030-07-15T22:30:00.000Z", applicationDeadlineTimeZone: "America/New_York" });
+      await editOpportunity(database.db, { uid: "demo-sponsor" }, created.id, form({ deadlineDate: "", deadlineTime: "", deadlineTimeZone: "America/New_York" }), known);
+      expect(await getOpportunity(database.db, created.id, null)).toMatchObject({ applicationDeadline: null, applicationDeadlineTimeZone: null });
+    } finally {
+      await deleteOpportunity(database.db, { uid: "demo-sponsor" }, created.id);
+    }
   });
 
   it("toggles a heart on and off and reports a missing post", async () => {

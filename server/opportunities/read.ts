@@ -28,6 +28,7 @@ export async function getOpportunity(db: Db, id: string, viewerUid: string | nul
     minContributionCents: row.minContributionCents,
     currency: row.currency,
     applicationDeadline: row.applicationDeadline?.toISOString() ?? null,
+    applicationDeadlineTimeZone: row.applicationDeadlineTimeZone,
     tags: row.tags,
     totalHearts: row.totalHearts,
     liked: liked.has(id),

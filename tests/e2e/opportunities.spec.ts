@@ -77,95 +77,103 @@ test("choosing tags in the picker filters, goes back to page 0, and stops at 6",
   await expect(page.getByRole("main").getByRole("heading", { level: 3 })).toHaveCount(20);
 });
 
-test("a sponsor posts with tags and a deadline; a creator filters, hearts and finds it in Liked Posts; the sponsor edits and deletes it", async ({ page, browser }) => {
-  const title = `Sponsor our winter streaming marathon ${Date.now()}`;
-  await signIn(page, SPONSOR.email, SPONSOR.password);
-  await expect(page).toHaveURL("/app");
-  const before = await totalPosted(page);
+// The sponsor is in New York in January and sets a July deadline: daylight saving differs between the two dates.
+test.describe("in New York in winter", () => {
+  test.use({ timezoneId: "America/New_York" });
 
-  await page.goto("/app/opportunities/new");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("New opportunity");
-  // Validation first: nothing filled in, and bad formats.
-  await page.getByLabel("Website").fill("northwind.example");
-  await page.getByLabel("Minimum contribution (US dollars)").fill("-20");
-  await page.getByRole("button", { name: "Post opportunity" }).click();
-  await expect(page.getByText("Please correct the fields marked below.")).toBeVisible();
-  await expect(page.getByLabel("Title")).toHaveAccessibleDescription("Required");
-  await expect(page.getByLabel("Website")).toHaveAccessibleDescription("URL must start with either http:// or https://");
-  await expect(page.getByLabel("Minimum contribution (US dollars)")).toHaveAccessibleDescription(/Enter a whole-dollar amount/);
-  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  test("a sponsor posts with tags and a deadline; a creator filters, hearts and finds it in Liked Posts; the sponsor edits and deletes it", async ({ page, browser }) => {
+    await page.clock.setFixedTime(new Date("2027-01-15T10:00:00-05:00"));
+    const title = `Sponsor our winter streaming marathon ${Date.now()}`;
+    await signIn(page, SPONSOR.email, SPONSOR.password);
+    await expect(page).toHaveURL("/app");
+    const before = await totalPosted(page);
 
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Organization").fill("Northwind Audio");
-  await page.getByLabel("Description").fill("Stream with our new headset for a 12-hour charity marathon. We cover hardware and a fee.");
-  await page.getByLabel("Highlights").fill("12 hours live\nCharity partner included");
-  await page.getByLabel("Website").fill("https://northwind.example/marathon");
-  await page.getByLabel("Minimum contribution (US dollars)").fill("750");
-  await page.getByLabel("Date").fill("2031-12-20");
-  await page.getByLabel("Time").fill("18:30");
-  await page.getByLabel("Contact email").fill("jordan@northwind.example");
-  await page.getByLabel("streamer sponsorship").check();
-  await page.getByText("Industries", { exact: true }).click();
-  await page.getByLabel("gaming", { exact: true }).check();
-  await page.getByRole("button", { name: "Post opportunity" }).click();
+    await page.goto("/app/opportunities/new");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("New opportunity");
+    // Validation first: nothing filled in, and bad formats.
+    await page.getByLabel("Website").fill("northwind.example");
+    await page.getByLabel("Minimum contribution (US dollars)").fill("-20");
+    await page.getByRole("button", { name: "Post opportunity" }).click();
+    await expect(page.getByText("Please correct the fields marked below.")).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveAccessibleDescription("Required");
+    await expect(page.getByLabel("Website")).toHaveAccessibleDescription("URL must start with either http:// or https://");
+    await expect(page.getByLabel("Minimum contribution (US dollars)")).toHaveAccessibleDescription(/Enter a whole-dollar amount/);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
-  await expect(page).toHaveURL(/\/app\/opportunities\/\d{10}_[A-Za-z0-9]{20}$/);
-  const postUrl = new URL(page.url()).pathname;
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-  await expect(page.getByText("Minimum contribution $750")).toBeVisible();
-  const deadline = await page.evaluate(() =>
-    new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(2031, 11, 20, 18, 30)),
-  );
-  await expect(page.getByText(deadline)).toBeVisible();
-  expect(await totalPosted(page)).toBe(before + 1);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Organization").fill("Northwind Audio");
+    await page.getByLabel("Description").fill("Stream with our new headset for a 12-hour charity marathon. We cover hardware and a fee.");
+    await page.getByLabel("Highlights").fill("12 hours live\nCharity partner included");
+    await page.getByLabel("Website").fill("https://northwind.example/marathon");
+    await page.getByLabel("Minimum contribution (US dollars)").fill("750");
+    await page.getByLabel("Date").fill("2030-07-15");
+    await page.getByLabel("Time", { exact: true }).fill("18:30");
+    await expect(page.getByLabel("Time zone")).toHaveValue("America/New_York"); // the browser's, once it runs
+    await page.getByLabel("Contact email").fill("jordan@northwind.example");
+    await page.getByLabel("streamer sponsorship").check();
+    await page.getByText("Industries", { exact: true }).click();
+    await page.getByLabel("gaming", { exact: true }).check();
+    await page.getByRole("button", { name: "Post opportunity" }).click();
 
-  // The creator finds it by two tags, from the address, and hearts it in place.
-  const creator = await browser.newContext();
-  const creatorPage = await creator.newPage();
-  await signIn(creatorPage, CREATOR.email, CREATOR.password);
-  await expect(creatorPage).toHaveURL("/app");
-  await creatorPage.goto("/app/opportunities?tags[]=streamer%20sponsorship&tags[]=gaming");
-  const card = creatorPage.getByRole("listitem").filter({ has: creatorPage.getByRole("heading", { name: title }) });
-  await expect(card).toBeVisible();
-  // The button turns pressed at once (optimistically); leaving the page before the server has
-  // answered would cancel the save, so the test waits for that answer before it moves on.
-  const saved = creatorPage.waitForResponse((response) => /\/heart(\.data)?(\?|$)/.test(response.url()) && response.request().method() === "POST");
-  await card.getByRole("button", { name: `Save “${title}”, 0 hearts` }).click();
-  await expect(card.getByRole("button", { name: `Unsave “${title}”, 1 heart` })).toHaveAttribute("aria-pressed", "true");
-  expect((await saved).ok()).toBe(true);
-  await expect(creatorPage).toHaveURL(/tags(\[\]|%5B%5D)=streamer/); // stayed in place
-  await creatorPage.goto("/app/account/opportunities/liked");
-  await expect(creatorPage.getByRole("heading", { name: title })).toBeVisible();
+    await expect(page).toHaveURL(/\/app\/opportunities\/\d{10}_[A-Za-z0-9]{20}$/);
+    const postUrl = new URL(page.url()).pathname;
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(page.getByText("Minimum contribution $750")).toBeVisible();
+    // 18:30 as typed, on New York's summer clock (EDT, UTC-4): 22:30 UTC, not the winter offset's 23:30.
+    const deadline = page.locator('time[datetime="2030-07-15T22:30:00.000Z"]');
+    await expect(deadline).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT$/);
+    expect(await totalPosted(page)).toBe(before + 1);
 
-  // The sponsor edits: id, date and hearts are kept.
-  await page.goto(postUrl);
-  await page.getByRole("link", { name: "Edit" }).click();
-  await expect(page.getByLabel("Title")).toHaveValue(title);
-  await expect(page.getByLabel("Date")).toHaveValue("2031-12-20");
-  await expect(page.getByLabel("Time")).toHaveValue("18:30");
-  await page.getByLabel("Title").fill(`${title} (updated)`);
-  await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page).toHaveURL(postUrl);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${title} (updated)`);
-  await expect(page.getByRole("button", { name: /, 1 heart$/ })).toBeVisible();
+    // The creator finds it by two tags, from the address, and hearts it in place.
+    const creator = await browser.newContext();
+    const creatorPage = await creator.newPage();
+    await signIn(creatorPage, CREATOR.email, CREATOR.password);
+    await expect(creatorPage).toHaveURL("/app");
+    await creatorPage.goto("/app/opportunities?tags[]=streamer%20sponsorship&tags[]=gaming");
+    const card = creatorPage.getByRole("listitem").filter({ has: creatorPage.getByRole("heading", { name: title }) });
+    await expect(card).toBeVisible();
+    // The button turns pressed at once (optimistically); leaving the page before the server has
+    // answered would cancel the save, so the test waits for that answer before it moves on.
+    const saved = creatorPage.waitForResponse((response) => /\/heart(\.data)?(\?|$)/.test(response.url()) && response.request().method() === "POST");
+    await card.getByRole("button", { name: `Save “${title}”, 0 hearts` }).click();
+    await expect(card.getByRole("button", { name: `Unsave “${title}”, 1 heart` })).toHaveAttribute("aria-pressed", "true");
+    expect((await saved).ok()).toBe(true);
+    await expect(creatorPage).toHaveURL(/tags(\[\]|%5B%5D)=streamer/); // stayed in place
+    await creatorPage.goto("/app/account/opportunities/liked");
+    await expect(creatorPage.getByRole("heading", { name: title })).toBeVisible();
 
-  // Someone else cannot edit or delete it.
-  const foreign = await creatorPage.request.post(postUrl, { form: { intent: "delete" } });
-  expect(foreign.status()).toBe(403);
-  const foreignEdit = await creatorPage.goto(`/app/opportunities/edit?docId=${postUrl.split("/").pop()}`);
-  expect(foreignEdit?.status()).toBe(403);
+    // The sponsor edits: id, date and hearts are kept.
+    await page.goto(postUrl);
+    await page.getByRole("link", { name: "Edit" }).click();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.getByLabel("Date")).toHaveValue("2030-07-15");
+    await expect(page.getByLabel("Time", { exact: true })).toHaveValue("18:30");
+    await expect(page.getByLabel("Time zone")).toHaveValue("America/New_York");
+    await page.getByLabel("Title").fill(`${title} (updated)`);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page).toHaveURL(postUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${title} (updated)`);
+    await expect(deadline).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT$/); // not an hour later per save
+    await expect(page.getByRole("button", { name: /, 1 heart$/ })).toBeVisible();
 
-  // Delete, with a confirmation: gone from Liked Posts, total down by one.
-  await page.getByRole("link", { name: "Delete" }).click();
-  await expect(page.getByText("Delete this opportunity?")).toBeVisible();
-  await page.getByRole("button", { name: "Yes, delete it" }).click();
-  await expect(page).toHaveURL("/app/account/opportunities");
-  await expect(page.getByRole("status").filter({ hasText: "Your opportunity was deleted." })).toBeVisible();
-  expect(await totalPosted(page)).toBe(before);
-  await creatorPage.goto("/app/account/opportunities/liked");
-  await expect(creatorPage.getByRole("heading", { name: title })).toHaveCount(0);
-  expect((await creatorPage.goto(postUrl))?.status()).toBe(404);
-  await creator.close();
+    // Someone else cannot edit or delete it.
+    const foreign = await creatorPage.request.post(postUrl, { form: { intent: "delete" } });
+    expect(foreign.status()).toBe(403);
+    const foreignEdit = await creatorPage.goto(`/app/opportunities/edit?docId=${postUrl.split("/").pop()}`);
+    expect(foreignEdit?.status()).toBe(403);
+
+    // Delete, with a confirmation: gone from Liked Posts, total down by one.
+    await page.getByRole("link", { name: "Delete" }).click();
+    await expect(page.getByText("Delete this opportunity?")).toBeVisible();
+    await page.getByRole("button", { name: "Yes, delete it" }).click();
+    await expect(page).toHaveURL("/app/account/opportunities");
+    await expect(page.getByRole("status").filter({ hasText: "Your opportunity was deleted." })).toBeVisible();
+    expect(await totalPosted(page)).toBe(before);
+    await creatorPage.goto("/app/account/opportunities/liked");
+    await expect(creatorPage.getByRole("heading", { name: title })).toHaveCount(0);
+    expect((await creatorPage.goto(postUrl))?.status()).toBe(404);
+    await creator.close();
+  });
 });
 
 test("hearts work as a plain form without JavaScript", async ({ browser }) => {

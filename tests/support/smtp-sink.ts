@@ -26,7 +26,7 @@ const HREF = /href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
  * SMTP path and follow the links in the mail. Plain Node (no test-runner imports), so
  * Vitest and Playwright can both use it.
  */
-export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { port?: number; /** Holds every reply to DATA this long: a slow mail server. */ delayMs?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<Waiter>();
 
@@ -42,7 +42,8 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
       stream.on("end", () => {
         const envelopeTo = session.envelope.rcptTo.map((rcpt) => rcpt.address);
         PostalMime.parse(Buffer.concat(chunks))
-          .then((parsed) => {
+          .then(async (parsed) => {
+            if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
             receive(toReceivedMail(parsed, envelopeTo));
             callback();
           })

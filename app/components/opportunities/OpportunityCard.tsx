@@ -35,7 +35,7 @@ export function OpportunityCard({ post, appName, locale }: CardProps & { post: O
       <p className="deadline">
         {post.applicationDeadline ? (
           <>
-            Apply by <LocalDateTime iso={post.applicationDeadline} serverLocale={locale} />
+            Apply by <LocalDateTime iso={post.applicationDeadline} timeZone={post.applicationDeadlineTimeZone} serverLocale={locale} />
           </>
         ) : (
           "No deadline"

@@ -3,7 +3,7 @@ import type { FieldErrors, OpportunityFormInput } from "#server/opportunities/fo
 import { MAX_POST_TAGS } from "#server/opportunities/form";
 import { TAG_GROUPS, type TagCatalogue } from "#server/opportunities/tags";
 import { useHydrated } from "#app/lib/use-hydrated";
-import { primaryButton, TextArea, TextField } from "#app/components/forms";
+import { primaryButton, SelectField, TextArea, TextField } from "#app/components/forms";
 
 type Props = {
   values: Partial<OpportunityFormInput>;
@@ -12,27 +12,28 @@ type Props = {
   submitLabel: string;
   busy: boolean;
   docId?: string;
-  /** The saved deadline (edit page), shown in the reader's time zone once the browser runs. */
-  deadlineIso?: string | null;
+  /** The IANA zones to offer for the deadline (the server's list, so server and browser render the same options). */
+  timeZones: string[];
 };
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-function deadlineParts(iso: string, local: boolean): { date: string; time: string } {
-  const d = new Date(iso);
-  if (!local) return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
-  return { date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, time: `${pad(d.getHours())}:${pad(d.getMinutes())}` };
+/** The browser's own zone, e.g. America/New_York (UTC if the browser doesn't say). */
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** The opportunity form (SPEC §3 fields). Works without JavaScript; with it, the deadline uses the reader's time zone. */
-export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, deadlineIso }: Props) {
+/**
+ * The opportunity form (SPEC §3 fields). Works without JavaScript. The
+ * deadline is wall-clock time in the chosen zone: a saved post's zone, else
+ * the browser's once it runs, else UTC (docs/decisions/0008-deadline-time-zones.md).
+ */
+export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, timeZones }: Props) {
   const hydrated = useHydrated();
   const chosen = new Set(values.tags ?? []);
-  const deadline = deadlineIso ? deadlineParts(deadlineIso, hydrated) : { date: values.deadlineDate, time: values.deadlineTime };
+  const zone = values.deadlineTimeZone || (hydrated ? browserTimeZone() : "UTC");
+  const zones = timeZones.includes(zone) ? timeZones : [zone, ...timeZones];
   return (
     <Form method="post" noValidate className="mt-8 space-y-6">
       {docId ? <input type="hidden" name="docId" value={docId} /> : null}
-      <input type="hidden" name="tzOffset" value={hydrated ? String(new Date().getTimezoneOffset()) : "0"} />
       <TextField label="Title" name="title" defaultValue={values.title} error={errors.title} aria-required="true" />
       <TextField label="Organization" name="organization" defaultValue={values.organization} error={errors.organization} />
       <TextArea label="Description" name="description" rows={6} defaultValue={values.description} error={errors.description} hint="What you offer, who you're looking for and what you need delivered. Under 1000 characters." />
@@ -50,16 +51,23 @@ export function OpportunityFormFields({ values, errors, catalogue, submitLabel, 
       </div>
       <fieldset className="grid gap-6 sm:grid-cols-2">
         <legend className="mb-2 font-medium">Application deadline (optional)</legend>
-        <TextField key={`date-${hydrated}`} label="Date" name="deadlineDate" type="date" defaultValue={deadline.date} error={errors.deadlineDate} />
-        <TextField
-          key={`time-${hydrated}`}
-          label="Time"
-          name="deadlineTime"
-          type="time"
-          defaultValue={deadline.time}
-          error={errors.deadlineTime}
-          hint={hydrated ? "In your time zone." : "In UTC."}
-        />
+        <TextField label="Date" name="deadlineDate" type="date" defaultValue={values.deadlineDate} error={errors.deadlineDate} />
+        <TextField label="Time" name="deadlineTime" type="time" defaultValue={values.deadlineTime} error={errors.deadlineTime} />
+        <SelectField
+          key={`zone-${hydrated}`}
+          label="Time zone"
+          name="deadlineTimeZone"
+          defaultValue={zone}
+          error={errors.deadlineTimeZone}
+          hint="The date and time are the clock time in this zone."
+          className="sm:col-span-2"
+        >
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z.replace(/_/g, " ")}
+            </option>
+          ))}
+        </SelectField>
       </fieldset>
       <fieldset className="grid gap-6 sm:grid-cols-3">
         <legend className="mb-2 font-medium">Contact</legend>

@@ -3,6 +3,7 @@ import { safeRedirectPath } from "#server/auth/redirects";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
 import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
 import { parseUserType } from "#server/accounts/profiles";
+import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
@@ -26,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     type: parseUserType(url.searchParams.get("type")),
     redirectTo,
     googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
+    captcha: { provider: context.captcha.provider, siteKey: context.captcha.siteKey },
     oauthError: oauthError ? (OAUTH_ERRORS[oauthError] ?? "Sorry, something went wrong. Please try again.") : null,
   };
 }
@@ -35,6 +37,8 @@ type ActionResult = {
   notice?: string;
   fieldErrors?: { email?: string; password?: string };
   email?: string;
+  /** The account has seen several failed sign-ins: the form shows the spam check. */
+  captchaRequired?: boolean;
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -67,10 +71,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     email,
     password,
     rememberMe: form.get("remember") === "on",
+    captcha: formText(form, "captcha"),
     ip: context.clientIp,
     headers: request.headers,
   });
-  if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: result.status });
+  if (result.kind === "ERROR") {
+    const captchaRequired = "captchaRequired" in result && result.captchaRequired === true;
+    return data<ActionResult>({ error: result.message, email, captchaRequired }, { status: result.status });
+  }
   throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }
 
@@ -78,7 +86,7 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Sign in", description: "Sign in to find sponsors, post opportunities and collect tips.", noindex: true });
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
-  const { type, redirectTo, googleEnabled, oauthError } = loaderData;
+  const { type, redirectTo, googleEnabled, oauthError, captcha } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const error = actionData?.error ?? oauthError;
@@ -121,6 +129,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           <input type="checkbox" name="remember" className="h-4 w-4 accent-primary" />
           Remember me
         </label>
+        {actionData?.captchaRequired ? <Captcha provider={captcha.provider} siteKey={captcha.siteKey} /> : null}
         <button type="submit" name="intent" value="signin" className={`${primaryButton} w-full`} disabled={busy}>
           Sign In
         </button>

@@ -100,7 +100,11 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
       <dl className="mt-8 grid gap-4 rounded-2xl border border-primary/15 p-6 sm:grid-cols-2">
         <Fact label="Contribution">{contributionText(post.minContributionCents, post.currency, appName, locale)}</Fact>
         <Fact label="Deadline">
-          {post.applicationDeadline ? <LocalDateTime iso={post.applicationDeadline} serverLocale={locale} /> : "No deadline"}
+          {post.applicationDeadline ? (
+            <LocalDateTime iso={post.applicationDeadline} timeZone={post.applicationDeadlineTimeZone} withReaderTime serverLocale={locale} />
+          ) : (
+            "No deadline"
+          )}
         </Fact>
         <Fact label="Posted by">{post.posterName || "A member"}</Fact>
         <Fact label="Posted">

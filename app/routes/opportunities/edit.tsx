@@ -1,6 +1,7 @@
 import { data, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import type { OpportunityFormInput } from "#server/opportunities/form";
+import { deadlineFields, timeZoneChoices } from "#server/opportunities/deadline";
 import { getOpportunity } from "#server/opportunities/read";
 import { loadTagCatalogue } from "#server/opportunities/tags";
 import { FormAlert } from "#app/components/forms";
@@ -27,15 +28,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     organization: post.organization,
     website: post.website,
     minContribution: String(post.minContributionCents / 100),
-    deadlineDate: "",
-    deadlineTime: "",
-    tzOffset: "0",
+    // The saved deadline as the wall time it was typed in, in its zone: saving unchanged keeps the instant.
+    ...deadlineFields(post.applicationDeadline, post.applicationDeadlineTimeZone),
     contactName: post.contactName,
     contactEmail: post.contactEmail,
     contactPhone: post.contactPhone,
     tags: post.tags,
   };
-  return { docId: post.id, values, deadlineIso: post.applicationDeadline, catalogue: await loadTagCatalogue(context.db) };
+  return { docId: post.id, values, catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneChoices() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -65,7 +65,7 @@ export default function EditOpportunity({ loaderData, actionData }: Route.Compon
         submitLabel="Save changes"
         busy={busy}
         docId={loaderData.docId}
-        deadlineIso={actionData ? null : loaderData.deadlineIso}
+        timeZones={loaderData.timeZones}
       />
     </div>
   );

@@ -1,5 +1,6 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
+import { timeZoneChoices } from "#server/opportunities/deadline";
 import { loadTagCatalogue } from "#server/opportunities/tags";
 import { FormAlert } from "#app/components/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
@@ -9,7 +10,7 @@ import { saveOpportunity } from "./editor.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireVerifiedUser(request, context);
-  return { catalogue: await loadTagCatalogue(context.db) };
+  return { catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneChoices() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -44,6 +45,7 @@ export default function NewOpportunity({ loaderData, actionData }: Route.Compone
         values={actionData?.values ?? {}}
         errors={actionData?.errors ?? {}}
         catalogue={loaderData.catalogue}
+        timeZones={loaderData.timeZones}
         submitLabel="Post opportunity"
         busy={busy}
       />

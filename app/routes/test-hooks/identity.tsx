@@ -1,18 +1,19 @@
 import { and, desc, eq } from "drizzle-orm";
 import { data } from "react-router";
-import { logs, user } from "#server/db/schema";
+import { disableAccount } from "#server/auth/sessions";
+import { logs } from "#server/db/schema";
 import type { Route } from "./+types/identity";
 
 /**
  * End-to-end helpers (ENABLE_TEST_ROUTES only): read the sign-in failure log
- * of an email, and disable an account as staff would.
+ * of an email, and disable an account as staff would (its sessions end at once).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!context.config.ENABLE_TEST_ROUTES) throw data(null, { status: 404 });
   const url = new URL(request.url);
   const email = (url.searchParams.get("email") ?? "").toLowerCase();
   if (url.searchParams.get("do") === "disable") {
-    await context.db.update(user).set({ disabled: true }).where(eq(user.email, email));
+    await disableAccount(context.db, email);
     return Response.json({ disabled: email });
   }
   const entries = await context.db

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Fixed-window counters for rate limits, e.g. key `signin:ip:203.0.113.0`.
+ * Counters for rate limits and backoffs, e.g. key `signIn:ip:203.0.113.7`
+ * (client-supplied parts such as emails are hashed, so keys stay short).
  * Kept in the database so a limit holds across every app process.
  */
 export const rateLimits = pgTable(
@@ -12,7 +13,8 @@ export const rateLimits = pgTable(
     windowStartedAt: timestamp({ withTimezone: true }).notNull(),
     count: integer().notNull(),
   },
-  (t) => [check("rate_limits_count_check", sql`${t.count} >= 0`)],
+  // Old rows are pruned by age (server/abuse/rate-limit.ts pruneRateLimits).
+  (t) => [check("rate_limits_count_check", sql`${t.count} >= 0`), index("rate_limits_window_idx").on(t.windowStartedAt)],
 );
 
 /**

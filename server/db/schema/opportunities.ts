@@ -24,6 +24,8 @@ export const opportunityPosts = pgTable(
     minContributionCents: integer().notNull().default(0),
     currency: text().notNull().default("usd"),
     applicationDeadline: timestamp({ withTimezone: true }),
+    // The IANA zone the poster typed the deadline's wall time in; null for posts saved before it was kept.
+    applicationDeadlineTimeZone: text(),
     datePosted: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     posterUid: text()
@@ -41,6 +43,7 @@ export const opportunityPosts = pgTable(
     check("opportunity_posts_total_hearts_check", sql`${t.totalHearts} >= 0`),
     check("opportunity_posts_tags_count_check", sql`cardinality(${t.tags}) <= 30`),
     check("opportunity_posts_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
+    check("opportunity_posts_deadline_time_zone_check", sql`char_length(${t.applicationDeadlineTimeZone}) <= 64`),
     // tags @> array[...] containment for up to 6 filters.
     index("opportunity_posts_tags_gin_idx").using("gin", t.tags),
     // "posted_by.uid equals the user", newest first.

@@ -1,0 +1,68 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDatabase } from "#tests/support/databases";
+import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink";
+import type { Captcha } from "#server/captcha/captcha";
+import { loadConfig } from "#server/config";
+import { createMailer, type Mailer } from "#server/email/mailer";
+import { createAuth } from "./auth";
+import { requestPasswordReset, signUpWithPassword, type IdentityDeps } from "./flows";
+
+const SMTP_DELAY_MS = 2_000;
+const alwaysHuman: Captcha = { provider: "altcha", siteKey: null, createChallenge: async () => ({}), verify: async () => true };
+
+/**
+ * A mail server that takes 2 s per message must neither slow the forms down nor tell an
+ * observer whether an account exists (a reset for a real account sends mail, for an unknown
+ * one it does not).
+ */
+describe("reset and verification mail leave the request path", () => {
+  const database = migratedDatabase("pglite");
+  let smtp: SmtpSink;
+  let mailer: Mailer;
+  let deps: IdentityDeps;
+
+  beforeAll(async () => {
+    smtp = await startSmtpSink({ delayMs: SMTP_DELAY_MS });
+    const config = loadConfig({});
+    const logger = pino({ level: "silent" });
+    mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: "Grid <no-reply@grid.example>", logger });
+    const auth = createAuth({ db: database.db, config, secret: "a-test-secret-that-is-long-enough-123", mailer, logger });
+    deps = { db: database.db, auth, captcha: alwaysHuman, config };
+  });
+  afterAll(async () => {
+    await mailer.close();
+    await smtp.close();
+  });
+
+  const timed = async <T>(work: () => Promise<T>) => {
+    const started = performance.now();
+    const result = await work();
+    return { result, ms: performance.now() - started };
+  };
+
+  it("signs up without waiting for the verification mail, which still arrives", async () => {
+    const { result, ms } = await timed(() =>
+      signUpWithPassword(deps, { name: "", email: "real@example.com", password: "correct horse 1", type: null, captcha: "ok", ip: "203.0.113.1", headers: new Headers() }),
+    );
+    expect(result.kind).toBe("SUCCESS");
+    expect(ms).toBeLessThan(SMTP_DELAY_MS / 2);
+    expect((await smtp.waitForMail("real@example.com", { subject: /Verify/ })).links[0]).toContain("/app/verify?oobCode=");
+  });
+
+  it("answers a reset request for a real and an unknown account alike, long before the slow server takes the mail", async () => {
+    const samples = { real: [] as number[], unknown: [] as number[] };
+    for (let i = 0; i < 3; i++) {
+      for (const [kind, email] of [["real", "real@example.com"], ["unknown", `nobody${i}@example.com`]] as const) {
+        const { result, ms } = await timed(() => requestPasswordReset(deps, { email, ip: `198.51.100.${i * 2 + (kind === "real" ? 0 : 1)}` }));
+        expect(result).toEqual({ kind: "SUCCESS" });
+        samples[kind].push(ms);
+      }
+    }
+    const worst = (list: number[]) => Math.max(...list);
+    expect(worst(samples.real)).toBeLessThan(SMTP_DELAY_MS / 2);
+    expect(worst(samples.unknown)).toBeLessThan(SMTP_DELAY_MS / 2);
+    // The mail for the real account does arrive, later.
+    expect((await smtp.waitForMail("real@example.com", { subject: /Reset/, timeoutMs: 20_000 })).links[0]).toContain("/reset-password?token=");
+  });
+});

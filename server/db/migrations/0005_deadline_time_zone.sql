@@ -1,0 +1,2 @@
+ALTER TABLE "opportunity_posts" ADD COLUMN "application_deadline_time_zone" text;--> statement-breakpoint
+ALTER TABLE "opportunity_posts" ADD CONSTRAINT "opportunity_posts_deadline_time_zone_check" CHECK (char_length("opportunity_posts"."application_deadline_time_zone") <= 64);

@@ -1,0 +1,119 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures";
+
+// Creating a post with a deadline, in New York in winter, is covered in opportunities.spec.ts.
+// These tests edit seeded posts of the demo sponsor (one post per test) so the post total stays put.
+const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+const WINTER = new Date("2027-01-15T10:00:00-05:00");
+const JULY_1830_NEW_YORK = 'time[datetime="2030-07-15T22:30:00.000Z"]';
+
+async function sponsorIn(browser: Browser, options: { timezoneId: string; javaScriptEnabled?: boolean }): Promise<Page> {
+  const context = await browser.newContext({ ...options, extraHTTPHeaders: { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}` } });
+  const page = await context.newPage();
+  if (options.javaScriptEnabled !== false) await page.clock.setFixedTime(WINTER);
+  await signIn(page, SPONSOR.email, SPONSOR.password);
+  await expect(page).toHaveURL("/app");
+  return page;
+}
+
+/** Opens the edit form of the sponsor's seeded post with this title; returns the post's address. */
+async function editPost(page: Page, title: string): Promise<string> {
+  await page.goto("/app/account/opportunities");
+  await page.getByRole("link", { name: title }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  const postUrl = new URL(page.url()).pathname;
+  await page.getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edit opportunity");
+  return postUrl;
+}
+
+async function saveUnchanged(page: Page, postUrl: string) {
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(postUrl);
+}
+
+test("a deadline typed in New York stays 18:30 EDT through unchanged saves, also when the poster edits from London", async ({ browser }) => {
+  const title = "Workshop Build Videos Featuring Our Cordless Tool Line";
+  const newYork = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  const postUrl = await editPost(newYork, title);
+  await newYork.getByLabel("Date").fill("2030-07-15");
+  await newYork.getByLabel("Time", { exact: true }).fill("18:30");
+  // A post saved before zones were kept shows its deadline in UTC; the poster says which zone they mean.
+  await newYork.getByLabel("Time zone").selectOption("America/New_York");
+  await saveUnchanged(newYork, postUrl);
+  await expect(newYork.locator(JULY_1830_NEW_YORK)).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT$/);
+
+  for (let save = 0; save < 2; save++) {
+    await editPost(newYork, title);
+    await expect(newYork.getByLabel("Date")).toHaveValue("2030-07-15");
+    await expect(newYork.getByLabel("Time", { exact: true })).toHaveValue("18:30");
+    await expect(newYork.getByLabel("Time zone")).toHaveValue("America/New_York");
+    await saveUnchanged(newYork, postUrl);
+    await expect(newYork.locator(JULY_1830_NEW_YORK)).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT$/);
+  }
+
+  // The same poster, travelling: the form still speaks New York time, so saving moves nothing.
+  const london = await sponsorIn(browser, { timezoneId: "Europe/London" });
+  await editPost(london, title);
+  await expect(london.getByLabel("Time", { exact: true })).toHaveValue("18:30");
+  await expect(london.getByLabel("Time zone")).toHaveValue("America/New_York");
+  await saveUnchanged(london, postUrl);
+  const deadline = london.getByRole("definition").filter({ has: london.locator(JULY_1830_NEW_YORK) });
+  await expect(deadline).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT \(Jul 15, 2030, 11:30\sPM GMT\+1 your time\)$/);
+  await london.context().close();
+  await newYork.context().close();
+});
+
+test("without JavaScript the zone is UTC until the poster picks theirs, and the pick is kept", async ({ browser }) => {
+  const page = await sponsorIn(browser, { timezoneId: "America/Phoenix", javaScriptEnabled: false });
+  await page.goto("/app/opportunities/new");
+  await expect(page.getByLabel("Time zone")).toHaveValue("UTC");
+
+  const postUrl = await editPost(page, "Before-and-After Car Detailing Content in Phoenix");
+  await page.getByLabel("Date").fill("2030-07-15");
+  await page.getByLabel("Time", { exact: true }).fill("18:30");
+  await page.getByLabel("Time zone").selectOption("America/Phoenix");
+  await saveUnchanged(page, postUrl);
+  // Phoenix keeps standard time all year: UTC-7.
+  await expect(page.locator('time[datetime="2030-07-16T01:30:00.000Z"]')).toHaveText(/^Jul 15, 2030, 6:30\sPM MST$/);
+  await page.getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByLabel("Time zone")).toHaveValue("America/Phoenix");
+  await page.context().close();
+});
+
+test("impossible, skipped and half-filled deadlines are refused with a message, keeping what was typed", async ({ browser }) => {
+  const page = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  await page.goto("/app/opportunities/new");
+  await expect(page.getByLabel("Time zone")).toHaveValue("America/New_York");
+  await page.getByLabel("Title").fill("Deadline checks");
+  await page.getByLabel("Description").fill("Nothing here should be posted.");
+
+  const attempts: [string, string, string, string][] = [
+    ["2026-02-30", "12:00", "Date", "Enter a real date: that day doesn't exist"],
+    ["0000-01-01", "12:00", "Date", "Enter a year from 1900 to 9999"],
+    ["2026-13-01", "12:00", "Date", "Enter a real date: that day doesn't exist"],
+    ["2030-07-15", "25:99", "Time", "Enter a time between 00:00 and 23:59"],
+    ["2030-07-15", "24:00", "Time", "Enter a time between 00:00 and 23:59"],
+    // 8 March 2026: New York's clocks go from 02:00 straight to 03:00.
+    ["2026-03-08", "02:30", "Time", "02:30 doesn't exist on 2026-03-08 in America/New York: the clocks skip it. Enter a later time"],
+    ["2030-07-15", "", "Time", "Enter both a date and a time, or leave both empty"],
+    ["", "18:30", "Date", "Enter both a date and a time, or leave both empty"],
+  ];
+  for (const [date, time, field, message] of attempts) {
+    // Browsers without a date or time picker give a plain text box, where people can type anything.
+    // (Set directly: React puts type="date" back whenever it sees an input event.)
+    for (const [label, value] of [["Date", date], ["Time", time]] as const) {
+      await page.getByLabel(label, { exact: true }).evaluate((input: HTMLInputElement, typed) => {
+        input.type = "text";
+        input.value = typed;
+      }, value);
+    }
+    const answer = page.waitForResponse((response) => response.request().method() === "POST");
+    await page.getByRole("button", { name: "Post opportunity" }).click();
+    expect((await answer).status()).toBe(400);
+    await expect(page.getByLabel(field, { exact: true })).toHaveAccessibleDescription(message);
+    await expect(page).toHaveURL("/app/opportunities/new");
+    await expect(page.getByLabel("Title")).toHaveValue("Deadline checks");
+  }
+  await page.context().close();
+});

@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "reset-password") {
     const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: result.status });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
     return { resetSent: true } as ActionResult;
   }
   return data<ActionResult>({ error: "Unknown action." }, { status: 400 });

@@ -176,6 +176,20 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       expect(await attempt("guess0@example.com", "wrong again 1", "203.0.113.78")).toMatchObject({ reason: "user-not-found" });
     });
 
+    it("writes nothing for attempts its backoff refuses, and counts mistyped addresses against it", async () => {
+      const logRows = async () => (await database.db.select().from(logs)).length;
+      const results = [];
+      for (let i = 0; i < 5; i++) results.push(await attempt(`not an address ${i}`, "whatever", "203.0.113.120"));
+      expect(results.every((r) => r.kind === "ERROR" && r.reason === "invalid-email")).toBe(true);
+      const before = await logRows();
+      for (let i = 0; i < 20; i++) {
+        expect(await attempt(i % 2 ? "nobody@example.com" : "still not an address", "whatever", "203.0.113.120")).toMatchObject({
+          reason: "too-many-requests",
+        });
+      }
+      expect(await logRows()).toBe(before);
+    });
+
     it("refuses an email longer than 254 characters as invalid before writing anything", async () => {
       const count = async () => ({
         logs: (await database.db.select().from(logs)).length,

@@ -136,19 +136,21 @@ export async function signInWithPassword(
   input: { email: string; password: string; rememberMe: boolean; captcha?: string; ip: string; headers: Headers },
 ): Promise<FlowSuccess | SignInError> {
   const email = parseEmail(input.email);
-  if (!email) {
-    // Logged when it could be an address someone mistyped; a megabyte of text is not kept anywhere.
-    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
-    if (input.email.length <= MAX_EMAIL_LENGTH) {
-      await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
-    }
-    return flowError("invalid-email", signInErrorMessage("invalid-email"));
-  }
+  // Too long to be anyone's address: refused before anything is read or written.
+  if (!email && input.email.length > MAX_EMAIL_LENGTH) return flowError("invalid-email", signInErrorMessage("invalid-email"));
+  // The network's attempt is claimed first, so nothing below — not even the failure log — runs
+  // more often than the backoff lets one client try. A refused attempt checked nothing and writes
+  // nothing: the failures that earned the wait were each logged already.
   const addressKey = signInKeys.address(input.ip);
   const claimed = await claimBackoffAttempt(deps.db, addressKey, SIGN_IN_POLICY.address);
   if (!claimed.allowed) {
-    await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
     return tooManyRequests(claimed.retryAfterSeconds);
+  }
+  if (!email) {
+    // Logged, as it could be an address someone mistyped; it counts against the network's backoff.
+    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
+    await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
+    return flowError("invalid-email", signInErrorMessage("invalid-email"));
   }
   const captchaRequired = await signInNeedsCaptcha(deps.db, email);
   if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {

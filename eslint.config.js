@@ -13,6 +13,11 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Modules are named by where they live (#app/…, #server/…, #tests/…), never by ../ chains.
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\.\\./", message: "Import through #app/, #server/ or #tests/ instead of a ../ path." }] },
+      ],
     },
   },
   {

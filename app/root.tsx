@@ -19,7 +19,7 @@ import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "./lib/site";
 import { takeToast } from "./lib/toast.server";
-import { countUnreadAlerts } from "#server/alerts/unread";
+import { countUnreadNotifications } from "#server/notifications/unread";
 import { getSessionUser } from "#server/auth/session";
 
 export const links: LinksFunction = () => [
@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getSessionUser(request, context),
   ]);
   const account = user
-    ? { name: user.name, email: user.email, unreadAlerts: await countUnreadAlerts(context.db, user.id) }
+    ? { name: user.name, email: user.email, unreadNotifications: await countUnreadNotifications(context.db, user.id) }
     : null;
   return data({ site, toast, account }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }

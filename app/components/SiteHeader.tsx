@@ -8,7 +8,7 @@ export const MAIN_NAV = [
   { to: "/featured", label: "Featured" },
 ] as const;
 
-export type HeaderAccount = { name: string; email: string; unreadAlerts: number };
+export type HeaderAccount = { name: string; email: string; unreadNotifications: number };
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium no-underline hover:bg-primary/10 ${isActive ? "text-primary underline decoration-2 underline-offset-8" : "text-ink"}`;
@@ -29,9 +29,9 @@ function UserMenu({ account }: { account: HeaderAccount }) {
           {account.name.charAt(0).toUpperCase() || "?"}
         </span>
         <span className="sr-only sm:not-sr-only">Account</span>
-        {account.unreadAlerts > 0 ? (
+        {account.unreadNotifications > 0 ? (
           <span className="rounded-full bg-accent px-2 text-xs font-bold text-ink">
-            {account.unreadAlerts}
+            {account.unreadNotifications}
             <span className="sr-only"> unread notifications</span>
           </span>
         ) : null}
@@ -43,7 +43,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             Dashboard
           </Link>
           <Link to="/app/notifications" className={menuItemClass}>
-            {notificationsLabel(account.unreadAlerts)}
+            {notificationsLabel(account.unreadNotifications)}
           </Link>
           <Link to="/app/account" className={menuItemClass}>
             My Account

@@ -1,3 +1,4 @@
+import type { DomainError } from "#server/errors";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { logs, profiles, USER_TYPES, type UserType } from "#server/db/schema";
@@ -40,7 +41,7 @@ export async function getProfile(db: Db, uid: string): Promise<ProfileView | nul
   return row ?? null;
 }
 
-export type SaveProfileResult = { kind: "SUCCESS"; name: string } | { kind: "ERROR"; code: "invalid-argument"; message: string };
+export type SaveProfileResult = { kind: "SUCCESS"; name: string } | DomainError<"invalid-argument">;
 
 /** Public profile name: required and under 100 characters (SPEC §5 messages). */
 export async function saveProfileName(db: Db, uid: string, rawName: string): Promise<SaveProfileResult> {

@@ -1,3 +1,5 @@
+import { domainError, type DomainError, type ErrorCode } from "#server/errors";
+
 /**
  * SPEC §8: the identity codes the product knows, and the exact sign-in
  * messages people see. Anything unmapped reads "Sorry, something went wrong".
@@ -49,4 +51,43 @@ export function identityCodeFromAuthError(authCode: string | undefined): Identit
     default:
       return "unknown";
   }
+}
+
+/** Why an identity flow failed: SPEC §8's identity code, a captcha that was not solved, or unknown. */
+export type IdentityReason = IdentityCode | "captcha-failed" | "unknown";
+
+/**
+ * Each reason's place in the one error vocabulary (server/errors.ts), which
+ * decides the HTTP status: a wrong password is `unauthenticated` (401), a
+ * disabled account `permission-denied` (403), a taken address `aborted` (409).
+ */
+const REASON_CODES: Record<IdentityReason, ErrorCode> = {
+  "email-already-in-use": "aborted",
+  "wrong-password": "unauthenticated",
+  "invalid-credential": "unauthenticated",
+  "invalid-email": "invalid-argument",
+  "user-not-found": "unauthenticated",
+  "too-many-requests": "resource-exhausted",
+  "expired-action-code": "invalid-argument",
+  "invalid-action-code": "invalid-argument",
+  "requires-recent-login": "unauthenticated",
+  "user-disabled": "permission-denied",
+  "network-request-failed": "unavailable",
+  "popup-closed-by-user": "cancelled",
+  "popup-blocked": "cancelled",
+  "cancelled-popup-request": "cancelled",
+  "account-exists-with-different-credential": "aborted",
+  "unauthorized-domain": "permission-denied",
+  "password-does-not-meet-requirements": "invalid-argument",
+  "captcha-failed": "invalid-argument",
+  unknown: "invalid-argument",
+};
+
+export type IdentityErrorField = "email" | "password" | "captcha" | "name";
+
+/** A failed identity flow: the vocabulary's code (and so its status), the identity reason, the message. */
+export type FlowError = DomainError<ErrorCode, { reason: IdentityReason; field?: IdentityErrorField }>;
+
+export function flowError(reason: IdentityReason, message: string, field?: IdentityErrorField): FlowError {
+  return domainError(REASON_CODES[reason], message, field ? { reason, field } : { reason });
 }

@@ -23,7 +23,9 @@ import { account, user } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "./redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
-import { identityCodeFromAuthError, signInErrorMessage, type IdentityCode } from "./errors";
+import { flowError, identityCodeFromAuthError, signInErrorMessage, type FlowError, type IdentityCode } from "./errors";
+
+export type { FlowError };
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 /** What every identity flow needs; routes pass it straight from their context. */
@@ -54,13 +56,6 @@ export async function settleDetachedWork(): Promise<void> {
   while (detachedWork.size > 0) await Promise.all([...detachedWork]);
 }
 
-export type FlowError = {
-  kind: "ERROR";
-  code: IdentityCode | "invalid-argument" | "captcha-failed" | "unknown";
-  message: string;
-  status: number;
-  field?: "email" | "password" | "captcha" | "name";
-};
 export type FlowSuccess = { kind: "SUCCESS"; headers: Headers };
 
 const emailSchema = z.email();
@@ -70,7 +65,7 @@ function authCode(error: unknown): string | undefined {
 }
 
 function tooManyRequests(retryAfterSeconds: number): FlowError {
-  return { kind: "ERROR", code: "too-many-requests", message: retryMessage(retryAfterSeconds), status: 429 };
+  return flowError("too-many-requests", retryMessage(retryAfterSeconds));
 }
 
 /** The longest address RFC 5321 lets through; longer input is refused before anything is written. */
@@ -85,7 +80,7 @@ export function parseEmail(raw: string): string | null {
 }
 
 function invalidEmail(): FlowError {
-  return { kind: "ERROR", code: "invalid-email", message: signInErrorMessage("invalid-email"), status: 400, field: "email" };
+  return flowError("invalid-email", signInErrorMessage("invalid-email"), "email");
 }
 
 export const CAPTCHA_REQUIRED_MESSAGE =
@@ -141,37 +136,39 @@ export async function signInWithPassword(
   input: { email: string; password: string; rememberMe: boolean; captcha?: string; ip: string; headers: Headers },
 ): Promise<FlowSuccess | SignInError> {
   const email = parseEmail(input.email);
-  if (!email) {
-    // Logged when it could be an address someone mistyped; a megabyte of text is not kept anywhere.
-    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
-    if (input.email.length <= MAX_EMAIL_LENGTH) {
-      await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
-    }
-    return { ...invalidEmail(), field: undefined };
-  }
+  // Too long to be anyone's address: refused before anything is read or written.
+  if (!email && input.email.length > MAX_EMAIL_LENGTH) return flowError("invalid-email", signInErrorMessage("invalid-email"));
+  // The network's attempt is claimed first, so nothing below — not even the failure log — runs
+  // more often than the backoff lets one client try. A refused attempt checked nothing and writes
+  // nothing: the failures that earned the wait were each logged already.
   const addressKey = signInKeys.address(input.ip);
   const claimed = await claimBackoffAttempt(deps.db, addressKey, SIGN_IN_POLICY.address);
   if (!claimed.allowed) {
-    await logSignInFailure(deps.db, { uid: null, code: "too-many-requests", email });
     return tooManyRequests(claimed.retryAfterSeconds);
+  }
+  if (!email) {
+    // Logged, as it could be an address someone mistyped; it counts against the network's backoff.
+    // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
+    await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
+    return flowError("invalid-email", signInErrorMessage("invalid-email"));
   }
   const captchaRequired = await signInNeedsCaptcha(deps.db, email);
   if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {
     // Not a password guess: the network's attempt is given back.
     await releaseBackoffAttempt(deps.db, addressKey);
-    return { kind: "ERROR", code: "captcha-failed", message: CAPTCHA_REQUIRED_MESSAGE, status: 400, field: "captcha", captchaRequired: true };
+    return { ...flowError("captcha-failed", CAPTCHA_REQUIRED_MESSAGE, "captcha"), captchaRequired: true };
   }
 
-  const fail = async (code: IdentityCode | "unknown", status: number, uid: string | null = null): Promise<SignInError> => {
+  const fail = async (code: IdentityCode | "unknown", uid: string | null = null): Promise<SignInError> => {
     await logSignInFailure(deps.db, { uid, code, email });
     const { captchaAfterFailures, windowSeconds } = SIGN_IN_POLICY.account;
     const counted = await consumeRateLimit(deps.db, signInKeys.accountFailures(email), { limit: captchaAfterFailures - 1, windowSeconds });
-    return { kind: "ERROR", code, message: signInErrorMessage(code), status, captchaRequired: !counted.allowed };
+    return { ...flowError(code, signInErrorMessage(code)), captchaRequired: !counted.allowed };
   };
   const person = await findPasswordUser(deps.db, email);
-  if (!person) return fail("user-not-found", 401);
-  if (person.disabled) return fail("user-disabled", 403, person.id);
-  if (!person.hasPassword) return fail("wrong-password", 401, person.id);
+  if (!person) return fail("user-not-found");
+  if (person.disabled) return fail("user-disabled", person.id);
+  if (!person.hasPassword) return fail("wrong-password", person.id);
 
   try {
     const { headers, response } = await deps.auth.api.signInEmail({
@@ -188,7 +185,7 @@ export async function signInWithPassword(
     return { kind: "SUCCESS", headers };
   } catch (error) {
     const code = identityCodeFromAuthError(authCode(error));
-    return fail(code, code === "wrong-password" ? 401 : 400, person.id);
+    return fail(code, person.id);
   }
 }
 
@@ -205,16 +202,10 @@ export async function signUpWithPassword(
   const policy = passwordPolicyFrom(deps.config);
   const broken = brokenRules(input.password, policy);
   if (broken.length > 0) {
-    return {
-      kind: "ERROR",
-      code: "password-does-not-meet-requirements",
-      message: brokenRulesMessage(broken, policy),
-      status: 400,
-      field: "password",
-    };
+    return flowError("password-does-not-meet-requirements", brokenRulesMessage(broken, policy), "password");
   }
   if (!(await deps.captcha.verify(input.captcha, input.ip))) {
-    return { kind: "ERROR", code: "captcha-failed", message: "Please complete the captcha check and try again.", status: 400, field: "captcha" };
+    return flowError("captcha-failed", "Please complete the captcha check and try again.", "captcha");
   }
   const name = input.name.trim() || email.split("@")[0]!;
   try {
@@ -228,7 +219,7 @@ export async function signUpWithPassword(
   } catch (error) {
     const code = identityCodeFromAuthError(authCode(error));
     if (code === "email-already-in-use") {
-      return { kind: "ERROR", code, message: signInErrorMessage(code), status: 409, field: "email" };
+      return flowError(code, signInErrorMessage(code), "email");
     }
     throw error;
   }
@@ -265,19 +256,14 @@ export async function resetPassword(
   const policy = passwordPolicyFrom(deps.config);
   const broken = brokenRules(input.password, policy);
   if (broken.length > 0) {
-    return { kind: "ERROR", code: "password-does-not-meet-requirements", message: brokenRulesMessage(broken, policy), status: 400, field: "password" };
+    return flowError("password-does-not-meet-requirements", brokenRulesMessage(broken, policy), "password");
   }
   try {
     await deps.auth.api.resetPassword({ body: { newPassword: input.password, token: input.token } });
     return { kind: "SUCCESS" };
   } catch (error) {
     if (!isAPIError(error)) throw error;
-    return {
-      kind: "ERROR",
-      code: "invalid-action-code",
-      message: "This reset link is invalid or has expired. Request a new one from the sign-in page.",
-      status: 400,
-    };
+    return flowError("invalid-action-code", "This reset link is invalid or has expired. Request a new one from the sign-in page.");
   }
 }
 
@@ -311,12 +297,10 @@ export async function verifyEmailCode(
     return { kind: "SUCCESS", headers };
   } catch (error) {
     if (!isAPIError(error)) throw error;
-    return {
-      kind: "ERROR",
-      code: "invalid-action-code",
-      message: "The link you followed from your email is invalid. Please try sending another verification email.",
-      status: 400,
-    };
+    return flowError(
+      "invalid-action-code",
+      "The link you followed from your email is invalid. Please try sending another verification email.",
+    );
   }
 }
 

@@ -8,8 +8,8 @@ import { openPglite } from "./client";
 import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
-  "account", "alerts", "bizb_pages", "bizb_views", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
-  "logs", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "session",
+  "account", "bio_page_views", "bio_pages", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
+  "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "session",
   "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user", "verification",
 ];
 
@@ -49,8 +49,8 @@ describe.each(ENGINES)("migrations and seed on %s", (engine) => {
         (select count(*)::int from opportunity_posts) as posts,
         (select total from totals where name = 'opportunity posts') as total,
         (select count(*)::int from "user") as users,
-        (select count(*)::int from bizb_pages) as pages,
-        (select count(*)::int from bizb_views) as views,
+        (select count(*)::int from bio_pages) as pages,
+        (select count(*)::int from bio_page_views) as views,
         (select count(*)::int from logs where description = 'signup') as signups`,
     );
     expect(counts).toEqual({ states: 51, sponsorship_types: 10, posts: 48, total: 48, users: 3, pages: 4, views: 4, signups: 3 });

@@ -1,6 +1,6 @@
 import { desc, isNotNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { bizbPages, opportunityPosts } from "#server/db/schema";
+import { bioPages, opportunityPosts } from "#server/db/schema";
 import { summaryColumns, withLikedFlags, type OpportunitySummary } from "#server/opportunities/list";
 
 export type FeaturedPage = {
@@ -23,14 +23,14 @@ export async function listFeatured(db: Db, viewerUid: string | null, limit = 12)
       .limit(limit),
     db
       .select({
-        customEnding: bizbPages.customEnding,
-        name: bizbPages.name,
-        blurb: bizbPages.blurb,
-        links: bizbPages.links,
+        customEnding: bioPages.customEnding,
+        name: bioPages.name,
+        blurb: bioPages.blurb,
+        links: bioPages.links,
       })
-      .from(bizbPages)
-      .where(isNotNull(bizbPages.featuredAt))
-      .orderBy(desc(bizbPages.featuredAt), bizbPages.id)
+      .from(bioPages)
+      .where(isNotNull(bioPages.featuredAt))
+      .orderBy(desc(bioPages.featuredAt), bioPages.id)
       .limit(limit),
   ]);
   return {

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FUNCTION_ERROR_HTTP_STATUS, FunctionError, type CallableFunction, type FunctionContext, type FunctionErrorCode } from "./protocol";
+import { AppError, ERROR_HTTP_STATUS, type ErrorCode } from "#server/errors";
+import type { CallableFunction, FunctionContext } from "./protocol";
 import { functionsRouter } from "./router";
 
 const servers: { close(): void }[] = [];
@@ -52,12 +53,12 @@ describe("POST /api/functions/:name", () => {
     expect(await reply.json()).toEqual({ result: null });
   });
 
-  it.each(Object.entries(FUNCTION_ERROR_HTTP_STATUS) as [FunctionErrorCode, number][])(
-    "sends FunctionError %s as HTTP %i",
+  it.each(Object.entries(ERROR_HTTP_STATUS) as [ErrorCode, number][])(
+    "sends AppError %s as HTTP %i",
     async (code, httpStatus) => {
       const { url } = await serve({
         fails: async () => {
-          throw new FunctionError(code, `failed with ${code}`);
+          throw new AppError(code, `failed with ${code}`);
         },
       });
       const reply = await call(url, "fails", { data: {} });
@@ -67,10 +68,10 @@ describe("POST /api/functions/:name", () => {
     },
   );
 
-  it("sends a FunctionError's details", async () => {
+  it("sends a AppError's details", async () => {
     const { url } = await serve({
       fails: async () => {
-        throw new FunctionError("permission-denied", "Not yours.", { postId: "p1" });
+        throw new AppError("permission-denied", "Not yours.", { postId: "p1" });
       },
     });
     const reply = await call(url, "fails", { data: {} });

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type pino from "pino";
-import { FunctionError, type CallableFunction, type FunctionContext } from "./protocol";
+import { AppError } from "#server/errors";
+import type { CallableFunction, FunctionContext } from "./protocol";
 
 type FunctionsRouterOptions = {
   functions: Record<string, CallableFunction>;
@@ -24,10 +25,10 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
       (req, res, next) => {
         res.set("Cache-Control", "no-store");
         if (!Object.hasOwn(functions, req.params.name)) {
-          return sendError(res, new FunctionError("not-found", `No function named "${req.params.name}".`));
+          return sendError(res, new AppError("not-found", `No function named "${req.params.name}".`));
         }
         if (!req.is("application/json")) {
-          return sendError(res, new FunctionError("invalid-argument", "Send the request body as JSON with Content-Type: application/json."));
+          return sendError(res, new AppError("invalid-argument", "Send the request body as JSON with Content-Type: application/json."));
         }
         next();
       },
@@ -35,7 +36,7 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
       async (req, res) => {
         const body: unknown = req.body;
         if (typeof body !== "object" || body === null || Array.isArray(body) || !Object.hasOwn(body, "data")) {
-          return sendError(res, new FunctionError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
+          return sendError(res, new AppError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
         }
         const name = req.params.name;
         try {
@@ -44,28 +45,28 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
           // undefined would vanish from the JSON; the protocol always has a result.
           res.status(200).json({ result: result ?? null });
         } catch (error) {
-          if (error instanceof FunctionError) return sendError(res, error);
+          if (error instanceof AppError) return sendError(res, error);
           logger.error({ err: error, function: name }, "callable function failed");
-          sendError(res, new FunctionError("internal", "Internal error"));
+          sendError(res, new AppError("internal", "Internal error"));
         }
       },
     )
     .all((_req, res) => {
       res.set("Allow", "POST");
-      sendError(res, new FunctionError("unimplemented", "Use POST to call a function."), 405);
+      sendError(res, new AppError("unimplemented", "Use POST to call a function."), 405);
     });
 
   // body-parser's failures (bad JSON, too large, bad charset) are the caller's mistake.
   router.use("/api/functions/:name", (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!isBodyParserError(error)) return next(error);
     const message = error.type === "entity.too.large" ? `The request body is larger than ${BODY_LIMIT}.` : "The request body is not valid JSON.";
-    sendError(res, new FunctionError("invalid-argument", message));
+    sendError(res, new AppError("invalid-argument", message));
   });
 
   return router;
 }
 
-function sendError(res: Response, error: FunctionError, httpStatus = error.httpStatus) {
+function sendError(res: Response, error: AppError, httpStatus = error.httpStatus) {
   const { statusName: status, message, details } = error;
   res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Captcha } from "#server/captcha/captcha";
-import { FunctionError, type CallableFunction } from "./protocol";
+import { AppError } from "#server/errors";
+import type { CallableFunction } from "./protocol";
 
 const MAX_RESPONSE_LENGTH = 10_000;
 
@@ -22,10 +23,10 @@ export function verifyRecaptchaFunction(captcha: Captcha): CallableFunction {
   return async (data, context) => {
     const input = verifyRecaptchaInput.safeParse(data);
     if (!input.success) {
-      throw new FunctionError("invalid-argument", input.error.issues[0]?.message ?? "Invalid data.");
+      throw new AppError("invalid-argument", input.error.issues[0]?.message ?? "Invalid data.");
     }
     if (!(await captcha.verify(input.data.recaptchaResponse, context.ip))) {
-      throw new FunctionError("invalid-argument", "Captcha verification failed. Please try again.");
+      throw new AppError("invalid-argument", "Captcha verification failed. Please try again.");
     }
     return { code: 200 };
   };

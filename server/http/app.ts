@@ -8,7 +8,7 @@ import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
 import { functionsRouter } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
-import { FunctionError } from "#server/functions/protocol";
+import { AppError } from "#server/errors";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { capRequestBodies, formatSize } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
@@ -50,7 +50,7 @@ export function createHttpApp(options: HttpAppOptions) {
         prefix: "/api/functions/",
         limit: FUNCTIONS_BODY_LIMIT,
         refuse: (_req, res, limit) => {
-          const error = new FunctionError("invalid-argument", `The request body is larger than ${formatSize(limit)}.`);
+          const error = new AppError("invalid-argument", `The request body is larger than ${formatSize(limit)}.`);
           res.status(413).json({ error: { status: error.statusName, message: error.message } });
         },
       },

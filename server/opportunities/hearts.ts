@@ -1,9 +1,10 @@
+import type { DomainError } from "#server/errors";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
 import { isPostId } from "./ids";
 
-export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | { kind: "ERROR"; code: "not-found"; message: string };
+export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | DomainError<"not-found">;
 
 /**
  * SPEC §4 heart toggle: removes the heart if it exists, else adds it, and

@@ -1,3 +1,4 @@
+import type { DomainError } from "#server/errors";
 import { z } from "zod";
 
 import { MAX_TAG_FILTERS } from "./list-links";
@@ -15,7 +16,7 @@ const cursorSchema = z.object({
 });
 
 export type ListQuery = { tags: string[]; after: string | null; before: string | null; page: number };
-export type ListQueryResult = { kind: "SUCCESS"; query: ListQuery } | { kind: "ERROR"; code: "invalid-argument"; message: string };
+export type ListQueryResult = { kind: "SUCCESS"; query: ListQuery } | DomainError<"invalid-argument">;
 
 /**
  * Reads `tags[]`, `after`/`before` (cursors: the id of the last/first item

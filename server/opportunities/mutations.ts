@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
+import type { DomainError } from "#server/errors";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
 import type { FieldErrors, OpportunityForm } from "./form";
 import { isPostId, newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
-export type MutationError = { kind: "ERROR"; code: "invalid-argument" | "not-found" | "permission-denied"; message: string; fieldErrors?: FieldErrors };
+export type MutationError = DomainError<"invalid-argument" | "not-found" | "permission-denied", { fieldErrors?: FieldErrors }>;
 
 function columnsFrom(form: OpportunityForm) {
   return {

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, Link, useNavigation } from "react-router";
 import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
 import { requestPasswordReset } from "#server/auth/flows";
@@ -30,12 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formText(form, "intent");
   if (intent === "profile") {
     const result = await saveProfileName(context.db, user.id, formText(form, "profileName"));
-    if (result.kind === "ERROR") return data<ActionResult>({ profileError: result.message }, { status: 400 });
+    if (result.kind === "ERROR") return data<ActionResult>({ profileError: result.message }, { status: httpStatusOf(result.code) });
     return redirectWithToast(request, context.sessionSecret, "/app/account", { kind: "success", message: "Profile saved." });
   }
   if (intent === "reset-password") {
     const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: result.status });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
     return { resetSent: true } as ActionResult;
   }
   return data<ActionResult>({ error: "Unknown action." }, { status: 400 });

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
@@ -49,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (user.emailVerified) throw redirect("/app");
   if (intent === "resend") {
     const result = await resendVerificationEmail(deps, { email: user.email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: result.status });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
     return { notice: `We sent a new verification email to ${user.email}.` } as ActionResult;
   }
   // Continue: still unverified (a verified person was sent on above).

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, Link, useNavigation } from "react-router";
 import { resetPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
@@ -31,8 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await resetPassword(identityDeps(context), { token: formText(form, "token"), password });
   if (result.kind === "ERROR") {
     return result.field === "password"
-      ? data<ActionResult>({ code: result.code, fieldErrors: { password: result.message } }, { status: result.status })
-      : data<ActionResult>({ code: result.code, error: result.message }, { status: result.status });
+      ? data<ActionResult>({ code: result.reason, fieldErrors: { password: result.message } }, { status: httpStatusOf(result.code) })
+      : data<ActionResult>({ code: result.reason, error: result.message }, { status: httpStatusOf(result.code) });
   }
   return redirectWithToast(request, context.sessionSecret, "/signin", {
     kind: "success",

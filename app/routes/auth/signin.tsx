@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "reset") {
     if (!email) return data<ActionResult>({ fieldErrors: { email: "Required" }, email }, { status: 400 });
     const result = await requestPasswordReset(deps, { email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: result.status });
+    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: httpStatusOf(result.code) });
     return {
       notice: `If an account exists for ${email}, we've sent it a link to choose a new password. The link works for 1 hour.`,
       email,
@@ -80,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (result.kind === "ERROR") {
     const captchaRequired = "captchaRequired" in result && result.captchaRequired === true;
-    return data<ActionResult>({ error: result.message, email, captchaRequired }, { status: result.status });
+    return data<ActionResult>({ error: result.message, email, captchaRequired }, { status: httpStatusOf(result.code) });
   }
   throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { parseUserType } from "#server/accounts/profiles";
 import { signUpWithPassword } from "#server/auth/flows";
@@ -52,15 +53,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers: request.headers,
   });
   if (result.kind === "ERROR") {
-    const onField = result.field && result.field !== "email" && result.code !== "email-already-in-use";
+    const onField = result.field && result.field !== "email" && result.reason !== "email-already-in-use";
     return data<ActionResult>(
       {
-        code: result.code,
+        code: result.reason,
         error: onField ? undefined : result.message,
         fieldErrors: onField ? { [result.field!]: result.message } : undefined,
         values,
       },
-      { status: result.status },
+      { status: httpStatusOf(result.code) },
     );
   }
   // New accounts verify their email first; the guard sends them on afterwards.

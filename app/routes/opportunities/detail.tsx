@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
 import { listHref } from "#server/opportunities/list-links";
@@ -34,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = read.form;
   if (formText(form, "intent") !== "delete") throw data("Unknown action", { status: 400 });
   const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);
-  if (result.kind === "ERROR") throw data(result.message, { status: result.code === "not-found" ? 404 : 403 });
+  if (result.kind === "ERROR") throw data(result.message, { status: httpStatusOf(result.code) });
   return redirectWithToast(request, context.sessionSecret, "/app/account/opportunities", {
     kind: "success",
     message: "Your opportunity was deleted.",

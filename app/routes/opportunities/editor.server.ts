@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "react-router";
+import { httpStatusOf } from "#server/errors";
 import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
 import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
@@ -36,8 +37,10 @@ export async function saveOpportunity(request: Request, context: AppLoadContext,
     ? await editOpportunity(context.db, { uid }, docId, parsed.form, known)
     : await createOpportunity(context.db, { uid }, parsed.form, known);
   if (result.kind === "ERROR") {
-    const status = result.code === "not-found" ? 404 : result.code === "permission-denied" ? 403 : 400;
-    return data<EditorActionData>({ values: input, errors: result.fieldErrors ?? {}, message: result.message }, { status });
+    return data<EditorActionData>(
+      { values: input, errors: result.fieldErrors ?? {}, message: result.message },
+      { status: httpStatusOf(result.code) },
+    );
   }
   return redirectWithToast(request, context.sessionSecret, `/app/opportunities/${result.id}`, {
     kind: "success",

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth";
-import { bizbPages } from "./bizbio";
+import { bioPages } from "./bio-pages";
 import { opportunityPosts } from "./opportunities";
 
 /** A user's payout account at the payment provider (SPEC §3 Connected payout account). */
@@ -31,7 +31,7 @@ export const sponsorSessions = pgTable(
     posterUid: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    bizbPageId: text().references(() => bizbPages.id, { onDelete: "set null" }),
+    bioPageId: text().references(() => bioPages.id, { onDelete: "set null" }),
     postId: text().references(() => opportunityPosts.id, { onDelete: "set null" }),
     amount: integer().notNull(),
     currency: text().notNull().default("usd"),

@@ -1,10 +1,10 @@
 import { hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { account, alerts, bizbPages, bizbViews, logs, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
+import { account, bioPageViews, bioPages, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
 import { newOpportunityId } from "#server/opportunities/ids";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
-import bizbPageData from "./data/bizb-pages.json" with { type: "json" };
+import bioPageData from "./data/bio-pages.json" with { type: "json" };
 import opportunityData from "./data/opportunities.json" with { type: "json" };
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
@@ -77,23 +77,23 @@ async function insertDemoData(db: Db, now: Date): Promise<void> {
     .set({ total: sql`${totals.total} + ${posts.length}` })
     .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
 
-  const pages = bizbPageData.map((p, index) => ({
+  const pages = bioPageData.map((p, index) => ({
     id: `demo_page_${p.customEnding}`,
     uid: DEMO_ACCOUNTS[p.owner as DemoAccountKey].id,
     customEnding: p.customEnding,
     name: p.name,
     blurb: p.blurb,
-    links: p.links as (typeof bizbPages.$inferInsert)["links"],
+    links: p.links as (typeof bioPages.$inferInsert)["links"],
     paymentsEnabled: false,
     created: new Date(now.getTime() - (index + 1) * 24 * hour),
     updatedAt: now,
     featuredAt: p.featured ? now : null,
   }));
-  await db.insert(bizbPages).values(pages);
-  await db.insert(bizbViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
+  await db.insert(bioPages).values(pages);
+  await db.insert(bioPageViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
 
   const creator = DEMO_ACCOUNTS.creator.id;
-  await db.insert(alerts).values([
+  await db.insert(notifications).values([
     {
       uid: creator,
       title: "Welcome to Sponsorgrid!",

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 
-/** An in-app notification. */
-export const alerts = pgTable(
-  "alerts",
+/** An in-app notification (SPEC: alert). */
+export const notifications = pgTable(
+  "notifications",
   {
     id: uuid().primaryKey().defaultRandom(),
     uid: text()
@@ -19,9 +19,9 @@ export const alerts = pgTable(
     readOn: timestamp({ withTimezone: true }),
   },
   (t) => [
-    // "Alerts queried by uid", newest first.
-    index("alerts_uid_created_idx").on(t.uid, t.created),
+    // SPEC §7.2 "alerts queried by uid", newest first.
+    index("notifications_uid_created_idx").on(t.uid, t.created),
     // The unread count in the user menu.
-    index("alerts_uid_unread_idx").on(t.uid).where(sql`${t.unread}`),
+    index("notifications_uid_unread_idx").on(t.uid).where(sql`${t.unread}`),
   ],
 );

@@ -7,51 +7,51 @@ export const LINK_TYPES = [
   "store", "tiktok", "twitch", "twitter", "website", "youtube",
 ] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
-export type BizbLink = { type: LinkType; url: string };
-export type BizbSponsorship = { post_id: string };
+export type BioPageLink = { type: LinkType; url: string };
+export type BioPageSponsorship = { post_id: string };
 
-/** A public business-bio (link-in-bio) page served at {BIO_ORIGIN}/{custom_ending}. */
-export const bizbPages = pgTable(
-  "bizb_pages",
+/** A public bio (link-in-bio) page; SPEC calls it a business-bio page (bizb) served at {BIO_ORIGIN}/{custom_ending}. */
+export const bioPages = pgTable(
+  "bio_pages",
   {
     id: text().primaryKey(),
     uid: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     // Permanent once chosen; unique across all pages.
-    customEnding: text().notNull().unique("bizb_pages_custom_ending_unique"),
+    customEnding: text().notNull().unique("bio_pages_custom_ending_unique"),
     name: text().notNull(),
     blurb: text().notNull().default(""),
-    links: jsonb().$type<BizbLink[]>().notNull().default([]),
-    sponsorships: jsonb().$type<BizbSponsorship[]>().notNull().default([]),
+    links: jsonb().$type<BioPageLink[]>().notNull().default([]),
+    sponsorships: jsonb().$type<BioPageSponsorship[]>().notNull().default([]),
     paymentsEnabled: boolean().notNull().default(false),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     featuredAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    check("bizb_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),
-    check("bizb_pages_links_check", sql`jsonb_typeof(${t.links}) = 'array' and jsonb_array_length(${t.links}) <= 10`),
+    check("bio_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),
+    check("bio_pages_links_check", sql`jsonb_typeof(${t.links}) = 'array' and jsonb_array_length(${t.links}) <= 10`),
     check(
-      "bizb_pages_sponsorships_check",
+      "bio_pages_sponsorships_check",
       sql`jsonb_typeof(${t.sponsorships}) = 'array' and jsonb_array_length(${t.sponsorships}) <= 10`,
     ),
-    index("bizb_pages_uid_idx").on(t.uid, t.updatedAt),
-    index("bizb_pages_featured_idx").on(t.featuredAt).where(sql`${t.featuredAt} is not null`),
+    index("bio_pages_uid_idx").on(t.uid, t.updatedAt),
+    index("bio_pages_featured_idx").on(t.featuredAt).where(sql`${t.featuredAt} is not null`),
   ],
 );
 
 /** View counter of a bio page, created at zero with the page. */
-export const bizbViews = pgTable(
-  "bizb_views",
+export const bioPageViews = pgTable(
+  "bio_page_views",
   {
     pageId: text()
       .primaryKey()
-      .references(() => bizbPages.id, { onDelete: "cascade" }),
+      .references(() => bioPages.id, { onDelete: "cascade" }),
     uid: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     count: bigint({ mode: "number" }).notNull().default(0),
   },
-  (t) => [check("bizb_views_count_check", sql`${t.count} >= 0`), index("bizb_views_uid_idx").on(t.uid)],
+  (t) => [check("bio_page_views_count_check", sql`${t.count} >= 0`), index("bio_page_views_uid_idx").on(t.uid)],
 );

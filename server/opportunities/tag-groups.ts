@@ -16,3 +16,6 @@ export type TagCatalogue = Record<TagGroupKind, string[]>;
 
 /** Default group of the picker (SPEC §3: "Default tag selection is the sponsorship type"). */
 export const DEFAULT_TAG_GROUP: TagGroupKind = "sponsorship_type";
+
+/** How many tags one post may carry (checked in form.ts, said on the form). */
+export const MAX_POST_TAGS = 10;

@@ -6,8 +6,7 @@ import { createAuth } from "#server/auth/auth";
 import { createCaptcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
 import { createMailer } from "#server/email/mailer";
-import { openPglite, openPostgres, type DatabaseHandle } from "#server/db/client";
-import { acquireDataDirLock, type DataDirLock } from "#server/db/lock";
+import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
 import { createHttpApp } from "./app";
@@ -24,21 +23,9 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   const config = loadConfig(env);
   const logger = createLogger(config.LOG_LEVEL);
 
-  let lock: DataDirLock | null = null;
-  let database: DatabaseHandle;
-  if (config.DATABASE_URL) {
-    database = await openPostgres(config.DATABASE_URL, {
-      onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
-    });
-  } else {
-    lock = acquireDataDirLock(config.DATA_DIR);
-    try {
-      database = await openPglite(config.DATA_DIR);
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-  }
+  const { database, close: closeDatabase } = await openConfiguredDatabase(config, {
+    onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
+  });
 
   await database.migrate();
   const seeded = await seedDatabase(database.db);
@@ -78,8 +65,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       await mailer.close();
       // Searches counted in the last few seconds are written before the database closes.
       await closeSearchLog(db);
-      await database.close();
-      lock?.release();
+      await closeDatabase();
       logger.info("database closed; bye");
     })();
     return stopping;

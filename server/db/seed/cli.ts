@@ -5,27 +5,15 @@
 // holds that folder (two processes must never open one PGlite directory).
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "#server/config";
-import { openPglite, openPostgres, type DatabaseHandle } from "#server/db/client";
-import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from "#server/db/lock";
+import { DataDirLockedError } from "#server/db/lock";
+import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "./index";
 
 async function main(): Promise<number> {
   if (fs.existsSync(".env")) process.loadEnvFile(".env");
   const config = loadConfig(process.env);
 
-  let lock: DataDirLock | null = null;
-  let database: DatabaseHandle;
-  if (config.DATABASE_URL) {
-    database = await openPostgres(config.DATABASE_URL);
-  } else {
-    lock = acquireDataDirLock(config.DATA_DIR);
-    try {
-      database = await openPglite(config.DATA_DIR);
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-  }
+  const { database, close } = await openConfiguredDatabase(config);
   try {
     await database.migrate();
     const result = await seedDatabase(database.db);
@@ -36,8 +24,7 @@ async function main(): Promise<number> {
     );
     return 0;
   } finally {
-    await database.close();
-    lock?.release();
+    await close();
   }
 }
 

@@ -37,6 +37,8 @@ const configSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: booleanFlag,
     ENABLE_TEST_ROUTES: booleanFlag,
+    // Guest pages answered from memory (server/page-cache/); "off" renders every request.
+    GUEST_PAGE_CACHE: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
 
     // Password policy, served to the sign-up form and enforced on the server.
     PASSWORD_MIN_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(128, "must be at most 128").default(6),

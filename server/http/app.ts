@@ -8,6 +8,7 @@ import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
 import { functionsRouter } from "#server/functions/router";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { requestLogger } from "./logging";
 import { refuseCrossSiteWrites } from "./same-origin";
@@ -16,11 +17,12 @@ import { securityHeaders } from "./security";
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
   clientDir: string;
+  guestPages?: GuestPageCache | null;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages } = options;
   const app = express();
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", true);
@@ -50,6 +52,7 @@ export function createHttpApp(options: HttpAppOptions) {
     }),
   );
 
+  if (guestPages) app.use(guestPages.capture);
   app.all(
     "/{*path}",
     createRequestHandler({

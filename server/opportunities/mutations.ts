@@ -5,6 +5,7 @@ import { OPPORTUNITY_POSTS_TOTAL } from "#server/db/seed";
 import type { FieldErrors, OpportunityForm } from "./form";
 import { deadlineFrom } from "./form";
 import { newOpportunityId } from "./ids";
+import { guestPagesChanged } from "#server/page-cache/generation";
 
 type Poster = { uid: string };
 export type MutationError = { kind: "ERROR"; code: "invalid-argument" | "not-found" | "permission-denied"; message: string; fieldErrors?: FieldErrors };
@@ -58,6 +59,7 @@ export async function createOpportunity(
       .set({ total: sql`${totals.total} + 1` })
       .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
   });
+  await guestPagesChanged(db);
   return { kind: "SUCCESS", id };
 }
 
@@ -76,7 +78,10 @@ export async function editOpportunity(
     .set({ ...columnsFrom(form), updatedAt: new Date() })
     .where(and(eq(opportunityPosts.id, id), eq(opportunityPosts.posterUid, poster.uid)))
     .returning({ id: opportunityPosts.id });
-  if (updated.length === 1) return { kind: "SUCCESS", id };
+  if (updated.length === 1) {
+    await guestPagesChanged(db);
+    return { kind: "SUCCESS", id };
+  }
   return ownershipError(db, id);
 }
 
@@ -95,7 +100,9 @@ export async function deleteOpportunity(db: Db, poster: Poster, id: string): Pro
     }
     return rows.length === 1;
   });
-  return deleted ? { kind: "SUCCESS" } : ownershipError(db, id);
+  if (!deleted) return ownershipError(db, id);
+  await guestPagesChanged(db);
+  return { kind: "SUCCESS" };
 }
 
 async function ownershipError(db: Db, id: string): Promise<MutationError> {

@@ -7,3 +7,4 @@ export * from "./payments";
 export * from "./alerts";
 export * from "./email";
 export * from "./abuse";
+export * from "./page-cache";

@@ -11,7 +11,7 @@
 //
 // BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
 // that build's server, in the same run (the "before" of the signed-in figures).
-import { execFileSync, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -153,7 +153,8 @@ function nginxConfig(dir, port, pages) {
       .filter(([name]) => name.toLowerCase() !== "content-type")
       .map(([name, value]) => `      add_header ${name} ${quoted(value)} always;`)
       .join("\n");
-    return `    location = ${page.path} {\n      default_type ${quoted(contentType)};\n      alias ${page.file};\n${added}\n    }`;
+    // A rewrite, not alias: "/" would otherwise be taken for a folder and looked up as an index.
+    return `    location = ${page.path} {\n      default_type ${quoted(contentType)};\n      root ${path.dirname(page.file)};\n      rewrite ^ /${path.basename(page.file)} break;\n${added}\n    }`;
   });
   return `worker_processes 1;
 daemon off;
@@ -241,6 +242,8 @@ function load(url, seconds, headers = REQUEST_HEADERS) {
 }
 
 async function measure(url, headers) {
+  // CHECK_ONLY=1: start, save, serve and compare everything, but load nothing (to try the harness).
+  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN };
   const idle = await waitForQuiet();
   await load(url, WARMUP_SECONDS, headers);
   return { ...(await load(url, SECONDS, headers)), idle };
@@ -286,6 +289,7 @@ async function main() {
   const log = (line) => console.log(line);
   if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no build: run `npm run build` first");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-guest-"));
+  fs.chmodSync(work, 0o755); // nginx's worker (nobody) reads the saved pages
   const stops = [];
   try {
     if (process.env.BENCH_DATABASE_URL) await emptyPostgres(process.env.BENCH_DATABASE_URL);
@@ -305,13 +309,19 @@ async function main() {
     }
     const nginx = await startNginx(work, pages);
     stops.push(() => nginx.stop());
+    // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
+    const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
+    stops.push(() => rendering.stop());
+    const detailOff = (await fetchRaw(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
+      .toString("utf8")
+      .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
     for (const page of pages) {
       const served = await fetchRaw(`${nginx.base}${page.path}`);
-      if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}`);
+      if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
       if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
     }
 
-    const nginxVersion = execFileSync("nginx", ["-v"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) || "";
+    const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
     log(`# Guest pages against nginx (${new Date().toISOString()})`);
     log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
     log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side and page; headers ${JSON.stringify(REQUEST_HEADERS)}`);
@@ -319,14 +329,17 @@ async function main() {
     for (const page of pages) {
       const appResult = await measure(`${app.base}${page.path}`);
       const nginxResult = await measure(`${nginx.base}${page.path}`);
-      results.push({ page, app: appResult, nginx: nginxResult });
-      log(`   ${page.name}: app ${appResult.rps.toFixed(0)} req/s, nginx ${nginxResult.rps.toFixed(0)} req/s`);
+      // Its own database has other post ids: the detail page is its first post, as above.
+      const offPath = page.name === "opportunity detail" ? detailOff : page.path;
+      const offResult = await measure(`${rendering.base}${offPath}`);
+      results.push({ page, app: appResult, nginx: nginxResult, off: offResult });
+      log(`   ${page.name}: app ${appResult.rps.toFixed(0)} req/s, nginx ${nginxResult.rps.toFixed(0)} req/s, rendering ${offResult.rps.toFixed(0)} req/s`);
     }
     log("");
-    log("| page | path | bytes sent (encoding) | app cache | app req/s | nginx req/s | app ÷ nginx |");
-    log("|---|---|---:|---|---:|---:|---:|");
-    for (const { page, app: a, nginx: n } of results) {
-      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${a.rps.toFixed(0)} | ${n.rps.toFixed(0)} | **${(a.rps / n.rps).toFixed(3)}** |`);
+    log("| page | path | bytes sent (encoding) | app cache | app req/s | nginx req/s | app ÷ nginx | rendering (cache off) req/s | rendering ÷ nginx |");
+    log("|---|---|---:|---|---:|---:|---:|---:|---:|");
+    for (const { page, app: a, nginx: n, off } of results) {
+      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${a.rps.toFixed(0)} | ${n.rps.toFixed(0)} | **${(a.rps / n.rps).toFixed(3)}** | ${off.rps.toFixed(0)} | ${(off.rps / n.rps).toFixed(3)} |`);
     }
 
     if (process.env.SKIP_SIGNED_IN) return;

@@ -9,7 +9,7 @@ import { startServerProcess, type ServerProcess } from "#tests/support/server-pr
 // right, never stale after a change, never a signed-in person's page. Each test starts its own
 // server processes (PGlite; and two processes on one PostgreSQL database when DATABASE_URL is
 // set, as in CI), so they run one at a time.
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 const CREATOR = { email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
@@ -28,7 +28,7 @@ async function startApps(engine: "pglite" | "postgres"): Promise<[ServerProcess,
   if (engine === "pglite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-e2e-guest-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const only = await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, LOG_LEVEL: "warn" });
+    const only = await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });
     running.push(only);
     return [only, only];
   }
@@ -45,7 +45,7 @@ async function startApps(engine: "pglite" | "postgres"): Promise<[ServerProcess,
   });
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), SESSION_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: os.tmpdir() };
+  const env = { DATABASE_URL: url.toString(), SESSION_SECRET: SECRET, DATA_DIR: os.tmpdir() };
   const first = await startServerProcess(env);
   running.push(first);
   const second = await startServerProcess(env);

@@ -187,3 +187,15 @@ describe("script hashes", () => {
     expect(policyWithScriptHashes("script-src 'self' 'nonce-abc'", "<p>no scripts</p>")).toBe("script-src 'self'");
   });
 });
+
+describe("GUEST_PAGE_CACHE", () => {
+  it('is on unless set to "off", and "off" leaves every request to the renderer', async () => {
+    const { loadConfig } = await import("#server/config");
+    const { guestPageCacheFor } = await import("./setup");
+    const database = { db: null as never, engine: "pglite" as const };
+    expect(loadConfig({}).GUEST_PAGE_CACHE).toBe("on");
+    expect(guestPageCacheFor(loadConfig({}), database)).not.toBeNull();
+    expect(guestPageCacheFor(loadConfig({ GUEST_PAGE_CACHE: "off" }), database)).toBeNull();
+    expect(() => loadConfig({ GUEST_PAGE_CACHE: "maybe" })).toThrow(/GUEST_PAGE_CACHE must be "on" or "off"/);
+  });
+});

@@ -20,8 +20,16 @@ import autocannon from "autocannon";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = 10;
-const WARMUP_SECONDS = 3;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+// The machine is shared: each page is measured in several rounds, app and nginx back to back
+// (app first in odd rounds, nginx first in even ones), and the median of the round ratios counts.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 // What Chromium sends; autocannon sends exactly these on every request.
 const REQUEST_HEADERS = { "accept-encoding": "gzip, deflate, br", "accept-language": "en-US,en;q=0.9" };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -211,7 +219,7 @@ function cpuTicks() {
 }
 
 /**
- * Waits (up to 20 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one
+ * Waits (up to 10 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one
  * side. The wait is short because on a shared machine that is rarely busy for long stretches
  * the app and nginx are measured back to back anyway; the idle share seen is printed.
  */
@@ -222,7 +230,7 @@ async function waitForQuiet() {
     await sleep(2000);
     const after = cpuTicks();
     const idle = (after.idle - before.idle) / (after.total - before.total);
-    if (idle >= 0.85 || Date.now() - started > 20_000) return idle;
+    if (idle >= 0.85 || Date.now() - started > 10_000) return idle;
   }
 }
 
@@ -271,17 +279,25 @@ async function signIn(base) {
 
 const SIGNED_IN_PAGES = ["/app", "/app/opportunities"];
 
+/** Each page on each server, the servers back to back (order swapped every round); medians. */
 async function signedInRound(servers, log) {
   const rows = [];
   for (const pagePath of SIGNED_IN_PAGES) {
     const row = { path: pagePath };
-    for (const [name, server] of Object.entries(servers)) {
-      const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
-      const check = await fetchRaw(`${server.base}${pagePath}`, headers);
-      if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
-      row[name] = await measure(`${server.base}${pagePath}`, headers);
-      log(`   ${pagePath} signed in, ${name}: ${row[name].rps.toFixed(1)} req/s`);
+    const names = Object.keys(servers);
+    for (const name of names) row[name] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const name of round % 2 === 1 ? names : [...names].reverse()) {
+        const server = servers[name];
+        const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
+        const check = await fetchRaw(`${server.base}${pagePath}`, headers);
+        if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
+        const result = await measure(`${server.base}${pagePath}`, headers);
+        row[name].push(result.rps);
+        log(`   round ${round}, ${pagePath} signed in, ${name}: ${result.rps.toFixed(1)} req/s`);
+      }
     }
+    for (const name of names) row[name] = { rps: median(row[name]) };
     rows.push(row);
   }
   return rows;
@@ -328,23 +344,32 @@ async function main() {
     const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
     log(`# Guest pages against nginx (${new Date().toISOString()})`);
     log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
-    log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side and page; headers ${JSON.stringify(REQUEST_HEADERS)}`);
-    const results = [];
-    for (const page of pages) {
-      const appResult = await measure(`${app.base}${page.path}`);
-      const nginxResult = await measure(`${nginx.base}${page.path}`);
-      // Its own database has other post ids: the detail page is its first post, as above.
-      const offPath = page.name === "opportunity detail" ? detailOff : page.path;
-      const offResult = await measure(`${rendering.base}${offPath}`);
-      results.push({ page, app: appResult, nginx: nginxResult, off: offResult });
-      const idle = [appResult, nginxResult, offResult].map((r) => `${Math.round(r.idle * 100)} %`).join(" / ");
-      log(`   ${page.name}: app ${appResult.rps.toFixed(0)} req/s, nginx ${nginxResult.rps.toFixed(0)} req/s, rendering ${offResult.rps.toFixed(0)} req/s (idle before: ${idle})`);
+    log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
+    log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
+    const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const result of results) {
+        const { page } = result;
+        const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
+        const measured = {};
+        for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
+        result.app.push(measured.app);
+        result.nginx.push(measured.nginx);
+        if (round === 1) {
+          // Its own database has other post ids: the detail page is its first post, as above.
+          result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
+        }
+        const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
+        log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
+      }
     }
     log("");
-    log("| page | path | bytes sent (encoding) | app cache | app req/s | nginx req/s | app ÷ nginx | rendering (cache off) req/s | rendering ÷ nginx |");
-    log("|---|---|---:|---|---:|---:|---:|---:|---:|");
+    log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
+    log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
     for (const { page, app: a, nginx: n, off } of results) {
-      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${a.rps.toFixed(0)} | ${n.rps.toFixed(0)} | **${(a.rps / n.rps).toFixed(3)}** | ${off.rps.toFixed(0)} | ${(off.rps / n.rps).toFixed(3)} |`);
+      const ratios = a.map((one, i) => one.rps / n[i].rps);
+      const nginxMedian = median(n.map((one) => one.rps));
+      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
     }
 
     if (process.env.SKIP_SIGNED_IN) return;

@@ -10,6 +10,7 @@ import { functionsRouter } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { AppError } from "#server/errors";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies, formatSize } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { trustedForwarding } from "./forwarding";
@@ -28,11 +29,12 @@ const FUNCTIONS_BODY_LIMIT = 100 * 1024;
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
   clientDir: string;
+  guestPages?: GuestPageCache | null;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages } = options;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -83,6 +85,7 @@ export function createHttpApp(options: HttpAppOptions) {
     }),
   );
 
+  if (guestPages) app.use(guestPages.capture);
   app.all(
     "/{*path}",
     createRequestHandler({

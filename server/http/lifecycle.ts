@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import crypto from "node:crypto";
+import http from "node:http";
 import { spendNonce } from "#server/abuse/spent-nonces";
 import { createAuth } from "#server/auth/auth";
 import { createCaptcha } from "#server/captcha/captcha";
@@ -9,6 +10,7 @@ import { createMailer } from "#server/email/mailer";
 import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
+import { guestPageCacheFor } from "#server/page-cache/setup";
 import { createHttpApp } from "./app";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
@@ -45,10 +47,11 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
     spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt),
   });
-  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha });
-  const server: Server = await new Promise((resolve) => {
-    const listening = config.HOST ? app.listen(config.PORT, config.HOST, () => resolve(listening)) : app.listen(config.PORT, () => resolve(listening));
-  });
+  const guestPages = guestPageCacheFor(config, database);
+  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages });
+  // Guest pages kept in memory are answered before Express (server/page-cache/).
+  const server: Server = http.createServer(guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app);
+  await new Promise<void>((resolve) => (config.HOST ? server.listen(config.PORT, config.HOST, resolve) : server.listen(config.PORT, resolve)));
   logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);
 
   let stopping: Promise<void> | null = null;

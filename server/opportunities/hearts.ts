@@ -2,6 +2,7 @@ import type { DomainError } from "#server/errors";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
+import { guestPagesChanged } from "#server/page-cache/generation";
 import { isPostId } from "./ids";
 
 export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | DomainError<"not-found">;
@@ -14,7 +15,7 @@ export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalH
 export async function toggleHeart(db: Db, postId: string, uid: string): Promise<HeartResult> {
   if (!isPostId(postId)) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
   const heartId = `${postId}_${uid}`;
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     // Lock the post first: every toggle on it queues here, and a missing post is a clean not-found.
     const [post] = await tx
       .select({ id: opportunityPosts.id })
@@ -36,4 +37,7 @@ export async function toggleHeart(db: Db, postId: string, uid: string): Promise<
       .returning({ totalHearts: opportunityPosts.totalHearts });
     return { kind: "SUCCESS", result: delta === 1 ? "added" : "removed", totalHearts: updated!.totalHearts } as const;
   });
+  // Guest pages show the heart count.
+  if (result.kind === "SUCCESS") await guestPagesChanged(db);
+  return result;
 }

@@ -4,6 +4,7 @@ import type { DomainError } from "#server/errors";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
 import type { FieldErrors, OpportunityForm } from "./form";
+import { guestPagesChanged } from "#server/page-cache/generation";
 import { isPostId, newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
@@ -59,6 +60,7 @@ export async function createOpportunity(
       .set({ total: sql`${totals.total} + 1` })
       .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
   });
+  await guestPagesChanged(db);
   return { kind: "SUCCESS", id };
 }
 
@@ -78,7 +80,10 @@ export async function editOpportunity(
     .set({ ...columnsFrom(form), updatedAt: new Date() })
     .where(and(eq(opportunityPosts.id, id), eq(opportunityPosts.posterUid, poster.uid)))
     .returning({ id: opportunityPosts.id });
-  if (updated.length === 1) return { kind: "SUCCESS", id };
+  if (updated.length === 1) {
+    await guestPagesChanged(db);
+    return { kind: "SUCCESS", id };
+  }
   return ownershipError(db, id);
 }
 
@@ -98,7 +103,9 @@ export async function deleteOpportunity(db: Db, poster: Poster, id: string): Pro
     }
     return rows.length === 1;
   });
-  return deleted ? { kind: "SUCCESS" } : ownershipError(db, id);
+  if (!deleted) return ownershipError(db, id);
+  await guestPagesChanged(db);
+  return { kind: "SUCCESS" };
 }
 
 const NOT_FOUND: MutationError = { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };

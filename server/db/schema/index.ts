@@ -7,3 +7,4 @@ export * from "./payments";
 export * from "./notifications";
 export * from "./email";
 export * from "./abuse";
+export * from "./page-cache";

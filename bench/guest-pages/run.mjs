@@ -1,0 +1,398 @@
+// Guest pages against nginx serving the very same bytes, in one run; then signed-in pages.
+//
+//   npm run build && flock /tmp/bench.lock node bench/guest-pages/run.mjs
+//
+// Builds nothing itself. Starts the built server (`node server.js`) on a fresh embedded
+// database in a temporary folder (BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL
+// instead, in a database of that name it empties first), saves each page's body and headers as
+// the app sends them to a guest whose browser accepts `gzip, deflate, br`, has nginx serve
+// those files from a loopback port, and loads both with autocannon, back to back, page by page.
+// See bench/README.md ("Guest pages against nginx") for what is compared and why.
+//
+// BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
+// that build's server, in the same run (the "before" of the signed-in figures).
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 2;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+// The machine is shared: each page is measured in several rounds, app and nginx back to back
+// (app first in odd rounds, nginx first in even ones), and the median of the round ratios counts.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+// What Chromium sends; autocannon sends exactly these on every request.
+const REQUEST_HEADERS = { "accept-encoding": "gzip, deflate, br", "accept-language": "en-US,en;q=0.9" };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      // Outside 3100-3200, which the end-to-end tests own.
+      probe.close(() => (port >= 3100 && port <= 3200 ? freePort().then(resolve, reject) : resolve(port)));
+    });
+    probe.on("error", reject);
+  });
+}
+
+async function waitFor(url, child, output) {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer in 180 s:\n${output()}`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+}
+
+/** `node server.js` from `root` (this checkout or BASELINE_DIR), as `npm run serve` runs it. */
+async function startApp(root, dataDir, extraEnv = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      // The request log line costs a share of every rendered request; nginx below logs nothing either.
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/robots.txt`, child, () => output);
+  return {
+    base,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function emptyPostgres(url) {
+  const { default: pg } = await import("pg");
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.query(`create database ${name}`);
+  await client.end();
+}
+
+// ---------------------------------------------------------------- pages as the app sends them
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "date", "transfer-encoding", "content-length"]);
+
+/** One guest request with the benchmark's headers: status, headers and the body bytes as sent. */
+async function fetchRaw(url, headers = REQUEST_HEADERS) {
+  const http = await import("node:http");
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const pieces = [];
+        res.on("data", (piece) => pieces.push(piece));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(pieces) }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** A page's bytes and headers, saved for nginx, after the app served it twice the same way. */
+async function savePage(base, page, dir, index) {
+  await fetchRaw(`${base}${page.path}`);
+  const sent = await fetchRaw(`${base}${page.path}`);
+  if (sent.status !== 200) throw new Error(`${page.path}: ${sent.status}`);
+  const again = await fetchRaw(`${base}${page.path}`);
+  const cached = sent.headers["x-guest-cache"] ?? "(no cache)";
+  if (!again.body.equals(sent.body)) throw new Error(`${page.path}: two guest requests gave different bytes`);
+  const file = path.join(dir, `page-${index}.body`);
+  fs.writeFileSync(file, sent.body);
+  const headers = [];
+  for (let i = 0; i < sent.rawHeaders.length; i += 2) {
+    const name = sent.rawHeaders[i];
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, sent.rawHeaders[i + 1]]);
+  }
+  fs.writeFileSync(path.join(dir, `page-${index}.headers.json`), JSON.stringify(headers, null, 1));
+  return { ...page, file, headers, bytes: sent.body.length, encoding: sent.headers["content-encoding"] ?? "identity", cached };
+}
+
+// ---------------------------------------------------------------- nginx
+
+const quoted = (value) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+
+/**
+ * One worker (the app is one Node process), no access log (the app logs no cache hit), no
+ * ETag or Last-Modified (the app sends neither). Each page is its saved file, sent with the
+ * app's own headers: Content-Type through default_type, the rest through add_header.
+ */
+function nginxConfig(dir, port, pages) {
+  const locations = pages.map((page) => {
+    const contentType = page.headers.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "text/html";
+    const added = page.headers
+      .filter(([name]) => name.toLowerCase() !== "content-type")
+      .map(([name, value]) => `      add_header ${name} ${quoted(value)} always;`)
+      .join("\n");
+    // A rewrite, not alias: "/" would otherwise be taken for a folder and looked up as an index.
+    return `    location = ${page.path} {\n      default_type ${quoted(contentType)};\n      root ${path.dirname(page.file)};\n      rewrite ^ /${path.basename(page.file)} break;\n${added}\n    }`;
+  });
+  return `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+  types {}
+  access_log off;
+  server_tokens off;
+  etag off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${dir}/tmp-body;
+  proxy_temp_path ${dir}/tmp-proxy;
+  fastcgi_temp_path ${dir}/tmp-fcgi;
+  uwsgi_temp_path ${dir}/tmp-uwsgi;
+  scgi_temp_path ${dir}/tmp-scgi;
+  server {
+    listen 127.0.0.1:${port};
+    if_modified_since off;
+    add_header Last-Modified "";
+${locations.join("\n")}
+  }
+}
+`;
+}
+
+async function startNginx(dir, pages) {
+  const port = await freePort();
+  const config = path.join(dir, "nginx.conf");
+  fs.writeFileSync(config, nginxConfig(dir, port, pages));
+  const child = spawn("nginx", ["-c", config, "-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${pages[0].path}`, child, () => output);
+  return {
+    base,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGQUIT");
+      await exited;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- load
+
+function cpuTicks() {
+  const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  return { idle: values[3] + (values[4] ?? 0), total: values.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Waits (up to 10 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one
+ * side. The wait is short because on a shared machine that is rarely busy for long stretches
+ * the app and nginx are measured back to back anyway; the idle share seen is printed.
+ */
+async function waitForQuiet() {
+  const started = Date.now();
+  for (;;) {
+    const before = cpuTicks();
+    await sleep(2000);
+    const after = cpuTicks();
+    const idle = (after.idle - before.idle) / (after.total - before.total);
+    if (idle >= 0.85 || Date.now() - started > 10_000) return idle;
+  }
+}
+
+/** One autocannon run; anything but a 200 fails the benchmark. */
+function load(url, seconds, headers = REQUEST_HEADERS) {
+  return new Promise((resolve, reject) => {
+    let not200 = 0;
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
+      if (error) return reject(error);
+      const bad = result.non2xx + result.errors + result.timeouts + not200;
+      if (bad > 0) return reject(new Error(`${url}: ${bad} bad responses of ${result.requests.total}`));
+      resolve({ rps: result.requests.total / (result.duration || seconds), p95: result.latency.p97_5, p50: result.latency.p50 });
+    });
+    instance.on("response", (_client, status) => {
+      if (status !== 200) {
+        not200 += 1;
+        instance.stop();
+      }
+    });
+  });
+}
+
+async function measure(url, headers) {
+  // CHECK_ONLY=1: start, save, serve and compare everything, but load nothing (to try the harness).
+  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN };
+  const idle = await waitForQuiet();
+  await load(url, WARMUP_SECONDS, headers);
+  return { ...(await load(url, SECONDS, headers)), idle };
+}
+
+// ---------------------------------------------------------------- signed in
+
+/** Signs the demo creator in (the seeded account); returns the Cookie header to send. */
+async function signIn(base) {
+  const response = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+    body: new URLSearchParams({ email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo", redirectTo: "/app" }),
+  });
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+  if (response.status !== 302 && response.status !== 303) throw new Error(`sign-in answered ${response.status}`);
+  if (cookies.length === 0) throw new Error("sign-in set no cookie");
+  return cookies.join("; ");
+}
+
+const SIGNED_IN_PAGES = ["/app", "/app/opportunities"];
+
+/** Each page on each server, the servers back to back (order swapped every round); medians. */
+async function signedInRound(servers, log) {
+  const rows = [];
+  for (const pagePath of SIGNED_IN_PAGES) {
+    const row = { path: pagePath };
+    const names = Object.keys(servers);
+    for (const name of names) row[name] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const name of round % 2 === 1 ? names : [...names].reverse()) {
+        const server = servers[name];
+        const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
+        const check = await fetchRaw(`${server.base}${pagePath}`, headers);
+        if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
+        const result = await measure(`${server.base}${pagePath}`, headers);
+        row[name].push(result.rps);
+        log(`   round ${round}, ${pagePath} signed in, ${name}: ${result.rps.toFixed(1)} req/s`);
+      }
+    }
+    for (const name of names) row[name] = { rps: median(row[name]) };
+    rows.push(row);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- run
+
+async function main() {
+  const log = (line) => console.log(line);
+  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no build: run `npm run build` first");
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-guest-"));
+  fs.chmodSync(work, 0o755); // nginx's worker (nobody) reads the saved pages
+  const stops = [];
+  try {
+    if (process.env.BENCH_DATABASE_URL) await emptyPostgres(process.env.BENCH_DATABASE_URL);
+    const app = await startApp(ROOT, path.join(work, "data"));
+    stops.push(() => app.stop());
+    const list = await fetchRaw(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
+    const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+    if (!detailPath) throw new Error("no opportunity on the list page");
+    const pages = [];
+    for (const [index, page] of [
+      { name: "home", path: "/" },
+      { name: "guide", path: "/youtube-sponsorships" },
+      { name: "opportunity list", path: "/app/opportunities" },
+      { name: "opportunity detail", path: detailPath },
+    ].entries()) {
+      pages.push(await savePage(app.base, page, work, index));
+    }
+    const nginx = await startNginx(work, pages);
+    stops.push(() => nginx.stop());
+    // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
+    const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
+    stops.push(() => rendering.stop());
+    const detailOff = (await fetchRaw(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
+      .toString("utf8")
+      .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+    for (const page of pages) {
+      const served = await fetchRaw(`${nginx.base}${page.path}`);
+      if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
+      if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
+    }
+
+    const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
+    log(`# Guest pages against nginx (${new Date().toISOString()})`);
+    log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+    log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
+    log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
+    const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const result of results) {
+        const { page } = result;
+        const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
+        const measured = {};
+        for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
+        result.app.push(measured.app);
+        result.nginx.push(measured.nginx);
+        if (round === 1) {
+          // Its own database has other post ids: the detail page is its first post, as above.
+          result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
+        }
+        const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
+        log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
+      }
+    }
+    log("");
+    log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
+    log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
+    for (const { page, app: a, nginx: n, off } of results) {
+      const ratios = a.map((one, i) => one.rps / n[i].rps);
+      const nginxMedian = median(n.map((one) => one.rps));
+      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
+    }
+
+    if (process.env.SKIP_SIGNED_IN) return;
+    log("");
+    log("## Signed in (the demo creator), same run");
+    const servers = { current: { base: app.base, cookie: await signIn(app.base) } };
+    if (process.env.BASELINE_DIR) {
+      const baseline = await startApp(path.resolve(process.env.BASELINE_DIR), path.join(work, "baseline-data"));
+      stops.push(() => baseline.stop());
+      servers.baseline = { base: baseline.base, cookie: await signIn(baseline.base) };
+    }
+    const rows = await signedInRound(servers, log);
+    log("");
+    log(`| page | ${Object.keys(servers).map((name) => `${name} req/s`).join(" | ")} |${servers.baseline ? " current ÷ baseline |" : ""}`);
+    log(`|---|${Object.keys(servers).map(() => "---:").join("|")}|${servers.baseline ? "---:|" : ""}`);
+    for (const row of rows) {
+      const cells = Object.keys(servers).map((name) => row[name].rps.toFixed(0));
+      log(`| \`${row.path}\` | ${cells.join(" | ")} |${servers.baseline ? ` **${(row.current.rps / row.baseline.rps).toFixed(2)}** |` : ""}`);
+    }
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { CONTENT_PAGES } from "#app/content-routes";
+import { localeFrom } from "#app/lib/format";
 import { documentEncoding } from "#server/http/document-encoding";
 
 /**
@@ -28,7 +29,9 @@ function cacheablePath(pathname: string, query: string): boolean {
  * rendered: not a GET, any cookie (a session, a toast or anything else: who
  * sends one may see personal bytes), credentials, or a page not listed above.
  * The key holds host, forwarded protocol (HSTS), path and query, the
- * compressed variant sent back, and the languages (dates are formatted for them).
+ * compressed variant sent back, and the locale the pages format dates in
+ * (`localeFrom`, as their loaders do): Accept-Language headers that resolve to
+ * one locale share one copy.
  */
 export function guestPageKey(req: IncomingMessage): string | null {
   if (req.method !== "GET") return null;
@@ -36,14 +39,13 @@ export function guestPageKey(req: IncomingMessage): string | null {
   if (headers.cookie !== undefined || headers.authorization !== undefined) return null;
   const url = req.url ?? "";
   if (url.length > 1024 || url.includes("%00")) return null;
-  const language = headers["accept-language"] ?? "";
-  if (language.length > 200) return null;
   const queryAt = url.indexOf("?");
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
   if (!cacheablePath(pathname, queryAt === -1 ? "" : url.slice(queryAt))) return null;
   const encoding = encodingVariant(headers["accept-encoding"] ?? "");
   const proto = headers["x-forwarded-proto"] ?? "";
-  return `${headers.host ?? ""}\n${proto}\n${url}\n${encoding}\n${language}`;
+  const locale = localeFrom(headers["accept-language"] ?? null);
+  return `${headers.host ?? ""}\n${proto}\n${url}\n${encoding}\n${locale}`;
 }
 
 // Browsers send a handful of distinct Accept-Encoding values: remember what each negotiates to.

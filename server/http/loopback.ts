@@ -13,6 +13,9 @@ export function isLoopbackAddress(ip: string): boolean {
   return loopback.check(ip, version === 4 ? "ipv4" : "ipv6");
 }
 
+/** Headers a proxy adds to say who the client is: a request carrying one came through a proxy. */
+export const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"] as const;
+
 /**
  * Whether a request came from this machine. A request that carries proxy headers is never
  * local: behind a reverse proxy on the same host every request arrives from loopback, and
@@ -20,7 +23,7 @@ export function isLoopbackAddress(ip: string): boolean {
  * through its own trusted "proxy", use the finer rule in test-routes.ts.)
  */
 export function isLocalMachineRequest(clientIp: string, headers: Headers): boolean {
-  if (headers.has("forwarded") || headers.has("x-forwarded-for") || headers.has("x-real-ip")) return false;
+  if (PROXY_HEADERS.some((name) => headers.has(name))) return false;
   return isLoopbackAddress(clientIp);
 }
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import { isLoopbackAddress } from "./loopback";
+import { isLoopbackAddress, PROXY_HEADERS } from "./loopback";
 
 export const TEST_ROUTES_PATH = "/__test";
 export const TEST_ROUTES_SECRET_HEADER = "x-test-routes-secret";
@@ -54,7 +54,7 @@ export function guardTestRoutes(options: { enabled: boolean; secret: string | un
     const caller: Caller = {
       peerAddress: req.socket.remoteAddress ?? "",
       clientIp: req.ip ?? "",
-      forwarded: ["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => req.headers[name] !== undefined),
+      forwarded: PROXY_HEADERS.some((name) => req.headers[name] !== undefined),
       trustsProxy: options.trustsProxy,
       secret: req.get(TEST_ROUTES_SECRET_HEADER),
     };

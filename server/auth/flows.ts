@@ -24,9 +24,9 @@ import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "./redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
 import { flowError, identityCodeFromAuthError, signInErrorMessage, type FlowError, type IdentityCode } from "./errors";
+import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 export type { FlowError };
-import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 /** What every identity flow needs; routes pass it straight from their context. */
 export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config; logger?: Logger };
@@ -79,8 +79,9 @@ export function parseEmail(raw: string): string | null {
   return email;
 }
 
-function invalidEmail(): FlowError {
-  return flowError("invalid-email", signInErrorMessage("invalid-email"), "email");
+/** Sign-up and reset show it under the email field; sign-in, as the form's one message. */
+function invalidEmail(field: "email" | undefined = "email"): FlowError {
+  return flowError("invalid-email", signInErrorMessage("invalid-email"), field);
 }
 
 export const CAPTCHA_REQUIRED_MESSAGE =
@@ -137,7 +138,7 @@ export async function signInWithPassword(
 ): Promise<FlowSuccess | SignInError> {
   const email = parseEmail(input.email);
   // Too long to be anyone's address: refused before anything is read or written.
-  if (!email && input.email.length > MAX_EMAIL_LENGTH) return flowError("invalid-email", signInErrorMessage("invalid-email"));
+  if (!email && input.email.length > MAX_EMAIL_LENGTH) return invalidEmail(undefined);
   // The network's attempt is claimed first, so nothing below — not even the failure log — runs
   // more often than the backoff lets one client try. A refused attempt checked nothing and writes
   // nothing: the failures that earned the wait were each logged already.
@@ -150,7 +151,7 @@ export async function signInWithPassword(
     // Logged, as it could be an address someone mistyped; it counts against the network's backoff.
     // (NUL cannot be stored in a PostgreSQL text column: it is logged as U+FFFD.)
     await logSignInFailure(deps.db, { uid: null, code: "invalid-email", email: input.email.trim().toLowerCase().replaceAll("\0", "\uFFFD") });
-    return flowError("invalid-email", signInErrorMessage("invalid-email"));
+    return invalidEmail(undefined);
   }
   const captchaRequired = await signInNeedsCaptcha(deps.db, email);
   if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {

@@ -2,31 +2,23 @@
 // pages that matter most, against the built server on a fresh embedded database:
 // performance and SEO scores, and the compressed JavaScript each page loads.
 //   npm run build && CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
+import { freePort, startProgram } from "./lib/app-server.mjs";
 import lighthouse from "lighthouse";
 
-const port = 3900 + Math.floor(Math.random() * 90);
+const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-lighthouse-"));
-const base = `http://localhost:${port}`;
-const server = spawn(process.execPath, ["server.js"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
-  stdio: ["ignore", "ignore", "inherit"],
+const server = await startProgram({
+  port,
+  env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
 });
+const { base } = server;
 
 let chrome;
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      if (i > 600) throw new Error("server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   const list = await (await fetch(`${base}/app/opportunities`)).text();
   const detail = list.match(/href="(\/app\/opportunities\/[0-9]{10}_[A-Za-z0-9]+)"/)?.[1];
   const pages = ["/", "/app/opportunities", ...(detail ? [detail] : [])];
@@ -62,7 +54,6 @@ try {
   }
 } finally {
   await chrome?.kill();
-  server.kill("SIGTERM");
-  await new Promise((r) => server.on("exit", r));
+  await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

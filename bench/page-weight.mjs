@@ -1,21 +1,21 @@
 // Measures what the public pages weigh as served: HTML bytes raw and gzip-compressed,
 // plus the CSS every page loads. Run against a built server:
 //   npm run build && node bench/page-weight.mjs
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { freePort, startProgram } from "./lib/app-server.mjs";
 
 const PAGES = ["/", "/youtube-sponsorships", "/support", "/blog", "/featured"];
-const port = 3900 + Math.floor(Math.random() * 90);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-"));
 
-const server = spawn(process.execPath, ["server.js"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
-  stdio: ["ignore", "pipe", "inherit"],
+const port = await freePort();
+const server = await startProgram({
+  port,
+  env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
 });
-const base = `http://localhost:${port}`;
+const { base } = server;
 
 /** Raw bytes on the wire (no automatic decompression) and the Content-Encoding. */
 function getRaw(url, encoding) {
@@ -29,14 +29,6 @@ function getRaw(url, encoding) {
 }
 
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      if (i > 300) throw new Error("server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   const rows = [];
   let css = null;
   for (const page of PAGES) {
@@ -55,7 +47,6 @@ try {
   }
   console.log(`${css} (shared, cached a year): ${cssBody.length} bytes, ${cssGzip.length} gzip`);
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((r) => server.on("exit", r));
+  await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

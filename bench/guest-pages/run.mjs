@@ -11,12 +11,12 @@
 //
 // BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
 // that build's server, in the same run (the "before" of the signed-in figures).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = 10;
@@ -32,41 +32,16 @@ const median = (values) => {
 };
 // What Chromium sends; autocannon sends exactly these on every request.
 const REQUEST_HEADERS = { "accept-encoding": "gzip, deflate, br", "accept-language": "en-US,en;q=0.9" };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      // Outside 3100-3200, which the end-to-end tests own.
-      probe.close(() => (port >= 3100 && port <= 3200 ? freePort().then(resolve, reject) : resolve(port)));
-    });
-    probe.on("error", reject);
-  });
-}
 
-async function waitFor(url, child, output) {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`${url} did not answer in 180 s:\n${output()}`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-}
 
 /** `node server.js` from `root` (this checkout or BASELINE_DIR), as `npm run serve` runs it. */
 async function startApp(root, dataDir, extraEnv = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
+  return startProgram({
     cwd: root,
+    port,
     env: {
-      ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -78,22 +53,7 @@ async function startApp(root, dataDir, extraEnv = {}) {
       LOG_LEVEL: "warn",
       ...extraEnv,
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/robots.txt`, child, () => output);
-  return {
-    base,
-    pid: child.pid,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
 }
 
 async function emptyPostgres(url) {
@@ -196,19 +156,13 @@ async function startNginx(dir, pages) {
   const port = await freePort();
   const config = path.join(dir, "nginx.conf");
   fs.writeFileSync(config, nginxConfig(dir, port, pages));
-  const child = spawn("nginx", ["-c", config, "-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}${pages[0].path}`, child, () => output);
-  return {
-    base,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGQUIT");
-      await exited;
-    },
-  };
+  return startProgram({
+    command: "nginx",
+    args: ["-c", config, "-p", dir],
+    port,
+    isReady: async (base) => (await fetch(`${base}${pages[0].path}`)).status < 500,
+    signal: "SIGQUIT",
+  });
 }
 
 // ---------------------------------------------------------------- load

@@ -8,12 +8,12 @@
 // the same is measured on another checkout (its own build) in the same run, engine by engine.
 // PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432), database
 // sponsorgrid_bench_memory, dropped and created per measurement. PGlite: a fresh temporary folder.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { sleep, startProgram } from "../lib/app-server.mjs";
 import pg from "pg";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -40,7 +40,6 @@ const SIGNED_IN_CONNECTIONS = 2;
 const HEADERS = { accept: "text/html", "accept-encoding": "gzip, deflate, br" };
 const DEMO = { email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0);
 
 // ---------------------------------------------------------------- the server under test
@@ -89,10 +88,12 @@ async function startServerIn(work, { root, engine, cache, nodeOptions, env }) {
   // A variant's flags go on node's command line (NODE_OPTIONS refuses most V8 flags), so a
   // variant runs `node <flags> server.js` with the environment `npm run serve` sets.
   const [command, args] = nodeOptions ? [process.execPath, [...nodeOptions.split(" "), "server.js"]] : ["npm", ["run", "--silent", "serve"]];
-  const child = spawn(command, args, {
+  const server = await startProgram({
+    command,
+    args,
     cwd: root,
+    port: PORT,
     env: {
-      ...process.env,
       NODE_ENV: "production",
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${PROBE}`.trim(),
       MEMORY_PROBE_FILE: probeFile,
@@ -105,24 +106,10 @@ async function startServerIn(work, { root, engine, cache, nodeOptions, env }) {
       ...(cache === "on" ? {} : { GUEST_PAGE_CACHE: "off" }),
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // Ready once it answers and the probe inside it has written its first sample.
+    isReady: async (base) => (await fetch(`${base}/robots.txt`)).ok && fs.existsSync(probeFile),
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const base = `http://127.0.0.1:${PORT}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start in 180 s:\n${output}`);
-    try {
-      if ((await fetch(`${base}/robots.txt`)).ok && fs.existsSync(probeFile)) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
+  const { base, exited, output } = server;
   const probe = () => JSON.parse(fs.readFileSync(probeFile, "utf8"));
   /** A sample right after a full garbage collection in the server. */
   const probeAfterGc = async () => {
@@ -135,7 +122,7 @@ async function startServerIn(work, { root, engine, cache, nodeOptions, env }) {
     base,
     probe,
     probeAfterGc,
-    output: () => output,
+    output,
     async stop() {
       // npm runs the server in a child; the probe's sample names the server's own pid.
       try {

@@ -6,14 +6,14 @@
 // servers in turn, round after round, and prints req/s and p95 per size, the ratio 1M ÷ 1k, and
 // EXPLAIN (ANALYZE, BUFFERS) of the query each address runs.
 // The databases are left in place afterwards so plans can be looked at again.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { tsImport } from "tsx/esm/api";
+import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
 import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
 
 // The keys the server asks for, from the server's own code (tsx loads the TypeScript).
@@ -54,7 +54,6 @@ const SCENARIOS = [
   { key: "one", label: "1 tag, page 50", tags: [ONE_TAG], page: 50 },
 ];
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------- database and server
 
@@ -75,16 +74,6 @@ async function recreateDatabase(dbName) {
   });
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 /**
  * `node server.js` as `npm run serve` runs it; on start it migrates and seeds the database.
@@ -93,10 +82,11 @@ function freePort() {
  */
 async function startServer(dbUrl) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
+  return startProgram({
     cwd: ROOT,
+    port,
+    timeoutMs: 120_000,
     env: {
-      ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
       DATABASE_URL: dbUrl,
@@ -106,34 +96,7 @@ async function startServer(dbUrl) {
       // This measures rendering the list; a guest page cache in front of it would measure the cache.
       GUEST_PAGE_CACHE: "off",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const base = `http://127.0.0.1:${port}`;
-
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start in 120 s:\n${output}`);
-    try {
-      if ((await fetch(`${base}/robots.txt`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  return {
-    base,
-    pid: child.pid,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
 }
 
 // ---------------------------------------------------------------- what each address asks for

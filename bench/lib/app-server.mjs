@@ -1,0 +1,60 @@
+// Starting the built server (or any program that answers HTTP) for a benchmark: a free port,
+// the program's output kept for error messages, and readiness by an HTTP probe, since the
+// benchmarks run with LOG_LEVEL=warn and never see the "is running at" line.
+import { spawn } from "node:child_process";
+import net from "node:net";
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A free loopback port outside 3100-3200, which the end-to-end tests own. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => (port >= 3100 && port <= 3200 ? freePort().then(resolve, reject) : resolve(port)));
+    });
+    probe.on("error", reject);
+  });
+}
+
+/** Resolves once `isReady()` is true; throws with the program's output if it exits or takes too long. */
+export async function waitUntil(what, { child, output, isReady, timeoutMs = 180_000 }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${what}: exited with ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not answer in ${timeoutMs / 1000} s:\n${output()}`);
+    try {
+      if (await isReady()) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+}
+
+/**
+ * Spawns `command args` in `cwd` with `env` added to this process's environment, keeps what it
+ * prints, and waits until `isReady(base)` (default: `/robots.txt` answers 200). `stop()` sends
+ * SIGTERM, as an operator's restart would, and waits for the exit.
+ */
+export async function startProgram({ command = process.execPath, args = ["server.js"], cwd, port, env = {}, isReady, timeoutMs, signal = "SIGTERM" }) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const base = `http://127.0.0.1:${port}`;
+  const ready = isReady ?? (async () => (await fetch(`${base}/robots.txt`)).ok);
+  await waitUntil(`${command} ${args.join(" ")}`, { child, output: () => output, isReady: () => ready(base), timeoutMs });
+  return {
+    base,
+    pid: child.pid,
+    exited,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

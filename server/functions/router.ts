@@ -9,7 +9,9 @@ type FunctionsRouterOptions = {
   logger: pino.Logger;
 };
 
-const BODY_LIMIT = "100kb";
+/** The largest call body, in bytes; server/http/app.ts caps the stream with it before anything reads it. */
+export const FUNCTIONS_BODY_LIMIT = 100 * 1024;
+const TOO_LARGE_MESSAGE = "The request body is larger than 100 KB.";
 
 /** POST /api/functions/:name — the callable functions protocol (see protocol.ts). */
 export function functionsRouter(options: FunctionsRouterOptions): express.Router {
@@ -17,7 +19,7 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
   const router = express.Router();
   // Only application/json is read: a cross-site page cannot send that without a CORS preflight.
   // Not strict: a bare 3 or "x" is valid JSON, and is then refused for having no "data" field.
-  const readJson = express.json({ limit: BODY_LIMIT, strict: false });
+  const readJson = express.json({ limit: FUNCTIONS_BODY_LIMIT, strict: false });
 
   router
     .route("/api/functions/:name")
@@ -59,11 +61,16 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
   // body-parser's failures (bad JSON, too large, bad charset) are the caller's mistake.
   router.use("/api/functions/:name", (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!isBodyParserError(error)) return next(error);
-    const message = error.type === "entity.too.large" ? `The request body is larger than ${BODY_LIMIT}.` : "The request body is not valid JSON.";
+    const message = error.type === "entity.too.large" ? "The request body is larger than 100kb." : "The request body is not valid JSON.";
     sendError(res, new AppError("invalid-argument", message));
   });
 
   return router;
+}
+
+/** The functions protocol's answer to a body over FUNCTIONS_BODY_LIMIT, for the stream cap in front of it. */
+export function refuseOversizedCall(res: Response): void {
+  sendError(res, new AppError("invalid-argument", TOO_LARGE_MESSAGE), 413);
 }
 
 function sendError(res: Response, error: AppError, httpStatus = error.httpStatus) {

@@ -6,12 +6,11 @@ import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
-import { functionsRouter } from "#server/functions/router";
+import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
-import { AppError } from "#server/errors";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
-import { capRequestBodies, formatSize } from "./body-limit";
+import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { trustedForwarding } from "./forwarding";
 import { refuseUnknownHosts } from "./host-check";
@@ -23,8 +22,6 @@ import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 import { guardTestRoutes } from "./test-routes";
 
-/** The callable functions' own cap (the protocol answers in JSON); see server/functions/router.ts. */
-const FUNCTIONS_BODY_LIMIT = 100 * 1024;
 
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
@@ -51,10 +48,7 @@ export function createHttpApp(options: HttpAppOptions) {
       {
         prefix: "/api/functions/",
         limit: FUNCTIONS_BODY_LIMIT,
-        refuse: (_req, res, limit) => {
-          const error = new AppError("invalid-argument", `The request body is larger than ${formatSize(limit)}.`);
-          res.status(413).json({ error: { status: error.statusName, message: error.message } });
-        },
+        refuse: (_req, res) => refuseOversizedCall(res),
       },
     ]),
   );

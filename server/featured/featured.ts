@@ -1,14 +1,10 @@
 import { desc, isNotNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { bioPages, opportunityPosts } from "#server/db/schema";
+import { opportunityPosts } from "#server/db/schema";
+import { listFeaturedPages, type BioPageCard } from "#server/bio/public-page";
 import { summaryColumns, withLikedFlags, type OpportunitySummary } from "#server/opportunities/list";
 
-export type FeaturedPage = {
-  customEnding: string;
-  name: string;
-  blurb: string;
-  linkTypes: string[];
-};
+export type FeaturedPage = BioPageCard;
 
 export type FeaturedResult = { kind: "SUCCESS"; opportunities: OpportunitySummary[]; pages: FeaturedPage[] };
 
@@ -21,21 +17,7 @@ export async function listFeatured(db: Db, viewerUid: string | null, limit = 12)
       .where(isNotNull(opportunityPosts.featuredAt))
       .orderBy(desc(opportunityPosts.featuredAt), opportunityPosts.id)
       .limit(limit),
-    db
-      .select({
-        customEnding: bioPages.customEnding,
-        name: bioPages.name,
-        blurb: bioPages.blurb,
-        links: bioPages.links,
-      })
-      .from(bioPages)
-      .where(isNotNull(bioPages.featuredAt))
-      .orderBy(desc(bioPages.featuredAt), bioPages.id)
-      .limit(limit),
+    listFeaturedPages(db, limit),
   ]);
-  return {
-    kind: "SUCCESS",
-    opportunities: await withLikedFlags(db, viewerUid, posts),
-    pages: pages.map(({ links, ...page }) => ({ ...page, linkTypes: links.map((link) => link.type) })),
-  };
+  return { kind: "SUCCESS", opportunities: await withLikedFlags(db, viewerUid, posts), pages };
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 
 export const LINK_TYPES = [
@@ -54,4 +54,37 @@ export const bioPageViews = pgTable(
     count: bigint({ mode: "number" }).notNull().default(0),
   },
   (t) => [check("bio_page_views_count_check", sql`${t.count} >= 0`), index("bio_page_views_uid_idx").on(t.uid)],
+);
+
+/**
+ * Human views of a bio page per UTC day, for the owner's chart. Written with
+ * the views record in one transaction by the batched counter (server/bio/).
+ */
+export const bioPageDailyViews = pgTable(
+  "bio_page_daily_views",
+  {
+    pageId: text()
+      .notNull()
+      .references(() => bioPages.id, { onDelete: "cascade" }),
+    day: date({ mode: "string" }).notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.pageId, t.day] }), check("bio_page_daily_views_count_check", sql`${t.count} >= 0`)],
+);
+
+/** Human clicks on a bio page's link (by the link's type, one link per type) per UTC day. */
+export const bioPageLinkClicks = pgTable(
+  "bio_page_link_clicks",
+  {
+    pageId: text()
+      .notNull()
+      .references(() => bioPages.id, { onDelete: "cascade" }),
+    linkType: text().$type<LinkType>().notNull(),
+    day: date({ mode: "string" }).notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pageId, t.linkType, t.day] }),
+    check("bio_page_link_clicks_count_check", sql`${t.count} >= 0`),
+  ],
 );

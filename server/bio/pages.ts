@@ -1,0 +1,153 @@
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { bioPageViews, bioPages, opportunityPosts, profiles, user, type BioPageLink } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import { guestPagesChanged } from "#server/page-cache/generation";
+import { defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
+import type { BioPageFieldErrors, BioPageForm } from "./form";
+import { checkSponsorships } from "./sponsorship-options";
+
+/** How many bio pages one person may own (docs/decisions/0016-bio-pages.md). */
+export const MAX_PAGES_PER_OWNER = 5;
+
+type Owner = { uid: string };
+export type BioPageError = DomainError<"invalid-argument" | "not-found" | "resource-exhausted", { fieldErrors?: BioPageFieldErrors }>;
+
+/** A row of the owner's dashboard (SPEC §3 "Page"). */
+export type OwnBioPage = { id: string; customEnding: string; name: string; created: Date; updatedAt: Date; views: number };
+
+/** The owner's pages, last updated first, with their views. */
+export async function listOwnPages(db: Db, uid: string): Promise<OwnBioPage[]> {
+  return db
+    .select({
+      id: bioPages.id,
+      customEnding: bioPages.customEnding,
+      name: bioPages.name,
+      created: bioPages.created,
+      updatedAt: bioPages.updatedAt,
+      views: sql<number>`coalesce(${bioPageViews.count}, 0)`.mapWith(Number),
+    })
+    .from(bioPages)
+    .leftJoin(bioPageViews, eq(bioPageViews.pageId, bioPages.id))
+    .where(eq(bioPages.uid, uid))
+    .orderBy(desc(bioPages.updatedAt), asc(bioPages.id));
+}
+
+export type EditableBioPage = {
+  id: string;
+  customEnding: string;
+  name: string;
+  blurb: string;
+  links: BioPageLink[];
+  /** Chosen post ids whose post still exists. */
+  sponsorships: string[];
+  updatedAt: Date;
+};
+
+const NOT_FOUND = domainError("not-found", "This page doesn't exist or was deleted.");
+
+/** One of the owner's pages for the edit form; someone else's page is "not found", as a missing one. */
+export async function getOwnPage(db: Db, owner: Owner, id: string): Promise<{ kind: "SUCCESS"; page: EditableBioPage } | BioPageError> {
+  if (!isBioPageId(id)) return NOT_FOUND;
+  const [page] = await db
+    .select({
+      id: bioPages.id,
+      customEnding: bioPages.customEnding,
+      name: bioPages.name,
+      blurb: bioPages.blurb,
+      links: bioPages.links,
+      sponsorships: bioPages.sponsorships,
+      updatedAt: bioPages.updatedAt,
+    })
+    .from(bioPages)
+    .where(and(eq(bioPages.id, id), eq(bioPages.uid, owner.uid)));
+  if (!page) return NOT_FOUND;
+  const chosen = page.sponsorships.map((s) => s.post_id);
+  const existing = chosen.length
+    ? new Set((await db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(inArray(opportunityPosts.id, chosen))).map((p) => p.id))
+    : new Set<string>();
+  return { kind: "SUCCESS", page: { ...page, sponsorships: chosen.filter((postId) => existing.has(postId)) } };
+}
+
+/** Creates a page with its views record at 0 (SPEC §4), in one transaction. */
+export async function createBioPage(db: Db, owner: Owner, form: BioPageForm, now = new Date()): Promise<{ kind: "SUCCESS"; id: string; customEnding: string } | BioPageError> {
+  const id = newBioPageId();
+  const customEnding = form.customEnding || defaultEndingFor(id);
+  const result = await db.transaction(async (tx): Promise<BioPageError | null> => {
+    // One creation per owner at a time, so the page limit holds under concurrent requests.
+    await tx.select({ id: user.id }).from(user).where(eq(user.id, owner.uid)).for("update");
+    const [{ owned } = { owned: 0 }] = await tx.select({ owned: count() }).from(bioPages).where(eq(bioPages.uid, owner.uid));
+    if (owned >= MAX_PAGES_PER_OWNER) {
+      return domainError("resource-exhausted", `You can have at most ${MAX_PAGES_PER_OWNER} pages. Delete one to make room for a new one.`);
+    }
+    const sponsorships = await checkSponsorships(tx, owner.uid, form.sponsorships);
+    if (sponsorships.kind === "ERROR") return sponsorships;
+    const inserted = await tx
+      .insert(bioPages)
+      .values({ id, uid: owner.uid, customEnding, name: form.name, blurb: form.blurb, links: form.links, sponsorships: sponsorships.options, created: now, updatedAt: now })
+      .onConflictDoNothing({ target: bioPages.customEnding })
+      .returning({ id: bioPages.id });
+    if (inserted.length === 0) return endingTaken();
+    await tx.insert(bioPageViews).values({ pageId: id, uid: owner.uid, count: 0 });
+    return null;
+  });
+  if (result) return result;
+  await guestPagesChanged(db);
+  return { kind: "SUCCESS", id, customEnding };
+}
+
+/**
+ * Saves the form over the owner's page (SPEC §4 "edited (merged)": the id,
+ * ending, owner, creation date and views stay). The ending is permanent: a
+ * form that names another one is refused.
+ */
+export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPageForm): Promise<{ kind: "SUCCESS"; id: string; customEnding: string } | BioPageError> {
+  if (!isBioPageId(id)) return NOT_FOUND;
+  const result = await db.transaction(async (tx): Promise<BioPageError | { customEnding: string }> => {
+    const [page] = await tx
+      .select({ customEnding: bioPages.customEnding })
+      .from(bioPages)
+      .where(and(eq(bioPages.id, id), eq(bioPages.uid, owner.uid)))
+      .for("update");
+    if (!page) return NOT_FOUND;
+    if (form.customEnding !== "" && form.customEnding !== page.customEnding) {
+      const message = "The custom ending is permanent and can't be changed";
+      return domainError("invalid-argument", message, { fieldErrors: { customEnding: message } });
+    }
+    const sponsorships = await checkSponsorships(tx, owner.uid, form.sponsorships);
+    if (sponsorships.kind === "ERROR") return sponsorships;
+    await tx
+      .update(bioPages)
+      .set({ name: form.name, blurb: form.blurb, links: form.links, sponsorships: sponsorships.options, updatedAt: new Date() })
+      .where(eq(bioPages.id, id));
+    return { customEnding: page.customEnding };
+  });
+  if ("kind" in result) return result;
+  await guestPagesChanged(db);
+  return { kind: "SUCCESS", id, customEnding: result.customEnding };
+}
+
+/** Deletes the owner's page and its views record together (SPEC §4); its address then 404s. */
+export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{ kind: "SUCCESS"; customEnding: string } | BioPageError> {
+  if (!isBioPageId(id)) return NOT_FOUND;
+  const deleted = await db.transaction(async (tx) => {
+    await tx.delete(bioPageViews).where(and(eq(bioPageViews.pageId, id), eq(bioPageViews.uid, owner.uid)));
+    return tx
+      .delete(bioPages)
+      .where(and(eq(bioPages.id, id), eq(bioPages.uid, owner.uid)))
+      .returning({ customEnding: bioPages.customEnding });
+  });
+  if (deleted.length === 0) return NOT_FOUND;
+  await guestPagesChanged(db);
+  return { kind: "SUCCESS", customEnding: deleted[0]!.customEnding };
+}
+
+/** Whether the owner's profile can take payments (SPEC §5: sponsorship options need it). */
+export async function paymentsEnabledFor(db: Pick<Db, "select">, uid: string): Promise<boolean> {
+  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
+  return profile?.enabled ?? false;
+}
+
+function endingTaken(): BioPageError {
+  return domainError("invalid-argument", ENDING_TAKEN_MESSAGE, { fieldErrors: { customEnding: ENDING_TAKEN_MESSAGE } });
+}

@@ -1,0 +1,54 @@
+import { desc, eq, isNotNull } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { bioPages, type BioPageLink } from "#server/db/schema";
+import { couldBeEnding } from "./endings";
+import { httpUrl } from "./links";
+import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
+
+/** Everything a public bio page shows, as of one read. */
+export type PublicBioPage = {
+  id: string;
+  uid: string;
+  customEnding: string;
+  name: string;
+  blurb: string;
+  /** Only http(s) links, whatever the row holds (data written before today's rules, by hand, …). */
+  links: BioPageLink[];
+  sponsorships: SponsorshipChoice[];
+  updatedAt: Date;
+};
+
+/** The page at `ending`, or null (unknown, or not an ending at all: no query then). */
+export async function readPublicPage(db: Db, ending: string): Promise<PublicBioPage | null> {
+  if (!couldBeEnding(ending)) return null;
+  const [page] = await db
+    .select({
+      id: bioPages.id,
+      uid: bioPages.uid,
+      customEnding: bioPages.customEnding,
+      name: bioPages.name,
+      blurb: bioPages.blurb,
+      links: bioPages.links,
+      sponsorships: bioPages.sponsorships,
+      updatedAt: bioPages.updatedAt,
+    })
+    .from(bioPages)
+    .where(eq(bioPages.customEnding, ending));
+  if (!page) return null;
+  const sponsorships = await publicSponsorshipOptions(db, page.uid, page.sponsorships);
+  return { ...page, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships };
+}
+
+/** A bio page as cards elsewhere in the product show it (home, /featured). */
+export type BioPageCard = { customEnding: string; name: string; blurb: string; linkTypes: string[] };
+
+/** Pages staff picked (featured_at set), newest pick first. */
+export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard[]> {
+  const rows = await db
+    .select({ customEnding: bioPages.customEnding, name: bioPages.name, blurb: bioPages.blurb, links: bioPages.links })
+    .from(bioPages)
+    .where(isNotNull(bioPages.featuredAt))
+    .orderBy(desc(bioPages.featuredAt), bioPages.id)
+    .limit(limit);
+  return rows.map(({ links, ...page }) => ({ ...page, linkTypes: links.map((link) => link.type) }));
+}

@@ -72,7 +72,7 @@ export function linkUrlProblem(type: LinkType, url: string): string | null {
 /** The URL if `value` is a plain absolute http(s) address, else null. */
 export function httpUrl(value: string): URL | null {
   // Literal scheme, then a host; no whitespace or control characters anywhere (browsers strip some, which hides tricks).
-  if (!/^https?:\/\/[^\s/?#]/i.test(value) || /[\s\u0000-\u001f\u007f]/.test(value)) return null;
+  if (!/^https?:\/\/[^\s/?#]/i.test(value) || /[\s\p{Cc}]/u.test(value)) return null;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url : null;

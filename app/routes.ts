@@ -36,6 +36,10 @@ export default [
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
+  // Bio page insights (issue 14, item 5): the owner's charts, QR code and share image of one page.
+  route("app/account/bizbio/:pageId/insights", "routes/bio/insights.tsx"),
+  route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
+  route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
   route("api/password-policy", "routes/api/password-policy.ts"),
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),
@@ -44,5 +48,6 @@ export default [
   route("__test/boom", "routes/test-hooks/boom.tsx"),
   route("__test/toast", "routes/test-hooks/toast.tsx"),
   route("__test/identity", "routes/test-hooks/identity.tsx"),
+  route("__test/insights-page", "routes/test-hooks/insights-page.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -40,7 +40,7 @@ export function createHttpApp(options: HttpAppOptions) {
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
   app.use(trustedForwarding());
   app.use(requestLogger(logger));
-  app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER }));
+  app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER, imageOrigins: [config.BIO_ORIGIN] }));
   app.use(refuseUnknownHosts(config));
   app.use(refuseUnreadableUrls());
   app.use(

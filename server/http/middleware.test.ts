@@ -56,6 +56,18 @@ describe("security headers", () => {
     expect(sources(own, "frame-src")).toEqual([]);
   });
 
+  it("lets pages show images from the bio host, even over plain http in development", async () => {
+    const withBio = express();
+    withBio.use(securityHeaders({ imageOrigins: ["http://bio.localhost:3000/ignored/path"] }));
+    withBio.get("/", (_req, res) => void res.send("ok"));
+    const policy = (await fetch(await serve(withBio))).headers.get("content-security-policy")!;
+    expect(sources(policy, "img-src")).toEqual(["'self'", "data:", "https:", "http://bio.localhost:3000"]);
+    expect(sources(policy, "default-src")).toEqual(["'self'"]);
+
+    const own = (await fetch(await serve(app(false)))).headers.get("content-security-policy")!;
+    expect(sources(own, "img-src")).toEqual(["'self'", "data:", "https:"]);
+  });
+
   it("sends HSTS only to requests that came over https", async () => {
     const url = await serve(app(true));
     expect((await fetch(url)).headers.get("strict-transport-security")).toBeNull();

@@ -13,8 +13,13 @@ export const assignNonce: RequestHandler = (_req, res, next) => {
  * Security headers on every response. Scripts need a nonce (no 'unsafe-inline');
  * HSTS is sent only to requests that arrived over https. A hosted captcha
  * (reCAPTCHA, Turnstile) adds the hosts its widget loads from, and only then.
+ * `imageOrigins` are further origins pages show images from (the bio host's
+ * share images: http://bio.localhost:PORT in development, which `https:` misses).
  */
-export function securityHeaders({ captchaProvider = "altcha" }: { captchaProvider?: CaptchaProvider } = {}): RequestHandler[] {
+export function securityHeaders({
+  captchaProvider = "altcha",
+  imageOrigins = [],
+}: { captchaProvider?: CaptchaProvider; imageOrigins?: string[] } = {}): RequestHandler[] {
   const widget = CAPTCHA_WIDGET_SOURCES[captchaProvider];
   const csp = helmet({
     contentSecurityPolicy: {
@@ -28,7 +33,7 @@ export function securityHeaders({ captchaProvider = "altcha" }: { captchaProvide
         ],
         ...(widget.frames.length > 0 ? { "frame-src": ["'self'", ...widget.frames] } : {}),
         "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "https:"],
+        "img-src": ["'self'", "data:", "https:", ...new Set(imageOrigins.map((origin) => new URL(origin).origin))],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
         // The ALTCHA widget runs its proof of work in web workers it creates from blob: URLs.

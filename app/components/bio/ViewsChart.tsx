@@ -1,0 +1,74 @@
+import { scaleLinear, scaleUtc } from "d3-scale";
+import { area, curveMonotoneX, line } from "d3-shape";
+import { count, dayStart, longDay, plural, shortDay, viewsSummary } from "./insights-format";
+
+type Day = { day: string; views: number };
+type Point = { x: number; y: number; day: Day };
+
+// The drawing's own units: the SVG scales to its box and keeps this shape. Sized so that its
+// 12-unit labels stay readable on a phone (about 10 px) and are not huge on a wide screen.
+const WIDTH = 400;
+const HEIGHT = 200;
+const MARGIN = { top: 14, right: 14, bottom: 26, left: 34 };
+
+/**
+ * Views per day as an area under a line, drawn on the server: d3 computes the
+ * scales and the path, React writes the SVG. A screen reader hears the
+ * summary in aria-label; the full numbers are in the table beside it.
+ */
+export function ViewsChart({ days }: { days: Day[] }) {
+  if (days.length === 0) return null;
+  const x = scaleUtc()
+    .domain([dayStart(days[0]!.day), dayStart(days.at(-1)!.day)])
+    .range([MARGIN.left, WIDTH - MARGIN.right]);
+  const most = Math.max(...days.map((d) => d.views));
+  const y = scaleLinear()
+    .domain([0, Math.max(most, 4)])
+    .nice(4)
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const points: Point[] = days.map((day) => ({ x: x(dayStart(day.day)), y: y(day.views), day }));
+  const baseline = y(0);
+  const areaPath = area<Point>().x((p) => p.x).y0(baseline).y1((p) => p.y).curve(curveMonotoneX)(points) ?? "";
+  const linePath = line<Point>().x((p) => p.x).y((p) => p.y).curve(curveMonotoneX)(points) ?? "";
+  const yTicks = y.ticks(4).filter(Number.isInteger);
+  // A label each week, counted back from today so the newest day is always named.
+  const labelled = points.filter((_, i) => (points.length - 1 - i) % 7 === 0 && i >= 3);
+  const busiest = most > 0 ? points.reduce((best, p) => (p.day.views >= best.day.views ? p : best)) : null;
+
+  return (
+    <svg
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      role="img"
+      aria-label={viewsSummary(days)}
+      className="block h-auto w-full"
+      fontSize={12}
+      data-chart="views"
+    >
+      <g className="text-muted" fill="currentColor">
+        {yTicks.map((tick) => (
+          <g key={tick}>
+            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} stroke="#e5e1ee" />
+            <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
+              {count(tick)}
+            </text>
+          </g>
+        ))}
+        {labelled.map((p) => (
+          <text key={p.day.day} x={p.x} y={HEIGHT - 8} textAnchor={p === points.at(-1) ? "end" : "middle"}>
+            {shortDay(p.day.day)}
+          </text>
+        ))}
+      </g>
+      <path d={areaPath} fill="#b4fee7" fillOpacity={0.75} />
+      <path d={linePath} fill="none" stroke="#603f8b" strokeWidth={2} strokeLinejoin="round" />
+      <g fill="#603f8b">
+        {points.map((p) => (
+          <circle key={p.day.day} cx={p.x} cy={p.y} r={2.5} data-point={p.day.day}>
+            <title>{`${longDay(p.day.day)}: ${plural(p.day.views, "view")}`}</title>
+          </circle>
+        ))}
+      </g>
+      {busiest ? <circle cx={busiest.x} cy={busiest.y} r={5} fill="#fd49a0" stroke="#fff" strokeWidth={1.5} /> : null}
+    </svg>
+  );
+}

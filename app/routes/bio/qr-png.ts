@@ -1,0 +1,9 @@
+import { requireVerifiedUser } from "#server/auth/session";
+import type { Route } from "./+types/qr-png";
+import { ownQrDownload } from "./qr-download.server";
+
+/** The page's QR code as a 1024 px PNG to print (owner only). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  return ownQrDownload(context, user.id, params.pageId, "png");
+}

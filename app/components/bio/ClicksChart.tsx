@@ -8,11 +8,11 @@ export const CLICKS_COLOURS = { lastDays: "#603f8b", allTime: "#fd49a0" } as con
 // Each link is a group: its name on a line of its own (long names never squeeze the bars on a
 // phone), then a bar for the window and one for all time, each with its number after it.
 const WIDTH = 400;
-const ROW = 58;
-const LABEL = 14;
-const BAR = 14;
+const ROW = 62;
+const LABEL = 15;
+const BAR = 15;
 const GAP = 4;
-const NUMBER_ROOM = 44;
+const NUMBER_ROOM = 52;
 
 /**
  * Clicks per link as grouped horizontal bars, drawn on the server with a d3
@@ -30,7 +30,7 @@ export function ClicksChart({ links, windowDays }: { links: Link[]; windowDays: 
       role="img"
       aria-label={clicksSummary(links, windowDays)}
       className="block h-auto w-full"
-      fontSize={13}
+      fontSize={15}
       data-chart="clicks"
     >
       {links.map((link, row) => {
@@ -55,7 +55,7 @@ export function ClicksChart({ links, windowDays }: { links: Link[]; windowDays: 
                   fill={CLICKS_COLOURS[bar.key]}
                   data-bar={bar.key}
                 />
-                <text x={x(bar.value) + 6} y={bar.y + BAR / 2} dy="0.35em" className="text-muted" fill="currentColor" fontSize={12}>
+                <text x={x(bar.value) + 6} y={bar.y + BAR / 2} dy="0.35em" className="text-muted" fill="currentColor" fontSize={14}>
                   {count(bar.value)}
                 </text>
               </g>

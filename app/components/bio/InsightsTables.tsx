@@ -4,10 +4,13 @@ import { count, longDay } from "./insights-format";
 /** The numbers behind a chart, folded away under "Show as table"; <details> opens without JavaScript. */
 export function InsightsTableToggle({ children }: { children: ReactNode }) {
   return (
-    <details className="mt-4 group">
+    <details className="group mt-4">
       <summary className="inline-flex cursor-pointer items-center gap-1 text-sm font-semibold text-primary underline underline-offset-2">
-        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+        <span aria-hidden="true" className="group-open:hidden">
           ▸
+        </span>
+        <span aria-hidden="true" className="hidden group-open:inline">
+          ▾
         </span>
         Show as table
       </summary>

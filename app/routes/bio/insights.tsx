@@ -87,7 +87,7 @@ export default function BioInsights({ loaderData }: Route.ComponentProps) {
         <Stat label={`Link clicks, last ${windowDays} days`} value={clicksInWindow} />
       </dl>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
         <section aria-labelledby="views-heading" className={card}>
           <h2 id="views-heading" className="text-xl font-bold">
             Views per day

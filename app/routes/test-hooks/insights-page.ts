@@ -19,13 +19,15 @@ const SEEDED_CLICKS: { type: "youtube" | "website"; daysAgo: number; count: numb
 /**
  * End-to-end helper (ENABLE_TEST_ROUTES only): creates a bio page for the
  * signed-in user with three links (Instagram never clicked) and seeds its
- * views and clicks, as the bio host's counter would have written them.
+ * views and clicks, as the bio host's counter would have written them
+ * (none with `empty=1`).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!context.config.ENABLE_TEST_ROUTES) throw data(null, { status: 404 });
   const user = await requireVerifiedUser(request, context);
+  const query = new URL(request.url).searchParams;
   const parsed = parseBioPageForm({
-    name: new URL(request.url).searchParams.get("name") ?? "Insights test page",
+    name: query.get("name") ?? "Insights test page",
     customEnding: "",
     blurb: "",
     links: [
@@ -40,6 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (created.kind !== "SUCCESS") return Response.json(created, { status: 409 });
 
   const pageId = created.id;
+  if (query.has("empty")) return Response.json({ id: pageId, customEnding: created.customEnding });
   const day = (daysAgo: number) => utcDay(new Date(Date.now() - daysAgo * 86_400_000));
   const views = Object.entries(SEEDED_VIEWS).map(([daysAgo, count]) => ({ pageId, day: day(Number(daysAgo)), count }));
   await context.db.insert(bioPageDailyViews).values(views);

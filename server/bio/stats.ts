@@ -85,9 +85,11 @@ export async function readBioPageInsights(
   const viewsByDay = new Map(daily.map((row) => [row.day, row.count]));
   const days = dayList.map((day) => ({ day, views: viewsByDay.get(day) ?? 0 }));
   const clicksByType = new Map(clicked.map((row) => [row.linkType, row]));
-  const onPage = new Set<string>(page.links.map((link) => link.type));
+  // The form only saves known types; a row written some other way is left out rather than unnamed.
+  const links = page.links.filter((link) => isLinkType(link.type));
+  const onPage = new Set<string>(links.map((link) => link.type));
   const clicks: LinkClicks[] = [
-    ...page.links.map((link) => ({
+    ...links.map((link) => ({
       type: link.type,
       label: LINK_LABELS[link.type],
       url: link.url,

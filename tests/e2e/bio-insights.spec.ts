@@ -53,7 +53,10 @@ test("the owner sees views per day, clicks per link, the QR code and the share i
   test.setTimeout(120_000);
   const { id, customEnding } = await ownerWithPage(page, "Maker's Corner");
   const insights = `/app/account/bizbio/${id}/insights`;
-  await page.goto(insights);
+  const response = await page.goto(insights);
+  // The bio host is plain http here: the policy must name it for the share image to show.
+  const imgSrc = response!.headers()["content-security-policy"]!.split(";").find((d) => d.trim().startsWith("img-src"));
+  expect(imgSrc?.trim().split(" ")).toContain(BIO_ORIGIN);
   await expect(page).toHaveTitle("Insights: Maker's Corner | Sponsorgrid");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Maker's Corner");
   const address = `${BIO_ORIGIN}/${customEnding}`;

@@ -6,7 +6,7 @@ import { parseOpportunityForm } from "#server/opportunities/form";
 import { createOpportunity, deleteOpportunity } from "#server/opportunities/mutations";
 import { defaultEndingFor } from "./endings";
 import { parseBioPageForm, type BioPageForm, type BioPageFormInput } from "./form";
-import { createBioPage, deleteBioPage, editBioPage, getOwnPage, listOwnPages, MAX_PAGES_PER_OWNER } from "./pages";
+import { createBioPage, deleteBioPage, editBioPage, getOwnPage, isEndingTaken, listOwnPages, MAX_PAGES_PER_OWNER } from "./pages";
 import { readPublicPage } from "./public-page";
 import { sponsorshipChoices } from "./sponsorship-options";
 
@@ -74,6 +74,9 @@ describe.each(ENGINES)("bio pages on %s", (engine) => {
     const taken = await createBioPage(db(), jordan, form({ customEnding: "maya_unique" }));
     expect(taken).toMatchObject({ kind: "ERROR", code: "invalid-argument", fieldErrors: { customEnding: "This URL is already taken" } });
     expect(await listOwnPages(db(), jordan.uid)).toHaveLength(before);
+    expect(await isEndingTaken(db(), "maya_unique")).toBe(true);
+    expect(await isEndingTaken(db(), "maya_free")).toBe(false);
+    expect(await isEndingTaken(db(), "Not An Ending")).toBe(false);
     // Reserved words never reach the database: the form refuses them with the same message.
     expect(parseBioPageForm({ ...input, customEnding: "admin" })).toEqual({ kind: "ERROR", fieldErrors: { customEnding: "This URL is already taken" } });
   });

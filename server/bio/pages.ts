@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { bioPageViews, bioPages, opportunityPosts, profiles, user, type BioPageLink } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { guestPagesChanged } from "#server/page-cache/generation";
-import { defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
+import { couldBeEnding, defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
 import type { BioPageFieldErrors, BioPageForm } from "./form";
 import { checkSponsorships } from "./sponsorship-options";
 
@@ -140,6 +140,17 @@ export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{
   if (deleted.length === 0) return NOT_FOUND;
   await guestPagesChanged(db);
   return { kind: "SUCCESS", customEnding: deleted[0]!.customEnding };
+}
+
+/**
+ * Whether another page has this ending already. The insert's unique
+ * constraint decides for real; this only lets a form that fails on other
+ * fields say so about the ending too, all messages at once.
+ */
+export async function isEndingTaken(db: Pick<Db, "select">, ending: string): Promise<boolean> {
+  if (!couldBeEnding(ending)) return false;
+  const [page] = await db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, ending));
+  return page !== undefined;
 }
 
 /** Whether the owner's profile can take payments (SPEC §5: sponsorship options need it). */

@@ -1,5 +1,4 @@
 import type { BioPageCard } from "#server/bio/public-page";
-import { isLinkType, LINK_LABELS } from "#server/bio/links";
 
 /**
  * Featured bio pages as cards (home page and /featured). Each card opens the
@@ -11,7 +10,7 @@ export function BioPageCards({ pages, bioOrigin, className, headingLevel = 3 }: 
   return (
     <ul className={className}>
       {pages.map((page) => {
-        const labels = page.linkTypes.filter(isLinkType).map((type) => LINK_LABELS[type]);
+        const labels = page.linkLabels;
         return (
           <li key={page.customEnding} className="relative flex flex-col rounded-2xl bg-secondary/30 p-6 focus-within:ring-2 focus-within:ring-primary">
             <Heading className="break-words text-lg font-bold">

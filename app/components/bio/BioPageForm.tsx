@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
+import type { BioFormOptions } from "#app/routes/bio/editor.server";
 import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
 import { LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
@@ -10,6 +11,7 @@ type Props = {
   errors: BioPageFieldErrors;
   message?: string;
   choices: SponsorshipChoices;
+  options: BioFormOptions;
   bioOrigin: string;
   /** Set when editing: the page's permanent ending, shown read-only. */
   fixedEnding?: string;
@@ -35,7 +37,7 @@ function summary(errors: BioPageFieldErrors): { field: string; label: string; me
 }
 
 /** Name, custom ending, about text, links and sponsorship options (SPEC §2.5, §3); works without JavaScript. */
-export function BioPageForm({ values, errors, message, choices, bioOrigin, fixedEnding, submitLabel, busy, locale }: Props) {
+export function BioPageForm({ values, errors, message, choices, options, bioOrigin, fixedEnding, submitLabel, busy, locale }: Props) {
   const host = new URL(bioOrigin).host;
   const problems = summary(errors);
   return (
@@ -64,9 +66,9 @@ export function BioPageForm({ values, errors, message, choices, bioOrigin, fixed
 
       <TextArea label="About" name="blurb" rows={5} defaultValue={values.blurb} error={errors.blurb} hint="A few lines about you or your business. Under 1000 characters." />
 
-      <LinkRows initial={values.links} errors={errors} />
+      <LinkRows initial={values.links} errors={errors} linkTypes={options.linkTypes} maxLinks={options.maxLinks} />
 
-      <SponsorshipPicker choices={choices} chosen={values.sponsorships} error={errors.sponsorships} locale={locale} />
+      <SponsorshipPicker choices={choices} chosen={values.sponsorships} error={errors.sponsorships} locale={locale} max={options.maxSponsorships} />
 
       <div className="flex flex-wrap items-center gap-4">
         <button type="submit" name="intent" value="save" className={primaryButton} disabled={busy}>

@@ -1,6 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
-import { MAX_LINKS } from "#server/bio/form";
 import type { BioPageFieldErrors } from "#server/bio/form";
 import { useHydrated } from "#app/lib/use-hydrated";
 
@@ -16,7 +14,7 @@ const smallButton =
  * change the rows in place. One link per type: with JavaScript a type already
  * used in another row can't be picked again (the server checks it either way).
  */
-export function LinkRows({ initial, errors }: { initial: { type: string; url: string }[]; errors: BioPageFieldErrors }) {
+export function LinkRows({ initial, errors, linkTypes, maxLinks }: { initial: { type: string; url: string }[]; errors: BioPageFieldErrors; linkTypes: { value: string; label: string }[]; maxLinks: number }) {
   const hydrated = useHydrated();
   const [rows, setRows] = useState<Row[]>(() => initial.map((row, key) => ({ key, ...row })));
   const nextKey = useRef(initial.length);
@@ -37,7 +35,7 @@ export function LinkRows({ initial, errors }: { initial: { type: string; url: st
 
   function add(event: React.MouseEvent) {
     event.preventDefault();
-    if (rows.length >= MAX_LINKS) return;
+    if (rows.length >= maxLinks) return;
     const key = nextKey.current++;
     focusRow.current = key;
     setRows((current) => [...current, { key, type: "", url: "" }]);
@@ -55,7 +53,7 @@ export function LinkRows({ initial, errors }: { initial: { type: string; url: st
     <fieldset aria-describedby={`links-hint${errors.links ? " links-error" : ""}`}>
       <legend className="font-medium">Links</legend>
       <p id="links-hint" className="mt-1 text-sm text-muted">
-        Up to {MAX_LINKS} links, one of each type. Each address starts with http:// or https://.
+        Up to {maxLinks} links, one of each type. Each address starts with http:// or https://.
       </p>
       {errors.links ? (
         <p id="links-error" className="mt-1 text-sm font-medium text-red-700">
@@ -83,9 +81,9 @@ export function LinkRows({ initial, errors }: { initial: { type: string; url: st
                     className="mt-1 block w-full rounded-lg border border-ink/25 px-3 py-2.5 text-base focus:border-primary"
                   >
                     <option value="">Choose…</option>
-                    {LINK_TYPES.map((type) => (
-                      <option key={type} value={type} disabled={hydrated && usedElsewhere.has(type)}>
-                        {LINK_LABELS[type]}
+                    {linkTypes.map((type) => (
+                      <option key={type.value} value={type.value} disabled={hydrated && usedElsewhere.has(type.value)}>
+                        {type.label}
                       </option>
                     ))}
                   </select>
@@ -122,10 +120,10 @@ export function LinkRows({ initial, errors }: { initial: { type: string; url: st
       </ol>
       {rows.length === 0 ? <p className="mt-3 text-muted">No links yet.</p> : null}
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <button ref={addRef} type="submit" name="intent" value="add-link" onClick={add} disabled={rows.length >= MAX_LINKS} className={smallButton}>
+        <button ref={addRef} type="submit" name="intent" value="add-link" onClick={add} disabled={rows.length >= maxLinks} className={smallButton}>
           Add link
         </button>
-        {rows.length >= MAX_LINKS ? <span className="text-sm text-muted">That's the most a page can have.</span> : null}
+        {rows.length >= maxLinks ? <span className="text-sm text-muted">That's the most a page can have.</span> : null}
       </div>
     </fieldset>
   );

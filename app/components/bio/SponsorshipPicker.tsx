@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { MAX_SPONSORSHIPS } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
 import { formatMoney } from "#app/lib/format";
 
@@ -8,7 +7,7 @@ import { formatMoney } from "#app/lib/format";
  * when their profile takes payments. When the list is empty the picker says
  * why and where to fix it.
  */
-export function SponsorshipPicker({ choices, chosen, error, locale }: { choices: SponsorshipChoices; chosen: string[]; error?: string; locale: string }) {
+export function SponsorshipPicker({ choices, chosen, error, locale, max }: { choices: SponsorshipChoices; chosen: string[]; error?: string; locale: string; max: number }) {
   const picked = new Set(chosen);
   return (
     <fieldset aria-describedby={`sponsorships-hint${error ? " sponsorships-error" : ""}`}>
@@ -24,7 +23,7 @@ export function SponsorshipPicker({ choices, chosen, error, locale }: { choices:
             You haven't posted any opportunities yet. <Link to="/app/opportunities/new">Post an opportunity</Link> and you can offer it here.
           </p>
         ) : (
-          <p>Choose up to {MAX_SPONSORSHIPS} of your opportunities to offer on this page.</p>
+          <p>Choose up to {max} of your opportunities to offer on this page.</p>
         )}
       </div>
       {error ? (

@@ -16,6 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pages: pages.map((page) => ({ id: page.id, customEnding: page.customEnding, name: page.name, updatedAt: page.updatedAt.toISOString(), views: page.views })),
     confirm: new URL(request.url).searchParams.get("confirm"),
     bioOrigin: context.config.BIO_ORIGIN,
+    maxPages: MAX_PAGES_PER_OWNER,
+    limitMessage: PAGE_LIMIT_MESSAGE,
     locale: localeFrom(request.headers.get("Accept-Language")),
   };
 }
@@ -28,11 +30,11 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your Pages" });
 
 export default function BioDashboard({ loaderData }: Route.ComponentProps) {
-  const { pages, confirm, bioOrigin, locale } = loaderData;
+  const { pages, confirm, bioOrigin, locale, maxPages, limitMessage } = loaderData;
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const onGone = useCallback((id: string) => setGone((current) => new Set(current).add(id)), []);
   const shown = pages.filter((page) => !gone.has(page.id));
-  const atLimit = shown.length >= MAX_PAGES_PER_OWNER;
+  const atLimit = shown.length >= maxPages;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -52,7 +54,7 @@ export default function BioDashboard({ loaderData }: Route.ComponentProps) {
       </div>
       {atLimit ? (
         <p id="page-limit" className="mt-3 text-sm text-muted">
-          {PAGE_LIMIT_MESSAGE}
+          {limitMessage}
         </p>
       ) : null}
 

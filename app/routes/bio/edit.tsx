@@ -35,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return bioEditorAction(request, context, user.id, pageIdFrom(request, params));
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page" });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page", noindex: true });
 
 export default function EditBioPage({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
@@ -51,6 +51,7 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
         errors={actionData?.errors ?? {}}
         message={actionData?.message}
         choices={loaderData.choices}
+        options={loaderData.options}
         bioOrigin={loaderData.bioOrigin}
         fixedEnding={loaderData.page.customEnding}
         submitLabel="Save changes"

@@ -1,6 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
-import { formDataToBioInput, MAX_LINKS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
-import { createBioPage, editBioPage, getOwnPage, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
+import { formDataToBioInput, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
+import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
+import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
 import { httpStatusOf } from "#server/errors";
 import { readForm } from "#app/lib/form.server";
@@ -18,14 +20,17 @@ export type BioEditorActionData = {
   formKey: string;
 };
 
-/** What both form pages need besides the page itself: the picker's posts and the bio host's name. */
-export async function editorContext(context: AppLoadContext, uid: string): Promise<{ choices: SponsorshipChoices; bioOrigin: string }> {
-  return { choices: await sponsorshipChoices(context.db, uid), bioOrigin: context.config.BIO_ORIGIN };
+/** The form's fixed choices, sent as loader data so the browser never downloads server modules for them. */
+export type BioFormOptions = { linkTypes: { value: string; label: string }[]; maxLinks: number; maxSponsorships: number };
+
+/** What both form pages need besides the page itself: the picker's posts, the bio host, the form's choices. */
+export async function editorContext(context: AppLoadContext, uid: string): Promise<{ choices: SponsorshipChoices; bioOrigin: string; options: BioFormOptions }> {
+  const options = { linkTypes: LINK_TYPES.map((value) => ({ value, label: LINK_LABELS[value] })), maxLinks: MAX_LINKS, maxSponsorships: MAX_SPONSORSHIPS };
+  return { choices: await sponsorshipChoices(context.db, uid), bioOrigin: context.config.BIO_ORIGIN, options };
 }
 
-let answers = 0;
 const answer = (body: Omit<BioEditorActionData, "formKey">, status = 200) =>
-  data<BioEditorActionData>({ ...body, formKey: `answer-${++answers}` }, { status });
+  data<BioEditorActionData>({ ...body, formKey: crypto.randomUUID() }, { status });
 
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
@@ -55,7 +60,13 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
   }
 
   const parsed = parseBioPageForm(input);
-  if (parsed.kind === "ERROR") return answer({ values: input, errors: parsed.fieldErrors }, 400);
+  if (parsed.kind === "ERROR") {
+    const errors = { ...parsed.fieldErrors };
+    // A new page's ending is checked against the others now too, so one round shows every message.
+    const ending = input.customEnding.trim();
+    if (pageId === null && !errors.customEnding && (await isEndingTaken(context.db, ending))) errors.customEnding = ENDING_TAKEN_MESSAGE;
+    return answer({ values: input, errors }, 400);
+  }
   const result = pageId !== null
     ? await editBioPage(context.db, { uid }, pageId, parsed.form)
     : await createBioPage(context.db, { uid }, parsed.form);

@@ -13,7 +13,7 @@ const EMPTY_FORM = { name: "", customEnding: "", blurb: "", links: [{ type: "", 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const owned = (await listOwnPages(context.db, user.id)).length;
-  return { ...(await editorContext(context, user.id)), atLimit: owned >= MAX_PAGES_PER_OWNER, locale: localeFrom(request.headers.get("Accept-Language")) };
+  return { ...(await editorContext(context, user.id)), atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,7 +34,7 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
       <p className="mt-2 text-muted">One address for everything you do: your links, your story and the sponsorships you offer.</p>
       {loaderData.atLimit && !actionData ? (
         <div className="mt-8">
-          <FormAlert kind="info">{PAGE_LIMIT_MESSAGE}</FormAlert>
+          <FormAlert kind="info">{loaderData.limitMessage}</FormAlert>
         </div>
       ) : (
         <BioPageForm
@@ -43,6 +43,7 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
           errors={actionData?.errors ?? {}}
           message={actionData?.message}
           choices={loaderData.choices}
+          options={loaderData.options}
           bioOrigin={loaderData.bioOrigin}
           submitLabel="Create page"
           busy={busy}

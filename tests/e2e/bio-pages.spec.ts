@@ -104,6 +104,9 @@ test("creates a page with links, showing every validation message beside its fie
   await page.getByLabel("Custom ending").fill("admin");
   await page.getByLabel("Name").fill("Maya Makes Things");
   await page.getByRole("button", { name: "Create page" }).click();
+  // The answer to this round: the name is fine now (the ending's message was already on screen).
+  await expect(page.locator("#field-name-error")).toHaveCount(0);
+  await expect(page.getByLabel("Custom ending")).toHaveValue("admin");
   await expect(page.locator("#field-customEnding-error")).toHaveText("This URL is already taken");
 
   const mine = ending("maya");

@@ -170,6 +170,19 @@ describe.each(ENGINES)("bio pages on %s", (engine) => {
       expect((await readPublicPage(db(), created.customEnding))!.sponsorships.map((s) => s.id)).toEqual([second]);
       await db().update(profiles).set({ paymentsEnabled: false }).where(eq(profiles.uid, payer.uid));
       expect((await readPublicPage(db(), created.customEnding))!.sponsorships).toEqual([]);
+
+      // Editing while payments are off keeps the options already chosen (a stale deleted one goes), adds none.
+      const third = await post(payer, "Third");
+      expect(await editBioPage(db(), payer, created.id, form({ name: "Renamed", sponsorships: [first, second] }))).toMatchObject({ kind: "SUCCESS" });
+      expect((await row(created.id))!.sponsorships).toEqual([{ post_id: second }]);
+      const adding = await editBioPage(db(), payer, created.id, form({ sponsorships: [second, third] }));
+      expect(adding).toMatchObject({ kind: "ERROR", fieldErrors: { sponsorships: "Set up payments before you offer sponsorship options" } });
+      expect(await row(created.id)).toMatchObject({ name: "Renamed", sponsorships: [{ post_id: second }] });
+      await db().update(profiles).set({ paymentsEnabled: true }).where(eq(profiles.uid, payer.uid));
+      expect((await readPublicPage(db(), created.customEnding))!.sponsorships.map((s) => s.title)).toEqual(["Second"]);
+      // Unticking removes an option.
+      expect(await editBioPage(db(), payer, created.id, form({ sponsorships: [] }))).toMatchObject({ kind: "SUCCESS" });
+      expect((await row(created.id))!.sponsorships).toEqual([]);
     });
   });
 });

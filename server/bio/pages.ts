@@ -105,7 +105,7 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
   if (!isBioPageId(id)) return NOT_FOUND;
   const result = await db.transaction(async (tx): Promise<BioPageError | { customEnding: string }> => {
     const [page] = await tx
-      .select({ customEnding: bioPages.customEnding })
+      .select({ customEnding: bioPages.customEnding, sponsorships: bioPages.sponsorships })
       .from(bioPages)
       .where(and(eq(bioPages.id, id), eq(bioPages.uid, owner.uid)))
       .for("update");
@@ -114,11 +114,20 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
       const message = "The custom ending is permanent and can't be changed";
       return domainError("invalid-argument", message, { fieldErrors: { customEnding: message } });
     }
-    const sponsorships = await checkSponsorships(tx, owner.uid, form.sponsorships);
-    if (sponsorships.kind === "ERROR") return sponsorships;
+    // Options already on the page stay while payments are off (the public page hides them until
+    // payments are back), so editing the name never wipes them; only new ones need payments now.
+    const stored = new Set(page.sponsorships.map((s) => s.post_id));
+    const added = form.sponsorships.filter((postId) => !stored.has(postId));
+    const checked = await checkSponsorships(tx, owner.uid, added);
+    if (checked.kind === "ERROR") return checked;
+    const keptIds = form.sponsorships.filter((postId) => stored.has(postId));
+    const stillThere = keptIds.length
+      ? new Set((await tx.select({ id: opportunityPosts.id }).from(opportunityPosts).where(and(inArray(opportunityPosts.id, keptIds), eq(opportunityPosts.posterUid, owner.uid)))).map((p) => p.id))
+      : new Set<string>();
+    const sponsorships = form.sponsorships.filter((postId) => !stored.has(postId) || stillThere.has(postId)).map((post_id) => ({ post_id }));
     await tx
       .update(bioPages)
-      .set({ name: form.name, blurb: form.blurb, links: form.links, sponsorships: sponsorships.options, updatedAt: new Date() })
+      .set({ name: form.name, blurb: form.blurb, links: form.links, sponsorships, updatedAt: new Date() })
       .where(eq(bioPages.id, id));
     return { customEnding: page.customEnding };
   });

@@ -310,3 +310,13 @@ test("on a 375px phone neither the dashboard nor the form scrolls sideways, and 
   await noSideScroll();
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
+
+test("featured bio pages on the home page and /featured open the pages on the bio host", async ({ page }) => {
+  for (const path of ["/", "/featured"]) {
+    await page.goto(path);
+    const section = page.getByRole("region", { name: "Featured bio pages" });
+    const card = section.getByRole("listitem").filter({ hasText: "bio.localhost:3100/mayamakes" });
+    await expect(card.getByRole("link")).toHaveAttribute("href", `${BIO_ORIGIN}/mayamakes`);
+    await expect(card).toContainText("Links: YouTube");
+  }
+});

@@ -30,7 +30,8 @@ function summary(errors: BioPageFieldErrors): { field: string; label: string; me
       if (!message) return [];
       const row = /^links\.(\d+)$/.exec(field);
       const label = row ? `Link ${Number(row[1]) + 1}` : (labels[field] ?? field);
-      const target = row ? `link-url-${row[1]}` : field === "links" || field === "sponsorships" ? `${field}-hint` : `field-${field}`;
+      const addressWrong = message.startsWith("URL must") || message.startsWith("Must be under");
+      const target = row ? `link-${addressWrong ? "url" : "type"}-${row[1]}` : field === "links" || field === "sponsorships" ? `${field}-hint` : `field-${field}`;
       return [{ field: target, label, message, order: row ? 3 + Number(row[1]) / 100 : FIELD_ORDER.indexOf(field) }];
     })
     .sort((a, b) => a.order - b.order);

@@ -64,6 +64,8 @@ export function LinkRows({ initial, errors, linkTypes, maxLinks }: { initial: { 
         {rows.map((row, index) => {
           const error = errorFor(row);
           const errorId = error ? `link-error-${row.key}` : undefined;
+          // The address's messages are SPEC's 'URL must …' and 'Must be under …'; the rest are about the type.
+          const addressWrong = error !== undefined && (error.startsWith("URL must") || error.startsWith("Must be under"));
           const usedElsewhere = new Set(rows.filter((other) => other.key !== row.key).map((other) => other.type));
           return (
             <li key={row.key} className="rounded-xl border border-ink/15 p-3 sm:p-4">
@@ -77,8 +79,9 @@ export function LinkRows({ initial, errors, linkTypes, maxLinks }: { initial: { 
                     name="linkType"
                     value={row.type}
                     onChange={(event) => change(row.key, { type: event.target.value })}
+                    aria-invalid={error && !addressWrong ? true : undefined}
                     aria-describedby={errorId}
-                    className="mt-1 block w-full rounded-lg border border-ink/25 px-3 py-2.5 text-base focus:border-primary"
+                    className={`mt-1 block w-full rounded-lg border px-3 py-2.5 text-base ${error && !addressWrong ? "border-red-700" : "border-ink/25"} focus:border-primary`}
                   >
                     <option value="">Choose…</option>
                     {linkTypes.map((type) => (
@@ -100,9 +103,9 @@ export function LinkRows({ initial, errors, linkTypes, maxLinks }: { initial: { 
                     placeholder="https://"
                     value={row.url}
                     onChange={(event) => change(row.key, { url: event.target.value })}
-                    aria-invalid={error ? true : undefined}
+                    aria-invalid={addressWrong ? true : undefined}
                     aria-describedby={errorId}
-                    className={`mt-1 block w-full rounded-lg border px-3 py-2.5 text-base ${error ? "border-red-700" : "border-ink/25"} focus:border-primary`}
+                    className={`mt-1 block w-full rounded-lg border px-3 py-2.5 text-base ${addressWrong ? "border-red-700" : "border-ink/25"} focus:border-primary`}
                   />
                 </div>
                 <button type="submit" name="intent" value={`remove-link:${index}`} onClick={(event) => remove(event, row.key)} className={smallButton}>

@@ -31,6 +31,15 @@ export function SponsorshipPicker({ choices, chosen, error, locale, max }: { cho
           {error}
         </p>
       ) : null}
+      {!choices.paymentsEnabled && chosen.length > 0 ? (
+        <p className="mt-2 rounded-lg bg-primary/5 px-3 py-2 text-sm">
+          {chosen.length === 1 ? "This page has 1 sponsorship option" : `This page has ${chosen.length} sponsorship options`}: visitors don't see{" "}
+          {chosen.length === 1 ? "it" : "them"} while payments are off, and saving keeps {chosen.length === 1 ? "it" : "them"}.
+          {chosen.map((postId) => (
+            <input key={postId} type="hidden" name="sponsorship" value={postId} />
+          ))}
+        </p>
+      ) : null}
       {choices.posts.length > 0 ? (
         <ul className="mt-3 space-y-2">
           {choices.posts.map((post) => (

@@ -178,6 +178,7 @@ test("delete: No keeps the page; Yes shows Done! for 2 s, then the row and its a
   const doneAt = Date.now();
   await expect(row).toHaveCount(0, { timeout: 5000 });
   expect(Date.now() - doneAt).toBeGreaterThan(1500);
+  await expect(page.getByRole("heading", { level: 1, name: "Your Pages" })).toBeFocused();
   await expect(rowOf(page, "Kept page")).toBeVisible();
 
   await page.reload();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { useHydrated } from "#app/lib/use-hydrated";
 import type { DeleteAnswer } from "#app/routes/bio/delete";
@@ -30,6 +30,8 @@ type Props = {
  */
 export function BioPageRow({ page, bioOrigin, locale, confirming: askedByServer, onGone }: Props) {
   const hydrated = useHydrated();
+  const location = useLocation();
+  const navigate = useNavigate();
   const fetcher = useFetcher<DeleteAnswer>();
   const [asking, setAsking] = useState(askedByServer);
   const noRef = useRef<HTMLAnchorElement>(null);
@@ -66,6 +68,8 @@ export function BioPageRow({ page, bioOrigin, locale, confirming: askedByServer,
     movedFocus.current = true;
     setAsking(false);
     if (failed) fetcher.reset();
+    // A question the server asked (?confirm=) leaves the address too, so a reload doesn't ask again.
+    if (new URLSearchParams(location.search).has("confirm")) void navigate("/app/account/bizbio", { replace: true, preventScrollReset: true });
   };
 
   return (

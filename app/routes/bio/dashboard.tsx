@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
@@ -32,14 +32,21 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your 
 export default function BioDashboard({ loaderData }: Route.ComponentProps) {
   const { pages, confirm, bioOrigin, locale, maxPages, limitMessage } = loaderData;
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
-  const onGone = useCallback((id: string) => setGone((current) => new Set(current).add(id)), []);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const onGone = useCallback((id: string) => {
+    setGone((current) => new Set(current).add(id));
+    // The row that had focus is gone: focus goes back to the top of the list, not to the page's start.
+    heading.current?.focus();
+  }, []);
   const shown = pages.filter((page) => !gone.has(page.id));
   const atLimit = shown.length >= maxPages;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold">Your Pages</h1>
+          <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold focus:outline-none">
+            Your Pages
+          </h1>
           <p className="mt-2 text-muted">Link-in-bio pages with your links and the sponsorships you offer, each at its own address.</p>
         </div>
         {atLimit ? (

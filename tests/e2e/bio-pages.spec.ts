@@ -218,6 +218,12 @@ test("without JavaScript: links are added and removed by the server, the page is
   await expect(plain.getByText(`Your page is live at bio.localhost:3100/${mine}.`)).toBeVisible();
 
   const row = rowOf(plain, "No script");
+  // SPEC's /app/account/bizbio/delete address, opened as a link, asks the same question on the dashboard.
+  const id = (await row.getByRole("link", { name: /^Edit/ }).getAttribute("href"))!.replace("/edit/", "");
+  await plain.goto(`${DASHBOARD}/delete?page=${id}`);
+  await expect(plain).toHaveURL(`${DASHBOARD}?confirm=${id}`);
+  await expect(row.getByText("Are you sure? This can't be undone.")).toBeVisible();
+  await plain.goto(DASHBOARD);
   await row.getByRole("link", { name: /^Delete/ }).click();
   await expect(plain).toHaveURL(new RegExp(`${DASHBOARD}\\?confirm=`));
   await expect(row.getByText("Are you sure? This can't be undone.")).toBeVisible();

@@ -33,6 +33,14 @@ export default [
   route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),
+
+  // Bio pages, owner's side (SPEC §2.2, §2.5; issue 14). The public page lives on the bio host, not here.
+  route("app/account/bizbio", "routes/bio/dashboard.tsx"),
+  route("app/account/bizbio/new", "routes/bio/new.tsx"),
+  route("app/account/bizbio/edit", "routes/bio/edit.tsx", { id: "bio-edit" }),
+  route("edit/:pageId", "routes/bio/edit.tsx", { id: "bio-edit-short" }),
+  route("app/account/bizbio/delete", "routes/bio/delete.tsx"),
+
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
@@ -49,5 +57,6 @@ export default [
   route("__test/toast", "routes/test-hooks/toast.tsx"),
   route("__test/identity", "routes/test-hooks/identity.tsx"),
   route("__test/insights-page", "routes/test-hooks/insights-page.ts"),
+  route("__test/payments", "routes/test-hooks/payments.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

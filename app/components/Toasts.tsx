@@ -33,12 +33,12 @@ export function Toasts({ toast }: { toast: Toast | null }) {
           data-toast={visible.kind}
           className={`pointer-events-auto flex max-w-md items-center gap-4 rounded-lg px-5 py-3 shadow-xl ${styles[visible.kind]}`}
         >
-          <p>{visible.message}</p>
+          <p className="min-w-0 break-words">{visible.message}</p>
           {interactive ? (
             <button
               type="button"
               onClick={() => setDismissed(toast)}
-              className="rounded px-2 py-1 text-sm font-semibold underline"
+              className="shrink-0 rounded px-2 py-1 text-sm font-semibold underline"
               aria-label="Dismiss notification"
             >
               Close

@@ -1,5 +1,6 @@
 import { getSessionUser } from "#server/auth/session";
 import { listFeatured } from "#server/featured/featured";
+import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
@@ -13,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     ...featured,
     locale: localeFrom(request.headers.get("Accept-Language")),
-    bioHost: new URL(context.config.BIO_ORIGIN).host,
+    bioOrigin: context.config.BIO_ORIGIN,
     appName: context.config.APP_NAME,
   };
 }
@@ -25,7 +26,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export default function Featured({ loaderData }: Route.ComponentProps) {
-  const { opportunities, pages, locale, bioHost, appName } = loaderData;
+  const { opportunities, pages, locale, bioOrigin, appName } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <h1 className="text-3xl font-bold sm:text-4xl">Featured</h1>
@@ -56,20 +57,7 @@ export default function Featured({ loaderData }: Route.ComponentProps) {
         {pages.length === 0 ? (
           <p className="mt-4 text-muted">No bio pages are featured right now. Check back soon.</p>
         ) : (
-          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {pages.map((page) => (
-              <li key={page.customEnding} className="rounded-2xl bg-secondary/30 p-6">
-                <h3 className="text-lg font-bold">{page.name}</h3>
-                <p className="text-sm text-muted">
-                  {bioHost}/{page.customEnding}
-                </p>
-                <p className="mt-3">{page.blurb}</p>
-                {page.linkTypes.length > 0 ? (
-                  <p className="mt-3 text-sm text-muted">Links: {page.linkTypes.join(", ")}</p>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <BioPageCards pages={pages} bioOrigin={bioOrigin} className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" />
         )}
       </section>
     </div>

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
+import { listFeaturedPages } from "#server/bio/public-page";
 import { homeCopy } from "#server/content/home";
 import { listBlogPosts } from "#server/content/library";
+import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { LogoMark } from "#app/components/Logo";
 import { GuideLinks } from "#app/components/GuideLinks";
 import { pageMeta } from "#app/lib/meta";
@@ -9,11 +11,13 @@ import type { Route } from "./+types/home";
 
 export const handle = { hydrate: false };
 
-export function loader({ context }: Route.LoaderArgs) {
+// Guest-cached: bio page writes (featuring included) call guestPagesChanged, so the cards stay current.
+export async function loader({ context }: Route.LoaderArgs) {
   const posts = listBlogPosts()
     .slice(0, 3)
     .map(({ slug, title, description, date }) => ({ slug, title, description, date }));
-  return { copy: homeCopy(placeholdersFrom(context.config)), posts };
+  const bioPages = await listFeaturedPages(context.db, 3);
+  return { copy: homeCopy(placeholdersFrom(context.config)), posts, bioPages, bioOrigin: context.config.BIO_ORIGIN };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -45,7 +49,7 @@ function AudienceCard({ audience, items }: { audience: "creator" | "sponsor"; it
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { copy, posts } = loaderData;
+  const { copy, posts, bioPages, bioOrigin } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-b from-secondary/50 to-white">
@@ -92,6 +96,20 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ol>
         </div>
       </section>
+
+      {bioPages.length > 0 ? (
+        <section className="mx-auto max-w-6xl px-4 pt-16" aria-labelledby="featured-bio-pages">
+          <div className="flex flex-wrap items-end justify-between gap-4">
+            <h2 id="featured-bio-pages" className="text-2xl font-bold">
+              Featured bio pages
+            </h2>
+            <Link to="/featured" className="font-semibold">
+              See everything featured
+            </Link>
+          </div>
+          <BioPageCards pages={bioPages} bioOrigin={bioOrigin} className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" />
+        </section>
+      ) : null}
 
       <section className="mx-auto grid max-w-6xl gap-10 px-4 py-16 md:grid-cols-2">
         <div>

@@ -11,6 +11,8 @@ export function loader({ context }: Route.LoaderArgs) {
     ...ROBOTS_APP_RULES,
     "Disallow: /api/",
     "Disallow: /dev/",
+    // SPEC's short address of the bio page form (signed-in only).
+    "Disallow: /edit/",
     "Disallow: /__test/",
     "",
     `Sitemap: ${context.config.PUBLIC_ORIGIN}/sitemap.xml`,

@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { bioPageViews, bioPages, opportunityPosts, profiles, user, type BioPageLink } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { guestPagesChanged } from "#server/page-cache/generation";
-import { defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
+import { couldBeEnding, defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
 import type { BioPageFieldErrors, BioPageForm } from "./form";
 import { checkSponsorships } from "./sponsorship-options";
 
@@ -105,7 +105,7 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
   if (!isBioPageId(id)) return NOT_FOUND;
   const result = await db.transaction(async (tx): Promise<BioPageError | { customEnding: string }> => {
     const [page] = await tx
-      .select({ customEnding: bioPages.customEnding })
+      .select({ customEnding: bioPages.customEnding, sponsorships: bioPages.sponsorships })
       .from(bioPages)
       .where(and(eq(bioPages.id, id), eq(bioPages.uid, owner.uid)))
       .for("update");
@@ -114,11 +114,20 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
       const message = "The custom ending is permanent and can't be changed";
       return domainError("invalid-argument", message, { fieldErrors: { customEnding: message } });
     }
-    const sponsorships = await checkSponsorships(tx, owner.uid, form.sponsorships);
-    if (sponsorships.kind === "ERROR") return sponsorships;
+    // Options already on the page stay while payments are off (the public page hides them until
+    // payments are back), so editing the name never wipes them; only new ones need payments now.
+    const stored = new Set(page.sponsorships.map((s) => s.post_id));
+    const added = form.sponsorships.filter((postId) => !stored.has(postId));
+    const checked = await checkSponsorships(tx, owner.uid, added);
+    if (checked.kind === "ERROR") return checked;
+    const keptIds = form.sponsorships.filter((postId) => stored.has(postId));
+    const stillThere = keptIds.length
+      ? new Set((await tx.select({ id: opportunityPosts.id }).from(opportunityPosts).where(and(inArray(opportunityPosts.id, keptIds), eq(opportunityPosts.posterUid, owner.uid)))).map((p) => p.id))
+      : new Set<string>();
+    const sponsorships = form.sponsorships.filter((postId) => !stored.has(postId) || stillThere.has(postId)).map((post_id) => ({ post_id }));
     await tx
       .update(bioPages)
-      .set({ name: form.name, blurb: form.blurb, links: form.links, sponsorships: sponsorships.options, updatedAt: new Date() })
+      .set({ name: form.name, blurb: form.blurb, links: form.links, sponsorships, updatedAt: new Date() })
       .where(eq(bioPages.id, id));
     return { customEnding: page.customEnding };
   });
@@ -140,6 +149,17 @@ export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{
   if (deleted.length === 0) return NOT_FOUND;
   await guestPagesChanged(db);
   return { kind: "SUCCESS", customEnding: deleted[0]!.customEnding };
+}
+
+/**
+ * Whether another page has this ending already. The insert's unique
+ * constraint decides for real; this only lets a form that fails on other
+ * fields say so about the ending too, all messages at once.
+ */
+export async function isEndingTaken(db: Pick<Db, "select">, ending: string): Promise<boolean> {
+  if (!couldBeEnding(ending)) return false;
+  const [page] = await db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, ending));
+  return page !== undefined;
 }
 
 /** Whether the owner's profile can take payments (SPEC §5: sponsorship options need it). */

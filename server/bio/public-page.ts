@@ -2,7 +2,7 @@ import { desc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { bioPages, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
-import { httpUrl } from "./links";
+import { httpUrl, isLinkType, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
 
 /** Everything a public bio page shows, as of one read. */
@@ -40,7 +40,7 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */
-export type BioPageCard = { customEnding: string; name: string; blurb: string; linkTypes: string[] };
+export type BioPageCard = { customEnding: string; name: string; blurb: string; linkTypes: string[]; /** The links' labels, as the cards show them. */ linkLabels: string[] };
 
 /** Pages staff picked (featured_at set), newest pick first. */
 export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard[]> {
@@ -50,5 +50,8 @@ export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard
     .where(isNotNull(bioPages.featuredAt))
     .orderBy(desc(bioPages.featuredAt), bioPages.id)
     .limit(limit);
-  return rows.map(({ links, ...page }) => ({ ...page, linkTypes: links.map((link) => link.type) }));
+  return rows.map(({ links, ...page }) => {
+    const types = links.map((link) => link.type).filter(isLinkType);
+    return { ...page, linkTypes: types, linkLabels: types.map((type) => LINK_LABELS[type]) };
+  });
 }

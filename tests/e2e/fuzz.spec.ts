@@ -146,6 +146,12 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     { path: `/app/opportunities/${postId}`, bodies: refusedBody },
     { path: `/app/opportunities/${postId}/heart`, bodies: refusedBody },
     { path: "/app/opportunities/8000000000_doesNotExist/heart", bodies: wellFormed({}) },
+    // Bio pages: a blank name saves nothing; a demo person's page is someone else's (404) to everyone here.
+    { path: "/app/account/bizbio/new", bodies: fc.oneof(refusedBody, wellFormed({ name: "" })) },
+    { path: "/app/account/bizbio/edit?page=demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({})) },
+    { path: "/edit/demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({})) },
+    { path: "/app/account/bizbio/delete", bodies: fc.oneof(refusedBody, wellFormed({ pageId: "demo_page_mayamakes" }), wellFormed({ pageId: "demo_page_mayamakes", via: "fetcher" })) },
+    { path: "/app/account/bizbio", bodies: refusedBody },
     { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/__proto__", bodies: jsonBody },
     { path: "/api/captcha/challenge", bodies: refusedBody },
@@ -165,12 +171,13 @@ function getPaths(postId: string): string[] {
     "/signin", "/signup", "/reset-password", "/app", "/app/verify", "/app/account", "/app/opportunities",
     "/app/opportunities/new", "/app/opportunities/edit", "/app/opportunities/sponsor", `/app/opportunities/${postId}`,
     `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
+    "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
     "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
     ...Object.keys(LEGACY_REDIRECTS),
   ];
 }
 
-const QUERY_NAMES = ["tags[]", "tags", "after", "before", "page", "group", "redirectTo", "returnTo", "type", "oobCode", "token", "docId", "delete", "error", "kind", "__proto__", "constructor"];
+const QUERY_NAMES = ["tags[]", "tags", "after", "before", "page", "group", "redirectTo", "returnTo", "type", "oobCode", "token", "docId", "confirm", "delete", "error", "kind", "__proto__", "constructor"];
 const queryValue = fc.oneof(
   anyText.map(sloppyEncode),
   loneSurrogate.map(sloppyEncode),
@@ -188,6 +195,7 @@ const hostilePaths = (postId: string) => [
   (s: string) => `/app/opportunities/${s}`,
   (s: string) => `/app/opportunities/${s}/heart`,
   (s: string) => `/blog/${s}`,
+  (s: string) => `/edit/${s}`,
   (s: string) => `/${s}`,
   (s: string) => `/app/opportunities/${postId}?${s}`,
 ];
@@ -277,6 +285,7 @@ async function snapshot(owner: APIRequestContext, postId: string) {
   return {
     post: await page(`/app/opportunities/${postId}`),
     account: await page("/app/account"),
+    bioPages: await page("/app/account/bizbio"),
     mine: await json("/api/account-posts?kind=mine"),
     liked: await json("/api/account-posts?kind=liked"),
   };

@@ -1,0 +1,41 @@
+import { data, redirect } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { deleteBioPage } from "#server/bio/pages";
+import { isBioPageId } from "#server/bio/endings";
+import { httpStatusOf } from "#server/errors";
+import { readForm } from "#app/lib/form.server";
+import { formText } from "#app/lib/identity.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+import type { Route } from "./+types/delete";
+import { DASHBOARD_PATH } from "./editor.server";
+
+/** What the dashboard's delete button gets back when it asked from the page (a fetcher). */
+export type DeleteAnswer = { deleted: true } | { deleted: false; message: string };
+
+/**
+ * POST /app/account/bizbio/delete (SPEC §2.2) deletes one of the reader's
+ * pages with its views record. The dashboard's Yes asks from the page and
+ * shows 'Done!'; a browser without JavaScript posts a plain form and comes
+ * back to the dashboard with a toast.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) throw data(read.message, { status: read.status });
+  const viaPage = formText(read.form, "via") === "fetcher";
+  const result = await deleteBioPage(context.db, { uid: user.id }, formText(read.form, "pageId"));
+  if (result.kind === "ERROR") {
+    if (viaPage) return data<DeleteAnswer>({ deleted: false, message: result.message }, { status: httpStatusOf(result.code) });
+    throw data(result.message, { status: httpStatusOf(result.code) });
+  }
+  if (viaPage) return data<DeleteAnswer>({ deleted: true });
+  const address = `${new URL(context.config.BIO_ORIGIN).host}/${result.customEnding}`;
+  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Deleted ${address}.` });
+}
+
+/** A link here (or a reload after the form) asks the same question on the dashboard. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  const pageId = new URL(request.url).searchParams.get("page") ?? "";
+  throw redirect(isBioPageId(pageId) ? `${DASHBOARD_PATH}?confirm=${pageId}` : DASHBOARD_PATH);
+}

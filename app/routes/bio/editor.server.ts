@@ -1,0 +1,86 @@
+import { data, type AppLoadContext } from "react-router";
+import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
+import { formDataToBioInput, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
+import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
+import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
+import { httpStatusOf } from "#server/errors";
+import { readForm } from "#app/lib/form.server";
+import { formText } from "#app/lib/identity.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+
+export const DASHBOARD_PATH = "/app/account/bizbio";
+
+export type BioEditorActionData = {
+  values: BioPageFormInput;
+  errors: BioPageFieldErrors;
+  /** Above the form: why the whole submission was refused (a garbled body, the page limit, …). */
+  message?: string;
+  /** New on every answer: the fields mount afresh with the submitted rows in them. */
+  formKey: string;
+};
+
+/** The form's fixed choices, sent as loader data so the browser never downloads server modules for them. */
+export type BioFormOptions = { linkTypes: { value: string; label: string }[]; maxLinks: number; maxSponsorships: number };
+
+/** What both form pages need besides the page itself: the picker's posts, the bio host, the form's choices. */
+export async function editorContext(context: AppLoadContext, uid: string): Promise<{ choices: SponsorshipChoices; bioOrigin: string; options: BioFormOptions }> {
+  const options = { linkTypes: LINK_TYPES.map((value) => ({ value, label: LINK_LABELS[value] })), maxLinks: MAX_LINKS, maxSponsorships: MAX_SPONSORSHIPS };
+  return { choices: await sponsorshipChoices(context.db, uid), bioOrigin: context.config.BIO_ORIGIN, options };
+}
+
+const answer = (body: Omit<BioEditorActionData, "formKey">, status = 200) =>
+  data<BioEditorActionData>({ ...body, formKey: crypto.randomUUID() }, { status });
+
+/**
+ * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
+ * submit button share the form: "Add link" / "Remove" (intent `add-link`,
+ * `remove-link:<row>`) only re-render the form with what was typed, so the
+ * link rows work without JavaScript; anything else saves. Nothing is written
+ * unless every field passes.
+ */
+export async function bioEditorAction(request: Request, context: AppLoadContext, uid: string, pageId: string | null) {
+  if (pageId !== null) {
+    // Someone else's page (or none) is "not found" before anything is read or re-rendered.
+    const own = await getOwnPage(context.db, { uid }, pageId);
+    if (own.kind === "ERROR") throw data(own.message, { status: httpStatusOf(own.code) });
+  }
+  const read = await readForm(request);
+  if (!read.ok) return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read.status);
+  const input = formDataToBioInput(read.form);
+
+  const intent = formText(read.form, "intent");
+  if (intent === "add-link") {
+    const links = input.links.length < MAX_LINKS ? [...input.links, { type: "", url: "" }] : input.links;
+    return answer({ values: { ...input, links }, errors: {} });
+  }
+  if (intent.startsWith("remove-link:")) {
+    const row = Number(intent.slice("remove-link:".length));
+    return answer({ values: { ...input, links: input.links.filter((_, index) => index !== row) }, errors: {} });
+  }
+
+  const parsed = parseBioPageForm(input);
+  if (parsed.kind === "ERROR") {
+    const errors = { ...parsed.fieldErrors };
+    // A new page's ending is checked against the others now too, so one round shows every message.
+    const ending = input.customEnding.trim();
+    if (pageId === null && !errors.customEnding && (await isEndingTaken(context.db, ending))) errors.customEnding = ENDING_TAKEN_MESSAGE;
+    return answer({ values: input, errors }, 400);
+  }
+  const result = pageId !== null
+    ? await editBioPage(context.db, { uid }, pageId, parsed.form)
+    : await createBioPage(context.db, { uid }, parsed.form);
+  if (result.kind === "ERROR") {
+    const fieldErrors = result.fieldErrors ?? {};
+    // A message that belongs to a field shows beside it; the rest (the page limit) above the form.
+    const message = Object.keys(fieldErrors).length > 0 ? undefined : result.message;
+    return answer({ values: input, errors: fieldErrors, message }, httpStatusOf(result.code));
+  }
+  const address = `${new URL(context.config.BIO_ORIGIN).host}/${result.customEnding}`;
+  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, {
+    kind: "success",
+    message: pageId !== null ? `Your changes to ${address} were saved.` : `Your page is live at ${address}.`,
+  });
+}
+
+export const PAGE_LIMIT_MESSAGE = `You have ${MAX_PAGES_PER_OWNER} pages, the most one person can have. Delete one to make room for a new one.`;

@@ -1,0 +1,55 @@
+import { Link, useNavigation } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { FormAlert } from "#app/components/forms";
+import { localeFrom } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/new";
+import { bioEditorAction, editorContext, PAGE_LIMIT_MESSAGE } from "./editor.server";
+
+const EMPTY_FORM = { name: "", customEnding: "", blurb: "", links: [{ type: "", url: "" }], sponsorships: [] };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const owned = (await listOwnPages(context.db, user.id)).length;
+  return { ...(await editorContext(context, user.id)), atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  return bioEditorAction(request, context, user.id, null);
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New bio page" });
+
+export default function NewBioPage({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <Link to="/app/account/bizbio" className="text-sm font-semibold">
+        ← Your Pages
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold">New bio page</h1>
+      <p className="mt-2 text-muted">One address for everything you do: your links, your story and the sponsorships you offer.</p>
+      {loaderData.atLimit && !actionData ? (
+        <div className="mt-8">
+          <FormAlert kind="info">{loaderData.limitMessage}</FormAlert>
+        </div>
+      ) : (
+        <BioPageForm
+          key={actionData?.formKey ?? "form"}
+          values={actionData?.values ?? EMPTY_FORM}
+          errors={actionData?.errors ?? {}}
+          message={actionData?.message}
+          choices={loaderData.choices}
+          options={loaderData.options}
+          bioOrigin={loaderData.bioOrigin}
+          submitLabel="Create page"
+          busy={busy}
+          locale={loaderData.locale}
+        />
+      )}
+    </div>
+  );
+}

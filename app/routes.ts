@@ -40,14 +40,14 @@ export default [
   route("app/account/bizbio/edit", "routes/bio/edit.tsx", { id: "bio-edit" }),
   route("edit/:pageId", "routes/bio/edit.tsx", { id: "bio-edit-short" }),
   route("app/account/bizbio/delete", "routes/bio/delete.tsx"),
+  // Insights of one page: the owner's charts, QR code and share image.
+  route("app/account/bizbio/:pageId/insights", "routes/bio/insights.tsx"),
+  route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
+  route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
 
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
-  // Bio page insights (issue 14, item 5): the owner's charts, QR code and share image of one page.
-  route("app/account/bizbio/:pageId/insights", "routes/bio/insights.tsx"),
-  route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
-  route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
   route("api/password-policy", "routes/api/password-policy.ts"),
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),

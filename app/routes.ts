@@ -44,5 +44,6 @@ export default [
   route("__test/boom", "routes/test-hooks/boom.tsx"),
   route("__test/toast", "routes/test-hooks/toast.tsx"),
   route("__test/identity", "routes/test-hooks/identity.tsx"),
+  route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

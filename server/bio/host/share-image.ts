@@ -71,7 +71,7 @@ function textLines(lines: string[], y: number, lineHeight: number, attributes: s
 
 /** The image as SVG (exported for tests: it must escape whatever the page holds). */
 export function shareImageSvg(page: Pick<PublicBioPage, "name" | "blurb" | "customEnding">, site: BioSite): string {
-  const name = wrapText(page.name, 26, 2);
+  const name = wrapText(page.name, 25, 2);
   const nameTop = 200;
   const blurbTop = nameTop + name.length * 76 + 30;
   const blurb = wrapText(page.blurb, 52, name.length > 1 ? 3 : 4);
@@ -79,8 +79,8 @@ export function shareImageSvg(page: Pick<PublicBioPage, "name" | "blurb" | "cust
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}">` +
     `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="#603f8b"/>` +
-    `<circle cx="1130" cy="70" r="160" fill="#fd49a0" opacity="0.9"/>` +
-    `<circle cx="1130" cy="70" r="100" fill="#603f8b"/>` +
+    `<circle cx="1150" cy="10" r="140" fill="#fd49a0"/>` +
+    `<circle cx="1150" cy="10" r="88" fill="#603f8b"/>` +
     `<rect x="${TEXT_LEFT}" y="96" width="120" height="12" rx="6" fill="#b4fee7"/>` +
     textLines(name, nameTop, 76, 'font-family="DejaVu Sans" font-weight="bold" font-size="64" fill="#ffffff"') +
     textLines(blurb, blurbTop, 46, 'font-family="DejaVu Sans" font-size="32" fill="#f1e9fb"') +

@@ -114,7 +114,7 @@ describe("share image", () => {
   it("escapes what the page holds and wraps long text into a few lines", () => {
     const svg = shareImageSvg(page({ name: HOSTILE, blurb: "\u0000\u0007 bell" }), site);
     expect(svg).not.toContain("<script");
-    expect(svg).not.toMatch(/[\u0000\u0007]/);
+    expect(svg.includes("\u0000") || svg.includes("\u0007")).toBe(false);
     expect(wrapText("a ".repeat(200), 10, 3)).toHaveLength(3);
     expect(wrapText("a ".repeat(200), 10, 3).at(-1)).toMatch(/…$/);
     expect(wrapText("x".repeat(30), 10, 2)).toEqual(["x".repeat(10), `${"x".repeat(9)}…`]);

@@ -11,6 +11,8 @@
 // sends each server the same fixed number of requests. Before and after each app run the views
 // record is read through /__test/bio-views (which first writes the views still in memory): it
 // must have risen by exactly the number of 2xx answers autocannon counted, or the run fails.
+// BASELINE_DIR=<folder with another checkout's build/> adds that build's server on PostgreSQL (a
+// database of its own) as a fourth side, for a before/after of a change in one run.
 // See bench/README.md ("Bio page").
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -41,10 +43,10 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function startApp(dataDir, databaseUrl) {
+async function startApp(dataDir, databaseUrl, root = ROOT) {
   const port = await freePort();
   const app = await startProgram({
-    cwd: ROOT,
+    cwd: root,
     port,
     env: {
       NODE_ENV: "production",
@@ -112,7 +114,12 @@ async function savePage(app, dir, name) {
   return { path: `/${ENDING}`, file, headers: saved, bytes: sent.body.length, html: identity.body.length, encoding: sent.headers["content-encoding"] ?? "identity" };
 }
 
-/** autocannon: exactly `amount` requests (so that every one the server counted was answered); anything but 200 fails. */
+/**
+ * One autocannon run; anything but 200 fails. For a measured run, `maxConnectionRequests`: each
+ * connection sends that many requests one after the other and ends, so every request the server
+ * answered (and counted) was read back. (`amount` stops reading at its total while a few more
+ * requests are already on their way; the server counts those too.)
+ */
 function load(url, headers, options) {
   return new Promise((resolve, reject) => {
     let not200 = 0;
@@ -128,14 +135,30 @@ function load(url, headers, options) {
   });
 }
 
+/** Waits (up to 10 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one side. */
+async function waitForQuiet() {
+  const ticks = () => {
+    const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    return { idle: values[3] + (values[4] ?? 0), total: values.reduce((a, b) => a + b, 0) };
+  };
+  const started = Date.now();
+  for (;;) {
+    const before = ticks();
+    await sleep(2000);
+    const after = ticks();
+    const idle = (after.idle - before.idle) / (after.total - before.total);
+    if (idle >= 0.85 || Date.now() - started > 10_000) return idle;
+  }
+}
+
 /** A warm-up of 1 s sizes the measured run (about SECONDS long), then the run, its views checked for an app. */
 async function measure(side) {
   const url = `${side.base}/${ENDING}`;
   const headers = side.app ? { ...BROWSER_HEADERS, host: side.app.bioHost } : BROWSER_HEADERS;
   const warm = await load(url, headers, { duration: 1 });
-  const amount = Math.max(1000, Math.round(warm.rps * SECONDS));
+  const perConnection = Math.max(100, Math.round((warm.rps * SECONDS) / CONNECTIONS));
   const before = side.app ? await views(side.app) : 0;
-  const result = await load(url, headers, { amount });
+  const result = await load(url, headers, { maxConnectionRequests: perConnection });
   if (side.app) {
     const after = await views(side.app);
     result.counted = after - before;
@@ -156,6 +179,13 @@ async function main() {
     stops.push(() => pglite.stop());
     const postgres = await startApp(path.join(work, "data-pg"), PG_URL);
     stops.push(() => postgres.stop());
+    const baselineUrl = `${PG_URL}_baseline`;
+    let baseline = null;
+    if (process.env.BASELINE_DIR) {
+      await emptyPostgres(baselineUrl);
+      baseline = await startApp(path.join(work, "data-baseline"), baselineUrl, path.resolve(process.env.BASELINE_DIR));
+      stops.push(() => baseline.stop());
+    }
     // Both engines render the same page (their canonical addresses differ only by port).
     const page = await savePage(pglite, work, "pglite");
     await savePage(postgres, work, "postgres");
@@ -172,14 +202,15 @@ async function main() {
       { name: "app (PGlite)", base: pglite.base, app: pglite },
       { name: "nginx", base: nginx.base },
       { name: "app (PostgreSQL)", base: postgres.base, app: postgres },
+      ...(baseline ? [{ name: "baseline (PostgreSQL)", base: baseline.base, app: baseline }] : []),
     ];
     const results = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const side of round % 2 === 1 ? sides : [...sides].reverse()) {
-        await sleep(500);
+        const idle = await waitForQuiet();
         const result = await measure(side);
         results[side.name].push(result);
-        log(`   round ${round}, ${side.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p97.5 ${result.p97_5} ms, ${result.total} requests${side.app ? `, views +${result.counted} (exact)` : ""}`);
+        log(`   round ${round}, ${side.name} (idle before ${Math.round(idle * 100)} %): ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p97.5 ${result.p97_5} ms, ${result.total} requests${side.app ? `, views +${result.counted} (exact)` : ""}`);
       }
     }
     const rps = (name, round) => results[name][round].rps;
@@ -196,6 +227,10 @@ async function main() {
     const engines = ratios("app (PGlite)", "app (PostgreSQL)");
     log("");
     log(`PGlite ÷ PostgreSQL (median of rounds): **${median(engines).toFixed(3)}** (${engines.map((x) => x.toFixed(2)).join(", ")})`);
+    if (baseline) {
+      const change = ratios("app (PostgreSQL)", "baseline (PostgreSQL)");
+      log(`PostgreSQL, this build ÷ baseline (median of rounds): **${median(change).toFixed(3)}** (${change.map((x) => x.toFixed(2)).join(", ")})`);
+    }
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     fs.rmSync(work, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { isHumanVisit } from "./human-visit";
 import { FAVICON_SVG } from "./icons";
 import { renderNotFound, type BioSite } from "./page-html";
 import { createRenderedPages, type RenderedPage, type RenderedPages } from "./rendered-pages";
-import { encodeOnce, encodingFor, send, sendText } from "./responses";
+import { encodeOnce, encodingFor, securityHeadersFor, send, sendText } from "./responses";
 import type { ViewCounter } from "./view-counter";
 
 /**
@@ -76,7 +76,7 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id);
     const headers = ["Vary", "Accept-Encoding", "ETag", etag, "Cache-Control", "no-cache"];
     if (req.headers["if-none-match"] === etag) {
-      res.writeHead(304, headers);
+      res.writeHead(304, [...headers, ...securityHeadersFor(https)]);
       res.end();
       return;
     }

@@ -16,6 +16,11 @@ const HSTS = ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"
 const PLAIN = SECURITY;
 const SECURE = [...SECURITY, ...HSTS];
 
+/** The host's security headers, for a response written without `send` (a 304). */
+export function securityHeadersFor(https: boolean): string[] {
+  return https ? SECURE : PLAIN;
+}
+
 export type Encoding = "br" | "gzip" | "identity";
 
 // Browsers send a handful of distinct Accept-Encoding values: remember what each negotiates to (bounded).

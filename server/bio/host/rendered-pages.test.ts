@@ -84,3 +84,14 @@ describe("pages rendered once per version", () => {
     expect(pages.stats().reads).toBe(reads);
   });
 });
+
+describe("share images in the budget", () => {
+  it("counts a page's share image once it is made", async () => {
+    const { pages } = setup();
+    const rendered = (await pages.get("maya"))!;
+    const before = pages.stats().bytes;
+    const png = await rendered.shareImage();
+    expect(await rendered.shareImage()).toBe(png);
+    expect(pages.stats().bytes).toBe(before + png.length);
+  });
+});

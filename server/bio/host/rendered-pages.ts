@@ -34,6 +34,8 @@ export type RenderedPage = {
   links: Map<string, string>;
   /** The share image, made on first request. */
   shareImage(): Promise<Buffer>;
+  /** Its size once made (0 before), counted in the store's budget. */
+  imageBytes: number;
 };
 
 type Entry = { generation: string; checkedAt: number; value: RenderedPage | null; fingerprint: string; size: number };
@@ -82,11 +84,22 @@ export function createRenderedPages({
     }
     entries.set(ending, entry);
     bytes += entry.size;
+    evict();
+  };
+  const evict = () => {
     for (const [oldest, kept] of entries) {
       if (bytes <= maxBytes) break;
       entries.delete(oldest);
       bytes -= kept.size;
     }
+  };
+  // A share image made later counts against the same budget as its page, while the page is kept.
+  const grew = (ending: string, value: RenderedPage, added: number) => {
+    const entry = entries.get(ending);
+    if (entry?.value !== value) return;
+    entry.size += added;
+    bytes += added;
+    evict();
   };
 
   const load = (ending: string, current: string): Promise<RenderedPage | null> => {
@@ -103,10 +116,10 @@ export function createRenderedPages({
           if (before?.value && before.fingerprint === fingerprint) value = before.value;
           else {
             renders += 1;
-            value = await render(page, site);
+            value = await render(page, site, (value, added) => grew(ending, value, added));
           }
         }
-        const size = value ? value.identity.length + value.br.length + value.gzip.length + 1024 : MISS_SIZE;
+        const size = value ? value.identity.length + value.br.length + value.gzip.length + value.imageBytes + 1024 : MISS_SIZE;
         keep(ending, { generation: current, checkedAt: now(), value, fingerprint, size });
         return value;
       })().finally(() => loading.delete(key));
@@ -144,7 +157,7 @@ function fingerprintOf(page: PublicBioPage): string {
 
 const hash = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("base64url");
 
-async function render(page: PublicBioPage, site: BioSite): Promise<RenderedPage> {
+async function render(page: PublicBioPage, site: BioSite, grew: (value: RenderedPage, added: number) => void): Promise<RenderedPage> {
   const shareVersion = hash(JSON.stringify([page.name, page.blurb, page.customEnding, site.bioOrigin, site.appName])).slice(0, 12);
   const identity = Buffer.from(renderBioPage(page, site, shareVersion), "utf8");
   // Compressed once per version, so at the best ratio rather than the fastest.
@@ -153,7 +166,7 @@ async function render(page: PublicBioPage, site: BioSite): Promise<RenderedPage>
     gzip(identity, { level: 9 }),
   ]);
   let image: Promise<Buffer> | null = null;
-  return {
+  const rendered: RenderedPage = {
     page,
     etag: hash(identity).slice(0, 22),
     identity,
@@ -161,12 +174,21 @@ async function render(page: PublicBioPage, site: BioSite): Promise<RenderedPage>
     gzip: gz,
     shareVersion,
     links: new Map(page.links.map((link) => [link.type, link.url])),
+    imageBytes: 0,
     shareImage() {
-      image ??= renderShareImage(page, site).catch((error: unknown) => {
-        image = null;
-        throw error;
-      });
+      image ??= renderShareImage(page, site).then(
+        (png) => {
+          rendered.imageBytes = png.length;
+          grew(rendered, png.length);
+          return png;
+        },
+        (error: unknown) => {
+          image = null;
+          throw error;
+        },
+      );
       return image;
     },
   };
+  return rendered;
 }

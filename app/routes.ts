@@ -58,5 +58,6 @@ export default [
   route("__test/identity", "routes/test-hooks/identity.tsx"),
   route("__test/insights-page", "routes/test-hooks/insights-page.ts"),
   route("__test/payments", "routes/test-hooks/payments.tsx"),
+  route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

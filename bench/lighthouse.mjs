@@ -1,6 +1,7 @@
 // Lighthouse (mobile: its default phone emulation and throttling) on the guest
 // pages that matter most, against the built server on a fresh embedded database:
-// performance and SEO scores, and the compressed JavaScript each page loads.
+// performance, accessibility and SEO scores, the compressed JavaScript each page loads and
+// everything it transferred; also the demo bio page on the bio host (http://bio.localhost:PORT).
 //   npm run build && CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs
 import fs from "node:fs";
 import os from "node:os";
@@ -21,32 +22,43 @@ let chrome;
 try {
   const list = await (await fetch(`${base}/app/opportunities`)).text();
   const detail = list.match(/href="(\/app\/opportunities\/[0-9]{10}_[A-Za-z0-9]+)"/)?.[1];
-  const pages = ["/", "/app/opportunities", ...(detail ? [detail] : [])];
+  // Chromium resolves *.localhost to this machine: the bio host needs no DNS.
+  const pages = ["/", "/app/opportunities", ...(detail ? [detail] : []), `http://bio.localhost:${port}/mayamakes`];
 
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu"],
   });
   console.log(`lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}`);
-  console.log("page                                                 performance   SEO   JS bytes (compressed)   JS requests");
+  console.log("page                                                 performance   a11y   SEO   JS bytes (compressed)   JS requests   bytes transferred");
   for (const page of pages) {
-    const { lhr } = await lighthouse(`${base}${page}`, {
+    const { lhr } = await lighthouse(page.startsWith("http") ? page : `${base}${page}`, {
       port: chrome.port,
       output: "json",
       logLevel: "error",
-      onlyCategories: ["performance", "seo"],
+      onlyCategories: ["performance", "accessibility", "seo"],
     });
     const scripts = lhr.audits["resource-summary"].details.items.find((item) => item.resourceType === "script");
     const perf = lhr.categories.performance.score;
     const seo = lhr.categories.seo.score;
+    const a11y = lhr.categories.accessibility.score;
+    const total = lhr.audits["total-byte-weight"].numericValue;
+    // A category Lighthouse could not score (a page that failed to load in time) shows as "err".
+    const score = (value) => (value === null ? "err" : value.toFixed(2));
+    const shown = page.startsWith("http") ? page.replace(/:\d+\//, ":PORT/") : page;
     console.log(
-      `${page.padEnd(52)}${perf.toFixed(2).padStart(12)}${seo.toFixed(2).padStart(6)}${String(scripts?.transferSize ?? 0).padStart(24)}${String(scripts?.requestCount ?? 0).padStart(14)}`,
+      `${shown.padEnd(52)}${score(perf).padStart(12)}${score(a11y).padStart(7)}${score(seo).padStart(6)}${String(scripts?.transferSize ?? 0).padStart(24)}${String(scripts?.requestCount ?? 0).padStart(14)}${String(total).padStart(20)}`,
     );
     const failing = lhr.categories.seo.auditRefs
       .map((ref) => lhr.audits[ref.id])
       .filter((audit) => audit.score !== null && audit.score < 1)
       .map((audit) => audit.id);
     if (failing.length) console.log(`  SEO audits not passed: ${failing.join(", ")}`);
+    const inaccessible = lhr.categories.accessibility.auditRefs
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit.score !== null && audit.score < 1)
+      .map((audit) => audit.id);
+    if (inaccessible.length) console.log(`  accessibility audits not passed: ${inaccessible.join(", ")}`);
     const metrics = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift"]
       .map((id) => `${id.replace(/-/g, " ")} ${lhr.audits[id].displayValue}`)
       .join(", ");

@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
+import { startNginx } from "../lib/nginx.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = 10;
@@ -103,66 +104,6 @@ async function savePage(base, page, dir, index) {
   }
   fs.writeFileSync(path.join(dir, `page-${index}.headers.json`), JSON.stringify(headers, null, 1));
   return { ...page, file, headers, bytes: sent.body.length, encoding: sent.headers["content-encoding"] ?? "identity", cached };
-}
-
-// ---------------------------------------------------------------- nginx
-
-const quoted = (value) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
-
-/**
- * One worker (the app is one Node process), no access log (the app logs no cache hit), no
- * ETag or Last-Modified (the app sends neither). Each page is its saved file, sent with the
- * app's own headers: Content-Type through default_type, the rest through add_header.
- */
-function nginxConfig(dir, port, pages) {
-  const locations = pages.map((page) => {
-    const contentType = page.headers.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "text/html";
-    const added = page.headers
-      .filter(([name]) => name.toLowerCase() !== "content-type")
-      .map(([name, value]) => `      add_header ${name} ${quoted(value)} always;`)
-      .join("\n");
-    // A rewrite, not alias: "/" would otherwise be taken for a folder and looked up as an index.
-    return `    location = ${page.path} {\n      default_type ${quoted(contentType)};\n      root ${path.dirname(page.file)};\n      rewrite ^ /${path.basename(page.file)} break;\n${added}\n    }`;
-  });
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  types {}
-  access_log off;
-  server_tokens off;
-  etag off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  client_body_temp_path ${dir}/tmp-body;
-  proxy_temp_path ${dir}/tmp-proxy;
-  fastcgi_temp_path ${dir}/tmp-fcgi;
-  uwsgi_temp_path ${dir}/tmp-uwsgi;
-  scgi_temp_path ${dir}/tmp-scgi;
-  server {
-    listen 127.0.0.1:${port};
-    if_modified_since off;
-    add_header Last-Modified "";
-${locations.join("\n")}
-  }
-}
-`;
-}
-
-async function startNginx(dir, pages) {
-  const port = await freePort();
-  const config = path.join(dir, "nginx.conf");
-  fs.writeFileSync(config, nginxConfig(dir, port, pages));
-  return startProgram({
-    command: "nginx",
-    args: ["-c", config, "-p", dir],
-    port,
-    isReady: async (base) => (await fetch(`${base}${pages[0].path}`)).status < 500,
-    signal: "SIGQUIT",
-  });
 }
 
 // ---------------------------------------------------------------- load

@@ -5,7 +5,7 @@ import { domainError, type DomainError } from "#server/errors";
 import { isPostId } from "#server/opportunities/ids";
 
 /** A post the owner may offer as a sponsorship option. */
-export type SponsorshipChoice = { id: string; title: string; minContributionCents: number };
+export type SponsorshipChoice = { id: string; title: string; minContributionCents: number; currency: string };
 
 export type SponsorshipChoices = { paymentsEnabled: boolean; posts: SponsorshipChoice[] };
 
@@ -15,6 +15,7 @@ const choiceColumns = {
   id: opportunityPosts.id,
   title: opportunityPosts.title,
   minContributionCents: opportunityPosts.minContributionCents,
+  currency: opportunityPosts.currency,
 };
 
 /**

@@ -10,7 +10,9 @@ import { createMailer } from "#server/email/mailer";
 import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
-import { guestPageCacheFor } from "#server/page-cache/setup";
+import { generationSourceFor, guestPageCacheFor } from "#server/page-cache/setup";
+import { createBioHost } from "#server/bio/host/bio-host";
+import { closeViewCounter, viewCounterFor } from "#server/bio/host/view-counter";
 import { createHttpApp } from "./app";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
@@ -47,10 +49,16 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
     spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt),
   });
-  const guestPages = guestPageCacheFor(config, database);
+  const generation = generationSourceFor(database);
+  const guestPages = guestPageCacheFor(config, database, generation);
   const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages });
-  // Guest pages kept in memory are answered before Express (server/page-cache/).
-  const server: Server = http.createServer(guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app);
+  const counter = viewCounterFor(db, {
+    onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
+  });
+  const bioHost = createBioHost({ config, db, generation, counter, logger });
+  // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
+  const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
+  const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appListener(req, res)));
   await new Promise<void>((resolve) => (config.HOST ? server.listen(config.PORT, config.HOST, resolve) : server.listen(config.PORT, resolve)));
   logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);
 
@@ -68,6 +76,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       await mailer.close();
       // Searches counted in the last few seconds are written before the database closes.
       await closeSearchLog(db);
+      // So are bio page views and link clicks (at most a second's worth wait in memory).
+      await closeViewCounter(db);
       await closeDatabase();
       logger.info("database closed; bye");
     })();

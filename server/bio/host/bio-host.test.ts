@@ -1,0 +1,225 @@
+import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "#server/config";
+import { bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/db/schema";
+import { seedDatabase } from "#server/db/seed";
+import { guestPagesChanged } from "#server/page-cache/generation";
+import { generationSourceFor } from "#server/page-cache/setup";
+import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
+import { createBioHost } from "./bio-host";
+import { BIO_CSP } from "./style";
+import { createViewCounter, type ViewCounter } from "./view-counter";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const BOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+describe.each(ENGINES)("the bio host on %s", (engine) => {
+  let database: TestDatabase;
+  let counter: ViewCounter;
+  let server: http.Server;
+  let port = 0;
+  let appRequests = 0;
+  let mayaId = "";
+
+  /** A raw request (Node's http, so Host and odd paths go out exactly as written). */
+  const ask = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, path, method, headers: { host: "bio.localhost:3000", "user-agent": BROWSER, ...headers } }, (res) => {
+        const pieces: Buffer[] = [];
+        res.on("data", (piece: Buffer) => pieces.push(piece));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(pieces) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  const views = async () => {
+    await counter.flush();
+    const [row] = await database.db.select({ count: bioPageViews.count }).from(bioPageViews).where(eq(bioPageViews.pageId, mayaId));
+    return row?.count ?? 0;
+  };
+
+  beforeAll(async () => {
+    database = await createEmptyDatabase(engine);
+    await database.migrate();
+    await seedDatabase(database.db);
+    mayaId = (await database.db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, "mayamakes")))[0]!.id;
+    const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });
+    counter = createViewCounter(database.db, { flushEveryMs: 60_000 });
+    const host = createBioHost({ config, db: database.db, generation: generationSourceFor(database), counter, logger: console });
+    server = http.createServer((req, res) => {
+      if (host.handles(req)) return host.handle(req, res);
+      appRequests += 1;
+      res.end("app");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await counter?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await database?.dispose();
+  });
+
+  it("serves the page with its name, about text and counted links, and the host's headers", async () => {
+    const page = await ask("/mayamakes", { "accept-encoding": "gzip, deflate, br" });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(page.headers["vary"]).toBe("Accept-Encoding");
+    expect(page.headers["set-cookie"]).toBeUndefined();
+    expect(page.headers["content-security-policy"]).toBe(BIO_CSP);
+    expect(page.headers["content-security-policy"]).not.toMatch(/script-src/);
+    expect(page.headers["x-content-type-options"]).toBe("nosniff");
+    expect(page.headers["strict-transport-security"]).toBeUndefined();
+    const html = zlib.brotliDecompressSync(page.body).toString();
+    expect(html).toContain("<h1>Maya Chen | Maya Makes</h1>");
+    expect(html).toContain("garage workshop");
+    expect(html).toContain('<a href="/mayamakes/go/youtube" rel="noopener">');
+    expect(html).toContain("<small>youtube.com/@mayamakes</small>");
+    expect(html).toContain('<link rel="canonical" href="http://bio.localhost:3000/mayamakes">');
+    expect(html).not.toMatch(/<script/i);
+    expect(page.body.length).toBeLessThan(20_000);
+
+    const plain = await ask("/mayamakes");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(html);
+    const gzipped = await ask("/mayamakes", { "accept-encoding": "gzip" });
+    expect(zlib.gunzipSync(gzipped.body).toString()).toBe(html);
+  });
+
+  it("sends HSTS when a trusted proxy says the request came over https, and reads its forwarded host", async () => {
+    const page = await ask("/mayamakes", { host: "10.0.0.1:3000", "x-forwarded-host": "bio.localhost", "x-forwarded-proto": "https" });
+    expect(page.status).toBe(200);
+    expect(page.headers["strict-transport-security"]).toMatch(/max-age=/);
+  });
+
+  it("leaves the app's own host and unknown hosts to the app", async () => {
+    const before = appRequests;
+    await ask("/mayamakes", { host: "localhost:3000" });
+    await ask("/mayamakes", { host: "evil.example" });
+    await ask("/mayamakes", { host: "bio.localhost:3001" });
+    expect(appRequests).toBe(before + 3);
+  });
+
+  it("answers its own 404 for unknown endings and app routes, and refuses bad input with a 4xx", async () => {
+    for (const path of ["/nobody_here", "/app", "/signin", "/api/functions/x", "/app/account/bizbio", "/", "/mayamakes/go/facebook", "/mayamakes/go/nope", "/%00", "/%ZZ", "/a/../mayamakes", "/mayamakes.php"]) {
+      const answer = await ask(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body.toString(), path).toContain("This page doesn't exist");
+      expect(answer.headers["content-security-policy"]).toBe(BIO_CSP);
+      expect(answer.headers["set-cookie"]).toBeUndefined();
+    }
+    expect((await ask(`/${"a".repeat(3000)}`)).status).toBe(414);
+    expect((await ask("/mayamakes", {}, "POST")).status).toBe(405);
+    expect((await ask("/mayamakes", {}, "DELETE")).headers["allow"]).toBe("GET, HEAD");
+    const moved = await ask("/MayaMakes/");
+    expect(moved.status).toBe(301);
+    expect(moved.headers["location"]).toBe("/mayamakes");
+  });
+
+  it("answers any path a client can send with a 2xx, 3xx or 4xx, never a 5xx", async () => {
+    // Every character Node lets a client put in a request path, and the pieces that tend to break parsers.
+    const piece = fc.oneof(
+      fc.string({ unit: fc.integer({ min: 0x21, max: 0xff }).map((code) => String.fromCharCode(code)), maxLength: 30 }),
+      fc.constantFrom("%", "%00", "%ZZ", "%2F", "%C0%AF", "..", "/go/", "/share.png", "mayamakes", "?v=", "//", "\\"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 6 }), async (pieces) => {
+        const answer = await ask(`/${pieces.join("")}`);
+        expect(answer.status).toBeGreaterThanOrEqual(200);
+        expect(answer.status).toBeLessThan(500);
+        // Node's own parser answers 400 (no headers) to bytes it refuses in a request line; every other answer is the host's.
+        if (answer.status !== 400) expect(answer.headers["content-security-policy"], `${answer.status} ${pieces.join("")}`).toBe(BIO_CSP);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts human GETs exactly; not HEAD, bots, prefetches or a missing User-Agent", async () => {
+    const start = await views();
+    for (let i = 0; i < 5; i++) expect((await ask("/mayamakes")).status).toBe(200);
+    await ask("/mayamakes", {}, "HEAD");
+    await ask("/mayamakes", { "user-agent": BOT });
+    await ask("/mayamakes", { "user-agent": "" });
+    await ask("/mayamakes", { "sec-purpose": "prefetch;prerender" });
+    await ask("/mayamakes", { purpose: "prefetch" });
+    await ask("/mayamakes", { "x-moz": "prefetch" });
+    expect(await views()).toBe(start + 5);
+    const [day] = await database.db.select({ count: bioPageDailyViews.count }).from(bioPageDailyViews).where(eq(bioPageDailyViews.pageId, mayaId));
+    expect(day!.count).toBeGreaterThanOrEqual(5);
+  });
+
+  it("answers a repeated open with 304 and counts it as a view", async () => {
+    const first = await ask("/mayamakes", { "accept-encoding": "br" });
+    const start = await views();
+    const again = await ask("/mayamakes", { "accept-encoding": "br", "if-none-match": String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(await views()).toBe(start + 1);
+  });
+
+  it("redirects a link through a counted click, only to the stored http(s) address", async () => {
+    const go = await ask("/mayamakes/go/youtube");
+    expect(go.status).toBe(302);
+    expect(go.headers["location"]).toBe("https://www.youtube.com/@mayamakes");
+    expect(go.headers["cache-control"]).toBe("no-store");
+    await ask("/mayamakes/go/youtube", { "user-agent": BOT });
+    await ask("/mayamakes/go/youtube", {}, "HEAD");
+    await counter.flush();
+    const clicks = await database.db.select().from(bioPageLinkClicks).where(eq(bioPageLinkClicks.pageId, mayaId));
+    expect(clicks.map((c) => [c.linkType, c.count])).toEqual([["youtube", 1]]);
+  });
+
+  it("never links or redirects to a non-http address, whatever the row holds", async () => {
+    await database.db.execute(
+      sql`update bio_pages set links = '[{"type":"website","url":"javascript:alert(1)"},{"type":"store","url":"JAVASCRIPT:alert(1)"}]'::jsonb where id = ${mayaId}`,
+    );
+    await guestPagesChanged(database.db);
+    const html = (await ask("/mayamakes")).body.toString();
+    expect(html).not.toMatch(/javascript/i);
+    expect(html).not.toContain("/go/website");
+    expect((await ask("/mayamakes/go/website")).status).toBe(404);
+  });
+
+  it("shows an edit on the next request, and re-renders only when the page changed", async () => {
+    await database.db.update(bioPages).set({ name: "Maya <b>Renamed</b>", blurb: "Line one\nLine two" }).where(eq(bioPages.id, mayaId));
+    await guestPagesChanged(database.db);
+    const html = (await ask("/mayamakes")).body.toString();
+    expect(html).toContain("<h1>Maya &lt;b&gt;Renamed&lt;/b&gt;</h1>");
+    expect(html).toContain("Line one\nLine two");
+    const etag = (await ask("/mayamakes")).headers.etag;
+    // A change elsewhere moves the generation: the page is read again but its bytes stay the same.
+    await guestPagesChanged(database.db);
+    expect((await ask("/mayamakes")).headers.etag).toBe(etag);
+  });
+
+  it("serves a 1200×630 PNG share image, cached long under its versioned address", async () => {
+    const html = (await ask("/mayamakes")).body.toString();
+    const image = html.match(/property="og:image" content="http:\/\/bio\.localhost:3000(\/mayamakes\/share\.png\?v=[\w-]+)"/)![1]!;
+    const png = await ask(image);
+    expect(png.status).toBe(200);
+    expect(png.headers["content-type"]).toBe("image/png");
+    expect(png.headers["cache-control"]).toMatch(/immutable/);
+    expect(png.body.subarray(1, 4).toString()).toBe("PNG");
+    expect(png.body.readUInt32BE(16)).toBe(1200);
+    expect(png.body.readUInt32BE(20)).toBe(630);
+    expect((await ask("/mayamakes/share.png")).headers["cache-control"]).toBe("public, max-age=300");
+  });
+
+  it("serves robots.txt and the icon, and a deleted page's address 404s with its pending views dropped", async () => {
+    expect((await ask("/robots.txt")).body.toString()).toContain("Disallow: /*/go/");
+    expect((await ask("/favicon.ico")).headers["content-type"]).toBe("image/svg+xml");
+    const [other] = await database.db.select({ id: bioPages.id, ending: bioPages.customEnding }).from(bioPages).where(eq(bioPages.customEnding, "small_shop_hours"));
+    expect((await ask(`/${other!.ending}`)).status).toBe(200);
+    await database.db.delete(bioPageViews).where(eq(bioPageViews.pageId, other!.id));
+    await database.db.delete(bioPages).where(eq(bioPages.id, other!.id));
+    await counter.flush();
+    expect(counter.stats().pendingKeys).toBe(0);
+    await guestPagesChanged(database.db);
+    expect((await ask(`/${other!.ending}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+import type { TrustProxy } from "#server/config";
+import { compileTrust, trustedForwardedHeaders } from "#server/http/forwarding";
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+export type HostMatcher = {
+  /** Whether the request is for the bio host (by Host, or X-Forwarded-Host from a trusted proxy). */
+  isBioHost(req: IncomingMessage): boolean;
+  /** Whether it arrived over https (at this server, or at the trusted proxy as it says). */
+  isHttps(req: IncomingMessage): boolean;
+};
+
+/**
+ * Tells bio host requests from app requests before Express runs, reading the
+ * host the way the app does (server/http/forwarding.ts, host-check.ts): the
+ * Host header, unless a proxy TRUST_PROXY names sent X-Forwarded-Host. A host
+ * without a port (what proxies usually pass on) matches by name.
+ */
+export function hostMatcher(bioOrigin: string, trustProxy: TrustProxy): HostMatcher {
+  const url = new URL(bioOrigin);
+  const hostname = url.hostname;
+  const port = url.port || DEFAULT_PORTS[url.protocol]!;
+  const exact = url.host;
+  const trust = compileTrust(trustProxy);
+
+  const forwarded = (req: IncomingMessage) =>
+    trustProxy === false || (req.headers["x-forwarded-host"] === undefined && req.headers["x-forwarded-proto"] === undefined)
+      ? null
+      : trustedForwardedHeaders(req.headers, req.socket.remoteAddress ?? "", trust);
+
+  const matches = (host: string | undefined) => {
+    if (host === undefined) return false;
+    if (host === exact) return true;
+    const match = /^([\w.-]+)(?::(\d{1,5}))?$/.exec(host);
+    if (!match) return false;
+    const name = match[1]!.toLowerCase().replace(/\.$/, "");
+    return name === hostname && (match[2] === undefined || String(Number(match[2])) === port);
+  };
+
+  return {
+    isBioHost(req) {
+      const trusted = forwarded(req)?.["x-forwarded-host"];
+      return matches(trusted ?? req.headers.host);
+    },
+    isHttps(req) {
+      if ((req.socket as TLSSocket).encrypted) return true;
+      return forwarded(req)?.["x-forwarded-proto"]?.toLowerCase() === "https";
+    },
+  };
+}

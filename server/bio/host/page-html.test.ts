@@ -1,0 +1,139 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { PublicBioPage } from "#server/bio/public-page";
+import { LINK_TYPES } from "#server/db/schema";
+import { isHumanVisit } from "./human-visit";
+import { escapeHtml, renderBioPage, renderNotFound, shownDestination } from "./page-html";
+import { shareImageSvg, wrapText } from "./share-image";
+import { BIO_CSP, BIO_STYLE } from "./style";
+
+const site = { bioOrigin: "https://bio.sponsorgrid.example", publicOrigin: "https://sponsorgrid.example", appName: "Sponsorgrid" };
+
+function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
+  return {
+    id: "page_1",
+    uid: "user_1",
+    customEnding: "maya",
+    name: "Maya",
+    blurb: "Maker.",
+    links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }],
+    sponsorships: [],
+    updatedAt: new Date(0),
+    ...overrides,
+  };
+}
+
+const HOSTILE = `</title><script>alert("x")</script><img src=x onerror='alert(1)'>&amp;"`;
+
+describe("bio page HTML", () => {
+  it("escapes hostile names, about texts, link addresses and sponsorship titles everywhere", () => {
+    const html = renderBioPage(
+      page({
+        name: HOSTILE,
+        blurb: `${HOSTILE}\nsecond line`,
+        links: [{ type: "website", url: `https://evil.example/"><script>alert(1)</script>` }],
+        sponsorships: [{ id: "p", title: HOSTILE, minContributionCents: 2500, currency: "usd" }],
+      }),
+      site,
+      "v1",
+    );
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toMatch(/onerror='/);
+    expect(html).toContain(escapeHtml(HOSTILE));
+    expect(html).toContain(`&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;&quot;`);
+    // The about text keeps its line break (the CSS shows it: white-space: pre-line).
+    expect(html).toContain("&amp;amp;&quot;\nsecond line</p>");
+    expect(html).toContain("Minimum contribution $25");
+    // Exactly one <title>, one <style>, and the style is the one the CSP allows.
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/<style>([^<]*)<\/style>/)![1]).toBe(BIO_STYLE);
+    const hash = crypto.createHash("sha256").update(BIO_STYLE).digest("base64");
+    expect(BIO_CSP).toContain(`'sha256-${hash}'`);
+  });
+
+  it("renders only http(s) addresses as links, through the counted redirect, destination shown", () => {
+    const html = renderBioPage(
+      page({
+        links: [
+          { type: "website", url: "javascript:alert(1)" },
+          { type: "store", url: "data:text/html,hi" },
+          { type: "twitter", url: " https://x.com/maya" },
+          { type: "youtube", url: "https://www.youtube.com/@maya" },
+        ],
+      }),
+      site,
+      "v1",
+    );
+    expect(html).not.toMatch(/javascript|data:/);
+    expect(html.match(/<a href="\/maya\/go\//g)).toHaveLength(1);
+    expect(html).toContain('<a href="/maya/go/youtube" rel="noopener">');
+    expect(html).toContain("<small>youtube.com/@maya</small>");
+    expect(html).not.toContain("https://www.youtube.com/@maya\"");
+  });
+
+  it("carries the canonical address, Open Graph and Twitter tags, and stays far under 20 KB at the limits", () => {
+    const full = renderBioPage(
+      page({
+        name: "N".repeat(99),
+        blurb: "word ".repeat(199),
+        links: LINK_TYPES.slice(0, 10).map((type) => ({ type, url: `https://www.${type}.com/${"p".repeat(80)}` })),
+        sponsorships: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: "T".repeat(100), minContributionCents: 1_000_050, currency: "usd" })),
+      }),
+      site,
+      "abc",
+    );
+    expect(full).toContain('<link rel="canonical" href="https://bio.sponsorgrid.example/maya">');
+    expect(full).toContain('<meta property="og:image" content="https://bio.sponsorgrid.example/maya/share.png?v=abc">');
+    expect(full).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(full).toContain('<html lang="en">');
+    expect(full).toContain('<meta name="viewport"');
+    expect(full).toContain('<a href="https://sponsorgrid.example/">Made with Sponsorgrid</a>');
+    const description = full.match(/<meta name="description" content="([^"]*)">/)![1]!;
+    expect([...description].length).toBeLessThanOrEqual(160);
+    expect(zlib.brotliCompressSync(full).length).toBeLessThan(20_000);
+    // Only the icons the page uses.
+    expect(full.match(/<svg/g)).toHaveLength(10);
+  });
+
+  it("shortens long destinations and drops www.", () => {
+    expect(shownDestination(new URL("https://www.example.com/"))).toBe("example.com");
+    expect(shownDestination(new URL(`https://example.com/${"a".repeat(80)}`))).toHaveLength(48);
+  });
+
+  it("has a 404 page with no script that says what happened", () => {
+    const html = renderNotFound(site);
+    expect(html).toContain("This page doesn't exist");
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).not.toMatch(/<script/i);
+  });
+});
+
+describe("share image", () => {
+  it("escapes what the page holds and wraps long text into a few lines", () => {
+    const svg = shareImageSvg(page({ name: HOSTILE, blurb: "\u0000\u0007 bell" }), site);
+    expect(svg).not.toContain("<script");
+    expect(svg.includes("\u0000") || svg.includes("\u0007")).toBe(false);
+    expect(wrapText("a ".repeat(200), 10, 3)).toHaveLength(3);
+    expect(wrapText("a ".repeat(200), 10, 3).at(-1)).toMatch(/…$/);
+    expect(wrapText("x".repeat(30), 10, 2)).toEqual(["x".repeat(10), `${"x".repeat(9)}…`]);
+    expect(wrapText("short", 10, 2)).toEqual(["short"]);
+  });
+});
+
+describe("human visits", () => {
+  const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  it("counts a browser's GET, not HEAD, crawlers, previews, prefetches or no User-Agent", () => {
+    expect(isHumanVisit("GET", { "user-agent": chrome })).toBe(true);
+    expect(isHumanVisit("HEAD", { "user-agent": chrome })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)" })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": "facebookexternalhit/1.1" })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": "curl/8.5.0" })).toBe(false);
+    expect(isHumanVisit("GET", {})).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": chrome, "sec-purpose": "prefetch" })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": chrome, "sec-purpose": "prefetch;prerender" })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": chrome, purpose: "prefetch" })).toBe(false);
+    expect(isHumanVisit("GET", { "user-agent": chrome, "x-moz": "prefetch" })).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { PublicBioPage } from "#server/bio/public-page";
+import type { Db } from "#server/db/client";
+import { createRenderedPages } from "./rendered-pages";
+
+const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
+
+function page(ending: string, name = "Maya"): PublicBioPage {
+  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], updatedAt: new Date(0) };
+}
+
+/** A store over fake data: `rows` is the database, `generation` the counter writes move. */
+function setup(options: { maxBytes?: number; maxAgeMs?: number } = {}) {
+  const rows = new Map<string, PublicBioPage>([["maya", page("maya")]]);
+  let generation = 1;
+  let now = 0;
+  const reads: string[] = [];
+  const pages = createRenderedPages({
+    db: null as unknown as Db,
+    generation: { current: () => String(generation) },
+    site,
+    now: () => now,
+    ...options,
+    read: async (_db, ending) => {
+      reads.push(ending);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return rows.get(ending) ?? null;
+    },
+  });
+  return { pages, rows, reads, bump: () => (generation += 1), tick: (ms: number) => (now += ms) };
+}
+
+describe("pages rendered once per version", () => {
+  it("reads a page once however many requests wait, then answers from memory", async () => {
+    const { pages, reads } = setup();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => pages.get("maya")));
+    expect(reads).toEqual(["maya"]);
+    expect(new Set(answers).size).toBe(1);
+    expect(pages.get("maya")).toBe(answers[0]);
+    expect(pages.stats()).toMatchObject({ reads: 1, renders: 1 });
+  });
+
+  it("after a write, reads again, and renders again only when the page changed", async () => {
+    const { pages, rows, bump } = setup();
+    const first = await pages.get("maya");
+    bump();
+    expect(await pages.get("maya")).toBe(first);
+    expect(pages.stats()).toMatchObject({ reads: 2, renders: 1 });
+    rows.set("maya", page("maya", "Maya Chen"));
+    bump();
+    const second = await pages.get("maya");
+    expect(second).not.toBe(first);
+    expect(second!.identity.toString()).toContain("Maya Chen");
+    expect(second!.etag).not.toBe(first!.etag);
+    rows.delete("maya");
+    bump();
+    expect(await pages.get("maya")).toBeNull();
+  });
+
+  it("keeps misses too, reads again after maxAge, and never queries for what cannot be an ending", async () => {
+    const { pages, reads, tick } = setup({ maxAgeMs: 1000 });
+    expect(await pages.get("nobody")).toBeNull();
+    expect(pages.get("nobody")).toBeNull();
+    expect(reads).toEqual(["nobody"]);
+    tick(1001);
+    await pages.get("nobody");
+    expect(reads).toEqual(["nobody", "nobody"]);
+    expect(pages.get("Not-An-Ending")).toBeNull();
+    expect(pages.get("x".repeat(100))).toBeNull();
+    expect(reads).toHaveLength(2);
+  });
+
+  it("holds at most maxBytes, least recently used out first", async () => {
+    const { pages, rows } = setup({ maxBytes: 9_000 });
+    for (const ending of ["a", "b", "c", "d"]) rows.set(ending, page(ending));
+    await pages.get("a");
+    await pages.get("b");
+    pages.get("a"); // a is used again: b is now the oldest
+    await pages.get("c");
+    await pages.get("d");
+    expect(pages.stats().bytes).toBeLessThanOrEqual(9_000);
+    const reads = pages.stats().reads;
+    pages.get("d");
+    expect(pages.stats().reads).toBe(reads);
+  });
+});
+
+describe("share images in the budget", () => {
+  it("counts a page's share image once it is made", async () => {
+    const { pages } = setup();
+    const rendered = (await pages.get("maya"))!;
+    const before = pages.stats().bytes;
+    const png = await rendered.shareImage();
+    expect(await rendered.shareImage()).toBe(png);
+    expect(pages.stats().bytes).toBe(before + png.length);
+  });
+});

@@ -166,13 +166,8 @@ test("a page nobody has seen says so and invites the owner to share it", async (
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
-/**
- * NEEDS THE BIO HOST'S share.png (the "host" helper's work on issue 14): on
- * this branch the bio host does not serve the image yet, so this test is
- * marked fixme. After the merge, delete the `test.fixme` line: it must pass.
- */
+/** The preview is the bio host's own share.png, loaded cross-origin by the app's page. */
 test("the share image preview loads from the bio host at 1200 × 630", async ({ page }) => {
-  test.fixme(true, "share.png is served by the bio host once the host helper's work is merged");
   test.setTimeout(120_000);
   const { id } = await ownerWithPage(page, "Share Image Shop");
   await page.goto(`/app/account/bizbio/${id}/insights`);

@@ -142,7 +142,7 @@ describe.each(ENGINES)("bio pages on %s", (engine) => {
       const own = await post(payer, "Payer's post");
       const theirs = await post(noPayments, "Someone else's post");
       expect(await sponsorshipChoices(db(), noPayments.uid)).toEqual({ paymentsEnabled: false, posts: [] });
-      expect(await sponsorshipChoices(db(), payer.uid)).toEqual({ paymentsEnabled: true, posts: [{ id: own, title: "Payer's post", minContributionCents: 5000 }] });
+      expect(await sponsorshipChoices(db(), payer.uid)).toEqual({ paymentsEnabled: true, posts: [{ id: own, title: "Payer's post", minContributionCents: 5000, currency: "usd" }] });
 
       const refusedOwn = await createBioPage(db(), noPayments, form({ sponsorships: [theirs] }));
       expect(refusedOwn).toMatchObject({ kind: "ERROR", fieldErrors: { sponsorships: "Set up payments before you offer sponsorship options" } });

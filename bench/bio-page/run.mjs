@@ -16,12 +16,12 @@
 // See bench/README.md ("Bio page").
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
 import { startNginx } from "../lib/nginx.mjs";
+import { emptyPostgres, fetchRaw } from "../lib/requests.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -66,30 +66,6 @@ async function startApp(dataDir, databaseUrl, root = ROOT) {
   return { ...app, bioHost: `bio.localhost:${port}` };
 }
 
-async function emptyPostgres(url) {
-  const { default: pg } = await import("pg");
-  const name = new URL(url).pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`drop database if exists ${name} with (force)`);
-  await client.query(`create database ${name}`);
-  await client.end();
-}
-
-function fetchRaw(base, pathname, headers) {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${base}${pathname}`, { headers }, (res) => {
-        const pieces = [];
-        res.on("data", (piece) => pieces.push(piece));
-        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(pieces) }));
-      })
-      .on("error", reject);
-  });
-}
-
 /** The page's views record, after the app wrote what it still counted in memory. */
 async function views(app) {
   const response = await fetch(`${app.base}/__test/bio-views?ending=${ENDING}`, { headers: { "x-test-routes-secret": SECRET } });
@@ -100,8 +76,8 @@ async function views(app) {
 /** The page as a browser gets it from the bio host, saved for nginx with the same headers. */
 async function savePage(app, dir, name) {
   const headers = { ...BROWSER_HEADERS, host: app.bioHost };
-  const sent = await fetchRaw(app.base, `/${ENDING}`, headers);
-  const again = await fetchRaw(app.base, `/${ENDING}`, headers);
+  const sent = await fetchRaw(`${app.base}/${ENDING}`, headers);
+  const again = await fetchRaw(`${app.base}/${ENDING}`, headers);
   if (sent.status !== 200 || !again.body.equals(sent.body)) throw new Error(`/${ENDING}: ${sent.status}, or two requests gave different bytes`);
   const file = path.join(dir, `${name}.body`);
   fs.writeFileSync(file, sent.body);
@@ -110,7 +86,7 @@ async function savePage(app, dir, name) {
     const name = sent.rawHeaders[i];
     if (!HOP_BY_HOP.has(name.toLowerCase())) saved.push([name, sent.rawHeaders[i + 1]]);
   }
-  const identity = await fetchRaw(app.base, `/${ENDING}`, { ...headers, "accept-encoding": "identity" });
+  const identity = await fetchRaw(`${app.base}/${ENDING}`, { ...headers, "accept-encoding": "identity" });
   return { path: `/${ENDING}`, file, headers: saved, bytes: sent.body.length, html: identity.body.length, encoding: sent.headers["content-encoding"] ?? "identity" };
 }
 
@@ -191,7 +167,7 @@ async function main() {
     await savePage(postgres, work, "postgres");
     const nginx = await startNginx(work, [page]);
     stops.push(() => nginx.stop());
-    const served = await fetchRaw(nginx.base, page.path, BROWSER_HEADERS);
+    const served = await fetchRaw(`${nginx.base}${page.path}`, BROWSER_HEADERS);
     if (!served.body.equals(fs.readFileSync(page.file)) || served.headers["content-encoding"] !== page.encoding) throw new Error("nginx sends other bytes");
 
     const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr.trim();

@@ -18,6 +18,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
 import { startNginx } from "../lib/nginx.mjs";
+import { emptyPostgres, fetchRaw } from "../lib/requests.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONNECTIONS = 10;
@@ -57,42 +58,19 @@ async function startApp(root, dataDir, extraEnv = {}) {
   });
 }
 
-async function emptyPostgres(url) {
-  const { default: pg } = await import("pg");
-  const name = new URL(url).pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`drop database if exists ${name} with (force)`);
-  await client.query(`create database ${name}`);
-  await client.end();
-}
-
 // ---------------------------------------------------------------- pages as the app sends them
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "date", "transfer-encoding", "content-length"]);
 
-/** One guest request with the benchmark's headers: status, headers and the body bytes as sent. */
-async function fetchRaw(url, headers = REQUEST_HEADERS) {
-  const http = await import("node:http");
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const pieces = [];
-        res.on("data", (piece) => pieces.push(piece));
-        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(pieces) }));
-      })
-      .on("error", reject);
-  });
-}
+/** One guest request with the benchmark's headers unless told otherwise. */
+const fetchGuest = (url, headers = REQUEST_HEADERS) => fetchRaw(url, headers);
 
 /** A page's bytes and headers, saved for nginx, after the app served it twice the same way. */
 async function savePage(base, page, dir, index) {
-  await fetchRaw(`${base}${page.path}`);
-  const sent = await fetchRaw(`${base}${page.path}`);
+  await fetchGuest(`${base}${page.path}`);
+  const sent = await fetchGuest(`${base}${page.path}`);
   if (sent.status !== 200) throw new Error(`${page.path}: ${sent.status}`);
-  const again = await fetchRaw(`${base}${page.path}`);
+  const again = await fetchGuest(`${base}${page.path}`);
   const cached = sent.headers["x-guest-cache"] ?? "(no cache)";
   if (!again.body.equals(sent.body)) throw new Error(`${page.path}: two guest requests gave different bytes`);
   const file = path.join(dir, `page-${index}.body`);
@@ -185,7 +163,7 @@ async function signedInRound(servers, log) {
       for (const name of round % 2 === 1 ? names : [...names].reverse()) {
         const server = servers[name];
         const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
-        const check = await fetchRaw(`${server.base}${pagePath}`, headers);
+        const check = await fetchGuest(`${server.base}${pagePath}`, headers);
         if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
         const result = await measure(`${server.base}${pagePath}`, headers);
         row[name].push(result.rps);
@@ -210,7 +188,7 @@ async function main() {
     if (process.env.BENCH_DATABASE_URL) await emptyPostgres(process.env.BENCH_DATABASE_URL);
     const app = await startApp(ROOT, path.join(work, "data"));
     stops.push(() => app.stop());
-    const list = await fetchRaw(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
+    const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
     const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
     if (!detailPath) throw new Error("no opportunity on the list page");
     const pages = [];
@@ -227,11 +205,11 @@ async function main() {
     // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
     const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
     stops.push(() => rendering.stop());
-    const detailOff = (await fetchRaw(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
+    const detailOff = (await fetchGuest(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
       .toString("utf8")
       .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
     for (const page of pages) {
-      const served = await fetchRaw(`${nginx.base}${page.path}`);
+      const served = await fetchGuest(`${nginx.base}${page.path}`);
       if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
       if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
     }

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import { devices, type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
@@ -154,6 +154,42 @@ test("edit keeps the ending read-only and saves; both edit addresses reach the s
   await page.goto("/app/bizbio/new");
   await expect(page).toHaveURL(`${DASHBOARD}/new`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("New bio page");
+});
+
+test("a signed-out visitor sees the new page on the bio host, each visit adds a view, and an edit shows on the next visit", async ({ page, browser }) => {
+  await verifiedUser(page);
+  const mine = ending("live");
+  const id = await createPage(page, {
+    name: "Live Page",
+    customEnding: mine,
+    links: [["youtube", "https://www.youtube.com/@livepage"], ["website", "https://live.example/shop"]],
+  });
+
+  // Another browser, as a stranger who followed the link: no session, a person's User-Agent (so it counts).
+  const stranger = await browser.newContext({ ...devices["Desktop Chrome"] });
+  const visitor = await stranger.newPage();
+  for (let visit = 0; visit < 3; visit++) expect((await visitor.goto(`${BIO_ORIGIN}/${mine}`))!.status()).toBe(200);
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Live Page");
+  await expect(visitor.getByText("About me.")).toBeVisible();
+  await expect(visitor.getByRole("link", { name: /YouTube/ })).toHaveAttribute("href", `/${mine}/go/youtube`);
+  await expect(visitor.getByRole("link", { name: /Website/ })).toContainText("live.example/shop");
+  expect(await stranger.cookies()).toEqual([]);
+
+  // Views are written within a second; the owner's dashboard shows all three.
+  await expect
+    .poll(async () => {
+      await page.goto(DASHBOARD);
+      return rowOf(page, "Live Page").textContent();
+    })
+    .toContain("Views3");
+
+  const saved = await postForm(page.request, `/edit/${id}`, [["name", "Live Page, renamed"], ["customEnding", mine], ["blurb", "New about text."], ["linkType", "website"], ["linkUrl", "https://live.example/shop"]]);
+  expect(saved.status()).toBe(302);
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Live Page, renamed");
+  await expect(visitor.getByText("New about text.")).toBeVisible();
+  await expect(visitor.getByRole("link", { name: /YouTube/ })).toHaveCount(0);
+  await stranger.close();
 });
 
 test("delete: No keeps the page; Yes shows Done! for 2 s, then the row and its address are gone", async ({ page }) => {

@@ -50,6 +50,33 @@ describe("loadConfig", () => {
     ).toThrowError(/SESSION_SECRET is required in production when DATABASE_URL is set \(not set\)/);
   });
 
+  describe("payments", () => {
+    const STRIPE = { STRIPE_SECRET_KEY: "sk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc123" };
+    const PRODUCTION = { NODE_ENV: "production", DATABASE_URL: "postgres://localhost/db", SESSION_SECRET: "x".repeat(32) };
+
+    it("uses the sandbox without Stripe keys, and Stripe with them", () => {
+      expect(loadConfig({}).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig(STRIPE).PAYMENT_PROVIDER).toBe("stripe");
+      expect(loadConfig({ ...STRIPE, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig({}).PLATFORM_FEE_PERCENT).toBe(0);
+      expect(loadConfig({ PLATFORM_FEE_PERCENT: "2.5" }).PLATFORM_FEE_PERCENT).toBe(2.5);
+    });
+
+    it("refuses half a Stripe setup, bad keys and fees", () => {
+      expect(() => loadConfig({ PAYMENT_PROVIDER: "stripe" })).toThrowError(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required/);
+      expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_abc" })).toThrowError(/STRIPE_WEBHOOK_SECRET and STRIPE_SECRET_KEY must be set together/);
+      expect(() => loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: "pk_test_abc" })).toThrowError(/must be a Stripe secret key/);
+      expect(() => loadConfig({ PLATFORM_FEE_PERCENT: "51" })).toThrowError(/PLATFORM_FEE_PERCENT must be between 0 and 50/);
+      expect(() => loadConfig({ PLATFORM_FEE_PERCENT: "1.234" })).toThrowError(/at most two decimals/);
+    });
+
+    it("runs the sandbox in production only when it is chosen outright", () => {
+      expect(() => loadConfig(PRODUCTION)).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production/);
+      expect(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig({ ...PRODUCTION, ...STRIPE }).PAYMENT_PROVIDER).toBe("stripe");
+    });
+  });
+
   describe("TRUST_PROXY", () => {
     it.each([
       [undefined, false],

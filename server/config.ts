@@ -106,6 +106,20 @@ const configSchema = z
     CAPTCHA_SECRET_KEY: z.string().min(1).optional(),
     // Proof-of-work size for ALTCHA (higher = slower for bots and people).
     ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000, "must be at least 1000").max(10_000_000).default(100_000),
+
+    // Card payments (server/payments/): Stripe when its keys are set, otherwise the built-in sandbox.
+    PAYMENT_PROVIDER: z.enum(["stripe", "sandbox"], { error: 'must be "stripe" or "sandbox"' }).optional(),
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_…, sk_live_…)").optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+    // Where the stripe SDK sends its calls; only for a local Stripe API emulator (tests).
+    STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    // The platform's share of each sponsor payment, in percent (0 to 50, up to two decimals).
+    PLATFORM_FEE_PERCENT: z.coerce
+      .number({ error: "must be a number" })
+      .min(0, "must be between 0 and 50")
+      .max(50, "must be between 0 and 50")
+      .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-9, "must have at most two decimals")
+      .default(0),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
@@ -128,6 +142,20 @@ const configSchema = z
         message: `must not be set when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}); it is for the end-to-end suite on this machine`,
       });
     }
+    if (env.PAYMENT_PROVIDER === "stripe" && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER is stripe" });
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "and STRIPE_SECRET_KEY must be set together" });
+    }
+    // Running for real with no Stripe keys must not quietly take pretend payments.
+    if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.STRIPE_SECRET_KEY && env.PAYMENT_PROVIDER !== "sandbox") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message: "needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production, or PAYMENT_PROVIDER=sandbox to take test payments only",
+      });
+    }
     // Several app processes share one PostgreSQL: they must share the secret too.
     if (env.DATABASE_URL && !env.SESSION_SECRET && env.NODE_ENV === "production") {
       ctx.addIssue({
@@ -145,6 +173,7 @@ const configSchema = z
       // *.localhost resolves to loopback in browsers, so bio pages work locally with no DNS setup.
       BIO_ORIGIN: env.BIO_ORIGIN ?? `http://bio.localhost:${env.PORT}`,
       MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
+      PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox"),
     };
   });
 

@@ -39,7 +39,8 @@ export async function waitUntil(what, { child, output, isReady, timeoutMs = 180_
  * SIGTERM, as an operator's restart would, and waits for the exit.
  */
 export async function startProgram({ command = process.execPath, args = ["server.js"], cwd, port, env = {}, isReady, timeoutMs, signal = "SIGTERM" }) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // Benchmarks take no real payments: the sandbox, even where a run looks like production (PostgreSQL).
+  const child = spawn(command, args, { cwd, env: { PAYMENT_PROVIDER: "sandbox", ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));

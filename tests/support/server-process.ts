@@ -29,7 +29,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", DATABASE_URL: "", ...env, PORT: String(port) },
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", DATABASE_URL: "", PAYMENT_PROVIDER: "sandbox", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

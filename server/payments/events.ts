@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/**
+ * The payment events our handlers act on, normalised from the provider's own
+ * (Stripe's `checkout.session.completed`, …, or the sandbox's). Amounts are
+ * integer minor units of `currency` (lowercase ISO 4217). `eventId` is the
+ * provider's id of the event: with `provider` it names the event once,
+ * however often it is delivered.
+ */
+const base = {
+  provider: z.enum(["stripe", "sandbox"]),
+  eventId: z.string().min(1).max(255),
+  occurredAt: z.coerce.date(),
+};
+const money = { amount: z.number().int().nonnegative(), currency: z.string().regex(/^[a-z]{3}$/) };
+
+/** A checkout ended: paid now (`paymentStatus` "paid"), paid later (async), failed or expired. */
+const checkoutEvent = <T extends string>(type: T) =>
+  z.object({
+    ...base,
+    type: z.literal(type),
+    checkoutId: z.string().min(1),
+    // Our sponsor_sessions row id, sent to the provider as metadata / client_reference_id.
+    sessionId: z.string().min(1).nullable(),
+    paymentIntentId: z.string().min(1).nullable(),
+    paymentStatus: z.enum(["paid", "unpaid", "no_payment_required"]),
+    ...money,
+  });
+
+export const paymentEventSchema = z.discriminatedUnion("type", [
+  checkoutEvent("checkout.completed"),
+  checkoutEvent("checkout.async_payment_succeeded"),
+  checkoutEvent("checkout.async_payment_failed"),
+  checkoutEvent("checkout.expired"),
+  z.object({
+    ...base,
+    type: z.literal("charge.refunded"),
+    paymentIntentId: z.string().min(1),
+    chargeId: z.string().min(1),
+    // Everything refunded on this charge so far (Stripe's amount_refunded), not just this refund.
+    amountRefunded: z.number().int().nonnegative(),
+    currency: money.currency,
+  }),
+  z.object({
+    ...base,
+    type: z.literal("refund.updated"),
+    refundId: z.string().min(1),
+    paymentIntentId: z.string().min(1).nullable(),
+    status: z.enum(["pending", "requires_action", "succeeded", "failed", "canceled"]),
+    ...money,
+  }),
+  z.object({
+    ...base,
+    type: z.literal("dispute.created"),
+    disputeId: z.string().min(1),
+    paymentIntentId: z.string().min(1).nullable(),
+    chargeId: z.string().min(1),
+    reason: z.string(),
+    ...money,
+  }),
+  z.object({
+    ...base,
+    type: z.literal("account.updated"),
+    accountId: z.string().min(1),
+    chargesEnabled: z.boolean(),
+    payoutsEnabled: z.boolean(),
+    detailsSubmitted: z.boolean(),
+  }),
+]);
+
+export type PaymentEvent = z.infer<typeof paymentEventSchema>;
+export type PaymentEventType = PaymentEvent["type"];
+export type PaymentEventOf<T extends PaymentEventType> = Extract<PaymentEvent, { type: T }>;

@@ -66,6 +66,8 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ PAYMENT_PROVIDER: "stripe" })).toThrowError(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required/);
       expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_abc" })).toThrowError(/STRIPE_WEBHOOK_SECRET and STRIPE_SECRET_KEY must be set together/);
       expect(() => loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: "pk_test_abc" })).toThrowError(/must be a Stripe secret key/);
+      expect(() => loadConfig({ STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_connect" })).toThrowError(/STRIPE_CONNECT_WEBHOOK_SECRET needs STRIPE_SECRET_KEY/);
+      expect(loadConfig({ ...STRIPE, STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_connect" }).STRIPE_CONNECT_WEBHOOK_SECRET).toBe("whsec_connect");
       expect(() => loadConfig({ PLATFORM_FEE_PERCENT: "51" })).toThrowError(/PLATFORM_FEE_PERCENT must be between 0 and 50/);
       expect(() => loadConfig({ PLATFORM_FEE_PERCENT: "1.234" })).toThrowError(/at most two decimals/);
     });

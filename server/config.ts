@@ -111,6 +111,8 @@ const configSchema = z
     PAYMENT_PROVIDER: z.enum(["stripe", "sandbox"], { error: 'must be "stripe" or "sandbox"' }).optional(),
     STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_…, sk_live_…)").optional(),
     STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+    // The Connect endpoint's own secret, when connected accounts' events (account.updated) post to a separate endpoint.
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
     // Where the stripe SDK sends its calls; only for a local Stripe API emulator (tests).
     STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // The platform's share of each sponsor payment, in percent (0 to 50, up to two decimals).
@@ -144,6 +146,9 @@ const configSchema = z
     }
     if (env.PAYMENT_PROVIDER === "stripe" && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER is stripe" });
+    }
+    if (env.STRIPE_CONNECT_WEBHOOK_SECRET && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_CONNECT_WEBHOOK_SECRET"], message: "needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET too" });
     }
     if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "and STRIPE_SECRET_KEY must be set together" });

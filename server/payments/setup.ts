@@ -1,0 +1,39 @@
+import type { Config } from "#server/config";
+import type { PaymentProvider } from "#server/payments/provider";
+import { createStripeClient } from "#server/payments/stripe/client";
+import { createStripeProvider } from "#server/payments/stripe/provider";
+
+type PaymentConfig = Pick<
+  Config,
+  "PAYMENT_PROVIDER" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_CONNECT_WEBHOOK_SECRET" | "STRIPE_API_URL"
+>;
+
+export type PaymentProviderDeps = {
+  /**
+   * Builds the built-in sandbox provider (server/payments/sandbox/), which
+   * needs the app's database, origin and session secret: the caller that owns
+   * those passes it in. Called only when the sandbox is the chosen provider.
+   */
+  sandbox: () => PaymentProvider;
+  now?: () => number;
+};
+
+/**
+ * The one provider the app runs with, chosen once at start from the validated
+ * configuration (server/config.ts already refused a production start with no
+ * Stripe keys unless PAYMENT_PROVIDER=sandbox was chosen explicitly).
+ */
+export function createPaymentProvider(config: PaymentConfig, deps: PaymentProviderDeps): PaymentProvider {
+  switch (config.PAYMENT_PROVIDER) {
+    case "sandbox":
+      return deps.sandbox();
+    case "stripe": {
+      if (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET) {
+        throw new Error("PAYMENT_PROVIDER is stripe but STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is not set");
+      }
+      const stripe = createStripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiUrl: config.STRIPE_API_URL });
+      const webhookSecrets = [config.STRIPE_WEBHOOK_SECRET, config.STRIPE_CONNECT_WEBHOOK_SECRET].filter((secret): secret is string => Boolean(secret));
+      return createStripeProvider({ stripe, webhookSecrets, now: deps.now });
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import type Stripe from "stripe";
+import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
+import { idOf, refundStatus } from "#server/payments/stripe/payments";
+
+/**
+ * Stripe's events → ours. Only the types below reach our handlers; anything
+ * else Stripe sends (an endpoint may be subscribed to more) maps to null and
+ * is acknowledged without being stored.
+ *
+ * Refunds: Stripe sends `refund.created` when a refund is made, `refund.updated`
+ * when its status changes (a pending refund settling) and `refund.failed` when
+ * it fails; a card refund usually succeeds at once and then only `refund.created`
+ * arrives. All three carry the refund as it is now, so all three become our
+ * `refund.updated`, and the handler converges on the latest status whatever the
+ * order.
+ */
+export const HANDLED_STRIPE_EVENT_TYPES = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+  "charge.refunded",
+  "refund.created",
+  "refund.updated",
+  "refund.failed",
+  "charge.dispute.created",
+  "account.updated",
+] as const satisfies readonly Stripe.Event.Type[];
+
+const CHECKOUT_EVENT_TYPES = {
+  "checkout.session.completed": "checkout.completed",
+  "checkout.session.async_payment_succeeded": "checkout.async_payment_succeeded",
+  "checkout.session.async_payment_failed": "checkout.async_payment_failed",
+  "checkout.session.expired": "checkout.expired",
+} as const;
+
+function checkoutEvent(type: (typeof CHECKOUT_EVENT_TYPES)[keyof typeof CHECKOUT_EVENT_TYPES], session: Stripe.Checkout.Session) {
+  return {
+    type,
+    checkoutId: session.id,
+    // We send our row id both ways; metadata is the one a dashboard user cannot clear.
+    sessionId: session.metadata?.session_id ?? session.client_reference_id ?? null,
+    paymentIntentId: idOf(session.payment_intent),
+    paymentStatus: session.payment_status,
+    amount: session.amount_total ?? 0,
+    currency: session.currency,
+  };
+}
+
+function fields(event: Stripe.Event): Record<string, unknown> | null {
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.async_payment_failed":
+    case "checkout.session.expired":
+      return checkoutEvent(CHECKOUT_EVENT_TYPES[event.type], event.data.object);
+    case "charge.refunded": {
+      const charge = event.data.object;
+      return {
+        type: "charge.refunded",
+        paymentIntentId: idOf(charge.payment_intent),
+        chargeId: charge.id,
+        amountRefunded: charge.amount_refunded,
+        currency: charge.currency,
+      };
+    }
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed": {
+      const refund = event.data.object;
+      return {
+        type: "refund.updated",
+        refundId: refund.id,
+        paymentIntentId: idOf(refund.payment_intent),
+        status: refundStatus(refund.status),
+        amount: refund.amount,
+        currency: refund.currency,
+      };
+    }
+    case "charge.dispute.created": {
+      const dispute = event.data.object;
+      return {
+        type: "dispute.created",
+        disputeId: dispute.id,
+        paymentIntentId: idOf(dispute.payment_intent),
+        chargeId: idOf(dispute.charge),
+        reason: dispute.reason,
+        amount: dispute.amount,
+        currency: dispute.currency,
+      };
+    }
+    case "account.updated": {
+      const account = event.data.object;
+      return {
+        type: "account.updated",
+        accountId: account.id,
+        chargesEnabled: account.charges_enabled === true,
+        payoutsEnabled: account.payouts_enabled === true,
+        detailsSubmitted: account.details_submitted === true,
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+export class UnreadableStripeEventError extends Error {
+  constructor(event: Stripe.Event, problem: string) {
+    super(`Stripe event ${event.id} (${event.type}) does not carry what we need: ${problem}`);
+    this.name = "UnreadableStripeEventError";
+  }
+}
+
+/**
+ * Our event for a verified Stripe event, or null for a type we do not handle.
+ * Throws UnreadableStripeEventError when a handled type lacks a field we need
+ * (e.g. a refund event for a charge made outside Checkout): a signed event we
+ * cannot read is a bug to see, not a delivery to drop silently.
+ */
+export function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
+  const mapped = fields(event);
+  if (!mapped) return null;
+  const parsed = paymentEventSchema.safeParse({
+    provider: "stripe",
+    eventId: event.id,
+    occurredAt: new Date(event.created * 1000),
+    ...mapped,
+  });
+  if (!parsed.success) {
+    throw new UnreadableStripeEventError(event, parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,32 @@
+import type Stripe from "stripe";
+import type { PaymentProvider } from "#server/payments/provider";
+import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/payments/stripe/connect";
+import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/payments/stripe/payments";
+import { parseStripeWebhook } from "#server/payments/stripe/webhooks";
+
+/** How long a sponsor has to pay on Stripe's page (Stripe allows 30 minutes to 24 hours). */
+export const CHECKOUT_LIFETIME_MS = 60 * 60 * 1000;
+
+export type StripeProviderOptions = {
+  stripe: Stripe;
+  /** Signing secrets of the endpoints that post to us: the platform's, and the Connect endpoint's if separate. */
+  webhookSecrets: readonly string[];
+  now?: () => number;
+};
+
+/** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges. */
+export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }: StripeProviderOptions): PaymentProvider {
+  if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
+  return {
+    name: "stripe",
+    displayName: "Stripe",
+    createConnectedAccount: (input) => createExpressAccount(stripe, input),
+    createOnboardingLink: (input) => createOnboardingLink(stripe, input),
+    createLoginLink: ({ accountId }) => createExpressLoginLink(stripe, accountId),
+    readAccount: (accountId) => readAccount(stripe, accountId),
+    createSponsorCheckout: (input) => createSponsorCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
+    paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
+    refundPayment: (input) => refundPayment(stripe, input),
+    parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
+  };
+}

@@ -1,0 +1,120 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStripeClient } from "#server/payments/stripe/client";
+import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
+import { fixture, type FixtureName } from "#tests/support/stripe-emulator/fixtures";
+
+/**
+ * Every object the emulator answers with carries all the fields of Stripe's
+ * published fixture for its resource, with the fixture's JSON types, so code
+ * that works against the emulator reads real Stripe objects the same way.
+ * Allowed differences, each one Stripe's own: a field the fixture shows as
+ * null may hold any type (the fixture says nothing of it); a field may be null
+ * where the fixture has a value (every such override is typed with the
+ * `stripe` package's types, so the compiler has checked it is nullable); an
+ * id string may stand where the fixture shows the expanded object and the
+ * object where it shows the id (`expand[]`); extra fields are fine.
+ */
+function shapeProblems(expected: unknown, actual: unknown, path: string): string[] {
+  if (expected === null || expected === undefined || actual === null) return [];
+  if (typeof actual === "string" && expected && typeof expected === "object" && "id" in expected) return [];
+  // An expanded reference (`expand[]`): the object itself is kept and checked against its own fixture.
+  if (typeof expected === "string" && actual && typeof actual === "object" && "id" in actual && "object" in actual) return [];
+  const kind = (value: unknown) => (Array.isArray(value) ? "array" : typeof value);
+  if (kind(expected) !== kind(actual)) return [`${path}: ${kind(actual)} where Stripe has ${kind(expected)}`];
+  if (Array.isArray(expected)) {
+    const sample = expected[0];
+    return sample === undefined ? [] : (actual as unknown[]).flatMap((item, i) => shapeProblems(sample, item, `${path}[${i}]`));
+  }
+  if (typeof expected !== "object") return [];
+  return Object.entries(expected as Record<string, unknown>).flatMap(([key, value]) => {
+    const field = `${path}.${key}`;
+    if (!(key in (actual as object))) return [`${field}: missing`];
+    if (key === "object" && (actual as Record<string, unknown>)[key] !== value) return [`${field}: ${String((actual as Record<string, unknown>)[key])}, not ${String(value)}`];
+    // An event's data.object is the resource the event is about, checked against that resource's fixture.
+    if (path === "event" && key === "data") return [];
+    return shapeProblems(value, (actual as Record<string, unknown>)[key], field);
+  });
+}
+
+let emulator: StripeEmulator;
+let stripe: Stripe;
+const seen: { resource: FixtureName; label: string; object: unknown }[] = [];
+const keep = <T>(resource: FixtureName, label: string, object: T): T => (seen.push({ resource, label, object }), object);
+
+beforeAll(async () => {
+  emulator = await startStripeEmulator();
+  stripe = createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url });
+
+  // One of everything, through the real SDK, as the product will ask for it.
+  const account = keep("account", "new Express account", await stripe.accounts.create({ type: "express", email: "m@example.com", business_type: "individual", metadata: { uid: "u" } }));
+  keep("account_link", "onboarding link", await stripe.accountLinks.create({ account: account.id, type: "account_onboarding", return_url: "http://x/r", refresh_url: "http://x/f" }));
+  await emulator.completeOnboarding(account.id);
+  keep("account", "onboarded account", await stripe.accounts.retrieve(account.id));
+  keep("login_link", "login link", await stripe.accounts.createLoginLink(account.id));
+
+  const create = (email?: string) =>
+    stripe.checkout.sessions.create({
+      mode: "payment",
+      line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: 1_000, product_data: { name: "Tip" } } }],
+      payment_intent_data: { transfer_data: { destination: account.id }, application_fee_amount: 50 },
+      client_reference_id: "row-1",
+      metadata: { session_id: "row-1" },
+      ...(email && { customer_email: email }),
+      success_url: "http://x/s",
+      cancel_url: "http://x/c",
+    });
+  const open = keep("checkout.session", "open checkout", await create("s@example.com"));
+  await emulator.completeCheckout(open.id);
+  const paid = keep("checkout.session", "paid checkout", await stripe.checkout.sessions.retrieve(open.id));
+  const expired = await create();
+  await emulator.expireCheckout(expired.id);
+  keep("checkout.session", "expired checkout", await stripe.checkout.sessions.retrieve(expired.id));
+
+  const intent = keep("payment_intent", "paid payment intent", await stripe.paymentIntents.retrieve(paid.payment_intent as string));
+  const expanded = await stripe.paymentIntents.retrieve(intent.id, { expand: ["latest_charge.balance_transaction"] });
+  const charge = keep("charge", "expanded charge", expanded.latest_charge as Stripe.Charge);
+  keep("balance_transaction", "expanded balance transaction", charge.balance_transaction);
+  const plainCharge = keep("charge", "charge", await stripe.charges.retrieve(charge.id));
+  keep("balance_transaction", "charge's balance transaction", await stripe.balanceTransactions.retrieve(plainCharge.balance_transaction as string));
+
+  const refund = keep("refund", "refund", await stripe.refunds.create({ payment_intent: intent.id, reverse_transfer: true, refund_application_fee: true }));
+  keep("balance_transaction", "refund's balance transaction", await stripe.balanceTransactions.retrieve(refund.balance_transaction as string));
+  keep("charge", "refunded charge", await stripe.charges.retrieve(charge.id));
+
+  const second = await create();
+  await emulator.completeCheckout(second.id);
+  const [disputeEvent] = await emulator.openDispute(emulator.store.checkoutSessions.get(second.id)!.payment_intent as string);
+  keep("dispute", "dispute", await stripe.disputes.retrieve((disputeEvent!.data.object as Stripe.Dispute).id));
+
+  await emulator.idle();
+  for (const event of emulator.events) {
+    // As delivered: the signed JSON body, parsed.
+    const delivered = JSON.parse(emulator.sign(event).payload) as Stripe.Event;
+    keep("event", `${event.type} event`, delivered);
+    const object = delivered.data.object as { object: string };
+    keep(object.object as FixtureName, `${event.type}'s data.object`, object);
+  }
+});
+afterAll(() => emulator.close());
+
+describe("Stripe API emulator objects follow Stripe's published fixtures", () => {
+  it("covers every resource the product reads", () => {
+    expect(new Set(seen.map((entry) => entry.resource))).toEqual(
+      new Set(["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event"]),
+    );
+  });
+
+  it("has every fixture field, with the fixture's type, on each object", () => {
+    const problems = seen.flatMap(({ resource, label, object }) => shapeProblems(fixture(resource), object, resource).map((problem) => `${label}: ${problem}`));
+    expect(problems).toEqual([]);
+  });
+
+  it("finds a missing field, a wrong type and a wrong object name (the check itself works)", () => {
+    const refund = structuredClone(seen.find((entry) => entry.resource === "refund")!.object) as Record<string, unknown>;
+    delete refund.currency;
+    refund.amount = "100";
+    refund.object = "charge";
+    expect(shapeProblems(fixture("refund"), refund, "refund")).toEqual(["refund.amount: string where Stripe has number", "refund.currency: missing", "refund.object: charge, not refund"]);
+  });
+});

@@ -207,6 +207,7 @@ export async function startStripeEmulator(options: EmulatorOptions = {}): Promis
   async function controlApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
     const name = url.pathname.slice("/__emulator/".length);
     try {
+      if (name === "health" && req.method === "GET") return send(res, 200, { ok: true });
       if (name === "calls" && req.method === "GET") {
         return send(res, 200, { requests: requests.map(({ params: _params, ...rest }) => rest), deliveries: webhooks.deliveries });
       }

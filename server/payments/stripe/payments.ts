@@ -1,4 +1,4 @@
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import type { CheckoutCreated, PaymentDetails, RefundCreated, SponsorCheckoutInput } from "#server/payments/provider";
 
 /**
@@ -58,17 +58,40 @@ export async function paymentDetails(stripe: Stripe, paymentIntentId: string): P
   };
 }
 
+/**
+ * Refunds the whole payment. Asked again with the same key, Stripe answers
+ * with the first refund; asked again once the key has expired (Stripe keeps
+ * keys 24 hours) or with another key, Stripe refuses with
+ * `charge_already_refunded`, and we answer with the refund already made: a
+ * payment is refunded once, and asking twice is not an error.
+ */
 export async function refundPayment(stripe: Stripe, input: { idempotencyKey: string; paymentIntentId: string }): Promise<RefundCreated> {
-  const refund = await stripe.refunds.create(
-    {
-      payment_intent: input.paymentIntentId,
-      // Take the money back from the creator's account and give back our fee: the sponsor is made whole.
-      reverse_transfer: true,
-      refund_application_fee: true,
-    },
-    { idempotencyKey: input.idempotencyKey },
-  );
+  let refund: Stripe.Refund;
+  try {
+    refund = await stripe.refunds.create(
+      {
+        payment_intent: input.paymentIntentId,
+        // Take the money back from the creator's account and give back our fee: the sponsor is made whole.
+        reverse_transfer: true,
+        refund_application_fee: true,
+      },
+      { idempotencyKey: input.idempotencyKey },
+    );
+  } catch (error) {
+    const existing = isAlreadyRefunded(error) ? await refundAlreadyMade(stripe, input.paymentIntentId) : undefined;
+    if (!existing) throw error;
+    refund = existing;
+  }
   return { refundId: refund.id, status: refundStatus(refund.status) };
+}
+
+function isAlreadyRefunded(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded";
+}
+
+async function refundAlreadyMade(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Refund | undefined> {
+  const refunds = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 10 });
+  return refunds.data.find((refund) => refund.status !== "failed" && refund.status !== "canceled");
 }
 
 export function refundStatus(status: string | null): RefundCreated["status"] {

@@ -165,8 +165,12 @@ describe("Stripe provider against the Stripe API emulator (real SDK, real HTTP)"
     expect(retried).toEqual(first);
     expect(lastRequest("POST /v1/refunds").params).toEqual({ payment_intent: paid.paymentIntentId, reverse_transfer: "true", refund_application_fee: "true" });
     expect([...emulator.store.refunds.values()].filter((refund) => refund.payment_intent === paid.paymentIntentId)).toHaveLength(1);
-    // Another key (a second process that did not see the first) is refused by Stripe itself.
-    await expect(provider.refundPayment({ idempotencyKey: key("refund"), paymentIntentId: paid.paymentIntentId })).rejects.toMatchObject({ code: "charge_already_refunded" });
+    // Another key (or the same one after Stripe forgot it, 24 h on): Stripe refuses a second refund
+    // of the charge, and the provider answers with the refund already made.
+    const later = await provider.refundPayment({ idempotencyKey: key("refund"), paymentIntentId: paid.paymentIntentId });
+    expect(later).toEqual(first);
+    expect(emulator.requests.filter((request) => request.endpoint === "POST /v1/refunds").at(-1)?.status).toBe(400);
+    expect([...emulator.store.refunds.values()].filter((refund) => refund.payment_intent === paid.paymentIntentId)).toHaveLength(1);
   });
 
   it("reports a refund that has not settled yet as pending", async () => {
@@ -186,7 +190,7 @@ describe("Stripe provider against the Stripe API emulator (real SDK, real HTTP)"
 });
 
 describe("Stripe provider when Stripe is slow or refuses", () => {
-  it("makes one refund however many concurrent requests carry the same key", async () => {
+  it("makes one refund however many concurrent requests ask, with one key or many", async () => {
     const slow = await startStripeEmulator({ latencyMs: 40 });
     try {
       const stripe = createStripeClient({ secretKey: slow.apiKey, apiUrl: slow.url, maxNetworkRetries: 5 });
@@ -203,6 +207,14 @@ describe("Stripe provider when Stripe is slow or refuses", () => {
       expect(slow.store.refunds.size).toBe(1);
       // The ones that arrived while the first was running got 409 and were retried by the SDK.
       expect(slow.requests.filter((request) => request.endpoint === "POST /v1/refunds" && request.status === 409).length).toBeGreaterThan(0);
+
+      // Processes that did not agree on a key: Stripe still refunds the charge once, and each gets that refund.
+      const { checkoutId: other } = await slowProvider.createSponsorCheckout(checkoutInput(accountId));
+      await slow.completeCheckout(other);
+      const otherIntent = slow.store.checkoutSessions.get(other)!.payment_intent as string;
+      const uncoordinated = await Promise.all(Array.from({ length: 8 }, (_, i) => slowProvider.refundPayment({ idempotencyKey: `refund_process_${i}`, paymentIntentId: otherIntent })));
+      expect(new Set(uncoordinated.map((result) => result.refundId)).size).toBe(1);
+      expect([...slow.store.refunds.values()].filter((refund) => refund.payment_intent === otherIntent)).toHaveLength(1);
     } finally {
       await slow.close();
     }

@@ -185,6 +185,17 @@ const createRefund: Handler = ({ store, refundStatus }, { params, idempotencyKey
   return ok(refund, [newEvent("refund.created", refund, { idempotencyKey }), newEvent("charge.refunded", charge, { idempotencyKey })]);
 };
 
+/** Refunds of a payment or charge, newest first, as Stripe lists them. */
+const listRefunds: Handler = ({ store }, { params }) => {
+  const intentId = str(params, "payment_intent");
+  const chargeId = str(params, "charge");
+  const limit = Math.min(100, Math.max(1, integer(params, "limit", "limit") ?? 10));
+  const matching = [...store.refunds.values()]
+    .filter((refund) => (!intentId || refund.payment_intent === intentId) && (!chargeId || refund.charge === chargeId))
+    .reverse();
+  return ok({ object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" });
+};
+
 type Route = { method: "GET" | "POST"; pattern: string; regex: RegExp; handler: Handler };
 
 function route(method: Route["method"], pattern: string, handler: Handler): Route {
@@ -203,6 +214,7 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/charges/:id", retrieve((store) => store.charges, "charge")),
   route("GET", "/v1/balance_transactions/:id", retrieve((store) => store.balanceTransactions, "balance_transaction")),
   route("POST", "/v1/refunds", createRefund),
+  route("GET", "/v1/refunds", listRefunds),
   route("GET", "/v1/refunds/:id", retrieve((store) => store.refunds, "refund")),
   route("GET", "/v1/disputes/:id", retrieve((store) => store.disputes, "dispute")),
 ];

@@ -6,7 +6,10 @@ import { StripeApiError } from "#tests/support/stripe-emulator/errors";
 import { WebhookSender, type Delivery, type EmulatorEvent, type SignedDelivery } from "#tests/support/stripe-emulator/events";
 import { parseForm, type FormObject } from "#tests/support/stripe-emulator/form";
 import { IdempotencyKeys } from "#tests/support/stripe-emulator/idempotency";
-import { checkoutPage, expressDashboardPage, onboardingPage } from "#tests/support/stripe-emulator/pages";
+import { controlApi } from "#tests/support/stripe-emulator/control-http";
+import { hostedPages } from "#tests/support/stripe-emulator/hosted";
+import { readBody, send } from "#tests/support/stripe-emulator/respond";
+import { CONTROL_NAMES, type ControlName, type EmulatorRuntime } from "#tests/support/stripe-emulator/runtime";
 import { EmulatorStore } from "#tests/support/stripe-emulator/store";
 
 export type EmulatorOptions = {
@@ -24,7 +27,6 @@ export type EmulatorOptions = {
 
 export type RequestRecord = { method: string; endpoint: string; path: string; idempotencyKey: string | null; stripeVersion: string | null; params: FormObject; status: number; replayed: boolean };
 
-type ControlName = "completeOnboarding" | "setChargesEnabled" | "completeCheckout" | "settleDelayedPayment" | "expireCheckout" | "settleRefund" | "openDispute";
 type Controls = { [K in ControlName]: (...args: Parameters<EmulatorControl[K]>) => Promise<EmulatorEvent[]> };
 
 export type StripeEmulator = Controls & {
@@ -52,26 +54,6 @@ export type StripeEmulator = Controls & {
   close(): Promise<void>;
 };
 
-const CONTROL_NAMES: ControlName[] = ["completeOnboarding", "setChargesEnabled", "completeCheckout", "settleDelayedPayment", "expireCheckout", "settleRefund", "openDispute"];
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${Math.random().toString(36).slice(2, 16)}`, ...headers });
-  res.end(JSON.stringify(body, null, 2));
-}
-
-function sendHtml(res: http.ServerResponse, html: string) {
-  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(html);
-}
-
-function redirect(res: http.ServerResponse, location: string) {
-  res.writeHead(303, { Location: location }).end();
-}
 
 const canonical = (value: unknown): string =>
   value && typeof value === "object"
@@ -172,70 +154,24 @@ export async function startStripeEmulator(options: EmulatorOptions = {}): Promis
     }
   }
 
-  async function hostedPages(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<boolean> {
-    const [, kind, sub, id] = url.pathname.split("/");
-    if (kind === "checkout" && sub === "pay" && id) {
-      const session = store.checkoutSessions.get(id);
-      const payment = context.checkoutPayments.get(id);
-      if (!session || !payment || session.status !== "open") return false;
-      if (req.method === "POST") {
-        const email = new URLSearchParams(await readBody(req)).get("email") || undefined;
-        await emit(control.completeCheckout(id, { email }));
-        return (redirect(res, session.success_url!.replace("{CHECKOUT_SESSION_ID}", id)), true);
-      }
-      return (sendHtml(res, checkoutPage({ id, amount: payment.amount, currency: payment.currency, email: session.customer_email, cancelUrl: session.cancel_url })), true);
-    }
-    if (kind === "connect" && sub === "onboarding" && id) {
-      const link = store.onboardingLinks.get(id);
-      if (!link) return false;
-      if (req.method === "POST") {
-        store.onboardingLinks.delete(id);
-        await emit(control.completeOnboarding(link.accountId));
-        return (redirect(res, link.returnUrl), true);
-      }
-      return (sendHtml(res, onboardingPage(id, link.accountId)), true);
-    }
-    if (kind === "express" && sub) {
-      const account = store.accounts.get(sub);
-      if (!account) return false;
-      return (sendHtml(res, expressDashboardPage({ accountId: account.id, chargesEnabled: account.charges_enabled, payoutsEnabled: account.payouts_enabled })), true);
-    }
-    return false;
-  }
-
-  /** The control API over HTTP, for a test runner in another process (Playwright): POST /__emulator/<control> {"args": [...]}. */
-  async function controlApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
-    const name = url.pathname.slice("/__emulator/".length);
-    try {
-      if (name === "health" && req.method === "GET") return send(res, 200, { ok: true });
-      if (name === "calls" && req.method === "GET") {
-        return send(res, 200, { requests: requests.map(({ params: _params, ...rest }) => rest), deliveries: webhooks.deliveries });
-      }
-      if (name === "webhook-url" && req.method === "POST") {
-        webhooks.url = (JSON.parse(await readBody(req)) as { url?: string }).url;
-        return send(res, 200, { url: webhooks.url ?? null });
-      }
-      if (name === "refund-status" && req.method === "POST") {
-        refundStatus = (JSON.parse(await readBody(req)) as { status: typeof refundStatus }).status;
-        return send(res, 200, { status: refundStatus });
-      }
-      if (req.method === "POST" && (CONTROL_NAMES as string[]).includes(name)) {
-        const { args = [] } = JSON.parse((await readBody(req)) || "{}") as { args?: unknown[] };
-        const events = await emit((control[name as ControlName] as (...a: unknown[]) => EmulatorEvent[]).apply(control, args));
-        return send(res, 200, { events });
-      }
-      send(res, 404, { error: `No control ${name}` });
-    } catch (error) {
-      send(res, 400, { error: error instanceof Error ? error.message : String(error) });
-    }
-  }
+  const runtime: EmulatorRuntime = {
+    store,
+    context,
+    control,
+    webhooks,
+    requests,
+    emit,
+    setRefundStatus: (status) => {
+      refundStatus = status;
+    },
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://emulator");
     const handle = async () => {
       if (url.pathname.startsWith("/v1/")) return api(req, res, url);
-      if (url.pathname.startsWith("/__emulator/")) return controlApi(req, res, url);
-      if (!(await hostedPages(req, res, url))) res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
+      if (url.pathname.startsWith("/__emulator/")) return controlApi(runtime, req, res, url);
+      if (!(await hostedPages(runtime, req, res, url))) res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
     };
     handle().catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, { error: { type: "api_error", message: String(error) } });

@@ -1,0 +1,129 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The built-in sandbox payment provider's own records (server/payments/sandbox/):
+ * what Stripe would keep on its side, kept here so that payments work offline.
+ * No foreign keys to our tables: like Stripe, the sandbox knows our ids only as
+ * metadata. Every creating call's idempotency key is unique per table, so the
+ * same key returns the same object.
+ */
+export const sandboxAccounts = pgTable("sandbox_accounts", {
+  id: text().primaryKey(),
+  idempotencyKey: text().unique("sandbox_accounts_idempotency_key_unique"),
+  email: text().notNull(),
+  accountType: text().notNull(),
+  // Our user id, as Stripe's account metadata would carry it.
+  uid: text().notNull(),
+  legalName: text(),
+  country: text(),
+  bankLast4: text(),
+  chargesEnabled: boolean().notNull().default(false),
+  payoutsEnabled: boolean().notNull().default(false),
+  detailsSubmitted: boolean().notNull().default(false),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const SANDBOX_CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
+
+/** A hosted checkout at /sandbox/checkout/:id, as a destination charge to `accountId`. */
+export const sandboxCheckouts = pgTable(
+  "sandbox_checkouts",
+  {
+    id: text().primaryKey(),
+    idempotencyKey: text().unique("sandbox_checkouts_idempotency_key_unique"),
+    accountId: text()
+      .notNull()
+      .references(() => sandboxAccounts.id),
+    // Our sponsor_sessions row id (Stripe's client_reference_id / metadata).
+    sessionId: text(),
+    productName: text().notNull(),
+    description: text(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    applicationFeeAmount: integer().notNull().default(0),
+    customerEmail: text(),
+    successUrl: text().notNull(),
+    cancelUrl: text().notNull(),
+    status: text().$type<(typeof SANDBOX_CHECKOUT_STATUSES)[number]>().notNull().default("open"),
+    paymentIntentId: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_checkouts_status_check", sql`${t.status} in ('open', 'complete', 'expired')`),
+    check("sandbox_checkouts_amount_check", sql`${t.amount} > 0 and ${t.applicationFeeAmount} >= 0 and ${t.applicationFeeAmount} <= ${t.amount}`),
+    // The expiry sweep looks for open checkouts past their time.
+    index("sandbox_checkouts_open_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/** A successful card payment (Stripe's PaymentIntent with its one charge and balance transaction). */
+export const sandboxPayments = pgTable(
+  "sandbox_payments",
+  {
+    id: text().primaryKey(),
+    chargeId: text().notNull().unique("sandbox_payments_charge_id_unique"),
+    // One payment per checkout, whatever the double submits: the database says so too.
+    checkoutId: text()
+      .notNull()
+      .unique("sandbox_payments_checkout_id_unique")
+      .references(() => sandboxCheckouts.id),
+    accountId: text()
+      .notNull()
+      .references(() => sandboxAccounts.id),
+    amount: integer().notNull(),
+    // The processing fee (2.9 % + 30¢), the platform's application fee, and what reaches the account.
+    fee: integer().notNull(),
+    applicationFee: integer().notNull(),
+    net: integer().notNull(),
+    currency: text().notNull(),
+    email: text().notNull(),
+    cardBrand: text().notNull(),
+    cardLast4: text().notNull(),
+    amountRefunded: integer().notNull().default(0),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sandbox_payments_account_created_idx").on(t.accountId, t.created)],
+);
+
+/** A refund of a whole payment (the processing fee is not returned, the application fee is). */
+export const sandboxRefunds = pgTable(
+  "sandbox_refunds",
+  {
+    id: text().primaryKey(),
+    idempotencyKey: text().unique("sandbox_refunds_idempotency_key_unique"),
+    paymentId: text()
+      .notNull()
+      .references(() => sandboxPayments.id),
+    amount: integer().notNull(),
+    applicationFeeRefunded: integer().notNull(),
+    currency: text().notNull(),
+    status: text().notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sandbox_refunds_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * The sandbox's webhook outbox: each event is stored in the transaction that
+ * made the change it reports, then delivered (signed) to our own webhook
+ * endpoint by a worker, with retries, until the endpoint answers 2xx
+ * (`deliveredAt`) or the retries run out (`failedAt`).
+ */
+export const sandboxEvents = pgTable(
+  "sandbox_events",
+  {
+    id: text().primaryKey(),
+    type: text().notNull(),
+    // The PaymentEvent exactly as it is sent (server/payments/events.ts).
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    failedAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+  },
+  (t) => [index("sandbox_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`)],
+);

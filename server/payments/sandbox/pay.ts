@@ -1,0 +1,90 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { sandboxCheckouts, sandboxPayments } from "#server/db/schema/sandbox";
+import { type CardField, type CardInput, checkCard } from "./cards";
+import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
+import { splitCharge } from "./fees";
+import { sandboxId } from "./ids";
+import { recordSandboxEvent } from "./outbox";
+
+export type PaymentForm = CardInput & { email: string };
+export type PaymentFormField = CardField | "email";
+
+export type PayResult =
+  | { kind: "PAID"; paymentIntentId: string; redirectTo: string }
+  | { kind: "ALREADY_PAID"; redirectTo: string }
+  | { kind: "EXPIRED" }
+  | { kind: "NOT_FOUND" }
+  | { kind: "REFUSED"; field: PaymentFormField; message: string };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function emailProblem(email: string): string | null {
+  const trimmed = email.trim();
+  if (!trimmed) return "Your email address is incomplete.";
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) return "Your email address is invalid.";
+  return null;
+}
+
+/**
+ * Pays a checkout with a test card. A refused card changes nothing. The
+ * checkout row is locked while the payment is made, so a double submit, the
+ * back button or two tabs make exactly one payment: the later ones find it
+ * complete and are sent to the success page.
+ */
+export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date()): Promise<PayResult> {
+  const seen = await findSandboxCheckout(db, checkoutId);
+  if (!seen) return { kind: "NOT_FOUND" };
+  if (seen.status === "complete") return { kind: "ALREADY_PAID", redirectTo: successUrlFor(seen) };
+  if (seen.status === "expired" || seen.expiresAt <= now) {
+    await db.transaction(async (tx) => {
+      const locked = await findSandboxCheckout(tx, checkoutId, true);
+      if (locked) await expireLockedCheckout(tx, locked, now);
+    });
+    return { kind: "EXPIRED" };
+  }
+  const email = form.email.trim();
+  const badEmail = emailProblem(email);
+  if (badEmail) return { kind: "REFUSED", field: "email", message: badEmail };
+  const card = checkCard(form, now);
+  if (!card.ok) return { kind: "REFUSED", field: card.field, message: card.message };
+
+  return db.transaction(async (tx): Promise<PayResult> => {
+    const checkout = await findSandboxCheckout(tx, checkoutId, true);
+    if (!checkout) return { kind: "NOT_FOUND" };
+    if (checkout.status === "complete") return { kind: "ALREADY_PAID", redirectTo: successUrlFor(checkout) };
+    if ((await expireLockedCheckout(tx, checkout, now)).status === "expired") return { kind: "EXPIRED" };
+    const split = splitCharge(checkout.amount, checkout.applicationFeeAmount);
+    const paymentIntentId = sandboxId("pi");
+    await tx.insert(sandboxPayments).values({
+      id: paymentIntentId,
+      chargeId: sandboxId("ch"),
+      checkoutId: checkout.id,
+      accountId: checkout.accountId,
+      amount: split.gross,
+      fee: split.fee,
+      applicationFee: split.applicationFee,
+      net: split.net,
+      currency: checkout.currency,
+      email,
+      cardBrand: card.brand,
+      cardLast4: card.last4,
+      created: now,
+    });
+    await tx.update(sandboxCheckouts).set({ status: "complete", paymentIntentId, customerEmail: email }).where(eq(sandboxCheckouts.id, checkout.id));
+    await recordSandboxEvent(
+      tx,
+      {
+        type: "checkout.completed",
+        checkoutId: checkout.id,
+        sessionId: checkout.sessionId,
+        paymentIntentId,
+        paymentStatus: "paid",
+        amount: checkout.amount,
+        currency: checkout.currency,
+      },
+      now,
+    );
+    return { kind: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) };
+  });
+}

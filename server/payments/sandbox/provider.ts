@@ -1,0 +1,146 @@
+import type { Logger } from "pino";
+import type { Config } from "#server/config";
+import type { Db } from "#server/db/client";
+import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
+import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
+import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, readSandboxAccount } from "./accounts";
+import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
+import { SandboxRequestError, missing } from "./errors";
+import { loginLink, onboardingLink } from "./links";
+import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
+import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
+import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
+
+/** Where the sandbox delivers its events: the same kind of endpoint Stripe's go to. */
+export const SANDBOX_WEBHOOK_PATH = "/api/payments/webhooks/sandbox";
+
+export type SandboxProviderOptions = {
+  db: Db;
+  config: Pick<Config, "PUBLIC_ORIGIN">;
+  sessionSecret: string;
+  /** Delivers the events (tests pass their own); the global fetch otherwise. */
+  fetch?: typeof fetch;
+  logger?: Pick<Logger, "info" | "warn" | "error">;
+  /** The sandbox's clock (tests move it to expire checkouts and age signatures). */
+  now?: () => Date;
+  retryDelaysMs?: readonly number[];
+  /** Where events go; `${PUBLIC_ORIGIN}/api/payments/webhooks/sandbox` unless a test says otherwise. */
+  webhookUrl?: string;
+};
+
+export type SandboxProvider = PaymentProvider & {
+  readonly name: "sandbox";
+  readonly origin: string;
+  readonly linkKey: string;
+  readonly outbox: SandboxOutbox;
+  readonly now: () => Date;
+  /** Sends every stored event that is due now; how many were delivered. */
+  deliverPendingSandboxEvents(): Promise<number>;
+  /** Expires open checkouts past their time (each stores `checkout.expired` once). */
+  expireDueCheckouts(): Promise<number>;
+  /** The sandbox's onboarding form was sent (the /sandbox page calls it). */
+  completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2]) => ReturnType<typeof completeSandboxOnboarding>;
+  /** Starts the delivery worker and the expiry sweep in this process. */
+  start(): void;
+  close(): Promise<void>;
+};
+
+const EXPIRY_SWEEP_MS = 60_000;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(paymentEventSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * The built-in payment provider (DESIGN §5): Stripe's behaviour, offline.
+ * Its pages live under /sandbox/… in this app; its events go, signed, to our
+ * own webhook endpoint through a database outbox, so the same handlers run
+ * as with Stripe.
+ */
+export function createSandboxProvider(options: SandboxProviderOptions): SandboxProvider {
+  const { db, config, sessionSecret } = options;
+  const origin = config.PUBLIC_ORIGIN;
+  const now = options.now ?? (() => new Date());
+  const webhookKey = webhookSigningKey(sessionSecret);
+  const linkKey = linkSigningKey(sessionSecret);
+  const outbox = createSandboxOutbox({
+    db,
+    endpoint: options.webhookUrl ?? `${origin}${SANDBOX_WEBHOOK_PATH}`,
+    signingKey: webhookKey,
+    fetch: options.fetch,
+    logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
+    now,
+  });
+  let sweep: NodeJS.Timeout | null = null;
+  const sweepNow = () =>
+    expireDueCheckouts(db, now())
+      .then((expired) => (expired > 0 ? outbox.kick() : undefined))
+      .catch((error: unknown) => options.logger?.error({ err: error }, "sandbox checkouts could not be expired"));
+
+  return {
+    name: "sandbox",
+    displayName: "Sandbox",
+    origin,
+    linkKey,
+    outbox,
+    now,
+
+    createConnectedAccount: (input) => createSandboxAccount(db, input),
+    async createOnboardingLink(input) {
+      if (!(await findSandboxAccount(db, input.accountId))) throw missing("account", input.accountId);
+      return { url: onboardingLink(origin, linkKey, input, now()) };
+    },
+    async createLoginLink({ accountId }) {
+      const account = await findSandboxAccount(db, accountId);
+      if (!account) throw missing("account", accountId);
+      if (!account.detailsSubmitted) throw new SandboxRequestError("account_not_ready", "Cannot create a login link for an account that has not completed onboarding.");
+      return { url: loginLink(origin, linkKey, accountId, now()) };
+    },
+    readAccount: (accountId) => readSandboxAccount(db, accountId),
+    async createSponsorCheckout(input) {
+      return createSandboxCheckout(db, origin, input, now());
+    },
+    paymentDetails: (paymentIntentId) => sandboxPaymentDetails(db, paymentIntentId),
+    async refundPayment(input) {
+      const refund = await refundSandboxPayment(db, input, now());
+      outbox.kick();
+      return refund;
+    },
+    async completeOnboarding(accountId, details) {
+      const state = await completeSandboxOnboarding(db, accountId, details, now());
+      outbox.kick();
+      return state;
+    },
+
+    parseWebhook(rawBody, signatureHeader): PaymentEvent | null {
+      verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        throw new WebhookSignatureError("The signed body is not JSON");
+      }
+      const type = (body as { type?: unknown } | null)?.type;
+      if (typeof type !== "string" || !KNOWN_TYPES.has(type)) return null;
+      const parsed = paymentEventSchema.safeParse(body);
+      if (!parsed.success || parsed.data.provider !== "sandbox") throw new WebhookSignatureError("The signed body is not a sandbox event");
+      return parsed.data;
+    },
+
+    deliverPendingSandboxEvents: () => outbox.deliverDue(),
+    expireDueCheckouts: async () => {
+      const expired = await expireDueCheckouts(db, now());
+      return expired;
+    },
+    start() {
+      outbox.start();
+      if (sweep) return;
+      sweep = setInterval(sweepNow, EXPIRY_SWEEP_MS);
+      sweep.unref();
+      setImmediate(sweepNow);
+    },
+    async close() {
+      if (sweep) clearInterval(sweep);
+      sweep = null;
+      await outbox.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { sandboxPayments, sandboxRefunds } from "#server/db/schema/sandbox";
+import type { PaymentDetails, RefundCreated } from "#server/payments/provider";
+import { missing, SandboxRequestError } from "./errors";
+import { sandboxId } from "./ids";
+import { recordSandboxEvent } from "./outbox";
+
+export async function sandboxPaymentDetails(db: Db, paymentIntentId: string): Promise<PaymentDetails> {
+  const [payment] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentIntentId));
+  if (!payment) throw missing("payment_intent", paymentIntentId);
+  return { paymentIntentId: payment.id, chargeId: payment.chargeId, gross: payment.amount, providerFee: payment.fee, currency: payment.currency };
+}
+
+/**
+ * Refunds all of a payment, as Stripe's refund with `reverse_transfer` and
+ * `refund_application_fee`: the sponsor gets the whole amount back, the
+ * application fee goes back too, the processing fee does not. It succeeds at
+ * once (card refunds in test mode do) and stores `charge.refunded`. The
+ * payment row is locked, so concurrent requests make one refund: the same key
+ * returns it, another key is refused as Stripe refuses a second full refund.
+ */
+export async function refundSandboxPayment(db: Db, input: { idempotencyKey: string; paymentIntentId: string }, now = new Date()): Promise<RefundCreated> {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(sandboxPayments).where(eq(sandboxPayments.id, input.paymentIntentId)).for("update");
+    if (!payment) throw missing("payment_intent", input.paymentIntentId);
+    const [same] = await tx.select().from(sandboxRefunds).where(eq(sandboxRefunds.idempotencyKey, input.idempotencyKey));
+    if (same) {
+      if (same.paymentId !== payment.id) throw new SandboxRequestError("idempotency_key_in_use", "This idempotency key was used with other parameters");
+      return { refundId: same.id, status: "succeeded" };
+    }
+    if (payment.amountRefunded >= payment.amount) {
+      throw new SandboxRequestError("charge_already_refunded", `Charge ${payment.chargeId} has already been refunded.`);
+    }
+    const refundId = sandboxId("re");
+    await tx.insert(sandboxRefunds).values({
+      id: refundId,
+      idempotencyKey: input.idempotencyKey,
+      paymentId: payment.id,
+      amount: payment.amount,
+      applicationFeeRefunded: payment.applicationFee,
+      currency: payment.currency,
+      status: "succeeded",
+      created: now,
+    });
+    await tx
+      .update(sandboxPayments)
+      .set({ amountRefunded: payment.amount })
+      .where(eq(sandboxPayments.id, payment.id));
+    await recordSandboxEvent(
+      tx,
+      { type: "charge.refunded", paymentIntentId: payment.id, chargeId: payment.chargeId, amountRefunded: payment.amount, currency: payment.currency },
+      now,
+    );
+    return { refundId, status: "succeeded" };
+  });
+}

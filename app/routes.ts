@@ -45,6 +45,12 @@ export default [
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
 
+  // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
+  route("sandbox", "routes/sandbox/index.tsx"),
+  route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
+  route("sandbox/checkout/:checkoutId", "routes/sandbox/checkout.tsx"),
+  route("sandbox/dashboard/:accountId", "routes/sandbox/dashboard.tsx"),
+
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
@@ -59,5 +65,6 @@ export default [
   route("__test/insights-page", "routes/test-hooks/insights-page.ts"),
   route("__test/payments", "routes/test-hooks/payments.tsx"),
   route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
+  route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

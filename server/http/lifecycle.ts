@@ -13,6 +13,7 @@ import { closeSearchLog } from "#server/search-log/search-log";
 import { generationSourceFor, guestPageCacheFor } from "#server/page-cache/setup";
 import { createBioHost } from "#server/bio/host/bio-host";
 import { closeViewCounter, viewCounterFor } from "#server/bio/host/view-counter";
+import { closeSandbox, sandboxFor } from "#server/payments/sandbox/runtime";
 import { createHttpApp } from "./app";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
@@ -55,6 +56,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   const counter = viewCounterFor(db, {
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });
+  // The sandbox payment provider delivers its stored events to our webhook endpoint from this process.
+  if (config.PAYMENT_PROVIDER === "sandbox") sandboxFor({ db, config, sessionSecret, logger }).start();
   const bioHost = createBioHost({ config, db, generation, counter, logger });
   // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
@@ -74,6 +77,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       clearTimeout(forced);
       // A mail under way finishes (bounded); queued mail waits in the database for the next start.
       await mailer.close();
+      // So does a sandbox event delivery; undelivered events wait in the database.
+      await closeSandbox(db);
       // Searches counted in the last few seconds are written before the database closes.
       await closeSearchLog(db);
       // So are bio page views and link clicks (at most a second's worth wait in memory).

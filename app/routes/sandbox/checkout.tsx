@@ -1,0 +1,143 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { loadCheckoutView } from "#server/payments/sandbox/checkout-view";
+import { isSandboxId } from "#server/payments/sandbox/ids";
+import { payCheckout, type PaymentFormField } from "#server/payments/sandbox/pay";
+import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { formatAmount, SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/checkout";
+import { requireSandbox } from "./sandbox.server";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const sandbox = requireSandbox(context);
+  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  const view = await loadCheckoutView(sandbox, context.db, params.checkoutId);
+  if (!view) throw data(null, { status: 404 });
+  return { view, appName: context.config.APP_NAME };
+}
+
+type ActionData = { field?: PaymentFormField; expired?: true; message: string; values: { email: string; expiry: string; postalCode: string } };
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const sandbox = requireSandbox(context);
+  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionData>({ message: read.message, values: { email: "", expiry: "", postalCode: "" } }, { status: read.status });
+  const form = { email: text(read.form, "email"), number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
+  const result = await payCheckout(context.db, params.checkoutId, form, sandbox.now());
+  switch (result.kind) {
+    case "PAID":
+      sandbox.outbox.kick();
+      throw redirect(result.redirectTo);
+    case "ALREADY_PAID":
+      // A second submit of a paid checkout lands where the first one went; nothing is charged again.
+      throw redirect(result.redirectTo);
+    case "NOT_FOUND":
+      throw data(null, { status: 404 });
+    case "EXPIRED":
+      sandbox.outbox.kick();
+      return data<ActionData>({ expired: true, message: "This checkout has expired. Nothing was charged.", values: { email: form.email, expiry: "", postalCode: "" } }, { status: 410 });
+    case "REFUSED":
+      // The card number and security code are never sent back into the page.
+      return data<ActionData>({ field: result.field, message: result.message, values: { email: form.email, expiry: form.expiry, postalCode: form.postalCode } }, { status: 402 });
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Checkout (sandbox)", noindex: true });
+
+function Summary({ view }: { view: Route.ComponentProps["loaderData"]["view"] }) {
+  return (
+    <section aria-labelledby="summary-heading" className="rounded-xl border border-ink/15 bg-secondary/20 p-4">
+      <h2 id="summary-heading" className="sr-only">
+        What you are paying for
+      </h2>
+      <p className="font-semibold">{view.productName}</p>
+      {view.description ? <p className="mt-1 text-sm text-muted">{view.description}</p> : null}
+      <p className="mt-2 text-3xl font-bold">{formatAmount(view.amount, view.currency)}</p>
+      <p className="mt-2 text-sm text-muted">
+        Paid to <strong className="text-ink">{view.payee}</strong>
+      </p>
+    </section>
+  );
+}
+
+export default function SandboxCheckout({ loaderData, actionData }: Route.ComponentProps) {
+  const { view, appName } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  if (view.status === "complete") {
+    return (
+      <SandboxPage title="Already paid">
+        <Summary view={view} />
+        <div className="mt-6">
+          <FormAlert kind="success">This checkout is already paid. Nothing more was charged.</FormAlert>
+        </div>
+        {view.successUrl ? (
+          <p className="mt-6">
+            <a href={view.successUrl}>Continue to {appName}</a>
+          </p>
+        ) : null}
+      </SandboxPage>
+    );
+  }
+  if (view.status === "expired" || actionData?.expired) {
+    return (
+      <SandboxPage title="This checkout has expired">
+        <Summary view={view} />
+        <p className="mt-6">Checkouts can be paid for 24 hours. Nothing was charged; start again from {appName} to pay.</p>
+        <p className="mt-4">
+          <a href={view.cancelUrl}>Back to {appName}</a>
+        </p>
+      </SandboxPage>
+    );
+  }
+  const values = actionData?.values ?? { email: view.email, expiry: "", postalCode: "" };
+  const errorFor = (field: PaymentFormField) => (actionData?.field === field ? actionData.message : undefined);
+  return (
+    <SandboxPage title="Pay with a test card">
+      <Summary view={view} />
+      {actionData?.message && !actionData.field ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.message}</FormAlert>
+        </div>
+      ) : null}
+      <Form method="post" className="mt-6 space-y-5" noValidate>
+        <TextField label="Email" name="email" type="email" defaultValue={values.email} error={errorFor("email")} autoComplete="email" required />
+        <fieldset className="space-y-4">
+          <legend className="font-semibold">Card information</legend>
+          <TextField
+            label="Card number"
+            name="cardNumber"
+            error={errorFor("number")}
+            hint={
+              <>
+                Test mode: use 4242 4242 4242 4242. <a href="/sandbox">More test cards</a>
+              </>
+            }
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="1234 1234 1234 1234"
+            maxLength={23}
+            required
+          />
+          <div className="grid grid-cols-2 gap-4">
+            <TextField label="Expiry (MM / YY)" name="expiry" defaultValue={values.expiry} error={errorFor("expiry")} inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" maxLength={9} required />
+            <TextField label="CVC" name="cvc" error={errorFor("cvc")} inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} required />
+          </div>
+          <TextField label="ZIP code" name="postalCode" defaultValue={values.postalCode} error={errorFor("postalCode")} inputMode="numeric" autoComplete="postal-code" maxLength={10} required />
+        </fieldset>
+        <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
+          {busy ? "Paying…" : `Pay ${formatAmount(view.amount, view.currency)}`}
+        </button>
+      </Form>
+      <p className="mt-6 text-center">
+        <a href={view.cancelUrl}>Cancel and return to {appName}</a>
+      </p>
+    </SandboxPage>
+  );
+}

@@ -1,0 +1,136 @@
+import { data } from "react-router";
+import { readSandboxDashboard } from "#server/payments/sandbox/dashboard";
+import { isSandboxId } from "#server/payments/sandbox/ids";
+import { checkLoginLink } from "#server/payments/sandbox/links";
+import { formatAmount, SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { dateTimeFormat } from "#app/lib/format";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/dashboard";
+import { requireSandbox } from "./sandbox.server";
+
+/** Opened through a login link (createLoginLink): signed, for one account, for 15 minutes. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const sandbox = requireSandbox(context);
+  if (!isSandboxId("acct", params.accountId)) throw data(null, { status: 404 });
+  const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
+  if (check === "invalid") throw data(null, { status: 404 });
+  const appName = context.config.APP_NAME;
+  if (check === "expired") return data({ expired: true as const, appName, dashboard: null }, { status: 410 });
+  const dashboard = await readSandboxDashboard(context.db, params.accountId);
+  if (!dashboard) throw data(null, { status: 404 });
+  const { account } = dashboard;
+  return {
+    expired: false as const,
+    appName,
+    dashboard: {
+      name: account.legalName ?? account.email,
+      bankLast4: account.bankLast4,
+      payoutsEnabled: account.payoutsEnabled,
+      balance: dashboard.balance,
+      payments: dashboard.payments.map((p) => ({ ...p, created: p.created.toISOString() })),
+      refunds: dashboard.refunds.map((r) => ({ ...r, created: r.created.toISOString() })),
+    },
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payouts dashboard (sandbox)", noindex: true });
+
+const when = (iso: string) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(iso));
+
+export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
+  const { appName } = loaderData;
+  if (loaderData.expired || !loaderData.dashboard) {
+    return (
+      <SandboxPage title="This link has expired">
+        <p>Dashboard links work for 15 minutes. Open your payouts dashboard again from your payments page in {appName}.</p>
+        <p className="mt-4">
+          <a href="/app/account/payments">Go to My Payments</a>
+        </p>
+      </SandboxPage>
+    );
+  }
+  const d = loaderData.dashboard;
+  const usd = (n: number) => formatAmount(n, "usd");
+  return (
+    <SandboxPage title="Payouts dashboard" wide>
+      <p className="text-muted">
+        Account of <strong className="text-ink">{d.name}</strong>
+        {d.bankLast4 ? <> · pays out to the test bank account ending {d.bankLast4}</> : null}
+      </p>
+      <section aria-labelledby="balance-heading" className="mt-6 rounded-xl border border-ink/15 p-4">
+        <h2 id="balance-heading" className="text-lg font-bold">
+          Balance
+        </h2>
+        <p className="mt-1 text-3xl font-bold">{usd(d.balance)}</p>
+        <p className="mt-2 text-sm text-muted">
+          {d.payoutsEnabled
+            ? "Payout schedule: daily, automatic, two business days after each payment (as Stripe's standard US schedule). In the sandbox no payout is ever sent."
+            : "Payouts are not enabled yet: finish onboarding first."}
+        </p>
+      </section>
+
+      <section aria-labelledby="payments-heading" className="mt-8">
+        <h2 id="payments-heading" className="text-lg font-bold">
+          Payments
+        </h2>
+        {d.payments.length === 0 ? (
+          <p className="mt-2 text-muted">No payments yet.</p>
+        ) : (
+          <ul className="mt-3 space-y-3">
+            {d.payments.map((p) => (
+              <li key={p.id} className="rounded-xl border border-ink/15 p-4">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <span className="font-semibold">{when(p.created)}</span>
+                  <span className={`rounded-full px-2 py-0.5 text-sm font-medium ${p.refunded ? "bg-amber-100 text-amber-950" : "bg-secondary/50 text-ink"}`}>
+                    {p.refunded ? "Refunded" : "Succeeded"}
+                  </span>
+                </div>
+                <p className="mt-1 break-all text-sm text-muted">
+                  {p.email} · {p.card}
+                </p>
+                <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+                  <div>
+                    <dt className="text-muted">Gross</dt>
+                    <dd className="font-semibold">{usd(p.gross)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted">Processing fee</dt>
+                    <dd className="font-semibold">−{usd(p.processingFee)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted">Platform fee</dt>
+                    <dd className="font-semibold">−{usd(p.platformFee)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted">Net</dt>
+                    <dd className="font-semibold">{usd(p.net)}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="refunds-heading" className="mt-8">
+        <h2 id="refunds-heading" className="text-lg font-bold">
+          Refunds
+        </h2>
+        {d.refunds.length === 0 ? (
+          <p className="mt-2 text-muted">No refunds.</p>
+        ) : (
+          <ul className="mt-3 space-y-3">
+            {d.refunds.map((r) => (
+              <li key={r.id} className="rounded-xl border border-ink/15 p-4 text-sm">
+                <p className="font-semibold">{when(r.created)}</p>
+                <p className="mt-1">
+                  {usd(r.amount)} returned to the sponsor; {usd(r.debit)} taken from this balance (the platform fee came back, the processing fee did not).
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </SandboxPage>
+  );
+}

@@ -1,0 +1,120 @@
+import { data, Form, redirect, useLocation, useNavigation } from "react-router";
+import { findSandboxAccount } from "#server/payments/sandbox/accounts";
+import { isSandboxId } from "#server/payments/sandbox/ids";
+import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
+import { parseOnboardingForm, TEST_BANK_ACCOUNT, type OnboardingField, type OnboardingValues } from "#server/payments/sandbox/onboarding-form";
+import { FormAlert, primaryButton, SelectField, TextField } from "#app/components/forms";
+import { SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/onboarding";
+import { requireSandbox } from "./sandbox.server";
+
+/**
+ * The account link checks out and the account exists; an expired link goes
+ * to the refresh URL, as Stripe's account links do.
+ */
+async function openLink(request: Request, context: Route.LoaderArgs["context"], accountId: string) {
+  const sandbox = requireSandbox(context);
+  if (!isSandboxId("acct", accountId)) throw data(null, { status: 404 });
+  const link = readOnboardingLink(accountId, new URL(request.url).searchParams);
+  const check = checkOnboardingLink(sandbox.linkKey, link, sandbox.now());
+  if (check === "invalid") throw data(null, { status: 404 });
+  if (check === "expired") throw redirect(safeReturnUrl(sandbox.origin, link.refreshUrl));
+  const account = await findSandboxAccount(context.db, accountId);
+  if (!account) throw data(null, { status: 404 });
+  return { sandbox, link, account };
+}
+
+type ActionData = { values: OnboardingValues; errors: Partial<Record<OnboardingField, string>>; message?: string };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { account } = await openLink(request, context, params.accountId);
+  return { email: account.email, legalName: account.legalName ?? "", appName: context.config.APP_NAME, accountType: account.accountType };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { sandbox, link } = await openLink(request, context, params.accountId);
+  const read = await readForm(request);
+  const empty: OnboardingValues = { legalName: "", country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };
+  if (!read.ok) return data<ActionData>({ values: empty, errors: {}, message: read.message }, { status: read.status });
+  const parsed = parseOnboardingForm(read.form);
+  if (parsed.kind === "INVALID") return data<ActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
+  await sandbox.completeOnboarding(params.accountId, parsed.details);
+  throw redirect(safeReturnUrl(sandbox.origin, link.returnUrl));
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Set up your payout account (sandbox)", noindex: true });
+
+export default function SandboxOnboarding({ loaderData, actionData }: Route.ComponentProps) {
+  const location = useLocation();
+  const busy = useNavigation().state === "submitting";
+  const values = actionData?.values ?? { legalName: loaderData.legalName, country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };
+  const errors = actionData?.errors ?? {};
+  const hasErrors = Object.keys(errors).length > 0;
+  return (
+    <SandboxPage title="Set up your payout account">
+      <p className="text-muted">
+        {loaderData.appName} uses the sandbox to pay <strong className="text-ink">{loaderData.email}</strong>. These details are pretend: nothing is
+        checked with a bank and nothing is paid out.
+      </p>
+      {actionData?.message ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.message}</FormAlert>
+        </div>
+      ) : null}
+      {hasErrors ? (
+        <div className="mt-6">
+          <FormAlert>Please correct the fields marked below.</FormAlert>
+        </div>
+      ) : null}
+      <Form method="post" action={`${location.pathname}${location.search}`} className="mt-6 space-y-5" noValidate>
+        <TextField
+          label={loaderData.accountType === "company" ? "Legal company name" : "Legal name"}
+          name="legalName"
+          defaultValue={values.legalName}
+          error={errors.legalName}
+          autoComplete="name"
+          maxLength={100}
+          required
+        />
+        <SelectField label="Country" name="country" defaultValue={values.country} error={errors.country}>
+          <option value="US">United States</option>
+        </SelectField>
+        <TextField
+          label="Bank account number"
+          name="bankAccount"
+          defaultValue={values.bankAccount}
+          error={errors.bankAccount}
+          hint="Prefilled with the test account 000123456789 (routing number 110000000)."
+          inputMode="numeric"
+          autoComplete="off"
+          required
+        />
+        <div>
+          <div className="flex items-start gap-3">
+            <input
+              id="field-agree"
+              type="checkbox"
+              name="agree"
+              defaultChecked={values.agree}
+              aria-invalid={errors.agree ? true : undefined}
+              aria-describedby={errors.agree ? "field-agree-error" : undefined}
+              className="mt-1 h-5 w-5 shrink-0"
+              required
+            />
+            <label htmlFor="field-agree">I agree that this is a test account: no real payments are made to it or from it.</label>
+          </div>
+          {errors.agree ? (
+            <p id="field-agree-error" className="mt-1 text-sm font-medium text-red-700">
+              {errors.agree}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className={`${primaryButton} w-full sm:w-auto`} disabled={busy}>
+          {busy ? "Saving…" : "Agree and continue"}
+        </button>
+      </Form>
+    </SandboxPage>
+  );
+}

@@ -51,6 +51,7 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
   }
   const d = loaderData.dashboard;
   const usd = (n: number) => formatAmount(n, "usd");
+  const minus = (n: number) => (n === 0 ? usd(0) : `−${usd(n)}`);
   return (
     <SandboxPage title="Payouts dashboard" wide>
       <p className="text-muted">
@@ -95,11 +96,11 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
                   </div>
                   <div>
                     <dt className="text-muted">Processing fee</dt>
-                    <dd className="font-semibold">−{usd(p.processingFee)}</dd>
+                    <dd className="font-semibold">{minus(p.processingFee)}</dd>
                   </div>
                   <div>
                     <dt className="text-muted">Platform fee</dt>
-                    <dd className="font-semibold">−{usd(p.platformFee)}</dd>
+                    <dd className="font-semibold">{minus(p.platformFee)}</dd>
                   </div>
                   <div>
                     <dt className="text-muted">Net</dt>

@@ -21,7 +21,7 @@ export default function SandboxIndex({ loaderData }: Route.ComponentProps) {
     <SandboxPage title="The payments sandbox" wide>
       <div className="space-y-4 text-base leading-relaxed">
         <p>
-          {appName} is running without a card payment provider, so it uses its built-in sandbox: a stand-in for Stripe that works offline. Creators
+          {appName} takes payments through its built-in sandbox here: a stand-in for Stripe that works offline, used when no Stripe keys are set. Creators
           connect a pretend payout account, sponsors pay on a pretend checkout page, and the payments, fees and refunds show up in the app as
           they would with Stripe. <strong>No card is charged and no money moves.</strong>
         </p>

@@ -16,7 +16,11 @@ async function hook<T>(request: APIRequestContext, query: string): Promise<T> {
   return (await response.json()) as T;
 }
 type Checkout = { accountId: string; checkoutId: string; url: string };
-type CheckoutState = { status: string; payments: { id: string; amount: number; fee: number; net: number }[] };
+type CheckoutState = {
+  status: string;
+  payments: { id: string; amount: number; fee: number; net: number }[];
+  events: { type: string; attempts: number; delivered: boolean }[];
+};
 const checkoutState = (request: APIRequestContext, checkoutId: string) => hook<CheckoutState>(request, `do=state&checkout=${checkoutId}`);
 
 async function payWith(page: Page, card: { number: string; expiry?: string }) {
@@ -73,7 +77,8 @@ test("a creator onboards through the sandbox form and lands back on our site; th
 
 test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkout already paid", async ({ page }) => {
   const checkout = await hook<Checkout>(page.request, "do=checkout&amount=2500&email=fan%40example.com");
-  await page.goto(checkout.url);
+  const opened = await page.goto(checkout.url);
+  expect(opened?.headers()["cache-control"]).toBe("private, no-store");
   await expect(page.getByText(BANNER)).toBeVisible();
   await expect(page.getByText("Tip for Maya Makes")).toBeVisible();
   await expect(page.getByText("$25.00", { exact: true })).toBeVisible();
@@ -86,12 +91,17 @@ test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkou
   await expect(page.getByText("Your card was declined.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveAttribute("aria-invalid", "true");
   await expectAccessibleAndNarrow(page, "checkout with a declined card");
-  expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [] });
+  expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [], events: [] });
 
   await payWith(page, { number: "4242 4242 4242 4242" });
   await expect(page).toHaveURL(`/sandbox?paid=${checkout.checkoutId}`);
   const paid = await checkoutState(page.request, checkout.checkoutId);
-  expect(paid).toEqual({ status: "complete", payments: [{ id: expect.stringMatching(/^pi_sbx_/), amount: 2500, fee: 103, net: 2397 }] });
+  expect(paid).toMatchObject({ status: "complete", payments: [{ id: expect.stringMatching(/^pi_sbx_/), amount: 2500, fee: 103, net: 2397 }] });
+  // The server's own worker sends checkout.completed to the webhook endpoint (delivered once the endpoint answers 2xx).
+  await expect
+    .poll(async () => (await checkoutState(page.request, checkout.checkoutId)).events)
+    .toEqual([{ type: "checkout.completed", attempts: expect.any(Number), delivered: expect.any(Boolean) }]);
+  await expect.poll(async () => (await checkoutState(page.request, checkout.checkoutId)).events[0]!.attempts).toBeGreaterThanOrEqual(1);
 
   await page.goBack();
   await page.reload();
@@ -132,7 +142,7 @@ test.describe("without JavaScript", () => {
     await payWith(page, { number: "4242 4242 4242 4242", expiry: "01 / 20" });
     await expect(page.getByText("Your card's expiration date is in the past.")).toBeVisible();
     await expectNarrow(page, "checkout with a refused card, without JavaScript");
-    expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [] });
+    expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [], events: [] });
 
     await payWith(page, { number: "4242424242424242" });
     await expect(page).toHaveURL(`/sandbox?paid=${checkout.checkoutId}`);

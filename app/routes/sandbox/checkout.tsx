@@ -49,6 +49,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+/** A person's checkout, account or balance: never kept by a shared cache or on disk. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Checkout (sandbox)", noindex: true });
 
 function Summary({ view }: { view: Route.ComponentProps["loaderData"]["view"] }) {

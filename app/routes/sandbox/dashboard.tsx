@@ -33,6 +33,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+/** A person's checkout, account or balance: never kept by a shared cache or on disk. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payouts dashboard (sandbox)", noindex: true });
 
 const when = (iso: string) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(iso));

@@ -44,6 +44,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   throw redirect(safeReturnUrl(sandbox.origin, link.returnUrl));
 }
 
+/** A person's checkout, account or balance: never kept by a shared cache or on disk. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Set up your payout account (sandbox)", noindex: true });
 
 export default function SandboxOnboarding({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { data } from "react-router";
-import { sandboxCheckouts, sandboxPayments } from "#server/db/schema/sandbox";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments } from "#server/db/schema/sandbox";
 import { sandboxFor } from "#server/payments/sandbox/runtime";
 import type { Route } from "./+types/sandbox";
 
@@ -12,7 +12,7 @@ import type { Route } from "./+types/sandbox";
  * - `?do=account`: a new account and its onboarding link (returns to /sandbox?onboarded=1);
  * - `?do=checkout&amount=2500`: a new onboarded account and a checkout for it;
  * - `?do=login&account=acct_sbx_…`: a payouts dashboard link;
- * - `?do=state&checkout=cs_sbx_…`: the checkout's status and how many payments it made.
+ * - `?do=state&checkout=cs_sbx_…`: the checkout's status, its payments, and its events with their delivery attempts.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!context.config.ENABLE_TEST_ROUTES) throw data(null, { status: 404 });
@@ -53,7 +53,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const [checkout] = await context.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));
       if (!checkout) throw data(null, { status: 404 });
       const payments = await context.db.select().from(sandboxPayments).where(eq(sandboxPayments.checkoutId, id));
-      return Response.json({ status: checkout.status, payments: payments.map((p) => ({ id: p.id, amount: p.amount, fee: p.fee, net: p.net })) });
+      const events = await context.db
+        .select({ type: sandboxEvents.type, attempts: sandboxEvents.attempts, delivered: sql<boolean>`${sandboxEvents.deliveredAt} is not null` })
+        .from(sandboxEvents)
+        .where(sql`${sandboxEvents.payload}->>'checkoutId' = ${id}`);
+      return Response.json({ status: checkout.status, payments: payments.map((p) => ({ id: p.id, amount: p.amount, fee: p.fee, net: p.net })), events });
     }
     default:
       throw data("Unknown ?do=", { status: 400 });

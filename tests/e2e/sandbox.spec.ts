@@ -96,7 +96,7 @@ test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkou
   await payWith(page, { number: "4242 4242 4242 4242" });
   await expect(page).toHaveURL(`/sandbox?paid=${checkout.checkoutId}`);
   const paid = await checkoutState(page.request, checkout.checkoutId);
-  expect(paid).toMatchObject({ status: "complete", payments: [{ id: expect.stringMatching(/^pi_sbx_/), amount: 2500, fee: 103, net: 2397 }] });
+  expect(paid).toMatchObject({ status: "complete", payments: [{ id: expect.stringMatching(/^pi_sbx_/), amount: 2500, fee: 103, net: 2500 }] });
   // The server's own worker sends checkout.completed to the webhook endpoint (delivered once the endpoint answers 2xx).
   await expect
     .poll(async () => (await checkoutState(page.request, checkout.checkoutId)).events)
@@ -112,8 +112,8 @@ test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkou
 
   const login = await hook<{ url: string }>(page.request, `do=login&account=${checkout.accountId}`);
   await page.goto(login.url);
-  await expect(page.getByText("$23.97").first()).toBeVisible();
-  await expect(page.getByText("−$1.03")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Balance" }).getByText("$25.00")).toBeVisible();
+  await expect(page.getByText("Card processing fee $1.03, paid by the platform.")).toBeVisible();
   await expectAccessibleAndNarrow(page, "dashboard with a payment");
 });
 

@@ -92,14 +92,10 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
                 <p className="mt-1 break-all text-sm text-muted">
                   {p.email} · {p.card}
                 </p>
-                <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+                <dl className="mt-3 grid grid-cols-3 gap-x-4 gap-y-1 text-sm">
                   <div>
                     <dt className="text-muted">Gross</dt>
                     <dd className="font-semibold">{usd(p.gross)}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted">Processing fee</dt>
-                    <dd className="font-semibold">{minus(p.processingFee)}</dd>
                   </div>
                   <div>
                     <dt className="text-muted">Platform fee</dt>
@@ -110,6 +106,7 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
                     <dd className="font-semibold">{usd(p.net)}</dd>
                   </div>
                 </dl>
+                <p className="mt-2 text-sm text-muted">Card processing fee {usd(p.processingFee)}, paid by the platform.</p>
               </li>
             ))}
           </ul>
@@ -128,7 +125,7 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
               <li key={r.id} className="rounded-xl border border-ink/15 p-4 text-sm">
                 <p className="font-semibold">{when(r.created)}</p>
                 <p className="mt-1">
-                  {usd(r.amount)} returned to the sponsor; {usd(r.debit)} taken from this balance (the platform fee came back, the processing fee did not).
+                  {usd(r.amount)} returned to the sponsor: {usd(r.debit)} taken back from this balance, the rest from the platform.
                 </p>
               </li>
             ))}

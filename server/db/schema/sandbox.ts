@@ -73,7 +73,8 @@ export const sandboxPayments = pgTable(
       .notNull()
       .references(() => sandboxAccounts.id),
     amount: integer().notNull(),
-    // The processing fee (2.9 % + 30¢), the platform's application fee, and what reaches the account.
+    // The processing fee (2.9 % + 30¢, taken from the platform's balance), the platform's
+    // application fee, and what reaches the account (gross less the application fee), as on Stripe.
     fee: integer().notNull(),
     applicationFee: integer().notNull(),
     net: integer().notNull(),
@@ -87,7 +88,7 @@ export const sandboxPayments = pgTable(
   (t) => [index("sandbox_payments_account_created_idx").on(t.accountId, t.created)],
 );
 
-/** A refund of a whole payment (the processing fee is not returned, the application fee is). */
+/** A refund of a whole payment: the transfer and the application fee come back, the processing fee does not. */
 export const sandboxRefunds = pgTable(
   "sandbox_refunds",
   {

@@ -19,7 +19,7 @@ export type DashboardRefund = { id: string; paymentId: string; created: Date; am
 
 export type SandboxDashboard = {
   account: SandboxAccount;
-  /** Net of every payment less what each refund took back (gross less the returned platform fee). */
+  /** What every payment brought the account less what each refund took back. */
   balance: number;
   payments: DashboardPayment[];
   refunds: DashboardRefund[];
@@ -29,8 +29,9 @@ const RECENT = 100;
 
 /**
  * The connected account's side of its money, as the payouts dashboard shows it.
- * A refund takes back what the sponsor is repaid less the platform fee the
- * platform returns, so the processing fee, which Stripe keeps, stays a cost.
+ * Each destination charge brings the gross less the platform's fee (the
+ * processing fee is the platform's); a refund takes that back (the reversed
+ * transfer), so a refunded payment leaves the balance as it was.
  */
 export async function readSandboxDashboard(db: Db, accountId: string): Promise<SandboxDashboard | null> {
   const account = await findSandboxAccount(db, accountId);

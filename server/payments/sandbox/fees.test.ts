@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cardProcessingFee, splitCharge } from "./fees";
+import { splitCharge } from "./fees";
 
-describe("Stripe standard US card pricing (2.9 % + 30¢)", () => {
+describe("a sandbox destination charge (2.9 % + 30¢, the platform pays it)", () => {
   it.each([
     [50, 31], // 1.45 → 1
     [100, 33], // 2.9 → 3
@@ -12,16 +12,16 @@ describe("Stripe standard US card pricing (2.9 % + 30¢)", () => {
     [10_000, 320],
     [100_000, 2_930],
     [99_999_999, 2_900_030], // 2,899,999.971 → 2,900,000
-  ])("charges %i¢ a fee of %i¢", (amount, fee) => {
-    expect(cardProcessingFee(amount)).toBe(fee);
+  ])("charges %i¢ a processing fee of %i¢", (amount, fee) => {
+    expect(splitCharge(amount, 0).fee).toBe(fee);
   });
 
   it("refuses amounts that are not positive whole minor units", () => {
-    for (const amount of [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2]) expect(() => cardProcessingFee(amount)).toThrow(RangeError);
+    for (const amount of [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2]) expect(() => splitCharge(amount, 0)).toThrow(RangeError);
   });
 
-  it("splits gross into fee, platform fee and net", () => {
-    expect(splitCharge(1000, 0)).toEqual({ gross: 1000, fee: 59, applicationFee: 0, net: 941 });
-    expect(splitCharge(2500, 125)).toEqual({ gross: 2500, fee: 103, applicationFee: 125, net: 2272 });
+  it("sends the account the gross less the platform's fee; the processing fee is the platform's cost", () => {
+    expect(splitCharge(1000, 0)).toEqual({ gross: 1000, fee: 59, applicationFee: 0, net: 1000 });
+    expect(splitCharge(2500, 125)).toEqual({ gross: 2500, fee: 103, applicationFee: 125, net: 2375 });
   });
 });

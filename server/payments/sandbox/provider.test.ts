@@ -120,7 +120,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect(paid[0]).toMatchObject({ redirectTo: `${ORIGIN}/app/payments/success?session_id=${checkoutId}` });
     const payments = await database.db.select().from(sandboxPayments).where(eq(sandboxPayments.checkoutId, checkoutId));
     expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({ amount: 2500, fee: 103, applicationFee: 125, net: 2272, cardBrand: "visa", cardLast4: "4242" });
+    expect(payments[0]).toMatchObject({ amount: 2500, fee: 103, applicationFee: 125, net: 2375, cardBrand: "visa", cardLast4: "4242" });
     const paymentIntentId = payments[0]!.id;
     expect(await sandbox.paymentDetails(paymentIntentId)).toEqual({ paymentIntentId, chargeId: payments[0]!.chargeId, gross: 2500, providerFee: 103, currency: "usd" });
     const completed = (await events("checkout.completed")).filter((e) => e.checkoutId === checkoutId);
@@ -176,7 +176,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect((await events("checkout.expired")).filter((e) => e.checkoutId === checkoutId)).toHaveLength(1);
   });
 
-  it("refunds all of a payment once: the fee stays a cost, the platform fee goes back", async () => {
+  it("refunds all of a payment once: the transfer and the platform fee go back, the processing fee does not", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 1000, applicationFeeAmount: 100 }));
     const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
     if (paid.kind !== "PAID") throw new Error(paid.kind);
@@ -196,6 +196,9 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect((await events("charge.refunded")).filter((e) => e.paymentIntentId === paymentIntentId)).toEqual([
       expect.objectContaining({ amountRefunded: 1000, currency: "usd", chargeId: expect.stringMatching(/^ch_sbx_/) }),
     ]);
+    expect((await events("refund.updated")).filter((e) => e.paymentIntentId === paymentIntentId)).toEqual([
+      expect.objectContaining({ refundId: refunds[0]!.id, status: "succeeded", amount: 1000, currency: "usd" }),
+    ]);
     await expect(sandbox.refundPayment({ idempotencyKey: "refund_x", paymentIntentId: "pi_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
   });
 
@@ -205,7 +208,9 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     const debited = dashboard.refunds.reduce((sum, r) => sum + r.debit, 0);
     expect(dashboard.balance).toBe(credited - debited);
     expect(dashboard.refunds).toEqual([expect.objectContaining({ amount: 1000, debit: 900 })]);
-    expect(dashboard.payments.find((p) => p.refunded)).toMatchObject({ gross: 1000, processingFee: 59, platformFee: 100, net: 841 });
+    expect(dashboard.payments.find((p) => p.refunded)).toMatchObject({ gross: 1000, processingFee: 59, platformFee: 100, net: 900 });
+    // Each payment brought gross less the platform fee; the refunded one gave it all back.
+    expect(dashboard.balance).toBe(dashboard.payments.filter((p) => !p.refunded).reduce((sum, p) => sum + p.gross - p.platformFee, 0));
     expect(await readSandboxDashboard(database.db, "acct_sbx_none")).toBeNull();
   });
 

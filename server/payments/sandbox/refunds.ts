@@ -15,8 +15,10 @@ export async function sandboxPaymentDetails(db: Db, paymentIntentId: string): Pr
 /**
  * Refunds all of a payment, as Stripe's refund with `reverse_transfer` and
  * `refund_application_fee`: the sponsor gets the whole amount back, the
- * application fee goes back too, the processing fee does not. It succeeds at
- * once (card refunds in test mode do) and stores `charge.refunded`. The
+ * account gives back what it received, the platform its fee; the processing
+ * fee is not returned. It succeeds at once (card refunds in test mode do) and
+ * stores `charge.refunded` and `refund.updated`, as the Stripe provider turns
+ * Stripe's `charge.refunded` and `refund.created` into (decision 0019). The
  * payment row is locked, so concurrent requests make one refund: the same key
  * returns it, another key is refused as Stripe refuses a second full refund.
  */
@@ -50,6 +52,11 @@ export async function refundSandboxPayment(db: Db, input: { idempotencyKey: stri
     await recordSandboxEvent(
       tx,
       { type: "charge.refunded", paymentIntentId: payment.id, chargeId: payment.chargeId, amountRefunded: payment.amount, currency: payment.currency },
+      now,
+    );
+    await recordSandboxEvent(
+      tx,
+      { type: "refund.updated", refundId, paymentIntentId: payment.id, status: "succeeded", amount: payment.amount, currency: payment.currency },
       now,
     );
     return { refundId, status: "succeeded" };

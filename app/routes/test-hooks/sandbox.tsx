@@ -12,6 +12,7 @@ import type { Route } from "./+types/sandbox";
  * - `?do=account`: a new account and its onboarding link (returns to /sandbox?onboarded=1);
  * - `?do=checkout&amount=2500`: a new onboarded account and a checkout for it;
  * - `?do=login&account=acct_sbx_…`: a payouts dashboard link;
+ * - `?do=dispute&payment=pi_sbx_…`: the sponsor's bank disputes the payment (`dispute.created`);
  * - `?do=state&checkout=cs_sbx_…`: the checkout's status, its payments, and its events with their delivery attempts.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -48,6 +49,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
     case "login":
       return Response.json(await sandbox.createLoginLink({ accountId: params.get("account") ?? "" }));
+    case "dispute":
+      return Response.json(await sandbox.openDispute({ paymentIntentId: params.get("payment") ?? "" }));
     case "state": {
       const id = params.get("checkout") ?? "";
       const [checkout] = await context.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));

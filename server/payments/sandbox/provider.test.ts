@@ -202,6 +202,18 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     await expect(sandbox.refundPayment({ idempotencyKey: "refund_x", paymentIntentId: "pi_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
   });
 
+  it("opens a dispute on a payment as a bank would, storing dispute.created", async () => {
+    const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 4200 }));
+    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
+    if (paid.kind !== "PAID") throw new Error(paid.kind);
+    const { disputeId } = await sandbox.openDispute({ paymentIntentId: paid.paymentIntentId, reason: "product_not_received" });
+    expect(isSandboxId("du", disputeId)).toBe(true);
+    expect((await events("dispute.created")).filter((e) => e.disputeId === disputeId)).toEqual([
+      expect.objectContaining({ paymentIntentId: paid.paymentIntentId, chargeId: expect.stringMatching(/^ch_sbx_/), reason: "product_not_received", amount: 4200 }),
+    ]);
+    await expect(sandbox.openDispute({ paymentIntentId: "pi_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
+  });
+
   it("shows the account's payments, refunds and balance on its dashboard", async () => {
     const dashboard = (await readSandboxDashboard(database.db, accountId))!;
     const credited = dashboard.payments.reduce((sum, p) => sum + p.net, 0);

@@ -5,6 +5,7 @@ import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
 import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
+import { type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
 import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
@@ -40,6 +41,8 @@ export type SandboxProvider = PaymentProvider & {
   expireDueCheckouts(): Promise<number>;
   /** The sandbox's onboarding form was sent (the /sandbox page calls it). */
   completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2]) => ReturnType<typeof completeSandboxOnboarding>;
+  /** The sponsor's bank disputes a payment (tests and demos): stores `dispute.created`. */
+  openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
   /** Starts the delivery worker and the expiry sweep in this process. */
   start(): void;
   close(): Promise<void>;
@@ -108,6 +111,12 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       const state = await completeSandboxOnboarding(db, accountId, details, now());
       outbox.kick();
       return state;
+    },
+
+    async openDispute(input) {
+      const dispute = await disputeSandboxPayment(db, input, now());
+      outbox.kick();
+      return dispute;
     },
 
     parseWebhook(rawBody, signatureHeader): PaymentEvent | null {

@@ -9,7 +9,7 @@ import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
   "account", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
-  "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "session",
+  "ledger_entries", "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits", "refund_requests", "session",
   "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user", "verification",
 ];
 

@@ -1,0 +1,13 @@
+import type { PaymentDetails } from "#server/payments/provider";
+import { prefetchPaymentDetails, settlePayment } from "../settle-payment";
+import type { Handler } from "../types";
+
+/**
+ * The sponsor finished the checkout. Paid now (cards): the payment is recorded.
+ * Not paid yet (a delayed method): only the payment intent is kept, and
+ * `checkout.async_payment_succeeded` or `…_failed` settles it later.
+ */
+export const checkoutCompleted: Handler<"checkout.completed", PaymentDetails | null> = {
+  prefetch: prefetchPaymentDetails,
+  handle: settlePayment,
+};

@@ -39,7 +39,7 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
 
   const handler = (HANDLERS as Partial<Record<PaymentEventType, Handler<PaymentEventType, unknown>>>)[event.type];
   try {
-    const prefetched = handler?.prefetch ? await handler.prefetch(event as never, deps) : undefined;
+    const prefetched = handler?.prefetch ? await handler.prefetch(db, event as never, deps) : undefined;
     return await db.transaction(async (tx) => {
       const [locked] = await tx.select({ handledAt: paymentEvents.handledAt }).from(paymentEvents).where(key).for("update");
       if (locked?.handledAt) return { kind: "ALREADY_HANDLED" } as const;

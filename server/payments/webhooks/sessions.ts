@@ -23,6 +23,14 @@ export async function lockSessionOfCheckout(tx: Db, event: { sessionId: string |
   return lockWhere(tx, eq(sponsorSessions.providerCheckoutId, event.checkoutId));
 }
 
+/** The same row without a lock, for reads made before the transaction (prefetch). */
+export async function findSessionOfCheckout(db: Db, event: { sessionId: string | null; checkoutId: string }): Promise<LockedSession | null> {
+  const byId = event.sessionId ? await db.select().from(sponsorSessions).where(eq(sponsorSessions.id, event.sessionId)) : [];
+  if (byId[0]) return byId[0];
+  const [byCheckout] = await db.select().from(sponsorSessions).where(eq(sponsorSessions.providerCheckoutId, event.checkoutId));
+  return byCheckout ?? null;
+}
+
 export function lockSessionOfPayment(tx: Db, paymentIntentId: string): Promise<LockedSession | null> {
   return lockWhere(tx, eq(sponsorSessions.paymentIntentId, paymentIntentId));
 }

@@ -4,16 +4,24 @@ import { sponsorSessions } from "#server/db/schema";
 import type { PaymentEventOf } from "#server/payments/events";
 import { recordPayment, refreshSessionStatus } from "#server/payments/ledger";
 import type { PaymentDetails } from "#server/payments/provider";
-import { announcePayment } from "./announce";
-import { lockSessionOfCheckout } from "./sessions";
+import type { MailMessage } from "#server/email/mailer";
+import { announcePayment, composePaymentMails } from "./announce";
+import { findSessionOfCheckout, lockSessionOfCheckout } from "./sessions";
 import type { WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
 
-/** The real fee of a paid checkout, asked before the transaction; null while it is not paid (async methods). */
-export async function prefetchPaymentDetails(event: PaidEvent, deps: WebhookDeps): Promise<PaymentDetails | null> {
+export type PaidPrefetch = { details: PaymentDetails; mails: MailMessage[] } | null;
+
+/**
+ * Before the transaction: the payment's real fee from the provider, and its
+ * mails, rendered; null while the checkout is not paid (delayed methods).
+ */
+export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDeps): Promise<PaidPrefetch> {
   if (event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
-  return deps.provider.paymentDetails(event.paymentIntentId);
+  const details = await deps.provider.paymentDetails(event.paymentIntentId);
+  const session = await findSessionOfCheckout(db, event);
+  return { details, mails: session ? await composePaymentMails(db, session, details.gross, details.currency, deps) : [] };
 }
 
 /**
@@ -24,7 +32,7 @@ export async function prefetchPaymentDetails(event: PaidEvent, deps: WebhookDeps
 export async function settlePayment(
   tx: Db,
   event: PaidEvent,
-  details: PaymentDetails | null,
+  prefetched: PaidPrefetch,
   deps: WebhookDeps,
 ): Promise<void> {
   const session = await lockSessionOfCheckout(tx, event);
@@ -36,7 +44,8 @@ export async function settlePayment(
   if (event.paymentIntentId && session.paymentIntentId !== event.paymentIntentId) {
     await tx.update(sponsorSessions).set({ paymentIntentId: event.paymentIntentId, updatedAt: new Date() }).where(eq(sponsorSessions.id, session.id));
   }
-  if (!details) return;
+  if (!prefetched) return;
+  const { details, mails } = prefetched;
   if (details.gross !== session.amount) {
     deps.logger?.warn({ sessionId: session.id, asked: session.amount, paid: details.gross }, "paid amount differs from the session's; the ledger keeps what was paid");
   }
@@ -50,5 +59,5 @@ export async function settlePayment(
   });
   if (written.kind === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
-  await announcePayment(tx, session, details.gross, details.currency, deps);
+  await announcePayment(tx, session, details.gross, details.currency, mails, deps);
 }

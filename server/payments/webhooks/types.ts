@@ -21,7 +21,7 @@ export type WebhookDeps = {
  * everything the event changes with `tx`, which also marks the event handled.
  */
 export type Handler<T extends PaymentEventType, P = undefined> = {
-  prefetch?(event: PaymentEventOf<T>, deps: WebhookDeps): Promise<P>;
+  prefetch?(db: Db, event: PaymentEventOf<T>, deps: WebhookDeps): Promise<P>;
   handle(tx: Db, event: PaymentEventOf<T>, prefetched: P, deps: WebhookDeps): Promise<void>;
 };
 

@@ -9,7 +9,7 @@ import type { Handler } from "../types";
  * always leaves the provider's current state, whatever the order.
  */
 export const accountUpdated: Handler<"account.updated", ConnectedAccountState> = {
-  prefetch: (event, deps) => deps.provider.readAccount(event.accountId),
+  prefetch: (_db, event, deps) => deps.provider.readAccount(event.accountId),
   async handle(tx, event, state, deps) {
     const row = await lockAccountByProviderId(tx, event.accountId);
     if (!row) {

@@ -1,5 +1,4 @@
-import type { PaymentDetails } from "#server/payments/provider";
-import { prefetchPaymentDetails, settlePayment } from "../settle-payment";
+import { prefetchPayment, settlePayment, type PaidPrefetch } from "../settle-payment";
 import type { Handler } from "../types";
 
 /**
@@ -7,7 +6,7 @@ import type { Handler } from "../types";
  * Not paid yet (a delayed method): only the payment intent is kept, and
  * `checkout.async_payment_succeeded` or `…_failed` settles it later.
  */
-export const checkoutCompleted: Handler<"checkout.completed", PaymentDetails | null> = {
-  prefetch: prefetchPaymentDetails,
+export const checkoutCompleted: Handler<"checkout.completed", PaidPrefetch> = {
+  prefetch: prefetchPayment,
   handle: settlePayment,
 };

@@ -1,6 +1,6 @@
 import type { ConnectedAccountState } from "#server/payments/provider";
 import { applyAccountState, lockAccountByProviderId } from "#server/payments/account-state";
-import type { Handler } from "../types";
+import type { Handler } from "#server/payments/webhooks/types";
 
 /**
  * A connected account changed. What the event says may already be stale

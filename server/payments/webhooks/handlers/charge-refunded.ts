@@ -1,6 +1,6 @@
-import { lockSessionOfPayment } from "../sessions";
-import { applySucceededRefund } from "../apply-refund";
-import { RetryLater, type Handler } from "../types";
+import { lockSessionOfPayment } from "#server/payments/webhooks/sessions";
+import { applySucceededRefund } from "#server/payments/webhooks/apply-refund";
+import { RetryLater, type Handler } from "#server/payments/webhooks/types";
 
 /**
  * The charge was refunded (by us, or in the provider's dashboard). A payment

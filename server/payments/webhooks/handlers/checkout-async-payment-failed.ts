@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { sponsorSessions } from "#server/db/schema";
-import { lockSessionOfCheckout } from "../sessions";
-import type { Handler } from "../types";
+import { lockSessionOfCheckout } from "#server/payments/webhooks/sessions";
+import type { Handler } from "#server/payments/webhooks/types";
 
 /** A delayed payment failed: a pending session becomes failed; one with money recorded keeps its status. */
 export const checkoutAsyncPaymentFailed: Handler<"checkout.async_payment_failed"> = {

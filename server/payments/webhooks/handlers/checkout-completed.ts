@@ -1,5 +1,5 @@
-import { prefetchPayment, settlePayment, type PaidPrefetch } from "../settle-payment";
-import type { Handler } from "../types";
+import { prefetchPayment, settlePayment, type PaidPrefetch } from "#server/payments/webhooks/settle-payment";
+import type { Handler } from "#server/payments/webhooks/types";
 
 /**
  * The sponsor finished the checkout. Paid now (cards): the payment is recorded.

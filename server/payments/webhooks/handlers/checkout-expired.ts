@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { sponsorSessions } from "#server/db/schema";
-import { lockSessionOfCheckout } from "../sessions";
-import type { Handler } from "../types";
+import { lockSessionOfCheckout } from "#server/payments/webhooks/sessions";
+import type { Handler } from "#server/payments/webhooks/types";
 
 /** The sponsor never paid and the checkout closed: only a pending session becomes expired. */
 export const checkoutExpired: Handler<"checkout.expired"> = {

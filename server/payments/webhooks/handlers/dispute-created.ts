@@ -1,7 +1,7 @@
 import { recordDispute, refreshSessionStatus, sessionEntries } from "#server/payments/ledger";
-import { announceDispute } from "../announce";
-import { lockSessionOfPayment } from "../sessions";
-import { RetryLater, type Handler } from "../types";
+import { announceDispute } from "#server/payments/webhooks/announce";
+import { lockSessionOfPayment } from "#server/payments/webhooks/sessions";
+import { RetryLater, type Handler } from "#server/payments/webhooks/types";
 
 /** The sponsor's bank disputes the payment: a dispute entry (once per dispute), status disputed, "dispute opened". */
 export const disputeCreated: Handler<"dispute.created"> = {

@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { refundRequests } from "#server/db/schema";
 import type { Db } from "#server/db/client";
-import { applySucceededRefund } from "../apply-refund";
-import { lockSessionById, lockSessionOfPayment, type LockedSession } from "../sessions";
-import { RetryLater, type Handler } from "../types";
+import { applySucceededRefund } from "#server/payments/webhooks/apply-refund";
+import { lockSessionById, lockSessionOfPayment, type LockedSession } from "#server/payments/webhooks/sessions";
+import { RetryLater, type Handler } from "#server/payments/webhooks/types";
 
 async function sessionOfRefund(tx: Db, paymentIntentId: string | null, refundId: string): Promise<LockedSession | null> {
   if (paymentIntentId) return lockSessionOfPayment(tx, paymentIntentId);

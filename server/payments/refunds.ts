@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { refundRequests, sponsorSessions } from "#server/db/schema";
+import { refundRequests } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import type { PaymentProvider } from "./provider";
 import { lockSessionById } from "./webhooks/sessions";
@@ -86,12 +86,8 @@ export async function refundSponsorship(db: Db, provider: PaymentProvider, input
   return { kind: "SUCCESS", status: refund.status === "succeeded" ? "succeeded" : "pending", alreadyRequested: false };
 }
 
-/** Whether a session has a refund on its way (its card shows it so; the status stays completed until it is done). */
+/** Whether a session has a refund on its way (its card says so; the status stays completed until the provider confirms). */
 export async function refundInFlight(db: Db, sessionId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ status: refundRequests.status })
-    .from(refundRequests)
-    .innerJoin(sponsorSessions, eq(sponsorSessions.id, refundRequests.sessionId))
-    .where(eq(refundRequests.sessionId, sessionId));
+  const [row] = await db.select({ status: refundRequests.status }).from(refundRequests).where(eq(refundRequests.sessionId, sessionId));
   return row?.status === "requested" || row?.status === "pending";
 }

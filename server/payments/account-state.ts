@@ -24,16 +24,24 @@ export async function lockAccountByProviderId(tx: Db, accountId: string): Promis
  * report that it still is. The caller holds the row lock (lockAccount…), so
  * two reports at once see one transition.
  */
-export async function applyAccountState(tx: Db, row: AccountRow, state: ConnectedAccountState): Promise<{ completed: boolean; becameComplete: boolean }> {
+export async function applyAccountState(
+  tx: Db,
+  row: AccountRow,
+  state: ConnectedAccountState,
+): Promise<{ completed: boolean; becameComplete: boolean; paymentsEnabledChanged: boolean }> {
   const completed = state.chargesEnabled;
   if (completed !== row.completed) {
     await tx.update(connectedAccounts).set({ completed }).where(eq(connectedAccounts.uid, row.uid));
   }
-  await tx
-    .insert(profiles)
-    .values({ uid: row.uid, paymentsEnabled: completed })
-    .onConflictDoUpdate({ target: profiles.uid, set: { paymentsEnabled: completed } });
+  const [profile] = await tx.select({ paymentsEnabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, row.uid));
+  if (profile?.paymentsEnabled !== completed) {
+    await tx
+      .insert(profiles)
+      .values({ uid: row.uid, paymentsEnabled: completed })
+      .onConflictDoUpdate({ target: profiles.uid, set: { paymentsEnabled: completed } });
+  }
   const becameComplete = completed && !row.completed;
   if (becameComplete) await announcePayoutsEnabled(tx, row.uid);
-  return { completed, becameComplete };
+  // Bio pages show sponsorship options only while payments are on: cached guest pages must be redrawn.
+  return { completed, becameComplete, paymentsEnabledChanged: (profile?.paymentsEnabled ?? false) !== completed };
 }

@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { connectedAccounts } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
+import { guestPagesChanged } from "#server/page-cache/generation";
 import { applyAccountState, lockAccountOfUser } from "./account-state";
 import type { AccountType, ConnectedAccountState, PaymentProvider } from "./provider";
 
@@ -29,11 +30,14 @@ async function onboardingLink(provider: PaymentProvider, accountId: string, orig
 
 /** Writes what the provider says under the account row's lock; true when the account is complete. */
 async function storeState(db: Db, uid: string, state: ConnectedAccountState): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  const applied = await db.transaction(async (tx) => {
     const row = await lockAccountOfUser(tx, uid);
-    if (!row || row.providerAccountId !== state.accountId) return false;
-    return (await applyAccountState(tx, row, state)).completed;
+    if (!row || row.providerAccountId !== state.accountId) return null;
+    return applyAccountState(tx, row, state);
   });
+  // After the commit, as every write guests may see (their bio pages' sponsorship options).
+  if (applied?.paymentsEnabledChanged) await guestPagesChanged(db);
+  return applied?.completed ?? false;
 }
 
 /**

@@ -3,7 +3,16 @@ import type { Db } from "#server/db/client";
 import { paymentEvents } from "#server/db/schema";
 import type { PaymentEvent, PaymentEventType } from "#server/payments/events";
 import { HANDLERS } from "./dispatch";
-import type { Handler, WebhookDeps } from "./types";
+import { guestPagesChanged } from "#server/page-cache/generation";
+import type { AfterCommit, Handler, WebhookDeps } from "./types";
+
+async function runAfterCommit(db: Db, after: AfterCommit | undefined, deps: WebhookDeps): Promise<void> {
+  if (after?.guestPagesChanged) await guestPagesChanged(db);
+  if (after?.mailQueued) {
+    // Fire and forget: the worker retries on its own; the provider need not wait for SMTP.
+    deps.mailer.deliverDue().catch((error: unknown) => deps.logger?.warn({ err: error }, "payment mail not sent yet; the worker retries"));
+  }
+}
 
 export type IntakeResult =
   | { kind: "HANDLED" }
@@ -38,17 +47,21 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
   if (stored?.handledAt) return { kind: "ALREADY_HANDLED" };
 
   const handler = (HANDLERS as Partial<Record<PaymentEventType, Handler<PaymentEventType, unknown>>>)[event.type];
+  let outcome;
   try {
     const prefetched = handler?.prefetch ? await handler.prefetch(db, event as never, deps) : undefined;
-    return await db.transaction(async (tx) => {
+    outcome = await db.transaction(async (tx) => {
       const [locked] = await tx.select({ handledAt: paymentEvents.handledAt }).from(paymentEvents).where(key).for("update");
-      if (locked?.handledAt) return { kind: "ALREADY_HANDLED" } as const;
-      if (handler) await handler.handle(tx, event as never, prefetched, deps);
+      if (locked?.handledAt) return { result: { kind: "ALREADY_HANDLED" } as const };
+      const after = handler ? await handler.handle(tx, event as never, prefetched, deps) : undefined;
       await tx.update(paymentEvents).set({ handledAt: new Date() }).where(key);
-      return handler ? ({ kind: "HANDLED" } as const) : ({ kind: "IGNORED" } as const);
+      return { result: handler ? ({ kind: "HANDLED" } as const) : ({ kind: "IGNORED" } as const), after: after ?? undefined };
     });
   } catch (error) {
     deps.logger?.warn({ err: error, provider: event.provider, eventId: event.eventId, type: event.type }, "payment event not handled; the provider will deliver it again");
     return { kind: "FAILED", error };
   }
+  // Committed: what follows cannot undo it, so its failure is logged, not reported as the event's.
+  await runAfterCommit(db, outcome.after, deps).catch((error: unknown) => deps.logger?.error({ err: error, eventId: event.eventId }, "after-commit step of a payment event failed"));
+  return outcome.result;
 }

@@ -7,7 +7,7 @@ import type { PaymentDetails } from "#server/payments/provider";
 import type { MailMessage } from "#server/email/mailer";
 import { announcePayment, composePaymentMails } from "./announce";
 import { findSessionOfCheckout, lockSessionOfCheckout } from "./sessions";
-import type { WebhookDeps } from "./types";
+import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
 
@@ -34,7 +34,7 @@ export async function settlePayment(
   event: PaidEvent,
   prefetched: PaidPrefetch,
   deps: WebhookDeps,
-): Promise<void> {
+): Promise<void | AfterCommit> {
   const session = await lockSessionOfCheckout(tx, event);
   if (!session) {
     // Not a sponsor checkout of ours (another product's checkout, another environment's).
@@ -60,4 +60,5 @@ export async function settlePayment(
   if (written.kind === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
   await announcePayment(tx, session, details.gross, details.currency, mails, deps);
+  return { mailQueued: mails.length > 0 };
 }

@@ -9,7 +9,7 @@ import { captchaRouter } from "#server/captcha/routes";
 import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
-import { WEBHOOK_BODY_LIMIT, WEBHOOK_PATH_PREFIX } from "#server/payments/webhooks/http";
+import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
@@ -51,12 +51,8 @@ export function createHttpApp(options: HttpAppOptions) {
         limit: FUNCTIONS_BODY_LIMIT,
         refuse: (_req, res) => refuseOversizedCall(res),
       },
-      {
-        // Provider webhooks: read raw by their route (the signature covers the exact bytes).
-        prefix: WEBHOOK_PATH_PREFIX,
-        limit: WEBHOOK_BODY_LIMIT,
-        refuse: (_req, res) => res.status(413).type("text/plain").send("Webhook body too large.\n"),
-      },
+      // Provider webhooks: read raw by their route (the signature covers the exact bytes).
+      webhookBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));

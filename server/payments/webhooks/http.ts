@@ -1,3 +1,4 @@
+import type { BodyLimitRule } from "#server/http/body-limit";
 import type { AppContext } from "#server/http/context";
 import { WebhookSignatureError, type ProviderName } from "#server/payments/provider";
 import { receivePaymentEvent } from "./intake";
@@ -6,6 +7,13 @@ import type { WebhookDeps } from "./types";
 /** The most a webhook delivery may weigh (server/http/app.ts caps it before anything reads it). */
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 export const WEBHOOK_PATH_PREFIX = "/api/payments/webhooks/";
+
+/** The body cap of the webhook path (server/http/app.ts mounts it before anything reads a body). */
+export const webhookBodyRule: BodyLimitRule = {
+  prefix: WEBHOOK_PATH_PREFIX,
+  limit: WEBHOOK_BODY_LIMIT,
+  refuse: (_req, res) => void res.status(413).type("text/plain").send("Webhook body too large.\n"),
+};
 
 /** The header each provider signs its deliveries in (the sandbox copies Stripe's scheme). */
 const SIGNATURE_HEADER: Record<ProviderName, string> = { stripe: "stripe-signature", sandbox: "sandbox-signature" };

@@ -55,6 +55,8 @@ export default [
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
   route("api/password-policy", "routes/api/password-policy.ts"),
+  // Payment provider webhooks (issue 15): the signature is checked over the raw body.
+  route("api/payments/webhooks/:provider", "routes/api/payment-webhooks.ts"),
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),
 

@@ -50,8 +50,9 @@ describe.each(ENGINES)("database integrity on %s", (engine) => {
     ["an upper-case custom ending", () => sql`update bio_pages set custom_ending = 'Maya' where custom_ending = 'mayamakes'`, /custom_ending_check/],
     ["eleven links on a bio page", () => sql`update bio_pages set links = (select jsonb_agg(jsonb_build_object('type', 'website', 'url', 'https://x.example')) from generate_series(1, 11))`, /links_check/],
     ["a negative total", () => sql`update totals set total = -1`, /totals_total_check/],
-    ["a refund of an unfinished payment", () => sql`insert into sponsor_sessions (id, poster_uid, amount, message, completed, refunded) values ('cs_1', 'demo-creator', 500, 'hi', false, true)`, /refund_check/],
-    ["a zero-amount payment", () => sql`insert into sponsor_sessions (id, poster_uid, amount, message) values ('cs_2', 'demo-creator', 0, 'hi')`, /amount_check/],
+    ["an unknown payment status", () => sql`insert into sponsor_sessions (id, provider, destination_account_id, poster_uid, amount, message, status) values ('cs_1', 'sandbox', 'acct_1', 'demo-creator', 500, 'hi', 'done')`, /status_check/],
+    ["a zero-amount payment", () => sql`insert into sponsor_sessions (id, provider, destination_account_id, poster_uid, amount, message) values ('cs_2', 'sandbox', 'acct_1', 'demo-creator', 0, 'hi')`, /amount_check/],
+    ["a platform fee above the amount", () => sql`insert into sponsor_sessions (id, provider, destination_account_id, poster_uid, amount, platform_fee, message) values ('cs_3', 'sandbox', 'acct_1', 'demo-creator', 500, 501, 'hi')`, /platform_fee_check/],
     ["an unknown Pro plan", () => sql`insert into pro_memberships (uid, plan, status) values ('demo-creator', 'gold', 'active')`, /plan_check/],
     ["an unknown user type", () => sql`update profiles set user_type = 'admin'`, /user_type_check/],
   ])("refuses %s", async (_name, query, message) => {

@@ -9,8 +9,8 @@ import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
   "account", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
-  "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits",
-  "sandbox_accounts", "sandbox_checkouts", "sandbox_events", "sandbox_payments", "sandbox_refunds", "session",
+  "ledger_entries", "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits",
+  "refund_requests", "sandbox_accounts", "sandbox_checkouts", "sandbox_events", "sandbox_payments", "sandbox_refunds", "session",
   "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user", "verification",
 ];
 

@@ -21,6 +21,12 @@ export type Mailer = {
    * anything from the timing of) the mail server.
    */
   send(message: MailMessage): Promise<void>;
+  /**
+   * Stores the mail with the caller's transaction, so it goes out only if
+   * the change it reports commits (a payment's receipt). The SMTP worker
+   * finds it on its next round (`deliverDue` after the commit sends it now).
+   */
+  sendWithin(tx: Pick<Db, "insert">, message: MailMessage): Promise<void>;
   /** Delivers every queued mail that is due, now; how many went. The worker calls it; so can tests. */
   deliverDue(): Promise<number>;
   /** Stops the worker and waits (a bounded time) for a delivery under way; queued mail stays for the next start. */
@@ -147,6 +153,9 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
       await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
       kick();
     },
+    async sendWithin(tx, { to, subject, html, text, meta = {} }) {
+      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
+    },
     deliverDue,
     async close() {
       closed = true;
@@ -177,6 +186,10 @@ function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
         // In development the link goes to the log so it can be followed without opening the mailbox.
         logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");
       }
+    },
+    async sendWithin(tx, { to, subject, html, text, meta = {} }) {
+      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta });
+      logger.info({ to, subject }, "email stored in the outbox with its transaction");
     },
     deliverDue: async () => 0,
     close: async () => {},

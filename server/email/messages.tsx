@@ -1,6 +1,7 @@
 import { render } from "@react-email/render";
 import type { ReactElement } from "react";
 import type { MailMessage } from "./mailer";
+import { PaymentMail } from "./templates/PaymentMail";
 import { ResetPassword } from "./templates/ResetPassword";
 import { VerifyEmail } from "./templates/VerifyEmail";
 
@@ -23,4 +24,52 @@ export async function verificationEmail({ to, name, url, site }: AccountEmailInp
 export async function passwordResetEmail({ to, name, url, site }: AccountEmailInput): Promise<MailMessage> {
   const bodies = await renderBodies(<ResetPassword appName={site.appName} supportEmail={site.supportEmail} url={url} name={name} />);
   return { to, subject: `Reset your ${site.appName} password`, ...bodies, meta: { kind: "reset-password", url } };
+}
+
+type PaymentEmailInput = {
+  to: string;
+  site: EmailSite;
+  /** Formatted, e.g. "$25.00". */
+  amount: string;
+  payeeName: string;
+  /** Our session id: the reference both sides can quote. */
+  reference: string;
+  message: string;
+  url: string;
+};
+
+/** The sponsor's receipt (issue 15 §8): what they paid, to whom, and the reference. */
+export async function sponsorReceiptEmail({ to, site, amount, payeeName, reference, message, url }: PaymentEmailInput): Promise<MailMessage> {
+  const bodies = await renderBodies(
+    <PaymentMail
+      appName={site.appName}
+      supportEmail={site.supportEmail}
+      preview={`Your payment of ${amount} to ${payeeName} went through.`}
+      heading="Thank you for your payment"
+      paragraphs={[
+        `Your payment of ${amount} to ${payeeName} went through.`,
+        `Your message: “${message}”`,
+        `Reference: ${reference}. Quote it if you contact ${payeeName} or us about this payment.`,
+      ]}
+      buttonLabel={`Visit ${payeeName}`}
+      url={url}
+    />,
+  );
+  return { to, subject: `Your receipt: ${amount} to ${payeeName}`, ...bodies, meta: { kind: "sponsor-receipt", url, reference } };
+}
+
+/** The creator's "you were sponsored" mail. */
+export async function sponsoredEmail({ to, site, amount, payeeName, reference, message, url }: PaymentEmailInput): Promise<MailMessage> {
+  const bodies = await renderBodies(
+    <PaymentMail
+      appName={site.appName}
+      supportEmail={site.supportEmail}
+      preview={`You received ${amount} on ${site.appName}.`}
+      heading="You were sponsored"
+      paragraphs={[`${payeeName}, you received ${amount}.`, `The sponsor wrote: “${message}”`, `Reference: ${reference}.`]}
+      buttonLabel="See the payment"
+      url={url}
+    />,
+  );
+  return { to, subject: `You were sponsored: ${amount}`, ...bodies, meta: { kind: "you-were-sponsored", url, reference } };
 }

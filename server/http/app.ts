@@ -9,6 +9,7 @@ import { captchaRouter } from "#server/captcha/routes";
 import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
@@ -31,7 +32,7 @@ type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages } = options;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -50,12 +51,14 @@ export function createHttpApp(options: HttpAppOptions) {
         limit: FUNCTIONS_BODY_LIMIT,
         refuse: (_req, res) => refuseOversizedCall(res),
       },
+      // Provider webhooks: read raw by their route (the signature covers the exact bytes).
+      webhookBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
-  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN]));
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX]));
 
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));
@@ -92,6 +95,7 @@ export function createHttpApp(options: HttpAppOptions) {
         auth,
         mailer,
         captcha,
+        payments,
         sessionSecret,
         cspNonce: res.locals.cspNonce as string,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",

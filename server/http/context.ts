@@ -4,6 +4,7 @@ import type { Captcha } from "#server/captcha/captcha";
 import type { Config } from "#server/config";
 import type { Mailer } from "#server/email/mailer";
 import type { Db } from "#server/db/client";
+import type { PaymentProvider } from "#server/payments/provider";
 
 /** What every loader and action receives as `context`. */
 export type AppContext = {
@@ -13,6 +14,8 @@ export type AppContext = {
   auth: Auth;
   mailer: Mailer;
   captcha: Captcha;
+  /** The configured card payment provider (server/payments/setup.ts). */
+  payments: PaymentProvider;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

@@ -7,6 +7,7 @@ import { createAuth } from "#server/auth/auth";
 import { createCaptcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
 import { createMailer } from "#server/email/mailer";
+import { createPaymentProvider } from "#server/payments/setup";
 import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
@@ -50,9 +51,11 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
     spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt),
   });
+  // Stripe when configured, else the built-in sandbox (one per database, shared with its /sandbox pages).
+  const payments = createPaymentProvider(config, { sandbox: () => sandboxFor({ db, config, sessionSecret, logger }) });
   const generation = generationSourceFor(database);
   const guestPages = guestPageCacheFor(config, database, generation);
-  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, guestPages });
+  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages });
   const counter = viewCounterFor(db, {
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });

@@ -10,6 +10,8 @@ export const notifications = pgTable(
     uid: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    // What it is about (server/notifications/kinds.ts), for filtering and tests; "general" before kinds existed.
+    kind: text().notNull().default("general"),
     title: text().notNull(),
     message: text().notNull(),
     unread: boolean().notNull().default(true),

@@ -1,0 +1,130 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { profiles, sponsorSessions, user } from "#server/db/schema";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { seedOption, seedPayee, type Payee } from "#tests/support/payments";
+import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, sessionReceipt, type SponsorCheckoutRequest } from "./checkout";
+
+describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  const provider = new FakePaymentProvider();
+  let payee: Payee;
+  let option: string;
+  let freeOption: string;
+  const db = () => database.db;
+  const options = { platformFeePercent: 10, publicOrigin: "http://app.test" };
+  const tip = (over: Partial<SponsorCheckoutRequest> = {}): SponsorCheckoutRequest => ({
+    ending: payee.ending, kind: "tip", amount: 2500, sponsorEmail: "fan@sponsor.example", message: "For the next episode", sponsorUid: null, ...over,
+  });
+  const build = (input: SponsorCheckoutRequest) => buildSponsorSession(db(), provider, input, options);
+  const fieldError = async (over: Partial<SponsorCheckoutRequest>) => {
+    const result = await build(tip(over));
+    return result.kind === "ERROR" && "fieldErrors" in result ? result.fieldErrors : result;
+  };
+
+  beforeAll(async () => {
+    payee = await seedPayee(db(), provider);
+    option = await seedOption(db(), payee, 10_000);
+    freeOption = await seedOption(db(), payee, 0);
+  });
+
+  it("makes a pending session and the provider's checkout, keyed by the row id, and returns its address", async () => {
+    const result = await build(tip());
+    expect(result.kind).toBe("SUCCESS");
+    if (result.kind !== "SUCCESS") return;
+    const call = provider.calls.createSponsorCheckout.at(-1)!;
+    expect(call).toMatchObject({
+      idempotencyKey: `checkout_${result.sessionId}`,
+      sessionId: result.sessionId,
+      destinationAccountId: payee.accountId,
+      amount: 2500,
+      currency: "usd",
+      applicationFeeAmount: 250,
+      productName: `Tip for Page of ${payee.uid}`,
+      sponsorEmail: "fan@sponsor.example",
+      successUrl: `http://app.test/app/payments/success?session=${result.sessionId}`,
+      cancelUrl: `http://app.test/app/payments/cancelled?session=${result.sessionId}`,
+    });
+    const [row] = await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, result.sessionId));
+    expect(row).toMatchObject({ status: "pending", kind: "tip", postId: null, posterUid: payee.uid, bioPageId: payee.pageId, platformFee: 250, provider: "sandbox", sponsorUid: null });
+    expect(result.url).toBe(`https://fake-pay.example/checkout/${row!.providerCheckoutId}`);
+    expect(row!.expiresAt).toBeInstanceOf(Date);
+    // The provider answers a repeated call with the same key with the same checkout (no second one).
+    expect((await provider.createSponsorCheckout(call)).checkoutId).toBe(row!.providerCheckoutId);
+  });
+
+  it("refuses missing or bad fields with the form's messages", async () => {
+    expect(await fieldError({ sponsorEmail: " " })).toEqual({ sponsorEmail: "Required" });
+    expect(await fieldError({ sponsorEmail: "not-an-email" })).toEqual({ sponsorEmail: "Enter a valid email address" });
+    expect(await fieldError({ message: "" })).toEqual({ message: "Required" });
+    expect(await fieldError({ message: "x".repeat(1000) })).toEqual({ message: "Must be under 1000 characters" });
+    expect((await build(tip({ message: "x".repeat(999) }))).kind).toBe("SUCCESS");
+  });
+
+  it("keeps the amount within the limits", async () => {
+    expect(await fieldError({ amount: 49 })).toEqual({ amount: "The amount must be at least $0.50" });
+    expect((await build(tip({ amount: 50 }))).kind).toBe("SUCCESS");
+    expect((await build(tip({ amount: 1_000_000 }))).kind).toBe("SUCCESS");
+    expect(await fieldError({ amount: 1_000_001 })).toEqual({ amount: "The amount must be at most $10,000.00" });
+    expect(await fieldError({ amount: 12.5 })).toEqual({ amount: "Enter an amount" });
+    expect(await fieldError({ amount: Number.NaN })).toEqual({ amount: "Enter an amount" });
+  });
+
+  it("a sponsorship: one of the page's options, at least its minimum; a $0 option cannot be paid here", async () => {
+    const ok = await build(tip({ kind: "sponsorship", postId: option, amount: 10_000 }));
+    expect(ok.kind).toBe("SUCCESS");
+    if (ok.kind === "SUCCESS") {
+      const [row] = await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, ok.sessionId));
+      expect(row).toMatchObject({ kind: "sponsorship", postId: option, amount: 10_000 });
+    }
+    expect(await fieldError({ kind: "sponsorship", postId: option, amount: 9_999 })).toEqual({ amount: "The minimum contribution is $100.00" });
+    expect(await fieldError({ kind: "sponsorship", postId: freeOption, amount: 5_000 })).toEqual({ postId: NO_PLATFORM_FUNDS_MESSAGE });
+    expect(await fieldError({ kind: "sponsorship", postId: "9000000000_notonthepage", amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
+    expect(await fieldError({ kind: "sponsorship", postId: null, amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
+    // Another creator's post offered on nobody's page is not an option here either.
+    const other = await seedPayee(db(), provider);
+    const foreign = await seedOption(db(), other, 100);
+    expect(await fieldError({ kind: "sponsorship", postId: foreign, amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
+  });
+
+  it("takes money only for a page whose owner has a complete payout account", async () => {
+    const before = provider.calls.createSponsorCheckout.length;
+    expect(await build(tip({ ending: "no_such_page" }))).toMatchObject({ kind: "ERROR", code: "not-found" });
+    const incomplete = await seedPayee(db(), provider, { complete: false });
+    expect(await build(tip({ ending: incomplete.ending }))).toMatchObject({ kind: "ERROR", code: "aborted", message: `Page of ${incomplete.uid} cannot take payments yet.` });
+    expect(provider.calls.createSponsorCheckout.length).toBe(before);
+    expect(await db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, incomplete.uid))).toEqual([]);
+  });
+
+  it("a signed-in sponsor is remembered on the session", async () => {
+    await db().insert(user).values({ id: `sponsor_${engine}`, name: "S", email: `sponsor_${engine}@s.example` });
+    const result = await build(tip({ sponsorUid: `sponsor_${engine}` }));
+    if (result.kind !== "SUCCESS") throw new Error(result.message);
+    expect((await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, result.sessionId)))[0]!.sponsorUid).toBe(`sponsor_${engine}`);
+  });
+
+  it("a provider that is down leaves no session behind", async () => {
+    provider.failing.add("createSponsorCheckout");
+    const count = async () => (await db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, payee.uid))).length;
+    const before = await count();
+    expect(await build(tip())).toMatchObject({ kind: "ERROR", code: "unavailable" });
+    expect(await count()).toBe(before);
+    provider.failing.clear();
+  });
+
+  it("the receipt comes from the row: amount, payee, reference", async () => {
+    const result = await build(tip({ amount: 1234 }));
+    if (result.kind !== "SUCCESS") throw new Error(result.message);
+    expect(await sessionReceipt(db(), result.sessionId)).toEqual({
+      reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, kind: "tip", status: "pending",
+    });
+    expect(await sessionReceipt(db(), "ss_nope")).toBeNull();
+  });
+
+  it("a page whose owner turned payments off offers no sponsorship", async () => {
+    await db().update(profiles).set({ paymentsEnabled: false }).where(eq(profiles.uid, payee.uid));
+    expect(await fieldError({ kind: "sponsorship", postId: option, amount: 10_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
+    await db().update(profiles).set({ paymentsEnabled: true }).where(eq(profiles.uid, payee.uid));
+  });
+});

@@ -1,0 +1,172 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "#server/db/client";
+import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionKind } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import { readPublicPage } from "#server/bio/public-page";
+import { platformFeeFor } from "./fees";
+import { amountProblem, DEFAULT_CURRENCY } from "./limits";
+import { formatMoney } from "./money";
+import type { PaymentProvider } from "./provider";
+
+export const MAX_MESSAGE_LENGTH = 999;
+export const NO_PLATFORM_FUNDS_MESSAGE = "Funds cannot be collected through the platform for this opportunity";
+
+export type SponsorCheckoutRequest = {
+  ending: string;
+  kind: SponsorSessionKind;
+  /** The sponsored post (sponsorship only). */
+  postId?: string | null;
+  /** Minor units, as the form's amount was parsed. */
+  amount: number;
+  sponsorEmail: string;
+  message: string;
+  /** The signed-in sponsor, or null for a guest. */
+  sponsorUid: string | null;
+};
+
+export type CheckoutOptions = { platformFeePercent: number; publicOrigin: string };
+
+export type FieldErrors = Partial<Record<"sponsorEmail" | "message" | "amount" | "postId", string>>;
+
+export type BuildResult =
+  | { kind: "SUCCESS"; sessionId: string; url: string }
+  | DomainError<"invalid-argument", { fieldErrors: FieldErrors }>
+  | DomainError<"not-found" | "aborted" | "unavailable">;
+
+const emailSchema = z.email();
+
+function checkFields(input: SponsorCheckoutRequest): FieldErrors {
+  const errors: FieldErrors = {};
+  const email = input.sponsorEmail.trim();
+  if (!email) errors.sponsorEmail = "Required";
+  else if (email.length > 254 || !emailSchema.safeParse(email).success) errors.sponsorEmail = "Enter a valid email address";
+  const message = input.message.trim();
+  if (!message) errors.message = "Required";
+  else if (message.length > MAX_MESSAGE_LENGTH) errors.message = "Must be under 1000 characters";
+  const problem = amountProblem(input.amount, DEFAULT_CURRENCY);
+  if (problem?.kind === "BELOW_MINIMUM") errors.amount = `The amount must be at least ${formatMoney(problem.minimum, DEFAULT_CURRENCY)}`;
+  else if (problem?.kind === "ABOVE_MAXIMUM") errors.amount = `The amount must be at most ${formatMoney(problem.maximum, DEFAULT_CURRENCY)}`;
+  else if (problem) errors.amount = "Enter an amount";
+  return errors;
+}
+
+const invalid = (fieldErrors: FieldErrors) =>
+  domainError("invalid-argument", Object.values(fieldErrors)[0] ?? "Check the form", { fieldErrors });
+
+/**
+ * Starts a sponsor payment from a bio page (SPEC §7.1 buildSponsorSession):
+ * the amount and what it is for are decided here, never trusted from the
+ * form; only a page whose owner's payout account is complete takes money.
+ * A pending row is written first, so the provider's checkout carries our id
+ * (idempotency key `checkout_<row id>`: a retried call makes no second one).
+ */
+export async function buildSponsorSession(db: Db, provider: PaymentProvider, input: SponsorCheckoutRequest, options: CheckoutOptions): Promise<BuildResult> {
+  const fieldErrors = checkFields(input);
+  if (Object.keys(fieldErrors).length > 0) return invalid(fieldErrors);
+
+  const page = await readPublicPage(db, input.ending);
+  if (!page) return domainError("not-found", "There is no such page.");
+  const [account] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, page.uid));
+  if (!account?.completed || !account.providerAccountId) {
+    return domainError("aborted", `${page.name} cannot take payments yet.`);
+  }
+
+  let currency = "usd";
+  let productName = `Tip for ${page.name}`;
+  let postId: string | null = null;
+  if (input.kind === "sponsorship") {
+    // Only an option the page offers now (its owner's post, payments on), at its minimum or more.
+    const option = page.sponsorships.find((s) => s.id === input.postId);
+    if (!option) return invalid({ postId: "Choose one of this page's sponsorship options" });
+    if (option.minContributionCents <= 0) return invalid({ postId: NO_PLATFORM_FUNDS_MESSAGE });
+    if (input.amount < option.minContributionCents) {
+      return invalid({ amount: `The minimum contribution is ${formatMoney(option.minContributionCents, option.currency)}` });
+    }
+    currency = option.currency;
+    productName = `Sponsorship of “${option.title}” (${page.name})`;
+    postId = option.id;
+  }
+
+  const sessionId = `ss_${crypto.randomBytes(12).toString("hex")}`;
+  const platformFee = platformFeeFor(input.amount, options.platformFeePercent);
+  await db.insert(sponsorSessions).values({
+    id: sessionId,
+    kind: input.kind,
+    provider: provider.name,
+    posterUid: page.uid,
+    sponsorUid: input.sponsorUid,
+    bioPageId: page.id,
+    postId,
+    destinationAccountId: account.providerAccountId,
+    amount: input.amount,
+    currency,
+    platformFee,
+    sponsorEmail: input.sponsorEmail.trim(),
+    message: input.message.trim(),
+  });
+
+  let checkout;
+  try {
+    checkout = await provider.createSponsorCheckout({
+      idempotencyKey: `checkout_${sessionId}`,
+      sessionId,
+      destinationAccountId: account.providerAccountId,
+      amount: input.amount,
+      currency,
+      applicationFeeAmount: platformFee,
+      productName,
+      sponsorEmail: input.sponsorEmail.trim(),
+      successUrl: `${options.publicOrigin}/app/payments/success?session=${sessionId}`,
+      cancelUrl: `${options.publicOrigin}/app/payments/cancelled?session=${sessionId}`,
+    });
+  } catch {
+    // No checkout page was given to anyone, so no money can arrive for this row: it goes.
+    await db.delete(sponsorSessions).where(and(eq(sponsorSessions.id, sessionId), eq(sponsorSessions.status, "pending")));
+    return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");
+  }
+  await db
+    .update(sponsorSessions)
+    .set({ providerCheckoutId: checkout.checkoutId, expiresAt: checkout.expiresAt, updatedAt: new Date() })
+    .where(eq(sponsorSessions.id, sessionId));
+  return { kind: "SUCCESS", sessionId, url: checkout.url };
+}
+
+export type SessionReceipt = {
+  reference: string;
+  amount: number;
+  currency: string;
+  formattedAmount: string;
+  payeeName: string;
+  kind: SponsorSessionKind;
+  status: typeof sponsorSessions.$inferSelect.status;
+};
+
+/** What the success page says (SPEC §2.5 payment receipt), read from our row, never from the address's words. */
+export async function sessionReceipt(db: Db, sessionId: string): Promise<SessionReceipt | null> {
+  const [row] = await db
+    .select({
+      id: sponsorSessions.id,
+      amount: sponsorSessions.amount,
+      currency: sponsorSessions.currency,
+      kind: sponsorSessions.kind,
+      status: sponsorSessions.status,
+      pageName: bioPages.name,
+      ownerName: user.name,
+    })
+    .from(sponsorSessions)
+    .leftJoin(bioPages, eq(bioPages.id, sponsorSessions.bioPageId))
+    .leftJoin(user, eq(user.id, sponsorSessions.posterUid))
+    .where(eq(sponsorSessions.id, sessionId));
+  if (!row) return null;
+  return {
+    reference: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    formattedAmount: formatMoney(row.amount, row.currency),
+    payeeName: row.pageName ?? row.ownerName ?? "",
+    kind: row.kind,
+    status: row.status,
+  };
+}

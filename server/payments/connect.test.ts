@@ -1,0 +1,86 @@
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { connectedAccounts, notifications, profiles, user } from "#server/db/schema";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { completeOnboardingReturn, getOrCreateConnectedAccount } from "./connect";
+
+describe.each(ENGINES)("connected accounts on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  let provider: FakePaymentProvider;
+  let uid: string;
+  let n = 0;
+  const db = () => database.db;
+  const connect = (who = uid) => getOrCreateConnectedAccount(db(), provider, { uid: who, email: `${who}@c.example`, accountType: "individual", origin: "http://app.test" });
+  const row = async (who = uid) => (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, who)))[0];
+  const newUser = async () => {
+    n += 1;
+    const id = `connect_${engine}_${n}`;
+    await db().insert(user).values({ id, name: id, email: `${id}@c.example`, emailVerified: true });
+    return id;
+  };
+
+  beforeEach(async () => {
+    provider = new FakePaymentProvider();
+    uid = await newUser();
+  });
+
+  it("CREATE_NEW: one account however many tabs, and an onboarding link that carries the user's state token", async () => {
+    const results = await Promise.all([connect(), connect(), connect()]);
+    const stored = (await row())!;
+    expect(stored.completed).toBe(false);
+    expect(stored.providerAccountId).toMatch(/^acct_/);
+    expect(stored.stateToken.length).toBeGreaterThanOrEqual(32);
+    expect(provider.accounts.size).toBe(1);
+    for (const result of results) {
+      expect(result.kind === "CREATE_NEW" || result.kind === "EXISTING_INCOMPLETE").toBe(true);
+      const url = new URL((result as { url: string }).url);
+      expect(url.searchParams.get("return_url")).toBe(`http://app.test/app/payments/setup/return?state=${encodeURIComponent(stored.stateToken)}`);
+      expect(url.searchParams.get("refresh_url")).toBe(`http://app.test/app/payments/setup/refresh?state=${encodeURIComponent(stored.stateToken)}`);
+    }
+    expect(results.filter((r) => r.kind === "CREATE_NEW").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("EXISTING_INCOMPLETE until the provider says it can take charges, then EXISTING_COMPLETE with payments on and one alert", async () => {
+    expect((await connect()).kind).toBe("CREATE_NEW");
+    expect((await connect()).kind).toBe("EXISTING_INCOMPLETE");
+    provider.setAccount((await row())!.providerAccountId!, { chargesEnabled: true, detailsSubmitted: true });
+    expect(await connect()).toEqual({ kind: "EXISTING_COMPLETE" });
+    expect(await connect()).toEqual({ kind: "EXISTING_COMPLETE" });
+    expect((await row())!.completed).toBe(true);
+    expect((await db().select().from(profiles).where(eq(profiles.uid, uid)))[0]!.paymentsEnabled).toBe(true);
+    expect(await db().select().from(notifications).where(and(eq(notifications.uid, uid), eq(notifications.kind, "payouts-enabled")))).toHaveLength(1);
+  });
+
+  it("details submitted is not complete: only charges enabled is", async () => {
+    await connect();
+    provider.setAccount((await row())!.providerAccountId!, { detailsSubmitted: true, payoutsEnabled: true });
+    expect((await connect()).kind).toBe("EXISTING_INCOMPLETE");
+  });
+
+  it("ERROR when the provider cannot be reached", async () => {
+    provider.failing.add("createConnectedAccount");
+    expect((await connect()).kind).toBe("ERROR");
+    provider.failing.clear();
+    expect((await connect()).kind).toBe("CREATE_NEW");
+    provider.failing.add("readAccount");
+    expect((await connect()).kind).toBe("ERROR");
+  });
+
+  it("the return from onboarding is bound to the user: their token only, read fresh", async () => {
+    await connect();
+    const { stateToken, providerAccountId } = (await row())!;
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken })).toEqual({ kind: "SUCCESS", completed: false });
+    provider.setAccount(providerAccountId!, { chargesEnabled: true });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken })).toEqual({ kind: "SUCCESS", completed: true });
+
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: `${stateToken}x` })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: "" })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    // Someone else opening this user's return link gets nothing, whether or not they have an account.
+    const stranger = await newUser();
+    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    await connect(stranger);
+    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect((await row(stranger))!.completed).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import crypto from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { connectedAccounts } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import { guestPagesChanged } from "#server/page-cache/generation";
+import { applyAccountState, lockAccountOfUser } from "./account-state";
+import type { AccountType, ConnectedAccountState, PaymentProvider } from "./provider";
+
+/** Where the provider sends the person back after onboarding, and where an expired link restarts it. */
+export const ONBOARDING_RETURN_PATH = "/app/payments/setup/return";
+export const ONBOARDING_REFRESH_PATH = "/app/payments/setup/refresh";
+
+export type ConnectResult =
+  /** A new account: continue at `url` (the provider's onboarding). */
+  | { kind: "CREATE_NEW"; url: string }
+  /** The account exists but cannot take charges yet: continue its onboarding at `url`. */
+  | { kind: "EXISTING_INCOMPLETE"; url: string }
+  | { kind: "EXISTING_COMPLETE" }
+  /** The provider could not be read or written; SPEC §4 sends this to the 500 page. */
+  | { kind: "ERROR"; message: string };
+
+const newStateToken = () => crypto.randomBytes(24).toString("base64url");
+
+async function onboardingLink(provider: PaymentProvider, accountId: string, origin: string, stateToken: string) {
+  const withState = (path: string) => `${origin}${path}?state=${encodeURIComponent(stateToken)}`;
+  const { url } = await provider.createOnboardingLink({ accountId, returnUrl: withState(ONBOARDING_RETURN_PATH), refreshUrl: withState(ONBOARDING_REFRESH_PATH) });
+  return url;
+}
+
+/** Writes what the provider says under the account row's lock; true when the account is complete. */
+async function storeState(db: Db, uid: string, state: ConnectedAccountState): Promise<boolean> {
+  const applied = await db.transaction(async (tx) => {
+    const row = await lockAccountOfUser(tx, uid);
+    if (!row || row.providerAccountId !== state.accountId) return null;
+    return applyAccountState(tx, row, state);
+  });
+  // After the commit, as every write guests may see (their bio pages' sponsorship options).
+  if (applied?.paymentsEnabledChanged) await guestPagesChanged(db);
+  return applied?.completed ?? false;
+}
+
+/**
+ * The payments setup's "Connect with …" (SPEC §4 connected account): none →
+ * a new account (CREATE_NEW); one that cannot take charges yet →
+ * EXISTING_INCOMPLETE, back to onboarding; complete → EXISTING_COMPLETE.
+ * Completeness is asked of the provider, never assumed: an incomplete row is
+ * read fresh, and if the provider now says it can take charges it becomes
+ * complete here (as the account.updated webhook would make it).
+ * Two tabs at once make one account: the row is inserted on conflict do
+ * nothing and the provider call carries the key `account_<uid>`.
+ */
+export async function getOrCreateConnectedAccount(
+  db: Db,
+  provider: PaymentProvider,
+  input: { uid: string; email: string; accountType: AccountType; origin: string },
+): Promise<ConnectResult> {
+  try {
+    await db.insert(connectedAccounts).values({ uid: input.uid, stateToken: newStateToken(), accountType: input.accountType }).onConflictDoNothing({ target: connectedAccounts.uid });
+    const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
+    if (!row) return { kind: "ERROR", message: "The payout account could not be saved." };
+
+    if (!row.providerAccountId) {
+      const { accountId } = await provider.createConnectedAccount({ idempotencyKey: `account_${input.uid}`, email: input.email, accountType: row.accountType as AccountType, uid: input.uid });
+      await db.update(connectedAccounts).set({ providerAccountId: accountId }).where(and(eq(connectedAccounts.uid, input.uid), isNull(connectedAccounts.providerAccountId)));
+      return { kind: "CREATE_NEW", url: await onboardingLink(provider, accountId, input.origin, row.stateToken) };
+    }
+    if (row.completed) return { kind: "EXISTING_COMPLETE" };
+    const state = await provider.readAccount(row.providerAccountId);
+    if (await storeState(db, input.uid, state)) return { kind: "EXISTING_COMPLETE" };
+    return { kind: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken) };
+  } catch {
+    return { kind: "ERROR", message: "The payment provider could not be reached." };
+  }
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export type ReturnResult = { kind: "SUCCESS"; completed: boolean } | DomainError<"permission-denied" | "unavailable">;
+
+/**
+ * The person came back from onboarding with `?state=`. The token must be the
+ * signed-in user's own (a link opened by someone else, or an old token, is
+ * refused), and the account is read fresh: coming back is not finishing.
+ */
+export async function completeOnboardingReturn(db: Db, provider: PaymentProvider, input: { uid: string; stateToken: string }): Promise<ReturnResult> {
+  const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
+  if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
+    return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
+  }
+  let state: ConnectedAccountState;
+  try {
+    state = await provider.readAccount(row.providerAccountId);
+  } catch {
+    return domainError("unavailable", "The payment provider could not be reached. Please try again in a moment.");
+  }
+  return { kind: "SUCCESS", completed: await storeState(db, input.uid, state) };
+}

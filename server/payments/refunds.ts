@@ -1,0 +1,93 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { refundRequests } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import type { PaymentProvider } from "./provider";
+import { lockSessionById } from "./webhooks/sessions";
+
+/**
+ * A claim that was never carried to the provider (the process died between
+ * claim and call) may be taken over after this long; the provider call is
+ * made with the same idempotency key, so a call that did go through is
+ * answered with the same refund, not a second one.
+ */
+export const REFUND_CLAIM_LEASE_MS = 5 * 60_000;
+
+export type RefundResult =
+  /** The provider took the refund (or had it already); the webhook marks the session refunded. */
+  | { kind: "SUCCESS"; status: "pending" | "succeeded"; alreadyRequested: boolean }
+  | DomainError<"not-found" | "aborted" | "unavailable">;
+
+const idempotencyKey = (sessionId: string, attempt: number) => (attempt === 1 ? `refund_${sessionId}` : `refund_${sessionId}_${attempt}`);
+
+type Claim = { kind: "CLAIMED"; attempt: number; paymentIntentId: string } | { kind: "ALREADY"; status: "pending" | "succeeded" } | DomainError<"not-found" | "aborted">;
+
+/** Decides, under the session's row lock, whether this call is the one that asks the provider. */
+async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Claim> {
+  return db.transaction(async (tx): Promise<Claim> => {
+    const session = await lockSessionById(tx, sessionId);
+    // Someone else's payment is reported as missing, not as forbidden (SPEC: only the owner ever sees a session).
+    if (!session || session.posterUid !== uid) return domainError("not-found", "There is no such payment.");
+    const [request] = await tx.select().from(refundRequests).where(eq(refundRequests.sessionId, sessionId)).for("update");
+    if (request?.status === "succeeded" || session.status === "refunded") return { kind: "ALREADY", status: "succeeded" };
+    if (request?.status === "pending") return { kind: "ALREADY", status: "pending" };
+    if (session.status !== "completed" || !session.paymentIntentId) {
+      return domainError("aborted", `Only a completed payment can be refunded; this one is ${session.status}.`);
+    }
+    const now = new Date();
+    if (!request) {
+      await tx.insert(refundRequests).values({ sessionId, requestedBy: uid, status: "requested" });
+      return { kind: "CLAIMED", attempt: 1, paymentIntentId: session.paymentIntentId };
+    }
+    if (request.status === "failed") {
+      // The provider refused the last try: a new try, with a key of its own.
+      const attempt = request.attempt + 1;
+      await tx.update(refundRequests).set({ status: "requested", attempt, requestedBy: uid, updatedAt: now }).where(eq(refundRequests.sessionId, sessionId));
+      return { kind: "CLAIMED", attempt, paymentIntentId: session.paymentIntentId };
+    }
+    // "requested": another click is asking the provider right now — unless that claim is old and was abandoned.
+    const [taken] = await tx
+      .update(refundRequests)
+      .set({ updatedAt: now })
+      .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested"), lt(refundRequests.updatedAt, new Date(now.getTime() - REFUND_CLAIM_LEASE_MS))))
+      .returning({ attempt: refundRequests.attempt });
+    return taken ? { kind: "CLAIMED", attempt: taken.attempt, paymentIntentId: session.paymentIntentId } : { kind: "ALREADY", status: "pending" };
+  });
+}
+
+/**
+ * Refunds a sponsor payment whole (SPEC §7.1 refundSponsorship): the owner
+ * only, a completed payment only, and one refund at the provider however many
+ * clicks, tabs or processes ask. The claim (a refund_requests row, under the
+ * session's lock) decides who calls; the call itself is made outside any
+ * transaction with the idempotency key `refund_<sessionId>`; its answer is
+ * recorded as pending. The provider's webhook (charge.refunded /
+ * refund.updated) writes the refund entry and makes the session refunded.
+ */
+export async function refundSponsorship(db: Db, provider: PaymentProvider, input: { uid: string; sessionId: string }): Promise<RefundResult> {
+  const claim = await claimRefund(db, input.uid, input.sessionId);
+  if (claim.kind === "ERROR") return claim;
+  if (claim.kind === "ALREADY") return { kind: "SUCCESS", status: claim.status, alreadyRequested: true };
+
+  let refund;
+  try {
+    refund = await provider.refundPayment({ idempotencyKey: idempotencyKey(input.sessionId, claim.attempt), paymentIntentId: claim.paymentIntentId });
+  } catch {
+    // Unknown whether it reached the provider: the claim stays, and a try after the lease repeats the same key.
+    return domainError("unavailable", "The refund could not be started. Please try again in a few minutes.");
+  }
+  const failed = refund.status === "failed" || refund.status === "canceled";
+  // Only a claim still "requested" is moved on: the webhook may already have said succeeded.
+  await db
+    .update(refundRequests)
+    .set({ status: failed ? "failed" : "pending", providerRefundId: refund.refundId, updatedAt: new Date() })
+    .where(and(eq(refundRequests.sessionId, input.sessionId), eq(refundRequests.status, "requested")));
+  if (failed) return domainError("aborted", "The payment provider declined the refund.");
+  return { kind: "SUCCESS", status: refund.status === "succeeded" ? "succeeded" : "pending", alreadyRequested: false };
+}
+
+/** Whether a session has a refund on its way (its card says so; the status stays completed until the provider confirms). */
+export async function refundInFlight(db: Db, sessionId: string): Promise<boolean> {
+  const [row] = await db.select({ status: refundRequests.status }).from(refundRequests).where(eq(refundRequests.sessionId, sessionId));
+  return row?.status === "requested" || row?.status === "pending";
+}

@@ -1,0 +1,22 @@
+import type { PaymentEventType } from "#server/payments/events";
+import { accountUpdated } from "./handlers/account-updated";
+import { chargeRefunded } from "./handlers/charge-refunded";
+import { checkoutAsyncPaymentFailed } from "./handlers/checkout-async-payment-failed";
+import { checkoutAsyncPaymentSucceeded } from "./handlers/checkout-async-payment-succeeded";
+import { checkoutCompleted } from "./handlers/checkout-completed";
+import { checkoutExpired } from "./handlers/checkout-expired";
+import { disputeCreated } from "./handlers/dispute-created";
+import { refundUpdated } from "./handlers/refund-updated";
+import type { Handler } from "./types";
+
+/** The allow-list: one handler per event type we act on (one file each, in handlers/). */
+export const HANDLERS: { [T in PaymentEventType]: Handler<T, unknown> } = {
+  "checkout.completed": checkoutCompleted,
+  "checkout.async_payment_succeeded": checkoutAsyncPaymentSucceeded,
+  "checkout.async_payment_failed": checkoutAsyncPaymentFailed,
+  "checkout.expired": checkoutExpired,
+  "charge.refunded": chargeRefunded,
+  "refund.updated": refundUpdated,
+  "dispute.created": disputeCreated,
+  "account.updated": accountUpdated,
+};

@@ -1,0 +1,164 @@
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { emailOutbox, ledgerEntries, notifications, paymentEvents, profiles, connectedAccounts, refundRequests, sponsorSessions } from "#server/db/schema";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { FakePaymentProvider, fakeCardFee } from "#tests/support/fake-payment-provider";
+import { events, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import type { PaymentEvent } from "#server/payments/events";
+import { localGenerationSource } from "#server/page-cache/generation";
+import { receivePaymentEvent } from "./intake";
+
+describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  let provider: FakePaymentProvider;
+  let payee: Payee;
+  let s: SeededSession;
+  const db = () => database.db;
+  const deliver = (event: PaymentEvent) => receivePaymentEvent(db(), event, webhookDeps(db(), provider));
+  const session = async () => (await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, s.sessionId)))[0]!;
+  const entries = () => db().select().from(ledgerEntries).where(eq(ledgerEntries.sessionId, s.sessionId));
+  const alerts = (kind: string) => db().select().from(notifications).where(and(eq(notifications.uid, payee.uid), eq(notifications.kind, kind)));
+  const request = async () => (await db().select().from(refundRequests).where(eq(refundRequests.sessionId, s.sessionId)))[0];
+  const pay = async () => {
+    provider.settlePayment(s.paymentIntentId, s.amount);
+    expect((await deliver(events.checkout("checkout.completed", s))).kind).toBe("HANDLED");
+  };
+
+  beforeEach(async () => {
+    provider = new FakePaymentProvider();
+    payee = await seedPayee(db(), provider);
+    s = await seedSession(db(), payee, { amount: 2500, platformFee: 250 });
+  });
+
+  it("records a paid checkout once: gross, the provider's real fee, the platform fee, the creator's net; alert and two mails", async () => {
+    provider.settlePayment(s.paymentIntentId, 2500);
+    const event = events.checkout("checkout.completed", s);
+    expect((await deliver(event)).kind).toBe("HANDLED");
+    expect((await deliver(event)).kind).toBe("ALREADY_HANDLED");
+    // The same payment reported by a second event (async succeeded) is not a second payment either.
+    expect((await deliver(events.checkout("checkout.async_payment_succeeded", s))).kind).toBe("HANDLED");
+    const [entry, ...more] = await entries();
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ kind: "payment", gross: 2500, providerFee: fakeCardFee(2500), platformFee: 250, net: 2250, currency: "usd", providerReference: s.paymentIntentId });
+    expect(await session()).toMatchObject({ status: "completed", paymentIntentId: s.paymentIntentId });
+    const received = await alerts("payment-received");
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ title: "Payment received", buttonDestination: `/app/account/sponsors/payments/${s.sessionId}` });
+    expect(received[0]!.message).toContain("$25.00");
+    const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.meta, { kind: "sponsor-receipt", url: `http://bio.test/${payee.ending}`, reference: s.sessionId }));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe(`Your receipt: $25.00 to Page of ${payee.uid}`);
+    const ownerMails = await db().select().from(emailOutbox).where(eq(emailOutbox.to, `${payee.uid}@pay.example`));
+    expect(ownerMails.map((m) => m.subject)).toEqual(["You were sponsored: $25.00"]);
+    const [stored] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, event.eventId));
+    expect(stored!.handledAt).not.toBeNull();
+    expect(stored!.payload).toMatchObject({ type: "checkout.completed", checkoutId: s.checkoutId });
+  });
+
+  it("keeps an unpaid (delayed) checkout pending until the payment succeeds, or fails", async () => {
+    await deliver(events.checkout("checkout.completed", s, "unpaid"));
+    expect(await session()).toMatchObject({ status: "pending", paymentIntentId: s.paymentIntentId });
+    expect(provider.calls.paymentDetails).toBe(0);
+    provider.settlePayment(s.paymentIntentId, 2500);
+    await deliver(events.checkout("checkout.async_payment_succeeded", s));
+    expect((await session()).status).toBe("completed");
+
+    const other = await seedSession(db(), payee);
+    await deliver(events.checkout("checkout.async_payment_failed", other, "unpaid"));
+    expect((await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, other.sessionId)))[0]!.status).toBe("failed");
+  });
+
+  it("expires only a pending session", async () => {
+    const late = await seedSession(db(), payee);
+    await deliver(events.checkout("checkout.expired", late, "unpaid"));
+    expect((await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, late.sessionId)))[0]!.status).toBe("expired");
+    await pay();
+    await deliver(events.checkout("checkout.expired", s, "unpaid"));
+    await deliver(events.checkout("checkout.async_payment_failed", s, "unpaid"));
+    expect((await session()).status).toBe("completed");
+  });
+
+  it("refunds once, whichever refund event comes first, and a refund before its payment waits for the provider's retry", async () => {
+    const early = events.chargeRefunded(s);
+    const first = await deliver(early);
+    expect(first.kind).toBe("FAILED");
+    const [stored] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, early.eventId));
+    expect(stored!.handledAt).toBeNull();
+    await pay();
+    expect((await deliver(early)).kind).toBe("HANDLED");
+    expect((await deliver(events.refundUpdated(s, "succeeded"))).kind).toBe("HANDLED");
+    expect((await deliver(events.chargeRefunded(s))).kind).toBe("HANDLED");
+    const refunds = (await entries()).filter((e) => e.kind === "refund");
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ gross: -2500, providerFee: 0, platformFee: -250, net: -2250 });
+    expect((await session()).status).toBe("refunded");
+    expect(await request()).toMatchObject({ status: "succeeded", providerRefundId: `re_${s.paymentIntentId}` });
+    expect(await alerts("refund-done")).toHaveLength(1);
+  });
+
+  it("a failed refund leaves the payment completed and the request failed", async () => {
+    await pay();
+    await db().insert(refundRequests).values({ sessionId: s.sessionId, status: "pending", requestedBy: payee.uid, providerRefundId: "re_1" });
+    await deliver(events.refundUpdated(s, "failed", "re_1"));
+    expect(await request()).toMatchObject({ status: "failed" });
+    expect((await session()).status).toBe("completed");
+    expect(await alerts("refund-done")).toHaveLength(0);
+  });
+
+  it("records a dispute once, marks the payment disputed and alerts the owner", async () => {
+    await pay();
+    const dispute = events.disputeCreated(s);
+    await deliver(dispute);
+    await deliver({ ...dispute, eventId: `${dispute.eventId}_again` });
+    const disputes = (await entries()).filter((e) => e.kind === "dispute");
+    expect(disputes).toHaveLength(1);
+    expect(disputes[0]).toMatchObject({ gross: -2500, net: -2250 });
+    expect((await session()).status).toBe("disputed");
+    expect(await alerts("dispute-opened")).toHaveLength(1);
+  });
+
+  it("account.updated writes the provider's current state: payments on, alert once; off again when charges stop", async () => {
+    const newcomer = await seedPayee(db(), provider, { complete: false });
+    const accountAlerts = () => db().select().from(notifications).where(and(eq(notifications.uid, newcomer.uid), eq(notifications.kind, "payouts-enabled")));
+    const state = async () => ({
+      completed: (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, newcomer.uid)))[0]!.completed,
+      paymentsEnabled: (await db().select().from(profiles).where(eq(profiles.uid, newcomer.uid)))[0]!.paymentsEnabled,
+    });
+    // The event says enabled, the provider (asked fresh) says not yet: the provider wins.
+    await deliver(events.accountUpdated(newcomer.accountId, true));
+    expect(await state()).toEqual({ completed: false, paymentsEnabled: false });
+    provider.setAccount(newcomer.accountId, { chargesEnabled: true });
+    const generation = localGenerationSource().current();
+    await deliver(events.accountUpdated(newcomer.accountId, true));
+    // Their bio pages now offer sponsorships: cached guest pages are stale.
+    expect(localGenerationSource().current()).not.toBe(generation);
+    await deliver(events.accountUpdated(newcomer.accountId, true));
+    expect(await state()).toEqual({ completed: true, paymentsEnabled: true });
+    expect(await accountAlerts()).toHaveLength(1);
+    provider.setAccount(newcomer.accountId, { chargesEnabled: false });
+    await deliver(events.accountUpdated(newcomer.accountId, false));
+    expect(await state()).toEqual({ completed: false, paymentsEnabled: false });
+    // An account that is not ours is recorded and ignored.
+    provider.setAccount("acct_elsewhere", {});
+    expect((await deliver(events.accountUpdated("acct_elsewhere", true))).kind).toBe("HANDLED");
+  });
+
+  it("a handler that fails (the provider is down) changes nothing and leaves the event for the retry", async () => {
+    provider.settlePayment(s.paymentIntentId, 2500);
+    provider.failing.add("paymentDetails");
+    const event = events.checkout("checkout.completed", s);
+    expect((await deliver(event)).kind).toBe("FAILED");
+    expect(await entries()).toEqual([]);
+    expect((await session()).status).toBe("pending");
+    provider.failing.clear();
+    expect((await deliver(event)).kind).toBe("HANDLED");
+    expect(await entries()).toHaveLength(1);
+  });
+
+  it("ignores a checkout that is not ours", async () => {
+    const stranger = { ...s, sessionId: "ss_unknown", checkoutId: "cs_unknown", paymentIntentId: "pi_unknown" };
+    provider.settlePayment("pi_unknown", 100);
+    expect((await deliver(events.checkout("checkout.completed", stranger))).kind).toBe("HANDLED");
+    expect(await db().select().from(ledgerEntries).where(eq(ledgerEntries.providerReference, "pi_unknown"))).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "#server/config";
+import { paymentEvents } from "#server/db/schema";
+import type { PaymentEvent } from "#server/payments/events";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { events, seedPayee, seedSession, silentLogger, webhookDeps, type SeededSession } from "#tests/support/payments";
+import { handleWebhookRequest } from "./http";
+
+describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  const provider = new FakePaymentProvider();
+  let s: SeededSession;
+  const context = () => ({ db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger });
+  const post = (body: string, signature: string | null, providerParam = "sandbox") =>
+    handleWebhookRequest(
+      new Request("http://app.test/api/payments/webhooks/sandbox", { method: "POST", body, headers: signature === null ? {} : { "Sandbox-Signature": signature } }),
+      providerParam,
+      context(),
+    );
+  const stored = async (event: PaymentEvent) => (await database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, event.eventId)))[0];
+
+  beforeAll(async () => {
+    const payee = await seedPayee(database.db, provider);
+    s = await seedSession(database.db, payee);
+    provider.settlePayment(s.paymentIntentId, s.amount);
+  });
+
+  it("handles a signed delivery once: 200, then 200 'already handled'", async () => {
+    const event = events.checkout("checkout.completed", s);
+    const body = JSON.stringify(event);
+    const first = await post(body, provider.sign(body));
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe("Handled.\n");
+    const again = await post(body, provider.sign(body));
+    expect([again.status, await again.text()]).toEqual([200, "Already handled.\n"]);
+    expect((await stored(event))!.handledAt).not.toBeNull();
+  });
+
+  it.each([
+    ["a bad signature", (body: string) => provider.sign(body, { secret: "not-the-secret" })],
+    ["a stale signature", (body: string) => provider.sign(body, { secondsAgo: 600 })],
+    ["a signature of other bytes", (body: string) => provider.sign(`${body} `)],
+    ["no signature", () => null],
+    ["a malformed signature header", () => "t=abc,v1=zz"],
+  ])("answers 400 to %s and records nothing", async (_name, signature) => {
+    const event = events.checkout("checkout.completed", s);
+    const body = JSON.stringify(event);
+    const response = await post(body, signature(body));
+    expect(response.status).toBe(400);
+    expect(await stored(event)).toBeUndefined();
+  });
+
+  it("answers 404 for another provider's endpoint, 200 for a type it does not act on", async () => {
+    const event = events.checkout("checkout.completed", s);
+    const body = JSON.stringify(event);
+    expect((await post(body, provider.sign(body), "stripe")).status).toBe(404);
+    expect(await stored(event)).toBeUndefined();
+    const other = JSON.stringify({ provider: "sandbox", eventId: "evt_other", occurredAt: new Date(), type: "customer.created" });
+    const response = await post(other, provider.sign(other));
+    expect([response.status, await response.text()]).toEqual([200, "Ignored: not an event this endpoint acts on.\n"]);
+  });
+
+  it("answers 500 when the handler cannot apply the event yet, and keeps it for the retry", async () => {
+    const fresh = await seedSession(database.db, (await seedPayee(database.db, provider)));
+    const refund = events.chargeRefunded(fresh);
+    const body = JSON.stringify(refund);
+    expect((await post(body, provider.sign(body))).status).toBe(500);
+    expect(await stored(refund)).toMatchObject({ handledAt: null, type: "charge.refunded" });
+  });
+});

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import { pino } from "pino";
+import type { Db } from "#server/db/client";
+import { bioPages, connectedAccounts, opportunityPosts, profiles, sponsorSessions, user } from "#server/db/schema";
+import { createMailer } from "#server/email/mailer";
+import type { PaymentEvent, PaymentEventOf } from "#server/payments/events";
+import type { WebhookDeps } from "#server/payments/webhooks/types";
+import { newOpportunityId } from "#server/opportunities/ids";
+import type { FakePaymentProvider } from "./fake-payment-provider";
+
+const rand = () => crypto.randomBytes(5).toString("hex");
+
+export const silentLogger = pino({ level: "silent" });
+
+/** Handler dependencies with the outbox mailer (mail rows land in email_outbox with the handler's transaction). */
+export function webhookDeps(db: Db, provider: FakePaymentProvider): WebhookDeps {
+  return {
+    provider,
+    mailer: createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger }),
+    site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test", bioOrigin: "http://bio.test" },
+    logger: silentLogger,
+  };
+}
+
+export type Payee = { uid: string; accountId: string; pageId: string; ending: string };
+
+/** A creator with a bio page and a payout account at the fake provider (complete unless said otherwise). */
+export async function seedPayee(db: Db, provider: FakePaymentProvider, { complete = true }: { complete?: boolean } = {}): Promise<Payee> {
+  const uid = `creator_${rand()}`;
+  const accountId = `acct_${rand()}`;
+  const pageId = `page${rand()}`;
+  const ending = `page_${rand()}`;
+  await db.insert(user).values({ id: uid, name: `Creator ${uid}`, email: `${uid}@pay.example`, emailVerified: true });
+  await db.insert(profiles).values({ uid, paymentsEnabled: complete });
+  await db.insert(connectedAccounts).values({ uid, stateToken: `state_${rand()}`, providerAccountId: accountId, completed: complete });
+  provider.setAccount(accountId, { chargesEnabled: complete, payoutsEnabled: complete, detailsSubmitted: complete });
+  await db.insert(bioPages).values({ id: pageId, uid, customEnding: ending, name: `Page of ${uid}` });
+  return { uid, accountId, pageId, ending };
+}
+
+/** An opportunity post of the payee's, offered on their page. */
+export async function seedOption(db: Db, payee: Payee, minContributionCents: number): Promise<string> {
+  const id = newOpportunityId(new Date());
+  await db.insert(opportunityPosts).values({ id, title: `Post ${id.slice(-6)}`, description: "d", posterUid: payee.uid, minContributionCents });
+  const [page] = await db.select({ sponsorships: bioPages.sponsorships }).from(bioPages).where(eqId(payee.pageId));
+  await db.update(bioPages).set({ sponsorships: [...(page?.sponsorships ?? []), { post_id: id }] }).where(eqId(payee.pageId));
+  return id;
+}
+
+const eqId = (id: string) => eq(bioPages.id, id);
+
+export type SeededSession = { sessionId: string; checkoutId: string; paymentIntentId: string; amount: number; platformFee: number };
+
+/** A pending tip to `payee`, as buildSponsorSession leaves it once the provider's checkout exists. */
+export async function seedSession(db: Db, payee: Payee, { amount = 2500, platformFee = 0 }: { amount?: number; platformFee?: number } = {}): Promise<SeededSession> {
+  const sessionId = `ss_${rand()}`;
+  const checkoutId = `cs_${rand()}`;
+  await db.insert(sponsorSessions).values({
+    id: sessionId,
+    kind: "tip",
+    provider: "sandbox",
+    providerCheckoutId: checkoutId,
+    posterUid: payee.uid,
+    bioPageId: payee.pageId,
+    destinationAccountId: payee.accountId,
+    amount,
+    platformFee,
+    sponsorEmail: `fan_${rand()}@sponsor.example`,
+    message: "Keep it up!",
+  });
+  return { sessionId, checkoutId, paymentIntentId: `pi_${rand()}`, amount, platformFee };
+}
+
+const base = () => ({ provider: "sandbox" as const, eventId: `evt_${rand()}`, occurredAt: new Date() });
+
+/** Event builders: each call is a new event (a new id); deliver the same object twice for a redelivery. */
+export const events = {
+  checkout<T extends "checkout.completed" | "checkout.async_payment_succeeded" | "checkout.async_payment_failed" | "checkout.expired">(
+    type: T,
+    s: SeededSession,
+    paymentStatus: "paid" | "unpaid" = "paid",
+  ): PaymentEventOf<T> {
+    return { ...base(), type, checkoutId: s.checkoutId, sessionId: s.sessionId, paymentIntentId: type === "checkout.expired" ? null : s.paymentIntentId, paymentStatus, amount: s.amount, currency: "usd" } as PaymentEventOf<T>;
+  },
+  chargeRefunded(s: SeededSession): PaymentEvent {
+    return { ...base(), type: "charge.refunded", paymentIntentId: s.paymentIntentId, chargeId: `ch_${s.paymentIntentId}`, amountRefunded: s.amount, currency: "usd" };
+  },
+  refundUpdated(s: SeededSession, status: "pending" | "succeeded" | "failed", refundId = `re_${s.paymentIntentId}`): PaymentEvent {
+    return { ...base(), type: "refund.updated", refundId, paymentIntentId: s.paymentIntentId, status, amount: s.amount, currency: "usd" };
+  },
+  disputeCreated(s: SeededSession, disputeId = `dp_${s.paymentIntentId}`): PaymentEvent {
+    return { ...base(), type: "dispute.created", disputeId, paymentIntentId: s.paymentIntentId, chargeId: `ch_${s.paymentIntentId}`, reason: "fraudulent", amount: s.amount, currency: "usd" };
+  },
+  accountUpdated(accountId: string, chargesEnabled: boolean): PaymentEvent {
+    return { ...base(), type: "account.updated", accountId, chargesEnabled, payoutsEnabled: chargesEnabled, detailsSubmitted: true };
+  },
+};

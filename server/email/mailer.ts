@@ -2,6 +2,7 @@ import nodemailer from "nodemailer";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
+import { createDeliveryLoop } from "#server/outbox/delivery-loop";
 import { emailOutbox } from "#server/db/schema/email";
 
 export type MailMessage = {
@@ -69,9 +70,6 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
   // Bounded waits: a server that hangs delays the queue, never a request.
   // (Settings in the URL's query win over these.)
   const transporter = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
-  let running: Promise<number> | null = null;
-  let again = false;
-  let closed = false;
 
   /** Takes the oldest due mail, leased so that no other process sends it meanwhile. */
   async function claimNext() {
@@ -113,64 +111,27 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
     }
   }
 
-  async function drain(): Promise<number> {
-    let sent = 0;
-    do {
-      again = false;
-      while (!closed) {
-        const row = await claimNext();
-        if (!row) break;
-        if (await deliverOne(row)) sent += 1;
-      }
-    } while (again && !closed);
-    return sent;
-  }
-
-  function deliverDue(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  function kick() {
-    if (closed) return;
-    deliverDue().catch((error: unknown) => logger.error({ err: error }, "email queue could not be read"));
-  }
-
-  const poll = setInterval(kick, pollMs);
-  poll.unref();
+  const loop = createDeliveryLoop({
+    claimNext,
+    deliverOne,
+    pollMs,
+    drainMs,
+    onRoundError: (error) => logger.error({ err: error }, "email queue could not be read"),
+  });
   // Mail queued by an earlier run goes out now.
-  setImmediate(kick);
+  loop.start();
 
   return {
     transport: "smtp",
     async send({ to, subject, html, text, meta = {} }) {
       await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
-      kick();
+      loop.kick();
     },
     async sendWithin(tx, { to, subject, html, text, meta = {} }) {
       await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
     },
-    deliverDue,
-    async close() {
-      closed = true;
-      clearInterval(poll);
-      const underWay = running;
-      if (!underWay) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        underWay.catch(() => 0),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, drainMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    },
+    deliverDue: loop.deliverDue,
+    close: loop.close,
   };
 }
 

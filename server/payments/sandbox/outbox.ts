@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
+import { createDeliveryLoop } from "#server/outbox/delivery-loop";
 import { sandboxEvents } from "#server/db/schema/sandbox";
 import type { PaymentEvent } from "#server/payments/events";
 import { sandboxId } from "./ids";
@@ -61,10 +62,6 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
   const { db, endpoint, signingKey, logger, retryDelaysMs = DEFAULT_EVENT_RETRY_DELAYS_MS, pollMs = 2_000 } = options;
   const send = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
-  let running: Promise<number> | null = null;
-  let again = false;
-  let closed = false;
-  let poll: NodeJS.Timeout | null = null;
 
   /** Takes the oldest due event, leased so that no other process sends it meanwhile. */
   async function claimNext() {
@@ -121,54 +118,13 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
     return false;
   }
 
-  async function drain(): Promise<number> {
-    let delivered = 0;
-    do {
-      again = false;
-      while (!closed) {
-        const row = await claimNext();
-        if (!row) break;
-        if (await deliverOne(row)) delivered += 1;
-      }
-    } while (again && !closed);
-    return delivered;
-  }
-
-  function deliverDue(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  function kick() {
-    if (closed) return;
-    deliverDue().catch((error: unknown) => logger?.error({ err: error }, "sandbox events could not be read"));
-  }
-
-  return {
-    deliverDue,
-    kick,
-    start() {
-      if (poll || closed) return;
-      poll = setInterval(kick, pollMs);
-      poll.unref();
-      setImmediate(kick);
-    },
-    async close() {
-      closed = true;
-      if (poll) clearInterval(poll);
-      const underWay = running;
-      if (!underWay) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([underWay.catch(() => 0), new Promise((resolve) => (timer = setTimeout(resolve, DELIVERY_TIMEOUT_MS)))]);
-      clearTimeout(timer);
-    },
-  };
+  return createDeliveryLoop({
+    claimNext,
+    deliverOne,
+    pollMs,
+    drainMs: DELIVERY_TIMEOUT_MS,
+    onRoundError: (error) => logger?.error({ err: error }, "sandbox events could not be read"),
+  });
 }
 
 /** Events not yet delivered, oldest first (tests, operators). */

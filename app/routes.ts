@@ -73,5 +73,6 @@ export default [
   route("__test/payments", "routes/test-hooks/payments.tsx"),
   route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
+  route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

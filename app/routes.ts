@@ -45,6 +45,11 @@ export default [
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
 
+  // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5; issue 15).
+  route("app/payments/checkout", "routes/payments/checkout.tsx"),
+  route("app/payments/success", "routes/payments/success.tsx"),
+  route("app/payments/cancelled", "routes/payments/cancelled.tsx"),
+
   // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
   route("sandbox", "routes/sandbox/index.tsx"),
   route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
@@ -68,5 +73,6 @@ export default [
   route("__test/payments", "routes/test-hooks/payments.tsx"),
   route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
+  route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

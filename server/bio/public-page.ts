@@ -1,6 +1,6 @@
 import { desc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { bioPages, type BioPageLink } from "#server/db/schema";
+import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
 import { httpUrl, isLinkType, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
@@ -15,6 +15,12 @@ export type PublicBioPage = {
   /** Only http(s) links, whatever the row holds (data written before today's rules, by hand, …). */
   links: BioPageLink[];
   sponsorships: SponsorshipChoice[];
+  /**
+   * The owner's payout account is complete (connected_accounts.completed), so
+   * the page offers Sponsor and tip actions. It turns on together with
+   * profiles.payments_enabled, whose changes redraw cached pages.
+   */
+  takesPayments: boolean;
   updatedAt: Date;
 };
 
@@ -31,12 +37,15 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       links: bioPages.links,
       sponsorships: bioPages.sponsorships,
       updatedAt: bioPages.updatedAt,
+      accountCompleted: connectedAccounts.completed,
     })
     .from(bioPages)
+    .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
     .where(eq(bioPages.customEnding, ending));
   if (!page) return null;
+  const { accountCompleted, ...fields } = page;
   const sponsorships = await publicSponsorshipOptions(db, page.uid, page.sponsorships);
-  return { ...page, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships };
+  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

@@ -9,6 +9,7 @@ import { captchaRouter } from "#server/captcha/routes";
 import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies } from "./body-limit";
@@ -41,7 +42,13 @@ export function createHttpApp(options: HttpAppOptions) {
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
   app.use(trustedForwarding());
   app.use(requestLogger(logger));
-  app.use(securityHeaders({ captchaProvider: config.CAPTCHA_PROVIDER, imageOrigins: [config.BIO_ORIGIN] }));
+  app.use(
+    securityHeaders({
+      captchaProvider: config.CAPTCHA_PROVIDER,
+      imageOrigins: [config.BIO_ORIGIN],
+      formTargetOrigins: externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }),
+    }),
+  );
   app.use(refuseUnknownHosts(config));
   app.use(refuseUnreadableUrls());
   app.use(

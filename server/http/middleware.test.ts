@@ -68,6 +68,16 @@ describe("security headers", () => {
     expect(sources(own, "img-src")).toEqual(["'self'", "data:", "https:"]);
   });
 
+  it("lets a form's redirect reach the payment provider's hosted checkout, and nothing else", async () => {
+    const withStripe = express();
+    withStripe.use(securityHeaders({ formTargetOrigins: ["https://checkout.stripe.com"] }));
+    withStripe.get("/", (_req, res) => void res.send("ok"));
+    const policy = (await fetch(await serve(withStripe))).headers.get("content-security-policy")!;
+    expect(sources(policy, "form-action")).toEqual(["'self'", "https://checkout.stripe.com"]);
+    const own = (await fetch(await serve(app(false)))).headers.get("content-security-policy")!;
+    expect(sources(own, "form-action")).toEqual(["'self'"]);
+  });
+
   it("sends HSTS only to requests that came over https", async () => {
     const url = await serve(app(true));
     expect((await fetch(url)).headers.get("strict-transport-security")).toBeNull();

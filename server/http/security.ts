@@ -19,7 +19,8 @@ export const assignNonce: RequestHandler = (_req, res, next) => {
 export function securityHeaders({
   captchaProvider = "altcha",
   imageOrigins = [],
-}: { captchaProvider?: CaptchaProvider; imageOrigins?: string[] } = {}): RequestHandler[] {
+  formTargetOrigins = [],
+}: { captchaProvider?: CaptchaProvider; imageOrigins?: string[]; /** Where a form's redirect may lead: the payment provider's hosted checkout. */ formTargetOrigins?: string[] } = {}): RequestHandler[] {
   const widget = CAPTCHA_WIDGET_SOURCES[captchaProvider];
   const csp = helmet({
     contentSecurityPolicy: {
@@ -38,7 +39,7 @@ export function securityHeaders({
         "connect-src": ["'self'"],
         // The ALTCHA widget runs its proof of work in web workers it creates from blob: URLs.
         "worker-src": ["'self'", "blob:"],
-        "form-action": ["'self'"],
+        "form-action": ["'self'", ...formTargetOrigins],
         "frame-ancestors": ["'none'"],
         "base-uri": ["'self'"],
         "object-src": ["'none'"],

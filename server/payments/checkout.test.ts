@@ -117,7 +117,7 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     const result = await build(tip({ amount: 1234 }));
     if (result.kind !== "SUCCESS") throw new Error(result.message);
     expect(await sessionReceipt(db(), result.sessionId)).toEqual({
-      reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, kind: "tip", status: "pending",
+      reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, pageEnding: payee.ending, kind: "tip", status: "pending",
     });
     expect(await sessionReceipt(db(), "ss_nope")).toBeNull();
   });

@@ -139,6 +139,8 @@ export type SessionReceipt = {
   currency: string;
   formattedAmount: string;
   payeeName: string;
+  /** The bio page the payment started from (the cancelled page links back to it), or null once that page is gone. */
+  pageEnding: string | null;
   kind: SponsorSessionKind;
   status: typeof sponsorSessions.$inferSelect.status;
 };
@@ -153,6 +155,7 @@ export async function sessionReceipt(db: Db, sessionId: string): Promise<Session
       kind: sponsorSessions.kind,
       status: sponsorSessions.status,
       pageName: bioPages.name,
+      pageEnding: bioPages.customEnding,
       ownerName: user.name,
     })
     .from(sponsorSessions)
@@ -166,6 +169,7 @@ export async function sessionReceipt(db: Db, sessionId: string): Promise<Session
     currency: row.currency,
     formattedAmount: formatMoney(row.amount, row.currency),
     payeeName: row.pageName ?? row.ownerName ?? "",
+    pageEnding: row.pageEnding,
     kind: row.kind,
     status: row.status,
   };

@@ -19,6 +19,7 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     blurb: "Maker.",
     links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }],
     sponsorships: [],
+    takesPayments: false,
     updatedAt: new Date(0),
     ...overrides,
   };
@@ -80,6 +81,7 @@ describe("bio page HTML", () => {
         blurb: "word ".repeat(199),
         links: LINK_TYPES.slice(0, 10).map((type) => ({ type, url: `https://www.${type}.com/${"p".repeat(80)}` })),
         sponsorships: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: "T".repeat(100), minContributionCents: 1_000_050, currency: "usd" })),
+        takesPayments: true,
       }),
       site,
       "abc",
@@ -93,6 +95,7 @@ describe("bio page HTML", () => {
     const description = full.match(/<meta name="description" content="([^"]*)">/)![1]!;
     expect([...description].length).toBeLessThanOrEqual(160);
     expect(zlib.brotliCompressSync(full).length).toBeLessThan(20_000);
+    expect(full.match(/>Sponsor</g)).toHaveLength(10);
     // Only the icons the page uses.
     expect(full.match(/<svg/g)).toHaveLength(10);
   });
@@ -135,5 +138,36 @@ describe("human visits", () => {
     expect(isHumanVisit("GET", { "user-agent": chrome, "sec-purpose": "prefetch;prerender" })).toBe(false);
     expect(isHumanVisit("GET", { "user-agent": chrome, purpose: "prefetch" })).toBe(false);
     expect(isHumanVisit("GET", { "user-agent": chrome, "x-moz": "prefetch" })).toBe(false);
+  });
+});
+
+describe("bio page pay actions", () => {
+  const options = [
+    { id: "9_post", title: "Mid-roll <ad>", minContributionCents: 2500, currency: "usd" },
+    { id: "8_free", title: "Shout-out", minContributionCents: 0, currency: "usd" },
+  ];
+
+  it("links each collectable option and a tip to the app host's checkout, with no script and no form", () => {
+    const html = renderBioPage(page({ sponsorships: options, takesPayments: true }), site, "v1");
+    expect(html).toContain(
+      `<a class="p" href="https://sponsorgrid.example/app/payments/checkout?page=maya&amp;option=9_post" aria-label="Sponsor Mid-roll &lt;ad&gt;">Sponsor</a>`,
+    );
+    expect(html).toContain(`<a class="p" href="https://sponsorgrid.example/app/payments/checkout?page=maya&amp;kind=tip">Send a tip</a>`);
+    // A $0 minimum: no Sponsor action, the SPEC's sentence instead.
+    expect(html.match(/>Sponsor</g)).toHaveLength(1);
+    expect(html).toContain("<b>Shout-out</b>Funds can&#39;t be collected through Sponsorgrid</li>");
+    expect(html).not.toMatch(/<script|<form/i);
+  });
+
+  it("offers no pay action while the owner's payout account is not complete", () => {
+    const html = renderBioPage(page({ sponsorships: options, takesPayments: false }), site, "v1");
+    expect(html).not.toContain("/app/payments/checkout");
+    expect(html).toContain("Minimum contribution $25");
+  });
+
+  it("offers a tip on a page with no sponsorship options", () => {
+    const html = renderBioPage(page({ takesPayments: true }), site, "v1");
+    expect(html).toContain(">Send a tip</a>");
+    expect(html).not.toContain("Sponsorship options");
   });
 });

@@ -84,10 +84,17 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
         `<span><b>${escapeHtml(LINK_LABELS[link.type])}</b><small>${escapeHtml(shownDestination(url))}</small></span></a></li>`,
     ];
   });
-  const sponsorships = page.sponsorships.map(
-    (option) =>
-      `<li><b>${escapeHtml(option.title)}</b>${escapeHtml(contributionText(option.minContributionCents, option.currency, site.appName))}</li>`,
-  );
+  // Pay actions are plain links to the app host's checkout (ADR 0017): this host keeps no script and no form.
+  const checkout = (query: string) => `${escapeHtml(site.publicOrigin)}/app/payments/checkout?page=${encodeURIComponent(page.customEnding)}&amp;${query}`;
+  const sponsorships = page.sponsorships.map((option) => {
+    const collectable = option.minContributionCents > 0;
+    const action =
+      page.takesPayments && collectable
+        ? `<a class="p" href="${checkout(`option=${encodeURIComponent(option.id)}`)}" aria-label="Sponsor ${escapeHtml(option.title)}">Sponsor</a>`
+        : "";
+    return `<li><b>${escapeHtml(option.title)}</b>${escapeHtml(contributionText(option.minContributionCents, option.currency, site.appName))}${action}</li>`;
+  });
+  const tip = page.takesPayments ? `<p class="t"><a class="p" href="${checkout("kind=tip")}">Send a tip</a></p>` : "";
   const initial = [...page.name.trim()][0]?.toLocaleUpperCase("en-US") ?? "";
 
   return (
@@ -97,6 +104,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     `</header>` +
     (links.length > 0 ? `<nav aria-label="Links"><ul class="l">${links.join("")}</ul></nav>` : "") +
     (sponsorships.length > 0 ? `<section aria-labelledby="s"><h2 id="s">Sponsorship options</h2><ul class="s">${sponsorships.join("")}</ul></section>` : "") +
+    tip +
     `</main>${footer(site)}</body></html>`
   );
 }

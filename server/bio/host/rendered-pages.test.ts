@@ -6,7 +6,7 @@ import { createRenderedPages } from "./rendered-pages";
 const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
 
 function page(ending: string, name = "Maya"): PublicBioPage {
-  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], updatedAt: new Date(0) };
+  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, updatedAt: new Date(0) };
 }
 
 /** A store over fake data: `rows` is the database, `generation` the counter writes move. */

@@ -27,6 +27,14 @@ export const BIO_STYLE = [
   ".l small{display:block;font-size:.85rem;color:#4b2f70;overflow-wrap:anywhere}",
   "h2{margin:2.5rem 0 0;font-size:1.2rem;text-align:center}",
   ".s li{padding:1rem;border-left:6px solid #fd49a0;border-radius:1rem;background:#fff;color:#2b1a40}",
+  // Sponsor / Send a tip: links that look like buttons, 44 px tall (touch target), pink ring on focus.
+  ".p{display:inline-block;min-height:2.75rem;margin-top:.5rem;padding:.6rem 1.25rem;border-radius:2rem;background:#603f8b;color:#fff;font-weight:700;text-decoration:none}",
+  ".p:hover{background:#4b2f70}",
+  ".p:focus-visible{outline:3px solid #fd49a0;outline-offset:2px}",
+  ".s .p{display:table}",
+  ".t{margin:2rem 0 0;text-align:center}",
+  ".t .p{background:#fd49a0;color:#2b1a40}",
+  ".t .p:hover{background:#b4fee7}",
   "footer{margin-top:3rem;text-align:center;font-size:.9rem}",
   "footer a,main>p a{color:#b4fee7}",
 ].join("");

@@ -1,0 +1,151 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { getSessionUser } from "#server/auth/session";
+import {
+  amountInputText,
+  checkoutTarget,
+  loadCheckoutOffer,
+  NO_PLATFORM_FUNDS_MESSAGE,
+  providerCheckoutUrl,
+  startSponsorCheckout,
+  type CheckoutFormValues,
+} from "#server/payments/sponsor-checkout";
+import type { FieldErrors } from "#server/payments/checkout";
+import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
+import { formatMoney } from "#app/lib/format";
+import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/checkout";
+
+async function offerFor(request: Request, context: Route.LoaderArgs["context"]) {
+  const target = checkoutTarget(new URL(request.url).searchParams);
+  if (!target) throw data(null, { status: 404 });
+  const loaded = await loadCheckoutOffer(context.db, target);
+  if (loaded.kind !== "SUCCESS") throw data(null, { status: 404 });
+  return { target, offer: loaded.offer };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { offer } = await offerFor(request, context);
+  const user = await getSessionUser(request, context);
+  return { offer, bioOrigin: context.config.BIO_ORIGIN, signedInEmail: user?.email ?? "" };
+}
+
+type ActionData = { values: CheckoutFormValues; fieldErrors: FieldErrors; message: string | null };
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const target = checkoutTarget(new URL(request.url).searchParams);
+  if (!target) throw data(null, { status: 404 });
+  const read = await readForm(request);
+  if (!read.ok) {
+    const salvaged = read.salvaged ?? new FormData();
+    const values = { amount: text(salvaged, "amount"), sponsorEmail: text(salvaged, "sponsorEmail"), message: text(salvaged, "message") };
+    return data<ActionData>({ values, fieldErrors: {}, message: read.message }, { status: read.status });
+  }
+  const values = { amount: text(read.form, "amount"), sponsorEmail: text(read.form, "sponsorEmail"), message: text(read.form, "message") };
+  const user = await getSessionUser(request, context);
+  const result = await startSponsorCheckout(context.db, context.payments, target, values, user?.id ?? null, {
+    platformFeePercent: context.config.PLATFORM_FEE_PERCENT,
+    publicOrigin: context.config.PUBLIC_ORIGIN,
+  });
+  if (result.kind === "SUCCESS") {
+    // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts checkouts.
+    const url = providerCheckoutUrl(result.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
+    if (url) throw redirect(url, 303);
+    return data<ActionData>({ values, fieldErrors: {}, message: "The checkout could not be opened. Please try again in a moment." }, { status: 502 });
+  }
+  if (result.code === "invalid-argument" && "fieldErrors" in result) {
+    const { postId, ...fieldErrors } = result.fieldErrors;
+    return data<ActionData>({ values, fieldErrors, message: postId ?? null }, { status: 422 });
+  }
+  if (result.code === "not-found") throw data(null, { status: 404 });
+  return data<ActionData>({ values, fieldErrors: {}, message: result.message }, { status: result.code === "aborted" ? 409 : 503 });
+}
+
+/** What someone typed (email, message) is theirs: never kept by a shared cache. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: args.data ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });
+
+export default function SponsorCheckout({ loaderData, actionData }: Route.ComponentProps) {
+  const { offer, bioOrigin, signedInEmail } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  const errors = actionData?.fieldErrors ?? {};
+  const option = offer.option;
+  const collectable = offer.kind === "tip" || (option !== null && option.minContributionCents > 0);
+  const pageUrl = `${bioOrigin}/${offer.ending}`;
+
+  return (
+    <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-bold">{offer.kind === "tip" ? `Send a tip to ${offer.payeeName}` : `Sponsor ${offer.payeeName}`}</h1>
+      <section aria-labelledby="what-heading" className="mt-6 rounded-2xl border border-primary/15 bg-secondary/20 p-5">
+        <h2 id="what-heading" className="text-lg font-bold">
+          {option ? option.title : "A tip"}
+        </h2>
+        <p className="mt-1 text-muted">
+          {option
+            ? option.minContributionCents > 0
+              ? `Minimum contribution ${formatMoney(option.minContributionCents, option.currency)}`
+              : NO_PLATFORM_FUNDS_MESSAGE
+            : "Any amount you choose, paid to the creator."}
+        </p>
+        <p className="mt-2 text-sm">
+          To <a href={pageUrl}>{offer.payeeName}</a>
+        </p>
+      </section>
+
+      {!offer.takesPayments ? (
+        <div className="mt-6">
+          <FormAlert kind="info">
+            <p>{offer.payeeName} cannot take payments yet. Nothing can be paid through this page for now.</p>
+          </FormAlert>
+        </div>
+      ) : !collectable ? (
+        <div className="mt-6">
+          <FormAlert kind="info">
+            <p>{NO_PLATFORM_FUNDS_MESSAGE}. Contact {offer.payeeName} directly to arrange it.</p>
+          </FormAlert>
+        </div>
+      ) : (
+        <Form method="post" noValidate className="mt-6 space-y-5">
+          {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
+          <TextField
+            label="Amount (USD)"
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            defaultValue={actionData?.values.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
+            error={errors.amount}
+            hint={option ? `At least ${formatMoney(option.minContributionCents, option.currency)}. Whole dollars or dollars and cents, like 25 or 25.50.` : "Whole dollars or dollars and cents, like 25 or 25.50."}
+          />
+          <TextField
+            label="Sponsor email"
+            name="sponsorEmail"
+            type="email"
+            autoComplete="email"
+            defaultValue={actionData?.values.sponsorEmail ?? signedInEmail}
+            error={errors.sponsorEmail}
+            hint="Your receipt goes here."
+          />
+          <TextArea
+            label="Message"
+            name="message"
+            rows={4}
+            defaultValue={actionData?.values.message ?? ""}
+            error={errors.message}
+            hint={`${offer.payeeName} sees it with your payment.`}
+          />
+          <p className="text-sm text-muted">You pay on the payment provider's secure page next. Nothing is charged until you confirm there.</p>
+          <button type="submit" className={primaryButton} disabled={busy}>
+            {busy ? "Opening checkout…" : "Proceed to Checkout"}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import type { Db } from "#server/db/client";
+import type { SponsorSessionKind } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import { readPublicPage } from "#server/bio/public-page";
+import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
+import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { formatMoney } from "./money";
+import type { PaymentProvider } from "./provider";
+
+/**
+ * The sponsor checkout page (SPEC §2.5 "Sponsor checkout") around
+ * buildSponsorSession: what the page offers, the amount as people type it,
+ * and where the browser may be sent afterwards.
+ */
+
+/** What the checkout page shows before anything is typed: to whom, and for what. */
+export type CheckoutOffer = {
+  ending: string;
+  payeeName: string;
+  /** The owner's payout account is complete; otherwise the page says so and shows no form. */
+  takesPayments: boolean;
+  kind: SponsorSessionKind;
+  /** The sponsorship option (kind "sponsorship" only). */
+  option: SponsorshipChoice | null;
+  /** Minor units the amount field starts with: the option's minimum, blank for a tip. */
+  suggestedAmount: number | null;
+};
+
+export type CheckoutTarget = { ending: string; kind: SponsorSessionKind; postId: string | null };
+
+/** `?page=…&option=…` or `?page=…&kind=tip` (the bio page's links) as a target; null when it names neither. */
+export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
+  const ending = search.get("page") ?? "";
+  const option = search.get("option");
+  if (!ending) return null;
+  if (option) return { ending, kind: "sponsorship", postId: option };
+  if (search.get("kind") === "tip") return { ending, kind: "tip", postId: null };
+  return null;
+}
+
+/** The offer behind a target, or not-found (unknown page, or an option the page doesn't offer now). */
+export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise<{ kind: "SUCCESS"; offer: CheckoutOffer } | DomainError<"not-found">> {
+  const page = await readPublicPage(db, target.ending);
+  if (!page) return domainError("not-found", "There is no such page.");
+  let option: SponsorshipChoice | null = null;
+  if (target.kind === "sponsorship") {
+    option = page.sponsorships.find((s) => s.id === target.postId) ?? null;
+    if (!option) return domainError("not-found", "This page doesn't offer that sponsorship.");
+  }
+  return {
+    kind: "SUCCESS",
+    offer: {
+      ending: page.customEnding,
+      payeeName: page.name,
+      takesPayments: page.takesPayments,
+      kind: target.kind,
+      option,
+      suggestedAmount: option && option.minContributionCents > 0 ? option.minContributionCents : null,
+    },
+  };
+}
+
+const AMOUNT_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?$/;
+
+/**
+ * "25", "25.5", "25.50", "$1,250.00" → minor units (2500, 2550, 2550, 125000);
+ * null for anything else (negative, three decimals, letters, empty). Integer
+ * arithmetic only: no float ever touches the amount.
+ */
+export function parseAmountInput(text: string): number | null {
+  const match = AMOUNT_PATTERN.exec(text.trim());
+  if (!match) return null;
+  const dollars = Number(match[1]!.replaceAll(",", ""));
+  const cents = Number((match[2] ?? "").padEnd(2, "0"));
+  return dollars * 100 + cents;
+}
+
+/** Amounts as the field shows them again: 2500 → "25", 2550 → "25.50". */
+export function amountInputText(minorUnits: number): string {
+  const dollars = Math.floor(minorUnits / 100);
+  const cents = minorUnits % 100;
+  return cents === 0 ? String(dollars) : `${dollars}.${String(cents).padStart(2, "0")}`;
+}
+
+export type CheckoutFormValues = { amount: string; sponsorEmail: string; message: string };
+
+/**
+ * The form sent: the amount read from what was typed, then buildSponsorSession
+ * (which decides and checks everything again). A field the person left wrong
+ * is reported together with the others, so one submit shows every problem.
+ */
+export async function startSponsorCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  target: CheckoutTarget,
+  values: CheckoutFormValues,
+  sponsorUid: string | null,
+  options: CheckoutOptions,
+): Promise<BuildResult> {
+  const amount = parseAmountInput(values.amount);
+  const result = await buildSponsorSession(
+    db,
+    provider,
+    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid },
+    options,
+  );
+  if (result.kind !== "ERROR" || result.code !== "invalid-argument") return result;
+  const fieldErrors: FieldErrors = { ...result.fieldErrors };
+  if (amount === null) fieldErrors.amount = values.amount.trim() ? "Enter an amount in dollars, like 25 or 25.50" : "Required";
+  else if (!fieldErrors.amount && target.kind === "sponsorship") {
+    // buildSponsorSession checks the option's minimum only once the fields are fine: say it now too.
+    const offer = await loadCheckoutOffer(db, target);
+    const option = offer.kind === "SUCCESS" ? offer.offer.option : null;
+    if (option && option.minContributionCents > 0 && amount < option.minContributionCents) {
+      fieldErrors.amount = `The minimum contribution is ${formatMoney(option.minContributionCents, option.currency)}`;
+    }
+  }
+  return domainError("invalid-argument", Object.values(fieldErrors)[0] ?? result.message, { fieldErrors });
+}
+
+export { NO_PLATFORM_FUNDS_MESSAGE };
+
+export type ProviderOrigins = { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string | null };
+
+/**
+ * The one redirect off our own paths (the project's rule: every redirect goes
+ * through safeRedirectPath): the provider's hosted checkout. Its address comes
+ * from the provider's API answer, never from the request, and is still only
+ * followed when it is where that provider hosts checkouts: the sandbox's
+ * `/sandbox/checkout/…` on our own origin, Stripe's https://checkout.stripe.com
+ * (or the configured Stripe API origin, which is the emulator in tests).
+ * Anything else is null and the page shows an error instead of leaving.
+ */
+export function providerCheckoutUrl(url: string, origins: ProviderOrigins): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.username || parsed.password) return null;
+  if (origins.provider === "sandbox") {
+    return parsed.origin === new URL(origins.publicOrigin).origin && /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/.test(parsed.pathname) ? parsed.href : null;
+  }
+  return externalCheckoutOrigins(origins).includes(parsed.origin) ? parsed.href : null;
+}
+
+/**
+ * The origins off our own where the provider hosts checkout. The app's CSP
+ * adds them to `form-action`: without JavaScript the checkout form's 303 to
+ * them is a form navigation, which the browser holds to that list.
+ */
+export function externalCheckoutOrigins(origins: Omit<ProviderOrigins, "publicOrigin">): string[] {
+  if (origins.provider !== "stripe") return [];
+  return [...new Set(["https://checkout.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])])];
+}
+
+/** A session id as buildSponsorSession makes them: anything else is not looked up. */
+export function isSponsorSessionId(value: string | null): value is string {
+  return typeof value === "string" && /^ss_[0-9a-f]{24}$/.test(value);
+}

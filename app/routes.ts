@@ -50,6 +50,12 @@ export default [
   route("app/payments/success", "routes/payments/success.tsx"),
   route("app/payments/cancelled", "routes/payments/cancelled.tsx"),
 
+  // Sponsor payments, the owner's side (SPEC §2.2, §2.5; issue 15).
+  route("app/account/sponsors", "routes/sponsors/dashboard.tsx"),
+  route("app/account/sponsors/payments", "routes/sponsors/payments.tsx"),
+  route("app/account/sponsors/payments/:sessionId", "routes/sponsors/payment-info.tsx"),
+  route("app/account/sponsors/payments/:sessionId/refund", "routes/sponsors/refund.tsx"),
+
   // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
   route("sandbox", "routes/sandbox/index.tsx"),
   route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
@@ -74,5 +80,6 @@ export default [
   route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
   route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
+  route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

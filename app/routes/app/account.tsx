@@ -129,6 +129,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
           <ul className="space-y-2">
             <li><Link to="/app/account/opportunities">My Posts</Link></li>
             <li><Link to="/app/account/opportunities/liked">Liked Posts</Link></li>
+            <li><Link to="/app/account/sponsors">Sponsors Dashboard</Link></li>
             <li><Link to="/support">Frequently Asked Questions</Link></li>
             <li><Link to="/support/payments">Payments Support</Link></li>
             <li><Link to="/support/code-of-conduct">Code of Conduct</Link></li>

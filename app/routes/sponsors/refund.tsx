@@ -1,0 +1,44 @@
+import { data, redirect } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { httpStatusOf } from "#server/errors";
+import { refundSponsorship } from "#server/payments/refunds";
+import { readForm } from "#app/lib/form.server";
+import { formText } from "#app/lib/identity.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+import { PAYMENTS_PATH } from "#app/components/sponsors/paths";
+import type { Route } from "./+types/refund";
+
+/** What a card's Refund button gets back when it asked from the page (a fetcher). */
+export type RefundAnswer = { ok: true; status: "pending" | "succeeded" } | { ok: false; message: string };
+
+const REQUESTED = "Refund requested. The payment shows as refunded once the payment provider confirms it.";
+
+/**
+ * POST /app/account/sponsors/payments/:sessionId/refund (SPEC §7.1
+ * refundSponsorship): the owner only, a completed payment only, one refund at
+ * the provider however many clicks. The card asks from the page and shows
+ * 'Refunded'; without JavaScript the form comes back to the list with a toast.
+ * Someone else's payment is not found (404), as on the Info page.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) throw data(read.message, { status: read.status });
+  const viaPage = formText(read.form, "via") === "fetcher";
+  const back = safeRedirectPath(formText(read.form, "returnTo"), PAYMENTS_PATH);
+  const result = await refundSponsorship(context.db, context.payments, { uid: user.id, sessionId: params.sessionId });
+  if (result.kind === "ERROR") {
+    if (result.code === "not-found") throw data(null, { status: 404 });
+    if (viaPage) return data<RefundAnswer>({ ok: false, message: result.message }, { status: httpStatusOf(result.code) });
+    return redirectWithToast(request, context.sessionSecret, back, { kind: "error", message: result.message });
+  }
+  if (viaPage) return data<RefundAnswer>({ ok: true, status: result.status });
+  return redirectWithToast(request, context.sessionSecret, back, { kind: "success", message: REQUESTED });
+}
+
+/** A reload of the form's address shows the payment. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  throw redirect(`${PAYMENTS_PATH}/${encodeURIComponent(params.sessionId)}`);
+}

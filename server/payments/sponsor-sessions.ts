@@ -1,0 +1,144 @@
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { ledgerEntries, refundRequests, sponsorSessions, type LedgerEntryKind, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import { sessionTotals, type Totals } from "./ledger";
+
+/**
+ * The owner's read side of sponsor payments (SPEC §2.5 "Sponsor payments",
+ * "Payment info page", §7.2 "Sponsor sessions queried by poster_uid, newest
+ * first"). Every query is bounded by the poster's uid: another person's
+ * session is not found, never forbidden (only the owner ever sees a session).
+ */
+
+/** SPEC §2.4: `status` takes completed, pending or refunded; any other value shows all. */
+export const STATUS_FILTERS = ["completed", "pending", "refunded"] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number] | "all";
+
+export function statusFilterFrom(value: string | null | undefined): StatusFilter {
+  return (STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as StatusFilter) : "all";
+}
+
+export const SPONSOR_SESSIONS_PAGE_SIZE = 20;
+
+export type SponsorSessionCard = {
+  id: string;
+  kind: SponsorSessionKind;
+  status: SponsorSessionStatus;
+  amount: number;
+  currency: string;
+  sponsorEmail: string | null;
+  message: string;
+  created: Date;
+  /** A refund the provider has not confirmed yet (the status stays completed until its webhook). */
+  refundPending: boolean;
+};
+
+const cardColumns = {
+  id: sponsorSessions.id,
+  kind: sponsorSessions.kind,
+  status: sponsorSessions.status,
+  amount: sponsorSessions.amount,
+  currency: sponsorSessions.currency,
+  sponsorEmail: sponsorSessions.sponsorEmail,
+  message: sponsorSessions.message,
+  created: sponsorSessions.created,
+  refundStatus: refundRequests.status,
+};
+
+type CardRow = Omit<SponsorSessionCard, "refundPending"> & { refundStatus: string | null };
+
+const toCard = ({ refundStatus, ...row }: CardRow): SponsorSessionCard => ({
+  ...row,
+  sponsorEmail: row.sponsorEmail?.trim() ? row.sponsorEmail : null,
+  refundPending: row.status === "completed" && (refundStatus === "requested" || refundStatus === "pending"),
+});
+
+function selectCards(db: Db, where: SQL | undefined) {
+  return db
+    .select(cardColumns)
+    .from(sponsorSessions)
+    .leftJoin(refundRequests, eq(refundRequests.sessionId, sponsorSessions.id))
+    .where(where)
+    .orderBy(desc(sponsorSessions.created), desc(sponsorSessions.id));
+}
+
+/** A page of the owner's sessions, newest first; `page` counts from 0. */
+export async function listSponsorSessions(
+  db: Db,
+  uid: string,
+  options: { status?: StatusFilter; page?: number; pageSize?: number } = {},
+): Promise<{ sessions: SponsorSessionCard[]; hasMore: boolean }> {
+  const pageSize = options.pageSize ?? SPONSOR_SESSIONS_PAGE_SIZE;
+  const page = Math.max(0, Math.floor(options.page ?? 0));
+  const status = options.status ?? "all";
+  const where = status === "all" ? eq(sponsorSessions.posterUid, uid) : and(eq(sponsorSessions.posterUid, uid), eq(sponsorSessions.status, status));
+  // One row more than shown says whether a next page exists, without a count.
+  const rows = await selectCards(db, where).limit(pageSize + 1).offset(page * pageSize);
+  return { sessions: rows.slice(0, pageSize).map(toCard), hasMore: rows.length > pageSize };
+}
+
+/** The dashboard's My Sponsors: the latest sessions where money arrived (whatever happened to it since). */
+export async function recentSponsors(db: Db, uid: string, limit = 5): Promise<SponsorSessionCard[]> {
+  const rows = await selectCards(db, and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, ["completed", "refunded", "disputed"]))).limit(limit);
+  return rows.map(toCard);
+}
+
+export type LedgerActivity = {
+  sessionId: string;
+  kind: LedgerEntryKind;
+  gross: number;
+  providerFee: number;
+  platformFee: number;
+  net: number;
+  currency: string;
+  created: Date;
+};
+
+const activityColumns = {
+  sessionId: ledgerEntries.sessionId,
+  kind: ledgerEntries.kind,
+  gross: ledgerEntries.gross,
+  providerFee: ledgerEntries.providerFee,
+  platformFee: ledgerEntries.platformFee,
+  net: ledgerEntries.net,
+  currency: ledgerEntries.currency,
+  created: ledgerEntries.created,
+};
+
+/** The dashboard's Recent Activity: the latest movements of money (payment, refund, dispute) on the owner's sessions. */
+export async function recentActivity(db: Db, uid: string, limit = 8): Promise<LedgerActivity[]> {
+  return db
+    .select(activityColumns)
+    .from(ledgerEntries)
+    .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
+    .orderBy(desc(ledgerEntries.created), desc(ledgerEntries.id))
+    .limit(limit);
+}
+
+export type SponsorPaymentInfo = {
+  session: SponsorSessionCard & { paymentIntentId: string | null; provider: string; updatedAt: Date };
+  entries: LedgerActivity[];
+  /** From the ledger, one per currency (one in practice); empty while no money has moved. */
+  totals: Totals[];
+};
+
+/** SPEC §7.1 sponsorPaymentInfo: one session of the owner's, with its ledger entries and totals. */
+export async function sponsorPaymentInfo(db: Db, uid: string, sessionId: string): Promise<{ kind: "SUCCESS"; info: SponsorPaymentInfo } | DomainError<"not-found">> {
+  const [row] = await db
+    .select({ ...cardColumns, paymentIntentId: sponsorSessions.paymentIntentId, provider: sponsorSessions.provider, updatedAt: sponsorSessions.updatedAt })
+    .from(sponsorSessions)
+    .leftJoin(refundRequests, eq(refundRequests.sessionId, sponsorSessions.id))
+    .where(and(eq(sponsorSessions.id, sessionId), eq(sponsorSessions.posterUid, uid)));
+  if (!row) return domainError("not-found", "There is no such payment.");
+  const { paymentIntentId, provider, updatedAt, ...card } = row;
+  const entries = await db
+    .select(activityColumns)
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.sessionId, sessionId))
+    .orderBy(ledgerEntries.created, sql`${ledgerEntries.id}`);
+  return {
+    kind: "SUCCESS",
+    info: { session: { ...toCard(card), paymentIntentId, provider, updatedAt }, entries, totals: await sessionTotals(db, sessionId) },
+  };
+}

@@ -1,0 +1,235 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { randomInt } from "node:crypto";
+import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
+import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+
+/**
+ * The owner's payment screens (issue 15): Sponsors Dashboard, My Sponsorships
+ * with its status filter and Refund, and the Info page. Every test signs up
+ * its own creator, whose payout account (`/__test/payments?ready=true`) and
+ * payments (`/__test/sponsor-payments`) are made along the real path: the
+ * sandbox's checkout paid with the 4242 card, its events through our webhook.
+ */
+const DASHBOARD = "/app/account/sponsors";
+const LIST = "/app/account/sponsors/payments";
+const PHONE = { width: 375, height: 812 };
+
+async function verifiedUser(page: Page): Promise<string> {
+  const email = uniqueEmail("sponsors");
+  await signUp(page, { email, password: "tidy-harbor-42", name: "Paid Creator" });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  return email;
+}
+
+type Made = { ending: string; paid: string[]; pending: string[] };
+
+/** A creator who takes payments, with `paid` completed $25 tips and `pending` unpaid checkouts (oldest first). */
+async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
+  await verifiedUser(page);
+  const ready = await page.request.get("/__test/payments?ready=true");
+  expect(ready.status()).toBe(200);
+  const made = await page.request.get(`/__test/sponsor-payments?paid=${counts.paid}&pending=${counts.pending ?? 0}&amount=2500`);
+  expect(made.status()).toBe(200);
+  return (await made.json()) as Made;
+}
+
+type SessionState = { status: string; entries: { kind: string; gross: number }[]; refundRequest: { status: string; attempt: number } | null; sandboxRefunds: number };
+
+async function sessionState(page: Page, sessionId: string): Promise<SessionState> {
+  const response = await page.request.get(`/__test/sponsor-payments?session=${sessionId}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as SessionState;
+}
+
+const cardOf = (page: Page, sessionId: string) => page.getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${sessionId}"]`) });
+
+/** A browser of its own: its own client address and the hooks' secret. */
+async function otherClient(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
+  const context = await browser.newContext({
+    ...options,
+    extraHTTPHeaders: {
+      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
+      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
+    },
+  });
+  return { context, page: await context.newPage() };
+}
+
+async function noSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+async function axeClean(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("the dashboard, the status filter and the Info page show the payments with gross, net and fees", async ({ page }) => {
+  const made = await creatorWithPayments(page, { paid: 3, pending: 1 });
+
+  await page.goto(DASHBOARD);
+  await expect(page.getByRole("heading", { name: "Sponsors Dashboard", level: 1 })).toBeVisible();
+  const sponsors = page.getByRole("list", { name: "Recent sponsors" });
+  await expect(sponsors.getByRole("listitem")).toHaveCount(3);
+  await expect(sponsors).toContainText(/fan-[0-9a-f]+-2@sponsor\.example/);
+  await expect(sponsors).toContainText("$25.00");
+  await expect(page.getByRole("list", { name: "Recent activity" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByText("Net to your payout account")).toBeVisible();
+  await axeClean(page);
+  await page.getByRole("link", { name: "View All Sponsorships" }).click();
+  await expect(page).toHaveURL(LIST);
+
+  const cards = page.getByRole("list", { name: "Payments" }).getByRole("listitem");
+  await expect(cards).toHaveCount(4);
+  // Newest first: the unpaid checkout was made last.
+  await expect(cards.first()).toContainText("Pending");
+  await expect(cards.first().getByRole("button", { name: "Refund", exact: true })).toBeDisabled();
+  const paidCard = cardOf(page, made.paid[0]!);
+  await expect(paidCard).toContainText("Completed");
+  await expect(paidCard).toContainText("Thanks for everything #0");
+  await expect(paidCard.getByRole("button", { name: "Refund", exact: true })).toBeEnabled();
+  await axeClean(page);
+
+  await page.getByRole("link", { name: "Completed", exact: true }).click();
+  await expect(page).toHaveURL(`${LIST}?status=completed`);
+  await expect(cards).toHaveCount(3);
+  await expect(page.getByRole("link", { name: "Completed", exact: true })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("link", { name: "Pending", exact: true }).click();
+  await expect(cards).toHaveCount(1);
+  await expect(cardOf(page, made.pending[0]!)).toBeVisible();
+  await page.getByRole("link", { name: "Refunded", exact: true }).click();
+  await expect(page.getByText("There are no refunded payments to show.")).toBeVisible();
+  await page.goto(`${LIST}?status=everything`);
+  await expect(cards).toHaveCount(4);
+  await expect(page.getByRole("link", { name: "All", exact: true })).toHaveAttribute("aria-current", "page");
+
+  await cardOf(page, made.paid[0]!).getByRole("link", { name: "Info", exact: true }).click();
+  await expect(page).toHaveURL(`${LIST}/${made.paid[0]}`);
+  for (const section of ["Transaction", "Details", "Gross Payment", "Net Payment", "Fees"]) {
+    await expect(page.getByRole("heading", { name: section, level: 2 })).toBeVisible();
+  }
+  await expect(page.getByRole("region", { name: "Gross Payment" })).toContainText("$25.00");
+  // The default platform fee is 0 %: the creator gets all of it; the sandbox's card fee (2.9 % + 30¢) is the platform's.
+  await expect(page.getByRole("region", { name: "Net Payment" })).toContainText("$25.00");
+  const fees = page.getByRole("region", { name: "Fees" });
+  await expect(fees).toContainText("$0.00");
+  await expect(fees).toContainText("$1.03");
+  await expect(page.getByRole("list", { name: "Movements of this payment" })).toContainText("Payment");
+  await axeClean(page);
+
+  await page.setViewportSize(PHONE);
+  for (const path of [DASHBOARD, LIST, `${LIST}/${made.paid[0]}`]) {
+    await page.goto(path);
+    await noSidewaysScroll(page);
+  }
+});
+
+test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook confirms; a double click still makes one refund", async ({ page }) => {
+  const made = await creatorWithPayments(page, { paid: 2 });
+  const [first, second] = made.paid as [string, string];
+  await page.goto(LIST);
+  const card = cardOf(page, first);
+  const button = card.getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
+
+  // Hold the request a moment so the loading state can be seen.
+  await page.route("**/refund.data*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await button.click();
+  await expect(button).toHaveText("Loading...");
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveText("Refunded");
+  const shown = Date.now();
+  await expect(button).toHaveText("Refund", { timeout: 10_000 });
+  const lasted = Date.now() - shown;
+  expect(lasted).toBeGreaterThanOrEqual(3_500);
+  expect(lasted).toBeLessThan(6_000);
+  await expect(button).toBeDisabled();
+  // Without a reload: the list follows the provider's webhook.
+  await expect(card.getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
+  await page.unroute("**/refund.data*");
+
+  const refunded = await sessionState(page, first);
+  expect(refunded).toMatchObject({ status: "refunded", sandboxRefunds: 1, refundRequest: { status: "succeeded", attempt: 1 } });
+  expect(refunded.entries.map((e) => [e.kind, e.gross]).sort()).toEqual([
+    ["payment", 2500],
+    ["refund", -2500],
+  ]);
+
+  await page.goto(`${LIST}?status=refunded`);
+  await expect(page.getByRole("list", { name: "Payments" }).getByRole("listitem")).toHaveCount(1);
+  await page.goto(`${LIST}/${first}`);
+  await expect(page.getByRole("region", { name: "Net Payment" })).toContainText("$0.00");
+  await expect(page.getByRole("list", { name: "Movements of this payment" })).toContainText("Refund");
+
+  // A double click, and five more posts from other tabs: one refund reaches the provider.
+  await page.goto(LIST);
+  await cardOf(page, second).getByRole("button", { name: "Refund", exact: true }).dblclick();
+  await expect(cardOf(page, second).getByRole("button", { name: "Refunded", exact: true })).toBeVisible();
+  const posts = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      page.request.post(`${LIST}/${second}/refund`, { form: { returnTo: LIST }, maxRedirects: 0 }),
+    ),
+  );
+  expect(posts.map((r) => r.status())).toEqual([302, 302, 302, 302, 302]);
+  await expect.poll(async () => (await sessionState(page, second)).status, { timeout: 15_000 }).toBe("refunded");
+  const state = await sessionState(page, second);
+  expect(state.sandboxRefunds).toBe(1);
+  expect(state.entries.filter((e) => e.kind === "refund")).toHaveLength(1);
+});
+
+test("another person gets 404 on the Info page and cannot refund", async ({ page, browser }) => {
+  const made = await creatorWithPayments(page, { paid: 1 });
+  const sessionId = made.paid[0]!;
+  const stranger = await otherClient(browser);
+  await verifiedUser(stranger.page);
+
+  const info = await stranger.page.goto(`${LIST}/${sessionId}`);
+  expect(info?.status()).toBe(404);
+  const unknown = await stranger.page.goto(`${LIST}/ss_000000000000000000000000`);
+  expect(unknown?.status()).toBe(404);
+  const refund = await stranger.page.request.post(`${LIST}/${sessionId}/refund`, { form: { returnTo: LIST }, maxRedirects: 0 });
+  expect(refund.status()).toBe(404);
+  await stranger.page.goto(LIST);
+  await expect(stranger.page.getByText("You haven't gotten any sponsors yet.")).toBeVisible();
+  await stranger.context.close();
+
+  expect(await sessionState(page, sessionId)).toMatchObject({ status: "completed", refundRequest: null, sandboxRefunds: 0 });
+  const own = await page.goto(`${LIST}/${sessionId}`);
+  expect(own?.status()).toBe(200);
+});
+
+test("a creator with no payments sees the empty state; on a phone nothing scrolls sideways and axe finds nothing", async ({ page }) => {
+  await verifiedUser(page);
+  await page.setViewportSize(PHONE);
+  await page.goto(DASHBOARD);
+  await expect(page.getByText("You haven't gotten any sponsors yet.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "View All Sponsorships" })).toHaveAttribute("href", LIST);
+  await noSidewaysScroll(page);
+  await axeClean(page);
+  await page.goto(`${LIST}?status=completed`);
+  await expect(page.getByText("There are no completed payments to show.")).toBeVisible();
+  await page.goto(LIST);
+  await expect(page.getByText("You haven't gotten any sponsors yet.")).toBeVisible();
+  await noSidewaysScroll(page);
+  await axeClean(page);
+});
+
+test("without JavaScript, Refund posts the form and comes back to the list with a toast", async ({ page, browser, baseURL }) => {
+  const made = await creatorWithPayments(page, { paid: 1 });
+  const sessionId = made.paid[0]!;
+  const plain = await otherClient(browser, { javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
+  await plain.page.goto(`${LIST}?status=completed`);
+  await cardOf(plain.page, sessionId).getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(plain.page).toHaveURL(`${LIST}?status=completed`);
+  await expect(plain.page.getByText("Refund requested. The payment shows as refunded once the payment provider confirms it.")).toBeVisible();
+  await expect.poll(async () => (await sessionState(page, sessionId)).status, { timeout: 15_000 }).toBe("refunded");
+  await plain.page.goto(`${LIST}?status=refunded`);
+  await expect(cardOf(plain.page, sessionId).getByText("Status: Refunded")).toBeVisible();
+  await expect(cardOf(plain.page, sessionId).getByRole("button", { name: "Refund", exact: true })).toBeDisabled();
+  await plain.context.close();
+});

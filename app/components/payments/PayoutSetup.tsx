@@ -50,8 +50,7 @@ export function PayoutSetup({ setup, action, feedback }: { setup: PayoutSetupDat
         <FormAlert kind="info">
           Your payout account is not finished yet: {setup.providerName} still needs some details before you can take payments.
         </FormAlert>
-        {/* A full page post: the answer is a redirect to the provider's onboarding. */}
-        <Form method="post" action={action} reloadDocument className="space-y-3">
+        <Form method="post" action={action} className="space-y-3">
           <input type="hidden" name="email" value={setup.email} />
           <input type="hidden" name="accountType" value={setup.accountType ?? "individual"} />
           <RedirectExplanation providerName={setup.providerName} />
@@ -65,8 +64,9 @@ export function PayoutSetup({ setup, action, feedback }: { setup: PayoutSetupDat
 
   const values = feedback?.values ?? { accountType: "individual", email: setup.email };
   const errors = feedback?.errors ?? {};
+  // The answer is a redirect to the provider's onboarding page (another site, for Stripe: the router leaves the app for it).
   return (
-    <Form method="post" action={action} reloadDocument noValidate className="space-y-5">
+    <Form method="post" action={action} noValidate className="space-y-5">
       {feedback?.message ? <FormAlert>{feedback.message}</FormAlert> : null}
       <fieldset aria-describedby={errors.accountType ? "field-accountType-error" : undefined}>
         <legend className="font-medium">Account type</legend>

@@ -97,26 +97,29 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
           ) : (
             <div className="space-y-6">
               {received.map((t) => (
-                <dl key={t.currency} aria-label={`Money received in ${t.currency}`} className="grid gap-4 sm:grid-cols-3">
-                  <div>
-                    <dt className="text-sm text-muted">Sponsors paid (gross)</dt>
-                    <dd className="text-2xl font-bold">{t.gross}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-sm text-muted">{appName} platform fee</dt>
-                    <dd className="text-2xl font-bold">{t.platformFee}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-sm text-muted">You receive (net)</dt>
-                    <dd className="text-2xl font-bold text-primary">{t.net}</dd>
-                  </div>
-                  <div className="sm:col-span-3">
-                    <dt className="text-sm text-muted">Card processing fees</dt>
-                    <dd>
-                      <span className="font-semibold">{t.providerFee}</span>, paid by {appName}: not taken from what you receive.
-                    </dd>
-                  </div>
-                </dl>
+                <div key={t.currency} role="group" aria-label={`Money received in ${t.currency}`}>
+                  {received.length > 1 ? <h3 className="mb-2 font-semibold">In {t.currency}</h3> : null}
+                  <dl className="grid gap-4 sm:grid-cols-3">
+                    <div>
+                      <dt className="text-sm text-muted">Sponsors paid (gross)</dt>
+                      <dd className="text-2xl font-bold">{t.gross}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-sm text-muted">{appName} platform fee</dt>
+                      <dd className="text-2xl font-bold">{t.platformFee}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-sm text-muted">You receive (net)</dt>
+                      <dd className="text-2xl font-bold text-primary">{t.net}</dd>
+                    </div>
+                    <div className="sm:col-span-3">
+                      <dt className="text-sm text-muted">Card processing fees</dt>
+                      <dd>
+                        <span className="font-semibold">{t.providerFee}</span>, paid by {appName}: not taken from what you receive.
+                      </dd>
+                    </div>
+                  </dl>
+                </div>
               ))}
               <p className="text-sm text-muted">Refunds and disputes are already subtracted.</p>
             </div>

@@ -56,6 +56,13 @@ export default [
   route("app/account/sponsors/payments/:sessionId", "routes/sponsors/payment-info.tsx"),
   route("app/account/sponsors/payments/:sessionId/refund", "routes/sponsors/refund.tsx"),
 
+  // Payments, the creator's side (SPEC §2.2, §2.5; issue 15). The return/refresh addresses are connect.ts's.
+  route("app/payments/setup", "routes/payments/setup.tsx"),
+  route("app/payments/setup/return", "routes/payments/setup-return.tsx"),
+  route("app/payments/setup/refresh", "routes/payments/setup-refresh.tsx"),
+  route("app/account/payments", "routes/payments/my-payments.tsx"),
+  route("app/account/payments/dashboard", "routes/payments/payouts-dashboard.ts"),
+
   // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
   route("sandbox", "routes/sandbox/index.tsx"),
   route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),

@@ -8,7 +8,7 @@ export const SIGNED_IN_PATTERNS: RegExp[] = [
   /^\/app\/verify$/,
   /^\/app\/opportunities\/(new|edit|sponsor)$/,
   /^\/app\/account(\/.*)?$/,
-  /^\/app\/payments\/setup$/,
+  /^\/app\/payments\/setup(\/(return|refresh))?$/,
   /^\/app\/notifications$/,
   /^\/app\/pro$/,
   /^\/app\/post\/opportunity$/,

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { connectedAccounts, notifications, profiles, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { completeOnboardingReturn, getOrCreateConnectedAccount } from "./connect";
+import { completeOnboardingReturn, getOrCreateConnectedAccount, resumeOnboarding } from "./connect";
 
 describe.each(ENGINES)("connected accounts on %s", (engine) => {
   const database = migratedDatabase(engine);
@@ -82,5 +82,21 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
     await connect(stranger);
     expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
     expect((await row(stranger))!.completed).toBe(false);
+  });
+
+  it("an expired onboarding link is renewed only for the user's own token, and says so once the account is complete", async () => {
+    const resume = (who: string, stateToken: string) => resumeOnboarding(db(), provider, { uid: who, email: `${who}@c.example`, stateToken, origin: "http://app.test" });
+    expect(await resume(uid, "anything")).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    await connect();
+    const { stateToken, providerAccountId } = (await row())!;
+    const renewed = await resume(uid, stateToken);
+    expect(renewed.kind).toBe("EXISTING_INCOMPLETE");
+    expect(new URL((renewed as { url: string }).url).searchParams.get("return_url")).toContain(encodeURIComponent(stateToken));
+    const stranger = await newUser();
+    await connect(stranger);
+    expect(await resume(stranger, stateToken)).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(provider.accounts.size).toBe(2);
+    provider.setAccount(providerAccountId!, { chargesEnabled: true });
+    expect(await resume(uid, stateToken)).toEqual({ kind: "EXISTING_COMPLETE" });
   });
 });

@@ -100,3 +100,22 @@ export async function completeOnboardingReturn(db: Db, provider: PaymentProvider
   }
   return { kind: "SUCCESS", completed: await storeState(db, input.uid, state) };
 }
+
+export type ResumeResult = ConnectResult | DomainError<"permission-denied">;
+
+/**
+ * The onboarding link expired and the provider sent the person to our refresh
+ * address: with the signed-in user's own state token, a fresh link to the same
+ * account (or EXISTING_COMPLETE if it finished meanwhile).
+ */
+export async function resumeOnboarding(
+  db: Db,
+  provider: PaymentProvider,
+  input: { uid: string; email: string; stateToken: string; origin: string },
+): Promise<ResumeResult> {
+  const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
+  if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
+    return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
+  }
+  return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin });
+}

@@ -16,6 +16,8 @@ const SIGNED_IN_ROUTES = [
   "/app/account/sponsors/payments/cs_test_123",
   "/app/account/payments",
   "/app/payments/setup",
+  "/app/payments/setup/return?state=abc",
+  "/app/payments/setup/refresh?state=abc",
   "/app/account/bizbio",
   "/app/account/bizbio/new",
   "/app/account/bizbio/edit",

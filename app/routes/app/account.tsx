@@ -3,6 +3,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
 import { requestPasswordReset } from "#server/auth/flows";
 import { requireVerifiedUser } from "#server/auth/session";
+import { payoutAccountOf } from "#server/payments/payments-overview";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
@@ -13,11 +14,13 @@ import type { Route } from "./+types/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType] = await Promise.all([getProfile(context.db, user.id), accountTypeOf(context.db, user.id)]);
+  const [profile, accountType, payout] = await Promise.all([getProfile(context.db, user.id), accountTypeOf(context.db, user.id), payoutAccountOf(context.db, user.id)]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
     profileName: profile?.name ?? "",
     accountType,
+    payoutState: payout.state,
+    providerName: context.payments.displayName,
   };
 }
 
@@ -58,8 +61,39 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
+/** SPEC §2.5 My Account: what tips need, and the next step for where the person stands. */
+function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "complete"; providerName: string }) {
+  return (
+    <>
+      <p>
+        Fans and sponsors can tip you, or pay for a sponsorship, by card from your bio page. The money goes to your own payout account at{" "}
+        {providerName}.
+      </p>
+      {state === "complete" ? (
+        <p className="mt-3 font-medium">Payouts are on: your bio pages take payments.</p>
+      ) : state === "incomplete" ? (
+        <p className="mt-3 font-medium">Your payout account is not finished yet.</p>
+      ) : null}
+      <ul className="mt-4 space-y-2">
+        <li>
+          {state === "complete" ? (
+            <Link to="/app/account/payments">My Payments</Link>
+          ) : state === "incomplete" ? (
+            <Link to="/app/payments/setup">Finish payments setup</Link>
+          ) : (
+            <Link to="/app/payments/setup">Set up payments</Link>
+          )}
+        </li>
+        <li>
+          <Link to="/app/account/bizbio">Your bio pages</Link>
+        </li>
+      </ul>
+    </>
+  );
+}
+
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, accountType } = loaderData;
+  const { user, profileName, accountType, payoutState, providerName } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -111,18 +145,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
         </Section>
 
         <Section title="Collect Tips">
-          <p>
-            Get paid by fans and sponsors: connect a Stripe account to receive payouts, then publish a bio page with your
-            links and sponsorship options. Anyone can tip you there by card.
-          </p>
-          <ol className="mt-4 list-decimal space-y-2 pl-5">
-            <li>
-              <Link to="/app/payments/setup">Set up payments</Link> (Individual or Company)
-            </li>
-            <li>
-              <Link to="/app/account/bizbio">Create your bio page</Link> and share its link
-            </li>
-          </ol>
+          <CollectTips state={payoutState} providerName={providerName} />
         </Section>
 
         <Section title="Helpful links">

@@ -1,0 +1,47 @@
+import { data, redirect, type AppLoadContext } from "react-router";
+import { getOrCreateConnectedAccount } from "#server/payments/connect";
+import { payoutAccountOf } from "#server/payments/payments-overview";
+import { parseSetupForm } from "#server/payments/setup-form";
+import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
+import { readForm } from "#app/lib/form.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+
+/** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */
+const ERROR_PAGE = "/500";
+
+type SignedIn = { id: string; email: string };
+
+export async function payoutSetupData(context: AppLoadContext, user: SignedIn): Promise<PayoutSetupData> {
+  const account = await payoutAccountOf(context.db, user.id);
+  return { state: account.state, accountType: account.accountType, email: user.email, providerName: context.payments.displayName };
+}
+
+/**
+ * "Connect with {provider}" (getOrCreateConnectedAccount): a new or
+ * unfinished account goes on to the provider's onboarding page, a complete
+ * one to My Payments.
+ */
+export async function connectAction(request: Request, context: AppLoadContext, user: SignedIn) {
+  const read = await readForm(request);
+  if (!read.ok) return data<PayoutSetupErrors>({ message: read.message }, { status: read.status });
+  const parsed = parseSetupForm(read.form);
+  if (parsed.kind === "INVALID") return data<PayoutSetupErrors>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
+
+  const result = await getOrCreateConnectedAccount(context.db, context.payments, {
+    uid: user.id,
+    email: parsed.values.email,
+    accountType: parsed.values.accountType,
+    origin: context.config.PUBLIC_ORIGIN,
+  });
+  switch (result.kind) {
+    case "CREATE_NEW":
+    case "EXISTING_INCOMPLETE":
+      // The provider's own page (an absolute URL it gave us), not a path of ours.
+      throw redirect(result.url);
+    case "EXISTING_COMPLETE":
+      return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
+    case "ERROR":
+      context.logger.error({ uid: user.id, reason: result.message }, "payments setup: connected account failed");
+      throw redirect(ERROR_PAGE);
+  }
+}

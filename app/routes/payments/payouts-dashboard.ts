@@ -1,0 +1,24 @@
+import { redirect } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { payoutsDashboardLink } from "#server/payments/payments-overview";
+import { MY_PAYMENTS_PATH } from "#app/components/payments/PayoutSetup";
+import { readForm } from "#app/lib/form.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+import type { Route } from "./+types/payouts-dashboard";
+
+/** Nothing to show here: the dashboard opens from My Payments' button (a POST, as the link is made on demand). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  throw redirect(MY_PAYMENTS_PATH);
+}
+
+/** SPEC §7.1 createLoginLink: a short-lived link to the provider's payouts dashboard for the person's own account. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS_PATH, { kind: "error", message: read.message });
+  const result = await payoutsDashboardLink(context.db, context.payments, user.id);
+  if (result.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS_PATH, { kind: "error", message: result.message });
+  // The provider's own page (an absolute URL it gave us), not a path of ours.
+  throw redirect(result.url);
+}

@@ -1,0 +1,60 @@
+import { data, Link } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { httpStatusOf } from "#server/errors";
+import { completeOnboardingReturn } from "#server/payments/connect";
+import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
+import { FormAlert } from "#app/components/forms";
+import { pageMeta } from "#app/lib/meta";
+import { redirectWithToast } from "#app/lib/toast.server";
+import type { Route } from "./+types/setup-return";
+import { payoutSetupData } from "./payments.server";
+
+/**
+ * Where the provider sends the person after onboarding (`?state=`, bound to
+ * the signed-in user). Coming back is not finishing: the account is read
+ * fresh, and only one that can take charges turns payouts on.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const stateToken = new URL(request.url).searchParams.get("state") ?? "";
+  const result = await completeOnboardingReturn(context.db, context.payments, { uid: user.id, stateToken });
+  // Refused (someone else's or an old link) or the provider unreachable: said on the page, with the way on.
+  if (result.kind === "ERROR") return data({ refused: result.message, setup: null }, { status: httpStatusOf(result.code) });
+  if (result.completed) {
+    return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Your payout account is connected. Payouts are on." });
+  }
+  return { refused: null, setup: await payoutSetupData(context, user) };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payments setup", noindex: true });
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function OnboardingReturn({ loaderData }: Route.ComponentProps) {
+  const { refused, setup } = loaderData;
+  if (!setup) {
+    return (
+      <div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
+        <h1 className="text-3xl font-bold">Payments setup</h1>
+        <div className="mt-8">
+          <FormAlert>{refused}</FormAlert>
+        </div>
+        <p className="mt-6">
+          <Link to={MY_PAYMENTS}>Go to My Payments</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-bold">Payments setup</h1>
+      <div className="mt-8 space-y-6">
+        <FormAlert kind="info">
+          Welcome back. {setup.providerName} has not confirmed your payout account yet: either some details are still missing, or the
+          confirmation is on its way. You can continue the setup now, or come back to My Payments in a minute.
+        </FormAlert>
+        <PayoutSetup setup={setup} action={SETUP_PATH} />
+      </div>
+    </div>
+  );
+}

@@ -121,7 +121,10 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
                   </dl>
                 </div>
               ))}
-              <p className="text-sm text-muted">Refunds and disputes are already subtracted.</p>
+              <p className="text-sm text-muted">
+                Refunds and disputes are already subtracted. Each payment, with its sponsor and message, is on your{" "}
+                <Link to="/app/account/sponsors">Sponsors Dashboard</Link>.
+              </p>
             </div>
           )}
         </Section>

@@ -1,5 +1,6 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { getOrCreateConnectedAccount } from "#server/payments/connect";
+import { httpStatusOf } from "#server/errors";
+import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/payments/connect";
 import { payoutAccountOf } from "#server/payments/payments-overview";
 import { parseSetupForm } from "#server/payments/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
@@ -10,6 +11,7 @@ import { redirectWithToast } from "#app/lib/toast.server";
 const ERROR_PAGE = "/500";
 
 type SignedIn = { id: string; email: string };
+type AnyConnectResult = Awaited<ReturnType<typeof getOrCreateConnectedAccount>> | Awaited<ReturnType<typeof resumeOnboarding>>;
 
 export async function payoutSetupData(context: AppLoadContext, user: SignedIn): Promise<PayoutSetupData> {
   const account = await payoutAccountOf(context.db, user.id);
@@ -33,6 +35,16 @@ export async function connectAction(request: Request, context: AppLoadContext, u
     accountType: parsed.values.accountType,
     origin: context.config.PUBLIC_ORIGIN,
   });
+  return answerConnectResult(request, context, user, result, "connected account failed");
+}
+
+/**
+ * Where a ConnectResult leads: a new or unfinished account to the provider's
+ * onboarding page, a complete one to My Payments; a refusal of ours (a wrong
+ * state token) is answered with its status, a provider failure goes to the
+ * 500 page (SPEC §4).
+ */
+export function answerConnectResult(request: Request, context: AppLoadContext, user: SignedIn, result: AnyConnectResult, failed: string) {
   switch (result.kind) {
     case "CREATE_NEW":
     case "EXISTING_INCOMPLETE":
@@ -41,7 +53,8 @@ export async function connectAction(request: Request, context: AppLoadContext, u
     case "EXISTING_COMPLETE":
       return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
     case "ERROR":
-      context.logger.error({ uid: user.id, reason: result.message }, "payments setup: connected account failed");
+      if ("code" in result && typeof result.code === "string") throw data(result.message, { status: httpStatusOf(result.code) });
+      context.logger.error({ uid: user.id, reason: result.message }, `payments setup: ${failed}`);
       throw redirect(ERROR_PAGE);
   }
 }

@@ -112,16 +112,19 @@ export function deriveStatus(kinds: readonly LedgerEntryKind[], withoutMoney: Sp
   return withoutMoney === "pending" || withoutMoney === "failed" || withoutMoney === "expired" ? withoutMoney : "pending";
 }
 
+/** The money columns of an entry, as every reader of the ledger selects them. */
+export const ENTRY_MONEY_COLUMNS = {
+  kind: ledgerEntries.kind,
+  gross: ledgerEntries.gross,
+  providerFee: ledgerEntries.providerFee,
+  platformFee: ledgerEntries.platformFee,
+  net: ledgerEntries.net,
+  currency: ledgerEntries.currency,
+};
+
 export async function sessionEntries(db: Db, sessionId: string): Promise<EntrySummary[]> {
   return db
-    .select({
-      kind: ledgerEntries.kind,
-      gross: ledgerEntries.gross,
-      providerFee: ledgerEntries.providerFee,
-      platformFee: ledgerEntries.platformFee,
-      net: ledgerEntries.net,
-      currency: ledgerEntries.currency,
-    })
+    .select(ENTRY_MONEY_COLUMNS)
     .from(ledgerEntries)
     .where(eq(ledgerEntries.sessionId, sessionId))
     .orderBy(asc(ledgerEntries.created));

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { ledgerEntries, refundRequests, sponsorSessions, type LedgerEntryKind, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
-import { sessionTotals, type Totals } from "./ledger";
+import { ENTRY_MONEY_COLUMNS, sessionTotals, type Totals } from "./ledger";
 
 /**
  * The owner's read side of sponsor payments (SPEC §2.5 "Sponsor payments",
@@ -95,16 +95,7 @@ export type LedgerActivity = {
   created: Date;
 };
 
-const activityColumns = {
-  sessionId: ledgerEntries.sessionId,
-  kind: ledgerEntries.kind,
-  gross: ledgerEntries.gross,
-  providerFee: ledgerEntries.providerFee,
-  platformFee: ledgerEntries.platformFee,
-  net: ledgerEntries.net,
-  currency: ledgerEntries.currency,
-  created: ledgerEntries.created,
-};
+const activityColumns = { sessionId: ledgerEntries.sessionId, ...ENTRY_MONEY_COLUMNS, created: ledgerEntries.created };
 
 /** The dashboard's Recent Activity: the latest movements of money (payment, refund, dispute) on the owner's sessions. */
 export async function recentActivity(db: Db, uid: string, limit = 8): Promise<LedgerActivity[]> {

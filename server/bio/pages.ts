@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { bioPageViews, bioPages, opportunityPosts, profiles, user, type BioPageLink } from "#server/db/schema";
+import { bioPageViews, bioPages, opportunityPosts, user, type BioPageLink } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { guestPagesChanged } from "#server/page-cache/generation";
 import { couldBeEnding, defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
@@ -160,12 +160,6 @@ export async function isEndingTaken(db: Pick<Db, "select">, ending: string): Pro
   if (!couldBeEnding(ending)) return false;
   const [page] = await db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, ending));
   return page !== undefined;
-}
-
-/** Whether the owner's profile can take payments (SPEC §5: sponsorship options need it). */
-export async function paymentsEnabledFor(db: Pick<Db, "select">, uid: string): Promise<boolean> {
-  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
-  return profile?.enabled ?? false;
 }
 
 function endingTaken(): BioPageError {

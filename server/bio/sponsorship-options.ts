@@ -18,14 +18,19 @@ const choiceColumns = {
   currency: opportunityPosts.currency,
 };
 
+/** Whether the owner's profile can take payments (SPEC §5: sponsorship options need it). */
+async function paymentsEnabledFor(db: Reader, uid: string): Promise<boolean> {
+  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
+  return profile?.enabled ?? false;
+}
+
 /**
  * What the picker offers (SPEC §5): the owner's own posts, newest first, and
  * only when their profile has payments enabled; otherwise nothing, and the
  * form says why.
  */
 export async function sponsorshipChoices(db: Reader, uid: string): Promise<SponsorshipChoices> {
-  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
-  if (!profile?.enabled) return { paymentsEnabled: false, posts: [] };
+  if (!(await paymentsEnabledFor(db, uid))) return { paymentsEnabled: false, posts: [] };
   const posts = await db.select(choiceColumns).from(opportunityPosts).where(eq(opportunityPosts.posterUid, uid)).orderBy(desc(opportunityPosts.datePosted)).limit(200);
   return { paymentsEnabled: true, posts };
 }
@@ -42,8 +47,7 @@ export async function checkSponsorships(
 ): Promise<{ kind: "SUCCESS"; options: BioPageSponsorship[] } | DomainError<"invalid-argument", { fieldErrors: Record<string, string> }>> {
   if (postIds.length === 0) return { kind: "SUCCESS", options: [] };
   const refuse = (message: string) => domainError("invalid-argument", message, { fieldErrors: { sponsorships: message } });
-  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
-  if (!profile?.enabled) return refuse("Set up payments before you offer sponsorship options");
+  if (!(await paymentsEnabledFor(db, uid))) return refuse("Set up payments before you offer sponsorship options");
   const valid = postIds.every(isPostId);
   const own = valid
     ? new Set(
@@ -59,8 +63,7 @@ export async function checkSponsorships(
 /** The options a public page shows, in the owner's order: posts still there, and only while payments are on. */
 export async function publicSponsorshipOptions(db: Reader, uid: string, chosen: BioPageSponsorship[]): Promise<SponsorshipChoice[]> {
   if (chosen.length === 0) return [];
-  const [profile] = await db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, uid));
-  if (!profile?.enabled) return [];
+  if (!(await paymentsEnabledFor(db, uid))) return [];
   const ids = chosen.map((s) => s.post_id);
   const posts = await db.select(choiceColumns).from(opportunityPosts).where(and(inArray(opportunityPosts.id, ids), eq(opportunityPosts.posterUid, uid)));
   const byId = new Map(posts.map((p) => [p.id, p]));

@@ -8,6 +8,9 @@ export const NOTIFICATION_KINDS = [
   "refund-done",
   "payouts-enabled",
   "dispute-opened",
+  "pro-started",
+  "pro-renewal-failed",
+  "pro-ended",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -58,6 +58,27 @@ export const paymentEventSchema = z.discriminatedUnion("type", [
     reason: z.string(),
     ...money,
   }),
+  /**
+   * Something changed about a customer's Pro purchases: a Pro checkout completed
+   * (subscription or Limitless), a subscription was created, updated or deleted,
+   * an invoice was paid or its payment failed. The handler reads the provider's
+   * truth for the customer and converges on it (server/subscriptions/sync.ts),
+   * so the order and number of these events do not matter; `cause` is kept
+   * for the log and for the "renewal failed" notice.
+   */
+  z.object({
+    ...base,
+    type: z.literal("pro.customer_changed"),
+    customerId: z.string().min(1),
+    cause: z.enum([
+      "checkout.completed",
+      "subscription.created",
+      "subscription.updated",
+      "subscription.deleted",
+      "invoice.paid",
+      "invoice.payment_failed",
+    ]),
+  }),
   z.object({
     ...base,
     type: z.literal("account.updated"),

@@ -84,3 +84,75 @@ export interface PaymentProvider {
    */
   parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent | null;
 }
+
+/* ---------------------------------------------------------------------------
+ * Pro membership billing (issue 16, SPEC §7.1 buildProSession / createPortalLink).
+ * Kept as its own interface so that each provider implements it in its own files;
+ * PaymentProvider includes it.
+ * ------------------------------------------------------------------------- */
+
+/** One Pro plan as the provider must sell it (server/subscriptions/plans.ts). */
+export type ProPriceSpec = {
+  plan: import("#server/subscriptions/plans").ProPlanKey;
+  lookupKey: string;
+  productName: string;
+  amount: number;
+  currency: string;
+  interval: "month" | "year" | null;
+};
+
+/** Stripe's subscription statuses, which the sandbox uses too. */
+export type ProviderSubscriptionStatus =
+  | "active"
+  | "trialing"
+  | "past_due"
+  | "canceled"
+  | "incomplete"
+  | "incomplete_expired"
+  | "unpaid"
+  | "paused";
+
+export type ProviderSubscription = {
+  subscriptionId: string;
+  /** From the price's lookup key; null when the price is not one of ours. */
+  plan: import("#server/subscriptions/plans").ProPlanKey | null;
+  status: ProviderSubscriptionStatus;
+  currentPeriodEnd: Date;
+  /** Cancelled by the member: still Pro until `currentPeriodEnd`, then it ends. */
+  cancelAtPeriodEnd: boolean;
+};
+
+/** Everything the provider knows about one customer's Pro purchases: the truth sync.ts converges on. */
+export type ProviderProState = {
+  customerId: string;
+  subscriptions: ProviderSubscription[];
+  /** The paid one-time Limitless purchase (its payment intent), if any; it never expires. */
+  lifetimePurchase: { paymentIntentId: string; paidAt: Date } | null;
+};
+
+export type ProCheckoutInput = {
+  /** `pro_checkout_<our row id>`: a retried click never opens two checkouts. */
+  idempotencyKey: string;
+  customerId: string;
+  /** Sent as client_reference_id and metadata.uid; metadata.purpose is "pro". */
+  uid: string;
+  plan: import("#server/subscriptions/plans").ProPlanKey;
+  priceId: string;
+  /** "subscription" for Launchpad and Star Power, "payment" for Limitless. */
+  mode: "subscription" | "payment";
+  successUrl: string;
+  cancelUrl: string;
+};
+
+export interface ProBilling {
+  /** Finds each plan's price by lookup key and creates only the missing ones (never duplicates); the price ids by plan. */
+  ensureProPrices(plans: readonly ProPriceSpec[]): Promise<Record<import("#server/subscriptions/plans").ProPlanKey, string>>;
+  /** The person as a billing customer (idempotency key `customer_<uid>`); metadata.uid is set. */
+  createCustomer(input: { idempotencyKey: string; uid: string; email: string }): Promise<{ customerId: string }>;
+  /** SPEC §7.1 buildProSession: a hosted checkout, a subscription or a one-time payment. */
+  createProCheckout(input: ProCheckoutInput): Promise<CheckoutCreated>;
+  /** SPEC §7.1 createPortalLink: the provider's billing portal for the customer. */
+  createPortalLink(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /** The provider's current truth for the customer (read fresh, never from an event's payload). */
+  readProState(customerId: string): Promise<ProviderProState>;
+}

@@ -1,0 +1,35 @@
+/**
+ * The Pro plans (SPEC §2.5, §9): Launchpad $2 a month, Star Power $15 a year,
+ * Limitless $50 once. Each exists at the provider as one price found by its
+ * lookup key, so a restart, a second process or a new deploy finds the price
+ * it made before instead of making another (server/payments/provider.ts
+ * `ensureProPrices`). Amounts are integer cents.
+ */
+export const PRO_PLAN_KEYS = ["launchpad", "star_power", "limitless"] as const;
+export type ProPlanKey = (typeof PRO_PLAN_KEYS)[number];
+
+export type ProPlan = {
+  key: ProPlanKey;
+  name: string;
+  /** The price's lookup key at the provider: stable across restarts and environments. */
+  lookupKey: string;
+  amount: number;
+  currency: "usd";
+  /** How often it renews; null for the one-time Limitless purchase. */
+  interval: "month" | "year" | null;
+};
+
+export const PRO_PLANS: Readonly<Record<ProPlanKey, ProPlan>> = {
+  launchpad: { key: "launchpad", name: "Launchpad", lookupKey: "sponsorgrid_pro_launchpad_monthly", amount: 200, currency: "usd", interval: "month" },
+  star_power: { key: "star_power", name: "Star Power", lookupKey: "sponsorgrid_pro_star_power_yearly", amount: 1500, currency: "usd", interval: "year" },
+  limitless: { key: "limitless", name: "Limitless", lookupKey: "sponsorgrid_pro_limitless_once", amount: 5000, currency: "usd", interval: null },
+};
+
+export function isProPlanKey(value: unknown): value is ProPlanKey {
+  return typeof value === "string" && (PRO_PLAN_KEYS as readonly string[]).includes(value);
+}
+
+/** The plan a provider price belongs to, from its lookup key; null for a price that is not ours. */
+export function planOfLookupKey(lookupKey: string | null | undefined): ProPlanKey | null {
+  return PRO_PLAN_KEYS.find((key) => PRO_PLANS[key].lookupKey === lookupKey) ?? null;
+}

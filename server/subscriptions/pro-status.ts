@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { proMemberships } from "#server/db/schema";
+import type { ProPlanKey } from "./plans";
+
+export type ProStatus = {
+  isPro: boolean;
+  plan: ProPlanKey | null;
+  /** When a subscription's paid time ends (renewal or, if cancelled, the end); null for Limitless or none. */
+  currentPeriodEnd: Date | null;
+  /** The provider is retrying a failed renewal: still Pro, with a notice to update the card. */
+  renewalFailed: boolean;
+};
+
+const NOT_PRO: ProStatus = { isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false };
+
+/** Statuses in which a subscription's paid period counts; past_due keeps Pro while the provider retries. */
+const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
+
+/**
+ * Whether `uid` is Pro now. The one reader every gate uses (guards.ts,
+ * server/sponsors/). It trusts what sync.ts last wrote, and the clock: a
+ * subscription whose period has ended is not Pro even before the provider's
+ * "deleted" event arrives; Limitless never ends.
+ */
+export async function getProStatus(db: Db, uid: string, now: Date = new Date()): Promise<ProStatus> {
+  const [row] = await db.select().from(proMemberships).where(eq(proMemberships.uid, uid));
+  if (!row) return NOT_PRO;
+  if (row.plan === "limitless") return { isPro: row.status === "active", plan: row.plan, currentPeriodEnd: null, renewalFailed: false };
+  const inPeriod = row.currentPeriodEnd !== null && row.currentPeriodEnd.getTime() > now.getTime();
+  const isPro = inPeriod && PRO_SUBSCRIPTION_STATUSES.has(row.status);
+  return { isPro, plan: row.plan, currentPeriodEnd: row.currentPeriodEnd, renewalFailed: isPro && row.status === "past_due" };
+}

@@ -1,0 +1,39 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_PREFIX_CHARS, namePrefixes, nameWords, searchTerms } from "#server/sponsors/names";
+
+describe("sponsor name search terms", () => {
+  it("splits names into lowercase words of letters and digits", () => {
+    expect(nameWords("NordVPN")).toEqual(["nordvpn"]);
+    expect(nameWords("Wix.com")).toEqual(["wix", "com"]);
+    expect(nameWords("  Hello Fresh  hello ")).toEqual(["hello", "fresh"]);
+    expect(nameWords("Ça va 2")).toEqual(["ça", "va", "2"]);
+  });
+
+  it("finds a name by the start of any of its words, in any case", () => {
+    const prefixes = new Set(namePrefixes(nameWords("Hello Fresh")));
+    for (const query of ["hel", "HELLO", "fr", "Fresh", "hello fre"]) {
+      expect(searchTerms(query).every((term) => prefixes.has(term))).toBe(true);
+    }
+    for (const query of ["ello", "freshly", "x"]) {
+      expect(searchTerms(query).every((term) => prefixes.has(term))).toBe(false);
+    }
+  });
+
+  it("has no terms for a query without letters or digits", () => {
+    expect(searchTerms("  %_*' ")).toEqual([]);
+  });
+
+  it("matches exactly what a word-prefix test over the name would (property)", () => {
+    const word = fc.stringMatching(/^[a-zA-Z0-9]{1,30}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), word, (words, query) => {
+        const name = words.join(" ");
+        const stored = new Set(namePrefixes(nameWords(name)));
+        const cut = query.toLowerCase().slice(0, MAX_PREFIX_CHARS);
+        const expected = nameWords(name).some((w) => w.slice(0, MAX_PREFIX_CHARS).startsWith(cut));
+        expect(searchTerms(query).every((term) => stored.has(term))).toBe(expected);
+      }),
+    );
+  });
+});

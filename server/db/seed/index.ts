@@ -7,12 +7,14 @@ import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
 import bioPageData from "./data/bio-pages.json" with { type: "json" };
 import opportunityData from "./data/opportunities.json" with { type: "json" };
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
+import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
 
-export type SeedResult = { tagsAdded: number; demoAdded: boolean };
+export type SeedResult = { tagsAdded: number; sponsors: number; demoAdded: boolean };
 
 /**
- * Idempotent: the tag catalogue is upserted on every start, and the demo data
+ * Idempotent: the tag catalogue and the sponsor directory (product content,
+ * so also with demo data off) are upserted on every start, and the demo data
  * goes in once, in one transaction, only while the demo creator does not exist.
  */
 export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean } = {}): Promise<SeedResult> {
@@ -22,15 +24,17 @@ export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean
   );
   const added = await db.insert(tags).values(tagRows).onConflictDoNothing().returning({ name: tags.name });
   await db.insert(totals).values({ name: OPPORTUNITY_POSTS_TOTAL, total: 0 }).onConflictDoNothing();
+  const directory = await upsertSponsorDirectory(db);
+  const tagsAdded = added.length + directory.tagsAdded;
 
-  if (options.demo === false) return { tagsAdded: added.length, demoAdded: false };
+  if (options.demo === false) return { tagsAdded, sponsors: directory.sponsors, demoAdded: false };
   const demoAdded = await db.transaction(async (tx) => {
     const existing = await tx.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
     if (existing.length > 0) return false;
     await insertDemoData(tx as unknown as Db, now);
     return true;
   });
-  return { tagsAdded: added.length, demoAdded };
+  return { tagsAdded, sponsors: directory.sponsors, demoAdded };
 }
 
 async function insertDemoData(db: Db, now: Date): Promise<void> {

@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { externalSponsors, tags } from "#server/db/schema";
+import { sponsorCatalogue } from "#server/sponsors/catalogue";
+import sponsorTagData from "./data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "./data/sponsors.json" with { type: "json" };
+
+/**
+ * Upserts the curated sponsor directory on every start. It is product
+ * content, not demo data, so it goes in with demo data off too; editing
+ * sponsors.json and restarting updates the rows in place.
+ *
+ * Companies (and tags) no longer in the files are left in the database:
+ * Pro members may have a company's page open or bookmarked, and a hand edit
+ * that drops an entry by mistake should not silently empty the directory.
+ * Removing a company is a deliberate act: delete its row
+ * (`delete from external_sponsors where id = '…'`) when taking it out of the file.
+ */
+export async function upsertSponsorDirectory(
+  db: Db,
+  data: { entries: unknown; tagList: unknown } = { entries: sponsorData, tagList: sponsorTagData },
+): Promise<{ tagsAdded: number; sponsors: number }> {
+  const { tags: tagNames, rows } = sponsorCatalogue(data.entries, data.tagList);
+  return db.transaction(async (tx) => {
+    const added = await tx
+      .insert(tags)
+      .values(tagNames.map((name) => ({ kind: "external_sponsor" as const, name })))
+      .onConflictDoNothing()
+      .returning({ name: tags.name });
+    if (rows.length > 0) {
+      await tx
+        .insert(externalSponsors)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: externalSponsors.id,
+          set: {
+            name: sql`excluded.name`,
+            nameArray: sql`excluded.name_array`,
+            namePrefixes: sql`excluded.name_prefixes`,
+            tags: sql`excluded.tags`,
+            blurb: sql`excluded.blurb`,
+            preview: sql`excluded.preview`,
+            inPreviewSample: sql`excluded.in_preview_sample`,
+            website: sql`excluded.website`,
+            details: sql`excluded.details`,
+            addedAt: sql`excluded.added_at`,
+          },
+          // Unchanged rows are not rewritten, so a routine restart leaves no dead tuples behind.
+          setWhere: sql`(${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
+            ${externalSponsors.inPreviewSample}, ${externalSponsors.website}, ${externalSponsors.details}, ${externalSponsors.addedAt})
+            is distinct from (excluded.name, excluded.tags, excluded.blurb, excluded.preview,
+            excluded.in_preview_sample, excluded.website, excluded.details, excluded.added_at)`,
+        });
+    }
+    return { tagsAdded: added.length, sponsors: rows.length };
+  });
+}

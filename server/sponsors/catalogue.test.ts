@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
+import {
+  ADDED_FROM,
+  ADDED_TO,
+  BLURB_CHARS,
+  PREVIEW_CHARS,
+  SponsorCatalogueError,
+  sponsorCatalogue,
+  type SponsorEntry,
+} from "#server/sponsors/catalogue";
+
+const entries = sponsorData as SponsorEntry[];
+const tagList = sponsorTagData as string[];
+
+/** The registrable domain, good enough for the hosts in the file ("www.shop.example.co.uk" → "example.co.uk"). */
+function registrableDomain(url: string): string {
+  const labels = new URL(url).hostname.split(".");
+  const secondLevel = labels.at(-2) ?? "";
+  const keep = labels.at(-1)!.length === 2 && ["co", "com", "org", "net", "ac"].includes(secondLevel) ? 3 : 2;
+  return labels.slice(-keep).join(".");
+}
+
+function allStrings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(allStrings);
+  if (value && typeof value === "object") return Object.values(value).flatMap(allStrings);
+  return [];
+}
+
+describe("the sponsor directory file (server/db/seed/data/sponsors.json)", () => {
+  const { tags, rows } = sponsorCatalogue(sponsorData, sponsorTagData);
+
+  it("validates, with at least 150 companies and a tag list of 20 to 30", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(150);
+    expect(tags.length).toBeGreaterThanOrEqual(20);
+    expect(tags.length).toBeLessThanOrEqual(30);
+  });
+
+  it("has unique slug ids and unique names", () => {
+    expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
+    expect(new Set(entries.map((e) => e.name.toLowerCase())).size).toBe(entries.length);
+    for (const entry of entries) expect(entry.id).toMatch(/^[a-z0-9_]+$/);
+  });
+
+  it("uses only listed tags, 2 to 5 a company, and uses every listed tag", () => {
+    const used = new Set(entries.flatMap((e) => e.tags));
+    for (const entry of entries) {
+      expect(entry.tags.length, entry.id).toBeGreaterThanOrEqual(2);
+      expect(entry.tags.length, entry.id).toBeLessThanOrEqual(5);
+      for (const tag of entry.tags) expect(tagList, `${entry.id}: ${tag}`).toContain(tag);
+    }
+    expect([...used].sort()).toEqual([...tagList].sort());
+  });
+
+  it("links https websites, and apply pages only on the company's own domain", () => {
+    for (const entry of entries) {
+      expect(new URL(entry.website).protocol, entry.id).toBe("https:");
+      if (entry.details.applyUrl === null) continue;
+      expect(new URL(entry.details.applyUrl).protocol, entry.id).toBe("https:");
+      expect(registrableDomain(entry.details.applyUrl), entry.id).toBe(registrableDomain(entry.website));
+    }
+  });
+
+  it("contains no e-mail address or phone number anywhere", () => {
+    for (const entry of entries) {
+      const { added: _date, ...text } = entry;
+      for (const value of allStrings(text)) {
+        expect(value, entry.id).not.toMatch(/[^\s@]+@[^\s@]+\.[a-z]{2,}/i);
+        expect(value, entry.id).not.toMatch(/\+?\(?\d[\d\s().-]{6,}\d/);
+      }
+    }
+  });
+
+  it("keeps blurbs and previews within their lengths, and previews say nothing of where to apply", () => {
+    for (const entry of entries) {
+      expect([...entry.blurb].length, entry.id).toBeGreaterThanOrEqual(BLURB_CHARS.min);
+      expect([...entry.blurb].length, entry.id).toBeLessThanOrEqual(BLURB_CHARS.max);
+      expect([...entry.preview].length, entry.id).toBeGreaterThanOrEqual(PREVIEW_CHARS.min);
+      expect([...entry.preview].length, entry.id).toBeLessThanOrEqual(PREVIEW_CHARS.max);
+      expect(entry.preview.toLowerCase(), entry.id).not.toContain(registrableDomain(entry.website));
+      expect(entry.preview, entry.id).not.toMatch(/https?:|www\.|\.(com|org|io|tv|me|co|net)\b|apply|affiliate|referral|ambassador|\bprograms?\b|sign up|contact/i);
+    }
+  });
+
+  it("marks about twenty well-spread companies for the preview sample", () => {
+    const sample = entries.filter((e) => e.inPreviewSample);
+    expect(sample.length).toBeGreaterThanOrEqual(15);
+    expect(sample.length).toBeLessThanOrEqual(25);
+    expect(new Set(sample.flatMap((e) => e.tags)).size).toBeGreaterThanOrEqual(15);
+  });
+
+  it("dates every company inside the Recently Added window, spread over many days", () => {
+    for (const entry of entries) {
+      expect(entry.added >= ADDED_FROM && entry.added <= ADDED_TO, `${entry.id}: ${entry.added}`).toBe(true);
+    }
+    expect(new Set(entries.map((e) => e.added)).size).toBeGreaterThan(entries.length / 2);
+  });
+
+  it("maps an entry to a row with its search words, prefixes and added time", () => {
+    const nord = rows.find((r) => r.id === "nordvpn")!;
+    expect(nord.nameArray).toEqual(["nordvpn"]);
+    expect(nord.namePrefixes).toEqual(expect.arrayContaining(["n", "nord", "nordvpn"]));
+    expect(nord.addedAt).toEqual(new Date(`${entries.find((e) => e.id === "nordvpn")!.added}T12:00:00Z`));
+    const fresh = rows.find((r) => r.id === "hellofresh")!;
+    expect(fresh.nameArray).toEqual(["hellofresh"]);
+  });
+});
+
+describe("sponsorCatalogue on bad input", () => {
+  const good = structuredClone(entries[0]!);
+  const check = (mutate: (entry: Record<string, unknown>) => void, tagsList: unknown = sponsorTagData) => {
+    const entry = structuredClone(good) as unknown as Record<string, unknown>;
+    mutate(entry);
+    return () => sponsorCatalogue([entry], tagsList);
+  };
+
+  it("names the entry and the field that is wrong", () => {
+    expect(check((e) => (e.id = "Nord VPN"))).toThrow(/entry 1 \("Nord VPN"\): id: must be a slug/);
+    expect(check((e) => (e.website = "http://nordvpn.com"))).toThrow(/website: must be an https:\/\/ URL/);
+    expect(check((e) => (e.tags = ["vpn", "spaceships"]))).toThrow(/tag "spaceships" is not in the sponsor tag list/);
+    expect(check((e) => (e.added = "2025-01-01"))).toThrow(/added: must be between/);
+    expect(check((e) => (e.blurb = "Too short."))).toThrow(/blurb: must be/);
+    expect(check((e) => ((e.details as Record<string, unknown>).applyUrl = "ftp://x.example"))).toThrow(/details.applyUrl/);
+    expect(check((e) => (e.contactEmail = "someone"))).toThrow(SponsorCatalogueError);
+  });
+
+  it("refuses a repeated id or name, and a tag list that is not a list of tags", () => {
+    expect(() => sponsorCatalogue([good, good], sponsorTagData)).toThrow(/id "nordvpn" is used twice/);
+    expect(() => sponsorCatalogue([good, { ...good, id: "nordvpn_two" }], sponsorTagData)).toThrow(/name "NordVPN" is used twice/);
+    expect(() => sponsorCatalogue([good], ["VPN"])).toThrow(/Sponsor tag list/);
+    expect(() => sponsorCatalogue({}, sponsorTagData)).toThrow(/must be an array/);
+  });
+});

@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { openPglite } from "./client";
+import sponsorTagData from "./seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "./seed/data/sponsors.json" with { type: "json" };
 import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
@@ -39,14 +41,17 @@ describe.each(ENGINES)("migrations and seed on %s", (engine) => {
   it("seeds the tag catalogue and demo data once, however often it runs", async () => {
     const first = await seedDatabase(database.db);
     const second = await seedDatabase(database.db);
-    expect(first).toEqual({ tagsAdded: 96, demoAdded: true });
-    expect(second).toEqual({ tagsAdded: 0, demoAdded: false });
+    // 96 opportunity filter tags plus the sponsor directory's tag list.
+    expect(first).toEqual({ tagsAdded: 96 + sponsorTagData.length, sponsors: sponsorData.length, demoAdded: true });
+    expect(second).toEqual({ tagsAdded: 0, sponsors: sponsorData.length, demoAdded: false });
 
     const [counts] = await rows<Record<string, number>>(
       database,
       sql`select
         (select count(*)::int from tags where kind = 'state') as states,
         (select count(*)::int from tags where kind = 'sponsorship_type') as sponsorship_types,
+        (select count(*)::int from tags where kind = 'external_sponsor') as sponsor_tags,
+        (select count(*)::int from external_sponsors) as sponsors,
         (select count(*)::int from opportunity_posts) as posts,
         (select total from totals where name = 'opportunity posts') as total,
         (select count(*)::int from "user") as users,
@@ -54,7 +59,18 @@ describe.each(ENGINES)("migrations and seed on %s", (engine) => {
         (select count(*)::int from bio_page_views) as views,
         (select count(*)::int from logs where description = 'signup') as signups`,
     );
-    expect(counts).toEqual({ states: 51, sponsorship_types: 10, posts: 48, total: 48, users: 3, pages: 4, views: 4, signups: 3 });
+    expect(counts).toEqual({
+      states: 51,
+      sponsorship_types: 10,
+      sponsor_tags: sponsorTagData.length,
+      sponsors: sponsorData.length,
+      posts: 48,
+      total: 48,
+      users: 3,
+      pages: 4,
+      views: 4,
+      signups: 3,
+    });
 
     const required = await rows<{ name: string }>(
       database,

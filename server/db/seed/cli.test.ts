@@ -7,9 +7,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPglite } from "#server/db/client";
 import { acquireDataDirLock } from "#server/db/lock";
+import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
 
 const run = promisify(execFile);
 const CLI = path.resolve("server/db/seed/cli.ts");
+// 96 opportunity filter tags and the sponsor directory's own.
+const EXPECTED_TAGS = 96 + sponsorTagData.length;
 
 /** `npm run seed` as an operator runs it, on its own embedded database folder. */
 async function seed(dataDir: string) {
@@ -41,15 +45,15 @@ describe("npm run seed (server/db/seed/cli.ts)", () => {
     }
   }, 180_000);
 
-  it("fills an empty folder with the catalogue and demo data, then a second run changes nothing", async () => {
+  it("fills an empty folder with the catalogues, the sponsor directory and demo data, then a second run changes nothing", async () => {
     const first = await seed(dataDir);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/96 tags added; demo accounts and posts added/);
+    expect(first.stdout).toMatch(new RegExp(`${EXPECTED_TAGS} tags added; ${sponsorData.length} sponsor companies in the directory; demo accounts and posts added`));
 
     const second = await seed(dataDir);
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/0 tags added; demo data was already there/);
+    expect(second.stdout).toMatch(new RegExp(`0 tags added; ${sponsorData.length} sponsor companies in the directory; demo data was already there`));
 
     // The CLI let go of the folder: the server (here, this process) can take it.
     const lock = acquireDataDirLock(dataDir);
@@ -58,12 +62,14 @@ describe("npm run seed (server/db/seed/cli.ts)", () => {
       const result = (await database.db.execute(
         sql`select (select count(*)::int from opportunity_posts) as posts,
                    (select total from totals where name = 'opportunity posts') as total,
-                   (select count(*)::int from "user" where email = 'maya@demo.sponsorgrid.example') as creators`,
-      )) as unknown as { rows: { posts: number; total: number; creators: number }[] };
+                   (select count(*)::int from "user" where email = 'maya@demo.sponsorgrid.example') as creators,
+                   (select count(*)::int from external_sponsors) as sponsors`,
+      )) as unknown as { rows: { posts: number; total: number; creators: number; sponsors: number }[] };
       const counts = result.rows[0]!;
       expect(counts.posts).toBeGreaterThan(0);
       expect(counts.total).toBe(counts.posts);
       expect(counts.creators).toBe(1);
+      expect(counts.sponsors).toBe(sponsorData.length);
     } finally {
       await database.close();
       lock.release();

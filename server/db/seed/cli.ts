@@ -1,5 +1,5 @@
 // `npm run seed`: migrates the configured database and fills it with the tag
-// catalogue and the demo data, as a fresh server start would, without starting
+// catalogue, the sponsor directory and the demo data, as a fresh server start would, without starting
 // the server. Idempotent: the demo data goes in once. On the embedded database
 // it takes the data-folder lock first, so it refuses to run while a server
 // holds that folder (two processes must never open one PGlite directory).
@@ -19,7 +19,7 @@ async function main(): Promise<number> {
     const result = await seedDatabase(database.db);
     const where = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.DATA_DIR}`;
     console.log(
-      `Seeded ${where}: ${result.tagsAdded} tags added; ` +
+      `Seeded ${where}: ${result.tagsAdded} tags added; ${result.sponsors} sponsor companies in the directory; ` +
         (result.demoAdded ? "demo accounts and posts added." : "demo data was already there, nothing changed."),
     );
     return 0;

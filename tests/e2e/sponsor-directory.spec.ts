@@ -47,7 +47,8 @@ async function read(page: Page, path: string): Promise<{ status: number; locatio
 
 const cards = (page: Page) => page.getByRole("list", { name: "Sponsors" }).getByRole("heading", { level: 3 });
 
-test("every gated read, as guest, unverified, non-Pro and Pro", async ({ page }) => {
+test("every gated read, as guest and unverified", async ({ page }) => {
+  test.setTimeout(90_000);
   const { prefix, tag, companies } = await addCompanies(page, 3);
   const list = `/app/sponsors?tags[]=${encodeURIComponent(tag)}&name=${prefix}`;
   const detail = `/app/sponsors/${companies[0]!.id}`;
@@ -73,9 +74,10 @@ test("every gated read, as guest, unverified, non-Pro and Pro", async ({ page })
     r = await read(page, path);
     expect(r.location, path).toBe("/app/verify");
   }
-}, 90_000);
+});
 
-test("non-Pro and Pro reads of the same addresses", async ({ page }) => {
+test("every gated read, as non-Pro and Pro: the same addresses", async ({ page }) => {
+  test.setTimeout(90_000);
   const { prefix, tag, companies } = await addCompanies(page, 3);
   const secret = `${companies[2]!.name} sponsors creators in the end-to-end suite.`;
   const searches = ["/app/sponsors", `/app/sponsors?tags[]=${encodeURIComponent(tag)}`, `/app/sponsors?name=${prefix}`, `/app/sponsors?tags[]=${encodeURIComponent(tag)}&name=${prefix}&page=1`];
@@ -110,7 +112,7 @@ test("non-Pro and Pro reads of the same addresses", async ({ page }) => {
   // Pro ends: the blurbs are gone at once.
   await makePro(page, false);
   expect((await read(page, searches[1]!)).body).not.toContain(secret);
-}, 90_000);
+});
 
 test("a guest is told what the directory is and comes back after signing up", async ({ page }) => {
   await page.goto("/app/sponsors");

@@ -83,7 +83,15 @@ export async function grow(db, total = GROWN_COUNT) {
      from generate_series(${BASE_COUNT + 1}, ${total}) n
      on conflict do nothing`,
   );
-  await exec(db, "analyze external_sponsors");
+  // VACUUM as well as ANALYZE: the fresh rows' visibility is settled here, not by autovacuum and
+  // hint-bit writes competing with the measurement that follows.
+  await exec(db, "vacuum analyze external_sponsors");
+}
+
+/** Back to the 150 real companies (for a second measurement at the small size, after the large one). */
+export async function shrink(db) {
+  await exec(db, "delete from external_sponsors where id like 'synthetic-%'");
+  await exec(db, "vacuum analyze external_sponsors");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -34,6 +34,13 @@ export default [
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),
 
+  // Sponsor directory and Profiles (SPEC §2.1, §2.5, §6; issue 16; ADR 0022). Not app/routes/sponsors/: that is the Sponsors Dashboard.
+  route("app/sponsors", "routes/sponsors-directory/list.tsx"),
+  route("app/sponsors/previews", "routes/sponsors-directory/previews.tsx"),
+  route("app/sponsors/recent", "routes/sponsors-directory/recent.tsx"),
+  route("app/sponsors/:sponsorId", "routes/sponsors-directory/detail.tsx"),
+  route("app/profiles", "routes/profiles.tsx"),
+
   // Bio pages, owner's side (SPEC §2.2, §2.5; issue 14). The public page lives on the bio host, not here.
   route("app/account/bizbio", "routes/bio/dashboard.tsx"),
   route("app/account/bizbio/new", "routes/bio/new.tsx"),
@@ -88,5 +95,7 @@ export default [
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
   route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
+  route("__test/pro", "routes/test-hooks/pro.tsx"),
+  route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

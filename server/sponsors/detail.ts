@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { externalSponsors, type ExternalSponsorDetails } from "#server/db/schema";
+
+/** A company's page (SPEC detail + page). Pro only. */
+export type SponsorDetail = {
+  id: string;
+  name: string;
+  website: string;
+  tags: string[];
+  blurb: string;
+  details: ExternalSponsorDetails;
+  addedAt: string;
+};
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+/** The company with this id, or null (unknown, or not an id at all: no query then). */
+export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetail | null> {
+  if (!ID.test(id)) return null;
+  const [row] = await db
+    .select({
+      id: externalSponsors.id,
+      name: externalSponsors.name,
+      website: externalSponsors.website,
+      tags: externalSponsors.tags,
+      blurb: externalSponsors.blurb,
+      details: externalSponsors.details,
+      addedAt: externalSponsors.addedAt,
+    })
+    .from(externalSponsors)
+    .where(eq(externalSponsors.id, id));
+  return row ? { ...row, addedAt: row.addedAt.toISOString() } : null;
+}

@@ -11,7 +11,12 @@ import { planOfLookupKey, type ProPlanKey } from "#server/subscriptions/plans";
  * no destination, no Connect.
  */
 
-/** Bump when a plan's amount or interval changes: a new key makes a new price instead of replaying the old one. */
+/**
+ * Part of each create's idempotency key. Changing a plan's price is a
+ * deliberate step (archive the old price and free its lookup key, then bump
+ * this): within Stripe's 24-hour key window the old key would replay the old,
+ * archived price instead of making the new one.
+ */
 const PRICE_KEY_VERSION = "v1";
 
 /**

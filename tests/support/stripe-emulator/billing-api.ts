@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { newCustomer, newPortalSession, newPrice, newProduct } from "#tests/support/stripe-emulator/billing-objects";
+import { newCustomer, newPortalSession, newPrice, newProduct, setCancelAtPeriodEnd } from "#tests/support/stripe-emulator/billing-objects";
 import { invalidRequest, requiredParam } from "#tests/support/stripe-emulator/errors";
 import { newEvent } from "#tests/support/stripe-emulator/events";
 import { nowSeconds } from "#tests/support/stripe-emulator/fixtures";
@@ -155,14 +155,7 @@ const updateSubscription: Handler = ({ store }, { ids, params, idempotencyKey })
   const subscription = get(store.subscriptions, "subscription", ids[0]);
   if (subscription.status === "canceled") throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.", { param: "cancel_at_period_end" });
   const cancelAtPeriodEnd = bool(params, "cancel_at_period_end");
-  if (cancelAtPeriodEnd !== undefined) {
-    const periodEnd = Math.max(...subscription.items.data.map((item) => item.current_period_end));
-    Object.assign(subscription, {
-      cancel_at_period_end: cancelAtPeriodEnd,
-      cancel_at: cancelAtPeriodEnd ? periodEnd : null,
-      canceled_at: cancelAtPeriodEnd ? nowSeconds() : null,
-    } satisfies Partial<Stripe.Subscription>);
-  }
+  if (cancelAtPeriodEnd !== undefined) setCancelAtPeriodEnd(subscription, cancelAtPeriodEnd);
   if (params.metadata) subscription.metadata = { ...subscription.metadata, ...metadataOf(params) };
   return ok(store.expanded(subscription, strings(params, "expand")), [newEvent("customer.subscription.updated", subscription, { idempotencyKey })]);
 };

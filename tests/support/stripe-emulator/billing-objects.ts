@@ -193,3 +193,13 @@ export function newPortalSession(input: { customer: string; returnUrl: string | 
     url: url(id),
   });
 }
+
+/** Cancel at period end, or undo it, as the API and the portal both do: access stays until the period's end. */
+export function setCancelAtPeriodEnd(subscription: Stripe.Subscription, cancel: boolean): void {
+  const periodEnd = Math.max(...subscription.items.data.map((item) => item.current_period_end));
+  Object.assign(subscription, {
+    cancel_at_period_end: cancel,
+    cancel_at: cancel ? periodEnd : null,
+    canceled_at: cancel ? nowSeconds() : null,
+  } satisfies Partial<Stripe.Subscription>);
+}

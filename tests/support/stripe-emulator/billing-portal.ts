@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { newEvent } from "#tests/support/stripe-emulator/events";
-import { nowSeconds } from "#tests/support/stripe-emulator/fixtures";
+import { setCancelAtPeriodEnd } from "#tests/support/stripe-emulator/billing-objects";
 import { billingPortalPage } from "#tests/support/stripe-emulator/pages";
 import { redirect, sendHtml } from "#tests/support/stripe-emulator/respond";
 import type { EmulatorRuntime } from "#tests/support/stripe-emulator/runtime";
@@ -20,8 +20,7 @@ export async function billingPortal(runtime: EmulatorRuntime, req: http.Incoming
   if (req.method === "POST" && action === "cancel" && subscriptionId) {
     const subscription = mine.find((candidate) => candidate.id === subscriptionId);
     if (!subscription || subscription.status === "canceled") return false;
-    const periodEnd = Math.max(...subscription.items.data.map((item) => item.current_period_end));
-    Object.assign(subscription, { cancel_at_period_end: true, cancel_at: periodEnd, canceled_at: nowSeconds() });
+    setCancelAtPeriodEnd(subscription, true);
     await emit([newEvent("customer.subscription.updated", subscription)]);
     return (redirect(res, `/billing/portal/${session.id}`), true);
   }

@@ -13,13 +13,16 @@ import { fixture, type FixtureName } from "#tests/support/stripe-emulator/fixtur
  * where the fixture has a value (every such override is typed with the
  * `stripe` package's types, so the compiler has checked it is nullable); an
  * id string may stand where the fixture shows the expanded object and the
- * object where it shows the id (`expand[]`); extra fields are fine.
+ * object where it shows the id (`expand[]`); a decimal string may arrive as
+ * the SDK's Decimal object (it parses `*_decimal` fields); extra fields are fine.
  */
 function shapeProblems(expected: unknown, actual: unknown, path: string): string[] {
   if (expected === null || expected === undefined || actual === null) return [];
   if (typeof actual === "string" && expected && typeof expected === "object" && "id" in expected) return [];
   // An expanded reference (`expand[]`): the object itself is kept and checked against its own fixture.
   if (typeof expected === "string" && actual && typeof actual === "object" && "id" in actual && "object" in actual) return [];
+  // A decimal string (`unit_amount_decimal`) comes out of the SDK as its Decimal object; the wire has the string.
+  if (typeof expected === "string" && /^-?\d+(\.\d+)?$/.test(expected) && actual && typeof actual === "object" && /^-?\d+(\.\d+)?$/.test(String(actual))) return [];
   const kind = (value: unknown) => (Array.isArray(value) ? "array" : typeof value);
   if (kind(expected) !== kind(actual)) return [`${path}: ${kind(actual)} where Stripe has ${kind(expected)}`];
   if (Array.isArray(expected)) {
@@ -87,6 +90,40 @@ beforeAll(async () => {
   const [disputeEvent] = await emulator.openDispute(emulator.store.checkoutSessions.get(second.id)!.payment_intent as string);
   keep("dispute", "dispute", await stripe.disputes.retrieve((disputeEvent!.data.object as Stripe.Dispute).id));
 
+  // Pro membership on Stripe Billing: a product and price by lookup key, a customer, a subscription checkout, the portal.
+  const product = keep("product", "product", await stripe.products.create({ name: "Launchpad", metadata: { purpose: "pro" } }));
+  keep("price", "monthly price", await stripe.prices.create({ product: product.id, currency: "usd", unit_amount: 200, lookup_key: "shape_monthly", recurring: { interval: "month" } }));
+  const once = keep("price", "one-time price", await stripe.prices.create({ product: product.id, currency: "usd", unit_amount: 5_000, lookup_key: "shape_once" }));
+  const listed = await stripe.prices.list({ lookup_keys: ["shape_monthly"], active: true, expand: ["data.product"] });
+  keep("price", "listed price", listed.data[0]);
+  keep("product", "expanded product", listed.data[0]!.product);
+  const customer = keep("customer", "customer", await stripe.customers.create({ email: "m@example.com", metadata: { uid: "u" } }));
+  const subscribe = keep(
+    "checkout.session",
+    "subscription checkout",
+    await stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price: listed.data[0]!.id, quantity: 1 }], success_url: "http://x/s" }),
+  );
+  await emulator.completeCheckout(subscribe.id);
+  const subscribed = keep("checkout.session", "paid subscription checkout", await stripe.checkout.sessions.retrieve(subscribe.id));
+  const subscription = keep("subscription", "subscription", await stripe.subscriptions.retrieve(subscribed.subscription as string));
+  keep("invoice", "first invoice", await stripe.invoices.retrieve(subscription.latest_invoice as string));
+  await emulator.advanceSubscription(subscription.id);
+  await emulator.setCardFailing(customer.id, true);
+  await emulator.advanceSubscription(subscription.id);
+  keep("invoice", "declined renewal invoice", await stripe.invoices.retrieve((await stripe.subscriptions.retrieve(subscription.id)).latest_invoice as string));
+  await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true });
+  await emulator.advanceSubscription(subscription.id);
+  const subscriptions = await stripe.subscriptions.list({ customer: customer.id, status: "all", expand: ["data.items.data.price"] });
+  keep("subscription", "ended subscription, listed", subscriptions.data[0]);
+  keep("billing_portal.session", "portal session", await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: "http://x/r" }));
+  const lifetime = await stripe.checkout.sessions.create({ mode: "payment", customer: customer.id, line_items: [{ price: once.id, quantity: 1 }], success_url: "http://x/s" });
+  await emulator.completeCheckout(lifetime.id);
+  const completed = await stripe.checkout.sessions.list({ customer: customer.id, status: "complete" });
+  keep("checkout.session", "listed one-time checkout", completed.data[0]);
+  const platformIntent = await stripe.paymentIntents.retrieve(completed.data[0]!.payment_intent as string, { expand: ["latest_charge"] });
+  keep("payment_intent", "platform payment intent", platformIntent);
+  keep("charge", "platform charge", platformIntent.latest_charge);
+
   await emulator.idle();
   for (const event of emulator.events) {
     // As delivered: the signed JSON body, parsed.
@@ -101,7 +138,10 @@ afterAll(() => emulator.close());
 describe("Stripe API emulator objects follow Stripe's published fixtures", () => {
   it("covers every resource the product reads", () => {
     expect(new Set(seen.map((entry) => entry.resource))).toEqual(
-      new Set(["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event"]),
+      new Set([
+        ...["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event"],
+        ...["product", "price", "customer", "subscription", "invoice", "billing_portal.session"],
+      ]),
     );
   });
 

@@ -78,7 +78,7 @@ describe("Stripe API emulator", () => {
     const missing = await call("/v1/payment_intents/pi_nope", { method: "GET" });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: "resource_missing", message: "No such payment_intent: 'pi_nope'", param: "id" } });
-    expect((await call("/v1/subscriptions", { method: "GET" })).status).toBe(404);
+    expect((await call("/v1/payouts", { method: "GET" })).status).toBe(404);
   });
 
   it("replays a repeated idempotency key, refuses it with other parameters, and keeps nothing for a refused request", async () => {

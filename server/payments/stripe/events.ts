@@ -13,6 +13,13 @@ import { idOf, refundStatus } from "#server/payments/stripe/payments";
  * arrives. All three carry the refund as it is now, so all three become our
  * `refund.updated`, and the handler converges on the latest status whatever the
  * order.
+ *
+ * Pro membership (issue 16): subscription and invoice events, and a checkout
+ * whose metadata.purpose is "pro", all become `pro.customer_changed` naming
+ * the customer; the handler then reads Stripe's truth for that customer, so
+ * nothing else of the payload is trusted. An expired Pro checkout changes
+ * nothing and maps to null. Sponsor checkouts carry no purpose and keep
+ * their own events.
  */
 export const HANDLED_STRIPE_EVENT_TYPES = [
   "checkout.session.completed",
@@ -25,6 +32,11 @@ export const HANDLED_STRIPE_EVENT_TYPES = [
   "refund.failed",
   "charge.dispute.created",
   "account.updated",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
 ] as const satisfies readonly Stripe.Event.Type[];
 
 const CHECKOUT_EVENT_TYPES = {
@@ -47,12 +59,32 @@ function checkoutEvent(type: (typeof CHECKOUT_EVENT_TYPES)[keyof typeof CHECKOUT
   };
 }
 
+const isProCheckout = (session: Stripe.Checkout.Session) => session.metadata?.purpose === "pro";
+
+const PRO_CAUSES = {
+  "checkout.session.completed": "checkout.completed",
+  "customer.subscription.created": "subscription.created",
+  "customer.subscription.updated": "subscription.updated",
+  "customer.subscription.deleted": "subscription.deleted",
+  "invoice.paid": "invoice.paid",
+  "invoice.payment_failed": "invoice.payment_failed",
+} as const;
+
+function proCustomerChanged(type: keyof typeof PRO_CAUSES, customer: string | { id: string } | null) {
+  return { type: "pro.customer_changed", customerId: idOf(customer), cause: PRO_CAUSES[type] };
+}
+
 function fields(event: Stripe.Event): Record<string, unknown> | null {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
+      // A delayed Pro payment (should a delayed method ever be enabled) counts once it is paid; the sync reads whether it is.
+      if (isProCheckout(event.data.object)) return proCustomerChanged("checkout.session.completed", event.data.object.customer);
+      return checkoutEvent(CHECKOUT_EVENT_TYPES[event.type], event.data.object);
     case "checkout.session.async_payment_failed":
     case "checkout.session.expired":
+      // An unpaid or abandoned Pro checkout changes nothing the member has.
+      if (isProCheckout(event.data.object)) return null;
       return checkoutEvent(CHECKOUT_EVENT_TYPES[event.type], event.data.object);
     case "charge.refunded": {
       const charge = event.data.object;
@@ -98,6 +130,17 @@ function fields(event: Stripe.Event): Record<string, unknown> | null {
         payoutsEnabled: account.payouts_enabled === true,
         detailsSubmitted: account.details_submitted === true,
       };
+    }
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return proCustomerChanged(event.type, event.data.object.customer);
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      // Only subscription invoices concern Pro; a one-off invoice (none today) is not ours to read.
+      const invoice = event.data.object;
+      if (invoice.parent?.type !== "subscription_details") return null;
+      return proCustomerChanged(event.type, invoice.customer);
     }
     default:
       return null;

@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
-import type { PaymentProvider } from "#server/payments/provider";
+import type { PaymentProvider, ProBilling } from "#server/payments/provider";
+import { createCustomer, createPortalLink, createProCheckout, ensureProPrices, readProState } from "#server/payments/stripe/billing";
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/payments/stripe/connect";
 import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/payments/stripe/webhooks";
@@ -14,8 +15,8 @@ export type StripeProviderOptions = {
   now?: () => number;
 };
 
-/** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges. */
-export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }: StripeProviderOptions): PaymentProvider {
+/** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges, Pro on Stripe Billing. */
+export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
   if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
   return {
     name: "stripe",
@@ -27,6 +28,11 @@ export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }:
     createSponsorCheckout: (input) => createSponsorCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
     paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
     refundPayment: (input) => refundPayment(stripe, input),
+    ensureProPrices: (plans) => ensureProPrices(stripe, plans),
+    createCustomer: (input) => createCustomer(stripe, input),
+    createProCheckout: (input) => createProCheckout(stripe, input),
+    createPortalLink: (input) => createPortalLink(stripe, input),
+    readProState: (customerId) => readProState(stripe, customerId),
     parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
   };
 }

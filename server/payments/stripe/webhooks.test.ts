@@ -1,24 +1,24 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentEventSchema } from "#server/payments/events";
-import { WebhookSignatureError, type PaymentProvider } from "#server/payments/provider";
+import { WebhookSignatureError, type PaymentProvider, type ProBilling } from "#server/payments/provider";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { HANDLED_STRIPE_EVENT_TYPES, UnreadableStripeEventError } from "#server/payments/stripe/events";
 import { createStripeProvider } from "#server/payments/stripe/provider";
+import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
 import { newEvent } from "#tests/support/stripe-emulator/events";
 import { startStripeEmulator, type EmulatorEvent, type StripeEmulator } from "#tests/support/stripe-emulator";
 
 const CONNECT_SECRET = "whsec_connectEndpoint000000000000";
 let emulator: StripeEmulator;
-let provider: PaymentProvider;
+let provider: PaymentProvider & ProBilling;
 let accountId: string;
+let stripeClient: Stripe;
 
 beforeAll(async () => {
   emulator = await startStripeEmulator({ connectWebhookSecret: CONNECT_SECRET });
-  provider = createStripeProvider({
-    stripe: createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url }),
-    webhookSecrets: [emulator.webhookSecret, CONNECT_SECRET],
-  });
+  stripeClient = createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url });
+  provider = createStripeProvider({ stripe: stripeClient, webhookSecrets: [emulator.webhookSecret, CONNECT_SECRET] });
   ({ accountId } = await provider.createConnectedAccount({ idempotencyKey: "account_webhooks", email: "maya@example.com", accountType: "individual", uid: "uid-maya" }));
 });
 afterAll(() => emulator.close());
@@ -27,6 +27,62 @@ const parse = (event: EmulatorEvent, options?: { timestamp?: number; secret?: st
   const delivery = emulator.sign(event, options);
   return provider.parseWebhook(Buffer.from(delivery.payload), delivery.header);
 };
+
+const PRO_SPECS = PRO_PLAN_KEYS.map((key) => ({ plan: key, lookupKey: PRO_PLANS[key].lookupKey, productName: PRO_PLANS[key].name, amount: PRO_PLANS[key].amount, currency: "usd", interval: PRO_PLANS[key].interval }));
+
+/** A Pro checkout for a new customer, and that customer. */
+async function proCheckout(plan: ProPlanKey) {
+  const prices = await provider.ensureProPrices(PRO_SPECS);
+  const uid = `uid-${plan}-${Math.random().toString(36).slice(2, 8)}`;
+  const { customerId } = await provider.createCustomer({ idempotencyKey: `customer_${uid}`, uid, email: `${uid}@example.com` });
+  const created = await provider.createProCheckout({
+    idempotencyKey: `pro_checkout_${uid}`,
+    customerId,
+    uid,
+    plan,
+    priceId: prices[plan],
+    mode: plan === "limitless" ? "payment" : "subscription",
+    successUrl: "http://localhost:3000/app/pro/success",
+    cancelUrl: "http://localhost:3000/app/pro",
+  });
+  return { customerId, checkoutId: created.checkoutId };
+}
+
+/** Every Stripe event of a Pro membership's life becomes pro.customer_changed naming the customer, with its cause. */
+async function expectProEventsMapped(): Promise<{ ignoredEventId: string }> {
+  const changed = (event: EmulatorEvent | undefined, customerId: string, cause: string) =>
+    expect(parse(event!)).toEqual({ provider: "stripe", eventId: event!.id, occurredAt: new Date(event!.created * 1000), type: "pro.customer_changed", customerId, cause });
+
+  const monthly = await proCheckout("launchpad");
+  const [completed, created, paid] = await emulator.completeCheckout(monthly.checkoutId);
+  changed(completed, monthly.customerId, "checkout.completed");
+  changed(created, monthly.customerId, "subscription.created");
+  changed(paid, monthly.customerId, "invoice.paid");
+  const subscriptionId = emulator.store.checkoutSessions.get(monthly.checkoutId)!.subscription as string;
+
+  const [renewed, renewalPaid] = await emulator.advanceSubscription(subscriptionId);
+  changed(renewed, monthly.customerId, "subscription.updated");
+  changed(renewalPaid, monthly.customerId, "invoice.paid");
+  await emulator.setCardFailing(monthly.customerId, true);
+  const [failed, pastDue] = await emulator.advanceSubscription(subscriptionId);
+  changed(failed, monthly.customerId, "invoice.payment_failed");
+  changed(pastDue, monthly.customerId, "subscription.updated");
+  await stripeClient.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+  await emulator.idle();
+  changed(emulator.events.at(-1), monthly.customerId, "subscription.updated");
+  const [ended] = await emulator.advanceSubscription(subscriptionId);
+  changed(ended, monthly.customerId, "subscription.deleted");
+
+  const lifetime = await proCheckout("limitless");
+  const [lifetimeCompleted] = await emulator.completeCheckout(lifetime.checkoutId);
+  changed(lifetimeCompleted, lifetime.customerId, "checkout.completed");
+
+  // An abandoned Pro checkout changes nothing: acknowledged, not stored.
+  const abandoned = await proCheckout("star_power");
+  const [expired] = await emulator.expireCheckout(abandoned.checkoutId);
+  expect(parse(expired!)).toBeNull();
+  return { ignoredEventId: expired!.id };
+}
 
 async function checkout(sessionId: string, amount = 1_500) {
   return provider.createSponsorCheckout({
@@ -122,16 +178,30 @@ describe("Stripe webhooks → our events", () => {
     const [expired] = await emulator.expireCheckout(abandoned.checkoutId);
     expect(parse(expired!)).toMatchObject({ type: "checkout.expired", sessionId: "row-abandoned", paymentIntentId: null, paymentStatus: "unpaid", amount: 700 });
 
+    const { ignoredEventId } = await expectProEventsMapped();
+
     // Every type we say we handle was seen above, and each mapped event passes our schema.
     const seen = new Set(emulator.events.map((event) => event.type));
     expect(HANDLED_STRIPE_EVENT_TYPES.filter((type) => !seen.has(type))).toEqual([]);
-    for (const event of emulator.events) expect(paymentEventSchema.safeParse(parse(event)).success).toBe(true);
+    for (const event of emulator.events.filter((each) => each.id !== ignoredEventId)) expect(paymentEventSchema.safeParse(parse(event)).success).toBe(true);
   });
 
   it("returns null for an event type we do not handle, after checking its signature", () => {
     const event = newEvent("payment_intent.created", { id: "pi_unhandled" });
     expect(parse(event)).toBeNull();
     expect(() => parse(event, { secret: "whsec_someoneElse" })).toThrow(WebhookSignatureError);
+  });
+
+  it("ignores an invoice that is not a subscription's, and keeps a sponsor checkout a sponsor checkout", async () => {
+    const [, , paid] = await emulator.completeCheckout((await proCheckout("launchpad")).checkoutId);
+    const invoice = paid!.data.object as Stripe.Invoice;
+    const oneOff: Stripe.Invoice = { ...invoice, parent: null };
+    const fromQuote: Stripe.Invoice = { ...invoice, parent: { ...invoice.parent!, type: "quote_details" } };
+    expect(parse(newEvent("invoice.paid", oneOff))).toBeNull();
+    expect(parse(newEvent("invoice.payment_failed", fromQuote))).toBeNull();
+    const sponsor = await checkout("row-sponsor-not-pro");
+    const [completed] = await emulator.completeCheckout(sponsor.checkoutId);
+    expect(parse(completed!)).toMatchObject({ type: "checkout.completed", sessionId: "row-sponsor-not-pro" });
   });
 
   it("refuses a delivery signed with another secret, a changed body, or no signature", () => {

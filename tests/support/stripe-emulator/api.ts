@@ -1,8 +1,8 @@
 import type Stripe from "stripe";
-import { invalidRequest, missing, requiredParam, StripeApiError } from "#tests/support/stripe-emulator/errors";
-import { newEvent, type EmulatorEvent } from "#tests/support/stripe-emulator/events";
+import { invalidRequest, requiredParam, StripeApiError } from "#tests/support/stripe-emulator/errors";
+import { newEvent } from "#tests/support/stripe-emulator/events";
 import { newId, nowSeconds } from "#tests/support/stripe-emulator/fixtures";
-import { metadataOf, str, strings, type FormObject } from "#tests/support/stripe-emulator/form";
+import { metadataOf, str, type FormObject } from "#tests/support/stripe-emulator/form";
 import {
   newAccountLink,
   newBalanceTransaction,
@@ -10,41 +10,11 @@ import {
   newExpressAccount,
   newLoginLink,
   newRefund,
-  type PaymentIntentInput,
 } from "#tests/support/stripe-emulator/objects";
-import type { EmulatorStore } from "#tests/support/stripe-emulator/store";
+import { get, integer, limitOf, ok, retrieve, route, type Handler, type Route } from "#tests/support/stripe-emulator/handler";
+import { BILLING_ROUTES, createPriceCheckoutSession } from "#tests/support/stripe-emulator/billing-api";
 
-/** One API call: its parameters (body or query), the ids in its path, and where the emulator's own pages are. */
-export type ApiCall = { params: FormObject; ids: string[]; baseUrl: string; idempotencyKey: string | null };
-export type ApiResult = { status: number; body: unknown; events?: EmulatorEvent[] };
-export type ApiContext = {
-  store: EmulatorStore;
-  /** What a checkout will pay out once completed (not part of the session object Stripe returns). */
-  checkoutPayments: Map<string, PaymentIntentInput>;
-  /** Status new refunds start in: cards refund at once ("succeeded"); "pending" to test a refund settling later. */
-  refundStatus: () => "succeeded" | "pending";
-};
-type Handler = (context: ApiContext, call: ApiCall) => ApiResult;
-
-const ok = (body: unknown, events?: EmulatorEvent[]): ApiResult => ({ status: 200, body, events });
-
-function integer(params: FormObject, param: string, ...path: string[]): number | undefined {
-  const raw = str(params, ...path);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw invalidRequest(`Invalid integer: ${raw}`, { param });
-  return Number(raw);
-}
-
-function get<T>(map: Map<string, T>, resource: string, id: string | undefined): T {
-  const found = id ? map.get(id) : undefined;
-  if (!found) throw missing(resource, id ?? "");
-  return found;
-}
-
-const retrieve =
-  <T>(pick: (store: EmulatorStore) => Map<string, T>, resource: string): Handler =>
-  ({ store }, { ids, params }) =>
-    ok(store.expanded(get(pick(store), resource, ids[0]), strings(params, "expand")));
+export type { ApiCall, ApiContext, ApiResult } from "#tests/support/stripe-emulator/handler";
 
 const BUSINESS_TYPES = new Set(["individual", "company", "non_profit", "government_entity"]);
 
@@ -87,7 +57,11 @@ const createLoginLink: Handler = ({ store }, { ids, baseUrl }) => {
 const CHECKOUT_MIN_LIFETIME = 30 * 60;
 const CHECKOUT_MAX_LIFETIME = 24 * 60 * 60;
 
-const createCheckoutSession: Handler = ({ store, checkoutPayments }, { params, baseUrl }) => {
+const createCheckoutSession: Handler = (context, call) => {
+  // A price made beforehand (Pro): the platform's own sale, in payment or subscription mode.
+  if (str(call.params, "line_items", "0", "price")) return createPriceCheckoutSession(context, call);
+  const { store, checkoutPayments } = context;
+  const { params, baseUrl } = call;
   if (str(params, "mode") !== "payment") throw invalidRequest("The emulator supports mode=payment only.", { param: "mode" });
   const successUrl = str(params, "success_url");
   if (!successUrl) throw requiredParam("success_url");
@@ -189,19 +163,12 @@ const createRefund: Handler = ({ store, refundStatus }, { params, idempotencyKey
 const listRefunds: Handler = ({ store }, { params }) => {
   const intentId = str(params, "payment_intent");
   const chargeId = str(params, "charge");
-  const limit = Math.min(100, Math.max(1, integer(params, "limit", "limit") ?? 10));
+  const limit = limitOf(params);
   const matching = [...store.refunds.values()]
     .filter((refund) => (!intentId || refund.payment_intent === intentId) && (!chargeId || refund.charge === chargeId))
     .reverse();
   return ok({ object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" });
 };
-
-type Route = { method: "GET" | "POST"; pattern: string; regex: RegExp; handler: Handler };
-
-function route(method: Route["method"], pattern: string, handler: Handler): Route {
-  const regex = new RegExp(`^${pattern.replace(/:\w+/g, "([^/]+)")}$`);
-  return { method, pattern, regex, handler };
-}
 
 export const ROUTES: Route[] = [
   route("POST", "/v1/accounts", createAccount),
@@ -217,6 +184,7 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/refunds", listRefunds),
   route("GET", "/v1/refunds/:id", retrieve((store) => store.refunds, "refund")),
   route("GET", "/v1/disputes/:id", retrieve((store) => store.disputes, "dispute")),
+  ...BILLING_ROUTES,
 ];
 
 export function findRoute(method: string, path: string): { route: Route; ids: string[] } | null {

@@ -1,7 +1,8 @@
 import type Stripe from "stripe";
-import type { ApiContext } from "#tests/support/stripe-emulator/api";
+import type { ApiContext } from "#tests/support/stripe-emulator/handler";
 import { newEvent, type EmulatorEvent } from "#tests/support/stripe-emulator/events";
 import { nowSeconds } from "#tests/support/stripe-emulator/fixtures";
+import { advanceSubscription, completeSubscriptionCheckout } from "#tests/support/stripe-emulator/billing-control";
 import { completeAccount, newBalanceTransaction, newCharge, newDispute, newPaymentIntent, processingFee } from "#tests/support/stripe-emulator/objects";
 
 /**
@@ -54,9 +55,11 @@ export class EmulatorControl {
   completeCheckout(checkoutId: string, options: { email?: string; delayed?: boolean } = {}): EmulatorEvent[] {
     const session = this.session(checkoutId);
     if (session.status !== "open") throw new Error(`Checkout session ${checkoutId} is ${session.status}, not open`);
+    const customer = typeof session.customer === "string" ? this.store.customers.get(session.customer) : undefined;
+    const email = options.email ?? customer?.email ?? session.customer_email ?? "sponsor@example.com";
+    if (session.mode === "subscription") return completeSubscriptionCheckout(this.context, session, email);
     const payment = this.context.checkoutPayments.get(checkoutId);
     if (!payment) throw new Error(`Checkout session ${checkoutId} has nothing to pay`);
-    const email = options.email ?? session.customer_email ?? "sponsor@example.com";
     const intent = newPaymentIntent(payment);
     this.store.paymentIntents.set(intent.id, intent);
     const charge = newCharge(intent, { balanceTransaction: null, paid: !options.delayed, email });
@@ -99,6 +102,19 @@ export class EmulatorControl {
     this.store.balanceTransactions.set(transaction.id, transaction);
     Object.assign(charge, { balance_transaction: transaction.id, paid: true, captured: true, amount_captured: intent.amount, status: "succeeded" });
     Object.assign(intent, { status: "succeeded", amount_received: intent.amount });
+  }
+
+  /** Time passes to the end of a subscription's period: it renews (paid or declined) or, cancelled at period end, ends. */
+  advanceSubscription(subscriptionId: string): EmulatorEvent[] {
+    return advanceSubscription(this.context, subscriptionId);
+  }
+
+  /** Declines (or accepts again) the customer's card from now on, for renewals. */
+  setCardFailing(customerId: string, failing: boolean): EmulatorEvent[] {
+    if (!this.store.customers.has(customerId)) throw new Error(`No such customer: ${customerId}`);
+    if (failing) this.context.failingCards.add(customerId);
+    else this.context.failingCards.delete(customerId);
+    return [];
   }
 
   /** The bank settled (or refused) a delayed payment. */

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { billingPortal } from "#tests/support/stripe-emulator/billing-portal";
 import { checkoutPage, expressDashboardPage, onboardingPage } from "#tests/support/stripe-emulator/pages";
 import { readBody, redirect, sendHtml } from "#tests/support/stripe-emulator/respond";
 import type { EmulatorRuntime } from "#tests/support/stripe-emulator/runtime";
@@ -6,22 +7,25 @@ import type { EmulatorRuntime } from "#tests/support/stripe-emulator/runtime";
 /**
  * Stripe's hosted pages, as far as a browser test needs them: Checkout (pay,
  * or follow the cancel link), Connect onboarding (submit, back to
- * return_url) and the Express dashboard a login link opens.
+ * return_url), the Express dashboard a login link opens, and the billing
+ * portal (cancel a subscription at period end, back to return_url).
  */
 export async function hostedPages(runtime: EmulatorRuntime, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<boolean> {
   const { store, context, control, emit } = runtime;
   const [, kind, sub, id] = url.pathname.split("/");
   if (kind === "checkout" && sub === "pay" && id) {
     const session = store.checkoutSessions.get(id);
-    const payment = context.checkoutPayments.get(id);
-    if (!session || !payment || session.status !== "open") return false;
+    const payable = context.checkoutPayments.has(id) || context.checkoutSubscriptions.has(id);
+    if (!session || !payable || session.status !== "open") return false;
     if (req.method === "POST") {
       const email = new URLSearchParams(await readBody(req)).get("email") || undefined;
       await emit(control.completeCheckout(id, { email }));
       return (redirect(res, session.success_url!.replace("{CHECKOUT_SESSION_ID}", id)), true);
     }
-    return (sendHtml(res, checkoutPage({ id, amount: payment.amount, currency: payment.currency, email: session.customer_email, cancelUrl: session.cancel_url })), true);
+    const email = session.customer_email ?? (typeof session.customer === "string" ? (store.customers.get(session.customer)?.email ?? null) : null);
+    return (sendHtml(res, checkoutPage({ id, amount: session.amount_total ?? 0, currency: session.currency ?? "usd", email, cancelUrl: session.cancel_url, recurring: session.mode === "subscription" })), true);
   }
+  if (kind === "billing" && sub === "portal" && id) return billingPortal(runtime, req, res, url);
   if (kind === "connect" && sub === "onboarding" && id) {
     const link = store.onboardingLinks.get(id);
     if (!link) return false;

@@ -7,6 +7,9 @@
  *   await emulator.completeOnboarding(accountId);       // account.updated, signed and posted
  *   await emulator.completeCheckout(checkoutId);        // payment intent, charge, fee; checkout.session.completed
  *   expect(emulator.calls("POST /v1/refunds")).toBe(1);
+ *   // Pro (Stripe Billing): a subscription checkout completes into a subscription with its first invoice paid;
+ *   await emulator.advanceSubscription(subscriptionId);  // period end: renewal paid, or past_due after
+ *   await emulator.setCardFailing(customerId, true);     // … a declined card, or ended if cancel_at_period_end
  *
  * Without a webhook URL, `emulator.sign(event)` gives the body and Stripe-Signature header to post.
  * Another process drives it over HTTP: `npx tsx tests/support/stripe-emulator/main.ts`, then

@@ -64,6 +64,8 @@ export type CheckoutInput = {
   successUrl: string;
   cancelUrl: string | null;
   expiresAt: number;
+  mode?: "payment" | "subscription";
+  customer?: string | null;
 };
 
 export function newCheckoutSession(input: CheckoutInput, url: (id: string) => string): Stripe.Checkout.Session {
@@ -80,7 +82,8 @@ export function newCheckoutSession(input: CheckoutInput, url: (id: string) => st
     created: nowSeconds(),
     expires_at: input.expiresAt,
     metadata: input.metadata,
-    mode: "payment",
+    mode: input.mode ?? "payment",
+    customer: input.customer ?? null,
     // Since API version 2022-08-01 the payment intent exists only once the sponsor pays.
     payment_intent: null,
     payment_status: "unpaid",
@@ -114,9 +117,11 @@ export type PaymentIntentInput = {
   amount: number;
   currency: string;
   applicationFeeAmount: number | null;
-  destination: string;
+  /** The connected account of a destination charge; null for the platform's own sales (Pro). */
+  destination: string | null;
   metadata: Record<string, string>;
   receiptEmail: string | null;
+  customer?: string | null;
 };
 
 export function newPaymentIntent(input: PaymentIntentInput): Stripe.PaymentIntent {
@@ -140,8 +145,9 @@ export function newPaymentIntent(input: PaymentIntentInput): Stripe.PaymentInten
     receipt_email: input.receiptEmail,
     shipping: null,
     status: "requires_payment_method",
-    transfer_data: { destination: input.destination },
-    transfer_group: `group_${id}`,
+    transfer_data: input.destination ? { destination: input.destination } : null,
+    transfer_group: input.destination ? `group_${id}` : null,
+    customer: input.customer ?? null,
   });
 }
 
@@ -176,8 +182,10 @@ export function newCharge(intent: Stripe.PaymentIntent, input: { balanceTransact
     refunds: { object: "list", data: [], has_more: false, url: `/v1/charges/${id}/refunds` },
     source: null,
     status: input.paid ? "succeeded" : "pending",
-    transfer: newId("tr"),
-    transfer_data: { amount: null, destination: (intent.transfer_data?.destination as string) ?? "" },
+    // Only a destination charge has a transfer; Stripe leaves the field out otherwise.
+    ...(intent.transfer_data && { transfer: newId("tr") }),
+    transfer_data: intent.transfer_data ? { amount: null, destination: intent.transfer_data.destination as string } : null,
+    customer: intent.customer,
     transfer_group: intent.transfer_group,
   });
 }

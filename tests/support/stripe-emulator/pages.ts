@@ -7,13 +7,14 @@ function page(title: string, body: string): string {
 <body><p><strong>Stripe API emulator — test mode</strong></p><h1>${escape(title)}</h1>${body}</body></html>`;
 }
 
-export function checkoutPage(input: { id: string; amount: number; currency: string; email: string | null; cancelUrl: string | null }): string {
+export function checkoutPage(input: { id: string; amount: number; currency: string; email: string | null; cancelUrl: string | null; recurring?: boolean }): string {
   const amount = `${(input.amount / 100).toFixed(2)} ${input.currency.toUpperCase()}`;
+  const action = input.recurring ? "Subscribe" : "Pay";
   return page(
-    `Pay ${amount}`,
+    `${action} ${amount}`,
     `<form method="post" action="/checkout/pay/${escape(input.id)}">
 <label>Email <input name="email" type="email" value="${escape(input.email ?? "")}" required></label>
-<button type="submit">Pay ${escape(amount)}</button></form>
+<button type="submit">${action} ${escape(amount)}</button></form>
 ${input.cancelUrl ? `<p><a href="${escape(input.cancelUrl)}">Cancel and go back</a></p>` : ""}`,
   );
 }
@@ -29,5 +30,24 @@ export function expressDashboardPage(input: { accountId: string; chargesEnabled:
   return page(
     "Express dashboard",
     `<p>Account ${escape(input.accountId)}</p><ul><li>Charges: ${input.chargesEnabled ? "enabled" : "disabled"}</li><li>Payouts: ${input.payoutsEnabled ? "enabled" : "disabled"}</li></ul>`,
+  );
+}
+
+export function billingPortalPage(input: {
+  token: string;
+  subscriptions: { id: string; product: string; status: string; periodEnd: string; cancelAtPeriodEnd: boolean }[];
+  returnUrl: string | null;
+}): string {
+  const rows = input.subscriptions.map((subscription) => {
+    const state = subscription.cancelAtPeriodEnd ? `cancels on ${subscription.periodEnd}` : `${subscription.status}, renews on ${subscription.periodEnd}`;
+    const cancel =
+      subscription.status !== "canceled" && !subscription.cancelAtPeriodEnd
+        ? `<form method="post" action="/billing/portal/${escape(input.token)}/cancel/${escape(subscription.id)}"><button type="submit">Cancel plan</button></form>`
+        : "";
+    return `<li>${escape(subscription.product)}: ${escape(state)}${cancel}</li>`;
+  });
+  return page(
+    "Manage billing",
+    `${rows.length ? `<ul>${rows.join("")}</ul>` : "<p>No subscriptions.</p>"}${input.returnUrl ? `<p><a href="${escape(input.returnUrl)}">Return</a></p>` : ""}`,
   );
 }

@@ -1,4 +1,4 @@
-import type { ApiContext } from "#tests/support/stripe-emulator/api";
+import type { ApiContext } from "#tests/support/stripe-emulator/handler";
 import type { EmulatorControl } from "#tests/support/stripe-emulator/control";
 import type { EmulatorEvent, WebhookSender } from "#tests/support/stripe-emulator/events";
 import type { RequestRecord } from "#tests/support/stripe-emulator/server";
@@ -16,5 +16,5 @@ export type EmulatorRuntime = {
   setRefundStatus(status: "succeeded" | "pending"): void;
 };
 
-export const CONTROL_NAMES = ["completeOnboarding", "setChargesEnabled", "completeCheckout", "settleDelayedPayment", "expireCheckout", "settleRefund", "openDispute"] as const;
+export const CONTROL_NAMES = ["completeOnboarding", "setChargesEnabled", "completeCheckout", "settleDelayedPayment", "expireCheckout", "settleRefund", "openDispute", "advanceSubscription", "setCardFailing"] as const;
 export type ControlName = (typeof CONTROL_NAMES)[number];

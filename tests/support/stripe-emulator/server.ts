@@ -74,7 +74,7 @@ export async function startStripeEmulator(options: EmulatorOptions = {}): Promis
   const apiKey = options.apiKey ?? "sk_test_emulator0000000000000000";
   const webhookSecret = options.webhookSecret ?? "whsec_emulator0000000000000000";
   const store = new EmulatorStore();
-  const context: ApiContext = { store, checkoutPayments: new Map(), refundStatus: () => refundStatus };
+  const context: ApiContext = { store, checkoutPayments: new Map(), checkoutSubscriptions: new Map(), failingCards: new Set(), refundStatus: () => refundStatus };
   let refundStatus: "succeeded" | "pending" = "succeeded";
   const control = new EmulatorControl(context);
   const webhooks = new WebhookSender({ secret: webhookSecret, connectSecret: options.connectWebhookSecret, url: options.webhookUrl });

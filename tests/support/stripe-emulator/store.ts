@@ -9,16 +9,29 @@ export class EmulatorStore {
   readonly balanceTransactions = new Map<string, Stripe.BalanceTransaction>();
   readonly refunds = new Map<string, Stripe.Refund>();
   readonly disputes = new Map<string, Stripe.Dispute>();
+  readonly products = new Map<string, Stripe.Product>();
+  readonly prices = new Map<string, Stripe.Price>();
+  readonly customers = new Map<string, Stripe.Customer>();
+  readonly subscriptions = new Map<string, Stripe.Subscription>();
+  readonly invoices = new Map<string, Stripe.Invoice>();
+  readonly portalSessions = new Map<string, Stripe.BillingPortal.Session>();
   /** Onboarding links handed out: the token in the URL → where to send the person back. */
   readonly onboardingLinks = new Map<string, { accountId: string; returnUrl: string; refreshUrl: string }>();
 
   /** Any stored object by its id, for `expand[]`. */
   find(id: string): { id: string } | undefined {
-    for (const map of [this.accounts, this.checkoutSessions, this.paymentIntents, this.charges, this.balanceTransactions, this.refunds, this.disputes]) {
+    const maps = [this.accounts, this.checkoutSessions, this.paymentIntents, this.charges, this.balanceTransactions, this.refunds, this.disputes];
+    for (const map of [...maps, this.products, this.prices, this.customers, this.subscriptions, this.invoices]) {
       const found = (map as Map<string, { id: string }>).get(id);
       if (found) return found;
     }
     return undefined;
+  }
+
+  /** A list as Stripe answers it; `expand` paths start with `data.` and apply to each item. */
+  list<T>(url: string, items: T[], expand: string[], limit: number) {
+    const paths = expand.filter((path) => path.startsWith("data.")).map((path) => path.slice("data.".length));
+    return { object: "list" as const, data: items.slice(0, limit).map((item) => this.expanded(item, paths)), has_more: items.length > limit, url };
   }
 
   /**
@@ -40,6 +53,12 @@ export class EmulatorStore {
       target[head] = structuredClone(found);
     }
     const next = target[head];
-    if (rest.length > 0 && next && typeof next === "object") this.expandPath(next as Record<string, unknown>, rest);
+    if (rest.length === 0 || !next || typeof next !== "object") return;
+    // Through a list's items, e.g. `items.data.price` on a subscription.
+    if (Array.isArray(next)) {
+      for (const item of next) if (item && typeof item === "object") this.expandPath({ item } as Record<string, unknown>, ["item", ...rest]);
+    } else {
+      this.expandPath(next as Record<string, unknown>, rest);
+    }
   }
 }

@@ -37,6 +37,11 @@ export function providerBillingUrl(url: string, origins: { provider: PaymentProv
   if (origins.provider === "sandbox") {
     return parsed.origin === new URL(origins.publicOrigin).origin && /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/.test(parsed.pathname) ? parsed.href : null;
   }
-  const allowed = ["https://checkout.stripe.com", "https://billing.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])];
-  return allowed.includes(parsed.origin) ? parsed.href : null;
+  return ["https://checkout.stripe.com", ...externalBillingOrigins(origins)].includes(parsed.origin) ? parsed.href : null;
+}
+
+/** Origins off our own that Pro's POSTs redirect to (Stripe's billing portal), for the CSP's form-action; checkout's are sponsor-checkout.ts's. */
+export function externalBillingOrigins(origins: { provider: PaymentProvider["name"]; stripeApiUrl?: string }): string[] {
+  if (origins.provider !== "stripe") return [];
+  return [...new Set(["https://billing.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])])];
 }

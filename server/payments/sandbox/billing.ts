@@ -70,7 +70,7 @@ export async function findSandboxCustomer(db: DbOrTx, customerId: string) {
 }
 
 function checkUrl(name: string, value: string): void {
-  let ok = false;
+  let ok: boolean;
   try {
     const url = new URL(value);
     ok = (url.protocol === "http:" || url.protocol === "https:") && value.length <= 2048;

@@ -12,7 +12,7 @@ export const PORTAL_LINK_SECONDS = 60 * 60;
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 export function portalLink(origin: string, key: string, input: { customerId: string; returnUrl: string }, now: Date): string {
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(input.returnUrl);
   } catch {

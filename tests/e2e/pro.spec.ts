@@ -60,7 +60,7 @@ test("a verified person buys Launchpad, is thanked and sent back, cancels in the
   await page.goto("/app/pro?returnTo=/app/sponsors");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Become a Pro!");
   await expect(page.getByText("Choose one of the plans below")).toBeVisible();
-  for (const [plan, price] of [["Launchpad", "$2 per month"], ["Star Power", "$15 per year"], ["Limitless", "$50 one-time"]]) {
+  for (const [plan, price] of [["Launchpad", "$2 per month"], ["Star Power", "$15 per year"], ["Limitless", "$50 one-time"]] as const) {
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: plan }) });
     await expect(card.getByText(price)).toBeVisible();
   }

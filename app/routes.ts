@@ -22,6 +22,9 @@ export default [
   route("app", "routes/app/dashboard.tsx"),
   route("app/verify", "routes/app/verify.tsx"),
   route("app/account", "routes/app/account.tsx"),
+  // Pro membership (SPEC §2.5, §6; issue 16): the plans, checkout's return, and My Account's Pro Portal button.
+  route("app/pro", "routes/app/pro.tsx"),
+  route("app/account/pro-portal", "routes/app/pro-portal.ts"),
 
   // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
   route("app/opportunities", "routes/opportunities/list.tsx"),
@@ -75,6 +78,8 @@ export default [
   route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
   route("sandbox/checkout/:checkoutId", "routes/sandbox/checkout.tsx"),
   route("sandbox/dashboard/:accountId", "routes/sandbox/dashboard.tsx"),
+  route("sandbox/pro-checkout/:checkoutId", "routes/sandbox/pro-checkout.tsx"),
+  route("sandbox/portal/:customerId", "routes/sandbox/portal.tsx"),
 
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
@@ -93,9 +98,10 @@ export default [
   route("__test/payments", "routes/test-hooks/payments.tsx"),
   route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
+  route("__test/pro", "routes/test-hooks/pro.tsx"),
   route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
-  route("__test/pro", "routes/test-hooks/pro.tsx"),
+  route("__test/pro-alerts", "routes/test-hooks/pro-alerts.tsx"),
   route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -10,6 +10,7 @@ import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#ser
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
+import { externalBillingOrigins } from "#server/subscriptions/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies } from "./body-limit";
@@ -46,7 +47,9 @@ export function createHttpApp(options: HttpAppOptions) {
     securityHeaders({
       captchaProvider: config.CAPTCHA_PROVIDER,
       imageOrigins: [config.BIO_ORIGIN],
-      formTargetOrigins: externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }),
+      formTargetOrigins: [
+        ...new Set([...externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }), ...externalBillingOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL })]),
+      ],
     }),
   );
   app.use(refuseUnknownHosts(config));

@@ -58,7 +58,7 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-export interface PaymentProvider {
+export interface PaymentProvider extends ProBilling {
   readonly name: ProviderName;
   /** The provider's name as people know it: the connect button reads "Connect with {displayName}". */
   readonly displayName: string;

@@ -10,9 +10,11 @@ export type ProStatus = {
   currentPeriodEnd: Date | null;
   /** The provider is retrying a failed renewal: still Pro, with a notice to update the card. */
   renewalFailed: boolean;
+  /** Cancelled by the member: Pro until `currentPeriodEnd`, then not (false for Limitless or none). */
+  cancelAtPeriodEnd: boolean;
 };
 
-const NOT_PRO: ProStatus = { isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false };
+const NOT_PRO: ProStatus = { isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false };
 
 /** Statuses in which a subscription's paid period counts; past_due keeps Pro while the provider retries. */
 const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
@@ -26,8 +28,8 @@ const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trial
 export async function getProStatus(db: Db, uid: string, now: Date = new Date()): Promise<ProStatus> {
   const [row] = await db.select().from(proMemberships).where(eq(proMemberships.uid, uid));
   if (!row) return NOT_PRO;
-  if (row.plan === "limitless") return { isPro: row.status === "active", plan: row.plan, currentPeriodEnd: null, renewalFailed: false };
+  if (row.plan === "limitless") return { isPro: row.status === "active", plan: row.plan, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false };
   const inPeriod = row.currentPeriodEnd !== null && row.currentPeriodEnd.getTime() > now.getTime();
   const isPro = inPeriod && PRO_SUBSCRIPTION_STATUSES.has(row.status);
-  return { isPro, plan: row.plan, currentPeriodEnd: row.currentPeriodEnd, renewalFailed: isPro && row.status === "past_due" };
+  return { isPro, plan: row.plan, currentPeriodEnd: row.currentPeriodEnd, renewalFailed: isPro && row.status === "past_due", cancelAtPeriodEnd: isPro && row.cancelAtPeriodEnd };
 }

@@ -7,6 +7,9 @@ import {
   type ConnectedAccountState,
   type PaymentDetails,
   type PaymentProvider,
+  type ProCheckoutInput,
+  type ProPriceSpec,
+  type ProviderProState,
   type RefundCreated,
   type SponsorCheckoutInput,
 } from "#server/payments/provider";
@@ -34,9 +37,19 @@ export class FakePaymentProvider implements PaymentProvider {
     createSponsorCheckout: [] as SponsorCheckoutInput[],
     paymentDetails: 0,
     refundPayment: [] as { idempotencyKey: string; paymentIntentId: string }[],
+    ensureProPrices: 0,
+    createCustomer: [] as { idempotencyKey: string; uid: string; email: string }[],
+    createProCheckout: [] as ProCheckoutInput[],
+    createPortalLink: 0,
   };
+  /** Prices by lookup key, as ensureProPrices made them (never twice). */
+  readonly prices = new Map<string, { priceId: string; spec: ProPriceSpec }>();
+  /** What readProState answers for each customer; tests set it as the provider's truth. */
+  readonly proStates = new Map<string, ProviderProState>();
+  /** How long createCustomer takes, so concurrent callers overlap. */
+  customerDelayMs = 0;
   /** Makes the next calls of a method throw, as a provider that is down would. */
-  readonly failing = new Set<"readAccount" | "createConnectedAccount" | "createSponsorCheckout" | "refundPayment" | "paymentDetails">();
+  readonly failing = new Set<"readAccount" | "createConnectedAccount" | "createSponsorCheckout" | "refundPayment" | "paymentDetails" | "createProCheckout" | "readProState">();
   /** How long refundPayment takes, so concurrent callers overlap. */
   refundDelayMs = 0;
 
@@ -119,6 +132,41 @@ export class FakePaymentProvider implements PaymentProvider {
     if (this.refundDelayMs) await new Promise((resolve) => setTimeout(resolve, this.refundDelayMs));
     this.check("refundPayment");
     return this.once(input.idempotencyKey, () => ({ refundId: this.id("re"), status: "pending" as const }));
+  }
+
+  async ensureProPrices(plans: readonly ProPriceSpec[]) {
+    this.calls.ensureProPrices += 1;
+    const ids = {} as Awaited<ReturnType<PaymentProvider["ensureProPrices"]>>;
+    for (const spec of plans) {
+      if (!this.prices.has(spec.lookupKey)) this.prices.set(spec.lookupKey, { priceId: this.id("price"), spec });
+      ids[spec.plan] = this.prices.get(spec.lookupKey)!.priceId;
+    }
+    return ids;
+  }
+
+  async createCustomer(input: { idempotencyKey: string; uid: string; email: string }) {
+    this.calls.createCustomer.push(input);
+    if (this.customerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.customerDelayMs));
+    return this.once(input.idempotencyKey, () => ({ customerId: this.id("cus") }));
+  }
+
+  async createProCheckout(input: ProCheckoutInput): Promise<CheckoutCreated> {
+    this.calls.createProCheckout.push(input);
+    this.check("createProCheckout");
+    return this.once(input.idempotencyKey, () => {
+      const checkoutId = this.id("cs");
+      return { checkoutId, url: `https://fake-pay.example/pro-checkout/${checkoutId}`, expiresAt: new Date(Date.now() + 24 * 3600_000) };
+    });
+  }
+
+  async createPortalLink(input: { customerId: string; returnUrl: string }) {
+    this.calls.createPortalLink += 1;
+    return { url: `https://fake-pay.example/portal/${input.customerId}?return=${encodeURIComponent(input.returnUrl)}` };
+  }
+
+  async readProState(customerId: string): Promise<ProviderProState> {
+    this.check("readProState");
+    return this.proStates.get(customerId) ?? { customerId, subscriptions: [], lifetimePurchase: null };
   }
 
   /** The header a delivery of `body` carries, signed `secondsAgo` in the past. */

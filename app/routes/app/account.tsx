@@ -4,6 +4,9 @@ import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/pro
 import { requestPasswordReset } from "#server/auth/flows";
 import { requireVerifiedUser } from "#server/auth/session";
 import { payoutAccountOf } from "#server/payments/payments-overview";
+import { findBillingCustomer } from "#server/subscriptions/customers";
+import { PRO_PLANS } from "#server/subscriptions/plans";
+import { getProStatus } from "#server/subscriptions/pro-status";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
@@ -14,14 +17,34 @@ import type { Route } from "./+types/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType, payout] = await Promise.all([getProfile(context.db, user.id), accountTypeOf(context.db, user.id), payoutAccountOf(context.db, user.id)]);
+  const [profile, accountType, payout, pro, customerId] = await Promise.all([
+    getProfile(context.db, user.id),
+    accountTypeOf(context.db, user.id),
+    payoutAccountOf(context.db, user.id),
+    getProStatus(context.db, user.id),
+    findBillingCustomer(context.db, user.id),
+  ]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
     profileName: profile?.name ?? "",
     accountType,
     payoutState: payout.state,
     providerName: context.payments.displayName,
+    proLine: proLine(pro),
+    hasBillingCustomer: customerId !== null,
   };
+}
+
+const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
+
+/** The small Pro status line under the heading. */
+function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
+  if (!pro.isPro || !pro.plan) return "Not a Pro member yet.";
+  const plan = PRO_PLANS[pro.plan].name;
+  if (pro.plan === "limitless") return `Pro: ${plan}, never expires.`;
+  const end = pro.currentPeriodEnd ? dayText(pro.currentPeriodEnd) : "";
+  if (pro.renewalFailed) return `Pro: ${plan}. The renewal payment failed: update your card in the Pro Portal.`;
+  return pro.cancelAtPeriodEnd ? `Pro: ${plan}, until ${end}.` : `Pro: ${plan}, renews on ${end}.`;
 }
 
 type ActionResult = { profileError?: string; resetSent?: boolean; error?: string };
@@ -93,16 +116,28 @@ function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "
 }
 
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, accountType, payoutState, providerName } = loaderData;
+  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">My Account</h1>
-        <Link to="/app/pro" className={`${primaryButton} no-underline`}>
-          Pro Portal
-        </Link>
+        {hasBillingCustomer ? (
+          // The provider's billing portal, made on demand (a POST), returning here.
+          <Form method="post" action="/app/account/pro-portal">
+            <button type="submit" className={primaryButton}>
+              Pro Portal
+            </button>
+          </Form>
+        ) : (
+          <Link to="/app/pro" className={`${primaryButton} no-underline`}>
+            Pro Portal
+          </Link>
+        )}
       </div>
+      <p className="mt-2 text-muted" data-testid="pro-status">
+        {proLine}
+      </p>
 
       <div className="mt-8 grid gap-6 md:grid-cols-2">
         <Section title="Account Info">

@@ -166,6 +166,8 @@ export const proMemberships = pgTable(
     currentPeriodEnd: timestamp({ withTimezone: true }),
     providerCustomerId: text(),
     providerSubscriptionId: text().unique("pro_memberships_provider_subscription_id_unique"),
+    // Cancelled by the member: still Pro until current_period_end, then it ends (server/subscriptions/sync.ts).
+    cancelAtPeriodEnd: boolean().notNull().default(false),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -195,4 +197,33 @@ export const paymentEvents = pgTable(
     handledAt: timestamp({ withTimezone: true }),
   },
   (t) => [primaryKey({ name: "payment_events_pkey", columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * The person as a billing customer at the provider: one per person, made on
+ * the first Pro checkout with idempotency key `customer_<uid>` and kept, so
+ * two tabs or a retried click never make two (server/subscriptions/customers.ts).
+ */
+export const billingCustomers = pgTable("billing_customers", {
+  uid: text()
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  provider: text().notNull(),
+  customerId: text().notNull().unique("billing_customers_customer_id_unique"),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One Pro checkout asked for: its row id is the provider call's idempotency key (`pro_checkout_<id>`). */
+export const proCheckouts = pgTable(
+  "pro_checkouts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    uid: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    plan: text().$type<(typeof PRO_PLANS)[number]>().notNull(),
+    providerCheckoutId: text(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("pro_checkouts_plan_check", sql`${t.plan} in ('launchpad', 'star_power', 'limitless')`), index("pro_checkouts_uid_idx").on(t.uid)],
 );

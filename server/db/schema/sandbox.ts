@@ -128,3 +128,97 @@ export const sandboxEvents = pgTable(
   },
   (t) => [index("sandbox_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`)],
 );
+
+/* Pro billing (issue 16): prices, customers, Pro checkouts, subscriptions and one-time purchases, as Stripe keeps them. */
+
+/** A price found by its lookup key (unique), so ensuring the plans twice never makes a second one. */
+export const sandboxPrices = pgTable("sandbox_prices", {
+  id: text().primaryKey(),
+  lookupKey: text().notNull().unique("sandbox_prices_lookup_key_unique"),
+  productName: text().notNull(),
+  amount: integer().notNull(),
+  currency: text().notNull(),
+  // "month" | "year", or null for a one-time price.
+  interval: text(),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A billing customer and its default card (brand, last four, and whether the test card fails renewals: 4000 0000 0000 0341). */
+export const sandboxCustomers = pgTable("sandbox_customers", {
+  id: text().primaryKey(),
+  idempotencyKey: text().unique("sandbox_customers_idempotency_key_unique"),
+  uid: text().notNull(),
+  email: text().notNull(),
+  cardBrand: text(),
+  cardLast4: text(),
+  cardFailsRenewal: boolean().notNull().default(false),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A hosted Pro checkout at /sandbox/pro-checkout/:id: a subscription, or a one-time payment for Limitless. */
+export const sandboxProCheckouts = pgTable(
+  "sandbox_pro_checkouts",
+  {
+    id: text().primaryKey(),
+    idempotencyKey: text().unique("sandbox_pro_checkouts_idempotency_key_unique"),
+    customerId: text()
+      .notNull()
+      .references(() => sandboxCustomers.id),
+    priceId: text()
+      .notNull()
+      .references(() => sandboxPrices.id),
+    mode: text().$type<"subscription" | "payment">().notNull(),
+    uid: text().notNull(),
+    successUrl: text().notNull(),
+    cancelUrl: text().notNull(),
+    status: text().$type<(typeof SANDBOX_CHECKOUT_STATUSES)[number]>().notNull().default("open"),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_pro_checkouts_status_check", sql`${t.status} in ('open', 'complete', 'expired')`),
+    check("sandbox_pro_checkouts_mode_check", sql`${t.mode} in ('subscription', 'payment')`),
+  ],
+);
+
+export const sandboxSubscriptions = pgTable(
+  "sandbox_subscriptions",
+  {
+    id: text().primaryKey(),
+    customerId: text()
+      .notNull()
+      .references(() => sandboxCustomers.id),
+    priceId: text()
+      .notNull()
+      .references(() => sandboxPrices.id),
+    // One subscription per paid checkout, whatever the double submits.
+    checkoutId: text().unique("sandbox_subscriptions_checkout_id_unique"),
+    status: text().notNull(),
+    currentPeriodEnd: timestamp({ withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_subscriptions_status_check", sql`${t.status} in ('active', 'past_due', 'canceled')`),
+    index("sandbox_subscriptions_customer_idx").on(t.customerId),
+  ],
+);
+
+/** A paid one-time purchase (Limitless): its payment intent. */
+export const sandboxOneTimePurchases = pgTable(
+  "sandbox_one_time_purchases",
+  {
+    id: text().primaryKey(),
+    customerId: text()
+      .notNull()
+      .references(() => sandboxCustomers.id),
+    priceId: text()
+      .notNull()
+      .references(() => sandboxPrices.id),
+    checkoutId: text().notNull().unique("sandbox_one_time_purchases_checkout_id_unique"),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    paidAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("sandbox_one_time_purchases_customer_idx").on(t.customerId)],
+);

@@ -9,7 +9,7 @@ export type CardField = "number" | "expiry" | "cvc" | "postalCode";
 export type CardInput = { number: string; expiry: string; cvc: string; postalCode: string };
 
 export type CardCheck =
-  | { ok: true; brand: CardBrand; last4: string }
+  | { ok: true; brand: CardBrand; last4: string; failsLaterCharges?: true }
   | { ok: false; field: CardField; code: CardErrorCode; message: string };
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "discover";
@@ -36,7 +36,7 @@ export const CARD_MESSAGES = {
   test_mode_live_card: "Your card was declined. This is a test page: use a test card, such as 4242 4242 4242 4242.",
 } as const satisfies Record<CardErrorCode, string>;
 
-type TestCard = { brand: CardBrand; outcome: "succeeds" | "card_declined" | "insufficient_funds"; label: string };
+type TestCard = { brand: CardBrand; outcome: "succeeds" | "card_declined" | "insufficient_funds"; label: string; failsLaterCharges?: true };
 
 /** The test cards this sandbox knows, as Stripe documents them. */
 export const TEST_CARDS: Record<string, TestCard> = {
@@ -46,6 +46,8 @@ export const TEST_CARDS: Record<string, TestCard> = {
   "5555555555554444": { brand: "mastercard", outcome: "succeeds", label: "Mastercard: succeeds" },
   "378282246310005": { brand: "amex", outcome: "succeeds", label: "American Express: succeeds (4-digit CVC)" },
   "6011111111111117": { brand: "discover", outcome: "succeeds", label: "Discover: succeeds" },
+  // As Stripe's 4000 0000 0000 0341: the card is taken, later charges of it (a subscription's renewal) fail.
+  "4000000000000341": { brand: "visa", outcome: "succeeds", label: "Visa: pays now, its renewals fail (Pro subscriptions)", failsLaterCharges: true },
   "4000000000000002": { brand: "visa", outcome: "card_declined", label: "Visa: declined" },
   "4000000000009995": { brand: "visa", outcome: "insufficient_funds", label: "Visa: declined, insufficient funds" },
 };
@@ -101,5 +103,5 @@ export function checkCard(input: CardInput, now: Date): CardCheck {
   if (!/^\d{5}(-?\d{4})?$/.test(input.postalCode.trim())) return fail("postalCode", "incomplete_zip");
   if (!card) return fail("number", "test_mode_live_card");
   if (card.outcome !== "succeeds") return fail("number", card.outcome);
-  return { ok: true, brand: card.brand, last4: digits.slice(-4) };
+  return { ok: true, brand: card.brand, last4: digits.slice(-4), ...(card.failsLaterCharges ? { failsLaterCharges: true as const } : {}) };
 }

@@ -3,12 +3,14 @@ import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
 import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
+import { createSandboxCustomer, createSandboxProCheckout, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
 import { type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
 import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
+import { portalLink } from "./portal";
 import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
 import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
 
@@ -118,6 +120,16 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       outbox.kick();
       return dispute;
     },
+
+    // Pro billing (issue 16): server/payments/sandbox/billing.ts, pro-pay.ts, portal.ts.
+    ensureProPrices: (plans) => ensureSandboxPrices(db, plans),
+    createCustomer: (input) => createSandboxCustomer(db, input),
+    createProCheckout: (input) => createSandboxProCheckout(db, origin, input, now()),
+    async createPortalLink(input) {
+      if (!(await findSandboxCustomer(db, input.customerId))) throw missing("customer", input.customerId);
+      return { url: portalLink(origin, linkKey, input, now()) };
+    },
+    readProState: (customerId) => readSandboxProState(db, customerId),
 
     parseWebhook(rawBody, signatureHeader): PaymentEvent | null {
       verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));

@@ -6,6 +6,7 @@ import { checkoutAsyncPaymentSucceeded } from "./handlers/checkout-async-payment
 import { checkoutCompleted } from "./handlers/checkout-completed";
 import { checkoutExpired } from "./handlers/checkout-expired";
 import { disputeCreated } from "./handlers/dispute-created";
+import { proCustomerChanged } from "./handlers/pro-customer-changed";
 import { refundUpdated } from "./handlers/refund-updated";
 import type { Handler } from "./types";
 
@@ -19,4 +20,5 @@ export const HANDLERS: { [T in PaymentEventType]: Handler<T, unknown> } = {
   "refund.updated": refundUpdated,
   "dispute.created": disputeCreated,
   "account.updated": accountUpdated,
+  "pro.customer_changed": proCustomerChanged,
 };

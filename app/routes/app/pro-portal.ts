@@ -1,0 +1,30 @@
+import { redirect } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import { readForm } from "#app/lib/form.server";
+import { redirectWithToast } from "#app/lib/toast.server";
+import type { Route } from "./+types/pro-portal";
+
+const ACCOUNT = "/app/account";
+
+/** Nothing to show here: the portal opens from My Account's Pro Portal button (a POST: the link is made on demand). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireVerifiedUser(request, context);
+  throw redirect(ACCOUNT);
+}
+
+/**
+ * SPEC §2.5 My Account's Pro Portal: the provider's billing portal for someone
+ * who has bought before (it returns to My Account); the plans for someone who has not.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: read.message });
+  const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: ACCOUNT });
+  if (link.kind === "NO_CUSTOMER") throw redirect(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`, 303);
+  if (link.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: link.message });
+  const url = providerBillingUrl(link.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
+  if (!url) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: "The Pro Portal could not be opened. Please try again in a moment." });
+  throw redirect(url, 303);
+}

@@ -1,0 +1,209 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { requireVerifiedUser } from "#server/auth/session";
+import { httpStatusOf } from "#server/errors";
+import { buildProSession, proPurchaseRule } from "#server/subscriptions/checkout";
+import { findBillingCustomer } from "#server/subscriptions/customers";
+import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#server/subscriptions/plans";
+import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import { getProStatus } from "#server/subscriptions/pro-status";
+import { refreshProMembership } from "#server/subscriptions/refresh";
+import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/pro";
+
+const PRO_PATH = "/app/pro";
+const PRICE_TEXT = { launchpad: "$2 per month", star_power: "$15 per year", limitless: "$50 one-time" } as const;
+const PLAN_BLURB = {
+  launchpad: "Month to month. Cancel any time in the Pro Portal.",
+  star_power: "A whole year for the price of under eight months.",
+  limitless: "Pay once, Pro for good. Never expires.",
+} as const;
+
+/** "November 22, 2026": the day a period ends, on the same calendar for everyone (UTC). */
+const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
+
+function returnToOf(request: Request): string {
+  return safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), "/app");
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const url = new URL(request.url);
+  const checkout = url.searchParams.get("checkout");
+  const returnTo = returnToOf(request);
+  let confirming = false;
+  if (checkout === "success") {
+    // Back from paying: read the provider now, so the page is right before the webhook arrives.
+    try {
+      await refreshProMembership(context.db, context.payments, user.id);
+    } catch (error) {
+      confirming = true;
+      context.logger?.warn({ err: error }, "Pro membership could not be refreshed on return from checkout; the webhook will sync it");
+    }
+  }
+  const [status, customerId] = await Promise.all([getProStatus(context.db, user.id), findBillingCustomer(context.db, user.id)]);
+  return {
+    returnTo,
+    checkout: checkout === "success" ? ("success" as const) : checkout === "cancelled" ? ("cancelled" as const) : null,
+    confirming: confirming || (checkout === "success" && !status.isPro),
+    hasCustomer: customerId !== null,
+    pro: {
+      isPro: status.isPro,
+      plan: status.plan,
+      planName: status.plan ? PRO_PLANS[status.plan].name : null,
+      periodEnd: status.currentPeriodEnd ? dayText(status.currentPeriodEnd) : null,
+      renewalFailed: status.renewalFailed,
+      cancelAtPeriodEnd: status.cancelAtPeriodEnd,
+    },
+    plans: PRO_PLAN_KEYS.map((key) => ({ key, name: PRO_PLANS[key].name, price: PRICE_TEXT[key], blurb: PLAN_BLURB[key], offer: proPurchaseRule(status, key) })),
+  };
+}
+
+type ActionData = { error: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) return data<ActionData>({ error: read.message }, { status: read.status });
+  const returnTo = returnToOf(request);
+  const origins = { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL };
+  const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
+  const openPortal = async () => {
+    const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: back });
+    if (link.kind === "NO_CUSTOMER") return data<ActionData>({ error: "You have no Pro plan to manage yet: choose one below." }, { status: 409 });
+    if (link.kind === "ERROR") return data<ActionData>({ error: link.message }, { status: httpStatusOf(link.code) });
+    const url = providerBillingUrl(link.url, origins);
+    if (!url) return data<ActionData>({ error: "The Pro Portal could not be opened. Please try again in a moment." }, { status: 502 });
+    throw redirect(url, 303);
+  };
+
+  if (read.form.get("intent") === "portal") return openPortal();
+  const plan = read.form.get("plan");
+  if (!isProPlanKey(plan)) return data<ActionData>({ error: "Choose one of the plans." }, { status: 400 });
+  const result = await buildProSession(context.db, context.payments, { uid: user.id, email: user.email, plan, returnTo, publicOrigin: context.config.PUBLIC_ORIGIN });
+  if (result.kind === "SWITCH_IN_PORTAL") return openPortal();
+  if (result.kind === "ERROR") return data<ActionData>({ error: result.message }, { status: httpStatusOf(result.code) });
+  // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts it.
+  const url = providerBillingUrl(result.url, origins);
+  if (!url) return data<ActionData>({ error: "The checkout could not be opened. Please try again in a moment." }, { status: 502 });
+  throw redirect(url, 303);
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Pro Membership" });
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function Membership({ pro, hasCustomer }: Pick<LoaderData, "pro" | "hasCustomer">) {
+  return (
+    <section aria-labelledby="membership-heading" className="mt-8 rounded-2xl border border-primary/20 bg-secondary/10 p-6">
+      <h2 id="membership-heading" className="text-xl font-bold">
+        Your membership
+      </h2>
+      <dl className="mt-4 grid gap-3 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm text-muted">Plan</dt>
+          <dd className="font-semibold">{pro.planName}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-muted">{pro.plan === "limitless" ? "Ends" : pro.cancelAtPeriodEnd ? "Pro until" : "Renews on"}</dt>
+          <dd className="font-semibold">{pro.plan === "limitless" ? "Never expires" : pro.periodEnd}</dd>
+        </div>
+      </dl>
+      {pro.cancelAtPeriodEnd ? (
+        <div className="mt-4">
+          <FormAlert kind="info">
+            Your plan is cancelled and will not renew. You are Pro until {pro.periodEnd}. Changed your mind? Resume it in the Pro Portal.
+          </FormAlert>
+        </div>
+      ) : null}
+      {pro.renewalFailed ? (
+        <div className="mt-4">
+          <FormAlert>Your last renewal payment failed. Update your card in the Pro Portal to stay Pro.</FormAlert>
+        </div>
+      ) : null}
+      {hasCustomer ? (
+        <Form method="post" className="mt-5">
+          <button type="submit" name="intent" value="portal" className={secondaryButton}>
+            Open the Pro Portal
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export default function ProPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { pro, plans, checkout, confirming, returnTo, hasCustomer } = loaderData;
+  const navigation = useNavigation();
+  const choosing = navigation.state !== "idle" ? navigation.formData?.get("plan") : null;
+  const thanks = checkout === "success" && pro.isPro;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
+      {thanks ? (
+        <section aria-labelledby="thanks-heading" role="status" className="mb-8 rounded-2xl border border-green-700/30 bg-green-50 p-6 text-green-950">
+          <h2 id="thanks-heading" className="text-2xl font-bold">
+            Thank you for becoming a Pro!
+          </h2>
+          <p className="mt-2">Your {pro.planName} plan is active. The whole sponsor directory is open to you.</p>
+          <p className="mt-4">
+            <Link to={returnTo} className={`${primaryButton} no-underline`}>
+              Back to where you were
+            </Link>
+          </p>
+        </section>
+      ) : null}
+      {checkout === "success" && confirming ? (
+        <div className="mb-8">
+          <FormAlert kind="info">Thanks! We are confirming your payment with the provider. This page will show your plan in a moment: reload it shortly.</FormAlert>
+        </div>
+      ) : null}
+      {checkout === "cancelled" ? (
+        <div className="mb-8">
+          <FormAlert kind="info">Checkout cancelled. Nothing was charged; you can choose a plan whenever you like.</FormAlert>
+        </div>
+      ) : null}
+
+      <h1 className="text-3xl font-bold">{pro.isPro ? "You are a Pro" : "Become a Pro!"}</h1>
+      {pro.isPro ? <Membership pro={pro} hasCustomer={hasCustomer} /> : <p className="mt-2 text-lg">Choose one of the plans below</p>}
+      {actionData?.error ? (
+        <div className="mt-6">
+          <FormAlert>{actionData.error}</FormAlert>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="plans-heading" className="mt-8">
+        <h2 id="plans-heading" className={pro.isPro ? "text-xl font-bold" : "sr-only"}>
+          Plans
+        </h2>
+        <ul className="mt-4 grid gap-6 md:grid-cols-3">
+          {plans.map((plan) => (
+            <li key={plan.key} className="flex flex-col rounded-2xl border border-primary/15 p-6 shadow-sm">
+              <h3 className="text-xl font-bold">{plan.name}</h3>
+              <p className="mt-2 text-2xl font-bold">{plan.price}</p>
+              <p className="mt-2 grow text-sm text-muted">{plan.blurb}</p>
+              <div className="mt-5">
+                {plan.offer === "ALREADY" ? (
+                  <p className="font-semibold">{pro.plan === plan.key ? "Your current plan" : "Included in your Limitless plan"}</p>
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="plan" value={plan.key} />
+                    <button type="submit" className={`${primaryButton} w-full`} disabled={choosing != null} aria-label={plan.offer === "SWITCH_IN_PORTAL" ? `Switch to ${plan.name} in the Pro Portal` : `Choose ${plan.name}`}>
+                      {choosing === plan.key ? "Opening…" : plan.offer === "SWITCH_IN_PORTAL" ? `Switch to ${plan.name}` : `Choose ${plan.name}`}
+                    </button>
+                  </Form>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+        {pro.isPro && pro.plan !== "limitless" ? (
+          <p className="mt-4 text-sm text-muted">Switching between Launchpad and Star Power happens in the Pro Portal. Buying Limitless keeps your subscription until you cancel it there.</p>
+        ) : null}
+      </section>
+    </div>
+  );
+}

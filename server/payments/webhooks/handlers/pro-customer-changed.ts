@@ -1,0 +1,23 @@
+import type { ProviderProState } from "#server/payments/provider";
+import type { Handler } from "#server/payments/webhooks/types";
+import { uidOfBillingCustomer } from "#server/subscriptions/customers";
+import { syncProMembership } from "#server/subscriptions/sync";
+
+/**
+ * Something changed about a customer's Pro purchases. The event says only
+ * who: the provider's current truth is read before the transaction and the
+ * membership converges on it (server/subscriptions/sync.ts), so the order,
+ * duplicates and replays of these events change nothing more.
+ */
+export const proCustomerChanged: Handler<"pro.customer_changed", ProviderProState> = {
+  prefetch: (_db, event, deps) => deps.provider.readProState(event.customerId),
+  async handle(tx, event, state, deps) {
+    const uid = await uidOfBillingCustomer(tx, event.customerId);
+    if (!uid) {
+      deps.logger?.warn({ customerId: event.customerId, cause: event.cause }, "pro.customer_changed for a customer that is not ours; ignored");
+      return;
+    }
+    const result = await syncProMembership(tx, uid, state, new Date());
+    deps.logger?.info({ uid, cause: event.cause, before: result.before, after: result.after, alerts: result.alerts }, "Pro membership synced");
+  },
+};

@@ -1,0 +1,127 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { billingCustomers, proCheckouts, user } from "#server/db/schema";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { buildProSession, proPurchaseRule, proReturnUrls } from "./checkout";
+import { ensureBillingCustomer } from "./customers";
+import { PRO_PLAN_KEYS, PRO_PLANS } from "./plans";
+import { createProPortalLink, providerBillingUrl } from "./portal";
+import { PRO_PRICE_SPECS, proPriceIds } from "./prices";
+import type { ProStatus } from "./pro-status";
+import { refreshProMembership } from "./refresh";
+
+const ORIGIN = "http://app.test";
+const LATER = new Date(Date.now() + 30 * 86400_000);
+const status = (over: Partial<ProStatus>): ProStatus => ({ isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false, ...over });
+
+describe("what a person may buy", () => {
+  it("not Pro: anything; the same plan never twice; a subscriber switches in the portal or buys Limitless; Limitless buys nothing", () => {
+    for (const plan of PRO_PLAN_KEYS) expect(proPurchaseRule(status({}), plan)).toBe("BUY");
+    const launchpad = status({ isPro: true, plan: "launchpad", currentPeriodEnd: LATER });
+    expect(proPurchaseRule(launchpad, "launchpad")).toBe("ALREADY");
+    expect(proPurchaseRule(launchpad, "star_power")).toBe("SWITCH_IN_PORTAL");
+    expect(proPurchaseRule(launchpad, "limitless")).toBe("BUY");
+    const limitless = status({ isPro: true, plan: "limitless" });
+    for (const plan of PRO_PLAN_KEYS) expect(proPurchaseRule(limitless, plan)).toBe("ALREADY");
+    // An ended plan is no plan: it may be bought again.
+    expect(proPurchaseRule(status({ isPro: false, plan: "launchpad" }), "launchpad")).toBe("BUY");
+  });
+
+  it("sends the browser only to the provider's own billing pages", () => {
+    const sandbox = { provider: "sandbox" as const, publicOrigin: ORIGIN };
+    expect(providerBillingUrl(`${ORIGIN}/sandbox/pro-checkout/cs_sbx_1`, sandbox)).toBe(`${ORIGIN}/sandbox/pro-checkout/cs_sbx_1`);
+    expect(providerBillingUrl(`${ORIGIN}/sandbox/portal/cus_sbx_1?sig=x`, sandbox)).toBe(`${ORIGIN}/sandbox/portal/cus_sbx_1?sig=x`);
+    expect(providerBillingUrl(`${ORIGIN}/app/account`, sandbox)).toBeNull();
+    expect(providerBillingUrl("https://evil.example/sandbox/portal/cus_1", sandbox)).toBeNull();
+    const stripe = { provider: "stripe" as const, publicOrigin: ORIGIN };
+    expect(providerBillingUrl("https://billing.stripe.com/p/session/test_1", stripe)).toBe("https://billing.stripe.com/p/session/test_1");
+    expect(providerBillingUrl("https://checkout.stripe.com/c/pay/cs_1", stripe)).toBe("https://checkout.stripe.com/c/pay/cs_1");
+    expect(providerBillingUrl("https://billing.stripe.com.evil.example/p", stripe)).toBeNull();
+    expect(providerBillingUrl("https://user:pw@billing.stripe.com/p", stripe)).toBeNull();
+  });
+
+  it("carries returnTo through checkout's success and cancel addresses", () => {
+    expect(proReturnUrls(ORIGIN, "/app/sponsors?tag=Gaming")).toEqual({
+      successUrl: `${ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp%2Fsponsors%3Ftag%3DGaming`,
+      cancelUrl: `${ORIGIN}/app/pro?checkout=cancelled&returnTo=%2Fapp%2Fsponsors%3Ftag%3DGaming`,
+    });
+  });
+});
+
+describe.each(ENGINES)("Pro checkout on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  const db = () => database.db;
+  let provider: FakePaymentProvider;
+  let uid: string;
+
+  beforeEach(async () => {
+    provider = new FakePaymentProvider();
+    uid = `buyer_${crypto.randomUUID()}`;
+    await db().insert(user).values({ id: uid, name: "Buyer", email: `${uid}@pro.example`, emailVerified: true });
+  });
+
+  const session = (plan: (typeof PRO_PLAN_KEYS)[number]) => buildProSession(db(), provider, { uid, email: `${uid}@pro.example`, plan, returnTo: "/app/sponsors", publicOrigin: ORIGIN });
+  const becomes = async (plan: "launchpad" | "limitless") => {
+    const customerId = await ensureBillingCustomer(db(), provider, { uid, email: "x@pro.example" });
+    provider.proStates.set(customerId, {
+      customerId,
+      subscriptions: plan === "limitless" ? [] : [{ subscriptionId: `sub_${uid}`, plan, status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false }],
+      lifetimePurchase: plan === "limitless" ? { paymentIntentId: `pi_${uid}`, paidAt: new Date() } : null,
+    });
+    await refreshProMembership(db(), provider, uid);
+  };
+
+  it("ensures the prices once per process, one per lookup key, however many checkouts start at once", async () => {
+    await Promise.all([session("launchpad"), session("star_power"), session("limitless"), proPriceIds(provider)]);
+    expect(provider.calls.ensureProPrices).toBe(1);
+    expect([...provider.prices.keys()].sort()).toEqual(PRO_PRICE_SPECS.map((s) => s.lookupKey).sort());
+    // A second process (another provider object) finds the same prices by lookup key instead of making more.
+    await provider.ensureProPrices(PRO_PRICE_SPECS);
+    expect(provider.prices.size).toBe(3);
+  });
+
+  it("two tabs at once make one billing customer", async () => {
+    provider.customerDelayMs = 20;
+    const ids = await Promise.all([ensureBillingCustomer(db(), provider, { uid, email: "a@pro.example" }), ensureBillingCustomer(db(), provider, { uid, email: "a@pro.example" })]);
+    expect(new Set(ids).size).toBe(1);
+    expect(new Set(provider.calls.createCustomer.map((c) => c.idempotencyKey))).toEqual(new Set([`customer_${uid}`]));
+    expect(await db().select().from(billingCustomers).where(eq(billingCustomers.uid, uid))).toHaveLength(1);
+  });
+
+  it("opens a subscription checkout for Launchpad and Star Power, a payment for Limitless, each with its row's idempotency key", async () => {
+    for (const plan of PRO_PLAN_KEYS) expect(await session(plan)).toMatchObject({ kind: "SUCCESS" });
+    const calls = provider.calls.createProCheckout;
+    expect(calls.map((c) => [c.plan, c.mode])).toEqual([["launchpad", "subscription"], ["star_power", "subscription"], ["limitless", "payment"]]);
+    const rows = await db().select().from(proCheckouts).where(eq(proCheckouts.uid, uid));
+    expect(calls.map((c) => c.idempotencyKey).sort()).toEqual(rows.map((r) => `pro_checkout_${r.id}`).sort());
+    expect(rows.every((r) => r.providerCheckoutId !== null)).toBe(true);
+    expect(calls[0]).toMatchObject({ uid, successUrl: `${ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp%2Fsponsors`, priceId: provider.prices.get(PRO_PLANS.launchpad.lookupKey)!.priceId });
+  });
+
+  it("refuses the plan a person already has, sends a subscriber's switch to the portal, and sells a Limitless member nothing", async () => {
+    await becomes("launchpad");
+    expect(await session("launchpad")).toMatchObject({ kind: "ERROR", code: "aborted", message: "You already have Launchpad." });
+    expect(await session("star_power")).toEqual({ kind: "SWITCH_IN_PORTAL" });
+    expect(await session("limitless")).toMatchObject({ kind: "SUCCESS" });
+    await becomes("limitless");
+    for (const plan of PRO_PLAN_KEYS) expect(await session(plan)).toMatchObject({ kind: "ERROR", code: "aborted" });
+    expect(provider.calls.createProCheckout.map((c) => c.plan)).toEqual(["limitless"]);
+  });
+
+  it("says the provider is unavailable when the checkout cannot be made, and leaves no customer twice", async () => {
+    provider.failing.add("createProCheckout");
+    expect(await session("launchpad")).toMatchObject({ kind: "ERROR", code: "unavailable" });
+    provider.failing.delete("createProCheckout");
+    expect(await session("launchpad")).toMatchObject({ kind: "SUCCESS" });
+    expect(await db().select().from(billingCustomers).where(eq(billingCustomers.uid, uid))).toHaveLength(1);
+  });
+
+  it("opens the portal only for someone with a billing customer", async () => {
+    expect(await createProPortalLink(db(), provider, uid, { publicOrigin: ORIGIN, returnPath: "/app/account" })).toEqual({ kind: "NO_CUSTOMER" });
+    await becomes("launchpad");
+    const link = await createProPortalLink(db(), provider, uid, { publicOrigin: ORIGIN, returnPath: "/app/account" });
+    expect(link).toMatchObject({ kind: "SUCCESS" });
+    expect(link.kind === "SUCCESS" && new URL(link.url).searchParams.get("return")).toBe(`${ORIGIN}/app/account`);
+  });
+});

@@ -1,0 +1,70 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { proCheckouts } from "#server/db/schema";
+import { domainError, type DomainError } from "#server/errors";
+import type { PaymentProvider } from "#server/payments/provider";
+import { ensureBillingCustomer } from "./customers";
+import { PRO_PLANS, type ProPlanKey } from "./plans";
+import { proPriceIds } from "./prices";
+import { getProStatus, type ProStatus } from "./pro-status";
+
+export type ProSessionResult =
+  | { kind: "SUCCESS"; url: string }
+  /** A subscriber chose the other subscription plan: that switch happens in the provider's portal. */
+  | { kind: "SWITCH_IN_PORTAL" }
+  | DomainError<"aborted" | "unavailable">;
+
+/**
+ * What a person may buy, given where they stand (ADR 0023):
+ * - not Pro: any plan;
+ * - Launchpad or Star Power: not the same plan again; the other subscription
+ *   plan is a switch in the portal (one subscription, never two); Limitless may
+ *   be bought (it then outranks the subscription, which they cancel in the portal);
+ * - Limitless: nothing, it never ends.
+ */
+export function proPurchaseRule(status: ProStatus, plan: ProPlanKey): "BUY" | "SWITCH_IN_PORTAL" | "ALREADY" {
+  if (!status.isPro || !status.plan) return "BUY";
+  if (status.plan === "limitless" || status.plan === plan) return "ALREADY";
+  return plan === "limitless" ? "BUY" : "SWITCH_IN_PORTAL";
+}
+
+/** Where the Pro page takes someone back to after checkout, with where they came from. */
+export function proReturnUrls(publicOrigin: string, returnTo: string) {
+  const back = encodeURIComponent(returnTo);
+  return { successUrl: `${publicOrigin}/app/pro?checkout=success&returnTo=${back}`, cancelUrl: `${publicOrigin}/app/pro?checkout=cancelled&returnTo=${back}` };
+}
+
+/**
+ * SPEC §7.1 buildProSession: a hosted checkout for one plan: a subscription
+ * for Launchpad and Star Power, a one-time payment for Limitless. Each click
+ * is one pro_checkouts row, whose id is the provider call's idempotency key.
+ */
+export async function buildProSession(
+  db: Db,
+  provider: PaymentProvider,
+  input: { uid: string; email: string; plan: ProPlanKey; returnTo: string; publicOrigin: string; now?: Date },
+): Promise<ProSessionResult> {
+  const status = await getProStatus(db, input.uid, input.now);
+  const rule = proPurchaseRule(status, input.plan);
+  if (rule === "ALREADY") {
+    return domainError("aborted", status.plan === "limitless" ? "You are a Limitless Pro: your membership never ends." : `You already have ${PRO_PLANS[input.plan].name}.`);
+  }
+  if (rule === "SWITCH_IN_PORTAL") return { kind: "SWITCH_IN_PORTAL" };
+  try {
+    const [priceIds, customerId] = await Promise.all([proPriceIds(provider), ensureBillingCustomer(db, provider, { uid: input.uid, email: input.email })]);
+    const [row] = await db.insert(proCheckouts).values({ uid: input.uid, plan: input.plan }).returning({ id: proCheckouts.id });
+    const created = await provider.createProCheckout({
+      idempotencyKey: `pro_checkout_${row!.id}`,
+      customerId,
+      uid: input.uid,
+      plan: input.plan,
+      priceId: priceIds[input.plan],
+      mode: PRO_PLANS[input.plan].interval === null ? "payment" : "subscription",
+      ...proReturnUrls(input.publicOrigin, input.returnTo),
+    });
+    await db.update(proCheckouts).set({ providerCheckoutId: created.checkoutId }).where(eq(proCheckouts.id, row!.id));
+    return { kind: "SUCCESS", url: created.url };
+  } catch {
+    return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");
+  }
+}

@@ -1,0 +1,47 @@
+import type { Db } from "#server/db/client";
+import { domainError, type DomainError } from "#server/errors";
+import type { PaymentProvider } from "#server/payments/provider";
+import { findBillingCustomer } from "./customers";
+
+export type PortalLinkResult = { kind: "SUCCESS"; url: string } | { kind: "NO_CUSTOMER" } | DomainError<"unavailable">;
+
+/**
+ * SPEC §7.1 createPortalLink: the provider's billing portal for the person's
+ * own customer, returning to `returnPath` on our site. Someone who never
+ * bought has no customer: the caller sends them to the plans instead.
+ */
+export async function createProPortalLink(db: Db, provider: PaymentProvider, uid: string, options: { publicOrigin: string; returnPath: string }): Promise<PortalLinkResult> {
+  const customerId = await findBillingCustomer(db, uid);
+  if (!customerId) return { kind: "NO_CUSTOMER" };
+  try {
+    const { url } = await provider.createPortalLink({ customerId, returnUrl: `${options.publicOrigin}${options.returnPath}` });
+    return { kind: "SUCCESS", url };
+  } catch {
+    return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+  }
+}
+
+/**
+ * The provider's pages we may redirect a browser to: the sandbox's Pro
+ * checkout and portal on our own origin; Stripe's hosted checkout and billing
+ * portal. Anything else is refused (null), as sponsor-checkout.ts does.
+ */
+export function providerBillingUrl(url: string, origins: { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string }): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.username || parsed.password) return null;
+  if (origins.provider === "sandbox") {
+    return parsed.origin === new URL(origins.publicOrigin).origin && /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/.test(parsed.pathname) ? parsed.href : null;
+  }
+  return ["https://checkout.stripe.com", ...externalBillingOrigins(origins)].includes(parsed.origin) ? parsed.href : null;
+}
+
+/** Origins off our own that Pro's POSTs redirect to (Stripe's billing portal), for the CSP's form-action; checkout's are sponsor-checkout.ts's. */
+export function externalBillingOrigins(origins: { provider: PaymentProvider["name"]; stripeApiUrl?: string }): string[] {
+  if (origins.provider !== "stripe") return [];
+  return [...new Set(["https://billing.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])])];
+}

@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { billingCustomers, proMemberships } from "#server/db/schema";
+import type { ProviderProState, ProviderSubscription } from "#server/payments/provider";
+import { sendNotification } from "#server/notifications/send";
+import { PRO_PLANS, type ProPlanKey } from "./plans";
+
+/** What pro_memberships holds for a person, as the provider's truth says it should. */
+export type MembershipRecord = {
+  plan: ProPlanKey;
+  status: "active" | "trialing" | "past_due" | "canceled" | "incomplete" | "unpaid";
+  currentPeriodEnd: Date | null;
+  providerSubscriptionId: string | null;
+  cancelAtPeriodEnd: boolean;
+};
+
+/** Where a record stands, for alerts: the clock is left out, so replays decide the same thing whenever they run. */
+export type MembershipClass = "none" | "pro" | "renewal_failed";
+
+const RUNNING: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
+
+function ourStatus(status: ProviderSubscription["status"]): MembershipRecord["status"] {
+  if (status === "incomplete_expired") return "canceled";
+  if (status === "paused") return "unpaid";
+  return status;
+}
+
+/**
+ * The record the provider's state calls for (DESIGN §5a, Documenso's
+ * syncStripeCustomerSubscription): a paid Limitless purchase wins (it never
+ * ends); else the running subscription of ours that runs longest; else the
+ * latest ended one (kept, so "Pro ended" has something to say); else none.
+ */
+export function membershipFromProvider(state: ProviderProState): MembershipRecord | null {
+  if (state.lifetimePurchase) return { plan: "limitless", status: "active", currentPeriodEnd: null, providerSubscriptionId: null, cancelAtPeriodEnd: false };
+  const ours = state.subscriptions.filter((s): s is ProviderSubscription & { plan: ProPlanKey } => s.plan !== null && s.plan !== "limitless");
+  const byEnd = [...ours].sort((a, b) => b.currentPeriodEnd.getTime() - a.currentPeriodEnd.getTime());
+  const chosen = byEnd.find((s) => RUNNING.has(s.status)) ?? byEnd[0];
+  if (!chosen) return null;
+  return {
+    plan: chosen.plan,
+    status: ourStatus(chosen.status),
+    currentPeriodEnd: chosen.currentPeriodEnd,
+    providerSubscriptionId: chosen.subscriptionId,
+    cancelAtPeriodEnd: chosen.cancelAtPeriodEnd,
+  };
+}
+
+export function classify(record: Pick<MembershipRecord, "plan" | "status"> | null | undefined): MembershipClass {
+  if (!record) return "none";
+  if (record.plan === "limitless") return record.status === "active" ? "pro" : "none";
+  if (record.status === "past_due") return "renewal_failed";
+  return record.status === "active" || record.status === "trialing" ? "pro" : "none";
+}
+
+type AlertKind = "pro-started" | "pro-renewal-failed" | "pro-ended";
+
+/** The alerts a change of class calls for: one per transition, none when nothing changed. */
+export function alertsFor(before: MembershipClass, after: MembershipClass): AlertKind[] {
+  if (before === after) return [];
+  if (before === "none") return after === "renewal_failed" ? ["pro-started", "pro-renewal-failed"] : ["pro-started"];
+  if (after === "none") return ["pro-ended"];
+  return after === "renewal_failed" ? ["pro-renewal-failed"] : [];
+}
+
+function alertText(kind: AlertKind, plan: ProPlanKey) {
+  const name = PRO_PLANS[plan].name;
+  switch (kind) {
+    case "pro-started":
+      return { title: "Welcome to Pro", message: `Your ${name} plan is active: the whole sponsor directory is open to you.`, buttonText: "Your plan", buttonDestination: "/app/pro" };
+    case "pro-renewal-failed":
+      return { title: "Pro renewal failed", message: `We could not renew your ${name} plan. Update your card in the Pro Portal to stay Pro.`, buttonText: "Open My Account", buttonDestination: "/app/account" };
+    case "pro-ended":
+      return { title: "Pro ended", message: `Your ${name} plan has ended. You can become a Pro again at any time.`, buttonText: "See the plans", buttonDestination: "/app/pro" };
+  }
+}
+
+export type SyncResult = { uid: string; before: MembershipClass; after: MembershipClass; alerts: AlertKind[] };
+
+/**
+ * THE one writer of pro_memberships: converges the person's row on the
+ * provider's truth (read fresh by the caller, outside the transaction) and
+ * writes an alert for each change of class, in the caller's transaction.
+ * The alert follows the stored row's change, never the event, so replays,
+ * duplicates and events in any order write the same row and no alert twice.
+ * The person's billing_customers row is locked first: two syncs of one
+ * person take turns. Used by the webhook handler and by refreshProMembership.
+ */
+export async function syncProMembership(tx: Db, uid: string, state: ProviderProState, now: Date): Promise<SyncResult> {
+  await tx.select({ uid: billingCustomers.uid }).from(billingCustomers).where(eq(billingCustomers.uid, uid)).for("update");
+  const [current] = await tx.select().from(proMemberships).where(eq(proMemberships.uid, uid)).for("update");
+  const wanted = membershipFromProvider(state);
+  const next: MembershipRecord | null = wanted ?? (current ? { ...current, status: "canceled", cancelAtPeriodEnd: false } as MembershipRecord : null);
+  const before = classify(current as MembershipRecord | undefined);
+  const after = classify(next);
+  if (next) {
+    const values = { ...next, providerCustomerId: state.customerId, updatedAt: now };
+    const unchanged =
+      current &&
+      current.plan === next.plan &&
+      current.status === next.status &&
+      (current.currentPeriodEnd?.getTime() ?? null) === (next.currentPeriodEnd?.getTime() ?? null) &&
+      current.providerSubscriptionId === next.providerSubscriptionId &&
+      current.cancelAtPeriodEnd === next.cancelAtPeriodEnd &&
+      current.providerCustomerId === state.customerId;
+    if (!current) await tx.insert(proMemberships).values({ uid, ...values, created: now });
+    else if (!unchanged) await tx.update(proMemberships).set(values).where(eq(proMemberships.uid, uid));
+  }
+  const alerts = alertsFor(before, after);
+  for (const kind of alerts) {
+    await sendNotification(tx, { uid, kind, ...alertText(kind, next!.plan) });
+  }
+  return { uid, before, after, alerts };
+}

@@ -28,7 +28,7 @@ export function SearchControls({ allTags, search, pro, returnTo }: Props) {
   };
   const full = search.tags.length >= MAX_SPONSOR_TAG_FILTERS;
   return (
-    <div className="grid gap-6">
+    <div className="grid content-start gap-6">
       {notice ? <ProNotice what={notice} returnTo={returnTo} id="pro-notice" /> : null}
       <section aria-labelledby="name-search-heading" className="rounded-2xl border border-primary/15 p-5">
         <h2 id="name-search-heading" className="text-lg font-bold">

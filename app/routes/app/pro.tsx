@@ -175,6 +175,8 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
         </div>
       ) : null}
 
+      {pro.isPro ? null : <ProBenefits />}
+
       <section aria-labelledby="plans-heading" className="mt-8">
         <h2 id="plans-heading" className={pro.isPro ? "text-xl font-bold" : "sr-only"}>
           Plans
@@ -205,5 +207,22 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
         ) : null}
       </section>
     </div>
+  );
+}
+
+/** What the money buys, said before the prices (SPEC §1: the directory, its search and recents). */
+function ProBenefits() {
+  return (
+    <section aria-labelledby="benefits-heading" className="mt-6 max-w-3xl">
+      <h2 id="benefits-heading" className="sr-only">
+        What Pro unlocks
+      </h2>
+      <ul className="grid gap-2 sm:grid-cols-2">
+        <li>The whole sponsor directory: every company's blurb, website and how to apply.</li>
+        <li>Search the directory by name and by tag.</li>
+        <li>The sponsors added most recently, as they arrive.</li>
+        <li>Every plan unlocks the same things; only the billing differs.</li>
+      </ul>
+    </section>
   );
 }

@@ -56,7 +56,7 @@ function sameSitePath(path: string): string | null {
 
 function absoluteWebUrl(value: string): string | null {
   // Controls and whitespace inside a URL are what browsers silently strip ("java\tscript:").
-  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(value)) return null;
+  if (hasControlSpaceOrBackslash(value)) return null;
   if (!/^https?:\/\//i.test(value)) return null;
   let url: URL;
   try {
@@ -66,4 +66,12 @@ function absoluteWebUrl(value: string): string | null {
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || url.username || url.password) return null;
   return url.href;
+}
+
+function hasControlSpaceOrBackslash(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code <= 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x5c) return true;
+  }
+  return false;
 }

@@ -200,8 +200,18 @@ test("more than a page loads on demand, in place with JavaScript and as its own 
   await page.goto(PATH);
   await expect(list(page).getByRole("listitem")).toHaveCount(12);
   await expect(cardOf(page, "Item 1")).toHaveCount(0);
+  // The next page is held back a moment, so its 'Loading....' can be seen.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/app\/notifications\.data\?.*cursor=/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByRole("link", { name: "Load more" }).click();
+  await expect(page.getByText("Loading....", { exact: true })).toBeVisible();
+  release();
   await expect(list(page).getByRole("listitem")).toHaveCount(13);
+  await expect(page.getByText("Loading....", { exact: true })).toHaveCount(0);
   await expect(cardOf(page, "Item 1")).toBeVisible();
   await expect(page.getByRole("link", { name: "Load more" })).toHaveCount(0);
   await expect(page).toHaveURL(PATH);

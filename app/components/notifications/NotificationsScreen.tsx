@@ -62,7 +62,11 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
   // Unread alerts the page knows of: shown ones not yet read here, plus those on pages not loaded.
   const unreadNotLoaded = Math.max(0, unreadTotal - loaded.filter((alert) => alert.unread).length);
   const anyUnread = allReadAt === null && (unreadNotLoaded > 0 || shown.some((alert) => alert.unread && !readIds.has(alert.id)));
-  const pageLoading = navigation.state === "loading" && navigation.location.pathname === NOTIFICATIONS_PATH;
+  // Another page of the list on its way (not this page again, as after Cancel on a ?confirm= address).
+  const pageLoading =
+    navigation.state === "loading" &&
+    navigation.location.pathname === NOTIFICATIONS_PATH &&
+    (new URLSearchParams(navigation.location.search).get("cursor") || null) !== cursor;
   const returnTo = notificationsHref(cursor);
 
   return (

@@ -36,13 +36,17 @@ export async function deleteAlert(db: Db, uid: string, id: string): Promise<{ ki
   return { kind: "SUCCESS", id: row.id };
 }
 
-/** Every unread alert of the reader's becomes read at one instant; the ones read before keep their date. */
+/**
+ * Every unread alert of the reader's becomes read, at one instant: the
+ * database's now(), as for created and for a single mark (one statement, one
+ * now()). Alerts read before keep their date.
+ */
 export async function markAllAsRead(db: Db, uid: string): Promise<{ kind: "SUCCESS"; count: number; readOn: Date }> {
-  const readOn = new Date();
   const rows = await db
     .update(notifications)
-    .set({ unread: false, readOn: sql`coalesce(${notifications.readOn}, ${readOn.toISOString()}::timestamptz)` })
+    .set({ unread: false, readOn: sql`coalesce(${notifications.readOn}, now())` })
     .where(and(eq(notifications.uid, uid), eq(notifications.unread, true)))
-    .returning({ id: notifications.id });
-  return { kind: "SUCCESS", count: rows.length, readOn };
+    .returning({ readOn: notifications.readOn });
+  const readOn = rows.reduce<Date | null>((latest, row) => (row.readOn && (!latest || row.readOn > latest) ? row.readOn : latest), null);
+  return { kind: "SUCCESS", count: rows.length, readOn: readOn ?? new Date() };
 }

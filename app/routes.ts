@@ -73,6 +73,9 @@ export default [
   route("app/account/payments", "routes/payments/my-payments.tsx"),
   route("app/account/payments/dashboard", "routes/payments/payouts-dashboard.ts"),
 
+  // Notifications (SPEC §2.2, §2.5; issue 17).
+  route("app/notifications", "routes/notifications/notifications.tsx"),
+
   // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
   route("sandbox", "routes/sandbox/index.tsx"),
   route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
@@ -103,5 +106,6 @@ export default [
   route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
   route("__test/pro-alerts", "routes/test-hooks/pro-alerts.tsx"),
   route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
+  route("__test/notifications", "routes/test-hooks/notifications.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -152,6 +152,7 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     { path: "/edit/demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({})) },
     { path: "/app/account/bizbio/delete", bodies: fc.oneof(refusedBody, wellFormed({ pageId: "demo_page_mayamakes" }), wellFormed({ pageId: "demo_page_mayamakes", via: "fetcher" })) },
     { path: "/app/account/bizbio", bodies: refusedBody },
+    { path: "/app/notifications", bodies: fc.oneof(refusedBody, wellFormed({ intent: "read", id: "00000000-0000-0000-0000-000000000000" }), wellFormed({ intent: "delete", id: "not-a-uuid", via: "fetcher" })) },
     { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/__proto__", bodies: jsonBody },
     { path: "/api/captcha/challenge", bodies: refusedBody },
@@ -172,12 +173,12 @@ function getPaths(postId: string): string[] {
     "/app/opportunities/new", "/app/opportunities/edit", "/app/opportunities/sponsor", `/app/opportunities/${postId}`,
     `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
     "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
-    "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
+    "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
     ...Object.keys(LEGACY_REDIRECTS),
   ];
 }
 
-const QUERY_NAMES = ["tags[]", "tags", "after", "before", "page", "group", "redirectTo", "returnTo", "type", "oobCode", "token", "docId", "confirm", "delete", "error", "kind", "__proto__", "constructor"];
+const QUERY_NAMES = ["tags[]", "tags", "after", "before", "page", "group", "redirectTo", "returnTo", "type", "oobCode", "token", "docId", "confirm", "cursor", "delete", "error", "kind", "__proto__", "constructor"];
 const queryValue = fc.oneof(
   anyText.map(sloppyEncode),
   loneSurrogate.map(sloppyEncode),

@@ -1,0 +1,103 @@
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
+import { requireVerifiedUser } from "#server/auth/session";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { httpStatusOf } from "#server/errors";
+import { deleteAlert, markAllAsRead, markAsRead } from "#server/notifications/actions";
+import { listNotifications } from "#server/notifications/list";
+import { countUnreadNotifications } from "#server/notifications/unread";
+import { NotificationsScreen } from "#app/components/notifications/NotificationsScreen";
+import { NOTIFICATIONS_PATH, type NotificationAnswer } from "#app/components/notifications/types";
+import { localeFrom } from "#app/lib/format";
+import { readForm } from "#app/lib/form.server";
+import { formText } from "#app/lib/identity.server";
+import { pageMeta } from "#app/lib/meta";
+import { redirectWithToast } from "#app/lib/toast.server";
+import type { Route } from "./+types/notifications";
+import { alertCard } from "./view.server";
+
+/**
+ * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's
+ * alerts, newest first, 12 a page (`?cursor=` is the next page; "Load more"
+ * fetches it in place). SPEC §4 "Email verification": only a verified reader.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const url = new URL(request.url);
+  const cursor = url.searchParams.get("cursor") || null;
+  const page = await listNotifications(context.db, user.id, { cursor });
+  if (page.kind === "ERROR") throw data(page.message, { status: httpStatusOf(page.code) });
+  return {
+    alerts: page.alerts.map(alertCard),
+    cursor,
+    nextCursor: page.nextCursor,
+    confirm: url.searchParams.get("confirm"),
+    unreadTotal: await countUnreadNotifications(context.db, user.id),
+    locale: localeFrom(request.headers.get("Accept-Language")),
+  };
+}
+
+const TOASTS = {
+  read: "Done! The notification is marked as read.",
+  delete: "Done! The notification is deleted.",
+  "read-all": "Done! All your notifications are marked as read.",
+} as const;
+
+/**
+ * POST intent=read|delete (+ id) or intent=read-all (SPEC §7.3 markAsRead,
+ * deleteAlert). The page's buttons ask from the page (via=fetcher) and show
+ * 'Done!'; without JavaScript the form comes back to the page with a toast.
+ * Another person's alert, or no alert at all, is 404 and nothing changes.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireVerifiedUser(request, context);
+  const read = await readForm(request);
+  if (!read.ok) throw data(read.message, { status: read.status });
+  const intent = formText(read.form, "intent");
+  const id = formText(read.form, "id");
+  const viaPage = formText(read.form, "via") === "fetcher";
+  const back = safeRedirectPath(formText(read.form, "returnTo"), NOTIFICATIONS_PATH);
+  const backToList = back === NOTIFICATIONS_PATH || back.startsWith(`${NOTIFICATIONS_PATH}?`) ? back : NOTIFICATIONS_PATH;
+
+  let answer: NotificationAnswer;
+  if (intent === "read") {
+    const result = await markAsRead(context.db, user.id, id);
+    if (result.kind === "ERROR") return notFound(viaPage, result.message);
+    answer = { ok: true, intent, id: result.id, readOn: result.readOn.toISOString() };
+  } else if (intent === "delete") {
+    const result = await deleteAlert(context.db, user.id, id);
+    if (result.kind === "ERROR") return notFound(viaPage, result.message);
+    answer = { ok: true, intent, id: result.id };
+  } else if (intent === "read-all") {
+    const result = await markAllAsRead(context.db, user.id);
+    answer = { ok: true, intent, count: result.count, readOn: result.readOn.toISOString() };
+  } else {
+    throw data("Unknown action", { status: 400 });
+  }
+  if (viaPage) return data<NotificationAnswer>(answer);
+  return redirectWithToast(request, context.sessionSecret, backToList, { kind: "success", message: TOASTS[intent] });
+}
+
+function notFound(viaPage: boolean, message: string) {
+  // From the page the card says it in place; a plain form gets the not-found page.
+  if (viaPage) return data<NotificationAnswer>({ ok: false, message }, { status: 404 });
+  throw data(message, { status: 404 });
+}
+
+/**
+ * The page keeps its cards through its own actions (each card shows 'Done!'
+ * for 2 s and then updates or goes by itself), so it does not reload them;
+ * the root still revalidates, which refreshes the menu's unread count.
+ */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formAction === NOTIFICATIONS_PATH ? false : defaultShouldRevalidate;
+}
+
+/** A person's alerts: never kept by a shared cache. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Notifications", noindex: true });
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  // A new first page (another cursor, a reload) starts the screen's local state afresh.
+  return <NotificationsScreen key={loaderData.cursor ?? "newest"} {...loaderData} />;
+}

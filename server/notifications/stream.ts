@@ -173,7 +173,7 @@ export function createNotificationStreams(options: {
   }
 
   async function recheckSession(key: string, streams: Stream[]) {
-    let valid = false;
+    let valid: boolean;
     try {
       valid = await streams[0]!.sessionValid();
     } catch {

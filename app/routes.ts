@@ -88,5 +88,6 @@ export default [
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
   route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
+  route("__test/notify", "routes/test-hooks/notify.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

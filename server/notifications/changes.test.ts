@@ -113,7 +113,7 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
 
   if (engine === "postgres") {
     it("reconnects after its connection is killed, says there was a gap, and hears changes again", async () => {
-      const { rows } = await database.db.execute<{ name: string }>(sql`select current_database() as name`);
+      const { rows } = (await database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
       const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await admin.connect();
       try {

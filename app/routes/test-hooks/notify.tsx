@@ -10,7 +10,7 @@ import type { Route } from "./+types/notify";
  * End-to-end helper (ENABLE_TEST_ROUTES only, behind the loopback + secret guard) for the
  * signed-in user's alerts, as other writers would change them (issue 17's live count):
  * - `?do=send&n=N`: N alerts through sendNotification (the path every producer takes);
- * - `?do=read`: every alert marked read; `?do=delete`: every alert deleted.
+ * - `?do=read`: every alert marked read; `?do=delete`: every alert deleted; `?do=count`: nothing.
  * Answers the unread count left behind.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -33,8 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     case "delete":
       await db.delete(notifications).where(eq(notifications.uid, user.id));
       break;
+    case "count":
+      break;
     default:
-      throw data("do=send|read|delete", { status: 400 });
+      throw data("do=send|read|delete|count", { status: 400 });
   }
   return Response.json({ unread: await countUnreadNotifications(db, user.id) }, { headers: { "Cache-Control": "no-store" } });
 }

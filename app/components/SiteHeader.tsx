@@ -42,7 +42,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             {account.name.charAt(0).toUpperCase() || "?"}
           </span>
           {unread > 0 ? (
-            <span className="absolute -top-2 -right-3 min-w-5 rounded-full bg-accent px-1.5 text-center text-xs leading-5 font-bold text-ink">
+            <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-ink ring-2 ring-white">
               {unread}
               <span className="sr-only"> unread notifications</span>
             </span>

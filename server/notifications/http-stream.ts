@@ -35,6 +35,8 @@ export function notificationStreamHandler({ streams, auth, logger }: { streams: 
       res.status(401).type("text/plain").send("Sign in first");
       return;
     }
+    // The tab went away while its session was read: nothing to open (its 'close' has been and gone).
+    if (req.socket.destroyed) return;
     if (streams.size >= streams.limits.total) {
       res.status(503).set("Retry-After", "10").type("text/plain").send("Too many open streams; try again in a moment");
       return;

@@ -94,8 +94,8 @@ describe.each(ENGINES)("the live unread count through the built server on %s", (
       DATA_DIR: dataDirs[dataDirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "sg-stream-"))) - 1]!,
     });
     // One after the other: the first migrates and seeds the empty database.
-    for (let i = 0; i < processes; i++) servers.push(await startServerProcess(env(await freePort())));
-  }, 240_000);
+    for (let i = 0; i < processes; i++) servers.push(await startServerProcess(env(await freePort()), { startTimeoutMs: 180_000 }));
+  }, 400_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop("SIGKILL")));

@@ -47,6 +47,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await other.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 17));
   const before = await unreadNow(page);
   await expect(menuLink(other)).toHaveText(before > 0 ? `Notifications (${before})` : "Notifications");
+  const summaryBox = await other.locator("header summary").boundingBox();
 
   // A sponsor pays $25 on the creator's bio page: the real payment path writes the alert.
   const paid = await page.request.get("/__test/sponsor-payments?paid=1&amount=2500");
@@ -64,6 +65,8 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   expect((await page.request.get("/__test/notify?do=read")).status()).toBe(200);
   await expect(menuLink(other)).toHaveText("Notifications", { timeout: 1_000 });
   await expect(badge(other)).toHaveCount(0);
+  // The badge comes and goes over the avatar: the menu button itself never moved or resized.
+  expect(await other.locator("header summary").boundingBox()).toEqual(summaryBox);
   await expect(announcement(other)).toHaveText("No unread notifications");
 
   expect((await page.request.get("/__test/notify?do=send&n=3")).status()).toBe(200);

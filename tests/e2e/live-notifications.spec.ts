@@ -26,7 +26,8 @@ async function openWithStream(page: Page, path: string) {
 }
 
 const menuLink = (page: Page) => page.locator('header a[href="/app/notifications"]');
-const badge = (page: Page) => page.locator("header summary").getByText(/^\d+ unread notifications$/);
+const menuButton = (page: Page) => page.locator("header summary").filter({ hasText: "Account" });
+const badge = (page: Page) => menuButton(page).getByText(/^\d+ unread notifications$/);
 const announcement = (page: Page) => page.getByRole("status").filter({ hasText: /notification/ });
 
 async function unreadNow(page: Page): Promise<number> {
@@ -47,7 +48,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await other.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 17));
   const before = await unreadNow(page);
   await expect(menuLink(other)).toHaveText(before > 0 ? `Notifications (${before})` : "Notifications");
-  const summaryBox = await other.locator("header summary").boundingBox();
+  const summaryBox = await menuButton(other).boundingBox();
 
   // A sponsor pays $25 on the creator's bio page: the real payment path writes the alert.
   const paid = await page.request.get("/__test/sponsor-payments?paid=1&amount=2500");
@@ -66,7 +67,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await expect(menuLink(other)).toHaveText("Notifications", { timeout: 1_000 });
   await expect(badge(other)).toHaveCount(0);
   // The badge comes and goes over the avatar: the menu button itself never moved or resized.
-  expect(await other.locator("header summary").boundingBox()).toEqual(summaryBox);
+  expect(await menuButton(other).boundingBox()).toEqual(summaryBox);
   await expect(announcement(other)).toHaveText("No unread notifications");
 
   expect((await page.request.get("/__test/notify?do=send&n=3")).status()).toBe(200);

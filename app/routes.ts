@@ -107,5 +107,6 @@ export default [
   route("__test/pro-alerts", "routes/test-hooks/pro-alerts.tsx"),
   route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
   route("__test/notifications", "routes/test-hooks/notifications.tsx"),
+  route("__test/notify", "routes/test-hooks/notify.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

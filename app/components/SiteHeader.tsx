@@ -1,4 +1,5 @@
 import { Form, Link, NavLink } from "react-router";
+import { useLiveUnreadCount } from "#app/lib/use-live-unread-count";
 import { LogoMark } from "./Logo";
 
 export const MAIN_NAV = [
@@ -20,21 +21,34 @@ export function notificationsLabel(unread: number): string {
   return unread > 0 ? `Notifications (${unread})` : "Notifications";
 }
 
-/** The signed-in user's menu: a <details> disclosure, so it works without JavaScript. */
+/** What the polite live region says when the count changes while the page is open. */
+export function unreadAnnouncement(unread: number): string {
+  return unread === 1 ? "1 unread notification" : unread > 0 ? `${unread} unread notifications` : "No unread notifications";
+}
+
+/**
+ * The signed-in user's menu: a <details> disclosure, so it works without JavaScript. With
+ * JavaScript the unread count stays live (one event stream per tab); the badge sits over the
+ * avatar, so its coming and going moves nothing else.
+ */
 function UserMenu({ account }: { account: HeaderAccount }) {
+  const { count: unread, live } = useLiveUnreadCount(account.unreadNotifications);
   return (
+    <>
     <details className="relative">
       <summary className="flex cursor-pointer items-center gap-2 rounded-full border border-primary/30 px-3 py-1.5 font-medium text-primary">
-        <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
-          {account.name.charAt(0).toUpperCase() || "?"}
+        <span className="relative">
+          <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
+            {account.name.charAt(0).toUpperCase() || "?"}
+          </span>
+          {unread > 0 ? (
+            <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-ink ring-2 ring-white">
+              {unread}
+              <span className="sr-only"> unread notifications</span>
+            </span>
+          ) : null}
         </span>
         <span className="sr-only sm:not-sr-only">Account</span>
-        {account.unreadNotifications > 0 ? (
-          <span className="rounded-full bg-accent px-2 text-xs font-bold text-ink">
-            {account.unreadNotifications}
-            <span className="sr-only"> unread notifications</span>
-          </span>
-        ) : null}
       </summary>
       <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-primary/15 bg-white p-2 shadow-lg">
         <p className="truncate px-3 py-2 text-sm text-muted">{account.email}</p>
@@ -43,7 +57,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             Dashboard
           </Link>
           <Link to="/app/notifications" className={menuItemClass}>
-            {notificationsLabel(account.unreadNotifications)}
+            {notificationsLabel(unread)}
           </Link>
           <Link to="/app/account" className={menuItemClass}>
             My Account
@@ -56,6 +70,12 @@ function UserMenu({ account }: { account: HeaderAccount }) {
         </nav>
       </div>
     </details>
+    {/* Outside the disclosure (a closed one hides its content); says each change that arrives
+        live, not every page load's number. */}
+    <span role="status" aria-live="polite" className="sr-only">
+      {live ? unreadAnnouncement(unread) : ""}
+    </span>
+    </>
   );
 }
 

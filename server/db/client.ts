@@ -4,6 +4,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import path from "node:path";
 import pg from "pg";
+import { listenPostgres, type ListenOptions, type Listening } from "./listen";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -15,6 +16,11 @@ export type DatabaseHandle = {
   engine: "pglite" | "postgres";
   /** Runs pending migrations (serialised across processes on PostgreSQL). */
   migrate(): Promise<void>;
+  /**
+   * LISTEN on a channel: PGlite hands its own NOTIFYs over in process (same triggers, same
+   * commit-time delivery); PostgreSQL through a connection of its own that reconnects (listen.ts).
+   */
+  listen(channel: string, options: ListenOptions): Promise<Listening>;
   /** Flushes and closes; safe to call twice. */
   close(): Promise<void>;
 };
@@ -48,6 +54,10 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
       const { migrateDatabase } = await import("./migrate");
       await migrateDatabase({ engine: "pglite", client });
     },
+    async listen(channel, listenOptions) {
+      const unlisten = await client.listen(channel, listenOptions.onNotify);
+      return { close: () => (client.closed ? Promise.resolve() : unlisten()) };
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -78,6 +88,7 @@ export async function openPostgres(
       const { migrateDatabase } = await import("./migrate");
       await migrateDatabase({ engine: "postgres", pool });
     },
+    listen: (channel, listenOptions) => listenPostgres(connectionString, channel, listenOptions),
     async close() {
       if (closed) return;
       closed = true;

@@ -13,6 +13,8 @@ import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
 import { externalBillingOrigins } from "#server/subscriptions/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
+import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
+import type { NotificationStreams } from "#server/notifications/stream";
 import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { trustedForwarding } from "./forwarding";
@@ -30,11 +32,13 @@ type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
   build: ServerBuild;
   clientDir: string;
   guestPages?: GuestPageCache | null;
+  /** The live unread counts (issue 17); absent in tests that do not need them. */
+  notificationStreams?: NotificationStreams | null;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages, notificationStreams } = options;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -66,6 +70,17 @@ export function createHttpApp(options: HttpAppOptions) {
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
+  if (notificationStreams) {
+    // Server-sent events, before compression: gzip would hold every event back until its buffer fills.
+    app.get(NOTIFICATION_STREAM_PATH, notificationStreamHandler({ streams: notificationStreams, auth, logger }));
+    if (config.ENABLE_TEST_ROUTES) {
+      // End-to-end: "the server dropped every stream" (behind the test-route guard above).
+      app.get("/__test/notification-streams/drop", (_req, res) => {
+        notificationStreams.dropAll();
+        res.set("Cache-Control", "no-store").json({ dropped: true });
+      });
+    }
+  }
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX]));

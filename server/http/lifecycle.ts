@@ -15,6 +15,9 @@ import { generationSourceFor, guestPageCacheFor } from "#server/page-cache/setup
 import { createBioHost } from "#server/bio/host/bio-host";
 import { closeViewCounter, viewCounterFor } from "#server/bio/host/view-counter";
 import { closeSandbox, sandboxFor } from "#server/payments/sandbox/runtime";
+import { listenForNotificationChanges } from "#server/notifications/changes";
+import { createNotificationStreams } from "#server/notifications/stream";
+import { countUnreadNotifications } from "#server/notifications/unread";
 import { createHttpApp } from "./app";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
@@ -55,7 +58,21 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   const payments = createPaymentProvider(config, { sandbox: () => sandboxFor({ db, config, sessionSecret, logger }) });
   const generation = generationSourceFor(database);
   const guestPages = guestPageCacheFor(config, database, generation);
-  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages });
+  // Live unread counts: every committed alert change (the trigger of migration 0013) reaches this
+  // process through LISTEN, and each tab's stream hears its user's new count (ADR 0024).
+  const notificationStreams = createNotificationStreams({
+    countUnread: (uid) => countUnreadNotifications(db, uid),
+    onError: (error, uid) => logger.warn({ err: error, uid }, "unread count not sent; the next change sends it"),
+  });
+  const notificationChanges = await listenForNotificationChanges(database, {
+    onChange: notificationStreams.changed,
+    onGap: () => {
+      logger.info("notification changes: listening again; every open stream's count is sent again");
+      notificationStreams.refreshAll();
+    },
+    onError: (error) => logger.warn({ err: error }, "notification changes: connection lost; reconnecting"),
+  });
+  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages, notificationStreams });
   const counter = viewCounterFor(db, {
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });
@@ -74,7 +91,12 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       logger.info({ reason }, "shutting down: no new requests");
       // Refuse new connections, let in-flight requests finish, drop idle keep-alives.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Event streams never finish by themselves: end them, and their browsers reconnect elsewhere.
+      notificationStreams.closeAll();
       server.closeIdleConnections();
+      // The streams' connections turn idle once their last bytes are out.
+      setImmediate(() => server.closeIdleConnections());
+      await notificationChanges.close();
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(forced);

@@ -25,7 +25,7 @@ export type ServerProcess = {
 };
 
 /** Runs the built server (`node server.js`) as its own process, as `npm start` does. */
-export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean } = {}) {
+export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean; startTimeoutMs?: number } = {}) {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
@@ -49,7 +49,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
   };
   if (options.expectExit) return server;
 
-  const deadline = Date.now() + 60_000;
+  // A fresh embedded database migrates and seeds first: on two busy cores that can pass a minute.
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   while (!output.includes("is running at")) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) throw new Error(`Server did not start in time:\n${output}`);

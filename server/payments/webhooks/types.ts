@@ -11,6 +11,8 @@ export type WebhookDeps = {
   /** Receipts and "you were sponsored" go into the outbox with the handler's transaction. */
   mailer: Mailer;
   site: EmailSite & { publicOrigin: string; bioOrigin: string };
+  /** Signs the unsubscribe links of alert mails: with `mailer` and `site`, these are sendNotification's deps. */
+  unsubscribeKey: string;
   logger?: Logger;
 };
 

@@ -22,6 +22,8 @@ export default [
   route("app", "routes/app/dashboard.tsx"),
   route("app/verify", "routes/app/verify.tsx"),
   route("app/account", "routes/app/account.tsx"),
+  // One-click unsubscribe from notification mail, signed out (issue 17; ADR 0025).
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 
   // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
   route("app/opportunities", "routes/opportunities/list.tsx"),

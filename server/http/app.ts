@@ -11,6 +11,7 @@ import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
+import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
@@ -65,7 +66,8 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
-  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX]));
+  // Exempt: provider webhooks, and mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow.
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX]));
 
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));

@@ -40,4 +40,5 @@ export function checkUnsubscribeToken(key: string, token: string, nowSeconds = M
   return { kind: "valid", uid, notificationKind: kind };
 }
 
-export const unsubscribePath = (token: string) => `/unsubscribe/${token}`;
+export const UNSUBSCRIBE_PATH_PREFIX = "/unsubscribe/";
+export const unsubscribePath = (token: string) => `${UNSUBSCRIBE_PATH_PREFIX}${token}`;

@@ -90,5 +90,6 @@ export default [
   route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
   route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
   route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
+  route("__test/notifications", "routes/test-hooks/notifications.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -59,22 +59,6 @@ export async function sponsorReceiptEmail({ to, site, amount, payeeName, referen
   return { to, subject: `Your receipt: ${amount} to ${payeeName}`, ...bodies, meta: { kind: "sponsor-receipt", url, reference } };
 }
 
-/** The creator's "you were sponsored" mail. */
-export async function sponsoredEmail({ to, site, amount, payeeName, reference, message, url }: PaymentEmailInput): Promise<MailMessage> {
-  const bodies = await renderBodies(
-    <PaymentMail
-      appName={site.appName}
-      supportEmail={site.supportEmail}
-      preview={`You received ${amount} on ${site.appName}.`}
-      heading="You were sponsored"
-      paragraphs={[`${payeeName}, you received ${amount}.`, `The sponsor wrote: “${message}”`, `Reference: ${reference}.`]}
-      buttonLabel="See the payment"
-      url={url}
-    />,
-  );
-  return { to, subject: `You were sponsored: ${amount}`, ...bodies, meta: { kind: "you-were-sponsored", url, reference } };
-}
-
 type NotificationEmailInput = {
   to: string;
   site: EmailSite;

@@ -68,6 +68,12 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   // Exempt: provider webhooks, and mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow.
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX]));
+  // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
+  // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).
+  app.use(UNSUBSCRIBE_PATH_PREFIX, (req, _res, next) => {
+    if (req.method === "POST") delete req.headers.origin;
+    next();
+  });
 
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));

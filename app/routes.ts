@@ -25,6 +25,8 @@ export default [
   // Pro membership (SPEC §2.5, §6; issue 16): the plans, checkout's return, and My Account's Pro Portal button.
   route("app/pro", "routes/app/pro.tsx"),
   route("app/account/pro-portal", "routes/app/pro-portal.ts"),
+  // One-click unsubscribe from notification mail, signed out (issue 17; ADR 0025).
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 
   // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
   route("app/opportunities", "routes/opportunities/list.tsx"),
@@ -108,5 +110,6 @@ export default [
   route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
   route("__test/notifications", "routes/test-hooks/notifications.tsx"),
   route("__test/notify", "routes/test-hooks/notify.tsx"),
+  route("__test/notification-mail", "routes/test-hooks/notification-mail.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

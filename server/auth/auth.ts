@@ -10,6 +10,8 @@ import type { Db } from "#server/db/client";
 import { account, session, user, verification } from "#server/db/schema";
 import type { Mailer } from "#server/email/mailer";
 import { passwordResetEmail, verificationEmail } from "#server/email/messages";
+import { notificationDepsOf } from "#server/notifications/deps";
+import { welcomeOnce } from "#server/notifications/welcome";
 
 export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
 
@@ -33,6 +35,7 @@ export const authLinks = {
 export function createAuth({ db, config, secret, mailer, logger }: AuthDependencies) {
   const origin = config.PUBLIC_ORIGIN;
   const site = { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL };
+  const notify = notificationDepsOf({ mailer, config, sessionSecret: secret });
   const google =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? genericOAuth({
@@ -96,6 +99,10 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
           await verificationEmail({ to: person.email, name: person.name, url: authLinks.verifyEmail(origin, token), site }),
         );
       },
+      // The welcome alert (issue 17): once, however often the link is followed.
+      afterEmailVerification: async (person) => {
+        await welcomeOnce(db, person.id, notify);
+      },
     },
     account: {
       // A Google sign-in joins the existing account of the same email only when Google says the
@@ -118,6 +125,8 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
             // A first Google sign-in: the type chosen before leaving for Google (startGoogleSignIn).
             const state = await getOAuthState().catch(() => null);
             await recordSignupType(db, created.id, parseUserType(state?.[SIGNUP_TYPE_STATE_KEY]));
+            // Google accounts arrive verified and never follow a verification link.
+            if (created.emailVerified) await welcomeOnce(db, created.id, notify);
           },
         },
       },

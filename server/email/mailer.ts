@@ -12,6 +12,8 @@ export type MailMessage = {
   text: string;
   /** What the mail is for and its main link, e.g. { kind: "verify-email", url }. */
   meta?: Record<string, string>;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post on notification mail (ADR 0025). */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = {
@@ -89,7 +91,7 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
 
   async function deliverOne(row: typeof emailOutbox.$inferSelect): Promise<boolean> {
     try {
-      const info = await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, html: row.html, text: row.text });
+      const info = await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, html: row.html, text: row.text, headers: row.headers });
       await db.delete(emailOutbox).where(eq(emailOutbox.id, row.id));
       // No URL here: links carry tokens, and the log is not the place for them once mail really goes out.
       logger.info({ to: row.to, subject: row.subject, messageId: info.messageId, attempts: row.attempts }, "email sent over SMTP");
@@ -123,12 +125,12 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
 
   return {
     transport: "smtp",
-    async send({ to, subject, html, text, meta = {} }) {
-      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
+    async send({ to, subject, html, text, meta = {}, headers = {} }) {
+      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() });
       loop.kick();
     },
-    async sendWithin(tx, { to, subject, html, text, meta = {} }) {
-      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, status: "queued", nextAttemptAt: new Date() });
+    async sendWithin(tx, { to, subject, html, text, meta = {}, headers = {} }) {
+      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() });
     },
     deliverDue: loop.deliverDue,
     close: loop.close,
@@ -138,8 +140,8 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
 function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
   return {
     transport: "outbox",
-    async send({ to, subject, html, text, meta = {} }) {
-      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta });
+    async send({ to, subject, html, text, meta = {}, headers = {} }) {
+      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers });
       if (production) {
         // Links carry sign-in power: never in a production log.
         logger.info({ to, subject }, "email stored in the outbox; open /dev/mailbox on this machine");
@@ -148,8 +150,8 @@ function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
         logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");
       }
     },
-    async sendWithin(tx, { to, subject, html, text, meta = {} }) {
-      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta });
+    async sendWithin(tx, { to, subject, html, text, meta = {}, headers = {} }) {
+      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers });
       logger.info({ to, subject }, "email stored in the outbox with its transaction");
     },
     deliverDue: async () => 0,

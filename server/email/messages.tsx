@@ -1,6 +1,7 @@
 import { render } from "@react-email/render";
 import type { ReactElement } from "react";
 import type { MailMessage } from "./mailer";
+import { NotificationMail } from "./templates/NotificationMail";
 import { PaymentMail } from "./templates/PaymentMail";
 import { ResetPassword } from "./templates/ResetPassword";
 import { VerifyEmail } from "./templates/VerifyEmail";
@@ -58,18 +59,46 @@ export async function sponsorReceiptEmail({ to, site, amount, payeeName, referen
   return { to, subject: `Your receipt: ${amount} to ${payeeName}`, ...bodies, meta: { kind: "sponsor-receipt", url, reference } };
 }
 
-/** The creator's "you were sponsored" mail. */
-export async function sponsoredEmail({ to, site, amount, payeeName, reference, message, url }: PaymentEmailInput): Promise<MailMessage> {
+type NotificationEmailInput = {
+  to: string;
+  site: EmailSite;
+  /** The alert's kind, and how My Account names it. */
+  kind: string;
+  kindLabel: string;
+  title: string;
+  message: string;
+  buttonLabel: string;
+  /** Absolute. */
+  url: string;
+  unsubscribeUrl: string;
+  preferencesUrl: string;
+};
+
+/**
+ * An alert by mail (ADR 0025): subject = the alert's title, body = its
+ * message and call to action, a footer with Unsubscribe; the one-click
+ * headers (RFC 8058) travel with it through the outbox.
+ */
+export async function notificationEmail(input: NotificationEmailInput): Promise<MailMessage> {
+  const { to, site, kind, kindLabel, title, message, buttonLabel, url, unsubscribeUrl, preferencesUrl } = input;
   const bodies = await renderBodies(
-    <PaymentMail
+    <NotificationMail
       appName={site.appName}
       supportEmail={site.supportEmail}
-      preview={`You received ${amount} on ${site.appName}.`}
-      heading="You were sponsored"
-      paragraphs={[`${payeeName}, you received ${amount}.`, `The sponsor wrote: “${message}”`, `Reference: ${reference}.`]}
-      buttonLabel="See the payment"
+      title={title}
+      message={message}
+      buttonLabel={buttonLabel}
       url={url}
+      kindLabel={kindLabel}
+      unsubscribeUrl={unsubscribeUrl}
+      preferencesUrl={preferencesUrl}
     />,
   );
-  return { to, subject: `You were sponsored: ${amount}`, ...bodies, meta: { kind: "you-were-sponsored", url, reference } };
+  return {
+    to,
+    subject: title,
+    ...bodies,
+    meta: { kind: `notification:${kind}`, url },
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
 }

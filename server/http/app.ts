@@ -12,6 +12,7 @@ import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
 import { externalBillingOrigins } from "#server/subscriptions/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
+import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
 import type { NotificationStreams } from "#server/notifications/stream";
@@ -83,7 +84,14 @@ export function createHttpApp(options: HttpAppOptions) {
   }
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
-  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX]));
+  // Exempt: provider webhooks, and mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow.
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX]));
+  // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
+  // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).
+  app.use(UNSUBSCRIBE_PATH_PREFIX, (req, _res, next) => {
+    if (req.method === "POST") delete req.headers.origin;
+    next();
+  });
 
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));

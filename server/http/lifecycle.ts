@@ -7,6 +7,8 @@ import { createAuth } from "#server/auth/auth";
 import { createCaptcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
 import { createMailer } from "#server/email/mailer";
+import { notificationDepsOf } from "#server/notifications/deps";
+import { startHeartsDigest } from "#server/notifications/hearts-digest";
 import { createPaymentProvider } from "#server/payments/setup";
 import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
@@ -78,6 +80,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   });
   // The sandbox payment provider delivers its stored events to our webhook endpoint from this process.
   if (config.PAYMENT_PROVIDER === "sandbox") sandboxFor({ db, config, sessionSecret, logger }).start();
+  // The daily hearts roll-up: now, then hourly; every process may run it (one alert per person and day).
+  const heartsDigest = startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger });
   const bioHost = createBioHost({ config, db, generation, counter, logger });
   // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
@@ -100,6 +104,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
       const forced = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(forced);
+      await heartsDigest.close();
       // A mail under way finishes (bounded); queued mail waits in the database for the next start.
       await mailer.close();
       // So does a sandbox event delivery; undelivered events wait in the database.

@@ -1,6 +1,7 @@
 /**
  * What an alert is about. Kept on the row (notifications.kind) so that a test
- * or a later filter can count alerts of one kind without reading their words.
+ * or a later filter can count alerts of one kind without reading their words,
+ * and so that each kind can be mailed or not by the person's choice.
  */
 export const NOTIFICATION_KINDS = [
   "general",
@@ -11,6 +12,50 @@ export const NOTIFICATION_KINDS = [
   "pro-started",
   "pro-renewal-failed",
   "pro-ended",
+  "welcome",
+  "hearts-daily",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export type KindEntry = {
+  /** The preference's label in My Account. */
+  label: string;
+  /** One line under it: when this alert is written. */
+  description: string;
+  /** Mailed unless the person said otherwise (ADR 0025: money and account events yes, the rest no). */
+  mailByDefault: boolean;
+};
+
+/** The catalogue My Account's "Notifications" section and sendNotification read (ADR 0025). */
+export const NOTIFICATION_CATALOGUE: Record<NotificationKind, KindEntry> = {
+  "payment-received": { label: "Payment received", description: "Someone paid you from one of your bio pages.", mailByDefault: true },
+  "refund-done": { label: "Refund done", description: "A payment to you was refunded.", mailByDefault: true },
+  "dispute-opened": { label: "Dispute opened", description: "A sponsor's bank disputes a payment to you.", mailByDefault: true },
+  "payouts-enabled": { label: "Payouts enabled", description: "Your payout account is ready to take payments.", mailByDefault: true },
+  "pro-started": { label: "Pro started", description: "Your Pro membership began (a receipt of sorts).", mailByDefault: true },
+  "pro-renewal-failed": { label: "Pro renewal failed", description: "Your Pro membership could not be renewed.", mailByDefault: true },
+  "pro-ended": { label: "Pro ended", description: "Your Pro membership ended.", mailByDefault: true },
+  "hearts-daily": { label: "Daily hearts", description: "Once a day, how many hearts your opportunities got the day before.", mailByDefault: false },
+  // The verification mail already greeted them by mail; the welcome is an in-app note.
+  welcome: { label: "Welcome", description: "Once, after you verify your email address.", mailByDefault: false },
+  general: { label: "Other news", description: "Anything else we tell you about your account.", mailByDefault: false },
+};
+
+/** The order My Account lists them in: money first, then membership, then the rest. */
+export const PREFERENCE_ORDER: readonly NotificationKind[] = [
+  "payment-received",
+  "refund-done",
+  "dispute-opened",
+  "payouts-enabled",
+  "pro-started",
+  "pro-renewal-failed",
+  "pro-ended",
+  "hearts-daily",
+  "welcome",
+  "general",
+];
+
+export function isNotificationKind(value: string): value is NotificationKind {
+  return (NOTIFICATION_KINDS as readonly string[]).includes(value);
+}

@@ -1,6 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { notifications } from "#server/db/schema";
-import type { NotificationKind } from "./kinds";
+import { notifications, user } from "#server/db/schema";
+import type { Mailer } from "#server/email/mailer";
+import { notificationEmail, type EmailSite } from "#server/email/messages";
+import { NOTIFICATION_CATALOGUE, type NotificationKind } from "./kinds";
+import { wantsMail } from "./preferences";
+import { signUnsubscribeToken, unsubscribePath } from "./unsubscribe-token";
 
 export type NotificationInput = {
   uid: string;
@@ -11,22 +16,63 @@ export type NotificationInput = {
   buttonDestination?: string;
 };
 
+/** What sendNotification needs besides the transaction to mail an alert (notificationDepsOf builds it from the app context). */
+export type NotificationDeps = {
+  mailer: Mailer;
+  site: EmailSite & { publicOrigin: string };
+  /** unsubscribeSigningKey(sessionSecret). */
+  unsubscribeKey: string;
+};
+
 /** A database or an open transaction: alerts are written by whoever made the change they report. */
-type Writer = Pick<Db, "insert">;
+type Writer = Pick<Db, "insert" | "select">;
+
+/** Where the mail's button goes: the alert list, which shows the alert with its own (rewritten) call to action. */
+export const NOTIFICATIONS_PATH = "/app/notifications";
+export const PREFERENCES_PATH = "/app/account#notifications";
 
 /**
- * Writes one alert (SPEC §3 alerts) with the caller's executor, so that it is
- * committed with the change it reports, or not at all: a payment that rolls
- * back leaves no "payment received" behind, and a retried event that is
- * already handled writes none twice.
+ * THE way the product writes an alert (SPEC §3 alerts, ADR 0025): the row,
+ * and, if the person wants this kind by mail and their address is verified,
+ * the mail, both with the caller's executor, so that they are committed with
+ * the change they report, or not at all: a payment that rolls back leaves no
+ * "payment received" and no mail behind, and a retried event that is already
+ * handled writes neither twice. The outbox sends the mail after the commit,
+ * retrying on failure. True when the alert was written; false when a unique
+ * key said it exists already (one welcome per person).
  */
-export async function sendNotification(tx: Writer, input: NotificationInput): Promise<void> {
-  await tx.insert(notifications).values({
-    uid: input.uid,
+export async function sendNotification(tx: Writer, input: NotificationInput, deps: NotificationDeps): Promise<boolean> {
+  const written = await tx
+    .insert(notifications)
+    .values({
+      uid: input.uid,
+      kind: input.kind,
+      title: input.title,
+      message: input.message,
+      buttonText: input.buttonText ?? null,
+      buttonDestination: input.buttonDestination ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: notifications.id });
+  if (written.length === 0) return false;
+  if (!(await wantsMail(tx, input.uid, input.kind))) return true;
+  const [person] = await tx.select({ email: user.email, verified: user.emailVerified }).from(user).where(eq(user.id, input.uid));
+  // SPEC §4: alerts are for verified addresses; an unverified one may not even be theirs.
+  if (!person?.verified) return true;
+  const origin = deps.site.publicOrigin;
+  const kind = NOTIFICATION_CATALOGUE[input.kind];
+  const mail = await notificationEmail({
+    to: person.email,
+    site: deps.site,
     kind: input.kind,
+    kindLabel: kind.label,
     title: input.title,
     message: input.message,
-    buttonText: input.buttonText ?? null,
-    buttonDestination: input.buttonDestination ?? null,
+    buttonLabel: "Open your notifications",
+    url: `${origin}${NOTIFICATIONS_PATH}`,
+    unsubscribeUrl: `${origin}${unsubscribePath(signUnsubscribeToken(deps.unsubscribeKey, input.uid, input.kind))}`,
+    preferencesUrl: `${origin}${PREFERENCES_PATH}`,
   });
+  await deps.mailer.sendWithin(tx, mail);
+  return true;
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { connectedAccounts, profiles } from "#server/db/schema";
+import type { NotificationDeps } from "#server/notifications/send";
 import { announcePayoutsEnabled } from "./webhooks/announce";
 import type { ConnectedAccountState } from "./provider";
 
@@ -28,6 +29,7 @@ export async function applyAccountState(
   tx: Db,
   row: AccountRow,
   state: ConnectedAccountState,
+  notify: NotificationDeps,
 ): Promise<{ completed: boolean; becameComplete: boolean; paymentsEnabledChanged: boolean }> {
   const completed = state.chargesEnabled;
   if (completed !== row.completed) {
@@ -41,7 +43,7 @@ export async function applyAccountState(
       .onConflictDoUpdate({ target: profiles.uid, set: { paymentsEnabled: completed } });
   }
   const becameComplete = completed && !row.completed;
-  if (becameComplete) await announcePayoutsEnabled(tx, row.uid);
+  if (becameComplete) await announcePayoutsEnabled(tx, row.uid, notify);
   // Bio pages show sponsorship options only while payments are on: cached guest pages must be redrawn.
   return { completed, becameComplete, paymentsEnabledChanged: (profile?.paymentsEnabled ?? false) !== completed };
 }

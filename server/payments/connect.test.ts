@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { connectedAccounts, notifications, profiles, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { notificationDeps } from "#tests/support/payments";
 import { completeOnboardingReturn, getOrCreateConnectedAccount, resumeOnboarding } from "./connect";
 
 describe.each(ENGINES)("connected accounts on %s", (engine) => {
@@ -11,7 +12,7 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
   let uid: string;
   let n = 0;
   const db = () => database.db;
-  const connect = (who = uid) => getOrCreateConnectedAccount(db(), provider, { uid: who, email: `${who}@c.example`, accountType: "individual", origin: "http://app.test" });
+  const connect = (who = uid) => getOrCreateConnectedAccount(db(), provider, { uid: who, email: `${who}@c.example`, accountType: "individual", origin: "http://app.test" }, notificationDeps(db()));
   const row = async (who = uid) => (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, who)))[0];
   const newUser = async () => {
     n += 1;
@@ -70,22 +71,22 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
   it("the return from onboarding is bound to the user: their token only, read fresh", async () => {
     await connect();
     const { stateToken, providerAccountId } = (await row())!;
-    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken })).toEqual({ kind: "SUCCESS", completed: false });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken }, notificationDeps(db()))).toEqual({ kind: "SUCCESS", completed: false });
     provider.setAccount(providerAccountId!, { chargesEnabled: true });
-    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken })).toEqual({ kind: "SUCCESS", completed: true });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken }, notificationDeps(db()))).toEqual({ kind: "SUCCESS", completed: true });
 
-    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: `${stateToken}x` })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
-    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: "" })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: `${stateToken}x` }, notificationDeps(db()))).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: "" }, notificationDeps(db()))).toMatchObject({ kind: "ERROR", code: "permission-denied" });
     // Someone else opening this user's return link gets nothing, whether or not they have an account.
     const stranger = await newUser();
-    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken }, notificationDeps(db()))).toMatchObject({ kind: "ERROR", code: "permission-denied" });
     await connect(stranger);
-    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken })).toMatchObject({ kind: "ERROR", code: "permission-denied" });
+    expect(await completeOnboardingReturn(db(), provider, { uid: stranger, stateToken }, notificationDeps(db()))).toMatchObject({ kind: "ERROR", code: "permission-denied" });
     expect((await row(stranger))!.completed).toBe(false);
   });
 
   it("an expired onboarding link is renewed only for the user's own token, and says so once the account is complete", async () => {
-    const resume = (who: string, stateToken: string) => resumeOnboarding(db(), provider, { uid: who, email: `${who}@c.example`, stateToken, origin: "http://app.test" });
+    const resume = (who: string, stateToken: string) => resumeOnboarding(db(), provider, { uid: who, email: `${who}@c.example`, stateToken, origin: "http://app.test" }, notificationDeps(db()));
     expect(await resume(uid, "anything")).toMatchObject({ kind: "ERROR", code: "permission-denied" });
     await connect();
     const { stateToken, providerAccountId } = (await row())!;

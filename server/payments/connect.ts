@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client";
 import { connectedAccounts } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { guestPagesChanged } from "#server/page-cache/generation";
+import type { NotificationDeps } from "#server/notifications/send";
 import { applyAccountState, lockAccountOfUser } from "./account-state";
 import type { AccountType, ConnectedAccountState, PaymentProvider } from "./provider";
 
@@ -29,11 +30,11 @@ async function onboardingLink(provider: PaymentProvider, accountId: string, orig
 }
 
 /** Writes what the provider says under the account row's lock; true when the account is complete. */
-async function storeState(db: Db, uid: string, state: ConnectedAccountState): Promise<boolean> {
+async function storeState(db: Db, uid: string, state: ConnectedAccountState, notify: NotificationDeps): Promise<boolean> {
   const applied = await db.transaction(async (tx) => {
     const row = await lockAccountOfUser(tx, uid);
     if (!row || row.providerAccountId !== state.accountId) return null;
-    return applyAccountState(tx, row, state);
+    return applyAccountState(tx, row, state, notify);
   });
   // After the commit, as every write guests may see (their bio pages' sponsorship options).
   if (applied?.paymentsEnabledChanged) await guestPagesChanged(db);
@@ -54,6 +55,7 @@ export async function getOrCreateConnectedAccount(
   db: Db,
   provider: PaymentProvider,
   input: { uid: string; email: string; accountType: AccountType; origin: string },
+  notify: NotificationDeps,
 ): Promise<ConnectResult> {
   try {
     await db.insert(connectedAccounts).values({ uid: input.uid, stateToken: newStateToken(), accountType: input.accountType }).onConflictDoNothing({ target: connectedAccounts.uid });
@@ -67,7 +69,7 @@ export async function getOrCreateConnectedAccount(
     }
     if (row.completed) return { kind: "EXISTING_COMPLETE" };
     const state = await provider.readAccount(row.providerAccountId);
-    if (await storeState(db, input.uid, state)) return { kind: "EXISTING_COMPLETE" };
+    if (await storeState(db, input.uid, state, notify)) return { kind: "EXISTING_COMPLETE" };
     return { kind: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken) };
   } catch {
     return { kind: "ERROR", message: "The payment provider could not be reached." };
@@ -87,7 +89,12 @@ export type ReturnResult = { kind: "SUCCESS"; completed: boolean } | DomainError
  * signed-in user's own (a link opened by someone else, or an old token, is
  * refused), and the account is read fresh: coming back is not finishing.
  */
-export async function completeOnboardingReturn(db: Db, provider: PaymentProvider, input: { uid: string; stateToken: string }): Promise<ReturnResult> {
+export async function completeOnboardingReturn(
+  db: Db,
+  provider: PaymentProvider,
+  input: { uid: string; stateToken: string },
+  notify: NotificationDeps,
+): Promise<ReturnResult> {
   const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
   if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
     return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
@@ -98,7 +105,7 @@ export async function completeOnboardingReturn(db: Db, provider: PaymentProvider
   } catch {
     return domainError("unavailable", "The payment provider could not be reached. Please try again in a moment.");
   }
-  return { kind: "SUCCESS", completed: await storeState(db, input.uid, state) };
+  return { kind: "SUCCESS", completed: await storeState(db, input.uid, state, notify) };
 }
 
 export type ResumeResult = ConnectResult | DomainError<"permission-denied">;
@@ -112,10 +119,11 @@ export async function resumeOnboarding(
   db: Db,
   provider: PaymentProvider,
   input: { uid: string; email: string; stateToken: string; origin: string },
+  notify: NotificationDeps,
 ): Promise<ResumeResult> {
   const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
   if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
     return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
   }
-  return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin });
+  return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin }, notify);
 }

@@ -7,11 +7,25 @@ import { createMailer } from "#server/email/mailer";
 import type { PaymentEvent, PaymentEventOf } from "#server/payments/events";
 import type { WebhookDeps } from "#server/payments/webhooks/types";
 import { newOpportunityId } from "#server/opportunities/ids";
+import type { NotificationDeps } from "#server/notifications/send";
+import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import type { FakePaymentProvider } from "./fake-payment-provider";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 
 export const silentLogger = pino({ level: "silent" });
+
+/** The secret unsubscribe links are signed with in tests. */
+export const TEST_SESSION_SECRET = "test-session-secret-of-at-least-32-characters";
+
+/** sendNotification's deps with the outbox mailer (mail rows land in email_outbox with the caller's transaction). */
+export function notificationDeps(db: Db, mailer = createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger })): NotificationDeps {
+  return {
+    mailer,
+    site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test" },
+    unsubscribeKey: unsubscribeSigningKey(TEST_SESSION_SECRET),
+  };
+}
 
 /** Handler dependencies with the outbox mailer (mail rows land in email_outbox with the handler's transaction). */
 export function webhookDeps(db: Db, provider: FakePaymentProvider): WebhookDeps {
@@ -19,6 +33,7 @@ export function webhookDeps(db: Db, provider: FakePaymentProvider): WebhookDeps 
     provider,
     mailer: createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger }),
     site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test", bioOrigin: "http://bio.test" },
+    unsubscribeKey: unsubscribeSigningKey(TEST_SESSION_SECRET),
     logger: silentLogger,
   };
 }

@@ -2,7 +2,16 @@ import type { AddressInfo } from "node:net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
 
-export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string; links: string[] };
+export type ReceivedMail = {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  /** Every header by its lowercase name (the last one wins), e.g. "list-unsubscribe". */
+  headers: Record<string, string>;
+};
 
 export type SmtpSink = {
   /** smtp://127.0.0.1:PORT, ready for SMTP_URL. */
@@ -114,6 +123,7 @@ function toReceivedMail(parsed: Awaited<ReturnType<typeof PostalMime.parse>>, en
     text,
     html,
     links: extractLinks(text, html),
+    headers: Object.fromEntries(parsed.headers.map((header) => [header.key.toLowerCase(), header.value])),
   };
 }
 

@@ -7,6 +7,9 @@ import { payoutAccountOf } from "#server/payments/payments-overview";
 import { findBillingCustomer } from "#server/subscriptions/customers";
 import { PRO_PLANS } from "#server/subscriptions/plans";
 import { getProStatus } from "#server/subscriptions/pro-status";
+import { NOTIFICATION_CATALOGUE, NOTIFICATION_KINDS, PREFERENCE_ORDER } from "#server/notifications/kinds";
+import { mailPreferencesOf, saveMailPreferences, type MailPreferences } from "#server/notifications/preferences";
+import { NotificationPreferences } from "#app/components/notifications/NotificationPreferences";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
@@ -17,12 +20,13 @@ import type { Route } from "./+types/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType, payout, pro, customerId] = await Promise.all([
+  const [profile, accountType, payout, pro, customerId, mail] = await Promise.all([
     getProfile(context.db, user.id),
     accountTypeOf(context.db, user.id),
     payoutAccountOf(context.db, user.id),
     getProStatus(context.db, user.id),
     findBillingCustomer(context.db, user.id),
+    mailPreferencesOf(context.db, user.id),
   ]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
@@ -32,6 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     providerName: context.payments.displayName,
     proLine: proLine(pro),
     hasBillingCustomer: customerId !== null,
+    notificationRows: PREFERENCE_ORDER.map((kind) => ({ kind, ...NOTIFICATION_CATALOGUE[kind], mail: mail[kind] })),
   };
 }
 
@@ -60,6 +65,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.kind === "ERROR") return data<ActionResult>({ profileError: result.message }, { status: httpStatusOf(result.code) });
     return redirectWithToast(request, context.sessionSecret, "/app/account", { kind: "success", message: "Profile saved." });
   }
+  if (intent === "notification-preferences") {
+    // Checked boxes are the kinds to email; every kind not sent is off (an unchecked box sends nothing).
+    const chosen = new Set(form.getAll("mail").map(String));
+    await saveMailPreferences(context.db, user.id, Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, chosen.has(kind)])) as MailPreferences);
+    return redirectWithToast(request, context.sessionSecret, "/app/account#notifications", { kind: "success", message: "Email preferences saved." });
+  }
   if (intent === "reset-password") {
     const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
     if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
@@ -72,10 +83,10 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "My Ac
 
 const TYPE_LABELS = { creator: "Creator", sponsor: "Sponsor" } as const;
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+function Section({ title, children, anchor, className = "" }: { title: string; children: React.ReactNode; anchor?: string; className?: string }) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, "-")}`;
   return (
-    <section aria-labelledby={id} className="rounded-2xl border border-primary/15 p-6 shadow-sm">
+    <section id={anchor} aria-labelledby={id} className={`rounded-2xl border border-primary/15 p-6 shadow-sm ${className}`}>
       <h2 id={id} className="text-xl font-bold">
         {title}
       </h2>
@@ -116,7 +127,7 @@ function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "
 }
 
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer } = loaderData;
+  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -192,6 +203,10 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
             <li><Link to="/support/payments">Payments Support</Link></li>
             <li><Link to="/support/code-of-conduct">Code of Conduct</Link></li>
           </ul>
+        </Section>
+
+        <Section title="Notifications" anchor="notifications" className="scroll-mt-20 md:col-span-2">
+          <NotificationPreferences rows={notificationRows} />
         </Section>
       </div>
       {actionData?.error ? (

@@ -1,5 +1,6 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { httpStatusOf } from "#server/errors";
+import { notificationDepsOf } from "#server/notifications/deps";
 import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/payments/connect";
 import { payoutAccountOf } from "#server/payments/payments-overview";
 import { parseSetupForm } from "#server/payments/setup-form";
@@ -34,7 +35,7 @@ export async function connectAction(request: Request, context: AppLoadContext, u
     email: parsed.values.email,
     accountType: parsed.values.accountType,
     origin: context.config.PUBLIC_ORIGIN,
-  });
+  }, notificationDepsOf(context));
   return answerConnectResult(request, context, user, result, "connected account failed");
 }
 

@@ -1,4 +1,5 @@
 import { requireVerifiedUser } from "#server/auth/session";
+import { notificationDepsOf } from "#server/notifications/deps";
 import { resumeOnboarding } from "#server/payments/connect";
 import type { Route } from "./+types/setup-refresh";
 import { answerConnectResult } from "./payments.server";
@@ -7,6 +8,6 @@ import { answerConnectResult } from "./payments.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const stateToken = new URL(request.url).searchParams.get("state") ?? "";
-  const result = await resumeOnboarding(context.db, context.payments, { uid: user.id, email: user.email, stateToken, origin: context.config.PUBLIC_ORIGIN });
+  const result = await resumeOnboarding(context.db, context.payments, { uid: user.id, email: user.email, stateToken, origin: context.config.PUBLIC_ORIGIN }, notificationDepsOf(context));
   return answerConnectResult(request, context, user, result, "onboarding refresh failed");
 }

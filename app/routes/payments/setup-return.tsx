@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { httpStatusOf } from "#server/errors";
+import { notificationDepsOf } from "#server/notifications/deps";
 import { completeOnboardingReturn } from "#server/payments/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
 import { FormAlert } from "#app/components/forms";
@@ -17,7 +18,7 @@ import { payoutSetupData } from "./payments.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const stateToken = new URL(request.url).searchParams.get("state") ?? "";
-  const result = await completeOnboardingReturn(context.db, context.payments, { uid: user.id, stateToken });
+  const result = await completeOnboardingReturn(context.db, context.payments, { uid: user.id, stateToken }, notificationDepsOf(context));
   // Refused (someone else's or an old link) or the provider unreachable: said on the page, with the way on.
   if (result.kind === "ERROR") return data({ refused: result.message, setup: null }, { status: httpStatusOf(result.code) });
   if (result.completed) {

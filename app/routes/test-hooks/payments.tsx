@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import { connectedAccounts, profiles } from "#server/db/schema";
+import { notificationDepsOf } from "#server/notifications/deps";
 import { getOrCreateConnectedAccount } from "#server/payments/connect";
 import { sandboxFor } from "#server/payments/sandbox/runtime";
 import type { Route } from "./+types/payments";
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       email: user.email,
       accountType: "individual",
       origin: context.config.PUBLIC_ORIGIN,
-    });
+    }, notificationDepsOf(context));
     if (connected.kind === "ERROR") throw data(connected.message, { status: 502 });
     const [account] = await context.db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, user.id));
     if (connected.kind !== "EXISTING_COMPLETE" && account?.providerAccountId) {

@@ -20,6 +20,8 @@ export const emailOutbox = pgTable(
     text: text().notNull(),
     // What the mail is for and its main link, e.g. { kind: "verify-email", url }.
     meta: jsonb().$type<Record<string, string>>().notNull().default({}),
+    // Extra headers sent with the mail, e.g. List-Unsubscribe and List-Unsubscribe-Post on notification mail.
+    headers: jsonb().$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     status: text().$type<"stored" | "queued" | "failed">().notNull().default("stored"),
     attempts: integer().notNull().default(0),

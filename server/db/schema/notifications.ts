@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 
 /** An in-app notification (SPEC: alert). */
@@ -25,5 +25,43 @@ export const notifications = pgTable(
     index("notifications_uid_created_idx").on(t.uid, t.created),
     // The unread count in the user menu.
     index("notifications_uid_unread_idx").on(t.uid).where(sql`${t.unread}`),
+    // One welcome per person, however often the verification link is followed (server/notifications/welcome.ts).
+    uniqueIndex("notifications_one_welcome_idx").on(t.uid).where(sql`${t.kind} = 'welcome'`),
   ],
+);
+
+/**
+ * Whether a person wants a kind of alert by mail too (in-app is always on).
+ * No row means the kind's default (server/notifications/kinds.ts), so a
+ * changed default reaches everyone who never chose.
+ */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    uid: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    kind: text().notNull(),
+    mail: boolean().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.kind] })],
+);
+
+/**
+ * The daily hearts roll-up already written: one row per person and UTC day,
+ * taken in the same transaction as the alert, so two processes (or two runs)
+ * never write the same day's alert twice (server/notifications/hearts-digest.ts).
+ */
+export const notificationDigests = pgTable(
+  "notification_digests",
+  {
+    uid: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    day: date({ mode: "string" }).notNull(),
+    hearts: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.day] })],
 );

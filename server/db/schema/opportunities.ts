@@ -70,6 +70,8 @@ export const hearts = pgTable(
     check("hearts_id_check", sql`${t.id} = ${t.postId} || '_' || ${t.uid}`),
     // "hearts where uid equals the user"; a backward scan gives most recent first.
     index("hearts_uid_created_idx").on(t.uid, t.createdAt),
+    // The daily hearts roll-up reads one UTC day of hearts (server/notifications/hearts-digest.ts).
+    index("hearts_created_idx").on(t.createdAt),
   ],
 );
 

@@ -23,6 +23,8 @@ type EmailLayoutProps = {
   buttonLabel: string;
   url: string;
   children: ReactNode;
+  /** Why the reader gets this mail; account emails say "someone used this address", notification mail says how to stop it. */
+  footer?: ReactNode;
 };
 
 export const paragraphStyle = { margin: "0 0 12px", fontSize: "16px", lineHeight: "24px" } as const;
@@ -32,7 +34,7 @@ const font = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helv
 // Sentences with a value in them are one template string: JSX would split them with <!-- --> markers.
 
 /** Header, one call to action with its raw link, and the footer every account email shares. */
-export function EmailLayout({ appName, supportEmail, preview, heading, buttonLabel, url, children }: EmailLayoutProps) {
+export function EmailLayout({ appName, supportEmail, preview, heading, buttonLabel, url, children, footer }: EmailLayoutProps) {
   return (
     <Html lang="en">
       <Head />
@@ -77,9 +79,11 @@ export function EmailLayout({ appName, supportEmail, preview, heading, buttonLab
             <Text style={{ margin: "0 0 8px", fontSize: "13px", lineHeight: "20px", color: colors.muted }}>
               Questions? Write to <Link href={`mailto:${supportEmail}`} style={{ color: colors.primary }}>{supportEmail}</Link>.
             </Text>
-            <Text style={{ margin: 0, fontSize: "13px", lineHeight: "20px", color: colors.muted }}>
-              {`You received this because someone used this address on ${appName}. If it wasn't you, ignore this email.`}
-            </Text>
+            {footer ?? (
+              <Text style={{ margin: 0, fontSize: "13px", lineHeight: "20px", color: colors.muted }}>
+                {`You received this because someone used this address on ${appName}. If it wasn't you, ignore this email.`}
+              </Text>
+            )}
           </Section>
         </Container>
       </Body>

@@ -12,7 +12,7 @@ type PaymentMailProps = {
   url: string;
 };
 
-/** The sponsor's receipt and the creator's "you were sponsored": both are a few sentences and one link. */
+/** The sponsor's receipt: a few sentences and one link. */
 export function PaymentMail({ appName, supportEmail, preview, heading, paragraphs, buttonLabel, url }: PaymentMailProps) {
   return (
     <EmailLayout appName={appName} supportEmail={supportEmail} preview={preview} heading={heading} buttonLabel={buttonLabel} url={url}>

@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { bioPages, user } from "#server/db/schema";
 import type { MailMessage } from "#server/email/mailer";
-import { sponsorReceiptEmail, sponsoredEmail } from "#server/email/messages";
+import { sponsorReceiptEmail } from "#server/email/messages";
 import { formatMoney } from "#server/payments/money";
-import { sendNotification } from "#server/notifications/send";
+import { sendNotification, type NotificationDeps } from "#server/notifications/send";
 import type { LockedSession } from "./sessions";
 import type { WebhookDeps } from "./types";
 
@@ -14,14 +14,14 @@ export const paymentInfoPath = (sessionId: string) => `/app/account/sponsors/pay
 const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
 
 /**
- * Both mails of a payment (the sponsor's receipt, the owner's "you were
- * sponsored"), rendered BEFORE the transaction (rendering takes ~10 ms a
- * mail, too long to hold the session's row lock for); the handler stores
- * them with the transaction only if it records the payment.
+ * The sponsor's receipt, rendered BEFORE the transaction (rendering takes
+ * ~10 ms a mail, too long to hold the session's row lock for); the handler
+ * stores it with the transaction only if it records the payment. The owner's
+ * mail is the "Payment received" alert's own, by their preference (ADR 0025).
  */
 export async function composePaymentMails(db: Db, session: LockedSession, gross: number, currency: string, deps: WebhookDeps): Promise<MailMessage[]> {
   const amount = formatMoney(gross, currency);
-  const [owner] = await db.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, session.posterUid));
+  const [owner] = await db.select({ name: user.name }).from(user).where(eq(user.id, session.posterUid));
   const [page] = session.bioPageId
     ? await db.select({ name: bioPages.name, ending: bioPages.customEnding }).from(bioPages).where(eq(bioPages.id, session.bioPageId))
     : [];
@@ -33,12 +33,11 @@ export async function composePaymentMails(db: Db, session: LockedSession, gross:
     const url = page ? `${deps.site.bioOrigin}/${page.ending}` : deps.site.publicOrigin;
     mails.push(await sponsorReceiptEmail({ ...facts, to: session.sponsorEmail, url }));
   }
-  if (owner) mails.push(await sponsoredEmail({ ...facts, to: owner.email, url: `${deps.site.publicOrigin}${paymentInfoPath(session.id)}` }));
   return mails;
 }
 
 /**
- * "Payment received" for the owner and the payment's mails, all with the
+ * "Payment received" for the owner (mailed if they want it) and the sponsor's receipt, all with the
  * transaction that recorded the payment: if it rolls back none of them
  * exists, and a redelivered event finds the payment recorded and announces
  * nothing again.
@@ -51,11 +50,11 @@ export async function announcePayment(tx: Db, session: LockedSession, gross: num
     message: `You received ${formatMoney(gross, currency)} from ${from(session)}${session.kind === "tip" ? " as a tip" : " for a sponsorship"}.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  });
+  }, deps);
   for (const mail of mails) await deps.mailer.sendWithin(tx, mail);
 }
 
-export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string): Promise<void> {
+export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string, deps: NotificationDeps): Promise<void> {
   await sendNotification(tx, {
     uid: session.posterUid,
     kind: "refund-done",
@@ -63,10 +62,10 @@ export async function announceRefund(tx: Db, session: LockedSession, amountRefun
     message: `The ${formatMoney(amountRefunded, currency)} payment from ${from(session)} was refunded.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  });
+  }, deps);
 }
 
-export async function announceDispute(tx: Db, session: LockedSession, amount: number, currency: string): Promise<void> {
+export async function announceDispute(tx: Db, session: LockedSession, amount: number, currency: string, deps: NotificationDeps): Promise<void> {
   await sendNotification(tx, {
     uid: session.posterUid,
     kind: "dispute-opened",
@@ -74,10 +73,10 @@ export async function announceDispute(tx: Db, session: LockedSession, amount: nu
     message: `The sponsor's bank disputes the ${formatMoney(amount, currency)} payment from ${from(session)}; the amount is held until the dispute is settled.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  });
+  }, deps);
 }
 
-export async function announcePayoutsEnabled(tx: Db, uid: string): Promise<void> {
+export async function announcePayoutsEnabled(tx: Db, uid: string, deps: NotificationDeps): Promise<void> {
   await sendNotification(tx, {
     uid,
     kind: "payouts-enabled",
@@ -85,5 +84,5 @@ export async function announcePayoutsEnabled(tx: Db, uid: string): Promise<void>
     message: "Your payout account is ready: sponsors can now pay you from your bio pages.",
     buttonText: "Your bio pages",
     buttonDestination: "/app/account/bizbio",
-  });
+  }, deps);
 }

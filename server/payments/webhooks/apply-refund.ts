@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { refundRequests } from "#server/db/schema";
 import { recordRefund, refreshSessionStatus, sessionEntries } from "#server/payments/ledger";
+import type { NotificationDeps } from "#server/notifications/send";
 import { announceRefund } from "./announce";
 import type { LockedSession } from "./sessions";
 import { RetryLater } from "./types";
@@ -16,6 +17,7 @@ export async function applySucceededRefund(
   tx: Db,
   session: LockedSession,
   refund: { paymentIntentId: string; amount: number; currency: string; refundId: string | null },
+  deps: NotificationDeps,
 ): Promise<void> {
   const payment = (await sessionEntries(tx, session.id)).find((e) => e.kind === "payment");
   // The refund overtook the payment's own event: let the provider bring it back once the payment is in.
@@ -31,5 +33,5 @@ export async function applySucceededRefund(
     });
   if (written.kind === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
-  await announceRefund(tx, session, Math.min(refund.amount, payment.gross), refund.currency);
+  await announceRefund(tx, session, Math.min(refund.amount, payment.gross), refund.currency, deps);
 }

@@ -49,7 +49,9 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe(`Your receipt: $25.00 to Page of ${payee.uid}`);
     const ownerMails = await db().select().from(emailOutbox).where(eq(emailOutbox.to, `${payee.uid}@pay.example`));
-    expect(ownerMails.map((m) => m.subject)).toEqual(["You were sponsored: $25.00"]);
+    // The owner's mail is the "Payment received" alert's own (mailed by default), with its one-click unsubscribe.
+    expect(ownerMails.map((m) => m.subject)).toEqual(["Payment received"]);
+    expect(ownerMails[0]!.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
     const [stored] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, event.eventId));
     expect(stored!.handledAt).not.toBeNull();
     expect(stored!.payload).toMatchObject({ type: "checkout.completed", checkoutId: s.checkoutId });

@@ -7,7 +7,7 @@ import { capRequestBodies } from "#server/http/body-limit";
 import { refuseCrossSiteWrites } from "#server/http/same-origin";
 import { createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
 import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, silentLogger, webhookDeps } from "#tests/support/payments";
+import { events, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps } from "#tests/support/payments";
 import { handleWebhookRequest, WEBHOOK_PATH_PREFIX, webhookBodyRule } from "./http";
 
 /**
@@ -24,7 +24,7 @@ describe("webhook endpoint behind the HTTP guards", () => {
   beforeAll(async () => {
     database = await createEmptyDatabase("pglite");
     await database.migrate();
-    const context = { db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger };
+    const context = { db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET };
     const app = express();
     app.use(capRequestBodies([webhookBodyRule]));
     app.use(refuseCrossSiteWrites(["http://app.test"], [WEBHOOK_PATH_PREFIX]));

@@ -5,14 +5,14 @@ import { paymentEvents } from "#server/db/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, silentLogger, webhookDeps, type SeededSession } from "#tests/support/payments";
+import { events, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps, type SeededSession } from "#tests/support/payments";
 import { handleWebhookRequest } from "./http";
 
 describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
   const database = migratedDatabase(engine);
   const provider = new FakePaymentProvider();
   let s: SeededSession;
-  const context = () => ({ db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger });
+  const context = () => ({ db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET });
   const post = (body: string, signature: string | null, providerParam = "sandbox") =>
     handleWebhookRequest(
       new Request("http://app.test/api/payments/webhooks/sandbox", { method: "POST", body, headers: signature === null ? {} : { "Sandbox-Signature": signature } }),

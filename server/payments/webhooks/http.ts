@@ -1,6 +1,7 @@
 import type { BodyLimitRule } from "#server/http/body-limit";
 import type { AppContext } from "#server/http/context";
 import { WebhookSignatureError, type ProviderName } from "#server/payments/provider";
+import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import { receivePaymentEvent } from "./intake";
 import type { WebhookDeps } from "./types";
 
@@ -18,13 +19,14 @@ export const webhookBodyRule: BodyLimitRule = {
 /** The header each provider signs its deliveries in (the sandbox copies Stripe's scheme). */
 const SIGNATURE_HEADER: Record<ProviderName, string> = { stripe: "stripe-signature", sandbox: "sandbox-signature" };
 
-export function webhookDepsOf(context: Pick<AppContext, "payments" | "mailer" | "config" | "logger">): WebhookDeps {
+export function webhookDepsOf(context: Pick<AppContext, "payments" | "mailer" | "config" | "logger" | "sessionSecret">): WebhookDeps {
   const { config } = context;
   return {
     provider: context.payments,
     mailer: context.mailer,
     logger: context.logger,
     site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN, bioOrigin: config.BIO_ORIGIN },
+    unsubscribeKey: unsubscribeSigningKey(context.sessionSecret),
   };
 }
 
@@ -39,7 +41,7 @@ const text = (status: number, body: string) => new Response(`${body}\n`, { statu
 export async function handleWebhookRequest(
   request: Request,
   providerParam: string | undefined,
-  context: Pick<AppContext, "payments" | "mailer" | "config" | "logger" | "db">,
+  context: Pick<AppContext, "payments" | "mailer" | "config" | "logger" | "db" | "sessionSecret">,
 ): Promise<Response> {
   const provider = context.payments;
   if (providerParam !== provider.name) return text(404, "No such webhook endpoint.");

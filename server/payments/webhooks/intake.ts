@@ -8,7 +8,9 @@ import type { AfterCommit, Handler, WebhookDeps } from "./types";
 
 async function runAfterCommit(db: Db, after: AfterCommit | undefined, deps: WebhookDeps): Promise<void> {
   if (after?.guestPagesChanged) await guestPagesChanged(db);
-  if (after?.mailQueued) {
+  // Any handled event may have queued mail: receipts, and the alerts' own mail (sendNotification
+  // decides by the person's preference, so the handler cannot always say).
+  {
     // Fire and forget: the worker retries on its own; the provider need not wait for SMTP.
     deps.mailer.deliverDue().catch((error: unknown) => deps.logger?.warn({ err: error }, "payment mail not sent yet; the worker retries"));
   }

@@ -8,9 +8,11 @@ import type { PaymentProvider } from "#server/payments/provider";
 /** What handlers may use besides the transaction. */
 export type WebhookDeps = {
   provider: PaymentProvider;
-  /** Receipts and "you were sponsored" go into the outbox with the handler's transaction. */
+  /** Receipts and alert mail go into the outbox with the handler's transaction. */
   mailer: Mailer;
   site: EmailSite & { publicOrigin: string; bioOrigin: string };
+  /** Signs the unsubscribe links of alert mails: with `mailer` and `site`, these are sendNotification's deps. */
+  unsubscribeKey: string;
   logger?: Logger;
 };
 

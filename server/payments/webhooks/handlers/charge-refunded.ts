@@ -9,9 +9,9 @@ import { RetryLater, type Handler } from "#server/payments/webhooks/types";
  * window, three days on Stripe).
  */
 export const chargeRefunded: Handler<"charge.refunded"> = {
-  async handle(tx, event) {
+  async handle(tx, event, _prefetched, deps) {
     const session = await lockSessionOfPayment(tx, event.paymentIntentId);
     if (!session) throw new RetryLater(`no session for ${event.paymentIntentId} yet`);
-    await applySucceededRefund(tx, session, { paymentIntentId: event.paymentIntentId, amount: event.amountRefunded, currency: event.currency, refundId: null });
+    await applySucceededRefund(tx, session, { paymentIntentId: event.paymentIntentId, amount: event.amountRefunded, currency: event.currency, refundId: null }, deps);
   },
 };

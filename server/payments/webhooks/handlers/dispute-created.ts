@@ -17,6 +17,6 @@ export const disputeCreated: Handler<"dispute.created"> = {
     const written = await recordDispute(tx, { sessionId: session.id, disputeId: event.disputeId, amount: event.amount, currency: event.currency, payment });
     if (written.kind === "ALREADY_RECORDED") return;
     await refreshSessionStatus(tx, session.id, session.status);
-    await announceDispute(tx, session, Math.min(event.amount, payment.gross), event.currency);
+    await announceDispute(tx, session, Math.min(event.amount, payment.gross), event.currency, deps);
   },
 };

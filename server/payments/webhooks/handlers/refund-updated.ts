@@ -18,12 +18,12 @@ async function sessionOfRefund(tx: Db, paymentIntentId: string | null, refundId:
  * request learns the provider's refund id if it did not know it yet.
  */
 export const refundUpdated: Handler<"refund.updated"> = {
-  async handle(tx, event) {
+  async handle(tx, event, _prefetched, deps) {
     const session = await sessionOfRefund(tx, event.paymentIntentId, event.refundId);
     if (event.status === "succeeded") {
       const paymentIntentId = session?.paymentIntentId ?? event.paymentIntentId;
       if (!session || !paymentIntentId) throw new RetryLater(`no session for refund ${event.refundId} yet`);
-      await applySucceededRefund(tx, session, { paymentIntentId, amount: event.amount, currency: event.currency, refundId: event.refundId });
+      await applySucceededRefund(tx, session, { paymentIntentId, amount: event.amount, currency: event.currency, refundId: event.refundId }, deps);
       return;
     }
     if (!session) return;

@@ -1,0 +1,33 @@
+import type { Db } from "#server/db/client";
+import { domainError, type DomainError } from "#server/errors";
+import { NOTIFICATION_CATALOGUE, type NotificationKind } from "./kinds";
+import { turnMailOff } from "./preferences";
+import { checkUnsubscribeToken } from "./unsubscribe-token";
+
+export type UnsubscribeTarget = { kind: "OK"; uid: string; notificationKind: NotificationKind; label: string };
+
+export const UNSUBSCRIBE_MESSAGES = {
+  invalid: "This unsubscribe link is not valid. It may have been copied incompletely. You can change which emails you get in My Account, under Notifications.",
+  expired: "This unsubscribe link has expired. You can change which emails you get in My Account, under Notifications.",
+} as const;
+
+/** What an unsubscribe link would turn off, or why it turns off nothing; reads and writes nothing. */
+export function readUnsubscribeLink(key: string, token: string): UnsubscribeTarget | DomainError<"invalid-argument" | "not-found"> {
+  const checked = checkUnsubscribeToken(key, token);
+  // 410-like "expired" is answered as not-found: the link no longer leads anywhere.
+  if (checked.kind === "expired") return domainError("not-found", UNSUBSCRIBE_MESSAGES.expired);
+  if (checked.kind === "invalid") return domainError("invalid-argument", UNSUBSCRIBE_MESSAGES.invalid);
+  return { kind: "OK", uid: checked.uid, notificationKind: checked.notificationKind, label: NOTIFICATION_CATALOGUE[checked.notificationKind].label };
+}
+
+/**
+ * Follows an unsubscribe link (the confirm button, or a mail client's RFC 8058
+ * one-click POST): that kind's mail off for that person. Signed out on
+ * purpose: the signature is the permission. Following it again changes nothing.
+ */
+export async function unsubscribe(db: Db, key: string, token: string): Promise<UnsubscribeTarget | DomainError<"invalid-argument" | "not-found">> {
+  const target = readUnsubscribeLink(key, token);
+  if (target.kind === "ERROR") return target;
+  if (!(await turnMailOff(db, target.uid, target.notificationKind))) return domainError("not-found", "This account no longer exists, so it gets no email from us.");
+  return target;
+}

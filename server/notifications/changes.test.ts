@@ -6,6 +6,7 @@ import { notifications, user } from "#server/db/schema";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { listenForNotificationChanges, NOTIFICATION_CHANGES_CHANNEL } from "./changes";
 import { sendNotification } from "./send";
+import { notificationDeps } from "#tests/support/payments";
 
 const ALICE = "changes-alice";
 const BOB = "changes-bob";
@@ -59,7 +60,7 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
   });
 
   it("tells the uid when an alert is written through sendNotification", async () => {
-    await sendNotification(database.db, { uid: ALICE, kind: "general", title: "Hello", message: "First" });
+    await sendNotification(database.db, { uid: ALICE, kind: "general", title: "Hello", message: "First" }, notificationDeps(database.db));
     await eventually(() => expect(heard).toEqual([ALICE]));
   });
 
@@ -84,7 +85,7 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
   it("says nothing for a rolled-back transaction, and only at commit for a committed one", async () => {
     await expect(
       database.db.transaction(async (tx) => {
-        await sendNotification(tx, { uid: ALICE, kind: "general", title: "Never", message: "Rolled back" });
+        await sendNotification(tx, { uid: ALICE, kind: "general", title: "Never", message: "Rolled back" }, notificationDeps(database.db));
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -93,8 +94,8 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
 
     heard.length = 0;
     await database.db.transaction(async (tx) => {
-      await sendNotification(tx, { uid: ALICE, kind: "general", title: "One", message: "1" });
-      await sendNotification(tx, { uid: ALICE, kind: "general", title: "Two", message: "2" });
+      await sendNotification(tx, { uid: ALICE, kind: "general", title: "One", message: "1" }, notificationDeps(database.db));
+      await sendNotification(tx, { uid: ALICE, kind: "general", title: "Two", message: "2" }, notificationDeps(database.db));
       // Still inside: nothing was told yet.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(heard).toEqual([]);
@@ -126,7 +127,7 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
         await admin.end();
       }
       await eventually(() => expect(gaps).toBe(1));
-      await sendNotification(database.db, { uid: ALICE, kind: "general", title: "After", message: "Back" });
+      await sendNotification(database.db, { uid: ALICE, kind: "general", title: "After", message: "Back" }, notificationDeps(database.db));
       await eventually(() => expect(heard).toEqual([ALICE]));
     });
   }

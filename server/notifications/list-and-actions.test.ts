@@ -6,6 +6,7 @@ import { deleteAlert, markAllAsRead, markAsRead } from "./actions";
 import { listNotifications } from "./list";
 import { sendNotification } from "./send";
 import { countUnreadNotifications } from "./unread";
+import { notificationDeps } from "#tests/support/payments";
 
 let people = 0;
 describe.each(ENGINES)("notifications screen on %s", (engine) => {
@@ -18,7 +19,7 @@ describe.each(ENGINES)("notifications screen on %s", (engine) => {
     return uid;
   }
   async function send(uid: string, title: string): Promise<string> {
-    await sendNotification(db(), { uid, kind: "general", title, message: `About ${title}` });
+    await sendNotification(db(), { uid, kind: "general", title, message: `About ${title}` }, notificationDeps(db()));
     const [row] = await db().select({ id: notifications.id }).from(notifications).where(eq(notifications.title, title));
     return row!.id;
   }

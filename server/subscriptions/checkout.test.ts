@@ -10,6 +10,7 @@ import { createProPortalLink, providerBillingUrl } from "./portal";
 import { PRO_PRICE_SPECS, proPriceIds } from "./prices";
 import type { ProStatus } from "./pro-status";
 import { refreshProMembership } from "./refresh";
+import { notificationDeps } from "#tests/support/payments";
 
 const ORIGIN = "http://app.test";
 const LATER = new Date(Date.now() + 30 * 86400_000);
@@ -69,7 +70,7 @@ describe.each(ENGINES)("Pro checkout on %s", (engine) => {
       subscriptions: plan === "limitless" ? [] : [{ subscriptionId: `sub_${uid}`, plan, status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false }],
       lifetimePurchase: plan === "limitless" ? { paymentIntentId: `pi_${uid}`, paidAt: new Date() } : null,
     });
-    await refreshProMembership(db(), provider, uid);
+    await refreshProMembership(db(), provider, uid, notificationDeps(db()));
   };
 
   it("ensures the prices once per process, one per lookup key, however many checkouts start at once", async () => {

@@ -6,6 +6,7 @@ import type { ProviderProState, ProviderSubscription } from "#server/payments/pr
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { getProStatus } from "./pro-status";
 import { alertsFor, classify, membershipFromProvider, syncProMembership, type MembershipClass } from "./sync";
+import { notificationDeps } from "#tests/support/payments";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 const LATER = new Date("2026-12-22T12:00:00Z");
@@ -84,7 +85,7 @@ describe.each(ENGINES)("syncProMembership on %s", (engine) => {
     ...STATES[name],
     subscriptions: STATES[name].subscriptions.map((s) => ({ ...s, subscriptionId: `${s.subscriptionId}_${uid}` })),
   });
-  const sync = (uid: string, name: StateName) => db().transaction((tx) => syncProMembership(tx, uid, ownState(uid, name), NOW));
+  const sync = (uid: string, name: StateName) => db().transaction((tx) => syncProMembership(tx, uid, ownState(uid, name), NOW, notificationDeps(db())));
   const alerts = async (uid: string) =>
     (await db().select({ kind: notifications.kind }).from(notifications).where(and(eq(notifications.uid, uid), like(notifications.kind, "pro-%")))).map((a) => a.kind).sort();
   const row = async (uid: string) => (await db().select().from(proMemberships).where(eq(proMemberships.uid, uid)))[0] ?? null;

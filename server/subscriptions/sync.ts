@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { billingCustomers, proMemberships } from "#server/db/schema";
 import type { ProviderProState, ProviderSubscription } from "#server/payments/provider";
-import { sendNotification } from "#server/notifications/send";
+import { sendNotification, type NotificationDeps } from "#server/notifications/send";
 import { PRO_PLANS, type ProPlanKey } from "./plans";
 
 /** What pro_memberships holds for a person, as the provider's truth says it should. */
@@ -86,7 +86,7 @@ export type SyncResult = { uid: string; before: MembershipClass; after: Membersh
  * The person's billing_customers row is locked first: two syncs of one
  * person take turns. Used by the webhook handler and by refreshProMembership.
  */
-export async function syncProMembership(tx: Db, uid: string, state: ProviderProState, now: Date): Promise<SyncResult> {
+export async function syncProMembership(tx: Db, uid: string, state: ProviderProState, now: Date, deps: NotificationDeps): Promise<SyncResult> {
   await tx.select({ uid: billingCustomers.uid }).from(billingCustomers).where(eq(billingCustomers.uid, uid)).for("update");
   const [current] = await tx.select().from(proMemberships).where(eq(proMemberships.uid, uid)).for("update");
   const wanted = membershipFromProvider(state);
@@ -108,7 +108,7 @@ export async function syncProMembership(tx: Db, uid: string, state: ProviderProS
   }
   const alerts = alertsFor(before, after);
   for (const kind of alerts) {
-    await sendNotification(tx, { uid, kind, ...alertText(kind, next!.plan) });
+    await sendNotification(tx, { uid, kind, ...alertText(kind, next!.plan) }, deps);
   }
   return { uid, before, after, alerts };
 }

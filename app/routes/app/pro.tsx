@@ -7,6 +7,7 @@ import { findBillingCustomer } from "#server/subscriptions/customers";
 import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#server/subscriptions/plans";
 import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
 import { getProStatus } from "#server/subscriptions/pro-status";
+import { notificationDepsOf } from "#server/notifications/deps";
 import { refreshProMembership } from "#server/subscriptions/refresh";
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
 import { readForm } from "#app/lib/form.server";
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (checkout === "success") {
     // Back from paying: read the provider now, so the page is right before the webhook arrives.
     try {
-      await refreshProMembership(context.db, context.payments, user.id);
+      await refreshProMembership(context.db, context.payments, user.id, notificationDepsOf(context));
     } catch (error) {
       confirming = true;
       context.logger?.warn({ err: error }, "Pro membership could not be refreshed on return from checkout; the webhook will sync it");

@@ -5,6 +5,7 @@ import { sendNotification } from "#server/notifications/send";
 import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import type { Route } from "./+types/notifications";
+import { notificationDepsOf } from "#server/notifications/deps";
 
 const MAX_COUNT = 30;
 
@@ -40,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: formText(read.form, "message") || "Sent by the end-to-end suite.",
       buttonText,
       buttonDestination,
-    });
+    }, notificationDepsOf(context));
   }
   const rows = await context.db
     .select({ id: notifications.id })

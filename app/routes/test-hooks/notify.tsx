@@ -5,6 +5,7 @@ import { notifications } from "#server/db/schema";
 import { sendNotification } from "#server/notifications/send";
 import { countUnreadNotifications } from "#server/notifications/unread";
 import type { Route } from "./+types/notify";
+import { notificationDepsOf } from "#server/notifications/deps";
 
 /**
  * End-to-end helper (ENABLE_TEST_ROUTES only, behind the loopback + secret guard) for the
@@ -23,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     case "send": {
       const n = Math.min(20, Math.max(1, Math.floor(Number(params.get("n") ?? 1)) || 1));
       await db.transaction(async (tx) => {
-        for (let i = 0; i < n; i++) await sendNotification(tx, { uid: user.id, kind: "general", title: "Test alert", message: `Alert ${i + 1} of ${n}` });
+        for (let i = 0; i < n; i++) await sendNotification(tx, { uid: user.id, kind: "general", title: "Test alert", message: `Alert ${i + 1} of ${n}` }, notificationDepsOf(context));
       });
       break;
     }

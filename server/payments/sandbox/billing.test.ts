@@ -35,7 +35,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     const deliver: typeof fetch = async (_url, init) => {
       deliveries += 1;
       const request = new Request(`${ORIGIN}/api/payments/webhooks/sandbox`, { method: "POST", headers: init?.headers, body: init?.body });
-      return handleWebhookRequest(request, "sandbox", { payments: sandbox, mailer, config, logger: silentLogger, db: db() });
+      return handleWebhookRequest(request, "sandbox", { payments: sandbox, mailer, config, logger: silentLogger, db: db(), sessionSecret: SECRET });
     };
     sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, fetch: deliver });
     uid = `pro_${crypto.randomUUID()}`;

@@ -17,7 +17,7 @@ export const proCustomerChanged: Handler<"pro.customer_changed", ProviderProStat
       deps.logger?.warn({ customerId: event.customerId, cause: event.cause }, "pro.customer_changed for a customer that is not ours; ignored");
       return;
     }
-    const result = await syncProMembership(tx, uid, state, new Date());
+    const result = await syncProMembership(tx, uid, state, new Date(), deps);
     deps.logger?.info({ uid, cause: event.cause, before: result.before, after: result.after, alerts: result.alerts }, "Pro membership synced");
   },
 };

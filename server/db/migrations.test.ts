@@ -10,10 +10,13 @@ import sponsorData from "./seed/data/sponsors.json" with { type: "json" };
 import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
-  "account", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages", "connected_accounts", "email_outbox", "external_sponsors", "hearts",
-  "ledger_entries", "logs", "notifications", "opportunity_posts", "payment_events", "pro_memberships", "profiles", "rate_limits",
-  "refund_requests", "sandbox_accounts", "sandbox_checkouts", "sandbox_events", "sandbox_payments", "sandbox_refunds", "session",
-  "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user", "verification",
+  "account", "billing_customers", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages",
+  "connected_accounts", "email_outbox", "external_sponsors", "hearts", "ledger_entries", "logs", "notifications",
+  "opportunity_posts", "payment_events", "pro_checkouts", "pro_memberships", "profiles", "rate_limits",
+  "refund_requests", "sandbox_accounts", "sandbox_checkouts", "sandbox_customers", "sandbox_events",
+  "sandbox_one_time_purchases", "sandbox_payments", "sandbox_prices", "sandbox_pro_checkouts", "sandbox_refunds",
+  "sandbox_subscriptions", "session", "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "user",
+  "verification",
 ];
 
 async function rows<T>(database: TestDatabase | Awaited<ReturnType<typeof openPglite>>, query: ReturnType<typeof sql>) {

@@ -11,7 +11,7 @@ import { seedDatabase } from "./seed";
 
 const EXPECTED_TABLES = [
   "account", "billing_customers", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages",
-  "connected_accounts", "email_outbox", "external_sponsors", "hearts", "ledger_entries", "logs", "notifications",
+  "connected_accounts", "email_outbox", "external_sponsors", "hearts", "ledger_entries", "logs", "notification_digests", "notification_preferences", "notifications",
   "opportunity_posts", "payment_events", "pro_checkouts", "pro_memberships", "profiles", "rate_limits",
   "refund_requests", "sandbox_accounts", "sandbox_checkouts", "sandbox_customers", "sandbox_events",
   "sandbox_one_time_purchases", "sandbox_payments", "sandbox_prices", "sandbox_pro_checkouts", "sandbox_refunds",

@@ -21,6 +21,13 @@ async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
   await expect(page).toHaveURL("/app/verify");
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await expect(page).toHaveURL("/app");
+  // Verifying wrote the welcome alert; each test here starts from an empty list, so it is deleted
+  // the way a person would, through the screen's own action.
+  const [welcome, ...others] = await stored(page, email);
+  expect(others).toEqual([]);
+  expect(welcome!.title).toBe("Welcome to Sponsorgrid!");
+  expect((await page.request.post(PATH, { form: { intent: "delete", id: welcome!.id } })).status()).toBeLessThan(400);
+  expect(await stored(page, email)).toEqual([]);
   return email;
 }
 

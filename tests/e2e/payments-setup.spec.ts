@@ -68,14 +68,15 @@ test("a new creator connects through the sandbox onboarding, as a company, and e
   await expect(account).toContainText("Payouts are on.");
   await expect(account).toContainText("Your company account at Sandbox");
 
-  // The "payouts enabled" alert (the sandbox's account.updated arrives later and adds none).
+  // The "payouts enabled" alert beside the welcome from verifying the email (the sandbox's
+  // account.updated arrives later and adds none).
   await expect
     .poll(async () => {
       await page.goto(MY_PAYMENTS);
       // The user menu's own link (inside its closed disclosure).
       return page.locator('header a[href="/app/notifications"]').textContent();
     })
-    .toBe("Notifications (1)");
+    .toBe("Notifications (2)");
   // payments_enabled is on: the bio page form offers sponsorship options instead of asking to set up payments.
   await page.goto("/app/account/bizbio/new");
   await expect(page.getByRole("link", { name: "set up payments" })).toHaveCount(0);

@@ -3,6 +3,7 @@ import { loadCheckoutView } from "#server/payments/sandbox/checkout-view";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { payCheckout, type PaymentFormField } from "#server/payments/sandbox/pay";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { CardFieldset } from "#app/components/sandbox/CardFieldset";
 import { formatAmount, SandboxPage } from "#app/components/sandbox/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
@@ -111,29 +112,16 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
       ) : null}
       <Form method="post" className="mt-6 space-y-5" noValidate>
         <TextField label="Email" name="email" type="email" defaultValue={values.email} error={errorFor("email")} autoComplete="email" required />
-        <fieldset className="space-y-4">
-          <legend className="font-semibold">Card information</legend>
-          <TextField
-            label="Card number"
-            name="cardNumber"
-            error={errorFor("number")}
-            hint={
-              <>
-                Test mode: use 4242 4242 4242 4242. <a href="/sandbox">More test cards</a>
-              </>
-            }
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="1234 1234 1234 1234"
-            maxLength={23}
-            required
-          />
-          <div className="grid grid-cols-2 gap-4">
-            <TextField label="Expiry (MM / YY)" name="expiry" defaultValue={values.expiry} error={errorFor("expiry")} inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" maxLength={9} required />
-            <TextField label="CVC" name="cvc" error={errorFor("cvc")} inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} required />
-          </div>
-          <TextField label="ZIP code" name="postalCode" defaultValue={values.postalCode} error={errorFor("postalCode")} inputMode="numeric" autoComplete="postal-code" maxLength={10} required />
-        </fieldset>
+        <CardFieldset
+          legend="Card information"
+          hint={
+            <>
+              Test mode: use 4242 4242 4242 4242. <a href="/sandbox">More test cards</a>
+            </>
+          }
+          errorFor={errorFor}
+          values={values}
+        />
         <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
           {busy ? "Paying…" : `Pay ${formatAmount(view.amount, view.currency)}`}
         </button>

@@ -4,7 +4,8 @@ import { isSandboxId } from "#server/payments/sandbox/ids";
 import { safeReturnUrl } from "#server/payments/sandbox/links";
 import { applyPortalAction, checkPortalLink, type PortalAction, readPortal } from "#server/payments/sandbox/portal";
 import { isProPlanKey, PRO_PLANS } from "#server/subscriptions/plans";
-import { FormAlert, primaryButton, secondaryButton, TextField } from "#app/components/forms";
+import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { CardFieldset } from "#app/components/sandbox/CardFieldset";
 import { SandboxPage } from "#app/components/sandbox/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
@@ -178,15 +179,7 @@ export default function SandboxPortal({ loaderData, actionData }: Route.Componen
         </h2>
         <p className="mt-2">{card ? `${card.brand.toUpperCase()} ending in ${card.last4}${card.failsRenewal ? " (test card: its renewals fail)" : ""}` : "No card on file."}</p>
         <Form method="post" className="mt-4 space-y-4" noValidate>
-          <fieldset className="space-y-4">
-            <legend className="font-semibold">Update card</legend>
-            <TextField label="Card number" name="cardNumber" error={actionData?.field === "number" ? cardError : undefined} hint="Test mode: use 4242 4242 4242 4242." inputMode="numeric" autoComplete="cc-number" maxLength={23} required />
-            <div className="grid grid-cols-2 gap-4">
-              <TextField label="Expiry (MM / YY)" name="expiry" error={actionData?.field === "expiry" ? cardError : undefined} inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" maxLength={9} required />
-              <TextField label="CVC" name="cvc" error={actionData?.field === "cvc" ? cardError : undefined} inputMode="numeric" autoComplete="cc-csc" maxLength={4} required />
-            </div>
-            <TextField label="ZIP code" name="postalCode" error={actionData?.field === "postalCode" ? cardError : undefined} inputMode="numeric" autoComplete="postal-code" maxLength={10} required />
-          </fieldset>
+          <CardFieldset legend="Update card" hint="Test mode: use 4242 4242 4242 4242." errorFor={(field) => (actionData?.field === field ? cardError : undefined)} />
           <button type="submit" name="intent" value="card" className={primaryButton} disabled={busy}>
             Save card
           </button>

@@ -6,6 +6,7 @@ import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
 import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutOptions, type FieldErrors } from "./checkout";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
+import { allowedProviderUrl } from "#server/payments/provider-urls";
 
 /**
  * The sponsor checkout page (SPEC §2.5 "Sponsor checkout") around
@@ -132,17 +133,7 @@ export type ProviderOrigins = { provider: PaymentProvider["name"]; publicOrigin:
  * Anything else is null and the page shows an error instead of leaving.
  */
 export function providerCheckoutUrl(url: string, origins: ProviderOrigins): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.username || parsed.password) return null;
-  if (origins.provider === "sandbox") {
-    return parsed.origin === new URL(origins.publicOrigin).origin && /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/.test(parsed.pathname) ? parsed.href : null;
-  }
-  return externalCheckoutOrigins(origins).includes(parsed.origin) ? parsed.href : null;
+  return allowedProviderUrl(url, { ...origins, sandboxPath: /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/, externalOrigins: externalCheckoutOrigins(origins) });
 }
 
 /**

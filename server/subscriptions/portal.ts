@@ -2,6 +2,7 @@ import type { Db } from "#server/db/client";
 import { domainError, type DomainError } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
 import { findBillingCustomer } from "./customers";
+import { allowedProviderUrl } from "#server/payments/provider-urls";
 
 export type PortalLinkResult = { kind: "SUCCESS"; url: string } | { kind: "NO_CUSTOMER" } | DomainError<"unavailable">;
 
@@ -27,17 +28,11 @@ export async function createProPortalLink(db: Db, provider: PaymentProvider, uid
  * portal. Anything else is refused (null), as sponsor-checkout.ts does.
  */
 export function providerBillingUrl(url: string, origins: { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string }): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.username || parsed.password) return null;
-  if (origins.provider === "sandbox") {
-    return parsed.origin === new URL(origins.publicOrigin).origin && /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/.test(parsed.pathname) ? parsed.href : null;
-  }
-  return ["https://checkout.stripe.com", ...externalBillingOrigins(origins)].includes(parsed.origin) ? parsed.href : null;
+  return allowedProviderUrl(url, {
+    ...origins,
+    sandboxPath: /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/,
+    externalOrigins: ["https://checkout.stripe.com", ...externalBillingOrigins(origins)],
+  });
 }
 
 /** Origins off our own that Pro's POSTs redirect to (Stripe's billing portal), for the CSP's form-action; checkout's are sponsor-checkout.ts's. */

@@ -92,7 +92,7 @@ export function formDataToInput(form: FormData): OpportunityFormInput {
  * every field's message.
  */
 export function parseOpportunityForm(input: OpportunityFormInput):
-  | { kind: "SUCCESS"; form: OpportunityForm }
+  | { kind: "SUCCESS"; form: OpportunityForm; /** Said with the saved post: a half-filled deadline was left out. */ notice: string | null }
   | { kind: "ERROR"; fieldErrors: FieldErrors } {
   const result = opportunityFormSchema.safeParse(input);
   const deadline = parseDeadline({
@@ -102,7 +102,7 @@ export function parseOpportunityForm(input: OpportunityFormInput):
   });
   if (result.success && deadline.kind === "SUCCESS") {
     const { deadlineDate: _date, deadlineTime: _time, deadlineTimeZone: _zone, ...form } = result.data;
-    return { kind: "SUCCESS", form: { ...form, deadline: deadline.deadline } };
+    return { kind: "SUCCESS", form: { ...form, deadline: deadline.deadline }, notice: deadline.notice ?? null };
   }
   const fieldErrors: FieldErrors = {};
   if (deadline.kind === "ERROR") fieldErrors[deadline.field] = deadline.message;

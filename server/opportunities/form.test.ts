@@ -59,6 +59,9 @@ describe("opportunity form", () => {
     [{ deadlineTimeZone: "" }, "deadlineTimeZone", "Choose a time zone from the list"],
     [{ tags: Array.from({ length: 11 }, (_, i) => `tag ${i}`) }, "tags", "Choose at most 10 tags"],
     [{ bullets: Array.from({ length: 11 }, (_, i) => `point ${i}`).join("\n") }, "bullets", "At most 10 bullet points"],
+    [{ bullets: "- Weekly show\n- \n- 20k downloads" }, "bullets", "Benefit cannot be blank"],
+    [{ bullets: "•" }, "bullets", "Benefit cannot be blank"],
+    [{ bullets: "Weekly show\n  *   " }, "bullets", "Benefit cannot be blank"],
   ])("refuses %j on %s with %j", (override, field, message) => {
     const result = parseOpportunityForm({ ...valid, ...override } as OpportunityFormInput);
     expect(result.kind).toBe("ERROR");

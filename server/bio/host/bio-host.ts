@@ -57,7 +57,7 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
   const notFound = encodeOnce(renderNotFound(site));
   const unavailable = encodeOnce(renderUnavailable(site));
 
-  // A disabled owner's page, link or image: 404 with its own words (ADR 0027), never counted, never cached as the page.
+  // A disabled owner's page, link or image: 404 with its own words (ADR 0029), never counted, never cached as the page.
   const sendNotFound = (req: IncomingMessage, res: ServerResponse, https: boolean, lookup: PageLookup = null) => {
     const encoding = encodingFor(req.headers["accept-encoding"]);
     send(res, {

@@ -123,7 +123,7 @@ export function renderNotFound(site: BioSite): string {
 /**
  * A page whose owner's account is disabled (server/accounts/active-owner.ts):
  * nothing of the page is shown, and it comes back as it was when the account
- * is enabled again (docs/decisions/0028-disabled-accounts.md).
+ * is enabled again (docs/decisions/0029-disabled-accounts.md).
  */
 export function renderUnavailable(site: BioSite): string {
   return (

@@ -98,7 +98,7 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
  * An open checkout of a page whose owner was disabled since is refused here
  * (server/accounts/active-owner.ts). The sandbox runs in our process, so it
  * can ask; Stripe's hosted page cannot, and a payment made there is recorded
- * as it arrives (docs/decisions/0027-disabled-accounts.md).
+ * as it arrives (docs/decisions/0029-disabled-accounts.md).
  */
 async function payeeActive(db: Db, sessionId: string | null): Promise<boolean> {
   if (!sessionId) return true;

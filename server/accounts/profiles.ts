@@ -1,7 +1,8 @@
 import type { DomainError } from "#server/errors";
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { logs, profiles, USER_TYPES, type UserType } from "#server/db/schema";
+import { logs, opportunityPosts, profiles, USER_TYPES, type UserType } from "#server/db/schema";
+import { guestPagesChanged } from "#server/page-cache/generation";
 
 /** `?type=` on sign-in/up: creator or sponsor; anything else means no type (SPEC §1). */
 export function parseUserType(value: string | null | undefined): UserType | null {
@@ -43,15 +44,32 @@ export async function getProfile(db: Db, uid: string): Promise<ProfileView | nul
 
 export type SaveProfileResult = { kind: "SUCCESS"; name: string } | DomainError<"invalid-argument">;
 
-/** Public profile name: required and under 100 characters (SPEC §5 messages). */
+/**
+ * Public profile name: required and under 100 characters (SPEC §5 messages).
+ * The person's posts carry the name they are shown with (SPEC §3 posted_by
+ * {name, uid}), so it changes on them in the same transaction: lists and the
+ * detail page keep reading one table, and a rename, which is rare, pays one
+ * indexed update (opportunity_posts_poster_idx). createOpportunity reads the
+ * name under a share lock, so a post made during a rename gets the new name.
+ */
 export async function saveProfileName(db: Db, uid: string, rawName: string): Promise<SaveProfileResult> {
   const name = rawName.trim();
   if (!name) return { kind: "ERROR", code: "invalid-argument", message: "Required" };
   if ([...name].length >= 100) return { kind: "ERROR", code: "invalid-argument", message: "Must be under 100 characters" };
-  await db
-    .insert(profiles)
-    .values({ uid, name })
-    .onConflictDoUpdate({ target: profiles.uid, set: { name, updatedAt: new Date() } });
+  const renamedPosts = await db.transaction(async (tx) => {
+    await tx
+      .insert(profiles)
+      .values({ uid, name })
+      .onConflictDoUpdate({ target: profiles.uid, set: { name, updatedAt: new Date() } });
+    const posts = await tx
+      .update(opportunityPosts)
+      .set({ posterName: name })
+      .where(and(eq(opportunityPosts.posterUid, uid), ne(opportunityPosts.posterName, name)))
+      .returning({ id: opportunityPosts.id });
+    return posts.length;
+  });
+  // Cached guest pages show the poster's name on each post.
+  if (renamedPosts > 0) await guestPagesChanged(db);
   return { kind: "SUCCESS", name };
 }
 

@@ -1,17 +1,29 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { session, user } from "#server/db/schema";
+import { guestPagesChanged } from "#server/page-cache/generation";
 import { SESSION_COOKIE_PREFIX } from "./auth";
 
 /**
  * Disables an account as staff would (SPEC §4): no new session (see the
  * session hook in auth.ts) and every existing one ends now, not at expiry.
+ * Its public side stops with it (server/accounts/active-owner.ts), so the
+ * pages kept in memory (guest pages, bio host) are read again.
  * Returns whether an account had that email.
  */
 export async function disableAccount(db: Db, email: string): Promise<boolean> {
-  const [row] = await db.update(user).set({ disabled: true }).where(eq(user.email, email.toLowerCase())).returning({ id: user.id });
+  const [row] = await db.update(user).set({ disabled: true, updatedAt: new Date() }).where(eq(user.email, email.toLowerCase())).returning({ id: user.id });
   if (!row) return false;
   await db.delete(session).where(eq(session.userId, row.id));
+  await guestPagesChanged(db);
+  return true;
+}
+
+/** Enables a disabled account again: it can sign in, and its pages, posts and profile card are back. */
+export async function enableAccount(db: Db, email: string): Promise<boolean> {
+  const [row] = await db.update(user).set({ disabled: false, updatedAt: new Date() }).where(eq(user.email, email.toLowerCase())).returning({ id: user.id });
+  if (!row) return false;
+  await guestPagesChanged(db);
   return true;
 }
 

@@ -1,4 +1,5 @@
-import { desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
@@ -21,6 +22,11 @@ export type PublicBioPage = {
    * profiles.payments_enabled, whose changes redraw cached pages.
    */
   takesPayments: boolean;
+  /**
+   * False while staff have the owner's account disabled: the page then shows
+   * as unavailable and takes no payment (server/accounts/active-owner.ts).
+   */
+  ownerActive: boolean;
   updatedAt: Date;
 };
 
@@ -38,25 +44,27 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       sponsorships: bioPages.sponsorships,
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
+      ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
     })
     .from(bioPages)
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
     .where(eq(bioPages.customEnding, ending));
   if (!page) return null;
   const { accountCompleted, ...fields } = page;
-  const sponsorships = await publicSponsorshipOptions(db, page.uid, page.sponsorships);
+  // Nothing of a disabled owner's page is shown, so its sponsorship options are not read.
+  const sponsorships = page.ownerActive ? await publicSponsorshipOptions(db, page.uid, page.sponsorships) : [];
   return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */
 export type BioPageCard = { customEnding: string; name: string; blurb: string; linkTypes: string[]; /** The links' labels, as the cards show them. */ linkLabels: string[] };
 
-/** Pages staff picked (featured_at set), newest pick first. */
+/** Pages staff picked (featured_at set), newest pick first; none of a disabled account. */
 export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard[]> {
   const rows = await db
     .select({ customEnding: bioPages.customEnding, name: bioPages.name, blurb: bioPages.blurb, links: bioPages.links })
     .from(bioPages)
-    .where(isNotNull(bioPages.featuredAt))
+    .where(and(isNotNull(bioPages.featuredAt), ownerIsActive(bioPages.uid)))
     .orderBy(desc(bioPages.featuredAt), bioPages.id)
     .limit(limit);
   return rows.map(({ links, ...page }) => {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import { ENGINES, migratedDatabase, type TestDb } from "#tests/support/databases";
 import { seedDatabase } from "./seed";
 
@@ -91,5 +92,23 @@ describe.each(ENGINES)("database integrity on %s", (engine) => {
     ["signup log of a user", sql`select type from logs where uid = 'demo-creator' and description = 'signup'`, "logs_uid_description_idx"],
   ])("serves %s from an index", async (_name, query, index) => {
     expect(await planOf(database, query)).toContain(index);
+  });
+
+  // The active-owner rule (server/accounts/active-owner.ts) rides along every public list: the list keeps its own index,
+  // and the disabled accounts are read from their partial index, never by scanning every account.
+  const active = (uid: string) => ownerIsActive(sql.raw(uid));
+  it.each([
+    ["posts newest first", sql`select id from opportunity_posts where ${active("opportunity_posts.poster_uid")} order by id limit 21`, "opportunity_posts_pkey"],
+    ["posts after a cursor", sql`select id from opportunity_posts where id > '8000000000_a' and ${active("opportunity_posts.poster_uid")} order by id limit 21`, "opportunity_posts_pkey"],
+    ["posts by tag", sql`select id from opportunity_posts where tags @> array['technology'] and ${active("opportunity_posts.poster_uid")} order by id limit 21`, "opportunity_posts_tags_gin_idx"],
+    ["posts by two tags", sql`select id from opportunity_posts where tag_pairs @> array['technology|youtube sponsorship'] and ${active("opportunity_posts.poster_uid")} order by id limit 21`, "opportunity_posts_tag_pairs_gin_idx"],
+    ["featured posts", sql`select id from opportunity_posts where featured_at is not null and ${active("opportunity_posts.poster_uid")} order by featured_at desc, id limit 12`, "opportunity_posts_featured_idx"],
+    ["hearts by user", sql`select h.post_id from hearts h join opportunity_posts p on p.id = h.post_id where h.uid = 'demo-creator' and ${active("p.poster_uid")} order by h.created_at desc limit 51`, "hearts_uid_created_idx"],
+    ["bio page by custom ending", sql`select id, ${active("bio_pages.uid")} from bio_pages where custom_ending = 'mayamakes'`, "bio_pages_custom_ending_unique"],
+  ])("serves %s of active owners from its index and the disabled accounts' index", async (_name, query, index) => {
+    const plan = await planOf(database, query);
+    expect(plan).toContain(index);
+    expect(plan).toMatch(/user_disabled_idx|user_pkey/);
+    expect(plan).not.toMatch(/Seq Scan on "?user"?/);
   });
 });

@@ -1,4 +1,5 @@
-import { desc, isNotNull } from "drizzle-orm";
+import { and, desc, isNotNull } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { opportunityPosts } from "#server/db/schema";
 import { listFeaturedPages, type BioPageCard } from "#server/bio/public-page";
@@ -14,7 +15,7 @@ export async function listFeatured(db: Db, viewerUid: string | null, limit = 12)
     db
       .select(summaryColumns)
       .from(opportunityPosts)
-      .where(isNotNull(opportunityPosts.featuredAt))
+      .where(and(isNotNull(opportunityPosts.featuredAt), ownerIsActive(opportunityPosts.posterUid)))
       .orderBy(desc(opportunityPosts.featuredAt), opportunityPosts.id)
       .limit(limit),
     listFeaturedPages(db, limit),

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalTimeZone, DEADLINE_MESSAGES, deadlineFields, instantsFor, parseDeadline, wallTimeAt, type DeadlineFields } from "./deadline";
+import { canonicalTimeZone, DEADLINE_MESSAGES, deadlineFields, HALF_DEADLINE_NOTICE, instantsFor, parseDeadline, wallTimeAt, type DeadlineFields } from "./deadline";
 
 const ok = (fields: DeadlineFields) => {
   const result = parseDeadline(fields);
@@ -88,8 +88,6 @@ describe("impossible deadlines are refused, never rolled over", () => {
     ["2030-07-15", "6:30 PM", "deadlineTime", DEADLINE_MESSAGES.time],
     ["2030-07-15", "18:30:00", "deadlineTime", DEADLINE_MESSAGES.time],
     ["2030-07-15", "noon", "deadlineTime", DEADLINE_MESSAGES.time],
-    ["2030-07-15", "", "deadlineTime", DEADLINE_MESSAGES.bothParts],
-    ["", "18:30", "deadlineDate", DEADLINE_MESSAGES.bothParts],
   ])("%j %j is refused on %s", (deadlineDate, deadlineTime, field, message) => {
     expect(parseDeadline({ deadlineDate, deadlineTime, deadlineTimeZone: zone })).toEqual({ kind: "ERROR", field, message });
   });
@@ -110,6 +108,14 @@ describe("impossible deadlines are refused, never rolled over", () => {
 
   it("stores nothing when both parts are empty, whatever the zone says", () => {
     expect(parseDeadline({ deadlineDate: "", deadlineTime: "", deadlineTimeZone: "" })).toEqual({ kind: "SUCCESS", deadline: null });
+  });
+
+  it.each([
+    ["2030-07-15", ""],
+    ["", "18:30"],
+    ["2030-02-30", ""],
+  ])("leaves out a half-filled deadline (%j %j) with a notice, as SPEC §5 stores only both", (deadlineDate, deadlineTime) => {
+    expect(parseDeadline({ deadlineDate, deadlineTime, deadlineTimeZone: zone })).toEqual({ kind: "SUCCESS", deadline: null, notice: HALF_DEADLINE_NOTICE });
   });
 });
 

@@ -16,13 +16,15 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 export const DEADLINE_MESSAGES = {
-  bothParts: "Enter both a date and a time, or leave both empty",
   dateFormat: "Enter a date like 2030-07-15",
   realDate: "Enter a real date: that day doesn't exist",
   year: `Enter a year from ${MIN_DEADLINE_YEAR} to ${MAX_DEADLINE_YEAR}`,
   time: "Enter a time between 00:00 and 23:59",
   timeZone: "Choose a time zone from the list",
 } as const;
+
+/** Said when a post is saved with only a date or only a time: SPEC §5 stores a deadline only with both. */
+export const HALF_DEADLINE_NOTICE = "Saved without a deadline: a deadline needs both a date and a time.";
 
 // One formatter per zone (building one costs ICU look-ups); zones are a closed set of a few hundred.
 const wallFormats = new Map<string, Intl.DateTimeFormat>();
@@ -127,7 +129,7 @@ export function deadlineFields(deadline: Date | string | null, timeZone: string 
 export type Deadline = { at: Date; timeZone: string };
 
 export type DeadlineResult =
-  | { kind: "SUCCESS"; deadline: Deadline | null }
+  | { kind: "SUCCESS"; deadline: Deadline | null; /** Why a half-filled deadline was left out. */ notice?: string }
   | { kind: "ERROR"; field: DeadlineField; message: string };
 
 const fail = (field: DeadlineField, message: string): DeadlineResult => ({ kind: "ERROR", field, message });
@@ -140,20 +142,20 @@ function daysInMonth(year: number, month: number): number {
 
 /**
  * The deadline from the form's three fields (already trimmed). Stored only
- * when both date and time are given (SPEC §5); half a deadline is refused
- * rather than dropped. Impossible dates and times are refused, never rolled
+ * when both date and time are given (SPEC §5): with only one of them the
+ * post is saved without a deadline and a notice says so (issue 22, amending
+ * ADR 0008). Impossible dates and times are refused, never rolled
  * over; a time the clocks skip is refused; a time the clocks show twice is
  * the first of the two.
  */
 export function parseDeadline({ deadlineDate: date, deadlineTime: time, deadlineTimeZone: zone }: DeadlineFields): DeadlineResult {
   if (!date && !time) return { kind: "SUCCESS", deadline: null };
-  if (!date) return fail("deadlineDate", DEADLINE_MESSAGES.bothParts);
+  if (!date || !time) return { kind: "SUCCESS", deadline: null, notice: HALF_DEADLINE_NOTICE };
   const dateMatch = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!dateMatch) return fail("deadlineDate", DEADLINE_MESSAGES.dateFormat);
   const [year, month, day] = dateMatch.slice(1).map(Number) as [number, number, number];
   if (year < MIN_DEADLINE_YEAR || year > MAX_DEADLINE_YEAR) return fail("deadlineDate", DEADLINE_MESSAGES.year);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return fail("deadlineDate", DEADLINE_MESSAGES.realDate);
-  if (!time) return fail("deadlineTime", DEADLINE_MESSAGES.bothParts);
   const timeMatch = /^(\d{2}):(\d{2})$/.exec(time);
   const [hour, minute] = timeMatch ? (timeMatch.slice(1).map(Number) as [number, number]) : [NaN, NaN];
   if (!(hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59)) return fail("deadlineTime", DEADLINE_MESSAGES.time);

@@ -35,6 +35,12 @@ describe("opportunity form", () => {
     if (result.kind !== "SUCCESS") throw new Error("expected success");
     expect(result.form.minContribution).toBe(0);
     expect(result.form.deadline).toBeNull();
+    expect(result.notice).toBeNull();
+  });
+
+  it.each([{ deadlineTime: "" }, { deadlineDate: "" }])("saves a half-filled deadline %j as none, with a notice saying so (SPEC §5)", (half) => {
+    const result = parseOpportunityForm({ ...valid, ...half });
+    expect(result).toMatchObject({ kind: "SUCCESS", form: { deadline: null }, notice: "Saved without a deadline: a deadline needs both a date and a time." });
   });
 
   it.each([
@@ -47,14 +53,15 @@ describe("opportunity form", () => {
     [{ contactEmail: "jordan@" }, "contactEmail", "Enter a valid email address, like name@example.com"],
     [{ minContribution: "-5" }, "minContribution", "Enter a whole-dollar amount of 0 or more, like 500"],
     [{ minContribution: "12.50" }, "minContribution", "Enter a whole-dollar amount of 0 or more, like 500"],
-    [{ deadlineTime: "" }, "deadlineTime", "Enter both a date and a time, or leave both empty"],
-    [{ deadlineDate: "" }, "deadlineDate", "Enter both a date and a time, or leave both empty"],
     [{ deadlineDate: "2026-02-30" }, "deadlineDate", "Enter a real date: that day doesn't exist"],
     [{ deadlineDate: "0000-01-01" }, "deadlineDate", "Enter a year from 1900 to 9999"],
     [{ deadlineTime: "25:99" }, "deadlineTime", "Enter a time between 00:00 and 23:59"],
     [{ deadlineTimeZone: "" }, "deadlineTimeZone", "Choose a time zone from the list"],
     [{ tags: Array.from({ length: 11 }, (_, i) => `tag ${i}`) }, "tags", "Choose at most 10 tags"],
     [{ bullets: Array.from({ length: 11 }, (_, i) => `point ${i}`).join("\n") }, "bullets", "At most 10 bullet points"],
+    [{ bullets: "- Weekly show\n- \n- 20k downloads" }, "bullets", "Benefit cannot be blank"],
+    [{ bullets: "•" }, "bullets", "Benefit cannot be blank"],
+    [{ bullets: "Weekly show\n  *   " }, "bullets", "Benefit cannot be blank"],
   ])("refuses %j on %s with %j", (override, field, message) => {
     const result = parseOpportunityForm({ ...valid, ...override } as OpportunityFormInput);
     expect(result.kind).toBe("ERROR");
@@ -63,8 +70,6 @@ describe("opportunity form", () => {
 
   it.each([
     [{ deadlineDate: "2026-02-30" }, { deadlineDate: "Enter a real date: that day doesn't exist" }],
-    // Half a deadline is never stored (SPEC §5) and never dropped without a word (ADR 0008).
-    [{ deadlineTime: "" }, { deadlineTime: "Enter both a date and a time, or leave both empty" }],
   ])("reports the deadline's message %j together with the other fields' messages", (deadline, message) => {
     const result = parseOpportunityForm({ ...valid, title: "", ...deadline });
     expect(result).toEqual({ kind: "ERROR", fieldErrors: { title: "Required", ...message } });

@@ -7,6 +7,9 @@ const MAX_CONTRIBUTION_DOLLARS = 10_000_000;
 
 const UNDER_100 = "Must be under 100 characters";
 const UNDER_1000 = "Must be under 1000 characters";
+export const BLANK_BENEFIT = "Benefit cannot be blank";
+// A highlight line begins with an optional bullet marker; a marker with nothing after it is a blank benefit.
+const BULLET_MARKER = /^[-*•]\s*/;
 const chars = (value: string) => [...value].length;
 
 const emailFormat = z.email();
@@ -25,9 +28,12 @@ export const opportunityFormSchema = z
   .object({
     title: z.string().trim().min(1, "Required").refine((v) => chars(v) < 100, UNDER_100),
     description: z.string().trim().min(1, "Required").refine((v) => chars(v) < 1000, UNDER_1000),
+    // The highlights, one per line (requirements or benefits). Empty lines only separate them; a line
+    // started as a benefit ("-", "*" or "•") and left empty is SPEC §5's 'Benefit cannot be blank'.
     bullets: z
       .string()
-      .transform((v) => v.split(/\r?\n/).map((line) => line.trim().replace(/^[-*•]\s*/, "")).filter(Boolean))
+      .refine((v) => v.split(/\r?\n/).every((line) => !BULLET_MARKER.test(line.trim()) || line.trim().replace(BULLET_MARKER, "") !== ""), BLANK_BENEFIT)
+      .transform((v) => v.split(/\r?\n/).map((line) => line.trim().replace(BULLET_MARKER, "")).filter(Boolean))
       .refine((lines) => lines.length <= MAX_BULLETS, `At most ${MAX_BULLETS} bullet points`)
       .refine((lines) => lines.every((line) => chars(line) < 100), "Each bullet point must be under 100 characters"),
     organization: shortText,
@@ -92,7 +98,7 @@ export function formDataToInput(form: FormData): OpportunityFormInput {
  * every field's message.
  */
 export function parseOpportunityForm(input: OpportunityFormInput):
-  | { kind: "SUCCESS"; form: OpportunityForm }
+  | { kind: "SUCCESS"; form: OpportunityForm; /** Said with the saved post: a half-filled deadline was left out. */ notice: string | null }
   | { kind: "ERROR"; fieldErrors: FieldErrors } {
   const result = opportunityFormSchema.safeParse(input);
   const deadline = parseDeadline({
@@ -102,7 +108,7 @@ export function parseOpportunityForm(input: OpportunityFormInput):
   });
   if (result.success && deadline.kind === "SUCCESS") {
     const { deadlineDate: _date, deadlineTime: _time, deadlineTimeZone: _zone, ...form } = result.data;
-    return { kind: "SUCCESS", form: { ...form, deadline: deadline.deadline } };
+    return { kind: "SUCCESS", form: { ...form, deadline: deadline.deadline }, notice: deadline.notice ?? null };
   }
   const fieldErrors: FieldErrors = {};
   if (deadline.kind === "ERROR") fieldErrors[deadline.field] = deadline.message;

@@ -1,5 +1,6 @@
 import type { DomainError } from "#server/errors";
 import { and, eq, sql } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
 import { guestPagesChanged } from "#server/page-cache/generation";
@@ -16,11 +17,11 @@ export async function toggleHeart(db: Db, postId: string, uid: string): Promise<
   if (!isPostId(postId)) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
   const heartId = `${postId}_${uid}`;
   const result = await db.transaction(async (tx) => {
-    // Lock the post first: every toggle on it queues here, and a missing post is a clean not-found.
+    // Lock the post first: every toggle on it queues here, and a missing (or hidden: its poster is disabled) post is a clean not-found.
     const [post] = await tx
       .select({ id: opportunityPosts.id })
       .from(opportunityPosts)
-      .where(eq(opportunityPosts.id, postId))
+      .where(and(eq(opportunityPosts.id, postId), ownerIsActive(opportunityPosts.posterUid)))
       .for("update");
     if (!post) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." } as const;
 

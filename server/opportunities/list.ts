@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
@@ -62,9 +63,10 @@ export async function withLikedFlags(db: Db, viewerUid: string | null, rows: Sum
  * newest first): `after` reads forward from the last id seen, `before` reads
  * backwards from the first, so page 500 costs what page 0 does. Tag filters
  * go through the GIN indexes of tags, tag pairs or tag triples (hasEveryTag).
+ * A disabled account's posts are left out (ownerIsActive).
  */
 export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null): Promise<ListResult> {
-  const conditions: SQL[] = [];
+  const conditions: SQL[] = [ownerIsActive(opportunityPosts.posterUid)];
   const tagFilter = hasEveryTag(query.tags);
   if (tagFilter) conditions.push(tagFilter);
   if (query.after) conditions.push(gt(opportunityPosts.id, query.after));
@@ -75,7 +77,7 @@ export async function listOpportunities(db: Db, query: ListQuery, viewerUid: str
     db
       .select(summaryColumns)
       .from(opportunityPosts)
-      .where(conditions.length ? and(...conditions) : undefined)
+      .where(and(...conditions))
       .orderBy(backwards ? desc(opportunityPosts.id) : asc(opportunityPosts.id))
       .limit(PAGE_SIZE + 1),
     db.select({ total: totals.total }).from(totals).where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL)),

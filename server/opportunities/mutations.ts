@@ -46,7 +46,8 @@ export async function createOpportunity(
   if (invalid) return invalid;
   const id = newOpportunityId(now);
   await db.transaction(async (tx) => {
-    const [profile] = await tx.select({ name: profiles.name }).from(profiles).where(eq(profiles.uid, poster.uid));
+    // Shared lock: a rename waits for this post, or this post waits for the rename (server/accounts/profiles.ts).
+    const [profile] = await tx.select({ name: profiles.name }).from(profiles).where(eq(profiles.uid, poster.uid)).for("share");
     await tx.insert(opportunityPosts).values({
       id,
       ...columnsFrom(form),

@@ -12,6 +12,7 @@ import { createOpportunity, deleteOpportunity, editOpportunity } from "./mutatio
 import { getOpportunity, listLikedBy, listPostsBy, logTagSearch } from "./read";
 import { allTags, loadTagCatalogue } from "./tags";
 import { closeSearchLog } from "#server/search-log/search-log";
+import { saveProfileName } from "#server/accounts/profiles";
 
 const formInput: OpportunityFormInput = {
   title: "Test opportunity", description: "A test.", bullets: "", organization: "Org", website: "", minContribution: "250",
@@ -120,6 +121,24 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
     expect(await total()).toBe(before);
     expect(await database.db.select().from(hearts).where(eq(hearts.postId, created.id))).toEqual([]);
     expect((await listLikedBy(database.db, "demo-creator", null)).items.map((i) => i.id)).not.toContain(created.id);
+  });
+
+  it("shows the poster's current profile name on every post of theirs after a rename, and on posts made after it", async () => {
+    const mine = await database.db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(eq(opportunityPosts.posterUid, "demo-creator"));
+    expect(mine.length).toBeGreaterThan(1);
+    for (const { id } of mine) expect(await getOpportunity(database.db, id, null)).toMatchObject({ posterName: "Maya Makes" });
+    const others = await database.db.select({ name: opportunityPosts.posterName }).from(opportunityPosts).where(eq(opportunityPosts.posterUid, "demo-sponsor"));
+
+    expect(await saveProfileName(database.db, "demo-creator", "  Maya Makes Studio ")).toEqual({ kind: "SUCCESS", name: "Maya Makes Studio" });
+    for (const { id } of mine) expect(await getOpportunity(database.db, id, null)).toMatchObject({ posterName: "Maya Makes Studio" });
+    const created = await createOpportunity(database.db, { uid: "demo-creator" }, form(), known);
+    if (created.kind !== "SUCCESS") throw new Error(created.message);
+    expect(await getOpportunity(database.db, created.id, null)).toMatchObject({ posterName: "Maya Makes Studio" });
+    // Nobody else's posts change.
+    expect(await database.db.select({ name: opportunityPosts.posterName }).from(opportunityPosts).where(eq(opportunityPosts.posterUid, "demo-sponsor"))).toEqual(others);
+
+    await deleteOpportunity(database.db, { uid: "demo-creator" }, created.id);
+    await saveProfileName(database.db, "demo-creator", "Maya Makes");
   });
 
   it("keeps a summer deadline typed in New York at 18:30 EDT, with its zone, through edits saved unchanged", async () => {

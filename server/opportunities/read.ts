@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import type { Logger } from "pino";
 import { hearts, opportunityPosts } from "#server/db/schema";
@@ -20,9 +21,10 @@ export type OpportunityDetail = OpportunitySummary & {
   posterName: string;
 };
 
+/** A post by its id; null when there is none, or its poster's account is disabled. */
 export async function getOpportunity(db: Db, id: string, viewerUid: string | null): Promise<OpportunityDetail | null> {
   if (!isPostId(id)) return null;
-  const [row] = await db.select().from(opportunityPosts).where(eq(opportunityPosts.id, id));
+  const [row] = await db.select().from(opportunityPosts).where(and(eq(opportunityPosts.id, id), ownerIsActive(opportunityPosts.posterUid)));
   if (!row) return null;
   const liked = await heartedAmong(db, viewerUid, [id]);
   return {
@@ -67,7 +69,8 @@ export async function listPostsBy(db: Db, uid: string, after: string | null): Pr
 
 /**
  * Liked Posts: posts the user hearted, most recently hearted first, 50 per
- * load. The cursor is the last heart's time and id.
+ * load. The cursor is the last heart's time and id. A disabled account's
+ * posts are left out while it is disabled; the hearts stay for when it returns.
  */
 export async function listLikedBy(db: Db, uid: string, after: string | null): Promise<AccountPage> {
   const cursor = after ? parseHeartCursor(after) : null;
@@ -78,6 +81,7 @@ export async function listLikedBy(db: Db, uid: string, after: string | null): Pr
     .where(
       and(
         eq(hearts.uid, uid),
+        ownerIsActive(opportunityPosts.posterUid),
         cursor
           ? or(lt(hearts.createdAt, cursor.at), and(eq(hearts.createdAt, cursor.at), lt(hearts.id, cursor.id)))
           : undefined,

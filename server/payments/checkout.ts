@@ -5,6 +5,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionKind } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
+import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
 import { amountProblem, DEFAULT_CURRENCY } from "./limits";
 import { formatMoney } from "./money";
@@ -68,6 +69,8 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
 
   const page = await readPublicPage(db, input.ending);
   if (!page) return domainError("not-found", "There is no such page.");
+  const ownerGone = refuseUnlessOwnerActive(page);
+  if (ownerGone) return ownerGone;
   const [account] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, page.uid));
   if (!account?.completed || !account.providerAccountId) {
     return domainError("aborted", `${page.name} cannot take payments yet.`);

@@ -2,6 +2,7 @@ import type { Db } from "#server/db/client";
 import type { SponsorSessionKind } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
+import { OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner";
 import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
 import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutOptions, type FieldErrors } from "./checkout";
 import { formatMoney } from "./money";
@@ -20,6 +21,8 @@ export type CheckoutOffer = {
   payeeName: string;
   /** The owner's payout account is complete; otherwise the page says so and shows no form. */
   takesPayments: boolean;
+  /** Set when the owner's account is disabled (server/accounts/active-owner.ts): the page shows only this and no form. */
+  unavailable: string | null;
   kind: SponsorSessionKind;
   /** The sponsorship option (kind "sponsorship" only). */
   option: SponsorshipChoice | null;
@@ -43,6 +46,10 @@ export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
 export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise<{ kind: "SUCCESS"; offer: CheckoutOffer } | DomainError<"not-found">> {
   const page = await readPublicPage(db, target.ending);
   if (!page) return domainError("not-found", "There is no such page.");
+  if (!page.ownerActive) {
+    const offer: CheckoutOffer = { ending: page.customEnding, payeeName: page.name, takesPayments: false, unavailable: OWNER_UNAVAILABLE_PAYMENT_MESSAGE, kind: target.kind, option: null, suggestedAmount: null };
+    return { kind: "SUCCESS", offer };
+  }
   let option: SponsorshipChoice | null = null;
   if (target.kind === "sponsorship") {
     option = page.sponsorships.find((s) => s.id === target.postId) ?? null;
@@ -54,6 +61,7 @@ export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise
       ending: page.customEnding,
       payeeName: page.name,
       takesPayments: page.takesPayments,
+      unavailable: null,
       kind: target.kind,
       option,
       suggestedAmount: option && option.minContributionCents > 0 ? option.minContributionCents : null,

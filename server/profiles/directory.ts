@@ -1,4 +1,5 @@
-import { asc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, profiles } from "#server/db/schema";
 import { httpUrl, isLinkType, LINK_LABELS } from "#server/bio/links";
@@ -30,6 +31,7 @@ function containsPattern(query: string): string {
  * Public bio pages, by page name (case-insensitive) then ending, 12 a page,
  * optionally those whose page name or owner's profile name contains `query`.
  * Like the sponsor list it reads one row more than a page instead of counting.
+ * Pages of a disabled account are left out (ownerIsActive).
  */
 export async function listProfiles(db: Db, query: string, page: number): Promise<ProfilesPage> {
   const pattern = query ? containsPattern(query) : null;
@@ -45,7 +47,7 @@ export async function listProfiles(db: Db, query: string, page: number): Promise
     .from(bioPages)
     .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
-    .where(pattern ? or(ilike(bioPages.name, pattern), ilike(profiles.name, pattern)) : undefined)
+    .where(and(ownerIsActive(bioPages.uid), pattern ? or(ilike(bioPages.name, pattern), ilike(profiles.name, pattern)) : undefined))
     .orderBy(sql`lower(${bioPages.name})`, asc(bioPages.customEnding))
     .limit(PROFILES_PAGE_SIZE + 1)
     .offset((page - 1) * PROFILES_PAGE_SIZE);

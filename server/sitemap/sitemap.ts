@@ -1,4 +1,5 @@
 import { count, desc } from "drizzle-orm";
+import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { opportunityPosts } from "#server/db/schema";
 
@@ -22,11 +23,12 @@ function sitemapIndex(origin: string, parts: number): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join("\n")}\n</sitemapindex>\n`;
 }
 
-/** Opportunity detail pages, newest first (ids sort by posting time), one slice of them. */
+/** Opportunity detail pages, newest first (ids sort by posting time), one slice of them; none of a disabled account. */
 async function opportunityEntries(db: Db, offset: number, limit: number): Promise<SitemapEntry[]> {
   const rows = await db
     .select({ id: opportunityPosts.id, updatedAt: opportunityPosts.updatedAt })
     .from(opportunityPosts)
+    .where(ownerIsActive(opportunityPosts.posterUid))
     .orderBy(desc(opportunityPosts.id))
     .offset(offset)
     .limit(limit);
@@ -51,7 +53,7 @@ export async function buildSitemap(
   if (options.part === null) {
     const newest = await opportunityEntries(db, 0, firstRoom + 1);
     if (newest.length <= firstRoom) return { status: 200, xml: urlset(origin, [...pages, ...newest]) };
-    const [row] = await db.select({ posts: count() }).from(opportunityPosts);
+    const [row] = await db.select({ posts: count() }).from(opportunityPosts).where(ownerIsActive(opportunityPosts.posterUid));
     const parts = 1 + Math.ceil(Math.max(0, (row?.posts ?? 0) - firstRoom) / maxUrls);
     return { status: 200, xml: sitemapIndex(origin, parts) };
   }

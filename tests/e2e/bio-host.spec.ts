@@ -89,6 +89,11 @@ test.describe("bio host", () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.location).toMatch(/^https?:\/\//);
     await raw(`/${CLICKED}/go/${type}`, { headers: { "user-agent": GOOGLEBOT } });
+    // HEAD answers as GET does, without a body and without a click.
+    const head = await raw(`/${CLICKED}/go/${type}`, { method: "HEAD", headers: { "user-agent": "Mozilla/5.0 Chrome/131.0" } });
+    expect(head.status).toBe(302);
+    expect(head.headers.location).toBe(redirect.headers.location);
+    expect(head.body).toBe("");
     const after = await counts();
     expect(after.clicks[type] ?? 0).toBe((before.clicks[type] ?? 0) + 1);
   });

@@ -84,7 +84,7 @@ test("without JavaScript the zone is UTC until the poster picks theirs, and the 
   await page.context().close();
 });
 
-test("impossible, skipped and half-filled deadlines are refused with a message, keeping what was typed", async ({ browser }) => {
+test("impossible and skipped deadlines are refused with a message, keeping what was typed", async ({ browser }) => {
   const page = await sponsorIn(browser, { timezoneId: "America/New_York" });
   await page.goto("/app/opportunities/new");
   await expect(page.getByLabel("Time zone")).toHaveValue("America/New_York");
@@ -99,8 +99,6 @@ test("impossible, skipped and half-filled deadlines are refused with a message, 
     ["2030-07-15", "24:00", "Time", "Enter a time between 00:00 and 23:59"],
     // 8 March 2026: New York's clocks go from 02:00 straight to 03:00.
     ["2026-03-08", "02:30", "Time", "02:30 doesn't exist on 2026-03-08 in America/New York: the clocks skip it. Enter a later time"],
-    ["2030-07-15", "", "Time", "Enter both a date and a time, or leave both empty"],
-    ["", "18:30", "Date", "Enter both a date and a time, or leave both empty"],
   ];
   for (const [date, time, field, message] of attempts) {
     // Browsers without a date or time picker give a plain text box, where people can type anything.
@@ -117,6 +115,22 @@ test("impossible, skipped and half-filled deadlines are refused with a message, 
     await expect(page.getByLabel(field, { exact: true })).toHaveAccessibleDescription(message);
     await expect(page).toHaveURL("/app/opportunities/new");
     await expect(page.getByLabel("Title")).toHaveValue("Deadline checks");
+  }
+  await page.context().close();
+});
+
+test("a date without a time, or a time without a date, saves the post without a deadline and says so (SPEC §5)", async ({ browser }) => {
+  const title = "Trail Season Ambassadors: Backpacking and Thru-Hiking Creators";
+  const page = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  for (const [date, time] of [["2030-07-15", ""], ["", "18:30"]] as const) {
+    const postUrl = await editPost(page, title);
+    await page.getByLabel("Date").fill(date);
+    await page.getByLabel("Time", { exact: true }).fill(time);
+    await saveUnchanged(page, postUrl);
+    await expect(page.getByRole("status").filter({ hasText: "Your changes were saved." }).locator("p")).toHaveText(
+      "Your changes were saved. Saved without a deadline: a deadline needs both a date and a time.",
+    );
+    await expect(page.getByText("No deadline")).toBeVisible();
   }
   await page.context().close();
 });

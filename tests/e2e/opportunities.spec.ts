@@ -235,3 +235,18 @@ test("a missing post is the 404 page, and so is hearting it", async ({ page }) =
   const heart = await page.request.post("/app/opportunities/8000000000_doesnotexist/heart", { form: { via: "fetcher" } });
   expect(heart.status()).toBe(404);
 });
+
+test("a highlight started as a bullet and left empty is refused with 'Benefit cannot be blank', keeping what was typed", async ({ page }) => {
+  await signIn(page, SPONSOR.email, SPONSOR.password);
+  await expect(page).toHaveURL("/app");
+  await page.goto("/app/opportunities/new");
+  await page.getByLabel("Title").fill("Benefit check");
+  await page.getByLabel("Description").fill("Nothing here should be posted.");
+  await page.getByLabel("Highlights").fill("- Weekly show\n- \n- 20k downloads");
+  const answer = page.waitForResponse((response) => response.request().method() === "POST");
+  await page.getByRole("button", { name: "Post opportunity" }).click();
+  expect((await answer).status()).toBe(400);
+  await expect(page.getByLabel("Highlights")).toHaveAccessibleDescription(/Benefit cannot be blank/);
+  await expect(page.getByLabel("Highlights")).toHaveValue("- Weekly show\n- \n- 20k downloads");
+  await expect(page).toHaveURL("/app/opportunities/new");
+});

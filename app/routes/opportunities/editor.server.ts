@@ -44,6 +44,7 @@ export async function saveOpportunity(request: Request, context: AppLoadContext,
   }
   return redirectWithToast(request, context.sessionSecret, `/app/opportunities/${result.id}`, {
     kind: "success",
-    message: docId ? "Your changes were saved." : "Your opportunity is live.",
+    // A half-filled deadline was left out (SPEC §5): the toast says so.
+    message: [docId ? "Your changes were saved." : "Your opportunity is live.", parsed.notice].filter(Boolean).join(" "),
   });
 }

@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: args.data ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });
+  pageMeta(args, { title: args.data && !args.data.offer.unavailable ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });
 
 export default function SponsorCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const { offer, bioOrigin, signedInEmail } = loaderData;
@@ -79,6 +79,19 @@ export default function SponsorCheckout({ loaderData, actionData }: Route.Compon
   const option = offer.option;
   const collectable = offer.kind === "tip" || (option !== null && option.minContributionCents > 0);
   const pageUrl = `${bioOrigin}/${offer.ending}`;
+
+  if (offer.unavailable) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
+        <h1 className="text-3xl font-bold">Sponsor checkout</h1>
+        <div className="mt-6">
+          <FormAlert kind="info">
+            <p>{offer.unavailable}</p>
+          </FormAlert>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">

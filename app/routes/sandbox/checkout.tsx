@@ -44,6 +44,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "EXPIRED":
       sandbox.outbox.kick();
       return data<ActionData>({ expired: true, message: "This checkout has expired. Nothing was charged.", values: { email: form.email, expiry: "", postalCode: "" } }, { status: 410 });
+    case "PAYEE_UNAVAILABLE":
+      return data<ActionData>({ message: result.message, values: { email: form.email, expiry: "", postalCode: "" } }, { status: 409 });
     case "REFUSED":
       // The card number and security code are never sent back into the page.
       return data<ActionData>({ field: result.field, message: result.message, values: { email: form.email, expiry: form.expiry, postalCode: form.postalCode } }, { status: 402 });

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "#server/config";
 import { bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/db/schema";
 import { seedDatabase } from "#server/db/seed";
+import { disableAccount, enableAccount } from "#server/auth/sessions";
+import { DEMO_ACCOUNTS } from "#server/db/seed/demo-accounts";
 import { guestPagesChanged } from "#server/page-cache/generation";
 import { generationSourceFor } from "#server/page-cache/setup";
 import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
@@ -168,10 +170,35 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     expect(go.headers["location"]).toBe("https://www.youtube.com/@mayamakes");
     expect(go.headers["cache-control"]).toBe("no-store");
     await ask("/mayamakes/go/youtube", { "user-agent": BOT });
-    await ask("/mayamakes/go/youtube", {}, "HEAD");
+    // HEAD answers as GET does (status and Location), without a body and without a click.
+    const head = await ask("/mayamakes/go/youtube", {}, "HEAD");
+    expect(head.status).toBe(302);
+    expect(head.headers["location"]).toBe("https://www.youtube.com/@mayamakes");
+    expect(head.body.length).toBe(0);
     await counter.flush();
     const clicks = await database.db.select().from(bioPageLinkClicks).where(eq(bioPageLinkClicks.pageId, mayaId));
     expect(clicks.map((c) => [c.linkType, c.count])).toEqual([["youtube", 1]]);
+  });
+
+  it("answers a disabled owner's page, links and image as unavailable (404, uncounted), and the page again once enabled", async () => {
+    const live = await ask("/mayamakes");
+    expect(live.status).toBe(200);
+    const start = await views();
+    await disableAccount(database.db, DEMO_ACCOUNTS.creator.email);
+    for (const path of ["/mayamakes", "/mayamakes/go/youtube", "/mayamakes/share.png"]) {
+      const answer = await ask(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers["location"], path).toBeUndefined();
+      expect(answer.headers["cache-control"], path).toBe("no-cache");
+      expect(answer.body.toString(), path).toContain("This page is unavailable");
+      expect(answer.body.toString(), path).not.toContain("garage workshop");
+    }
+    expect(await views()).toBe(start);
+    await enableAccount(database.db, DEMO_ACCOUNTS.creator.email);
+    const back = await ask("/mayamakes");
+    expect(back.status).toBe(200);
+    expect(back.body.toString()).toBe(live.body.toString());
+    expect((await ask("/mayamakes/go/youtube")).status).toBe(302);
   });
 
   it("never links or redirects to a non-http address, whatever the row holds", async () => {

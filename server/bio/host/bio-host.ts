@@ -7,8 +7,8 @@ import type { GenerationSource } from "#server/page-cache/generation";
 import { hostMatcher } from "./host-match";
 import { isHumanVisit } from "./human-visit";
 import { FAVICON_SVG } from "./icons";
-import { renderNotFound, type BioSite } from "./page-html";
-import { createRenderedPages, type RenderedPage, type RenderedPages } from "./rendered-pages";
+import { renderNotFound, renderUnavailable, type BioSite } from "./page-html";
+import { createRenderedPages, type PageLookup, type RenderedPages } from "./rendered-pages";
 import { encodeOnce, encodingFor, securityHeadersFor, send, sendText } from "./responses";
 import type { ViewCounter } from "./view-counter";
 
@@ -55,21 +55,23 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
   const distinct = new URL(config.BIO_ORIGIN).host !== new URL(config.PUBLIC_ORIGIN).host;
   const pages = createRenderedPages({ db, generation, site });
   const notFound = encodeOnce(renderNotFound(site));
+  const unavailable = encodeOnce(renderUnavailable(site));
 
-  const sendNotFound = (req: IncomingMessage, res: ServerResponse, https: boolean) => {
+  // A disabled owner's page, link or image: 404 with its own words (ADR 0029), never counted, never cached as the page.
+  const sendNotFound = (req: IncomingMessage, res: ServerResponse, https: boolean, lookup: PageLookup = null) => {
     const encoding = encodingFor(req.headers["accept-encoding"]);
     send(res, {
       status: 404,
       https,
-      body: notFound[encoding],
+      body: (lookup === "unavailable" ? unavailable : notFound)[encoding],
       encoding,
       contentType: "text/html; charset=utf-8",
       headers: ["Vary", "Accept-Encoding", "Cache-Control", "no-cache"],
     });
   };
 
-  const sendPage = (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: RenderedPage | null) => {
-    if (!rendered) return sendNotFound(req, res, https);
+  const sendPage = (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: PageLookup) => {
+    if (!rendered || rendered === "unavailable") return sendNotFound(req, res, https, rendered);
     const encoding = encodingFor(req.headers["accept-encoding"]);
     const etag = `"${rendered.etag}-${encoding}"`;
     // Every open of the page asks the server (no-cache), so each one can be counted; a 304 from a person is a view too.
@@ -83,7 +85,8 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     send(res, { status: 200, https, body: rendered[encoding], encoding, contentType: "text/html; charset=utf-8", headers });
   };
 
-  const sendLink = (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: RenderedPage | null, type: string) => {
+  const sendLink = (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: PageLookup, type: string) => {
+    if (rendered === "unavailable") return sendNotFound(req, res, https, rendered);
     const stored = rendered && isLinkType(type) ? rendered.links.get(type) : undefined;
     // Only an http(s) address ever becomes a Location; `href` is its ASCII spelling (punycode, %-escapes).
     const url = stored === undefined ? null : httpUrl(stored);
@@ -92,8 +95,8 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     sendText(res, 302, https, `Redirecting to ${url.href}`, ["Location", url.href]);
   };
 
-  const sendShare = async (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: RenderedPage | null, query: string) => {
-    if (!rendered) return sendNotFound(req, res, https);
+  const sendShare = async (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: PageLookup, query: string) => {
+    if (!rendered || rendered === "unavailable") return sendNotFound(req, res, https, rendered);
     const png = await rendered.shareImage();
     // The versioned address (og:image) never changes meaning; the bare one may, so it is kept briefly.
     const current = new URLSearchParams(query).get("v") === rendered.shareVersion;
@@ -133,7 +136,7 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     sendNotFound(req, res, https);
   };
 
-  const withPage = (ending: string, then: (rendered: RenderedPage | null) => void | Promise<void>) => {
+  const withPage = (ending: string, then: (rendered: PageLookup) => void | Promise<void>) => {
     const found = pages.get(ending);
     return found instanceof Promise ? found.then(then) : then(found);
   };

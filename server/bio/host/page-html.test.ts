@@ -20,6 +20,7 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }],
     sponsorships: [],
     takesPayments: false,
+    ownerActive: true,
     updatedAt: new Date(0),
     ...overrides,
   };

@@ -119,3 +119,18 @@ export function renderNotFound(site: BioSite): string {
     `</main>${footer(site)}</body></html>`
   );
 }
+
+/**
+ * A page whose owner's account is disabled (server/accounts/active-owner.ts):
+ * nothing of the page is shown, and it comes back as it was when the account
+ * is enabled again (docs/decisions/0029-disabled-accounts.md).
+ */
+export function renderUnavailable(site: BioSite): string {
+  return (
+    head({ title: `Page unavailable | ${site.appName}`, description: "This bio page is unavailable.", robots: "noindex", site }) +
+    `<body><main><header><h1>This page is unavailable</h1>` +
+    `<p class="b">This bio page can't be shown right now, and it can't take payments.</p></header>` +
+    `<p><a href="${escapeHtml(site.publicOrigin)}/app/account/bizbio">Make your own bio page</a></p>` +
+    `</main>${footer(site)}</body></html>`
+  );
+}

@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { PublicBioPage } from "#server/bio/public-page";
 import type { Db } from "#server/db/client";
-import { createRenderedPages } from "./rendered-pages";
+import { createRenderedPages, type PageLookup, type RenderedPage } from "./rendered-pages";
 
 const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
 
 function page(ending: string, name = "Maya"): PublicBioPage {
-  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, updatedAt: new Date(0) };
+  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, ownerActive: true, updatedAt: new Date(0) };
+}
+
+/** The lookup as a rendered page (the test fails if it is "unavailable" or missing). */
+function renderedOf(lookup: PageLookup): RenderedPage {
+  if (!lookup || lookup === "unavailable") throw new Error(`expected a rendered page, got ${String(lookup)}`);
+  return lookup;
 }
 
 /** A store over fake data: `rows` is the database, `generation` the counter writes move. */
@@ -48,13 +54,26 @@ describe("pages rendered once per version", () => {
     expect(pages.stats()).toMatchObject({ reads: 2, renders: 1 });
     rows.set("maya", page("maya", "Maya Chen"));
     bump();
-    const second = await pages.get("maya");
+    const second = renderedOf(await pages.get("maya"));
     expect(second).not.toBe(first);
-    expect(second!.identity.toString()).toContain("Maya Chen");
-    expect(second!.etag).not.toBe(first!.etag);
+    expect(second.identity.toString()).toContain("Maya Chen");
+    expect(second.etag).not.toBe(renderedOf(first).etag);
     rows.delete("maya");
     bump();
     expect(await pages.get("maya")).toBeNull();
+  });
+
+  it("answers 'unavailable' while the owner is disabled, with nothing of the page kept, and the page again once enabled", async () => {
+    const { pages, rows, bump } = setup();
+    const before = renderedOf(await pages.get("maya"));
+    rows.set("maya", { ...page("maya"), ownerActive: false });
+    bump();
+    expect(await pages.get("maya")).toBe("unavailable");
+    expect(pages.get("maya")).toBe("unavailable");
+    expect(pages.stats().bytes).toBeLessThan(before.identity.length);
+    rows.set("maya", page("maya"));
+    bump();
+    expect(renderedOf(await pages.get("maya")).identity.toString()).toContain("<h1>Maya</h1>");
   });
 
   it("keeps misses too, reads again after maxAge, and never queries for what cannot be an ending", async () => {
@@ -88,7 +107,7 @@ describe("pages rendered once per version", () => {
 describe("share images in the budget", () => {
   it("counts a page's share image once it is made", async () => {
     const { pages } = setup();
-    const rendered = (await pages.get("maya"))!;
+    const rendered = renderedOf(await pages.get("maya"));
     const before = pages.stats().bytes;
     const png = await rendered.shareImage();
     expect(await rendered.shareImage()).toBe(png);

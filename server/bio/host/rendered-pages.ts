@@ -38,7 +38,10 @@ export type RenderedPage = {
   imageBytes: number;
 };
 
-type Entry = { generation: string; checkedAt: number; value: RenderedPage | null; fingerprint: string; size: number };
+/** A page, "unavailable" (its owner's account is disabled: nothing of it is rendered or kept), or null (none). */
+export type PageLookup = RenderedPage | "unavailable" | null;
+
+type Entry = { generation: string; checkedAt: number; value: PageLookup; fingerprint: string; size: number };
 
 export type RenderedPagesOptions = {
   db: Db;
@@ -53,7 +56,7 @@ export type RenderedPagesOptions = {
 
 export type RenderedPages = {
   /** The page at `ending` as of now (null: none); synchronous when nothing needed reading. */
-  get(ending: string): RenderedPage | null | Promise<RenderedPage | null>;
+  get(ending: string): PageLookup | Promise<PageLookup>;
   stats(): { entries: number; bytes: number; reads: number; renders: number };
 };
 
@@ -71,7 +74,7 @@ export function createRenderedPages({
   read = readPublicPage,
 }: RenderedPagesOptions): RenderedPages {
   const entries = new Map<string, Entry>();
-  const loading = new Map<string, Promise<RenderedPage | null>>();
+  const loading = new Map<string, Promise<PageLookup>>();
   let bytes = 0;
   let reads = 0;
   let renders = 0;
@@ -102,24 +105,24 @@ export function createRenderedPages({
     evict();
   };
 
-  const load = (ending: string, current: string): Promise<RenderedPage | null> => {
+  const load = (ending: string, current: string): Promise<PageLookup> => {
     const key = `${ending}\n${current}`;
     let pending = loading.get(key);
     if (!pending) {
       pending = (async () => {
         reads += 1;
         const page = await read(db, ending);
-        const fingerprint = page ? fingerprintOf(page) : "";
+        const fingerprint = page?.ownerActive ? fingerprintOf(page) : "";
         const before = entries.get(ending);
-        let value: RenderedPage | null = null;
-        if (page) {
-          if (before?.value && before.fingerprint === fingerprint) value = before.value;
+        let value: PageLookup = page && !page.ownerActive ? "unavailable" : null;
+        if (page?.ownerActive) {
+          if (before?.value && before.value !== "unavailable" && before.fingerprint === fingerprint) value = before.value;
           else {
             renders += 1;
             value = await render(page, site, (value, added) => grew(ending, value, added));
           }
         }
-        const size = value ? value.identity.length + value.br.length + value.gzip.length + value.imageBytes + 1024 : MISS_SIZE;
+        const size = value && value !== "unavailable" ? value.identity.length + value.br.length + value.gzip.length + value.imageBytes + 1024 : MISS_SIZE;
         keep(ending, { generation: current, checkedAt: now(), value, fingerprint, size });
         return value;
       })().finally(() => loading.delete(key));

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 // Tables owned by better-auth (user, session, account, verification). Field
@@ -7,16 +8,21 @@ const timestamps = {
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 };
 
-export const user = pgTable("user", {
-  id: text().primaryKey(),
-  name: text().notNull(),
-  email: text().notNull().unique("user_email_unique"),
-  emailVerified: boolean().notNull().default(false),
-  image: text(),
-  // Set by staff; a disabled account cannot sign in (SPEC §8 "user disabled").
-  disabled: boolean().notNull().default(false),
-  ...timestamps,
-});
+export const user = pgTable(
+  "user",
+  {
+    id: text().primaryKey(),
+    name: text().notNull(),
+    email: text().notNull().unique("user_email_unique"),
+    emailVerified: boolean().notNull().default(false),
+    image: text(),
+    // Set by staff; a disabled account cannot sign in (SPEC §8 "user disabled") and has no public side.
+    disabled: boolean().notNull().default(false),
+    ...timestamps,
+  },
+  // The few disabled accounts, for the public readers' anti-join (server/accounts/active-owner.ts).
+  (t) => [index("user_disabled_idx").on(t.id).where(sql`${t.disabled}`)],
+);
 
 export const session = pgTable(
   "session",

@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
+import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
+import { sponsorSessions } from "#server/db/schema";
 import { sandboxCheckouts, sandboxPayments } from "#server/db/schema/sandbox";
 import { type CardField, type CardInput, checkCard } from "./cards";
 import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
@@ -15,6 +17,8 @@ export type PayResult =
   | { kind: "ALREADY_PAID"; redirectTo: string }
   | { kind: "EXPIRED" }
   | { kind: "NOT_FOUND" }
+  /** The payee's account was disabled after the checkout opened: nothing is charged. */
+  | { kind: "PAYEE_UNAVAILABLE"; message: string }
   | { kind: "REFUSED"; field: PaymentFormField; message: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,6 +47,7 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     });
     return { kind: "EXPIRED" };
   }
+  if (!(await payeeActive(db, seen.sessionId))) return { kind: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE };
   const email = form.email.trim();
   const badEmail = emailProblem(email);
   if (badEmail) return { kind: "REFUSED", field: "email", message: badEmail };
@@ -87,4 +92,19 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     );
     return { kind: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) };
   });
+}
+
+/**
+ * An open checkout of a page whose owner was disabled since is refused here
+ * (server/accounts/active-owner.ts). The sandbox runs in our process, so it
+ * can ask; Stripe's hosted page cannot, and a payment made there is recorded
+ * as it arrives (docs/decisions/0029-disabled-accounts.md).
+ */
+async function payeeActive(db: Db, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return true;
+  const [row] = await db
+    .select({ active: ownerIsActive(sponsorSessions.posterUid).mapWith(Boolean) })
+    .from(sponsorSessions)
+    .where(eq(sponsorSessions.id, sessionId));
+  return row?.active ?? true;
 }

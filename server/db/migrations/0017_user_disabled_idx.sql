@@ -1,0 +1,1 @@
+CREATE INDEX "user_disabled_idx" ON "user" USING btree ("id") WHERE "user"."disabled";

@@ -28,6 +28,12 @@ async function searchByName(db: Db, query: string): Promise<string[]> {
   return found.map((r) => r.id);
 }
 
+/** A row as the seed before issue 22 wrote it (no sample flag, no source). */
+const legacy = (id: string, name: string) =>
+  sql`insert into external_sponsors (id, name, name_array, tags, blurb, preview, website, details, added_at)
+      values (${id}, ${name}, array[${name.toLowerCase()}], array['vpn'], 'A company the old seed described without a source.',
+              'An old teaser.', ${`https://${id}.test`}, '{"sponsors": "Everyone.", "formats": ["Read"], "apply": "Old text.", "applyUrl": null}'::jsonb, now())`;
+
 describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
   const database = migratedDatabase(engine);
 
@@ -104,10 +110,6 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
 
   it("removes the retired real companies an older seed wrote, and nothing else", async () => {
     // An install upgraded from before issue 22 still holds the unsourced real companies, and may hold rows added by hand.
-    const legacy = (id: string, name: string) =>
-      sql`insert into external_sponsors (id, name, name_array, tags, blurb, preview, website, details, added_at)
-          values (${id}, ${name}, array[${name.toLowerCase()}], array['vpn'], 'A company the old seed described without a source.',
-                  'An old teaser.', ${`https://${id}.test`}, '{"sponsors": "Everyone.", "formats": ["Read"], "apply": "Old text.", "applyUrl": null}'::jsonb, now())`;
     await database.db.execute(legacy("nordvpn", "NordVPN"));
     await database.db.execute(legacy("hellofresh", "HelloFresh"));
     await database.db.execute(legacy("hand_added", "Hand Added"));
@@ -132,7 +134,8 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
     expect(retiredSponsorIds).toHaveLength(191);
     const listed = new Set(sponsorData.map((s) => s.id));
     expect(retiredSponsorIds.filter((id) => listed.has(id))).toEqual([]);
-    await seedDatabase(database.db, { demo: false });
+    await database.db.execute(legacy(retiredSponsorIds.at(-1)!, "Last Retired"));
+    expect((await seedDatabase(database.db, { demo: false })).sponsorsRetired).toBe(1);
     const [left] = await rows<{ n: number }>(database.db, sql`select count(*)::int as n from external_sponsors where sample = false`);
     expect(left!.n).toBe(0);
   });

@@ -1,16 +1,18 @@
 // Which pages under /app are open to guests (SPEC §2.1) and so belong in
 // search results; everything else under /app is signed-in only and noindex.
 // Used by page meta (app/lib/meta.ts) and robots.txt, so the two never disagree.
-// /app/sponsors (for guests: what the directory is) and /app/profiles are
-// open too; the directory's other pages are for verified or Pro members.
+// /app/sponsors (for guests: what the directory is), /app/sponsors/previews
+// (the preview sample) and /app/profiles are open too; the directory's other
+// pages are for verified or Pro members.
 
 /** Signed-in-only pages that sit under the public list's path. */
 const OPPORTUNITY_SUBPAGES = ["new", "edit", "sponsor"] as const;
 
-/** True for /app/opportunities, /app/opportunities/{docId}, /app/sponsors and /app/profiles. */
+const OPEN_APP_PAGES = new Set(["/app/sponsors", "/app/sponsors/previews", "/app/profiles", "/app/opportunities"]);
+
+/** True for /app/opportunities, /app/opportunities/{docId}, /app/sponsors, /app/sponsors/previews and /app/profiles. */
 export function isPublicAppPath(pathname: string): boolean {
-  if (pathname === "/app/sponsors" || pathname === "/app/profiles") return true;
-  if (pathname === "/app/opportunities") return true;
+  if (OPEN_APP_PAGES.has(pathname)) return true;
   const detail = /^\/app\/opportunities\/([^/]+)$/.exec(pathname);
   return detail !== null && !(OPPORTUNITY_SUBPAGES as readonly string[]).includes(detail[1]!);
 }
@@ -22,5 +24,6 @@ export const ROBOTS_APP_RULES = [
   "Disallow: /app/opportunities/*/heart",
   "Allow: /app/profiles",
   "Allow: /app/sponsors",
+  "Allow: /app/sponsors/previews",
   "Disallow: /app/sponsors/",
 ];

@@ -3,7 +3,7 @@ import { buildSitemap } from "#server/sitemap/sitemap";
 import { CONTENT_PAGES } from "#app/content-routes";
 import type { Route } from "./+types/sitemap";
 
-/** Every indexable public page: home, content pages, blog, featured, the opportunity list and each opportunity. */
+/** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { status, xml } = await buildSitemap(context.db, {
     origin: context.config.PUBLIC_ORIGIN,
@@ -14,6 +14,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { path: "/blog" },
       ...listBlogPosts().map((post) => ({ path: `/blog/${post.slug}`, lastmod: post.date ?? undefined })),
       { path: "/featured" },
+      { path: "/app/sponsors" },
+      { path: "/app/sponsors/previews" },
       { path: "/app/opportunities" },
     ],
   });

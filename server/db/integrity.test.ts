@@ -83,7 +83,7 @@ describe.each(ENGINES)("database integrity on %s", (engine) => {
     ["sponsors by tag", sql`select id from external_sponsors where tags @> array['gaming']`, "external_sponsors_tags_gin_idx"],
     ["sponsors by the start of a name's word", sql`select id from external_sponsors where name_prefixes @> array['nor', 'vp']`, "external_sponsors_name_prefixes_gin_idx"],
     ["the sponsor preview sample", sql`select id from external_sponsors where in_preview_sample order by name, id limit 11`, "external_sponsors_preview_sample_idx"],
-    ["recently added sponsors", sql`select id from external_sponsors order by added_at desc limit 10`, "external_sponsors_added_idx"],
+    ["recently added sponsors", sql`select id, name, tags, blurb, website, sample, added_at from external_sponsors order by added_at desc, id desc limit 11 offset 20`, "external_sponsors_added_idx"],
     ["sponsor sessions by poster", sql`select id from sponsor_sessions where poster_uid = 'demo-creator' order by created desc limit 20`, "sponsor_sessions_poster_created_idx"],
     ["notifications by user", sql`select id from notifications where uid = 'demo-creator' order by created desc limit 20`, "notifications_uid_created_idx"],
     ["unread notifications count", sql`select count(*) from notifications where uid = 'demo-creator' and unread`, "notifications_uid_unread_idx"],

@@ -45,8 +45,8 @@ describe.each(ENGINES)("migrations and seed on %s", (engine) => {
     const first = await seedDatabase(database.db);
     const second = await seedDatabase(database.db);
     // 96 opportunity filter tags plus the sponsor directory's tag list.
-    expect(first).toEqual({ tagsAdded: 96 + sponsorTagData.length, sponsors: sponsorData.length, demoAdded: true });
-    expect(second).toEqual({ tagsAdded: 0, sponsors: sponsorData.length, demoAdded: false });
+    expect(first).toEqual({ tagsAdded: 96 + sponsorTagData.length, sponsors: sponsorData.length, sponsorsRetired: 0, demoAdded: true });
+    expect(second).toEqual({ tagsAdded: 0, sponsors: sponsorData.length, sponsorsRetired: 0, demoAdded: false });
 
     const [counts] = await rows<Record<string, number>>(
       database,

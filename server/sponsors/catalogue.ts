@@ -10,9 +10,19 @@ import { namePrefixes, nameWords } from "./names";
 
 export type ExternalSponsorRow = typeof externalSponsors.$inferInsert;
 
-/** The directory's "Recently Added" covers this window; an entry outside it is a typo. */
-export const ADDED_FROM = "2026-06-01";
-export const ADDED_TO = "2026-11-20";
+/**
+ * An added date before this is a typo (the directory began in 2026). There is
+ * no upper bound but the calendar: a company added today is valid today, and
+ * Recently Added shows it first (it lists the newest companies, whatever their dates).
+ */
+export const ADDED_FROM = "2026-01-01";
+/** Hours the earliest time zone (UTC+14) is ahead: a date written there today is still "today". */
+const LATEST_ZONE_HOURS = 14;
+
+/** The latest added date the file may hold at `now`: today, in the time zone where it is latest. */
+export function latestAddedDate(now: Date): string {
+  return new Date(now.getTime() + LATEST_ZONE_HOURS * 3_600_000).toISOString().slice(0, 10);
+}
 
 export const BLURB_CHARS = { min: 80, max: 420 } as const;
 export const PREVIEW_CHARS = { min: 30, max: 200 } as const;
@@ -38,7 +48,13 @@ const tagName = z.string().regex(/^[a-z0-9][a-z0-9 &-]*[a-z0-9]$/, "must be lowe
 
 export const sponsorTagListSchema = z.array(tagName).min(1);
 
-export const sponsorEntrySchema = z.strictObject({
+/**
+ * One company. Every entry either names a public `source` that confirms its
+ * facts (a real company, added by an operator) or is `sample: true` (an
+ * invented company, shown with a "Sample company" label): the file never puts
+ * unsourced words in a real company's mouth.
+ */
+const sponsorEntryFields = z.strictObject({
   id: z.string().regex(/^[a-z0-9_]{2,60}$/, "must be a slug of a-z, 0-9 and _"),
   name: text(1, 80),
   website: httpsUrl,
@@ -52,7 +68,16 @@ export const sponsorEntrySchema = z.strictObject({
     apply: text(20, 400),
     applyUrl: httpsUrl.nullable(),
   }),
-  added: z.iso.date().refine((v) => v >= ADDED_FROM && v <= ADDED_TO, `must be between ${ADDED_FROM} and ${ADDED_TO}`),
+  added: z.iso.date().refine((v) => v >= ADDED_FROM, `must be ${ADDED_FROM} or later`),
+  sample: z.literal(true).optional(),
+  source: httpsUrl.optional(),
+});
+
+export const sponsorEntrySchema = sponsorEntryFields.superRefine((entry, ctx) => {
+  if (entry.sample && entry.source) ctx.addIssue({ code: "custom", path: ["source"], message: "a sample company has no source" });
+  if (!entry.sample && !entry.source) {
+    ctx.addIssue({ code: "custom", path: ["source"], message: "a real company needs a public https:// source that confirms its facts (or sample: true for an invented one)" });
+  }
 });
 
 export type SponsorEntry = z.infer<typeof sponsorEntrySchema>;
@@ -65,7 +90,7 @@ export class SponsorCatalogueError extends Error {
  * Validates the tag list and every entry, then maps them to rows.
  * Throws SponsorCatalogueError naming the first bad entry and what is wrong.
  */
-export function sponsorCatalogue(entries: unknown, tagList: unknown): { tags: string[]; rows: ExternalSponsorRow[] } {
+export function sponsorCatalogue(entries: unknown, tagList: unknown, now: Date = new Date()): { tags: string[]; rows: ExternalSponsorRow[] } {
   const tags = sponsorTagListSchema.safeParse(tagList);
   if (!tags.success) throw new SponsorCatalogueError(`Sponsor tag list: ${describe(tags.error)}`);
   const known = new Set(tags.data);
@@ -74,6 +99,8 @@ export function sponsorCatalogue(entries: unknown, tagList: unknown): { tags: st
   if (!Array.isArray(entries)) throw new SponsorCatalogueError("Sponsor catalogue: must be an array of companies");
   const ids = new Set<string>();
   const names = new Set<string>();
+  const applyTexts = new Set<string>();
+  const latest = latestAddedDate(now);
   const rows = entries.map((raw: unknown, index): ExternalSponsorRow => {
     const label = `Sponsor catalogue entry ${index + 1}${hasId(raw) ? ` ("${raw.id}")` : ""}`;
     const parsed = sponsorEntrySchema.safeParse(raw);
@@ -85,6 +112,11 @@ export function sponsorCatalogue(entries: unknown, tagList: unknown): { tags: st
     if (ids.has(entry.id)) throw new SponsorCatalogueError(`${label}: id "${entry.id}" is used twice`);
     const nameKey = entry.name.toLowerCase();
     if (names.has(nameKey)) throw new SponsorCatalogueError(`${label}: name "${entry.name}" is used twice`);
+    // Each company's way in is its own: a shared sentence is boilerplate, not a fact about it.
+    const applyKey = entry.details.apply.toLowerCase();
+    if (applyTexts.has(applyKey)) throw new SponsorCatalogueError(`${label}: details.apply repeats another company's "How to apply" text`);
+    if (entry.added > latest) throw new SponsorCatalogueError(`${label}: added: ${entry.added} is in the future`);
+    applyTexts.add(applyKey);
     ids.add(entry.id);
     names.add(nameKey);
     return toRow(entry);
@@ -103,8 +135,9 @@ function toRow(entry: SponsorEntry): ExternalSponsorRow {
     blurb: entry.blurb,
     preview: entry.preview,
     inPreviewSample: entry.inPreviewSample,
+    sample: entry.sample === true,
     website: entry.website,
-    details: entry.details,
+    details: { ...entry.details, source: entry.source ?? null },
     // Midday UTC: the calendar date is the same from UTC−11 to UTC+11, wherever a page shows it.
     addedAt: new Date(`${entry.added}T12:00:00Z`),
   };

@@ -10,6 +10,7 @@ export type SponsorDetail = {
   tags: string[];
   blurb: string;
   details: ExternalSponsorDetails;
+  sample: boolean;
   addedAt: string;
 };
 
@@ -26,6 +27,7 @@ export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetai
       tags: externalSponsors.tags,
       blurb: externalSponsors.blurb,
       details: externalSponsors.details,
+      sample: externalSponsors.sample,
       addedAt: externalSponsors.addedAt,
     })
     .from(externalSponsors)

@@ -5,6 +5,8 @@ export const SPONSOR_PAGE_SIZE = 10;
 export const MAX_SPONSOR_TAG_FILTERS = 6;
 /** Page numbers beyond this are refused: page N reads N×10 rows before its own. */
 export const MAX_SPONSOR_PAGE = 500;
+/** Recently Added lists this many of the newest companies (3 pages), newest first: what "recent" means here. */
+export const RECENT_SPONSOR_COUNT = 30;
 export const SPONSORS_PATH = "/app/sponsors";
 export const PREVIEWS_PATH = "/app/sponsors/previews";
 export const RECENT_PATH = "/app/sponsors/recent";

@@ -1,11 +1,11 @@
 import { and, asc, desc, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors } from "#server/db/schema";
-import { SPONSOR_PAGE_SIZE } from "./links";
+import { RECENT_SPONSOR_COUNT, SPONSOR_PAGE_SIZE } from "./links";
 import type { DirectoryQuery } from "./query";
 
-/** A company as the list shows it (SPEC blurb). Pro only. */
-export type SponsorBlurb = { id: string; name: string; tags: string[]; blurb: string; website: string };
+/** A company as the list shows it (SPEC blurb). Pro only. `sample`: an invented company, labelled so. */
+export type SponsorBlurb = { id: string; name: string; tags: string[]; blurb: string; website: string; sample: boolean };
 
 export type SponsorPage<T> = { items: T[]; page: number; hasPrevious: boolean; hasNext: boolean };
 
@@ -15,6 +15,7 @@ const blurbColumns = {
   tags: externalSponsors.tags,
   blurb: externalSponsors.blurb,
   website: externalSponsors.website,
+  sample: externalSponsors.sample,
 };
 
 /** `column @> array[…]`: one GIN index lookup per array, AND of every element. */
@@ -39,16 +40,24 @@ export async function listSponsorBlurbs(db: Db, query: Pick<DirectoryQuery, "tag
   return toPage(rows, query.page);
 }
 
-/** Recently added (SPEC recents): newest first, 10 a page. Pro only. */
+/**
+ * Recently added (SPEC recents): the RECENT_SPONSOR_COUNT newest companies,
+ * by added time then id (newest first), 10 a page, read backwards along
+ * external_sponsors_added_idx. No date window: a company added today is first
+ * today, and the list never empties because time passed. Pro only.
+ */
 export async function listRecentSponsors(db: Db, page: number): Promise<SponsorPage<SponsorBlurb & { addedAt: string }>> {
+  const offset = (page - 1) * SPONSOR_PAGE_SIZE;
+  const room = Math.min(SPONSOR_PAGE_SIZE, RECENT_SPONSOR_COUNT - offset);
+  if (room <= 0) return { items: [], page, hasPrevious: page > 1, hasNext: false };
   const rows = await db
     .select({ ...blurbColumns, addedAt: externalSponsors.addedAt })
     .from(externalSponsors)
     .orderBy(desc(externalSponsors.addedAt), desc(externalSponsors.id))
-    .limit(SPONSOR_PAGE_SIZE + 1)
-    .offset((page - 1) * SPONSOR_PAGE_SIZE);
-  const result = toPage(rows, page);
-  return { ...result, items: result.items.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() })) };
+    .limit(room + 1)
+    .offset(offset);
+  const items = rows.slice(0, room).map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+  return { items, page, hasPrevious: page > 1, hasNext: rows.length > room && offset + room < RECENT_SPONSOR_COUNT };
 }
 
 function toPage<T>(rows: T[], page: number): SponsorPage<T> {

@@ -1,8 +1,8 @@
 /**
  * How "Search By Name" matches (SPEC §2.5, §7.2 name_array): case-insensitive,
  * the start of any word of the name. A name's words are its runs of letters
- * and digits, lowercased ("NordVPN" → nordvpn; "Hello Fresh" → hello, fresh;
- * "Wix.com" → wix, com). Each word's prefixes are stored (external_sponsors.
+ * and digits, lowercased ("TunnelVPN" → tunnelvpn; "Skillet Fern" → skillet, fern;
+ * "Plinth.example" → plinth, example). Each word's prefixes are stored (external_sponsors.
  * name_prefixes, GIN-indexed), so a search is one `@>` on an index.
  */
 

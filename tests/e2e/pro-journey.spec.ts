@@ -2,8 +2,8 @@ import type { Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 /**
- * Issue 16 end to end, on the real directory the server seeds at start (191
- * companies): a verified person without Pro meets the gate, buys Launchpad in
+ * Issue 16 end to end, on the directory the server seeds at start (150
+ * invented sample companies, each labelled so): a verified person without Pro meets the gate, buys Launchpad in
  * the sandbox, and comes back to a working search. Nothing here is set up by
  * a test hook: the purchase is the sandbox's checkout and webhook.
  */
@@ -59,11 +59,13 @@ test("without Pro a tag click explains Pro; after buying Launchpad the same page
   expect(second.some((name) => first.includes(name))).toBe(false);
 
   // By name, the start of any word, any case; the address opens the same search on a fresh load.
-  await page.goto("/app/sponsors?name=NORD");
-  await expect(cards(page)).toHaveText(["NordPass", "NordVPN"]);
-  await page.getByRole("link", { name: "Details of NordVPN" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("NordVPN");
+  await page.goto("/app/sponsors?name=HOME+G");
+  await expect(cards(page)).toHaveText(["Kettlebolt Home Guard", "Kettleflint Home Gym"]);
+  await page.getByRole("link", { name: "Details of Kettleflint Home Gym" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Kettleflint Home Gym");
+  await expect(page.getByText("Sample company")).toBeVisible();
   await expect(page.getByRole("heading", { name: "How to apply" })).toBeVisible();
+  await expect(page.getByText("Kettleflint only ships heavy kit within its delivery region")).toBeVisible();
 
   await page.goto("/app/sponsors/recent");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Recently Added Sponsors");

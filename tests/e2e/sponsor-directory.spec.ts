@@ -12,6 +12,14 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
  * specs' companies never change what a search here shows.
  */
 const EMPTY = "Sorry, we couldn't find any sponsors matching your search criteria.";
+/** A seeded sample company in the preview sample (server/db/seed/data/sponsors.json). */
+const SAMPLE_PREVIEW = {
+  name: "Burrowlight VPN",
+  teaser: "A VPN that pitches safer public Wi-Fi and streaming while travelling.",
+  blurbStart: "Burrowlight VPN is a made-up VPN",
+};
+/** A company the /__test/sponsors hook adds (unique() prefix, two-digit number). */
+const TEST_COMPANY = /^zz[a-j]{8} \d\d$/;
 const PHONE = { width: 375, height: 812 };
 
 function unique(): string {
@@ -53,27 +61,79 @@ test("every gated read, as guest and unverified", async ({ page }) => {
   const list = `/app/sponsors?tags[]=${encodeURIComponent(tag)}&name=${prefix}`;
   const detail = `/app/sponsors/${companies[0]!.id}`;
 
-  // Guest: the list explains and sends to sign in; the rest needs an account.
+  const blurb = `${companies[0]!.name} sponsors creators in the end-to-end suite.`;
+
+  // Guest: the list explains and sends to sign in; the preview sample is open, with no blurb; the rest needs an account.
   let r = await read(page, list);
   expect(r.status).toBe(200);
   expect(r.body).toContain("Sign Up");
   expect(r.body).not.toContain(companies[0]!.name);
-  for (const path of ["/app/sponsors/previews", "/app/sponsors/recent", detail]) {
+  r = await read(page, "/app/sponsors/previews");
+  expect(r.status).toBe(200);
+  expect(r.body).toContain(SAMPLE_PREVIEW.teaser);
+  expect(r.body).not.toContain(SAMPLE_PREVIEW.blurbStart);
+  expect(r.body).not.toContain(blurb);
+  expect(r.body).toContain('href="/signup?redirectTo=%2Fapp%2Fsponsors%2Fpreviews"');
+  for (const path of ["/app/sponsors/recent", detail]) {
     r = await read(page, path);
     expect(r.status, path).toBe(302);
     expect(r.location, path).toBe(`/signin?redirectTo=${encodeURIComponent(path)}`);
   }
 
-  // Unverified: a prompt to verify, no company, and the rest sends to /app/verify.
+  // Unverified: a prompt to verify and no company on the list; the sample stays open; the rest sends to /app/verify.
   await signedUp(page, false);
   r = await read(page, list);
   expect(r.status).toBe(200);
   expect(r.body).toContain("needs a verified email address");
   expect(r.body).not.toContain(companies[0]!.name);
-  for (const path of ["/app/sponsors/previews", "/app/sponsors/recent", detail]) {
+  r = await read(page, "/app/sponsors/previews");
+  expect(r.status).toBe(200);
+  expect(r.body).toContain(SAMPLE_PREVIEW.teaser);
+  expect(r.body).not.toContain(blurb);
+  expect(r.body).toContain('href="/app/verify"');
+  for (const path of ["/app/sponsors/recent", detail]) {
     r = await read(page, path);
     expect(r.location, path).toBe("/app/verify");
   }
+});
+
+test("a guest browses the preview sample, labelled as sample companies, with a way to sign up and sign in", async ({ page }) => {
+  await page.goto("/app/sponsors");
+  await page.getByRole("link", { name: "Browse a sample of the directory" }).click();
+  await expect(page).toHaveURL("/app/sponsors/previews");
+  await expect(page).toHaveTitle("Sponsor previews | Sponsorgrid");
+  const previews = page.getByRole("list", { name: "Sponsor previews" });
+  const card = previews.getByRole("listitem").filter({ has: page.getByRole("heading", { name: SAMPLE_PREVIEW.name }) });
+  await expect(card).toContainText(SAMPLE_PREVIEW.teaser);
+  await expect(card).toContainText("Sample company");
+  await expect(page.getByRole("link", { name: "Sign Up" })).toHaveAttribute("href", "/signup?redirectTo=%2Fapp%2Fsponsors%2Fpreviews");
+  await expect(page.getByRole("main").getByRole("link", { name: "Sign In", exact: true })).toHaveAttribute("href", "/signin?redirectTo=%2Fapp%2Fsponsors%2Fpreviews");
+  // Public and indexable (SPEC §2.1), unlike the Pro pages beside it.
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/app\/sponsors\/previews$/);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  await page.getByRole("link", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL("/signup?redirectTo=%2Fapp%2Fsponsors%2Fpreviews");
+});
+
+test("Recently Added shows a company added after the seed first", async ({ page }) => {
+  await signedUp(page, true);
+  await makePro(page);
+  const { companies } = await addCompanies(page, 2);
+  await page.goto("/app/sponsors/recent");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Recently Added Sponsors");
+  await expect(cards(page)).toHaveCount(10);
+  const names = await cards(page).allTextContents();
+  // The hook dates its companies now, one millisecond apart: the second is the newest. Only other
+  // tests' companies, added at the same moment by the other worker, may come before it.
+  const newest = names.indexOf(companies[1]!.name);
+  expect(newest, names.join(", ")).toBeGreaterThanOrEqual(0);
+  expect(names[newest + 1]).toBe(companies[0]!.name);
+  for (const earlier of names.slice(0, newest)) expect(earlier).toMatch(TEST_COMPANY);
+  await expect(page.getByText(/^Added /).first()).toBeVisible();
 });
 
 test("every gated read, as non-Pro and Pro: the same addresses", async ({ page }) => {

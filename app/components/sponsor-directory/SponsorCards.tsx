@@ -16,6 +16,19 @@ function TagList({ tags }: { tags: string[] }) {
   );
 }
 
+/**
+ * "Sample company": the company is invented (the catalogue the project ships),
+ * so no reader takes its name, blurb or way to apply for a real firm's.
+ */
+export function SampleLabel({ sample }: { sample: boolean }) {
+  if (!sample) return null;
+  return (
+    <p className="mt-1">
+      <span className="inline-block rounded-md border border-ink/20 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-muted">Sample company</span>
+    </p>
+  );
+}
+
 /** Pro list cards: name, tags, blurb, the company's website and its page here. */
 export function SponsorBlurbCards({ sponsors, note }: { sponsors: (SponsorBlurb & { addedAt?: string })[]; note?: (s: SponsorBlurb & { addedAt?: string }) => string }) {
   return (
@@ -25,6 +38,7 @@ export function SponsorBlurbCards({ sponsors, note }: { sponsors: (SponsorBlurb 
           <h3 className="break-words text-lg font-bold">
             <Link to={sponsorHref(sponsor.id)}>{sponsor.name}</Link>
           </h3>
+          <SampleLabel sample={sponsor.sample} />
           {note ? <p className="text-sm text-muted">{note(sponsor)}</p> : null}
           <TagList tags={sponsor.tags} />
           <p className="mt-3 break-words">{sponsor.blurb}</p>
@@ -49,6 +63,7 @@ export function SponsorPreviewCards({ previews }: { previews: SponsorPreview[] }
       {previews.map((preview) => (
         <li key={preview.id} className="rounded-2xl border border-ink/10 p-5">
           <h3 className="break-words text-lg font-bold">{preview.name}</h3>
+          <SampleLabel sample={preview.sample} />
           <TagList tags={preview.tags} />
           <p className="mt-3 break-words">{preview.preview}</p>
         </li>

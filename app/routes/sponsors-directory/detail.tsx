@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { SPONSORS_PATH } from "#server/sponsors/links";
 import { getSponsorDetail } from "#server/sponsors/detail";
 import { requirePro } from "#server/subscriptions/guards";
+import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/detail";
 
@@ -24,6 +25,7 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
         <Link to={SPONSORS_PATH}>← All sponsors</Link>
       </p>
       <h1 className="mt-3 break-words text-3xl font-bold">{sponsor.name}</h1>
+      <SampleLabel sample={sponsor.sample} />
       <p className="mt-2 break-all">
         <a href={sponsor.website} target="_blank" rel="noopener noreferrer external">
           {sponsor.website}
@@ -58,6 +60,15 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
         <p className="mt-2 break-all">
           <a href={details.applyUrl} target="_blank" rel="noopener noreferrer external">
             Apply on {sponsor.name}'s site<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </p>
+      ) : null}
+      {details.source ? (
+        <p className="mt-8 break-all text-sm text-muted">
+          Source:{" "}
+          <a href={details.source} target="_blank" rel="noopener noreferrer external">
+            {details.source}
+            <span className="sr-only"> (opens in a new tab)</span>
           </a>
         </p>
       ) : null}

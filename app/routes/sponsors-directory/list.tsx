@@ -80,7 +80,9 @@ function Body({ data: loaded, here }: { data: Loaded; here: string }) {
           A curated directory of companies that sponsor creators: what each one sponsors, the deal formats it uses and how to apply.
           Search it by tag or by name with Pro.
         </p>
-        <p className="mt-3">Sign up or sign in, verify your email, and you can browse a sample of the directory for free.</p>
+        <p className="mt-3">
+          <Link to={PREVIEWS_PATH}>Browse a sample of the directory</Link> for free, no account needed.
+        </p>
         <p className="mt-6 flex flex-wrap gap-3">
           <Link to="/signup?redirectTo=%2Fapp%2Fsponsors" className={`${primaryButton} no-underline`}>
             Sign Up
@@ -97,7 +99,7 @@ function Body({ data: loaded, here }: { data: Loaded; here: string }) {
       <section className="mt-6 max-w-2xl">
         <p className="text-lg">The sponsor directory needs a verified email address.</p>
         <p className="mt-3">
-          <Link to="/app/verify">Verify your email address</Link> to browse it.
+          <Link to="/app/verify">Verify your email address</Link> to browse it. Meanwhile, <Link to={PREVIEWS_PATH}>see a sample of the directory</Link>.
         </p>
       </section>
     );

@@ -11,6 +11,11 @@ export type ExternalSponsorDetails = {
   apply: string;
   /** The company's own page for creators or partners, when it has a public one. */
   applyUrl: string | null;
+  /**
+   * The public page that confirms these facts, for a real company; null for an
+   * invented sample company (`sample`). Optional: rows written before issue 22 lack it.
+   */
+  source?: string | null;
 };
 
 /**
@@ -35,6 +40,8 @@ export const externalSponsors = pgTable(
     preview: text().notNull(),
     // Part of the fixed sample non-Pro readers browse (/app/sponsors/previews).
     inPreviewSample: boolean().notNull().default(false),
+    // An invented company (the shipped sample catalogue): pages label it "Sample company".
+    sample: boolean().notNull().default(false),
     website: text().notNull(),
     details: jsonb().$type<ExternalSponsorDetails>().notNull(),
     addedAt: timestamp({ withTimezone: true }).notNull(),

@@ -10,7 +10,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accoun
 import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
 
-export type SeedResult = { tagsAdded: number; sponsors: number; demoAdded: boolean };
+/** `sponsorsRetired`: rows of retired (unsourced) companies this run deleted, logged at start. */
+export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired: number; demoAdded: boolean };
 
 /**
  * Idempotent: the tag catalogue and the sponsor directory (product content,
@@ -27,14 +28,15 @@ export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean
   const directory = await upsertSponsorDirectory(db);
   const tagsAdded = added.length + directory.tagsAdded;
 
-  if (options.demo === false) return { tagsAdded, sponsors: directory.sponsors, demoAdded: false };
+  const sponsors = { sponsors: directory.sponsors, sponsorsRetired: directory.retired };
+  if (options.demo === false) return { tagsAdded, ...sponsors, demoAdded: false };
   const demoAdded = await db.transaction(async (tx) => {
     const existing = await tx.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
     if (existing.length > 0) return false;
     await insertDemoData(tx as unknown as Db, now);
     return true;
   });
-  return { tagsAdded, sponsors: directory.sponsors, demoAdded };
+  return { tagsAdded, ...sponsors, demoAdded };
 }
 
 async function insertDemoData(db: Db, now: Date): Promise<void> {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "#server/db/client";
 import { seedDatabase } from "#server/db/seed";
+import retiredSponsorIds from "#server/db/seed/data/retired-sponsor-ids.json" with { type: "json" };
 import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
 import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
 import { upsertSponsorDirectory } from "#server/db/seed/sponsor-directory";
@@ -26,6 +27,12 @@ async function searchByName(db: Db, query: string): Promise<string[]> {
   );
   return found.map((r) => r.id);
 }
+
+/** A row as the seed before issue 22 wrote it (no sample flag, no source). */
+const legacy = (id: string, name: string) =>
+  sql`insert into external_sponsors (id, name, name_array, tags, blurb, preview, website, details, added_at)
+      values (${id}, ${name}, array[${name.toLowerCase()}], array['vpn'], 'A company the old seed described without a source.',
+              'An old teaser.', ${`https://${id}.test`}, '{"sponsors": "Everyone.", "formats": ["Read"], "apply": "Old text.", "applyUrl": null}'::jsonb, now())`;
 
 describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
   const database = migratedDatabase(engine);
@@ -58,34 +65,34 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
   });
 
   it("finds companies by the start of any word of their name, in any case", async () => {
-    expect(await searchByName(database.db, "nord")).toEqual(["nordpass", "nordvpn"]);
-    expect(await searchByName(database.db, "NORDV")).toEqual(["nordvpn"]);
-    expect(await searchByName(database.db, "shadow")).toEqual(["raid_shadow_legends"]);
-    expect(await searchByName(database.db, "farmer dog")).toEqual(["the_farmers_dog"]);
-    expect(await searchByName(database.db, "ordvpn")).toEqual([]);
+    expect(await searchByName(database.db, "vpn")).toEqual(["burrowlight_vpn", "hollowreed_vpn", "quietlane_vpn"]);
+    expect(await searchByName(database.db, "BURROW")).toEqual(["burrowlight_vpn"]);
+    expect(await searchByName(database.db, "home g")).toEqual(["kettlebolt_home_guard", "kettleflint_home_gym"]);
+    expect(await searchByName(database.db, "home gy")).toEqual(["kettleflint_home_gym"]);
+    expect(await searchByName(database.db, "urrowlight")).toEqual([]);
     const [vpn] = await rows<{ n: number }>(database.db, sql`select count(*)::int as n from external_sponsors where tags @> array['vpn']`);
     expect(vpn!.n).toBe(sponsorData.filter((s) => s.tags.includes("vpn")).length);
   });
 
   it("updates a company's content when the file changes, and leaves companies taken out of the file", async () => {
     const edited = structuredClone(sponsorData).slice(0, -1);
-    const target = edited.find((s) => s.id === "nordvpn")!;
-    target.name = "Nord VPN";
+    const target = edited.find((s) => s.id === "burrowlight_vpn")!;
+    target.name = "Burrow Light VPN";
     target.blurb = `${target.blurb} Edited for the test.`;
     target.tags = ["vpn", "travel"];
     target.added = "2026-11-01";
     target.details.applyUrl = null;
     const result = await upsertSponsorDirectory(database.db, { entries: edited, tagList: sponsorTagData });
-    expect(result).toEqual({ tagsAdded: 0, sponsors: edited.length });
+    expect(result).toEqual({ tagsAdded: 0, sponsors: edited.length, retired: 0 });
 
     const [row] = await rows<Snapshot & { name_array: string[]; website: string }>(
       database.db,
-      sql`select * from external_sponsors where id = 'nordvpn'`,
+      sql`select * from external_sponsors where id = 'burrowlight_vpn'`,
     );
-    expect(row).toMatchObject({ name: "Nord VPN", name_array: ["nord", "vpn"], tags: ["vpn", "travel"], blurb: target.blurb });
+    expect(row).toMatchObject({ name: "Burrow Light VPN", name_array: ["burrow", "light", "vpn"], tags: ["vpn", "travel"], blurb: target.blurb });
     expect((row!.details as { applyUrl: string | null }).applyUrl).toBeNull();
     expect(new Date(row!.added_at as string).toISOString()).toBe("2026-11-01T12:00:00.000Z");
-    expect(await searchByName(database.db, "vpn")).toContain("nordvpn");
+    expect(await searchByName(database.db, "light")).toContain("burrowlight_vpn");
 
     const [dropped] = await rows<{ n: number }>(
       database.db,
@@ -97,8 +104,40 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
 
     // Restoring the file restores the row.
     await seedDatabase(database.db, { demo: false });
-    const [restored] = await rows<{ name: string }>(database.db, sql`select name from external_sponsors where id = 'nordvpn'`);
-    expect(restored!.name).toBe("NordVPN");
+    const [restored] = await rows<{ name: string }>(database.db, sql`select name from external_sponsors where id = 'burrowlight_vpn'`);
+    expect(restored!.name).toBe("Burrowlight VPN");
+  });
+
+  it("removes the retired real companies an older seed wrote, and nothing else", async () => {
+    // An install upgraded from before issue 22 still holds the unsourced real companies, and may hold rows added by hand.
+    await database.db.execute(legacy("nordvpn", "NordVPN"));
+    await database.db.execute(legacy("hellofresh", "HelloFresh"));
+    await database.db.execute(legacy("hand_added", "Hand Added"));
+
+    const result = await upsertSponsorDirectory(database.db, { entries: sponsorData, tagList: sponsorTagData, retiredIds: retiredSponsorIds });
+    expect(result.retired).toBe(2);
+    const ids = await rows<{ id: string }>(database.db, sql`select id from external_sponsors where id in ('nordvpn', 'hellofresh', 'hand_added')`);
+    expect(ids.map((r) => r.id)).toEqual(["hand_added"]);
+    expect((await upsertSponsorDirectory(database.db, { entries: sponsorData, tagList: sponsorTagData, retiredIds: retiredSponsorIds })).retired).toBe(0);
+
+    // A retired id the file lists again (an operator's sourced entry) is kept.
+    const base = structuredClone(sponsorData[0]!);
+    const details = { ...base.details, apply: "Through the form its own public page describes, as the source shows." };
+    const sourced = { ...base, id: "nordvpn", name: "Sourced Company", details, sample: undefined, source: "https://press.test/facts" };
+    await upsertSponsorDirectory(database.db, { entries: [...sponsorData, sourced], tagList: sponsorTagData, retiredIds: retiredSponsorIds });
+    const [kept] = await rows<{ name: string; sample: boolean }>(database.db, sql`select name, sample from external_sponsors where id = 'nordvpn'`);
+    expect(kept).toEqual({ name: "Sourced Company", sample: false });
+    await database.db.execute(sql`delete from external_sponsors where id in ('nordvpn', 'hand_added')`);
+  });
+
+  it("retires every company the seed carried before issue 22, and the file lists none of them", async () => {
+    expect(retiredSponsorIds).toHaveLength(191);
+    const listed = new Set(sponsorData.map((s) => s.id));
+    expect(retiredSponsorIds.filter((id) => listed.has(id))).toEqual([]);
+    await database.db.execute(legacy(retiredSponsorIds.at(-1)!, "Last Retired"));
+    expect((await seedDatabase(database.db, { demo: false })).sponsorsRetired).toBe(1);
+    const [left] = await rows<{ n: number }>(database.db, sql`select count(*)::int as n from external_sponsors where sample = false`);
+    expect(left!.n).toBe(0);
   });
 
   it("refuses a bad file before writing anything", async () => {

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors, tags } from "#server/db/schema";
 import { sponsorCatalogue } from "#server/sponsors/catalogue";
+import retiredSponsorIds from "./data/retired-sponsor-ids.json" with { type: "json" };
 import sponsorTagData from "./data/sponsor-tags.json" with { type: "json" };
 import sponsorData from "./data/sponsors.json" with { type: "json" };
 
@@ -14,13 +15,21 @@ import sponsorData from "./data/sponsors.json" with { type: "json" };
  * Pro members may have a company's page open or bookmarked, and a hand edit
  * that drops an entry by mistake should not silently empty the directory.
  * Removing a company is a deliberate act: delete its row
- * (`delete from external_sponsors where id = '…'`) when taking it out of the file.
+ * (`delete from external_sponsors where id = '…'`) when taking it out of the file,
+ * or list its id in `retired-sponsor-ids.json`.
+ *
+ * Retired ids are the one exception, deleted on every start unless the file
+ * lists them again: the 191 real companies the seed carried until issue 22,
+ * whose facts had no source (ADR 0022). Only those exact ids go, so companies
+ * an operator or a test added by hand are never touched.
  */
 export async function upsertSponsorDirectory(
   db: Db,
-  data: { entries: unknown; tagList: unknown } = { entries: sponsorData, tagList: sponsorTagData },
-): Promise<{ tagsAdded: number; sponsors: number }> {
+  data: { entries: unknown; tagList: unknown; retiredIds?: string[] } = { entries: sponsorData, tagList: sponsorTagData, retiredIds: retiredSponsorIds },
+): Promise<{ tagsAdded: number; sponsors: number; retired: number }> {
   const { tags: tagNames, rows } = sponsorCatalogue(data.entries, data.tagList);
+  const listed = new Set(rows.map((row) => row.id));
+  const retiredIds = (data.retiredIds ?? []).filter((id) => !listed.has(id));
   return db.transaction(async (tx) => {
     const added = await tx
       .insert(tags)
@@ -41,17 +50,24 @@ export async function upsertSponsorDirectory(
             blurb: sql`excluded.blurb`,
             preview: sql`excluded.preview`,
             inPreviewSample: sql`excluded.in_preview_sample`,
+            sample: sql`excluded.sample`,
             website: sql`excluded.website`,
             details: sql`excluded.details`,
             addedAt: sql`excluded.added_at`,
           },
           // Unchanged rows are not rewritten, so a routine restart leaves no dead tuples behind.
           setWhere: sql`(${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
-            ${externalSponsors.inPreviewSample}, ${externalSponsors.website}, ${externalSponsors.details}, ${externalSponsors.addedAt})
+            ${externalSponsors.inPreviewSample}, ${externalSponsors.sample}, ${externalSponsors.website}, ${externalSponsors.details}, ${externalSponsors.addedAt})
             is distinct from (excluded.name, excluded.tags, excluded.blurb, excluded.preview,
-            excluded.in_preview_sample, excluded.website, excluded.details, excluded.added_at)`,
+            excluded.in_preview_sample, excluded.sample, excluded.website, excluded.details, excluded.added_at)`,
         });
     }
-    return { tagsAdded: added.length, sponsors: rows.length };
+    const retired = retiredIds.length
+      ? await tx
+          .delete(externalSponsors)
+          .where(inArray(externalSponsors.id, retiredIds))
+          .returning({ id: externalSponsors.id })
+      : [];
+    return { tagsAdded: added.length, sponsors: rows.length, retired: retired.length };
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "external_sponsors" ADD COLUMN "sample" boolean DEFAULT false NOT NULL;

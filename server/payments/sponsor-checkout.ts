@@ -3,7 +3,7 @@ import type { SponsorSessionKind } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
 import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
-import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
 import { allowedProviderUrl } from "#server/payments/provider-urls";
@@ -96,13 +96,14 @@ export async function startSponsorCheckout(
   target: CheckoutTarget,
   values: CheckoutFormValues,
   sponsorUid: string | null,
+  client: CheckoutClient,
   options: CheckoutOptions,
 ): Promise<BuildResult> {
   const amount = parseAmountInput(values.amount);
   const result = await buildSponsorSession(
     db,
     provider,
-    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid },
+    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid, client },
     options,
   );
   if (result.kind !== "ERROR" || result.code !== "invalid-argument") return result;

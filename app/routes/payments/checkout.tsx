@@ -75,7 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** What someone typed (email, message) is theirs: never kept by a shared cache. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  // A refused flood says when to come back (429).
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: args.data ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });

@@ -11,6 +11,8 @@
 // sends each server the same fixed number of requests. Before and after each app run the views
 // record is read through /__test/bio-views (which first writes the views still in memory): it
 // must have risen by exactly the number of 2xx answers autocannon counted, or the run fails.
+// Each request comes from a client address of its own (X-Forwarded-For, with the app trusting
+// the loopback proxy), since one client network counts one view per page per half hour.
 // BASELINE_DIR=<folder with another checkout's build/> adds that build's server on PostgreSQL (a
 // database of its own) as a fourth side, for a before/after of a change in one run.
 // See bench/README.md ("Bio page").
@@ -61,6 +63,8 @@ async function startApp(dataDir, databaseUrl, root = ROOT) {
       ENABLE_TEST_ROUTES: "true",
       TEST_ROUTES_SECRET: SECRET,
       LOG_LEVEL: "warn",
+      // autocannon plays the proxy: each request names a client address of its own.
+      TRUST_PROXY: "loopback",
     },
   });
   return { ...app, bioHost: `bio.localhost:${port}` };
@@ -96,10 +100,18 @@ async function savePage(app, dir, name) {
  * answered (and counted) was read back. (`amount` stops reading at its total while a few more
  * requests are already on their way; the server counts those too.)
  */
+let clients = 0;
+/** A new client address for every request: 10.0.0.1, 10.0.0.2, … (16 million before it wraps). */
+function fromNewClient(request) {
+  clients = (clients + 1) % 16_777_215;
+  request.headers = { ...request.headers, "x-forwarded-for": `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}` };
+  return request;
+}
+
 function load(url, headers, options) {
   return new Promise((resolve, reject) => {
     let not200 = 0;
-    const instance = autocannon({ url, connections: CONNECTIONS, headers, ...options }, (error, result) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, headers, requests: [{ setupRequest: fromNewClient }], ...options }, (error, result) => {
       if (error) return reject(error);
       const bad = result.non2xx + result.errors + result.timeouts + not200;
       if (bad > 0) return reject(new Error(`${url}: ${bad} bad responses of ${result.requests.total}`));

@@ -30,6 +30,22 @@ export const SIGN_IN_POLICY = {
 };
 
 /**
+ * Sponsor checkouts (issue 22, items 14 and 18; docs/decisions/0027-checkout-and-receipt-limits.md).
+ * Only checkouts that make a new provider session count: the same browser
+ * sending the same form again gets its open checkout back, uncounted.
+ * - network: new checkouts one client network starts (a fan tries a few amounts, never ten in ten minutes);
+ * - receiptsPerNetwork: of those, the ones naming an email a receipt would go to;
+ * - page: new checkouts on one bio page from everyone (six a minute, sustained, is far beyond any creator here).
+ * Receipts are also limited per recipient when mailed (receiptsPerRecipient, server/payments/webhooks/announce.ts).
+ */
+export const CHECKOUT_RATE_LIMITS = {
+  network: { limit: 10, windowSeconds: minutes(10) },
+  receiptsPerNetwork: { limit: 10, windowSeconds: hours(1) },
+  page: { limit: 60, windowSeconds: minutes(10) },
+  receiptsPerRecipient: { limit: 10, windowSeconds: hours(1) },
+} satisfies Record<string, RateLimitRule>;
+
+/**
  * How long any rate_limits row matters: longer than every window and backoff
  * memory above. Older rows are deleted (server/abuse/rate-limit.ts).
  */

@@ -35,12 +35,20 @@ type PaymentEmailInput = {
   payeeName: string;
   /** Our session id: the reference both sides can quote. */
   reference: string;
-  message: string;
+  /** When the payment went through. */
+  paidAt: Date;
+  /**
+   * The sponsor's own message, only when `to` is their verified account
+   * address: to any other address a receipt carries no words of the payer's,
+   * so it cannot carry someone's text to a stranger (issue 22, item 18).
+   */
+  message: string | null;
   url: string;
 };
 
 /** The sponsor's receipt (issue 15 §8): what they paid, to whom, and the reference. */
-export async function sponsorReceiptEmail({ to, site, amount, payeeName, reference, message, url }: PaymentEmailInput): Promise<MailMessage> {
+export async function sponsorReceiptEmail({ to, site, amount, payeeName, reference, paidAt, message, url }: PaymentEmailInput): Promise<MailMessage> {
+  const date = paidAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   const bodies = await renderBodies(
     <PaymentMail
       appName={site.appName}
@@ -48,8 +56,8 @@ export async function sponsorReceiptEmail({ to, site, amount, payeeName, referen
       preview={`Your payment of ${amount} to ${payeeName} went through.`}
       heading="Thank you for your payment"
       paragraphs={[
-        `Your payment of ${amount} to ${payeeName} went through.`,
-        `Your message: “${message}”`,
+        `Your payment of ${amount} to ${payeeName} went through on ${date} (UTC).`,
+        ...(message ? [`Your message: “${message}”`] : []),
         `Reference: ${reference}. Quote it if you contact ${payeeName} or us about this payment.`,
       ]}
       buttonLabel={`Visit ${payeeName}`}

@@ -15,7 +15,7 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   const db = () => database.db;
   const options = { platformFeePercent: 10, publicOrigin: "http://app.test" };
   const tip = (over: Partial<SponsorCheckoutRequest> = {}): SponsorCheckoutRequest => ({
-    ending: payee.ending, kind: "tip", amount: 2500, sponsorEmail: "fan@sponsor.example", message: "For the next episode", sponsorUid: null, ...over,
+    ending: payee.ending, kind: "tip", amount: 2500, sponsorEmail: "fan@sponsor.example", message: "For the next episode", sponsorUid: null, client: null, ...over,
   });
   const build = (input: SponsorCheckoutRequest) => buildSponsorSession(db(), provider, input, options);
   const fieldError = async (over: Partial<SponsorCheckoutRequest>) => {
@@ -55,11 +55,18 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   });
 
   it("refuses missing or bad fields with the form's messages", async () => {
-    expect(await fieldError({ sponsorEmail: " " })).toEqual({ sponsorEmail: "Required" });
     expect(await fieldError({ sponsorEmail: "not-an-email" })).toEqual({ sponsorEmail: "Enter a valid email address" });
     expect(await fieldError({ message: "" })).toEqual({ message: "Required" });
     expect(await fieldError({ message: "x".repeat(1000) })).toEqual({ message: "Must be under 1000 characters" });
     expect((await build(tip({ message: "x".repeat(999) }))).kind).toBe("SUCCESS");
+  });
+
+  it("takes a checkout without an email (SPEC §5 requires only the message): stored and sent to the provider as none", async () => {
+    const result = await build(tip({ sponsorEmail: "  " }));
+    if (result.kind !== "SUCCESS") throw new Error(result.message);
+    expect(provider.calls.createSponsorCheckout.at(-1)).toMatchObject({ sessionId: result.sessionId, sponsorEmail: null });
+    const [row] = await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, result.sessionId));
+    expect(row).toMatchObject({ sponsorEmail: null, message: "For the next episode", status: "pending" });
   });
 
   it("keeps the amount within the limits", async () => {

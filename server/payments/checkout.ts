@@ -7,6 +7,8 @@ import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
 import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
+import { checkoutRateLimited, type CheckoutRateLimited } from "./checkout-limits";
+import { checkoutReuseKey, findOpenCheckout } from "./checkout-reuse";
 import { amountProblem, DEFAULT_CURRENCY } from "./limits";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
@@ -21,11 +23,20 @@ export type SponsorCheckoutRequest = {
   postId?: string | null;
   /** Minor units, as the form's amount was parsed. */
   amount: number;
+  /** Optional (SPEC §5 requires only the message): blank means no receipt. */
   sponsorEmail: string;
   message: string;
   /** The signed-in sponsor, or null for a guest. */
   sponsorUid: string | null;
+  /**
+   * Who is asking, for the rate limits and the reuse of an open checkout;
+   * null only for the server's own callers (test hooks), never for a request.
+   */
+  client: CheckoutClient | null;
 };
+
+/** The client's address, and its browser's checkout token (server/payments/checkout-reuse.ts) when it sent one. */
+export type CheckoutClient = { ip: string; browserToken: string | null };
 
 export type CheckoutOptions = { platformFeePercent: number; publicOrigin: string };
 
@@ -34,6 +45,7 @@ export type FieldErrors = Partial<Record<"sponsorEmail" | "message" | "amount" |
 export type BuildResult =
   | { kind: "SUCCESS"; sessionId: string; url: string }
   | DomainError<"invalid-argument", { fieldErrors: FieldErrors }>
+  | CheckoutRateLimited
   | DomainError<"not-found" | "aborted" | "unavailable">;
 
 const emailSchema = z.email();
@@ -41,8 +53,7 @@ const emailSchema = z.email();
 function checkFields(input: SponsorCheckoutRequest): FieldErrors {
   const errors: FieldErrors = {};
   const email = input.sponsorEmail.trim();
-  if (!email) errors.sponsorEmail = "Required";
-  else if (email.length > 254 || !emailSchema.safeParse(email).success) errors.sponsorEmail = "Enter a valid email address";
+  if (email && (email.length > 254 || !emailSchema.safeParse(email).success)) errors.sponsorEmail = "Enter a valid email address";
   const message = input.message.trim();
   if (!message) errors.message = "Required";
   else if (message.length > MAX_MESSAGE_LENGTH) errors.message = "Must be under 1000 characters";
@@ -62,6 +73,8 @@ const invalid = (fieldErrors: FieldErrors) =>
  * form; only a page whose owner's payout account is complete takes money.
  * A pending row is written first, so the provider's checkout carries our id
  * (idempotency key `checkout_<row id>`: a retried call makes no second one).
+ * The same browser sending the same form again gets its open checkout back;
+ * only a new one is counted against the checkout rate limits.
  */
 export async function buildSponsorSession(db: Db, provider: PaymentProvider, input: SponsorCheckoutRequest, options: CheckoutOptions): Promise<BuildResult> {
   const fieldErrors = checkFields(input);
@@ -92,6 +105,17 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
     postId = option.id;
   }
 
+  const sponsorEmail = input.sponsorEmail.trim() || null;
+  const message = input.message.trim();
+  const token = input.client?.browserToken;
+  const reuseKey = token ? checkoutReuseKey(token, { pageId: page.id, kind: input.kind, postId, amount: input.amount, currency, sponsorEmail, message, sponsorUid: input.sponsorUid }) : null;
+  const open = reuseKey ? await findOpenCheckout(db, reuseKey) : null;
+  if (open) return { kind: "SUCCESS", ...open };
+  if (input.client) {
+    const limited = await checkoutRateLimited(db, { ip: input.client.ip, pageId: page.id, asksForReceipt: sponsorEmail !== null });
+    if (limited) return limited;
+  }
+
   const sessionId = `ss_${crypto.randomBytes(12).toString("hex")}`;
   const platformFee = platformFeeFor(input.amount, options.platformFeePercent);
   await db.insert(sponsorSessions).values({
@@ -106,8 +130,9 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
     amount: input.amount,
     currency,
     platformFee,
-    sponsorEmail: input.sponsorEmail.trim(),
-    message: input.message.trim(),
+    sponsorEmail,
+    message,
+    reuseKey,
   });
 
   let checkout;
@@ -120,7 +145,7 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
       currency,
       applicationFeeAmount: platformFee,
       productName,
-      sponsorEmail: input.sponsorEmail.trim(),
+      sponsorEmail,
       successUrl: `${options.publicOrigin}/app/payments/success?session=${sessionId}`,
       cancelUrl: `${options.publicOrigin}/app/payments/cancelled?session=${sessionId}`,
     });
@@ -131,7 +156,7 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
   }
   await db
     .update(sponsorSessions)
-    .set({ providerCheckoutId: checkout.checkoutId, expiresAt: checkout.expiresAt, updatedAt: new Date() })
+    .set({ providerCheckoutId: checkout.checkoutId, expiresAt: checkout.expiresAt, checkoutUrl: checkout.url, updatedAt: new Date() })
     .where(eq(sponsorSessions.id, sessionId));
   return { kind: "SUCCESS", sessionId, url: checkout.url };
 }

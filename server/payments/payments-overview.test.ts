@@ -65,7 +65,7 @@ describe.each(ENGINES)("My Payments reads on %s", (engine) => {
     const mine = await seedSession(db(), payee, { amount: 5_000, platformFee: 500 });
     const refunded = await seedSession(db(), payee, { amount: 2_000 });
     const guest = await seedSession(db(), payee, { amount: 900 });
-    await db().update(sponsorSessions).set({ sponsorUid: sponsor, created: new Date("2026-11-01T10:00:00Z") }).where(eq(sponsorSessions.id, mine.sessionId));
+    await db().update(sponsorSessions).set({ sponsorUid: sponsor, created: new Date("2026-11-01T10:00:00Z"), expiresAt: new Date(Date.now() + 3_600_000) }).where(eq(sponsorSessions.id, mine.sessionId));
     await db().update(sponsorSessions).set({ sponsorUid: sponsor, created: new Date("2026-11-02T10:00:00Z"), status: "refunded" }).where(eq(sponsorSessions.id, refunded.sessionId));
     await recordPayment(db(), { sessionId: mine.sessionId, paymentIntentId: mine.paymentIntentId, gross: 5_000, providerFee: 175, platformFee: 500, currency: "usd" });
     await recordPayment(db(), { sessionId: refunded.sessionId, paymentIntentId: refunded.paymentIntentId, gross: 2_000, providerFee: 88, platformFee: 0, currency: "usd" });

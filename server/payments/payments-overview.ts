@@ -3,6 +3,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, profiles, sponsorSessions, user, type SponsorSessionStatus } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { ownerTotals, type Totals } from "./ledger";
+import { expireStalePendingSessions } from "./stale-sessions";
 import type { AccountType, PaymentProvider } from "./provider";
 
 /**
@@ -39,6 +40,8 @@ export type PaymentMade = {
 export const PAYMENTS_MADE_LIMIT = 50;
 
 export async function paymentsMadeBy(db: Db, uid: string, limit = PAYMENTS_MADE_LIMIT): Promise<PaymentMade[]> {
+  // A checkout the provider has closed shows as expired, not pending (server/payments/stale-sessions.ts).
+  await expireStalePendingSessions(db, { sponsorUid: uid });
   const rows = await db
     .select({
       id: sponsorSessions.id,

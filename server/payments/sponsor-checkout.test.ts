@@ -104,10 +104,10 @@ describe.each(ENGINES)("the checkout page's offer and form on %s", (engine) => {
 
   it("reports every wrong field at once, the option's minimum included", async () => {
     const target = { ending: payee.ending, kind: "sponsorship" as const, postId: option };
-    const start = (values: { amount: string; sponsorEmail: string; message: string }) => startSponsorCheckout(db(), provider, target, values, null, settings);
-    expect(await start({ amount: "10", sponsorEmail: "", message: "" })).toMatchObject({
+    const start = (values: { amount: string; sponsorEmail: string; message: string }) => startSponsorCheckout(db(), provider, target, values, null, { ip: "198.51.100.7", browserToken: null }, settings);
+    expect(await start({ amount: "10", sponsorEmail: "fan@", message: "" })).toMatchObject({
       code: "invalid-argument",
-      fieldErrors: { amount: "The minimum contribution is $25.00", sponsorEmail: "Required", message: "Required" },
+      fieldErrors: { amount: "The minimum contribution is $25.00", sponsorEmail: "Enter a valid email address", message: "Required" },
     });
     expect(await start({ amount: "", sponsorEmail: "fan@example.com", message: "Hi" })).toMatchObject({ fieldErrors: { amount: "Required" } });
     expect(await start({ amount: "ten", sponsorEmail: "fan@example.com", message: "Hi" })).toMatchObject({

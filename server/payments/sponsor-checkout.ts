@@ -4,7 +4,7 @@ import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
 import { OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner";
 import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
-import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
 import { allowedProviderUrl } from "#server/payments/provider-urls";
@@ -104,13 +104,14 @@ export async function startSponsorCheckout(
   target: CheckoutTarget,
   values: CheckoutFormValues,
   sponsorUid: string | null,
+  client: CheckoutClient,
   options: CheckoutOptions,
 ): Promise<BuildResult> {
   const amount = parseAmountInput(values.amount);
   const result = await buildSponsorSession(
     db,
     provider,
-    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid },
+    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid, client },
     options,
   );
   if (result.kind !== "ERROR" || result.code !== "invalid-argument") return result;

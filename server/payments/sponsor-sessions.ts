@@ -3,6 +3,7 @@ import type { Db } from "#server/db/client";
 import { ledgerEntries, refundRequests, sponsorSessions, type LedgerEntryKind, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { ENTRY_MONEY_COLUMNS, sessionTotals, type Totals } from "./ledger";
+import { expireStalePendingSessions } from "./stale-sessions";
 
 /**
  * The owner's read side of sponsor payments (SPEC §2.5 "Sponsor payments",
@@ -72,6 +73,8 @@ export async function listSponsorSessions(
   const pageSize = options.pageSize ?? SPONSOR_SESSIONS_PAGE_SIZE;
   const page = Math.max(0, Math.floor(options.page ?? 0));
   const status = options.status ?? "all";
+  // A checkout the provider has closed shows as expired, not pending, even if its event never came.
+  await expireStalePendingSessions(db, { posterUid: uid });
   const where = status === "all" ? eq(sponsorSessions.posterUid, uid) : and(eq(sponsorSessions.posterUid, uid), eq(sponsorSessions.status, status));
   // One row more than shown says whether a next page exists, without a count.
   const rows = await selectCards(db, where).limit(pageSize + 1).offset(page * pageSize);
@@ -116,6 +119,7 @@ export type SponsorPaymentInfo = {
 
 /** SPEC §7.1 sponsorPaymentInfo: one session of the owner's, with its ledger entries and totals. */
 export async function sponsorPaymentInfo(db: Db, uid: string, sessionId: string): Promise<{ kind: "SUCCESS"; info: SponsorPaymentInfo } | DomainError<"not-found">> {
+  await expireStalePendingSessions(db, { posterUid: uid });
   const [row] = await db
     .select({ ...cardColumns, paymentIntentId: sponsorSessions.paymentIntentId, provider: sponsorSessions.provider, updatedAt: sponsorSessions.updatedAt })
     .from(sponsorSessions)

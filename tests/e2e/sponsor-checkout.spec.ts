@@ -146,9 +146,9 @@ test("validation keeps what was typed; a declined card and a cancelled checkout 
   const sponsor = await context.newPage();
   await sponsor.goto(`/app/payments/checkout?page=${creator.ending}&option=${creator.paid.id}`);
 
-  await fillCheckout(sponsor, { amount: "10" });
+  await fillCheckout(sponsor, { amount: "10", email: "fan@" });
   await expect(sponsor.locator("#field-amount-error")).toHaveText("The minimum contribution is $25.00");
-  await expect(sponsor.locator("#field-sponsorEmail-error")).toHaveText("Required");
+  await expect(sponsor.locator("#field-sponsorEmail-error")).toHaveText("Enter a valid email address");
   await expect(sponsor.locator("#field-message-error")).toHaveText("Required");
   await expect(sponsor.getByLabel("Amount (USD)")).toHaveValue("10");
   await expect(sponsor.getByLabel("Amount (USD)")).toHaveAttribute("aria-invalid", "true");
@@ -187,7 +187,9 @@ test("without JavaScript a guest tips from the bio page to the receipt", async (
   await sponsor.getByRole("link", { name: "Send a tip" }).click();
   await fillCheckout(sponsor, { amount: "0.10", email: "", message: "" });
   await expect(sponsor.locator("#field-amount-error")).toHaveText("The amount must be at least $0.50");
-  await expect(sponsor.locator("#field-sponsorEmail-error")).toHaveText("Required");
+  await expect(sponsor.locator("#field-message-error")).toHaveText("Required");
+  // The email is optional (SPEC §5 requires only the message).
+  await expect(sponsor.locator("#field-sponsorEmail-error")).toHaveCount(0);
   await fillCheckout(sponsor, { amount: "12", email: "nojs@e2e.example", message: "Thanks!" });
   await payWith(sponsor, SUCCEEDS);
   // The Refresh header (no script) brings the receipt once the webhook has run.
@@ -216,5 +218,57 @@ test("a page whose owner cannot take payments offers no pay action and its check
   });
   expect(response.status()).toBe(409);
   expect((await sponsor.request.get(`/app/payments/checkout?page=${creator.ending}&option=9_unknown`)).status()).toBe(404);
+  await context.close();
+});
+
+test("the sponsor email is optional: a tip without one is paid, and the owner's card and Info say 'Not provided'", async ({ page, browser, baseURL, extraHTTPHeaders }) => {
+  const creator = await owner(page);
+  const context = await sponsorContext(browser, baseURL, extraHTTPHeaders);
+  const sponsor = await context.newPage();
+  await sponsor.goto(`/app/payments/checkout?page=${creator.ending}&kind=tip`);
+  await expect(sponsor.getByText("Optional. Your receipt goes here; leave it empty and no receipt is sent.")).toBeVisible();
+  const message = `No email from me ${randomBytes(3).toString("hex")}`;
+  await fillCheckout(sponsor, { amount: "9", email: "", message });
+  // The provider's own page asks for an email of its own (as Stripe's does); ours keeps none.
+  await expect(sponsor).toHaveURL(/\/sandbox\/checkout\/cs_sbx_\w+$/);
+  await sponsor.getByLabel("Email").fill("card-holder@e2e.example");
+  await payWith(sponsor, SUCCEEDS);
+  await expect(sponsor.getByText(`Your tip of $9.00 to ${creator.name} was successful.`)).toBeVisible({ timeout: 30_000 });
+  const reference = new URL(sponsor.url()).searchParams.get("session")!;
+  await context.close();
+
+  await page.goto("/app/account/sponsors/payments?status=completed");
+  const card = page.getByRole("list", { name: "Payments" }).getByRole("listitem").filter({ hasText: message });
+  await expect(card.getByText("Not provided", { exact: true })).toBeVisible();
+  await page.goto(`/app/account/sponsors/payments/${reference}`);
+  await expect(page.getByText("Not provided", { exact: true })).toBeVisible();
+  await expect(page.getByText(message)).toBeVisible();
+});
+
+test("a flood of checkouts from one client gets a 429 with the wait, and the same form sent again reopens its checkout", async ({ page, browser, baseURL, extraHTTPHeaders }) => {
+  const creator = await owner(page);
+  const context = await sponsorContext(browser, baseURL, extraHTTPHeaders);
+  const sponsor = await context.newPage();
+  const post = (amount: string, message = "Same words") =>
+    sponsor.request.post(`/app/payments/checkout?page=${creator.ending}&kind=tip`, { form: { amount, sponsorEmail: "", message }, maxRedirects: 0 });
+
+  // Double submits: one checkout, the same address both times.
+  const first = await post("10000");
+  expect(first.status()).toBe(303);
+  expect((await post("10000")).headers()["location"]).toBe(first.headers()["location"]);
+  // Every other amount is a new checkout, until the client's ten.
+  for (let i = 1; i < 10; i++) expect((await post(`${10000 - i}`)).status()).toBe(303);
+  const refused = await post("1");
+  expect(refused.status()).toBe(429);
+  expect(refused.headers()["retry-after"]).toMatch(/^\d+$/);
+  expect(await refused.text()).toContain("Too many attempts. Please try again in 10 minutes.");
+
+  // The person sees it on the form, with what they typed kept.
+  await sponsor.goto(`/app/payments/checkout?page=${creator.ending}&kind=tip`);
+  await fillCheckout(sponsor, { amount: "12", message: "One more" });
+  await expect(sponsor.getByRole("alert")).toContainText("Too many attempts. Please try again in 10 minutes.");
+  await expect(sponsor.getByLabel("Message")).toHaveValue("One more");
+  // The checkout already open for this browser is still handed back.
+  expect((await post("10000")).headers()["location"]).toBe(first.headers()["location"]);
   await context.close();
 });

@@ -10,6 +10,7 @@ import {
   type CheckoutFormValues,
 } from "#server/payments/sponsor-checkout";
 import type { FieldErrors } from "#server/payments/checkout";
+import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/payments/checkout-reuse";
 import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
 import { formatMoney } from "#app/lib/format";
 import { readForm } from "#app/lib/form.server";
@@ -48,14 +49,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const values = { amount: text(read.form, "amount"), sponsorEmail: text(read.form, "sponsorEmail"), message: text(read.form, "message") };
   const user = await getSessionUser(request, context);
-  const result = await startSponsorCheckout(context.db, context.payments, target, values, user?.id ?? null, {
+  // This browser's checkout token: the same form sent again reopens the checkout it made (server/payments/checkout-reuse.ts).
+  const browserToken = readCheckoutToken(request.headers.get("Cookie")) ?? newCheckoutToken();
+  const client = { ip: context.clientIp, browserToken };
+  const result = await startSponsorCheckout(context.db, context.payments, target, values, user?.id ?? null, client, {
     platformFeePercent: context.config.PLATFORM_FEE_PERCENT,
     publicOrigin: context.config.PUBLIC_ORIGIN,
   });
   if (result.kind === "SUCCESS") {
     // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts checkouts.
     const url = providerCheckoutUrl(result.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
-    if (url) throw redirect(url, 303);
+    const cookie = checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:");
+    if (url) throw redirect(url, { status: 303, headers: { "Set-Cookie": cookie } });
     return data<ActionData>({ values, fieldErrors: {}, message: "The checkout could not be opened. Please try again in a moment." }, { status: 502 });
   }
   if (result.code === "invalid-argument" && "fieldErrors" in result) {
@@ -63,11 +68,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ values, fieldErrors, message: postId ?? null }, { status: 422 });
   }
   if (result.code === "not-found") throw data(null, { status: 404 });
+  if (result.code === "resource-exhausted" && "retryAfterSeconds" in result) {
+    return data<ActionData>({ values, fieldErrors: {}, message: result.message }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
+  }
   return data<ActionData>({ values, fieldErrors: {}, message: result.message }, { status: result.code === "aborted" ? 409 : 503 });
 }
 
 /** What someone typed (email, message) is theirs: never kept by a shared cache. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  // A refused flood says when to come back (429).
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: args.data && !args.data.offer.unavailable ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });
@@ -143,7 +157,7 @@ export default function SponsorCheckout({ loaderData, actionData }: Route.Compon
             autoComplete="email"
             defaultValue={actionData?.values.sponsorEmail ?? signedInEmail}
             error={errors.sponsorEmail}
-            hint="Your receipt goes here."
+            hint="Optional. Your receipt goes here; leave it empty and no receipt is sent."
           />
           <TextArea
             label="Message"

@@ -59,10 +59,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const key = crypto.randomBytes(4).toString("hex");
   const make = async (index: number, pay: boolean) => {
     const sponsorEmail = `fan-${key}-${index}@sponsor.example`;
+    // The server's own caller (client null): no rate limit, no reuse; a test asks for at most MAX_PAYMENTS.
     const built = await buildSponsorSession(
       db,
       context.payments,
-      { ending, kind: "tip", amount, sponsorEmail, message: `Thanks for everything #${index}`, sponsorUid: null },
+      { ending, kind: "tip", amount, sponsorEmail, message: `Thanks for everything #${index}`, sponsorUid: null, client: null },
       { platformFeePercent: context.config.PLATFORM_FEE_PERCENT, publicOrigin: context.config.PUBLIC_ORIGIN },
     );
     if (built.kind === "ERROR") throw data(built.message, { status: 409 });

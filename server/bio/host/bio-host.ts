@@ -75,7 +75,8 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     const encoding = encodingFor(req.headers["accept-encoding"]);
     const etag = `"${rendered.etag}-${encoding}"`;
     // Every open of the page asks the server (no-cache), so each one can be counted; a 304 from a person is a view too.
-    if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id);
+    // One view per client network and page per half hour (server/bio/host/recent-visitors.ts).
+    if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id, host.clientAddress(req));
     const headers = ["Vary", "Accept-Encoding", "ETag", etag, "Cache-Control", "no-cache"];
     if (req.headers["if-none-match"] === etag) {
       res.writeHead(304, [...headers, ...securityHeadersFor(https)]);
@@ -91,7 +92,7 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     // Only an http(s) address ever becomes a Location; `href` is its ASCII spelling (punycode, %-escapes).
     const url = stored === undefined ? null : httpUrl(stored);
     if (!rendered || !url) return sendNotFound(req, res, https);
-    if (isHumanVisit(req.method, req.headers)) counter.click(rendered.page.id, type as Parameters<ViewCounter["click"]>[1]);
+    if (isHumanVisit(req.method, req.headers)) counter.click(rendered.page.id, type as Parameters<ViewCounter["click"]>[1], host.clientAddress(req));
     sendText(res, 302, https, `Redirecting to ${url.href}`, ["Location", url.href]);
   };
 

@@ -36,4 +36,16 @@ describe("which requests are for the bio host", () => {
     expect(listed.isBioHost(request({ host: "app", "x-forwarded-host": "bio.sponsorgrid.example" }, "10.0.0.1"))).toBe(true);
     expect(listed.isBioHost(request({ host: "app", "x-forwarded-host": "bio.sponsorgrid.example" }, "10.0.0.2"))).toBe(false);
   });
+
+  it("reads the client's address as Express's req.ip does: the peer, or the address the trusted proxies name", () => {
+    const untrusting = hostMatcher("https://bio.sponsorgrid.example", trust(""));
+    expect(untrusting.clientAddress(request({ "x-forwarded-for": "192.0.2.1" }, "203.0.113.9"))).toBe("203.0.113.9");
+    const oneHop = hostMatcher("https://bio.sponsorgrid.example", trust("1"));
+    expect(oneHop.clientAddress(request({}, "10.0.0.5"))).toBe("10.0.0.5");
+    // A client's own claim sits left of the address the proxy appended: only the latter counts.
+    expect(oneHop.clientAddress(request({ "x-forwarded-for": "192.0.2.1, 198.51.100.7" }, "10.0.0.5"))).toBe("198.51.100.7");
+    const listed = hostMatcher("https://bio.sponsorgrid.example", trust("10.0.0.1"));
+    expect(listed.clientAddress(request({ "x-forwarded-for": "198.51.100.7" }, "10.0.0.1"))).toBe("198.51.100.7");
+    expect(listed.clientAddress(request({ "x-forwarded-for": "198.51.100.7" }, "10.0.0.2"))).toBe("10.0.0.2");
+  });
 });

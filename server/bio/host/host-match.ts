@@ -10,6 +10,8 @@ export type HostMatcher = {
   isBioHost(req: IncomingMessage): boolean;
   /** Whether it arrived over https (at this server, or at the trusted proxy as it says). */
   isHttps(req: IncomingMessage): boolean;
+  /** The client's address as Express's `req.ip` reads it: the peer, or what the trusted proxies say it is. */
+  clientAddress(req: IncomingMessage): string;
 };
 
 /**
@@ -47,6 +49,13 @@ export function hostMatcher(bioOrigin: string, trustProxy: TrustProxy): HostMatc
     isHttps(req) {
       if ((req.socket as TLSSocket).encrypted) return true;
       return forwarded(req)?.["x-forwarded-proto"]?.toLowerCase() === "https";
+    },
+    clientAddress(req) {
+      const peer = req.socket.remoteAddress ?? "";
+      if (trustProxy === false || req.headers["x-forwarded-for"] === undefined) return peer;
+      // Cut to the client and the trusted hops, leftmost first: the leftmost is the client.
+      const chain = trustedForwardedHeaders(req.headers, peer, trust)?.["x-forwarded-for"];
+      return chain ? chain.split(",")[0]!.trim() : peer;
     },
   };
 }

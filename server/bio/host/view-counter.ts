@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import type { LinkType } from "#server/db/schema";
+import { createRecentVisitors } from "./recent-visitors";
 
 /**
  * Views and link clicks of bio pages, counted in memory and added to the
@@ -23,28 +24,45 @@ import type { LinkType } from "#server/db/schema";
  *
  * What a crash (SIGKILL, power loss) can lose: the counts since the last
  * flush, at most about one second's worth. SIGINT/SIGTERM flush first.
+ *
+ * One client network counts at most one view of a page, and one click of
+ * each of its links, per `dedupeWindowMs` (30 minutes; server/bio/host/recent-visitors.ts,
+ * which also says what several processes mean for it).
  */
 export type ViewCounter = {
-  view(pageId: string): void;
-  click(pageId: string, linkType: LinkType): void;
+  /** `client` is the visitor's address; null counts every call (the server's own callers and tests). */
+  view(pageId: string, client: string | null): void;
+  click(pageId: string, linkType: LinkType, client: string | null): void;
   /** Writes what waits now; resolves when this flush (and any before it) ended. */
   flush(): Promise<void>;
   close(): Promise<void>;
-  stats(): { pendingKeys: number; dropped: number; flushes: number; failures: number };
+  stats(): { pendingKeys: number; dropped: number; flushes: number; failures: number; remembered: number };
 };
 
 export type ViewCounterOptions = {
   flushEveryMs?: number;
   maxKeys?: number;
+  /** How long a client network's counted view (or click) keeps it from being counted again. */
+  dedupeWindowMs?: number;
+  /** How many (network, page, view or link) entries are remembered at most. */
+  maxRemembered?: number;
   now?: () => number;
   onError?(error: unknown, pendingKeys: number): void;
 };
+
+/**
+ * Thirty minutes, the usual length of one visit in web analytics: reloading or
+ * coming back to the page during one visit is one view, a visit later the same
+ * day is another, and one client can add at most 48 a day to a page.
+ */
+export const VIEW_DEDUPE_WINDOW_MS = 30 * 60 * 1000;
 
 // Key parts: page id, UTC day, link type ("" for a view). Ids and types hold none of these separators.
 const SEP = "\u0001";
 
 export function createViewCounter(db: Db, options: ViewCounterOptions = {}): ViewCounter {
   const { flushEveryMs = 1_000, maxKeys = 100_000, now = Date.now } = options;
+  const visitors = createRecentVisitors({ windowMs: options.dedupeWindowMs ?? VIEW_DEDUPE_WINDOW_MS, maxEntries: options.maxRemembered ?? 200_000, now });
   let pending = new Map<string, number>();
   let dropped = 0;
   let flushes = 0;
@@ -96,11 +114,13 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
   }
 
   return {
-    view(pageId) {
-      if (!closed) add(`${pageId}${SEP}${today()}${SEP}`, 1);
+    view(pageId, client) {
+      if (closed || (client !== null && !visitors.firstVisit(client, pageId, ""))) return;
+      add(`${pageId}${SEP}${today()}${SEP}`, 1);
     },
-    click(pageId, linkType) {
-      if (!closed) add(`${pageId}${SEP}${today()}${SEP}${linkType}`, 1);
+    click(pageId, linkType, client) {
+      if (closed || (client !== null && !visitors.firstVisit(client, pageId, linkType))) return;
+      add(`${pageId}${SEP}${today()}${SEP}${linkType}`, 1);
     },
     flush,
     async close() {
@@ -108,7 +128,7 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
       clearInterval(timer);
       await flush();
     },
-    stats: () => ({ pendingKeys: pending.size, dropped, flushes, failures }),
+    stats: () => ({ pendingKeys: pending.size, dropped, flushes, failures, remembered: visitors.size() }),
   };
 }
 

@@ -12,7 +12,9 @@ import { freePort, startServerProcess, type ServerProcess } from "#tests/support
  * Issue 14: 10,000 concurrent views split across two app processes on one
  * PostgreSQL database, then both stopped with SIGTERM: the views record and
  * today's row must say exactly 10,000. PostgreSQL only (several processes
- * cannot share PGlite's data folder). It runs the built server (`node
+ * cannot share PGlite's data folder). Each view comes from a client address
+ * of its own (X-Forwarded-For through the trusted loopback proxy), since one
+ * client network counts once per page per half hour. It runs the built server (`node
  * server.js`), building it first when there is no build yet.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -52,6 +54,7 @@ describe.skipIf(!process.env.DATABASE_URL)("bio page views across two app proces
       SESSION_SECRET: "views-test-session-secret-0123456789abcdef",
       PUBLIC_ORIGIN: `http://localhost:${port}`,
       BIO_ORIGIN: `http://${BIO_HOST}`,
+      TRUST_PROXY: "loopback",
       DATA_DIR: dataDirs[dataDirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "sg-views-"))) - 1]!,
     });
     // One after the other: the first migrates and seeds the empty database.
@@ -67,16 +70,16 @@ describe.skipIf(!process.env.DATABASE_URL)("bio page views across two app proces
   it("counts 10,000 concurrent views exactly once, however they were split", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 150 });
     const ports = servers.map((server) => Number(new URL(server.url).port));
-    const view = (port: number) =>
+    const view = (port: number, client: number) =>
       new Promise<number>((resolve, reject) => {
         http
-          .get({ host: "127.0.0.1", port, path: "/mayamakes", agent, headers: { host: BIO_HOST, "user-agent": BROWSER, "accept-encoding": "br" } }, (res) => {
+          .get({ host: "127.0.0.1", port, path: "/mayamakes", agent, headers: { host: BIO_HOST, "user-agent": BROWSER, "accept-encoding": "br", "x-forwarded-for": `10.9.${client >> 8}.${client & 255}` } }, (res) => {
             res.resume();
             res.on("end", () => resolve(res.statusCode!));
           })
           .on("error", reject);
       });
-    const statuses = await Promise.all(Array.from({ length: VIEWS }, (_, i) => view(ports[i % 2]!)));
+    const statuses = await Promise.all(Array.from({ length: VIEWS }, (_, i) => view(ports[i % 2]!, i)));
     agent.destroy();
     expect(statuses.filter((status) => status === 200)).toHaveLength(VIEWS);
 

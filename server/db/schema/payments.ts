@@ -64,6 +64,10 @@ export const sponsorSessions = pgTable(
     paymentIntentId: text().unique("sponsor_sessions_payment_intent_id_unique"),
     status: text().$type<SponsorSessionStatus>().notNull().default("pending"),
     expiresAt: timestamp({ withTimezone: true }),
+    // The provider's hosted checkout page, kept so the same browser sending the same form again is sent back to it.
+    checkoutUrl: text(),
+    // Hash of the sending browser's checkout cookie and the form's facts (server/payments/checkout-reuse.ts); null when not reusable.
+    reuseKey: text(),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -82,6 +86,8 @@ export const sponsorSessions = pgTable(
     index("sponsor_sessions_poster_created_idx").on(t.posterUid, t.created),
     // My Payments: what a signed-in person paid as a sponsor.
     index("sponsor_sessions_sponsor_created_idx").on(t.sponsorUid, t.created),
+    // An open checkout found again for the same browser and form (only pending rows are looked up).
+    index("sponsor_sessions_reuse_key_idx").on(t.reuseKey).where(sql`${t.reuseKey} is not null and ${t.status} = 'pending'`),
   ],
 );
 

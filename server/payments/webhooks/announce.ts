@@ -1,4 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { consumeRateLimit, rateLimitKey } from "#server/abuse/rate-limit";
+import { CHECKOUT_RATE_LIMITS } from "#server/abuse/rules";
 import type { Db } from "#server/db/client";
 import { bioPages, user } from "#server/db/schema";
 import type { MailMessage } from "#server/email/mailer";
@@ -27,13 +29,33 @@ export async function composePaymentMails(db: Db, session: LockedSession, gross:
     : [];
   const payeeName = page?.name ?? owner?.name ?? deps.site.appName;
   const site = { appName: deps.site.appName, supportEmail: deps.site.supportEmail };
-  const facts = { site, amount, payeeName, reference: session.id, message: session.message };
   const mails: MailMessage[] = [];
   if (session.sponsorEmail) {
     const url = page ? `${deps.site.bioOrigin}/${page.ending}` : deps.site.publicOrigin;
-    mails.push(await sponsorReceiptEmail({ ...facts, to: session.sponsorEmail, url }));
+    const message = (await isSponsorsVerifiedEmail(db, session)) ? session.message : null;
+    mails.push(await sponsorReceiptEmail({ site, amount, payeeName, reference: session.id, paidAt: new Date(), message, url, to: session.sponsorEmail }));
   }
   return mails;
+}
+
+/** Whether the receipt goes to the signed-in sponsor's own verified address (else it repeats none of their words). */
+async function isSponsorsVerifiedEmail(db: Db, session: LockedSession): Promise<boolean> {
+  if (!session.sponsorUid || !session.sponsorEmail) return false;
+  const [row] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.id, session.sponsorUid), eq(user.emailVerified, true), sql`lower(${user.email}) = lower(${session.sponsorEmail})`));
+  return row !== undefined;
+}
+
+/**
+ * Receipts one address may get (CHECKOUT_RATE_LIMITS.receiptsPerRecipient):
+ * beyond that the payment is recorded and announced to the owner as ever,
+ * and the receipt is left out, so nobody can aim a stream of them at a stranger.
+ */
+async function receiptAllowed(tx: Db, to: string): Promise<boolean> {
+  const result = await consumeRateLimit(tx, rateLimitKey("receipts:to", to.trim().toLowerCase()), CHECKOUT_RATE_LIMITS.receiptsPerRecipient);
+  return result.allowed;
 }
 
 /**
@@ -51,7 +73,13 @@ export async function announcePayment(tx: Db, session: LockedSession, gross: num
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
   }, deps);
-  for (const mail of mails) await deps.mailer.sendWithin(tx, mail);
+  for (const mail of mails) {
+    if (mail.meta?.kind === "sponsor-receipt" && !(await receiptAllowed(tx, mail.to))) {
+      deps.logger?.warn({ sessionId: session.id }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
+      continue;
+    }
+    await deps.mailer.sendWithin(tx, mail);
+  }
 }
 
 export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string, deps: NotificationDeps): Promise<void> {

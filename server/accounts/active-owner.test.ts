@@ -113,7 +113,7 @@ describe.each(ENGINES)("payments to a disabled account's page on %s", (engine) =
   const email = "payee@pay.example";
   const card = { email: "fan@example.com", number: "4242424242424242", expiry: "12/34", cvc: "123", postalCode: "94107" };
   let sandbox: SandboxProvider;
-  const tip = { ending: "payee_page", kind: "tip" as const, amount: 2500, sponsorEmail: "fan@example.com", message: "Thanks", sponsorUid: null };
+  const tip = { ending: "payee_page", kind: "tip" as const, amount: 2500, sponsorEmail: "fan@example.com", message: "Thanks", sponsorUid: null, client: null };
 
   beforeAll(async () => {
     const db = database.db;

@@ -1,13 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type pino from "pino";
 import { AppError } from "#server/errors";
+import { CROSS_SITE_MESSAGE, isCrossSite } from "#server/http/same-origin";
 import type { CallableFunction, FunctionContext } from "./protocol";
 
 type FunctionsRouterOptions = {
   functions: Record<string, CallableFunction>;
   resolveUser(req: Request): Promise<FunctionContext["user"]>;
   logger: pino.Logger;
+  /** Origins besides the request's own whose pages may call (PUBLIC_ORIGIN); another site's page is refused. */
+  allowedOrigins: readonly string[];
 };
+
+/** Where the callable functions answer: `${FUNCTIONS_PATH_PREFIX}<name>`. */
+export const FUNCTIONS_PATH_PREFIX = "/api/functions/";
 
 /** The largest call body, in bytes; server/http/app.ts caps the stream with it before anything reads it. */
 export const FUNCTIONS_BODY_LIMIT = 100 * 1024;
@@ -16,6 +22,7 @@ const TOO_LARGE_MESSAGE = "The request body is larger than 100 KB.";
 /** POST /api/functions/:name — the callable functions protocol (see protocol.ts). */
 export function functionsRouter(options: FunctionsRouterOptions): express.Router {
   const { functions, resolveUser, logger } = options;
+  const allowedOrigins = new Set(options.allowedOrigins);
   const router = express.Router();
   // Only application/json is read: a cross-site page cannot send that without a CORS preflight.
   // Not strict: a bare 3 or "x" is valid JSON, and is then refused for having no "data" field.
@@ -26,6 +33,8 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
     .post(
       (req, res, next) => {
         res.set("Cache-Control", "no-store");
+        // A call acts as the signed-in person: another site's page may not make one (CSRF), whatever it sends.
+        if (isCrossSite(req, allowedOrigins)) return sendError(res, new AppError("permission-denied", CROSS_SITE_MESSAGE));
         if (!Object.hasOwn(functions, req.params.name)) {
           return sendError(res, new AppError("not-found", `No function named "${req.params.name}".`));
         }

@@ -19,7 +19,7 @@ export type RefundButtonProps = {
   returnTo: string;
   /** The id of what names the payment (the card's or row's heading). */
   describedBy: string;
-  /** Told once the server took the refund, so a list can keep showing the payment while 'Refunded' is up. */
+  /** Told once the server took the refund, before the page's data is reloaded, so a list can keep showing the payment while 'Refunded' is up. */
   onRefunded?(status: "pending" | "succeeded"): void;
 };
 
@@ -45,13 +45,16 @@ export function RefundButton({ sessionId, status, refundPending, returnTo, descr
     return () => clearTimeout(timer);
   }, [answer]);
 
-  // Told once per answer, however often a parent hands a new function.
+  // The action's answer is there already while the page's data is reloaded ("loading"): a list
+  // that would drop this payment with that reload is told now, before it does. Once per answer,
+  // however often a parent hands a new function.
+  const taken = fetcher.state === "submitting" ? undefined : fetcher.data;
   const told = useRef<RefundAnswer | undefined>(undefined);
   useEffect(() => {
-    if (!answer?.ok || told.current === answer) return;
-    told.current = answer;
-    onRefunded?.(answer.status);
-  }, [answer, onRefunded]);
+    if (!taken?.ok || told.current === taken) return;
+    told.current = taken;
+    onRefunded?.(taken.status);
+  }, [taken, onRefunded]);
 
   const refundable = status === "completed" && !refundPending && !answer?.ok;
   // 'Refunded' is the answer to this click; afterwards the badge says what the provider confirmed.

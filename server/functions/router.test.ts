@@ -158,6 +158,22 @@ describe("POST /api/functions/:name", () => {
     expect(fn).toHaveBeenCalledTimes(3);
   });
 
+  it("refuses text no database can keep (NUL, a lone surrogate), at any depth, before the function runs", async () => {
+    const fn = vi.fn<CallableFunction>(async () => 1);
+    const { url } = await serve({ fn });
+    for (const [body, message] of [
+      ['{"data": {"sponsorSessionId": "ss_\\u0000"}}', "Text must not contain NUL characters."],
+      ['{"data": [{"deep": ["\\ud800"]}]}', "Text must be valid Unicode."],
+      ['{"data": {"\\u0000key": 1}}', "Text must not contain NUL characters."],
+    ]) {
+      const reply = await call(url, "fn", body!);
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toEqual({ error: { status: "INVALID_ARGUMENT", message } });
+    }
+    expect(fn).not.toHaveBeenCalled();
+    expect((await call(url, "fn", '{"data": {"emoji": "\\ud83d\\ude42"}}')).status).toBe(200);
+  });
+
   it("answers 405 with Allow: POST for other methods", async () => {
     const { url } = await serve({ fn: async () => 1 });
     for (const method of ["GET", "PUT", "DELETE"]) {

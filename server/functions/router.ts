@@ -50,6 +50,8 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
           return sendError(res, new AppError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
         }
         const name = req.params.name;
+        const unsaveable = unsaveableText((body as { data: unknown }).data);
+        if (unsaveable) return sendError(res, new AppError("invalid-argument", unsaveable));
         try {
           const context: FunctionContext = { user: await resolveUser(req), ip: req.ip ?? req.socket.remoteAddress ?? "" };
           const result = await functions[name]!((body as { data: unknown }).data, context);
@@ -85,6 +87,28 @@ export function refuseOversizedCall(res: Response): void {
 function sendError(res: Response, error: AppError, httpStatus = error.httpStatus) {
   const { statusName: status, message, details } = error;
   res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
+}
+
+/**
+ * Text no function can store or look up: PostgreSQL refuses a NUL character and
+ * a lone surrogate (JSON can spell both, "\u0000", "\ud800") with an error that
+ * would be a 500. Refused once here, for every function, as readForm does for forms.
+ */
+/** With the u flag, a surrogate pair is one code point: only a lone half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function unsaveableText(value: unknown, depth = 0): string | null {
+  if (typeof value === "string") {
+    if (value.includes("\0")) return "Text must not contain NUL characters.";
+    if (LONE_SURROGATE.test(value)) return "Text must be valid Unicode.";
+    return null;
+  }
+  if (typeof value !== "object" || value === null || depth > 20) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const problem = unsaveableText(key, depth + 1) ?? unsaveableText(item, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 function isBodyParserError(error: unknown): error is { type: string } {

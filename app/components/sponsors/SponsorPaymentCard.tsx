@@ -4,8 +4,6 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { RefundButton } from "./RefundButton";
 import { StatusBadge } from "./StatusBadge";
 
-export { REFUNDED_MS } from "./RefundButton";
-
 export type PaymentCardView = {
   id: string;
   created: string;

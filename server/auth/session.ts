@@ -10,25 +10,21 @@ const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
 export function getSessionUser(request: Request, context: Pick<AppContext, "auth">): Promise<SessionUser | null> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    lookup = sessionUserOf(context.auth, request.headers);
+    // Straight from the database, never a cached cookie: a disabled account is out on its next request.
+    lookup = context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } }).then((result) =>
+      result && !result.user.disabled
+        ? {
+            id: result.user.id,
+            email: result.user.email,
+            name: result.user.name,
+            emailVerified: result.user.emailVerified,
+            image: result.user.image ?? null,
+          }
+        : null,
+    );
     lookups.set(request, lookup);
   }
   return lookup;
-}
-
-/** The person a request's session cookie names, for routes and for plain Express handlers (callable functions). */
-export async function sessionUserOf(auth: AppContext["auth"], headers: Headers): Promise<SessionUser | null> {
-  // Straight from the database, never a cached cookie: a disabled account is out on its next request.
-  const result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
-  return result && !result.user.disabled
-    ? {
-        id: result.user.id,
-        email: result.user.email,
-        name: result.user.name,
-        emailVerified: result.user.emailVerified,
-        image: result.user.image ?? null,
-      }
-    : null;
 }
 
 function pathOf(request: Request): string {

@@ -1,5 +1,5 @@
 import { createRequestHandler } from "@react-router/express";
-import { fromNodeHeaders, toNodeHandler } from "better-auth/node";
+import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
@@ -8,7 +8,7 @@ import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
 import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { paymentCallables } from "#server/functions/callables/index";
-import { sessionUserOf } from "#server/auth/session";
+import { getSessionUser } from "#server/auth/session";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
@@ -107,11 +107,12 @@ export function createHttpApp(options: HttpAppOptions) {
   // flow runs through our own actions, which apply the rate limits.
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
+  const sessionLookup = { auth, db };
   app.use(
     functionsRouter({
       functions: { verifyRecaptcha: verifyRecaptchaFunction(captcha), ...paymentCallables({ db, payments, config }) },
-      // The pages' own session lookup: from the database, a disabled account signed out.
-      resolveUser: (req) => sessionUserOf(auth, fromNodeHeaders(req.headers)),
+      // The pages' own session lookup (from the database, a disabled account signed out), by the session cookie.
+      resolveUser: (req) => getSessionUser(new Request(new URL(req.originalUrl, config.PUBLIC_ORIGIN), { headers: { cookie: req.headers.cookie ?? "" } }), sessionLookup),
       logger,
       // The router refuses other sites' pages itself, in the functions protocol (exempt from the plain guard above).
       allowedOrigins: [config.PUBLIC_ORIGIN],

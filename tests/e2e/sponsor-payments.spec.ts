@@ -24,16 +24,16 @@ async function verifiedUser(page: Page): Promise<string> {
   return email;
 }
 
-type Made = { ending: string; paid: string[]; pending: string[] };
+type Made = { ending: string; paid: string[]; pending: string[]; email: string };
 
 /** A creator who takes payments, with `paid` completed $25 tips and `pending` unpaid checkouts (oldest first). */
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
-  await verifiedUser(page);
+  const email = await verifiedUser(page);
   const ready = await page.request.get("/__test/payments?ready=true");
   expect(ready.status()).toBe(200);
   const made = await page.request.get(`/__test/sponsor-payments?paid=${counts.paid}&pending=${counts.pending ?? 0}&amount=2500`);
   expect(made.status()).toBe(200);
-  return (await made.json()) as Made;
+  return { ...((await made.json()) as Omit<Made, "email">), email };
 }
 
 type SessionState = { status: string; entries: { kind: string; gross: number }[]; refundRequest: { status: string; attempt: number } | null; sandboxRefunds: number };
@@ -270,6 +270,11 @@ test("the SPEC §7.1 callables answer the signed-in owner on /api/functions, and
   expect(signedOut.status()).toBe(401);
   expect((await signedOut.json()).error.status).toBe("UNAUTHENTICATED");
   await guest.close();
+
+  // A disabled account is signed out here too, on its next call, as on every page.
+  expect((await page.request.get(`/__test/identity?do=disable&email=${encodeURIComponent(made.email)}`)).status()).toBe(200);
+  const disabled = await page.request.post("/api/functions/sponsorPaymentInfo", { data: { data: { sponsorSessionId: sessionId } } });
+  expect(disabled.status()).toBe(401);
 });
 
 test("another person gets 404 on the Info page and cannot refund", async ({ page, browser }) => {

@@ -5,8 +5,8 @@
  */
 
 export type FunctionContext = {
-  /** The signed-in user, or null. */
-  user: { id: string; emailVerified: boolean } | null;
+  /** The signed-in user (a disabled account is none), or null. */
+  user: { id: string; email: string; emailVerified: boolean } | null;
   /** The client's address as Express sees it (honours TRUST_PROXY). */
   ip: string;
 };

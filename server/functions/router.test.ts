@@ -19,7 +19,7 @@ async function serve(functions: Record<string, CallableFunction>, user: Function
     },
   });
   const app = express();
-  app.use(functionsRouter({ functions, resolveUser: async () => user, logger: pino({ level: "info" }, sink) }));
+  app.use(functionsRouter({ functions, resolveUser: async () => user, logger: pino({ level: "info" }, sink), allowedOrigins: ["https://app.example"] }));
   const server = app.listen(0, "127.0.0.1");
   servers.push(server);
   await new Promise((resolve) => server.once("listening", resolve));
@@ -37,7 +37,7 @@ function call(url: string, name: string, body: string | object, contentType = "a
 describe("POST /api/functions/:name", () => {
   it("passes data and context to the function and answers 200 { result }", async () => {
     const echo = vi.fn<CallableFunction>(async (data) => ({ got: data }));
-    const user = { id: "user-1", emailVerified: true };
+    const user = { id: "user-1", email: "one@example.test", emailVerified: true };
     const { url } = await serve({ echo }, user);
     const reply = await call(url, "echo", { data: { a: [1, "x"] } });
     expect(reply.status).toBe(200);
@@ -97,7 +97,7 @@ describe("POST /api/functions/:name", () => {
   it("answers 500 INTERNAL when the user cannot be resolved", async () => {
     const app = express();
     const logger = pino({ level: "silent" });
-    app.use(functionsRouter({ functions: { f: async () => 1 }, resolveUser: () => Promise.reject(new Error("db down")), logger }));
+    app.use(functionsRouter({ functions: { f: async () => 1 }, resolveUser: () => Promise.reject(new Error("db down")), logger, allowedOrigins: [] }));
     const server = app.listen(0, "127.0.0.1");
     servers.push(server);
     await new Promise((resolve) => server.once("listening", resolve));
@@ -137,6 +137,41 @@ describe("POST /api/functions/:name", () => {
       expect(json.error.message).toMatch(message);
       expect(fn).not.toHaveBeenCalled();
     });
+  });
+
+  it("refuses a call another site's page made with 403 PERMISSION_DENIED, before the function runs; its own and PUBLIC_ORIGIN's pages may call", async () => {
+    const fn = vi.fn<CallableFunction>(async () => 1);
+    const { url } = await serve({ fn }, { id: "user-1", email: "one@example.test", emailVerified: true });
+    const send = (headers: Record<string, string>) =>
+      fetch(`${url}/api/functions/fn`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ data: {} }) });
+    const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }];
+    for (const headers of crossSite) {
+      const reply = await send(headers);
+      expect(reply.status).toBe(403);
+      expect(await reply.json()).toEqual({ error: { status: "PERMISSION_DENIED", message: "This request came from another site and was refused." } });
+    }
+    expect(fn).not.toHaveBeenCalled();
+    const ownSite: Record<string, string>[] = [{ Origin: url, "Sec-Fetch-Site": "same-origin" }, { Origin: "https://app.example" }, {}];
+    for (const headers of ownSite) {
+      expect((await send(headers)).status).toBe(200);
+    }
+    expect(fn).toHaveBeenCalledTimes(3);
+  });
+
+  it("refuses text no database can keep (NUL, a lone surrogate), at any depth, before the function runs", async () => {
+    const fn = vi.fn<CallableFunction>(async () => 1);
+    const { url } = await serve({ fn });
+    for (const [body, message] of [
+      ['{"data": {"sponsorSessionId": "ss_\\u0000"}}', "Text must not contain NUL characters."],
+      ['{"data": [{"deep": ["\\ud800"]}]}', "Text must be valid Unicode."],
+      ['{"data": {"\\u0000key": 1}}', "Text must not contain NUL characters."],
+    ]) {
+      const reply = await call(url, "fn", body!);
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toEqual({ error: { status: "INVALID_ARGUMENT", message } });
+    }
+    expect(fn).not.toHaveBeenCalled();
+    expect((await call(url, "fn", '{"data": {"emoji": "\\ud83d\\ude42"}}')).status).toBe(200);
   });
 
   it("answers 405 with Allow: POST for other methods", async () => {

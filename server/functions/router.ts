@@ -1,13 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type pino from "pino";
 import { AppError } from "#server/errors";
+import { CROSS_SITE_MESSAGE, isCrossSite } from "#server/http/same-origin";
 import type { CallableFunction, FunctionContext } from "./protocol";
 
 type FunctionsRouterOptions = {
   functions: Record<string, CallableFunction>;
   resolveUser(req: Request): Promise<FunctionContext["user"]>;
   logger: pino.Logger;
+  /** Origins besides the request's own whose pages may call (PUBLIC_ORIGIN); another site's page is refused. */
+  allowedOrigins: readonly string[];
 };
+
+/** Where the callable functions answer: `${FUNCTIONS_PATH_PREFIX}<name>`. */
+export const FUNCTIONS_PATH_PREFIX = "/api/functions/";
 
 /** The largest call body, in bytes; server/http/app.ts caps the stream with it before anything reads it. */
 export const FUNCTIONS_BODY_LIMIT = 100 * 1024;
@@ -16,6 +22,7 @@ const TOO_LARGE_MESSAGE = "The request body is larger than 100 KB.";
 /** POST /api/functions/:name — the callable functions protocol (see protocol.ts). */
 export function functionsRouter(options: FunctionsRouterOptions): express.Router {
   const { functions, resolveUser, logger } = options;
+  const allowedOrigins = new Set(options.allowedOrigins);
   const router = express.Router();
   // Only application/json is read: a cross-site page cannot send that without a CORS preflight.
   // Not strict: a bare 3 or "x" is valid JSON, and is then refused for having no "data" field.
@@ -26,6 +33,8 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
     .post(
       (req, res, next) => {
         res.set("Cache-Control", "no-store");
+        // A call acts as the signed-in person: another site's page may not make one (CSRF), whatever it sends.
+        if (isCrossSite(req, allowedOrigins)) return sendError(res, new AppError("permission-denied", CROSS_SITE_MESSAGE));
         if (!Object.hasOwn(functions, req.params.name)) {
           return sendError(res, new AppError("not-found", `No function named "${req.params.name}".`));
         }
@@ -41,6 +50,8 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
           return sendError(res, new AppError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
         }
         const name = req.params.name;
+        const unsaveable = unsaveableText((body as { data: unknown }).data);
+        if (unsaveable) return sendError(res, new AppError("invalid-argument", unsaveable));
         try {
           const context: FunctionContext = { user: await resolveUser(req), ip: req.ip ?? req.socket.remoteAddress ?? "" };
           const result = await functions[name]!((body as { data: unknown }).data, context);
@@ -76,6 +87,28 @@ export function refuseOversizedCall(res: Response): void {
 function sendError(res: Response, error: AppError, httpStatus = error.httpStatus) {
   const { statusName: status, message, details } = error;
   res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
+}
+
+/**
+ * Text no function can store or look up: PostgreSQL refuses a NUL character and
+ * a lone surrogate (JSON can spell both, "\u0000", "\ud800") with an error that
+ * would be a 500. Refused once here, for every function, as readForm does for forms.
+ */
+/** With the u flag, a surrogate pair is one code point: only a lone half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function unsaveableText(value: unknown, depth = 0): string | null {
+  if (typeof value === "string") {
+    if (value.includes("\0")) return "Text must not contain NUL characters.";
+    if (LONE_SURROGATE.test(value)) return "Text must be valid Unicode.";
+    return null;
+  }
+  if (typeof value !== "object" || value === null || depth > 20) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const problem = unsaveableText(key, depth + 1) ?? unsaveableText(item, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 function isBodyParserError(error: unknown): error is { type: string } {

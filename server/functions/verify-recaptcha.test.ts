@@ -16,7 +16,7 @@ afterEach(() => servers.splice(0).forEach((server) => server.close()));
 async function serve(captcha: Captcha): Promise<string> {
   const app = express();
   const functions = { verifyRecaptcha: verifyRecaptchaFunction(captcha) };
-  app.use(functionsRouter({ functions, resolveUser: async () => null, logger: pino({ level: "silent" }) }));
+  app.use(functionsRouter({ functions, resolveUser: async () => null, logger: pino({ level: "silent" }), allowedOrigins: [] }));
   const server = app.listen(0, "127.0.0.1");
   servers.push(server);
   await new Promise((resolve) => server.once("listening", resolve));

@@ -1,12 +1,14 @@
 import { createRequestHandler } from "@react-router/express";
-import { fromNodeHeaders, toNodeHandler } from "better-auth/node";
+import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
-import { FUNCTIONS_BODY_LIMIT, functionsRouter, refuseOversizedCall } from "#server/functions/router";
+import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/functions/router";
+import { paymentCallables } from "#server/functions/callables/index";
+import { getSessionUser } from "#server/auth/session";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
@@ -62,7 +64,7 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(
     capRequestBodies([
       {
-        prefix: "/api/functions/",
+        prefix: FUNCTIONS_PATH_PREFIX,
         limit: FUNCTIONS_BODY_LIMIT,
         refuse: (_req, res) => refuseOversizedCall(res),
       },
@@ -84,8 +86,9 @@ export function createHttpApp(options: HttpAppOptions) {
   }
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
-  // Exempt: provider webhooks, and mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow.
-  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX]));
+  // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,
+  // and callable functions, whose router makes the same check and answers it in the functions protocol.
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX, FUNCTIONS_PATH_PREFIX]));
   // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
   // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).
   app.use(UNSUBSCRIBE_PATH_PREFIX, (req, _res, next) => {
@@ -104,14 +107,15 @@ export function createHttpApp(options: HttpAppOptions) {
   // flow runs through our own actions, which apply the rate limits.
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
+  const sessionLookup = { auth, db };
   app.use(
     functionsRouter({
-      functions: { verifyRecaptcha: verifyRecaptchaFunction(captcha) },
-      resolveUser: async (req) => {
-        const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-        return session ? { id: session.user.id, emailVerified: session.user.emailVerified } : null;
-      },
+      functions: { verifyRecaptcha: verifyRecaptchaFunction(captcha), ...paymentCallables({ db, payments, config }) },
+      // The pages' own session lookup (from the database, a disabled account signed out), by the session cookie.
+      resolveUser: (req) => getSessionUser(new Request(new URL(req.originalUrl, config.PUBLIC_ORIGIN), { headers: { cookie: req.headers.cookie ?? "" } }), sessionLookup),
       logger,
+      // The router refuses other sites' pages itself, in the functions protocol (exempt from the plain guard above).
+      allowedOrigins: [config.PUBLIC_ORIGIN],
     }),
   );
 

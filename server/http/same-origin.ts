@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -13,13 +13,19 @@ export function refuseCrossSiteWrites(allowedOrigins: string[], exempt: string[]
   const allowed = new Set(allowedOrigins);
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method) || exempt.some((prefix) => req.path.startsWith(prefix))) return next();
-    const site = req.get("sec-fetch-site");
-    const origin = req.get("origin");
-    const ownOrigin = `${req.protocol}://${req.get("host")}`;
-    const crossSite = (site !== undefined && site !== "same-origin" && site !== "none") ||
-      (origin !== undefined && origin !== "null" && !allowed.has(origin) && origin !== ownOrigin) ||
-      origin === "null";
-    if (!crossSite) return next();
-    res.status(403).type("text/plain").send("This request came from another site and was refused.");
+    if (!isCrossSite(req, allowed)) return next();
+    res.status(403).type("text/plain").send(CROSS_SITE_MESSAGE);
   };
+}
+
+export const CROSS_SITE_MESSAGE = "This request came from another site and was refused.";
+
+/** Whether a browser says another site's page sent this request (the callable functions answer it in their own protocol). */
+export function isCrossSite(req: Request, allowed: ReadonlySet<string>): boolean {
+  const site = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  const ownOrigin = `${req.protocol}://${req.get("host")}`;
+  return (site !== undefined && site !== "same-origin" && site !== "none") ||
+    (origin !== undefined && origin !== "null" && !allowed.has(origin) && origin !== ownOrigin) ||
+    origin === "null";
 }

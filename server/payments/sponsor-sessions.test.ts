@@ -49,16 +49,31 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
     await seedSession(db(), stranger);
 
     const ids = (list: { sessions: { id: string }[] }) => list.sessions.map((s) => s.id);
-    expect(ids(await listSponsorSessions(db(), payee.uid))).toEqual([newest, pending, refunded, oldest].map((s) => s.sessionId));
+    // The default view is money that arrived; checkouts never paid wait under Pending (ADR 0030).
+    expect(ids(await listSponsorSessions(db(), payee.uid))).toEqual([newest, refunded, oldest].map((s) => s.sessionId));
     expect(ids(await listSponsorSessions(db(), payee.uid, { status: "completed" }))).toEqual([newest.sessionId, oldest.sessionId]);
     expect(ids(await listSponsorSessions(db(), payee.uid, { status: "pending" }))).toEqual([pending.sessionId]);
     expect(ids(await listSponsorSessions(db(), payee.uid, { status: "refunded" }))).toEqual([refunded.sessionId]);
 
-    const first = await listSponsorSessions(db(), payee.uid, { pageSize: 3 });
+    const first = await listSponsorSessions(db(), payee.uid, { pageSize: 2 });
     expect(first.hasMore).toBe(true);
-    const second = await listSponsorSessions(db(), payee.uid, { pageSize: 3, page: 1 });
+    const second = await listSponsorSessions(db(), payee.uid, { pageSize: 2, page: 1 });
     expect(ids(second)).toEqual([oldest.sessionId]);
     expect(second.hasMore).toBe(false);
+  });
+
+  it("keeps unpaid checkouts (open, failed, expired) out of the default view and under Pending, disputed payments in it", async () => {
+    const open = await session(40, { paid: false });
+    const failed = await session(30, { paid: false });
+    const expired = await session(20, { paid: false });
+    const disputed = await session(10);
+    await db().update(sponsorSessions).set({ status: "failed" }).where(eq(sponsorSessions.id, failed.sessionId));
+    await db().update(sponsorSessions).set({ status: "expired" }).where(eq(sponsorSessions.id, expired.sessionId));
+    await receivePaymentEvent(db(), events.disputeCreated(disputed), webhookDeps(db(), provider));
+
+    const ids = (list: { sessions: { id: string }[] }) => list.sessions.map((s) => s.id);
+    expect(ids(await listSponsorSessions(db(), payee.uid))).toEqual([disputed.sessionId]);
+    expect(ids(await listSponsorSessions(db(), payee.uid, { status: "pending" }))).toEqual([expired, failed, open].map((s) => s.sessionId));
   });
 
   it("says a refund is pending between the provider's answer and its webhook", async () => {

@@ -16,6 +16,23 @@ import { expireStalePendingSessions } from "./stale-sessions";
 export const STATUS_FILTERS = ["completed", "pending", "refunded"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number] | "all";
 
+/**
+ * Sessions where money arrived, whatever happened to it since: what "all" shows
+ * (docs/decisions/0030). A checkout that was opened but never paid is not a
+ * sponsor yet, and anyone can open one with any text (issue 22, item 14).
+ */
+export const PAID_STATUSES = ["completed", "refunded", "disputed"] as const satisfies readonly SponsorSessionStatus[];
+
+/** SPEC §4 "not completed is pending": the Pending filter shows every checkout never paid, open, failed or expired. */
+export const UNPAID_STATUSES = ["pending", "failed", "expired"] as const satisfies readonly SponsorSessionStatus[];
+
+const STATUSES_OF_FILTER: Record<StatusFilter, readonly SponsorSessionStatus[]> = {
+  all: PAID_STATUSES,
+  completed: ["completed"],
+  pending: UNPAID_STATUSES,
+  refunded: ["refunded"],
+};
+
 export function statusFilterFrom(value: string | null | undefined): StatusFilter {
   return (STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as StatusFilter) : "all";
 }
@@ -75,7 +92,7 @@ export async function listSponsorSessions(
   const status = options.status ?? "all";
   // A checkout the provider has closed shows as expired, not pending, even if its event never came.
   await expireStalePendingSessions(db, { posterUid: uid });
-  const where = status === "all" ? eq(sponsorSessions.posterUid, uid) : and(eq(sponsorSessions.posterUid, uid), eq(sponsorSessions.status, status));
+  const where = and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, [...STATUSES_OF_FILTER[status]]));
   // One row more than shown says whether a next page exists, without a count.
   const rows = await selectCards(db, where).limit(pageSize + 1).offset(page * pageSize);
   return { sessions: rows.slice(0, pageSize).map(toCard), hasMore: rows.length > pageSize };
@@ -83,7 +100,7 @@ export async function listSponsorSessions(
 
 /** The dashboard's My Sponsors: the latest sessions where money arrived (whatever happened to it since). */
 export async function recentSponsors(db: Db, uid: string, limit = 5): Promise<SponsorSessionCard[]> {
-  const rows = await selectCards(db, and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, ["completed", "refunded", "disputed"]))).limit(limit);
+  const rows = await selectCards(db, and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, [...PAID_STATUSES]))).limit(limit);
   return rows.map(toCard);
 }
 

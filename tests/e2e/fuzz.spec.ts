@@ -113,6 +113,15 @@ const brokenMultipart = fc.oneof(
 );
 
 /** Bodies the form reader must refuse, whatever route they reach. */
+/** A well-formed call whose data uses the SPEC §7.1 callables' own field names with hostile values. */
+const callBody = fc
+  .dictionary(
+    fc.constantFrom("sponsorSessionId", "ending", "kind", "postId", "amount", "sponsorEmail", "message", "plan", "returnTo", "__proto__"),
+    fc.oneof(anyText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom("ss_000000000000000000000000", "tip", "sponsorship", "//evil.example")),
+  )
+  .map((data): Body => describeBody({ contentType: "application/json", data: Buffer.from(JSON.stringify({ data })), what: "a call with hostile data" }));
+const PAYMENT_CALLABLES = ["buildSponsorSession", "buildProSession", "createPortalLink", "createLoginLink", "refundSponsorship", "sponsorPaymentInfo"];
+
 const refusedBody = fc.oneof(urlencodedPoisoned, rawInvalidBytes, jsonBody, noContentType, brokenMultipart);
 
 /** Well-formed forms with hostile values, each with a fixed reason why nothing may be written. */
@@ -155,6 +164,7 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     { path: "/app/notifications", bodies: fc.oneof(refusedBody, wellFormed({ intent: "read", id: "00000000-0000-0000-0000-000000000000" }), wellFormed({ intent: "delete", id: "not-a-uuid", via: "fetcher" })) },
     { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/__proto__", bodies: jsonBody },
+    ...PAYMENT_CALLABLES.map((name) => ({ path: `/api/functions/${name}`, bodies: fc.oneof(jsonBody, callBody) })),
     { path: "/api/captcha/challenge", bodies: refusedBody },
     { path: "/api/password-policy", bodies: refusedBody },
     { path: "/api/account-posts", bodies: refusedBody },

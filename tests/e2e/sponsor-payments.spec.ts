@@ -24,16 +24,16 @@ async function verifiedUser(page: Page): Promise<string> {
   return email;
 }
 
-type Made = { ending: string; paid: string[]; pending: string[] };
+type Made = { ending: string; paid: string[]; pending: string[]; email: string };
 
 /** A creator who takes payments, with `paid` completed $25 tips and `pending` unpaid checkouts (oldest first). */
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
-  await verifiedUser(page);
+  const email = await verifiedUser(page);
   const ready = await page.request.get("/__test/payments?ready=true");
   expect(ready.status()).toBe(200);
   const made = await page.request.get(`/__test/sponsor-payments?paid=${counts.paid}&pending=${counts.pending ?? 0}&amount=2500`);
   expect(made.status()).toBe(200);
-  return (await made.json()) as Made;
+  return { ...((await made.json()) as Omit<Made, "email">), email };
 }
 
 type SessionState = { status: string; entries: { kind: string; gross: number }[]; refundRequest: { status: string; attempt: number } | null; sandboxRefunds: number };
@@ -83,10 +83,10 @@ test("the dashboard, the status filter and the Info page show the payments with 
   await expect(page).toHaveURL(LIST);
 
   const cards = page.getByRole("list", { name: "Payments" }).getByRole("listitem");
-  await expect(cards).toHaveCount(4);
-  // Newest first: the unpaid checkout was made last.
-  await expect(cards.first()).toContainText("Pending");
-  await expect(cards.first().getByRole("button", { name: "Refund", exact: true })).toBeDisabled();
+  // The default view is money that arrived: the unpaid checkout (made last) waits under Pending (ADR 0030).
+  await expect(cards).toHaveCount(3);
+  await expect(cardOf(page, made.pending[0]!)).toHaveCount(0);
+  await expect(page.getByText("Checkouts that were opened but never paid are under Pending.")).toBeVisible();
   const paidCard = cardOf(page, made.paid[0]!);
   await expect(paidCard).toContainText("Completed");
   await expect(paidCard).toContainText("Thanks for everything #0");
@@ -99,11 +99,12 @@ test("the dashboard, the status filter and the Info page show the payments with 
   await expect(page.getByRole("link", { name: "Completed", exact: true })).toHaveAttribute("aria-current", "page");
   await page.getByRole("link", { name: "Pending", exact: true }).click();
   await expect(cards).toHaveCount(1);
-  await expect(cardOf(page, made.pending[0]!)).toBeVisible();
+  await expect(cardOf(page, made.pending[0]!)).toContainText("Pending");
+  await expect(cardOf(page, made.pending[0]!).getByRole("button", { name: "Refund", exact: true })).toBeDisabled();
   await page.getByRole("link", { name: "Refunded", exact: true }).click();
   await expect(page.getByText("There are no refunded payments to show.")).toBeVisible();
   await page.goto(`${LIST}?status=everything`);
-  await expect(cards).toHaveCount(4);
+  await expect(cards).toHaveCount(3);
   await expect(page.getByRole("link", { name: "All", exact: true })).toHaveAttribute("aria-current", "page");
 
   await cardOf(page, made.paid[0]!).getByRole("link", { name: "Info", exact: true }).click();
@@ -180,6 +181,100 @@ test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook con
   const state = await sessionState(page, second);
   expect(state.sandboxRefunds).toBe(1);
   expect(state.entries.filter((e) => e.kind === "refund")).toHaveLength(1);
+});
+
+test("under the Completed filter a refunded card says 'Refunded' for 4 s before it leaves the list", async ({ page }) => {
+  const made = await creatorWithPayments(page, { paid: 2 });
+  const [first, second] = made.paid as [string, string];
+  await page.goto(`${LIST}?status=completed`);
+  const cards = page.getByRole("list", { name: "Payments" }).getByRole("listitem");
+  await expect(cards).toHaveCount(2);
+  const button = cardOf(page, first).getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
+  await button.click();
+  await expect(button).toHaveText("Refunded");
+  const shown = Date.now();
+  // The provider confirms within moments and the list is revalidated meanwhile: the card stays, saying so.
+  await expect.poll(async () => (await sessionState(page, first)).status, { timeout: 10_000 }).toBe("refunded");
+  await expect(button).toHaveText("Refunded");
+  await expect(cardOf(page, first)).toHaveCount(0, { timeout: 10_000 });
+  const lasted = Date.now() - shown;
+  expect(lasted).toBeGreaterThanOrEqual(3_500);
+  expect(lasted).toBeLessThan(7_000);
+  // Then the list is the server's: the other completed payment only.
+  await expect(cards).toHaveCount(1);
+  await expect(cardOf(page, second)).toBeVisible();
+});
+
+test("the Sponsors Dashboard's My Sponsors has Refund: only for a completed payment, Loading..., 'Refunded' for 4 s, then the badge follows the webhook", async ({ page, browser, baseURL }) => {
+  const made = await creatorWithPayments(page, { paid: 2, pending: 1 });
+  const [first, second] = made.paid as [string, string];
+  await page.goto(DASHBOARD);
+  const sponsors = page.getByRole("list", { name: "Recent sponsors" });
+  const rowOf = (sessionId: string) => sponsors.getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${sessionId}"]`) });
+  // Unpaid checkouts are not sponsors.
+  await expect(sponsors.getByRole("listitem")).toHaveCount(2);
+  await expect(rowOf(made.pending[0]!)).toHaveCount(0);
+  const button = rowOf(first).getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
+  await expect(button).toHaveText("Refund");
+  await expect(button).toBeEnabled();
+
+  await page.route("**/refund.data*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await button.click();
+  await expect(button).toHaveText("Loading...");
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveText("Refunded");
+  const shown = Date.now();
+  await expect(button).toHaveText("Refund", { timeout: 10_000 });
+  expect(Date.now() - shown).toBeGreaterThanOrEqual(3_500);
+  await expect(button).toBeDisabled();
+  await expect(rowOf(first).getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
+  await page.unroute("**/refund.data*");
+  expect(await sessionState(page, first)).toMatchObject({ status: "refunded", sandboxRefunds: 1 });
+  // The other payment is untouched and still refundable; the activity shows the refund.
+  await expect(rowOf(second).getByRole("button", { name: "Refund", exact: true })).toBeEnabled();
+  await expect(page.getByRole("list", { name: "Recent activity" })).toContainText("Refund");
+  await axeClean(page);
+
+  // Without JavaScript, the same form comes back to the dashboard with the toast.
+  const plain = await otherClient(browser, { javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
+  await plain.page.goto(DASHBOARD);
+  await plain.page.getByRole("list", { name: "Recent sponsors" }).getByRole("listitem").filter({ has: plain.page.locator(`a[href$="/payments/${second}"]`) }).getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(plain.page).toHaveURL(DASHBOARD);
+  await expect(plain.page.getByText("Refund requested. The payment shows as refunded once the payment provider confirms it.")).toBeVisible();
+  await expect.poll(async () => (await sessionState(page, second)).status, { timeout: 15_000 }).toBe("refunded");
+  await plain.context.close();
+});
+
+test("the SPEC §7.1 callables answer the signed-in owner on /api/functions, and refuse another site's page", async ({ page, browser, baseURL }) => {
+  const made = await creatorWithPayments(page, { paid: 1 });
+  const sessionId = made.paid[0]!;
+  const info = await page.request.post("/api/functions/sponsorPaymentInfo", { data: { data: { sponsorSessionId: sessionId } } });
+  expect(info.status()).toBe(200);
+  expect(await info.json()).toMatchObject({ result: { code: 200, transaction: { id: sessionId, status: "completed", amount: 2500 }, grossPayment: 2500 } });
+
+  const forged = await page.request.post("/api/functions/refundSponsorship", { data: { data: { sponsorSessionId: sessionId } }, headers: { Origin: "https://evil.example" } });
+  expect(forged.status()).toBe(403);
+  expect(await forged.json()).toEqual({ error: { status: "PERMISSION_DENIED", message: "This request came from another site and was refused." } });
+  expect(await sessionState(page, sessionId)).toMatchObject({ refundRequest: null, sandboxRefunds: 0 });
+
+  const refund = await page.request.post("/api/functions/refundSponsorship", { data: { data: { sponsorSessionId: sessionId } } });
+  expect(refund.status()).toBe(200);
+  expect(await refund.json()).toMatchObject({ result: { code: 200 } });
+  await expect.poll(async () => (await sessionState(page, sessionId)).status, { timeout: 15_000 }).toBe("refunded");
+
+  const guest = await browser.newContext({ baseURL });
+  const signedOut = await guest.request.post("/api/functions/sponsorPaymentInfo", { data: { data: { sponsorSessionId: sessionId } } });
+  expect(signedOut.status()).toBe(401);
+  expect((await signedOut.json()).error.status).toBe("UNAUTHENTICATED");
+  await guest.close();
+
+  // A disabled account is signed out here too, on its next call, as on every page.
+  expect((await page.request.get(`/__test/identity?do=disable&email=${encodeURIComponent(made.email)}`)).status()).toBe(200);
+  const disabled = await page.request.post("/api/functions/sponsorPaymentInfo", { data: { data: { sponsorSessionId: sessionId } } });
+  expect(disabled.status()).toBe(401);
 });
 
 test("another person gets 404 on the Info page and cannot refund", async ({ page, browser }) => {

@@ -4,12 +4,14 @@ import { ownerTotals } from "#server/payments/ledger";
 import { formatMoney } from "#server/payments/money";
 import { recentActivity, recentSponsors } from "#server/payments/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
+import { RefundButton } from "#app/components/sponsors/RefundButton";
 import { StatusBadge } from "#app/components/sponsors/StatusBadge";
+import { useRefundFollowUp } from "#app/components/sponsors/use-refund-follow-up";
 import { primaryButton } from "#app/components/forms";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dashboard";
-import { ACTIVITY_LABELS, PAYMENTS_PATH } from "#app/components/sponsors/paths";
+import { ACTIVITY_LABELS, PAYMENTS_PATH, SPONSORS_DASHBOARD_PATH } from "#app/components/sponsors/paths";
 import { activityView, cardView } from "./view.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -35,6 +37,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Spons
 
 export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) {
   const { sponsors, activity, totals, appName, locale } = loaderData;
+  useRefundFollowUp(sponsors.some((s) => s.refundPending));
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold">Sponsors Dashboard</h1>
@@ -86,14 +89,17 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
             {sponsors.map((s) => (
               <li key={s.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4">
                 <div className="min-w-0">
-                  <p className="break-all font-semibold">{s.sponsorEmail ?? "Not provided"}</p>
+                  <p id={`sponsor-${s.id}`} className="break-all font-semibold">
+                    {s.sponsorEmail ?? "Not provided"}
+                  </p>
                   <p className="text-sm text-muted">
                     <LocalDateTime iso={s.created} serverLocale={locale} />
                   </p>
                 </div>
-                <div className="flex items-center gap-3">
+                <div className="flex flex-wrap items-center gap-3" aria-live="polite">
                   <span className="font-semibold">{s.amount}</span>
                   <StatusBadge status={s.status} refundPending={s.refundPending} />
+                  <RefundButton sessionId={s.id} status={s.status} refundPending={s.refundPending} returnTo={SPONSORS_DASHBOARD_PATH} describedBy={`sponsor-${s.id}`} />
                   <Link to={`${PAYMENTS_PATH}/${s.id}`}>
                     Info<span className="sr-only"> about the payment from {s.sponsorEmail ?? "a sponsor"}</span>
                   </Link>

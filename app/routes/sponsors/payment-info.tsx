@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { formatMoney } from "#server/payments/money";
+import { paymentFigures } from "#server/payments/payment-figures";
 import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsors/StatusBadge";
@@ -22,12 +23,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const found = await sponsorPaymentInfo(context.db, user.id, params.sessionId);
   if (found.kind === "ERROR") throw data(null, { status: 404 });
-  const { session, entries, totals } = found.info;
+  const { session, entries } = found.info;
   const money = (n: number) => formatMoney(n, session.currency);
-  const sum = (pick: (e: (typeof entries)[number]) => number) => entries.reduce((total, e) => total + pick(e), 0);
-  const paid = sum((e) => (e.kind === "payment" ? e.gross : 0));
-  const returned = -sum((e) => (e.gross < 0 ? e.gross : 0));
-  const total = totals.find((t) => t.currency === session.currency);
+  const { gross: paid, returned, net, platformFee, providerFee } = paymentFigures(found.info);
   return {
     session: {
       id: session.id,
@@ -43,9 +41,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     paid: paid > 0,
     gross: money(paid),
     returned: returned > 0 ? money(-returned) : null,
-    net: money(total?.net ?? 0),
-    platformFee: money(total?.platformFee ?? 0),
-    providerFee: money(total?.providerFee ?? 0),
+    net: money(net),
+    platformFee: money(platformFee),
+    providerFee: money(providerFee),
     entries: entries.map(activityView),
     appName: context.config.APP_NAME,
     providerName: context.payments.displayName,

@@ -1,11 +1,11 @@
-import { useEffect } from "react";
-import { Link, useRevalidator } from "react-router";
+import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listSponsorSessions, statusFilterFrom, type StatusFilter } from "#server/payments/sponsor-sessions";
 import { SponsorPaymentCard } from "#app/components/sponsors/SponsorPaymentCard";
+import { useCardsHeldAfterRefund } from "#app/components/sponsors/use-cards-held-after-refund";
+import { useRefundFollowUp } from "#app/components/sponsors/use-refund-follow-up";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
-import { useHydrated } from "#app/lib/use-hydrated";
 import type { Route } from "./+types/payments";
 import { PAYMENTS_PATH, SPONSORS_DASHBOARD_PATH } from "#app/components/sponsors/paths";
 import { cardView } from "./view.server";
@@ -16,9 +16,6 @@ const FILTERS: { value: StatusFilter; label: string }[] = [
   { value: "pending", label: "Pending" },
   { value: "refunded", label: "Refunded" },
 ];
-
-/** While a refund waits for the provider's webhook, the list asks the server again this often. */
-const REFUND_POLL_MS = 1500;
 
 const pageFrom = (value: string | null) => {
   const page = Number(value ?? 0);
@@ -51,18 +48,8 @@ const tab = "rounded-full border px-4 py-2 text-sm font-semibold no-underline";
 
 export default function MySponsorships({ loaderData }: Route.ComponentProps) {
   const { status, page, hasMore, cards, returnTo, locale } = loaderData;
-  const hydrated = useHydrated();
-  const revalidator = useRevalidator();
-  const waiting = cards.some((card) => card.refundPending);
-
-  useEffect(() => {
-    // The sandbox (and Stripe) confirm a refund through the webhook, a moment later: the card follows it.
-    if (!hydrated || !waiting) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") void revalidator.revalidate();
-    }, REFUND_POLL_MS);
-    return () => clearInterval(timer);
-  }, [hydrated, waiting, revalidator]);
+  const { shown, hold } = useCardsHeldAfterRefund(cards);
+  useRefundFollowUp(cards.some((card) => card.refundPending));
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
@@ -90,15 +77,16 @@ export default function MySponsorships({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
       </nav>
+      {status === "all" ? <p className="mt-3 text-sm text-muted">Checkouts that were opened but never paid are under Pending.</p> : null}
 
-      {cards.length === 0 ? (
+      {shown.length === 0 ? (
         <p className="mt-8 rounded-2xl bg-primary/5 p-6 text-lg font-semibold">
           {status === "all" && page === 0 ? "You haven't gotten any sponsors yet." : `There are no ${status === "all" ? "more" : status} payments to show.`}
         </p>
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-4 sm:grid-cols-2" aria-label="Payments">
-          {cards.map((card) => (
-            <SponsorPaymentCard key={card.id} card={card} locale={locale} returnTo={returnTo} />
+          {shown.map((card) => (
+            <SponsorPaymentCard key={card.id} card={card} locale={locale} returnTo={returnTo} onRefunded={hold} />
           ))}
         </ul>
       )}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { AppError } from "#server/errors";
+import { buildProSession } from "#server/subscriptions/checkout";
+import { PRO_PLAN_KEYS } from "#server/subscriptions/plans";
+import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import type { CallableFunction } from "#server/functions/protocol";
+import { NO_PRO_PLAN_MESSAGE } from "./create-portal-link";
+import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
+
+const proSessionInput = z.object(
+  {
+    plan: z.enum(PRO_PLAN_KEYS, { error: `plan must be one of ${PRO_PLAN_KEYS.join(", ")}.` }),
+    returnTo: z.string({ error: "returnTo must be a string." }).max(2000, "returnTo must be at most 2000 characters.").optional(),
+  },
+  { error: "data must be an object with a plan." },
+);
+
+const UNAVAILABLE = "The checkout could not be opened. Please try again in a moment.";
+
+/**
+ * SPEC §7.1 buildProSession: { plan, returnTo? } → { url, destination } for the
+ * provider's hosted checkout of that plan, as the plans on /app/pro
+ * (app/routes/app/pro.tsx): the same purchase rules (the plan one has is
+ * aborted; a subscriber's other subscription plan is a switch in the billing
+ * portal, answered with destination "portal"), and only the provider's own
+ * pages as the address.
+ */
+export function buildProSessionFunction({ db, payments, config }: CallableDeps): CallableFunction {
+  const origins = { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL };
+  return async (data, context) => {
+    const caller = verifiedCaller(context);
+    const { plan, returnTo: asked } = readData(proSessionInput, data);
+    const returnTo = safeRedirectPath(asked, "/app");
+    const result = await buildProSession(db, payments, { uid: caller.id, email: caller.email, plan, returnTo, publicOrigin: config.PUBLIC_ORIGIN });
+    if (result.kind === "ERROR") failWith(result);
+    if (result.kind === "SWITCH_IN_PORTAL") {
+      const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath: `/app/pro?returnTo=${encodeURIComponent(returnTo)}` });
+      if (link.kind === "NO_CUSTOMER") throw new AppError("aborted", NO_PRO_PLAN_MESSAGE);
+      if (link.kind === "ERROR") failWith(link);
+      const url = providerBillingUrl(link.url, origins);
+      if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+      return { url, destination: "portal" };
+    }
+    const url = providerBillingUrl(result.url, origins);
+    if (!url) throw new AppError("unavailable", UNAVAILABLE);
+    return { url, destination: "checkout" };
+  };
+}

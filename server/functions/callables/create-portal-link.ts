@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { safeRedirectPath } from "#server/auth/redirects";
+import { AppError } from "#server/errors";
+import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import type { CallableFunction } from "#server/functions/protocol";
+import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
+
+/** Where the portal returns to unless the call names a path of ours: My Account, as its Pro Portal button. */
+const ACCOUNT_PATH = "/app/account";
+
+const portalInput = z
+  .strictObject(
+    { returnTo: z.string({ error: "returnTo must be a string." }).max(2000, "returnTo must be at most 2000 characters.").optional() },
+    { error: () => "data must be null or an object with an optional returnTo path." },
+  )
+  .nullable();
+
+export const NO_PRO_PLAN_MESSAGE = "You have no Pro plan to manage yet: choose one on the Pro page.";
+
+/**
+ * SPEC §7.1 createPortalLink: the provider's billing portal for the caller's
+ * own customer, as My Account's Pro Portal button (app/routes/app/pro-portal.ts).
+ * Someone who never bought has none: aborted, as /app/pro answers it.
+ */
+export function createPortalLinkFunction({ db, payments, config }: CallableDeps): CallableFunction {
+  return async (data, context) => {
+    const caller = verifiedCaller(context);
+    const input = readData(portalInput, data);
+    const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
+    const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
+    if (link.kind === "NO_CUSTOMER") throw new AppError("aborted", NO_PRO_PLAN_MESSAGE);
+    if (link.kind === "ERROR") failWith(link);
+    const url = providerBillingUrl(link.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
+    if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+    return { url };
+  };
+}

@@ -1,0 +1,41 @@
+import { paymentFigures } from "#server/payments/payment-figures";
+import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
+import type { CallableFunction } from "#server/functions/protocol";
+import { failWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
+
+/**
+ * SPEC §7.1 sponsorPaymentInfo: { sponsorSessionId } → { code: 200, … } with
+ * what the Payment info page shows (app/routes/sponsors/payment-info.tsx):
+ * Transaction, Details, Gross Payment, Net Payment, Fees and the movements,
+ * amounts in minor units of `currency`. The owner only: anyone else's payment,
+ * like an unknown one, is not-found.
+ */
+export function sponsorPaymentInfoFunction({ db }: CallableDeps): CallableFunction {
+  return async (data, context) => {
+    const caller = verifiedCaller(context);
+    const { sponsorSessionId } = readData(sponsorSessionIdInput, data);
+    const found = await sponsorPaymentInfo(db, caller.id, sponsorSessionId);
+    if (found.kind === "ERROR") failWith(found);
+    const { session, entries } = found.info;
+    const figures = paymentFigures(found.info);
+    return {
+      code: 200,
+      currency: session.currency,
+      transaction: {
+        id: session.id,
+        kind: session.kind,
+        status: session.status,
+        refundPending: session.refundPending,
+        created: session.created.toISOString(),
+        amount: session.amount,
+        paymentReference: session.paymentIntentId,
+      },
+      details: { sponsorEmail: session.sponsorEmail, message: session.message },
+      grossPayment: figures.gross,
+      returned: figures.returned,
+      netPayment: figures.net,
+      fees: { platform: figures.platformFee, provider: figures.providerFee },
+      movements: entries.map((e) => ({ kind: e.kind, created: e.created.toISOString(), gross: e.gross, net: e.net })),
+    };
+  };
+}

@@ -1,0 +1,70 @@
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import type { Db } from "#server/db/client";
+import { paymentCallables } from "#server/functions/callables/index";
+import type { FunctionContext } from "#server/functions/protocol";
+import { functionsRouter } from "#server/functions/router";
+import type { CheckoutCreated, ProCheckoutInput, SponsorCheckoutInput } from "#server/payments/provider";
+import { FakePaymentProvider } from "./fake-payment-provider";
+
+/** The app's origin in callable tests: the sandbox's pages live on it. */
+export const CALLABLE_ORIGIN = "http://app.test";
+
+/** The fake provider with the sandbox's page addresses, which the callables check before answering them. */
+export class SandboxShapedProvider extends FakePaymentProvider {
+  async createSponsorCheckout(input: SponsorCheckoutInput): Promise<CheckoutCreated> {
+    const created = await super.createSponsorCheckout(input);
+    return { ...created, url: `${CALLABLE_ORIGIN}/sandbox/checkout/${created.checkoutId}` };
+  }
+
+  async createProCheckout(input: ProCheckoutInput): Promise<CheckoutCreated> {
+    const created = await super.createProCheckout(input);
+    return { ...created, url: `${CALLABLE_ORIGIN}/sandbox/pro-checkout/${created.checkoutId}` };
+  }
+
+  async createPortalLink(input: { customerId: string; returnUrl: string }) {
+    await super.createPortalLink(input);
+    return { url: `${CALLABLE_ORIGIN}/sandbox/portal/${input.customerId}?return=${encodeURIComponent(input.returnUrl)}` };
+  }
+}
+
+export type Caller = FunctionContext["user"];
+export type CallOptions = { as?: Caller; headers?: Record<string, string> };
+
+/**
+ * The SPEC §7.1 payment callables behind the real functions router (CSRF check
+ * included, PUBLIC_ORIGIN allowed), on a loopback port. `call` sends one
+ * call as `as` (a signed-in person, or null for a guest) and answers the HTTP
+ * status and the JSON reply. Close the server after the block.
+ */
+export async function serveCallables(db: Db, provider: FakePaymentProvider) {
+  let caller: Caller = null;
+  const app = express();
+  app.use(
+    functionsRouter({
+      functions: paymentCallables({ db, payments: provider, config: { PUBLIC_ORIGIN: CALLABLE_ORIGIN, PLATFORM_FEE_PERCENT: 0, STRIPE_API_URL: undefined } }),
+      resolveUser: async () => caller,
+      logger: pino({ level: "silent" }),
+      allowedOrigins: [CALLABLE_ORIGIN],
+    }),
+  );
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    async call(name: string, data: unknown, options: CallOptions = {}): Promise<{ status: number; body: { result?: unknown; error?: { status: string; message: string; details?: unknown } } }> {
+      caller = options.as ?? null;
+      const reply = await fetch(`${url}/api/functions/${name}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...options.headers },
+        body: JSON.stringify({ data }),
+      });
+      return { status: reply.status, body: await reply.json() };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A request another site's page made: the browser says so (SPEC's CSRF rule). */
+export const CROSS_SITE = { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" };

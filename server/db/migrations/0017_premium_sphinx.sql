@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_accounts" ADD COLUMN "onboarding_link_id" text;

@@ -3,7 +3,7 @@ import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
 import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
-import { createSandboxCustomer, createSandboxProCheckout, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
+import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
 import { type DisputeReason, disputeSandboxPayment } from "./disputes";
@@ -135,6 +135,10 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return { url: portalLink(origin, linkKey, input, now()) };
     },
     readProState: (customerId) => readSandboxProState(db, customerId),
+    async endSubscription(input) {
+      await endSandboxSubscription(db, input, now());
+      outbox.kick();
+    },
 
     parseWebhook(rawBody, signatureHeader): PaymentEvent | null {
       verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));

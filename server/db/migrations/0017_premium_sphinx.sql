@@ -1,1 +1,0 @@
-ALTER TABLE "sandbox_accounts" ADD COLUMN "onboarding_link_id" text;

@@ -130,16 +130,35 @@ describe.each(ENGINES)("Pro checkout on %s", (engine) => {
     const customerId = await ensureBillingCustomer(db(), provider, { uid, email: "x@pro.example" });
     const before = provider.calls.readProState;
     // Reloaded again and again: one read per interval.
-    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), t0)).toMatchObject({ kind: "SYNCED" });
-    for (let i = 0; i < 5; i++) expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(t0.getTime() + 1000))).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    // The page's clock is the database's (checkouts are stamped by it): a moment after the checkout was opened.
+    const moment = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await moment();
+    const t1 = new Date();
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), t1)).toMatchObject({ kind: "SYNCED" });
+    for (let i = 0; i < 5; i++) expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(t1.getTime() + 1000))).toEqual({ kind: "SKIPPED", reason: "too-soon" });
     expect(provider.calls.readProState - before).toBe(1);
+    // A checkout opened since the last read earns one read of its own (back from paying a second plan at once).
+    await session("limitless");
+    await moment();
+    const afterNew = new Date();
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), afterNew)).toMatchObject({ kind: "SYNCED" });
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), afterNew)).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    expect(provider.calls.readProState - before).toBe(2);
     // Paid: the next read (after the interval) settles the checkout, and after that nothing is read any more.
     provider.proStates.set(customerId, { customerId, subscriptions: [{ subscriptionId: `sub_${uid}`, plan: "launchpad", status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false, created: new Date() }], lifetimePurchase: null });
-    const later = new Date(t0.getTime() + REFRESH_INTERVAL_MS);
+    const later = new Date(afterNew.getTime() + REFRESH_INTERVAL_MS);
     expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), later)).toMatchObject({ kind: "SYNCED", result: { after: "pro" } });
-    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(later.getTime() + 10 * REFRESH_INTERVAL_MS))).toEqual({ kind: "SKIPPED", reason: "nothing-unsettled" });
-    expect(provider.calls.readProState - before).toBe(2);
-    expect((await db().select().from(proCheckouts).where(eq(proCheckouts.uid, uid)))[0]!.settledAt).not.toBeNull();
+    expect(provider.calls.readProState - before).toBe(3);
+    // Launchpad is settled; the Limitless checkout stays open (a subscriber may still buy it), so reads go on, throttled.
+    const rows = await db().select().from(proCheckouts).where(eq(proCheckouts.uid, uid));
+    expect(rows.map((r) => [r.plan, r.settledAt !== null]).sort()).toEqual([["launchpad", true], ["limitless", false]]);
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(later.getTime() + 1000))).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    // Limitless paid: everything is settled and the provider is not read any more.
+    provider.proStates.set(customerId, { customerId, subscriptions: [], lifetimePurchase: { paymentIntentId: `pi_${uid}`, paidAt: new Date() } });
+    const latest = new Date(later.getTime() + REFRESH_INTERVAL_MS);
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), latest)).toMatchObject({ kind: "SYNCED", result: { after: "lifetime" } });
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(latest.getTime() + 10 * REFRESH_INTERVAL_MS))).toEqual({ kind: "SKIPPED", reason: "nothing-unsettled" });
+    expect(provider.calls.readProState - before).toBe(4);
   });
 
   it("says the provider is unavailable when the checkout cannot be made, and leaves no customer twice", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { billingCustomers, proCheckouts } from "#server/db/schema";
 import type { NotificationDeps } from "#server/notifications/send";
@@ -31,20 +31,28 @@ export type CheckoutReturnRefresh = { kind: "SYNCED"; result: SyncResult } | { k
  * load as often as they like: the provider is read only while one of the
  * person's checkouts is still unsettled and open (sync.ts settles those the
  * membership covers), and at most once per person per REFRESH_INTERVAL_MS,
- * claimed on the billing customer's row so that tabs and processes share it.
- * Otherwise the page shows what the webhook last wrote.
+ * claimed on the billing customer's row so that tabs and processes share it;
+ * a checkout opened since the last read earns one read of its own (a click
+ * each, and open checkouts are reused, so that stays bounded). Otherwise the
+ * page shows what the webhook last wrote.
  */
 export async function refreshAfterCheckout(db: Db, provider: Provider, uid: string, deps: NotificationDeps, now = new Date()): Promise<CheckoutReturnRefresh> {
   const [waiting] = await db
-    .select({ id: proCheckouts.id })
+    .select({ created: proCheckouts.created })
     .from(proCheckouts)
     .where(and(eq(proCheckouts.uid, uid), isNull(proCheckouts.settledAt), isNotNull(proCheckouts.expiresAt), gt(proCheckouts.expiresAt, now)))
+    .orderBy(desc(proCheckouts.created))
     .limit(1);
   if (!waiting) return { kind: "SKIPPED", reason: "nothing-unsettled" };
   const claimed = await db
     .update(billingCustomers)
     .set({ refreshedAt: now })
-    .where(and(eq(billingCustomers.uid, uid), or(isNull(billingCustomers.refreshedAt), lte(billingCustomers.refreshedAt, new Date(now.getTime() - REFRESH_INTERVAL_MS)))))
+    .where(
+      and(
+        eq(billingCustomers.uid, uid),
+        or(isNull(billingCustomers.refreshedAt), lte(billingCustomers.refreshedAt, new Date(now.getTime() - REFRESH_INTERVAL_MS)), lt(billingCustomers.refreshedAt, waiting.created)),
+      ),
+    )
     .returning({ uid: billingCustomers.uid });
   if (claimed.length === 0) return { kind: "SKIPPED", reason: "too-soon" };
   const result = await refreshProMembership(db, provider, uid, deps, now);

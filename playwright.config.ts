@@ -51,6 +51,7 @@ export default defineConfig({
       stderr: "pipe",
       env: {
         NODE_ENV: "production",
+        PAYMENT_PROVIDER: "sandbox",
         PORT: String(PORT),
         DATA_DIR: E2E_DATA_DIR,
         DATABASE_URL: "",

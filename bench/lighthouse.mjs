@@ -14,7 +14,7 @@ const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-lighthouse-"));
 const server = await startProgram({
   port,
-  env: { NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+  env: { NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
 });
 const { base } = server;
 

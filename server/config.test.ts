@@ -41,6 +41,8 @@ describe("loadConfig", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).problems).toHaveLength(2);
+      // server.js prints it after "Cannot start: ": one line, whatever the number of problems.
+      expect((error as ConfigError).message).not.toContain("\n");
     }
   });
 
@@ -74,6 +76,9 @@ describe("loadConfig", () => {
 
     it("runs the sandbox in production only when it is chosen outright", () => {
       expect(() => loadConfig(PRODUCTION)).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production/);
+      // The embedded database (no DATABASE_URL) is no excuse: production would otherwise hand out free Pro.
+      expect(() => loadConfig({ NODE_ENV: "production" })).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production/);
+      expect(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
       expect(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
       expect(loadConfig({ ...PRODUCTION, ...STRIPE }).PAYMENT_PROVIDER).toBe("stripe");
     });
@@ -121,8 +126,8 @@ describe("loadConfig", () => {
     });
 
     it.each([
-      { NODE_ENV: "production" },
-      { NODE_ENV: "production", PUBLIC_ORIGIN: "http://127.0.0.1:3100" },
+      { NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" },
+      { NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PUBLIC_ORIGIN: "http://127.0.0.1:3100" },
       { NODE_ENV: "development", PUBLIC_ORIGIN: "https://sponsorgrid.example" },
     ])("are allowed on this machine or outside production: %j", (env) => {
       expect(loadConfig({ ...secret, ...env, ENABLE_TEST_ROUTES: "true" }).ENABLE_TEST_ROUTES).toBe(true);

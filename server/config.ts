@@ -153,8 +153,8 @@ const configSchema = z
     if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "and STRIPE_SECRET_KEY must be set together" });
     }
-    // Running for real with no Stripe keys must not quietly take pretend payments.
-    if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.STRIPE_SECRET_KEY && env.PAYMENT_PROVIDER !== "sandbox") {
+    // Running for real with no Stripe keys must not quietly take pretend payments, on either database engine.
+    if (env.NODE_ENV === "production" && !env.STRIPE_SECRET_KEY && env.PAYMENT_PROVIDER !== "sandbox") {
       ctx.addIssue({
         code: "custom",
         path: ["PAYMENT_PROVIDER"],
@@ -186,7 +186,8 @@ export type Config = z.output<typeof configSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    // One line (server.js prints it after "Cannot start: "), each problem naming its variable.
+    super(`Invalid configuration: ${problems.join("; ")}`);
     this.name = "ConfigError";
   }
 }

@@ -30,6 +30,7 @@ const app = await startProgram({
   args: ["--cpu-prof", `--cpu-prof-dir=${work}/profile`, "server.js"],
   env: {
     NODE_ENV: "production",
+    PAYMENT_PROVIDER: "sandbox",
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: path.join(work, "data"),

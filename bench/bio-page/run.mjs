@@ -52,6 +52,7 @@ async function startApp(dataDir, databaseUrl, root = ROOT) {
     port,
     env: {
       NODE_ENV: "production",
+      PAYMENT_PROVIDER: "sandbox",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -26,7 +26,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "sg-prof-"));
 const base = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${work}`, "server.js"], {
   cwd: process.env.APP_DIR ?? ROOT,
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(work, "data"), DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "", PUBLIC_ORIGIN: base, LOG_LEVEL: "warn" },
+  env: { ...process.env, NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(work, "data"), DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "", PUBLIC_ORIGIN: base, LOG_LEVEL: "warn" },
   stdio: "inherit",
 });
 const exited = new Promise((resolve) => child.on("exit", resolve));

@@ -45,6 +45,7 @@ async function startApp(root, dataDir, extraEnv = {}) {
     port,
     env: {
       NODE_ENV: "production",
+      PAYMENT_PROVIDER: "sandbox",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -95,6 +95,7 @@ async function startServerIn(work, { root, engine, cache, nodeOptions, env }) {
     port: PORT,
     env: {
       NODE_ENV: "production",
+      PAYMENT_PROVIDER: "sandbox",
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${PROBE}`.trim(),
       MEMORY_PROBE_FILE: probeFile,
       PORT: String(PORT),

@@ -88,6 +88,7 @@ async function startServer(dbUrl) {
     timeoutMs: 120_000,
     env: {
       NODE_ENV: "production",
+      PAYMENT_PROVIDER: "sandbox",
       PORT: String(port),
       DATABASE_URL: dbUrl,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",

@@ -39,6 +39,7 @@ async function startApp() {
     port,
     env: {
       NODE_ENV: "production",
+      PAYMENT_PROVIDER: "sandbox",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

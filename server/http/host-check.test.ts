@@ -7,8 +7,8 @@ import { trustedForwarding } from "./forwarding";
 import { hostChecker, refuseUnknownHosts } from "./host-check";
 
 describe("hostChecker", () => {
-  const production = hostChecker(loadConfig({ NODE_ENV: "production", PORT: "3000", PUBLIC_ORIGIN: "https://sponsorgrid.example", BIO_ORIGIN: "https://bizb.example" }));
-  const local = hostChecker(loadConfig({ NODE_ENV: "production", PORT: "3100" }));
+  const production = hostChecker(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PORT: "3000", PUBLIC_ORIGIN: "https://sponsorgrid.example", BIO_ORIGIN: "https://bizb.example" }));
+  const local = hostChecker(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PORT: "3100" }));
   const development = hostChecker(loadConfig({ NODE_ENV: "development", PORT: "3000", PUBLIC_ORIGIN: "https://sponsorgrid.example" }));
 
   it.each(["sponsorgrid.example", "SPONSORGRID.example", "sponsorgrid.example:443", "bizb.example", "bizb.example:443", "sponsorgrid.example."])(
@@ -47,7 +47,7 @@ describe("refuseUnknownHosts", async () => {
   const app = express();
   app.set("trust proxy", 1);
   app.use(trustedForwarding());
-  app.use(refuseUnknownHosts(loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "https://sponsorgrid.example" })));
+  app.use(refuseUnknownHosts(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", PUBLIC_ORIGIN: "https://sponsorgrid.example" })));
   app.get("/{*path}", (_req, res) => void res.send("served"));
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));

@@ -79,7 +79,11 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });
   // The sandbox payment provider delivers its stored events to our webhook endpoint from this process.
-  if (config.PAYMENT_PROVIDER === "sandbox") sandboxFor({ db, config, sessionSecret, logger }).start();
+  if (config.PAYMENT_PROVIDER === "sandbox") {
+    sandboxFor({ db, config, sessionSecret, logger }).start();
+    // Chosen outright (server/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
+    if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
+  }
   // The daily hearts roll-up: now, then hourly; every process may run it (one alert per person and day).
   const heartsDigest = startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger });
   const bioHost = createBioHost({ config, db, generation, counter, logger });

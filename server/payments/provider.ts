@@ -120,6 +120,8 @@ export type ProviderSubscription = {
   currentPeriodEnd: Date;
   /** Cancelled by the member: still Pro until `currentPeriodEnd`, then it ends. */
   cancelAtPeriodEnd: boolean;
+  /** When it began: of two running subscriptions, the first one is kept (server/subscriptions/one-subscription.ts). */
+  created: Date;
 };
 
 /** Everything the provider knows about one customer's Pro purchases: the truth sync.ts converges on. */
@@ -155,4 +157,10 @@ export interface ProBilling {
   createPortalLink(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /** The provider's current truth for the customer (read fresh, never from an event's payload). */
   readProState(customerId: string): Promise<ProviderProState>;
+  /**
+   * Ends one of our subscriptions: at its period's end (Limitless bought, no
+   * renewal; Pro until then) or now (a second subscription: its unused time
+   * is credited back, as the provider prorates it). The key makes a retry do it once.
+   */
+  endSubscription(input: { idempotencyKey: string; subscriptionId: string; when: "period_end" | "now" }): Promise<void>;
 }

@@ -9,12 +9,12 @@ import { PRO_PLAN_KEYS, PRO_PLANS } from "./plans";
 import { createProPortalLink, providerBillingUrl } from "./portal";
 import { PRO_PRICE_SPECS, proPriceIds } from "./prices";
 import type { ProStatus } from "./pro-status";
-import { refreshProMembership } from "./refresh";
+import { refreshAfterCheckout, refreshProMembership, REFRESH_INTERVAL_MS } from "./refresh";
 import { notificationDeps } from "#tests/support/payments";
 
 const ORIGIN = "http://app.test";
 const LATER = new Date(Date.now() + 30 * 86400_000);
-const status = (over: Partial<ProStatus>): ProStatus => ({ isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false, ...over });
+const status = (over: Partial<ProStatus>): ProStatus => ({ isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false, stillBilling: null, ...over });
 
 describe("what a person may buy", () => {
   it("not Pro: anything; the same plan never twice; a subscriber switches in the portal or buys Limitless; Limitless buys nothing", () => {
@@ -67,7 +67,7 @@ describe.each(ENGINES)("Pro checkout on %s", (engine) => {
     const customerId = await ensureBillingCustomer(db(), provider, { uid, email: "x@pro.example" });
     provider.proStates.set(customerId, {
       customerId,
-      subscriptions: plan === "limitless" ? [] : [{ subscriptionId: `sub_${uid}`, plan, status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false }],
+      subscriptions: plan === "limitless" ? [] : [{ subscriptionId: `sub_${uid}`, plan, status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false, created: new Date() }],
       lifetimePurchase: plan === "limitless" ? { paymentIntentId: `pi_${uid}`, paidAt: new Date() } : null,
     });
     await refreshProMembership(db(), provider, uid, notificationDeps(db()));
@@ -108,6 +108,57 @@ describe.each(ENGINES)("Pro checkout on %s", (engine) => {
     await becomes("limitless");
     for (const plan of PRO_PLAN_KEYS) expect(await session(plan)).toMatchObject({ kind: "ERROR", code: "aborted" });
     expect(provider.calls.createProCheckout.map((c) => c.plan)).toEqual(["limitless"]);
+  });
+
+  it("hands out the person's open checkout again for the same plan instead of making another (issue 22 item 19)", async () => {
+    const first = await session("launchpad");
+    expect(await session("launchpad")).toEqual(first);
+    expect(await session("launchpad")).toEqual(first);
+    expect(provider.calls.createProCheckout.map((c) => c.plan)).toEqual(["launchpad"]);
+    // Another plan is its own checkout; a checkout about to close is not handed out.
+    expect(await session("star_power")).not.toEqual(first);
+    const soon = new Date(Date.now() + 24 * 3600_000 - 5 * 60_000);
+    expect(await buildProSession(db(), provider, { uid, email: "x@pro.example", plan: "launchpad", returnTo: "/app", publicOrigin: ORIGIN, now: soon })).not.toEqual(first);
+    expect(provider.calls.createProCheckout).toHaveLength(3);
+  });
+
+  it("the return from checkout reads the provider only while a checkout is unsettled, at most once per interval", async () => {
+    const t0 = new Date();
+    // No checkout at all: the page shows what is stored and asks nothing.
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), t0)).toEqual({ kind: "SKIPPED", reason: "nothing-unsettled" });
+    await session("launchpad");
+    const customerId = await ensureBillingCustomer(db(), provider, { uid, email: "x@pro.example" });
+    const before = provider.calls.readProState;
+    // Reloaded again and again: one read per interval.
+    // The page's clock is the database's (checkouts are stamped by it): a moment after the checkout was opened.
+    const moment = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await moment();
+    const t1 = new Date();
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), t1)).toMatchObject({ kind: "SYNCED" });
+    for (let i = 0; i < 5; i++) expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(t1.getTime() + 1000))).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    expect(provider.calls.readProState - before).toBe(1);
+    // A checkout opened since the last read earns one read of its own (back from paying a second plan at once).
+    await session("limitless");
+    await moment();
+    const afterNew = new Date();
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), afterNew)).toMatchObject({ kind: "SYNCED" });
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), afterNew)).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    expect(provider.calls.readProState - before).toBe(2);
+    // Paid: the next read (after the interval) settles the checkout, and after that nothing is read any more.
+    provider.proStates.set(customerId, { customerId, subscriptions: [{ subscriptionId: `sub_${uid}`, plan: "launchpad", status: "active", currentPeriodEnd: LATER, cancelAtPeriodEnd: false, created: new Date() }], lifetimePurchase: null });
+    const later = new Date(afterNew.getTime() + REFRESH_INTERVAL_MS);
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), later)).toMatchObject({ kind: "SYNCED", result: { after: "pro" } });
+    expect(provider.calls.readProState - before).toBe(3);
+    // Launchpad is settled; the Limitless checkout stays open (a subscriber may still buy it), so reads go on, throttled.
+    const rows = await db().select().from(proCheckouts).where(eq(proCheckouts.uid, uid));
+    expect(rows.map((r) => [r.plan, r.settledAt !== null]).sort()).toEqual([["launchpad", true], ["limitless", false]]);
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(later.getTime() + 1000))).toEqual({ kind: "SKIPPED", reason: "too-soon" });
+    // Limitless paid: everything is settled and the provider is not read any more.
+    provider.proStates.set(customerId, { customerId, subscriptions: [], lifetimePurchase: { paymentIntentId: `pi_${uid}`, paidAt: new Date() } });
+    const latest = new Date(later.getTime() + REFRESH_INTERVAL_MS);
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), latest)).toMatchObject({ kind: "SYNCED", result: { after: "lifetime" } });
+    expect(await refreshAfterCheckout(db(), provider, uid, notificationDeps(db()), new Date(latest.getTime() + 10 * REFRESH_INTERVAL_MS))).toEqual({ kind: "SKIPPED", reason: "nothing-unsettled" });
+    expect(provider.calls.readProState - before).toBe(4);
   });
 
   it("says the provider is unavailable when the checkout cannot be made, and leaves no customer twice", async () => {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { proCheckouts } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
@@ -19,7 +19,8 @@ export type ProSessionResult =
  * - not Pro: any plan;
  * - Launchpad or Star Power: not the same plan again; the other subscription
  *   plan is a switch in the portal (one subscription, never two); Limitless may
- *   be bought (it then outranks the subscription, which they cancel in the portal);
+ *   be bought (it then outranks the subscription, which ends at its period's
+ *   end: one-subscription.ts);
  * - Limitless: nothing, it never ends.
  */
 export function proPurchaseRule(status: ProStatus, plan: ProPlanKey): "BUY" | "SWITCH_IN_PORTAL" | "ALREADY" {
@@ -34,10 +35,34 @@ export function proReturnUrls(publicOrigin: string, returnTo: string) {
   return { successUrl: `${publicOrigin}/app/pro?checkout=success&returnTo=${back}`, cancelUrl: `${publicOrigin}/app/pro?checkout=cancelled&returnTo=${back}` };
 }
 
+/** How long an open checkout must still have to be handed out again: enough to fill in a card. */
+export const REUSE_MIN_REMAINING_MS = 10 * 60_000;
+
+/** The person's open checkout for the plan, still unsettled with time to pay: the next click goes back to it (item 19 of issue 22). */
+async function openCheckoutFor(db: Db, uid: string, plan: ProPlanKey, now: Date): Promise<string | null> {
+  const [row] = await db
+    .select({ url: proCheckouts.url })
+    .from(proCheckouts)
+    .where(
+      and(
+        eq(proCheckouts.uid, uid),
+        eq(proCheckouts.plan, plan),
+        isNull(proCheckouts.settledAt),
+        isNotNull(proCheckouts.url),
+        gt(proCheckouts.expiresAt, new Date(now.getTime() + REUSE_MIN_REMAINING_MS)),
+      ),
+    )
+    .orderBy(desc(proCheckouts.created))
+    .limit(1);
+  return row?.url ?? null;
+}
+
 /**
  * SPEC §7.1 buildProSession: a hosted checkout for one plan: a subscription
- * for Launchpad and Star Power, a one-time payment for Limitless. Each click
- * is one pro_checkouts row, whose id is the provider call's idempotency key.
+ * for Launchpad and Star Power, a one-time payment for Limitless. The
+ * person's open checkout for the same plan is handed out again; otherwise
+ * the click is one pro_checkouts row, whose id is the provider call's
+ * idempotency key, keeping the page's address and closing time for reuse.
  */
 export async function buildProSession(
   db: Db,
@@ -50,6 +75,9 @@ export async function buildProSession(
     return domainError("aborted", status.plan === "limitless" ? "You are a Limitless Pro: your membership never ends." : `You already have ${PRO_PLANS[input.plan].name}.`);
   }
   if (rule === "SWITCH_IN_PORTAL") return { kind: "SWITCH_IN_PORTAL" };
+  const now = input.now ?? new Date();
+  const open = await openCheckoutFor(db, input.uid, input.plan, now);
+  if (open) return { kind: "SUCCESS", url: open };
   try {
     const [priceIds, customerId] = await Promise.all([proPriceIds(provider), ensureBillingCustomer(db, provider, { uid: input.uid, email: input.email })]);
     const [row] = await db.insert(proCheckouts).values({ uid: input.uid, plan: input.plan }).returning({ id: proCheckouts.id });
@@ -62,7 +90,7 @@ export async function buildProSession(
       mode: PRO_PLANS[input.plan].interval === null ? "payment" : "subscription",
       ...proReturnUrls(input.publicOrigin, input.returnTo),
     });
-    await db.update(proCheckouts).set({ providerCheckoutId: created.checkoutId }).where(eq(proCheckouts.id, row!.id));
+    await db.update(proCheckouts).set({ providerCheckoutId: created.checkoutId, url: created.url, expiresAt: created.expiresAt }).where(eq(proCheckouts.id, row!.id));
     return { kind: "SUCCESS", url: created.url };
   } catch {
     return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");

@@ -12,9 +12,15 @@ export type ProStatus = {
   renewalFailed: boolean;
   /** Cancelled by the member: Pro until `currentPeriodEnd`, then not (false for Limitless or none). */
   cancelAtPeriodEnd: boolean;
+  /**
+   * Limitless bought by a subscriber: the subscription still billing beside it
+   * until its period ends (`renews` false once it is set to end there, which
+   * buying Limitless does). Null otherwise. Every Pro screen shows it.
+   */
+  stillBilling: { plan: "launchpad" | "star_power"; periodEnd: Date; renews: boolean } | null;
 };
 
-const NOT_PRO: ProStatus = { isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false };
+const NOT_PRO: ProStatus = { isPro: false, plan: null, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false, stillBilling: null };
 
 /** Statuses in which a subscription's paid period counts; past_due keeps Pro while the provider retries. */
 const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing", "past_due"]);
@@ -28,8 +34,11 @@ const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trial
 export async function getProStatus(db: Db, uid: string, now: Date = new Date()): Promise<ProStatus> {
   const [row] = await db.select().from(proMemberships).where(eq(proMemberships.uid, uid));
   if (!row) return NOT_PRO;
-  if (row.plan === "limitless") return { isPro: row.status === "active", plan: row.plan, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false };
+  if (row.plan === "limitless") {
+    const billing = row.billingPlan && row.currentPeriodEnd && row.currentPeriodEnd.getTime() > now.getTime() ? { plan: row.billingPlan, periodEnd: row.currentPeriodEnd, renews: !row.cancelAtPeriodEnd } : null;
+    return { isPro: row.status === "active", plan: row.plan, currentPeriodEnd: null, renewalFailed: false, cancelAtPeriodEnd: false, stillBilling: billing as ProStatus["stillBilling"] };
+  }
   const inPeriod = row.currentPeriodEnd !== null && row.currentPeriodEnd.getTime() > now.getTime();
   const isPro = inPeriod && PRO_SUBSCRIPTION_STATUSES.has(row.status);
-  return { isPro, plan: row.plan, currentPeriodEnd: row.currentPeriodEnd, renewalFailed: isPro && row.status === "past_due", cancelAtPeriodEnd: isPro && row.cancelAtPeriodEnd };
+  return { isPro, plan: row.plan, currentPeriodEnd: row.currentPeriodEnd, renewalFailed: isPro && row.status === "past_due", cancelAtPeriodEnd: isPro && row.cancelAtPeriodEnd, stillBilling: null };
 }

@@ -19,6 +19,7 @@ const sub = (over: Partial<ProviderSubscription>): ProviderSubscription => ({
   status: "active",
   currentPeriodEnd: LATER,
   cancelAtPeriodEnd: false,
+  created: EARLIER,
   ...over,
 });
 const state = (subscriptions: ProviderSubscription[], lifetime = false): ProviderProState => ({
@@ -38,6 +39,9 @@ const STATES = {
   starPower: state([sub({ plan: "star_power" })]),
   limitless: state([], true),
   limitlessAndEnded: state([sub({ status: "canceled" })], true),
+  // Limitless bought by a subscriber: the subscription still bills until its period's end.
+  limitlessAndBilling: state([sub({})], true),
+  limitlessAndEnding: state([sub({ cancelAtPeriodEnd: true })], true),
 } satisfies Record<string, ProviderProState>;
 type StateName = keyof typeof STATES;
 const NAMES = Object.keys(STATES) as StateName[];
@@ -47,10 +51,12 @@ const classOf = (name: StateName): MembershipClass => classify(membershipFromPro
 
 describe("sync's pure rules", () => {
   it("decides one alert per change of class, and none without one", () => {
+    // Limitless ("lifetime") is welcomed as a first plan is, even when a subscription came before it.
     const table: Record<MembershipClass, Record<MembershipClass, string[]>> = {
-      none: { none: [], pro: ["pro-started"], renewal_failed: ["pro-started", "pro-renewal-failed"] },
-      pro: { none: ["pro-ended"], pro: [], renewal_failed: ["pro-renewal-failed"] },
-      renewal_failed: { none: ["pro-ended"], pro: [], renewal_failed: [] },
+      none: { none: [], pro: ["pro-started"], renewal_failed: ["pro-started", "pro-renewal-failed"], lifetime: ["pro-started"] },
+      pro: { none: ["pro-ended"], pro: [], renewal_failed: ["pro-renewal-failed"], lifetime: ["pro-started"] },
+      renewal_failed: { none: ["pro-ended"], pro: [], renewal_failed: [], lifetime: ["pro-started"] },
+      lifetime: { none: ["pro-ended"], pro: [], renewal_failed: ["pro-renewal-failed"], lifetime: [] },
     };
     for (const [before, row] of Object.entries(table)) {
       for (const [after, expected] of Object.entries(row)) {
@@ -60,7 +66,9 @@ describe("sync's pure rules", () => {
   });
 
   it("picks Limitless over any subscription, a running subscription over an ended one, and the longest running one", () => {
-    expect(membershipFromProvider(STATES.limitlessAndEnded)).toMatchObject({ plan: "limitless", status: "active", currentPeriodEnd: null });
+    expect(membershipFromProvider(STATES.limitlessAndEnded)).toMatchObject({ plan: "limitless", status: "active", currentPeriodEnd: null, billingPlan: null });
+    // A subscription still running beside Limitless is carried, so the Pro screens can say it still bills.
+    expect(membershipFromProvider(STATES.limitlessAndBilling)).toMatchObject({ plan: "limitless", billingPlan: "launchpad", currentPeriodEnd: LATER, cancelAtPeriodEnd: false });
     const mixed = state([sub({ subscriptionId: "old", status: "canceled", currentPeriodEnd: new Date(LATER.getTime() + 1) }), sub({ subscriptionId: "new", plan: "star_power" })]);
     expect(membershipFromProvider(mixed)).toMatchObject({ providerSubscriptionId: "new", plan: "star_power" });
     expect(membershipFromProvider(STATES.nothing)).toBeNull();
@@ -153,5 +161,21 @@ describe.each(ENGINES)("syncProMembership on %s", (engine) => {
     expect(await getProStatus(db(), uid, LATER)).toMatchObject({ isPro: false, renewalFailed: false });
     await sync(uid, "limitless");
     expect(await getProStatus(db(), uid, new Date("2099-01-01T00:00:00Z"))).toMatchObject({ isPro: true, plan: "limitless", currentPeriodEnd: null });
+  });
+
+  it("Limitless bought by a subscriber: welcomed with its own alert, and the subscription still billing is part of the status until it ends", async () => {
+    const uid = await newPerson();
+    await sync(uid, "active");
+    await sync(uid, "limitlessAndBilling");
+    expect(await alerts(uid)).toEqual(["pro-started", "pro-started"]);
+    const messages = (await db().select().from(notifications).where(eq(notifications.uid, uid))).map((n) => n.message);
+    expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/Launchpad plan is active/), expect.stringMatching(/Limitless plan is active/)]));
+    expect(await getProStatus(db(), uid, NOW)).toMatchObject({ isPro: true, plan: "limitless", stillBilling: { plan: "launchpad", periodEnd: LATER, renews: true } });
+    await sync(uid, "limitlessAndEnding");
+    expect((await getProStatus(db(), uid, NOW)).stillBilling).toEqual({ plan: "launchpad", periodEnd: LATER, renews: false });
+    // Past the period's end the subscription bills no more: nothing is said, Limitless goes on.
+    expect(await getProStatus(db(), uid, LATER)).toMatchObject({ isPro: true, plan: "limitless", stillBilling: null });
+    await sync(uid, "limitlessAndEnded");
+    expect(await alerts(uid)).toEqual(["pro-started", "pro-started"]);
   });
 });

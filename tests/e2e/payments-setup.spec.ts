@@ -127,6 +127,43 @@ test("the return from onboarding is refused with a wrong token or someone else's
   await expect(page).toHaveURL(new RegExp(`${accountPath}\\?`));
 });
 
+test("an onboarding link works once: after completing, or once a newer one is made, it says to start again", async ({ page, browser, baseURL, extraHTTPHeaders }) => {
+  await verifiedUser(page, "Link Holder");
+  await startOnboarding(page);
+  const older = page.url();
+  // Continue with Sandbox again (e.g. from another tab): a newer link replaces the first one.
+  await page.goto(SETUP);
+  await page.getByRole("button", { name: "Continue with Sandbox" }).click();
+  await expect(page).toHaveURL(/\/sandbox\/onboarding\/acct_sbx_/);
+  const current = page.url();
+  expect(current).not.toBe(older);
+  await finishOnboarding(page, "Link Holder");
+  await expect(page).toHaveURL(MY_PAYMENTS);
+
+  // Anyone holding either link (here a browser with no session) can no longer change the payout details.
+  const stranger = await browser.newContext({ baseURL, extraHTTPHeaders });
+  const other = await stranger.newPage();
+  for (const link of [older, current]) {
+    const response = await other.goto(link);
+    expect(response!.status()).toBe(410);
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText("This link has expired");
+    await expect(other.getByRole("alert")).toContainText("already been used or replaced by a newer one");
+    await expect(other.getByRole("link", { name: "Payments setup" })).toHaveAttribute("href", SETUP);
+    await expect(other.getByRole("textbox", { name: /Legal name/ })).toHaveCount(0);
+  }
+  await stranger.close();
+  const dashboard = page.getByRole("region", { name: "Payout account" });
+  await expect(dashboard).toContainText("Payouts are on.");
+});
+
+test("the webhook addresses answer GET with 405 and Allow: POST, not a server error", async ({ request }) => {
+  for (const provider of ["sandbox", "stripe"]) {
+    const response = await request.get(`/api/payments/webhooks/${provider}`);
+    expect(response.status()).toBe(405);
+    expect(response.headers()["allow"]).toBe("POST");
+  }
+});
+
 test("without JavaScript the setup form validates on the server and sends the person to the provider", async ({ page, browser, baseURL, extraHTTPHeaders }) => {
   await verifiedUser(page);
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL, extraHTTPHeaders, storageState: await page.context().storageState() });

@@ -100,24 +100,59 @@ test("a verified person buys Launchpad, is thanked and sent back, cancels in the
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Become a Pro!");
 });
 
-test("Limitless never expires: bought on top of a cancelled subscription, it stays Pro when the subscription's period ends", async ({ page }) => {
+test("a Launchpad member buying Limitless is told before paying that the subscription ends on its date, and every Pro screen says so until it does", async ({ page }) => {
   const email = await verifiedUser(page);
   await buy(page, "Launchpad");
+  const renewsOn = (await page.getByRole("region", { name: "Your membership" }).locator("dd").nth(1).textContent())!.trim();
+  expect(renewsOn).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/);
+
+  // Before paying: the Limitless card says what happens to the subscription, with the date.
+  await page.goto("/app/pro");
+  await expect(page.getByTestId("limitless-ends-subscription")).toHaveText(`Buying Limitless ends your Launchpad subscription on ${renewsOn}: it will not renew, and you stay Pro for good.`);
   await buy(page, "Limitless");
   await expect(page.getByText("Never expires", { exact: true })).toBeVisible();
+  await expect(page.getByText(`Your Launchpad subscription ($2 per month) ends on ${renewsOn} and will not renew: Limitless covers you from now on.`)).toBeVisible();
   // Limitless members are offered nothing more.
   await expect(page.getByRole("button", { name: /^Choose/ })).toHaveCount(0);
+  await page.goto("/app/account");
+  await expect(page.getByTestId("pro-status")).toHaveText(`Pro: Limitless, never expires. Your Launchpad subscription ends on ${renewsOn} and will not renew.`);
+  // The Limitless purchase is welcomed (with its mail) as the first plan was.
+  await eventually(page, async () => expect(await proAlerts(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]));
+  await expect(async () => expect((await waitForMail(email, { subject: /^Welcome to Pro$/ })).text).toContain("Your Limitless plan is active")).toPass({ timeout: 15_000 });
 
+  // At the provider the subscription is already set to end: nothing is left to cancel.
   await openPortalFromAccount(page);
-  await page.getByRole("button", { name: "Cancel plan" }).click();
-  await expect(page.getByText("Your plan is cancelled.", { exact: false })).toBeVisible();
+  await expect(page.getByText("Cancelled: active until the period ends")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel plan" })).toHaveCount(0);
   await page.getByRole("button", { name: "Advance to the end of the period" }).click();
   await expect(page.getByText("The period ended: the subscription is over.")).toBeVisible();
   await page.goto("/app/account");
   await eventually(page, async () => {
     await expect(page.getByTestId("pro-status")).toHaveText("Pro: Limitless, never expires.");
-    expect(await proAlerts(page, email)).toEqual(["Welcome to Pro"]);
+    expect(await proAlerts(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]);
   });
+});
+
+test("choosing a plan again goes back to the checkout already open for it, not a new one", async ({ page }) => {
+  await verifiedUser(page);
+  await page.goto("/app/pro");
+  await page.getByRole("button", { name: "Choose Star Power" }).click();
+  await expect(page).toHaveURL(/\/sandbox\/pro-checkout\/cs_sbx_/);
+  const first = page.url();
+  await page.getByRole("link", { name: /^Cancel and return to/ }).click();
+  await expect(page.getByText("Checkout cancelled. Nothing was charged")).toBeVisible();
+  await page.getByRole("button", { name: "Choose Star Power" }).click();
+  await expect(page).toHaveURL(first);
+  // Another plan is a checkout of its own; paying it makes the person Pro, and the first can no longer be paid.
+  await page.goto("/app/pro");
+  await page.getByRole("button", { name: "Choose Launchpad" }).click();
+  await expect(page).not.toHaveURL(first);
+  await payWith(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("heading", { name: "Thank you for becoming a Pro!" })).toBeVisible();
+  await page.goto(first);
+  await payWith(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are already a Pro");
+  await expect(page.getByRole("alert")).toHaveText("You already have a Pro subscription: one is all you need. Nothing was charged. To change plans, use the Pro Portal.");
 });
 
 test("a renewal that fails with the 0341 card shows the notice to update the card; a new card pays it", async ({ page }) => {

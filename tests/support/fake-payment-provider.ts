@@ -41,6 +41,8 @@ export class FakePaymentProvider implements PaymentProvider {
     createCustomer: [] as { idempotencyKey: string; uid: string; email: string }[],
     createProCheckout: [] as ProCheckoutInput[],
     createPortalLink: 0,
+    endSubscription: [] as { idempotencyKey: string; subscriptionId: string; when: "period_end" | "now" }[],
+    readProState: 0,
   };
   /** Prices by lookup key, as ensureProPrices made them (never twice). */
   readonly prices = new Map<string, { priceId: string; spec: ProPriceSpec }>();
@@ -165,8 +167,24 @@ export class FakePaymentProvider implements PaymentProvider {
   }
 
   async readProState(customerId: string): Promise<ProviderProState> {
+    this.calls.readProState += 1;
     this.check("readProState");
     return this.proStates.get(customerId) ?? { customerId, subscriptions: [], lifetimePurchase: null };
+  }
+
+  /** As the provider does: at period end sets the flag; now cancels it (and would refund its charge). */
+  async endSubscription(input: { idempotencyKey: string; subscriptionId: string; when: "period_end" | "now" }): Promise<void> {
+    this.calls.endSubscription.push(input);
+    for (const [customerId, state] of this.proStates) {
+      const subscriptions = state.subscriptions.map((sub) =>
+        sub.subscriptionId !== input.subscriptionId
+          ? sub
+          : input.when === "now"
+            ? { ...sub, status: "canceled" as const, currentPeriodEnd: new Date(), cancelAtPeriodEnd: false }
+            : { ...sub, cancelAtPeriodEnd: true },
+      );
+      this.proStates.set(customerId, { ...state, subscriptions });
+    }
   }
 
   /** The header a delivery of `body` carries, signed `secondsAgo` in the past. */

@@ -46,7 +46,16 @@ const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "l
 function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
   if (!pro.isPro || !pro.plan) return "Not a Pro member yet.";
   const plan = PRO_PLANS[pro.plan].name;
-  if (pro.plan === "limitless") return `Pro: ${plan}, never expires.`;
+  if (pro.plan === "limitless") {
+    // A subscription still billing beside Limitless is said here too (issue 22), never hidden behind "never expires".
+    const billing = pro.stillBilling;
+    if (!billing) return `Pro: ${plan}, never expires.`;
+    const sub = PRO_PLANS[billing.plan].name;
+    const until = dayText(billing.periodEnd);
+    return billing.renews
+      ? `Pro: ${plan}, never expires. Your ${sub} subscription still renews on ${until}: cancel it in the Pro Portal.`
+      : `Pro: ${plan}, never expires. Your ${sub} subscription ends on ${until} and will not renew.`;
+  }
   const end = pro.currentPeriodEnd ? dayText(pro.currentPeriodEnd) : "";
   if (pro.renewalFailed) return `Pro: ${plan}. The renewal payment failed: update your card in the Pro Portal.`;
   return pro.cancelAtPeriodEnd ? `Pro: ${plan}, until ${end}.` : `Pro: ${plan}, renews on ${end}.`;

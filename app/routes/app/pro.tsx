@@ -8,7 +8,7 @@ import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#server/subscriptions/pl
 import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
 import { getProStatus } from "#server/subscriptions/pro-status";
 import { notificationDepsOf } from "#server/notifications/deps";
-import { refreshProMembership } from "#server/subscriptions/refresh";
+import { refreshAfterCheckout } from "#server/subscriptions/refresh";
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
@@ -36,9 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const returnTo = returnToOf(request);
   let confirming = false;
   if (checkout === "success") {
-    // Back from paying: read the provider now, so the page is right before the webhook arrives.
+    // Back from paying: read the provider now (while a checkout is unsettled, at most every few seconds), so the page is right before the webhook arrives.
     try {
-      await refreshProMembership(context.db, context.payments, user.id, notificationDepsOf(context));
+      await refreshAfterCheckout(context.db, context.payments, user.id, notificationDepsOf(context));
     } catch (error) {
       confirming = true;
       context.logger?.warn({ err: error }, "Pro membership could not be refreshed on return from checkout; the webhook will sync it");
@@ -57,7 +57,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       periodEnd: status.currentPeriodEnd ? dayText(status.currentPeriodEnd) : null,
       renewalFailed: status.renewalFailed,
       cancelAtPeriodEnd: status.cancelAtPeriodEnd,
+      stillBilling: status.stillBilling && {
+        planName: PRO_PLANS[status.stillBilling.plan].name,
+        price: PRICE_TEXT[status.stillBilling.plan],
+        until: dayText(status.stillBilling.periodEnd),
+        renews: status.stillBilling.renews,
+      },
     },
+    // Said on the Limitless card before paying: what happens to the subscription they have now.
+    limitlessEndsSubscription:
+      status.isPro && status.plan && status.plan !== "limitless" && status.currentPeriodEnd
+        ? { planName: PRO_PLANS[status.plan].name, on: dayText(status.currentPeriodEnd), alreadyEnding: status.cancelAtPeriodEnd }
+        : null,
     plans: PRO_PLAN_KEYS.map((key) => ({ key, name: PRO_PLANS[key].name, price: PRICE_TEXT[key], blurb: PLAN_BLURB[key], offer: proPurchaseRule(status, key) })),
   };
 }
@@ -126,6 +137,11 @@ function Membership({ pro, hasCustomer }: Pick<LoaderData, "pro" | "hasCustomer"
           <FormAlert>Your last renewal payment failed. Update your card in the Pro Portal to stay Pro.</FormAlert>
         </div>
       ) : null}
+      {pro.stillBilling ? (
+        <div className="mt-4">
+          <StillBilling billing={pro.stillBilling} />
+        </div>
+      ) : null}
       {hasCustomer ? (
         <Form method="post" className="mt-5">
           <button type="submit" name="intent" value="portal" className={secondaryButton}>
@@ -137,8 +153,21 @@ function Membership({ pro, hasCustomer }: Pick<LoaderData, "pro" | "hasCustomer"
   );
 }
 
+/** A subscription still billing beside Limitless (issue 22): never left unsaid. */
+function StillBilling({ billing }: { billing: NonNullable<LoaderData["pro"]["stillBilling"]> }) {
+  return billing.renews ? (
+    <FormAlert>
+      Your {billing.planName} subscription ({billing.price}) still renews on {billing.until}. Limitless already covers you: cancel the subscription in the Pro Portal.
+    </FormAlert>
+  ) : (
+    <FormAlert kind="info">
+      Your {billing.planName} subscription ({billing.price}) ends on {billing.until} and will not renew: Limitless covers you from now on.
+    </FormAlert>
+  );
+}
+
 export default function ProPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { pro, plans, checkout, confirming, returnTo, hasCustomer } = loaderData;
+  const { pro, plans, checkout, confirming, returnTo, hasCustomer, limitlessEndsSubscription } = loaderData;
   const navigation = useNavigation();
   const choosing = navigation.state !== "idle" ? navigation.formData?.get("plan") : null;
   const thanks = checkout === "success" && pro.isPro;
@@ -188,6 +217,13 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
               <h3 className="text-xl font-bold">{plan.name}</h3>
               <p className="mt-2 text-2xl font-bold">{plan.price}</p>
               <p className="mt-2 grow text-sm text-muted">{plan.blurb}</p>
+              {plan.key === "limitless" && plan.offer === "BUY" && limitlessEndsSubscription ? (
+                <p className="mt-3 text-sm" data-testid="limitless-ends-subscription">
+                  {limitlessEndsSubscription.alreadyEnding
+                    ? `Your ${limitlessEndsSubscription.planName} subscription already ends on ${limitlessEndsSubscription.on}.`
+                    : `Buying Limitless ends your ${limitlessEndsSubscription.planName} subscription on ${limitlessEndsSubscription.on}: it will not renew, and you stay Pro for good.`}
+                </p>
+              ) : null}
               <div className="mt-5">
                 {plan.offer === "ALREADY" ? (
                   <p className="font-semibold">{pro.plan === plan.key ? "Your current plan" : "Included in your Limitless plan"}</p>
@@ -204,7 +240,7 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
           ))}
         </ul>
         {pro.isPro && pro.plan !== "limitless" ? (
-          <p className="mt-4 text-sm text-muted">Switching between Launchpad and Star Power happens in the Pro Portal. Buying Limitless keeps your subscription until you cancel it there.</p>
+          <p className="mt-4 text-sm text-muted">Switching between Launchpad and Star Power happens in the Pro Portal. Buying Limitless ends your subscription at the end of its period.</p>
         ) : null}
       </section>
     </div>

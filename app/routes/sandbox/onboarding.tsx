@@ -1,5 +1,5 @@
-import { data, Form, redirect, useLocation, useNavigation } from "react-router";
-import { findSandboxAccount } from "#server/payments/sandbox/accounts";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { findSandboxAccount, isCurrentOnboardingLink } from "#server/payments/sandbox/accounts";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
 import { parseOnboardingForm, TEST_BANK_ACCOUNT, type OnboardingField, type OnboardingValues } from "#server/payments/sandbox/onboarding-form";
@@ -12,7 +12,9 @@ import { requireSandbox } from "./sandbox.server";
 
 /**
  * The account link checks out and the account exists; an expired link goes
- * to the refresh URL, as Stripe's account links do.
+ * to the refresh URL, as Stripe's account links do. A link already used, or
+ * replaced by a newer one, opens nothing: 410 and a page saying to start again
+ * (whoever still holds it must not change the payout name or bank account).
  */
 async function openLink(request: Request, context: Route.LoaderArgs["context"], accountId: string) {
   const sandbox = requireSandbox(context);
@@ -23,24 +25,29 @@ async function openLink(request: Request, context: Route.LoaderArgs["context"], 
   if (check === "expired") throw redirect(safeReturnUrl(sandbox.origin, link.refreshUrl));
   const account = await findSandboxAccount(context.db, accountId);
   if (!account) throw data(null, { status: 404 });
-  return { sandbox, link, account };
+  return { sandbox, link, account, current: isCurrentOnboardingLink(account, link.linkId) };
 }
+
+const usedUp = (appName: string) => data({ kind: "USED" as const, appName }, { status: 410 });
 
 type ActionData = { values: OnboardingValues; errors: Partial<Record<OnboardingField, string>>; message?: string };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { account } = await openLink(request, context, params.accountId);
-  return { email: account.email, legalName: account.legalName ?? "", appName: context.config.APP_NAME, accountType: account.accountType };
+  const { account, current } = await openLink(request, context, params.accountId);
+  if (!current) return usedUp(context.config.APP_NAME);
+  return { kind: "OPEN" as const, email: account.email, legalName: account.legalName ?? "", appName: context.config.APP_NAME, accountType: account.accountType };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { sandbox, link } = await openLink(request, context, params.accountId);
+  const { sandbox, link, current } = await openLink(request, context, params.accountId);
+  if (!current) return usedUp(context.config.APP_NAME);
   const read = await readForm(request);
   const empty: OnboardingValues = { legalName: "", country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };
   if (!read.ok) return data<ActionData>({ values: empty, errors: {}, message: read.message }, { status: read.status });
   const parsed = parseOnboardingForm(read.form);
   if (parsed.kind === "INVALID") return data<ActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
-  await sandbox.completeOnboarding(params.accountId, parsed.details);
+  // Null: another submit of this link got there first (or a newer link was made meanwhile).
+  if (!(await sandbox.completeOnboarding(params.accountId, parsed.details, link.linkId))) return usedUp(context.config.APP_NAME);
   throw redirect(safeReturnUrl(sandbox.origin, link.returnUrl));
 }
 
@@ -49,7 +56,29 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Set up your payout account (sandbox)", noindex: true });
 
+/** What a used or replaced link shows instead of the form. */
+function LinkUsed({ appName }: { appName: string }) {
+  return (
+    <SandboxPage title="This link has expired">
+      <p role="alert">This onboarding link has already been used or replaced by a newer one, so it can no longer change anything.</p>
+      <p className="mt-4">
+        To change your payout details, start again from Payments in {appName}:{" "}
+        <Link to="/app/payments/setup" className="font-semibold">
+          Payments setup
+        </Link>
+        .
+      </p>
+    </SandboxPage>
+  );
+}
+
 export default function SandboxOnboarding({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.kind === "USED") return <LinkUsed appName={loaderData.appName} />;
+  if (actionData && "kind" in actionData) return <LinkUsed appName={actionData.appName} />;
+  return <OnboardingForm loaderData={loaderData} actionData={actionData} />;
+}
+
+function OnboardingForm({ loaderData, actionData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { kind: "OPEN" }>; actionData: ActionData | undefined }) {
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
   const values = actionData?.values ?? { legalName: loaderData.legalName, country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };

@@ -19,7 +19,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { view, appName: context.config.APP_NAME };
 }
 
-type ActionData = { field?: CardField; expired?: true; message: string; values: { expiry: string; postalCode: string } };
+type ActionData = { field?: CardField; expired?: true; alreadyPro?: true; message: string; values: { expiry: string; postalCode: string } };
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -43,6 +43,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw data(null, { status: 404 });
     case "EXPIRED":
       return data<ActionData>({ expired: true, message: "This checkout has expired. Nothing was charged.", values: { expiry: "", postalCode: "" } }, { status: 410 });
+    case "ALREADY_PRO": {
+      const message =
+        result.holds === "LIMITLESS"
+          ? "You already have Limitless, which never expires. Nothing was charged."
+          : "You already have a Pro subscription: one is all you need. Nothing was charged. To change plans, use the Pro Portal.";
+      return data<ActionData>({ alreadyPro: true, message, values: { expiry: "", postalCode: "" } }, { status: 409 });
+    }
     case "REFUSED":
       // The card number and security code are never sent back into the page.
       return data<ActionData>({ field: result.field, message: result.message, values: { expiry: card.expiry, postalCode: card.postalCode } }, { status: 402 });
@@ -94,6 +101,19 @@ export default function SandboxProCheckout({ loaderData, actionData }: Route.Com
       <SandboxPage title="This checkout has expired">
         <Summary view={view} />
         <p className="mt-6">Checkouts can be paid for 24 hours. Nothing was charged; choose your plan again in {appName}.</p>
+        <p className="mt-4">
+          <a href={view.cancelUrl}>Back to {appName}</a>
+        </p>
+      </SandboxPage>
+    );
+  }
+  if (actionData?.alreadyPro) {
+    return (
+      <SandboxPage title="You are already a Pro">
+        <Summary view={view} />
+        <div className="mt-6">
+          <FormAlert>{actionData.message}</FormAlert>
+        </div>
         <p className="mt-4">
           <a href={view.cancelUrl}>Back to {appName}</a>
         </p>

@@ -174,11 +174,15 @@ export const proMemberships = pgTable(
     providerSubscriptionId: text().unique("pro_memberships_provider_subscription_id_unique"),
     // Cancelled by the member: still Pro until current_period_end, then it ends (server/subscriptions/sync.ts).
     cancelAtPeriodEnd: boolean().notNull().default(false),
+    // Limitless bought by a subscriber: the subscription still billing beside it (its period end and
+    // cancel flag are current_period_end and cancel_at_period_end), until it ends. Null otherwise.
+    billingPlan: text().$type<(typeof PRO_PLANS)[number]>(),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("pro_memberships_plan_check", sql`${t.plan} in ('launchpad', 'star_power', 'limitless')`),
+    check("pro_memberships_billing_plan_check", sql`${t.billingPlan} is null or ${t.billingPlan} in ('launchpad', 'star_power')`),
     check(
       "pro_memberships_status_check",
       sql`${t.status} in ('active', 'trialing', 'past_due', 'canceled', 'incomplete', 'unpaid')`,
@@ -216,6 +220,8 @@ export const billingCustomers = pgTable("billing_customers", {
     .references(() => user.id, { onDelete: "cascade" }),
   provider: text().notNull(),
   customerId: text().notNull().unique("billing_customers_customer_id_unique"),
+  // When the Pro page last read the provider for this person (server/subscriptions/refresh.ts throttles on it).
+  refreshedAt: timestamp({ withTimezone: true }),
   created: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -229,6 +235,11 @@ export const proCheckouts = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     plan: text().$type<(typeof PRO_PLANS)[number]>().notNull(),
     providerCheckoutId: text(),
+    // The provider's page and when it closes: the next click on the same plan reuses it while open.
+    url: text(),
+    expiresAt: timestamp({ withTimezone: true }),
+    // The membership now covers this plan (paid, or no longer for sale to the person): neither reused nor waited for.
+    settledAt: timestamp({ withTimezone: true }),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("pro_checkouts_plan_check", sql`${t.plan} in ('launchpad', 'star_power', 'limitless')`), index("pro_checkouts_uid_idx").on(t.uid)],

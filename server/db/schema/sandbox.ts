@@ -21,6 +21,8 @@ export const sandboxAccounts = pgTable("sandbox_accounts", {
   chargesEnabled: boolean().notNull().default(false),
   payoutsEnabled: boolean().notNull().default(false),
   detailsSubmitted: boolean().notNull().default(false),
+  // The one onboarding link that works (as Stripe's account links, single use): a newer link or completing the form ends it.
+  onboardingLinkId: text(),
   created: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxAccounts } from "#server/db/schema/sandbox";
 import type { AccountType, ConnectedAccountState } from "#server/payments/provider";
@@ -48,10 +49,30 @@ export async function readSandboxAccount(db: Db, accountId: string): Promise<Con
 export type OnboardingDetails = { legalName: string; country: "US"; bankAccount: string };
 
 /**
- * The onboarding form was sent: the account can take charges and receive
- * payouts, and `account.updated` is stored in the same transaction.
+ * A new onboarding link's id, which becomes the account's only working one:
+ * any link handed out before it stops working (Stripe's account links are
+ * single use too). Unguessable, as it is half of what opens the form.
  */
-export async function completeSandboxOnboarding(db: Db, accountId: string, details: OnboardingDetails, now = new Date()): Promise<ConnectedAccountState> {
+export async function issueOnboardingLinkId(db: Db, accountId: string): Promise<string> {
+  const linkId = crypto.randomBytes(18).toString("base64url");
+  const [account] = await db.update(sandboxAccounts).set({ onboardingLinkId: linkId }).where(eq(sandboxAccounts.id, accountId)).returning({ id: sandboxAccounts.id });
+  if (!account) throw missing("account", accountId);
+  return linkId;
+}
+
+/** Whether a (signed) link with this id may still open the account's form. */
+export function isCurrentOnboardingLink(account: SandboxAccount, linkId: string): boolean {
+  return account.onboardingLinkId !== null && account.onboardingLinkId === linkId;
+}
+
+/**
+ * The onboarding form was sent: the account can take charges and receive
+ * payouts, and `account.updated` is stored in the same transaction. The link
+ * is used up: with `linkId` the update happens only if that link is still the
+ * current one (null otherwise, so two submits of one link change it once);
+ * without (test hooks) any open link ends too.
+ */
+export async function completeSandboxOnboarding(db: Db, accountId: string, details: OnboardingDetails, now = new Date(), linkId?: string): Promise<ConnectedAccountState | null> {
   return db.transaction(async (tx) => {
     const [account] = await tx
       .update(sandboxAccounts)
@@ -62,9 +83,11 @@ export async function completeSandboxOnboarding(db: Db, accountId: string, detai
         chargesEnabled: true,
         payoutsEnabled: true,
         detailsSubmitted: true,
+        onboardingLinkId: null,
       })
-      .where(eq(sandboxAccounts.id, accountId))
+      .where(linkId === undefined ? eq(sandboxAccounts.id, accountId) : and(eq(sandboxAccounts.id, accountId), eq(sandboxAccounts.onboardingLinkId, linkId)))
       .returning();
+    if (!account && linkId !== undefined) return null;
     if (!account) throw missing("account", accountId);
     const state = accountState(account);
     await recordSandboxEvent(tx, { type: "account.updated", ...state }, now);

@@ -137,6 +137,7 @@ export async function readSandboxProState(db: DbOrTx, customerId: string): Promi
       status: sub.status as "active" | "past_due" | "canceled",
       currentPeriodEnd: sub.currentPeriodEnd,
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      created: sub.created,
     })),
     lifetimePurchase: lifetime ? { paymentIntentId: lifetime.purchase.id, paidAt: lifetime.purchase.paidAt } : null,
   };
@@ -152,4 +153,36 @@ export async function runningSubscription(db: DbOrTx, customerId: string, lock =
     .limit(1);
   const [row] = lock ? await query.for("update") : await query;
   return row ?? null;
+}
+
+/**
+ * Whether the customer already holds what a new Pro payment would duplicate
+ * (issue 22): a running subscription, or Limitless. A subscription checkout
+ * is refused while either holds; a Limitless one only once Limitless is paid
+ * (a subscriber may buy it: server/subscriptions/one-subscription.ts then
+ * ends the subscription at its period's end). The caller holds the
+ * customer's row lock, so two checkouts paid at once take turns here.
+ */
+export async function proPaymentConflict(tx: DbOrTx, customerId: string, mode: "subscription" | "payment"): Promise<"SUBSCRIBED" | "LIMITLESS" | null> {
+  const state = await readSandboxProState(tx, customerId);
+  if (state.lifetimePurchase) return "LIMITLESS";
+  if (mode === "subscription" && state.subscriptions.some((sub) => sub.status === "active" || sub.status === "past_due")) return "SUBSCRIBED";
+  return null;
+}
+
+/** ProBilling.endSubscription on the sandbox: the same change the portal's cancel makes, or an end now; ending an ended one does nothing. */
+export async function endSandboxSubscription(db: Db, input: { subscriptionId: string; when: "period_end" | "now" }, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [sub] = await tx.select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.id, input.subscriptionId)).for("update");
+    if (!sub) throw missing("subscription", input.subscriptionId);
+    if (sub.status === "canceled") return;
+    if (input.when === "period_end") {
+      if (sub.cancelAtPeriodEnd) return;
+      await tx.update(sandboxSubscriptions).set({ cancelAtPeriodEnd: true }).where(eq(sandboxSubscriptions.id, sub.id));
+      await recordCustomerChanged(tx, sub.customerId, "subscription.updated", now);
+      return;
+    }
+    await tx.update(sandboxSubscriptions).set({ status: "canceled", cancelAtPeriodEnd: false, currentPeriodEnd: now }).where(eq(sandboxSubscriptions.id, sub.id));
+    await recordCustomerChanged(tx, sub.customerId, "subscription.deleted", now);
+  });
 }

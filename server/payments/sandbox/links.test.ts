@@ -6,7 +6,7 @@ import { linkSigningKey } from "./signing";
 const ORIGIN = "http://app.test";
 const key = linkSigningKey("a-session-secret-of-at-least-32-characters");
 const NOW = new Date("2026-11-22T18:00:00Z");
-const input = { accountId: "acct_sbx_000000000000000000000001", returnUrl: `${ORIGIN}/app/payments/return?state=abc`, refreshUrl: `${ORIGIN}/app/payments/setup` };
+const input = { accountId: "acct_sbx_000000000000000000000001", linkId: "link-one", returnUrl: `${ORIGIN}/app/payments/return?state=abc`, refreshUrl: `${ORIGIN}/app/payments/setup` };
 const opened = (url: string) => {
   const parsed = new URL(url);
   return readOnboardingLink(parsed.pathname.split("/").at(-1)!, parsed.searchParams);
@@ -41,6 +41,8 @@ describe("sandbox links", () => {
     expect(checkOnboardingLink(key, opened(url.replace(/expires=\d+/, "expires=99999999999")), NOW)).toBe("invalid");
     expect(checkOnboardingLink(key, opened(url.replace(/sig=[^&]+/, "")), NOW)).toBe("invalid");
     expect(checkOnboardingLink(key, { ...opened(url), accountId: "acct_sbx_000000000000000000000002" }, NOW)).toBe("invalid");
+    // The link's id is signed: an old link cannot be passed off as the current one.
+    expect(checkOnboardingLink(key, { ...opened(url), linkId: "link-two" }, NOW)).toBe("invalid");
     expect(checkOnboardingLink(linkSigningKey("another-secret-of-at-least-32-characters"), opened(url), NOW)).toBe("invalid");
   });
 

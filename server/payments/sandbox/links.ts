@@ -33,23 +33,28 @@ function requireOwnOrigin(origin: string, name: string, value: string): void {
 
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
-export function onboardingLink(origin: string, key: string, input: { accountId: string; returnUrl: string; refreshUrl: string }, now = new Date()) {
+/**
+ * An onboarding link, signed with its own `linkId` (the account's current
+ * one, accounts.ts): the signature proves the link is ours, the id that it
+ * is still the one that works (single use, as Stripe's account links are).
+ */
+export function onboardingLink(origin: string, key: string, input: { accountId: string; linkId: string; returnUrl: string; refreshUrl: string }, now = new Date()) {
   requireOwnOrigin(origin, "return_url", input.returnUrl);
   requireOwnOrigin(origin, "refresh_url", input.refreshUrl);
   const expires = seconds(now) + ONBOARDING_LINK_SECONDS;
-  const sig = signLink(key, ["onboarding", input.accountId, input.returnUrl, input.refreshUrl], expires);
-  const query = new URLSearchParams({ return: input.returnUrl, refresh: input.refreshUrl, expires: String(expires), sig });
+  const sig = signLink(key, ["onboarding", input.accountId, input.linkId, input.returnUrl, input.refreshUrl], expires);
+  const query = new URLSearchParams({ link: input.linkId, return: input.returnUrl, refresh: input.refreshUrl, expires: String(expires), sig });
   return `${origin}/sandbox/onboarding/${input.accountId}?${query}`;
 }
 
-export type OnboardingLinkParams = { accountId: string; returnUrl: string; refreshUrl: string; expires: string | null; sig: string | null };
+export type OnboardingLinkParams = { accountId: string; linkId: string; returnUrl: string; refreshUrl: string; expires: string | null; sig: string | null };
 
 export function readOnboardingLink(accountId: string, search: URLSearchParams): OnboardingLinkParams {
-  return { accountId, returnUrl: search.get("return") ?? "", refreshUrl: search.get("refresh") ?? "", expires: search.get("expires"), sig: search.get("sig") };
+  return { accountId, linkId: search.get("link") ?? "", returnUrl: search.get("return") ?? "", refreshUrl: search.get("refresh") ?? "", expires: search.get("expires"), sig: search.get("sig") };
 }
 
 export function checkOnboardingLink(key: string, link: OnboardingLinkParams, now = new Date()): LinkCheck {
-  return checkLink(key, ["onboarding", link.accountId, link.returnUrl, link.refreshUrl], link.expires, link.sig, seconds(now));
+  return checkLink(key, ["onboarding", link.accountId, link.linkId, link.returnUrl, link.refreshUrl], link.expires, link.sig, seconds(now));
 }
 
 export function loginLink(origin: string, key: string, accountId: string, now = new Date()): string {

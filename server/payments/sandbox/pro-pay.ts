@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
-import { addInterval, recordCustomerChanged, type SandboxProCheckout } from "./billing";
+import { addInterval, proPaymentConflict, recordCustomerChanged, type SandboxProCheckout } from "./billing";
 import { type CardField, type CardInput, checkCard } from "./cards";
 import { successUrlFor } from "./checkouts";
 import { sandboxId } from "./ids";
@@ -11,6 +11,8 @@ export type ProPayResult =
   | { kind: "PAID"; redirectTo: string }
   | { kind: "ALREADY_PAID"; redirectTo: string }
   | { kind: "EXPIRED" }
+  /** The customer already has a running subscription or Limitless: nothing was charged. */
+  | { kind: "ALREADY_PRO"; holds: "SUBSCRIBED" | "LIMITLESS"; cancelUrl: string }
   | { kind: "NOT_FOUND" }
   | { kind: "REFUSED"; field: CardField; message: string };
 
@@ -59,6 +61,11 @@ export async function payProCheckout(db: Db, checkoutId: string, card: CardInput
       return { kind: "EXPIRED" };
     }
     if (!checked.ok) return { kind: "REFUSED", field: checked.field, message: checked.message };
+    // One live subscription per person, checked when paying (not only when the checkout was opened):
+    // the customer's row is locked, so two of their checkouts paid at once take turns.
+    await tx.select({ id: sandboxCustomers.id }).from(sandboxCustomers).where(eq(sandboxCustomers.id, checkout.customerId)).for("update");
+    const conflict = await proPaymentConflict(tx, checkout.customerId, checkout.mode);
+    if (conflict) return { kind: "ALREADY_PRO", holds: conflict, cancelUrl: checkout.cancelUrl };
     const [price] = await tx.select().from(sandboxPrices).where(eq(sandboxPrices.id, checkout.priceId));
     await tx
       .update(sandboxCustomers)

@@ -3,8 +3,8 @@ import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
 import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
-import { createSandboxCustomer, createSandboxProCheckout, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
-import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, readSandboxAccount } from "./accounts";
+import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
+import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
 import { type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
@@ -41,8 +41,12 @@ export type SandboxProvider = PaymentProvider & {
   deliverPendingSandboxEvents(): Promise<number>;
   /** Expires open checkouts past their time (each stores `checkout.expired` once). */
   expireDueCheckouts(): Promise<number>;
-  /** The sandbox's onboarding form was sent (the /sandbox page calls it). */
-  completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2]) => ReturnType<typeof completeSandboxOnboarding>;
+  /**
+   * The sandbox's onboarding form was sent through the link `linkId` (the
+   * onboarding page), or directly (test hooks): null when that link was
+   * already used or replaced by a newer one.
+   */
+  completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2], linkId?: string) => ReturnType<typeof completeSandboxOnboarding>;
   /** The sponsor's bank disputes a payment (tests and demos): stores `dispute.created`. */
   openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
   /** Starts the delivery worker and the expiry sweep in this process. */
@@ -91,7 +95,8 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     createConnectedAccount: (input) => createSandboxAccount(db, input),
     async createOnboardingLink(input) {
       if (!(await findSandboxAccount(db, input.accountId))) throw missing("account", input.accountId);
-      return { url: onboardingLink(origin, linkKey, input, now()) };
+      const linkId = await issueOnboardingLinkId(db, input.accountId);
+      return { url: onboardingLink(origin, linkKey, { ...input, linkId }, now()) };
     },
     async createLoginLink({ accountId }) {
       const account = await findSandboxAccount(db, accountId);
@@ -109,9 +114,9 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       outbox.kick();
       return refund;
     },
-    async completeOnboarding(accountId, details) {
-      const state = await completeSandboxOnboarding(db, accountId, details, now());
-      outbox.kick();
+    async completeOnboarding(accountId, details, linkId) {
+      const state = await completeSandboxOnboarding(db, accountId, details, now(), linkId);
+      if (state) outbox.kick();
       return state;
     },
 
@@ -130,6 +135,10 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return { url: portalLink(origin, linkKey, input, now()) };
     },
     readProState: (customerId) => readSandboxProState(db, customerId),
+    async endSubscription(input) {
+      await endSandboxSubscription(db, input, now());
+      outbox.kick();
+    },
 
     parseWebhook(rawBody, signatureHeader): PaymentEvent | null {
       verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));

@@ -147,10 +147,13 @@ describe("Pro billing on Stripe against the emulator (real SDK, real HTTP)", () 
 
   it("reads an active subscription with its plan and the period end from its item", async () => {
     const { customerId, subscriptionId } = await paidMember("launchpad");
-    const item = emulator.store.subscriptions.get(subscriptionId!)!.items.data[0]!;
+    const subscription = emulator.store.subscriptions.get(subscriptionId!)!;
+    const item = subscription.items.data[0]!;
     expect(await provider.readProState(customerId)).toEqual({
       customerId,
-      subscriptions: [{ subscriptionId, plan: "launchpad", status: "active", currentPeriodEnd: new Date(item.current_period_end * 1000), cancelAtPeriodEnd: false }],
+      subscriptions: [
+        { subscriptionId, plan: "launchpad", status: "active", currentPeriodEnd: new Date(item.current_period_end * 1000), cancelAtPeriodEnd: false, created: new Date(subscription.created * 1000) },
+      ],
       lifetimePurchase: null,
     });
     expect(lastRequest("GET /v1/subscriptions").params).toMatchObject({ customer: customerId, status: "all", expand: ["data.items.data.price"] });

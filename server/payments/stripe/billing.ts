@@ -114,7 +114,23 @@ function toProviderSubscription(subscription: Stripe.Subscription): ProviderSubs
     status: subscriptionStatus(subscription.status),
     currentPeriodEnd: periodEnd(subscription),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    created: new Date(subscription.created * 1000),
   };
+}
+
+/**
+ * Ends a subscription (server/subscriptions/one-subscription.ts decides
+ * which): at period end by the same flag the billing portal sets, or at once
+ * with proration invoiced now, so the unused time of a second subscription
+ * becomes a credit on the customer's balance, which Stripe applies to the
+ * kept subscription's next invoices.
+ */
+export async function endSubscription(stripe: Stripe, input: { idempotencyKey: string; subscriptionId: string; when: "period_end" | "now" }): Promise<void> {
+  if (input.when === "period_end") {
+    await stripe.subscriptions.update(input.subscriptionId, { cancel_at_period_end: true }, { idempotencyKey: input.idempotencyKey });
+  } else {
+    await stripe.subscriptions.cancel(input.subscriptionId, { prorate: true, invoice_now: true }, { idempotencyKey: input.idempotencyKey });
+  }
 }
 
 /**

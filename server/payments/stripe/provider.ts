@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { PaymentProvider, ProBilling } from "#server/payments/provider";
-import { createCustomer, createPortalLink, createProCheckout, ensureProPrices, readProState } from "#server/payments/stripe/billing";
+import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/payments/stripe/billing";
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/payments/stripe/connect";
 import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/payments/stripe/webhooks";
@@ -33,6 +33,7 @@ export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }:
     createProCheckout: (input) => createProCheckout(stripe, input),
     createPortalLink: (input) => createPortalLink(stripe, input),
     readProState: (customerId) => readProState(stripe, customerId),
+    endSubscription: (input) => endSubscription(stripe, input),
     parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
   };
 }

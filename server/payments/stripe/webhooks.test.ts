@@ -224,6 +224,14 @@ describe("Stripe webhooks → our events", () => {
     expect(() => parse(event, { timestamp: now - 301 })).toThrow(WebhookSignatureError);
   });
 
+  it("refuses a delivery signed more than five minutes ahead of now, which would stay replayable until then", () => {
+    const event = newEvent("account.updated", emulator.store.accounts.get(accountId)!, { account: accountId });
+    const now = Math.floor(Date.now() / 1000);
+    expect(parse(event, { timestamp: now + 240 })).toMatchObject({ type: "account.updated" });
+    expect(() => parse(event, { timestamp: now + 301 })).toThrow(/tolerance/i);
+    expect(() => parse(event, { timestamp: now + 600 })).toThrow(WebhookSignatureError);
+  });
+
   it("accepts the Connect endpoint's secret only when it is configured", () => {
     const event = newEvent("account.updated", emulator.store.accounts.get(accountId)!, { account: accountId });
     const signed = emulator.sign(event, { secret: CONNECT_SECRET });

@@ -3,8 +3,19 @@ import type { PaymentEvent } from "#server/payments/events";
 import { WebhookSignatureError } from "#server/payments/provider";
 import { toPaymentEvent } from "#server/payments/stripe/events";
 
-/** How old a delivery may be (Stripe's own default): a replayed capture fails after five minutes. */
+/**
+ * How far a delivery's signed time may be from ours, either way (Stripe's own
+ * default for the past): a replayed capture fails after five minutes. The
+ * SDK checks only the past, so a signature dated ahead would stay replayable
+ * for as long as it is ahead; the future side is checked here.
+ */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** The `t=` of a Stripe-Signature header, in seconds; null when there is none to read. */
+function signedAt(header: string): number | null {
+  const match = /(?:^|,)\s*t=(\d{1,12})\s*(?:,|$)/.exec(header.slice(0, 2048));
+  return match ? Number(match[1]) : null;
+}
 
 /**
  * Verifies a delivery's `Stripe-Signature` over the exact bytes received and
@@ -31,5 +42,9 @@ export function parseStripeWebhook(
     }
   }
   if (!event) throw new WebhookSignatureError(problem);
+  const timestamp = signedAt(signatureHeader);
+  if (timestamp === null || timestamp - Math.floor(now() / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new WebhookSignatureError(`Signature timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s ahead of now (outside the tolerance zone)`);
+  }
   return toPaymentEvent(event);
 }

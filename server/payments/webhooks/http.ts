@@ -32,6 +32,11 @@ export function webhookDepsOf(context: Pick<AppContext, "payments" | "mailer" | 
 
 const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
+/** Providers only POST: any other method is told so (405 with Allow), as HTTP asks. */
+export function webhookMethodNotAllowed(): Response {
+  return new Response("Webhook deliveries are POST requests.\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
 /**
  * One delivery: the signature is checked over the exact bytes received (400,
  * and nothing is stored, if it fails), then the event is recorded and handled

@@ -1,16 +1,21 @@
 import type { ProviderProState } from "#server/payments/provider";
 import type { Handler } from "#server/payments/webhooks/types";
 import { uidOfBillingCustomer } from "#server/subscriptions/customers";
+import { readSettledProState } from "#server/subscriptions/one-subscription";
 import { syncProMembership } from "#server/subscriptions/sync";
 
 /**
  * Something changed about a customer's Pro purchases. The event says only
- * who: the provider's current truth is read before the transaction and the
+ * who: the provider's current truth is read before the transaction (a second
+ * subscription or one billing beside Limitless ended first:
+ * server/subscriptions/one-subscription.ts) and the
  * membership converges on it (server/subscriptions/sync.ts), so the order,
  * duplicates and replays of these events change nothing more.
  */
 export const proCustomerChanged: Handler<"pro.customer_changed", ProviderProState> = {
-  prefetch: (_db, event, deps) => deps.provider.readProState(event.customerId),
+  // Only a customer of ours is corrected: another's subscriptions are not ours to end.
+  prefetch: async (db, event, deps) =>
+    (await uidOfBillingCustomer(db, event.customerId)) ? readSettledProState(deps.provider, event.customerId) : deps.provider.readProState(event.customerId),
   async handle(tx, event, state, deps) {
     const uid = await uidOfBillingCustomer(tx, event.customerId);
     if (!uid) {

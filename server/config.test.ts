@@ -74,13 +74,17 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ PLATFORM_FEE_PERCENT: "1.234" })).toThrowError(/at most two decimals/);
     });
 
-    it("runs the sandbox in production only when it is chosen outright", () => {
-      expect(() => loadConfig(PRODUCTION)).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production/);
+    it("runs the sandbox in production on a public origin only when it is chosen outright", () => {
+      const PUBLIC = { PUBLIC_ORIGIN: "https://sponsorgrid.example" };
+      expect(() => loadConfig({ ...PRODUCTION, ...PUBLIC })).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production on https:\/\/sponsorgrid.example/);
       // The embedded database (no DATABASE_URL) is no excuse: production would otherwise hand out free Pro.
-      expect(() => loadConfig({ NODE_ENV: "production" })).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production/);
-      expect(loadConfig({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
-      expect(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
-      expect(loadConfig({ ...PRODUCTION, ...STRIPE }).PAYMENT_PROVIDER).toBe("stripe");
+      expect(() => loadConfig({ NODE_ENV: "production", ...PUBLIC })).toThrowError(/PAYMENT_PROVIDER needs STRIPE_SECRET_KEY/);
+      expect(loadConfig({ NODE_ENV: "production", ...PUBLIC, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig({ ...PRODUCTION, ...PUBLIC, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig({ ...PRODUCTION, ...PUBLIC, ...STRIPE }).PAYMENT_PROVIDER).toBe("stripe");
+      // `npm start` on a laptop: the production build on this machine's own origin, where only its owner can pay.
+      expect(loadConfig({ NODE_ENV: "production" }).PAYMENT_PROVIDER).toBe("sandbox");
+      expect(loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "http://localhost:8080" }).PAYMENT_PROVIDER).toBe("sandbox");
     });
   });
 

@@ -153,12 +153,14 @@ const configSchema = z
     if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "and STRIPE_SECRET_KEY must be set together" });
     }
-    // Running for real with no Stripe keys must not quietly take pretend payments, on either database engine.
-    if (env.NODE_ENV === "production" && !env.STRIPE_SECRET_KEY && env.PAYMENT_PROVIDER !== "sandbox") {
+    // Running for real with no Stripe keys must not quietly take pretend payments, on either database
+    // engine. On this machine's own origin (`npm start` on a laptop) the sandbox stays the default:
+    // nobody else can reach it, and the host check answers no other name (ADR 0019).
+    if (env.NODE_ENV === "production" && !env.STRIPE_SECRET_KEY && env.PAYMENT_PROVIDER !== "sandbox" && env.PUBLIC_ORIGIN && !isLocalhostOrigin(env.PUBLIC_ORIGIN)) {
       ctx.addIssue({
         code: "custom",
         path: ["PAYMENT_PROVIDER"],
-        message: "needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production, or PAYMENT_PROVIDER=sandbox to take test payments only",
+        message: `needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production on ${env.PUBLIC_ORIGIN}, or PAYMENT_PROVIDER=sandbox to take test payments only`,
       });
     }
     // Several app processes share one PostgreSQL: they must share the secret too.

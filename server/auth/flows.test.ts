@@ -147,7 +147,13 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
           { ...deps, captcha: solvedOnly },
           { email: "targeted@example.com", password: "correct horse 1", rememberMe: false, captcha, ip: "192.0.2.200", headers: headers() },
         );
-      expect(await owner()).toMatchObject({ kind: "ERROR", reason: "captcha-failed", message: CAPTCHA_REQUIRED_MESSAGE });
+      // SPEC §8 has no message for it: the generic one, the spam check on the second line.
+      expect(await owner()).toMatchObject({
+        kind: "ERROR",
+        reason: "captcha-failed",
+        message: "Sorry, something went wrong. Please try again.",
+        detail: CAPTCHA_REQUIRED_MESSAGE,
+      });
       expect(await owner("not-solved")).toMatchObject({ kind: "ERROR", reason: "captcha-failed" });
       expect((await owner("solved")).kind).toBe("SUCCESS");
       // Once the owner is in, the account's failures are forgotten.
@@ -171,7 +177,9 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
       for (let i = 0; i < 6; i++) results.push(await attempt(`guess${i}@example.com`, "wrong again 1", "203.0.113.77"));
       expect(results.slice(0, 5).every((r) => r.kind === "ERROR" && r.reason === "user-not-found")).toBe(true);
       expect(results[5]).toMatchObject({ kind: "ERROR", reason: "too-many-requests", code: "resource-exhausted" });
-      expect((results[5] as { message: string }).message).toMatch(/^Too many attempts\. Please try again in [12] seconds\.$/);
+      // SPEC §8: a wait has no message of its own; the generic one, the wait on the second line.
+      expect(results[5]).toMatchObject({ message: "Sorry, something went wrong. Please try again." });
+      expect((results[5] as { detail: string }).detail).toMatch(/^Please wait [12] seconds? before trying again\.$/);
       // Someone else's network is not slowed.
       expect(await attempt("guess0@example.com", "wrong again 1", "203.0.113.78")).toMatchObject({ reason: "user-not-found" });
     });

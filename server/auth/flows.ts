@@ -23,7 +23,15 @@ import { account, user } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "./redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
-import { flowError, identityCodeFromAuthError, signInErrorMessage, type FlowError, type IdentityCode } from "./errors";
+import {
+  flowError,
+  GENERIC_SIGN_IN_ERROR,
+  identityCodeFromAuthError,
+  signInErrorMessage,
+  waitDetail,
+  type FlowError,
+  type IdentityCode,
+} from "./errors";
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 export type { FlowError };
@@ -84,8 +92,14 @@ function invalidEmail(field: "email" | undefined = "email"): FlowError {
   return flowError("invalid-email", signInErrorMessage("invalid-email"), field);
 }
 
+/** The second line under the generic sign-in message when the account asks for the spam check. */
 export const CAPTCHA_REQUIRED_MESSAGE =
   "There have been several failed sign-ins to this account. Please complete the spam check and sign in again.";
+
+/** SPEC §8 has no sign-in message for a wait: the generic one, with the wait on the second line. */
+function signInTooManyRequests(retryAfterSeconds: number): SignInError {
+  return { ...flowError("too-many-requests", GENERIC_SIGN_IN_ERROR), detail: waitDetail(retryAfterSeconds) };
+}
 
 const signInKeys = {
   address: (ip: string) => `signIn:ip:${rateLimitSubject(ip)}`,
@@ -121,7 +135,8 @@ async function findPasswordUser(db: Db, email: string) {
   return row ?? null;
 }
 
-export type SignInError = FlowError & { captchaRequired?: boolean };
+/** `detail`: the second line under a generic message (see SignInMessage in ./errors). */
+export type SignInError = FlowError & { captchaRequired?: boolean; detail?: string };
 
 /**
  * Email + password sign-in with the spec's distinct messages. Every failure
@@ -145,7 +160,7 @@ export async function signInWithPassword(
   const addressKey = signInKeys.address(input.ip);
   const claimed = await claimBackoffAttempt(deps.db, addressKey, SIGN_IN_POLICY.address);
   if (!claimed.allowed) {
-    return tooManyRequests(claimed.retryAfterSeconds);
+    return signInTooManyRequests(claimed.retryAfterSeconds);
   }
   if (!email) {
     // Logged, as it could be an address someone mistyped; it counts against the network's backoff.
@@ -157,7 +172,7 @@ export async function signInWithPassword(
   if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {
     // Not a password guess: the network's attempt is given back.
     await releaseBackoffAttempt(deps.db, addressKey);
-    return { ...flowError("captcha-failed", CAPTCHA_REQUIRED_MESSAGE, "captcha"), captchaRequired: true };
+    return { ...flowError("captcha-failed", GENERIC_SIGN_IN_ERROR, "captcha"), detail: CAPTCHA_REQUIRED_MESSAGE, captchaRequired: true };
   }
 
   const fail = async (code: IdentityCode | "unknown", uid: string | null = null): Promise<SignInError> => {

@@ -1,5 +1,6 @@
 import { isAPIError } from "better-auth/api";
-import { eq, sql } from "drizzle-orm";
+import crypto from "node:crypto";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { logSignInFailure, recordSignupType } from "#server/accounts/profiles";
@@ -19,7 +20,7 @@ import type { Captcha } from "#server/captcha/captcha";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import type { UserType } from "#server/db/schema";
-import { account, user } from "#server/db/schema";
+import { account, session, user, verification } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "./redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
@@ -295,22 +296,35 @@ export async function resendVerificationEmail(
   return { kind: "SUCCESS" };
 }
 
-/** Applies an emailed `oobCode`: verifies the address and signs the person in. */
+/**
+ * A verification applied by a browser that was not signed in to the account: the email is
+ * verified, but the password set at sign-up is gone and no session is made. `choosePasswordToken`
+ * opens /reset-password, where the person sets their own (ADR 0009, "pre-account takeover").
+ */
+export type VerifiedNeedsPassword = { kind: "SUCCESS"; choosePasswordToken: string };
+
+/** How long the choose-a-password step after such a verification stays open. */
+const CHOOSE_PASSWORD_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Applies an emailed `oobCode`: verifies the address. Whoever holds the mailbox is the owner, so
+ * every session but theirs ends. If the browser that opened the link was signed in to this
+ * account, it signed up there and keeps its session and password. Otherwise someone else may
+ * have signed up with this address and chosen the password: it is removed, the session
+ * better-auth just made is ended too, and the owner is asked to choose a password.
+ */
 export async function verifyEmailCode(
   deps: IdentityDeps,
   input: { code: string; headers: Headers },
-): Promise<FlowSuccess | FlowError> {
+): Promise<FlowSuccess | VerifiedNeedsPassword | FlowError> {
+  const before = await deps.auth.api.getSession({ headers: input.headers, query: { disableCookieCache: true } }).catch(() => null);
+  let headers: Headers;
   try {
-    const { headers } = await deps.auth.api.verifyEmail({
+    ({ headers } = await deps.auth.api.verifyEmail({
       query: { token: input.code },
       headers: input.headers,
       returnHeaders: true,
-    });
-    // Whoever holds the mailbox is the owner: every other session ends, so someone who signed up
-    // with this address before the owner (and is still signed in) is out.
-    const token = sessionTokenSetBy(headers);
-    if (token) await endOtherSessions(deps.db, token);
-    return { kind: "SUCCESS", headers };
+    }));
   } catch (error) {
     if (!isAPIError(error)) throw error;
     return flowError(
@@ -318,6 +332,47 @@ export async function verifyEmailCode(
       "The link you followed from your email is invalid. Please try sending another verification email.",
     );
   }
+  const token = sessionTokenSetBy(headers);
+  if (!token) return { kind: "SUCCESS", headers };
+  const [made] = await deps.db.select({ userId: session.userId }).from(session).where(eq(session.token, token));
+  if (!made) return { kind: "SUCCESS", headers };
+  const signedInHere = before?.user.id === made.userId;
+  if (signedInHere || !(await hasPassword(deps.db, made.userId))) {
+    // Someone who signed up with this address before the owner (and is still signed in) is out.
+    await endOtherSessions(deps.db, token);
+    return { kind: "SUCCESS", headers };
+  }
+  return { kind: "SUCCESS", choosePasswordToken: await dropPasswordSetBeforeVerification(deps, made.userId) };
+}
+
+async function hasPassword(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: account.id })
+    .from(account)
+    .where(and(eq(account.userId, userId), eq(account.providerId, "credential")))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Ends every credential set before verification: the password (whoever chose it), every session
+ * and every reset link. Returns a fresh reset token for the owner to choose a password with (a
+ * reset makes the credential again, see better-auth's resetCredentialPassword).
+ */
+async function dropPasswordSetBeforeVerification(deps: IdentityDeps, userId: string): Promise<string> {
+  const choosePasswordToken = crypto.randomBytes(24).toString("base64url");
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(account).where(and(eq(account.userId, userId), eq(account.providerId, "credential")));
+    await tx.delete(session).where(eq(session.userId, userId));
+    await tx.delete(verification).where(and(like(verification.identifier, "reset-password:%"), eq(verification.value, userId)));
+    await tx.insert(verification).values({
+      id: crypto.randomUUID(),
+      identifier: `reset-password:${choosePasswordToken}`,
+      value: userId,
+      expiresAt: new Date(Date.now() + CHOOSE_PASSWORD_TTL_MS),
+    });
+  });
+  return choosePasswordToken;
 }
 
 /**

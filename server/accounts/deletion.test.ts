@@ -108,6 +108,18 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     expect(await db().select().from(user).where(eq(user.id, person.id))).toHaveLength(1);
   });
 
+  it("lets the confirmation guess the password only a few times", async () => {
+    const deps = { db: db(), auth, payments: provider };
+    for (let i = 0; i < 5; i++) expect(await deleteAccount(deps, person.id, { password: `guess ${i} horse` })).toMatchObject({ code: "unauthenticated" });
+    expect(await deleteAccount(deps, person.id, { password: PASSWORD })).toMatchObject({
+      kind: "ERROR",
+      code: "resource-exhausted",
+      message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/),
+    });
+    expect(await db().select().from(user).where(eq(user.id, person.id))).toHaveLength(1);
+    expect(provider.deleted).toEqual([]);
+  });
+
   it("asks an account without a password (Google) for its email address typed out", async () => {
     await db().execute(sql`delete from account where user_id = ${person.id}`);
     expect(await deletionProofKind(db(), person.id)).toBe("email");

@@ -18,6 +18,7 @@ import {
   user,
   verification,
 } from "#server/db/schema";
+import { consumeRateLimit, rateLimitKey, retryMessage } from "#server/abuse/rate-limit";
 import { domainError, type DomainError } from "#server/errors";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
 import { guestPagesChanged } from "#server/page-cache/generation";
@@ -43,7 +44,13 @@ export type DeletionDeps = { db: Db; auth: Auth; payments: PaymentProvider };
 
 export type DeleteAccountResult =
   | { kind: "SUCCESS" }
-  | DomainError<"invalid-argument" | "unauthenticated" | "not-found" | "unavailable", { field?: "password" | "email" }>;
+  | DomainError<"invalid-argument" | "unauthenticated" | "not-found" | "unavailable" | "resource-exhausted", { field?: "password" | "email" }>;
+
+/**
+ * Tries at the confirmation per account: a borrowed session must not turn the form into a way to
+ * guess the password. A few in a quarter of an hour is plenty for a typo.
+ */
+export const DELETION_ATTEMPTS = { limit: 5, windowSeconds: 15 * 60 };
 
 /** What the confirmation asks for: a password when the account has one, else the typed email. */
 export async function deletionProofKind(db: Db, uid: string): Promise<"password" | "email"> {
@@ -61,6 +68,8 @@ async function proofHolds(deps: DeletionDeps, person: { id: string; email: strin
     if (!("password" in proof) || !proof.password) {
       return domainError("invalid-argument", "Enter your current password to delete your account.", { field: "password" as const });
     }
+    const attempt = await consumeRateLimit(deps.db, rateLimitKey("deleteAccount", person.id), DELETION_ATTEMPTS);
+    if (!attempt.allowed) return domainError("resource-exhausted", retryMessage(attempt.retryAfterSeconds), { field: "password" as const });
     const [credential] = await deps.db
       .select({ hash: account.password })
       .from(account)

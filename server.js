@@ -8,11 +8,12 @@ if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   process.exit(1);
 }
 
-const { start, ConfigError, DataDirLockedError } = await import("./build/server/index.js");
+const { start, ConfigError, DataDirLockedError, PortUnavailableError } = await import("./build/server/index.js");
 try {
   await start();
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  // Problems an operator fixes (a setting, a data folder, a port): one line, no stack trace.
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof PortUnavailableError) {
     console.error(`Cannot start: ${error.message}`);
   } else {
     console.error("Cannot start:", error);

@@ -96,7 +96,9 @@ const configSchema = z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
       .default("https://accounts.google.com/.well-known/openid-configuration"),
 
-    // Email: SMTP when set, otherwise the outbox at /dev/mailbox.
+    // Email: SMTP when set, otherwise the database outbox; /dev/mailbox shows it to this machine
+    // only when DEV_MAILBOX is on (the default outside production: it holds live sign-in links).
+    DEV_MAILBOX: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().min(3).optional(),
 
@@ -144,6 +146,15 @@ const configSchema = z
         message: `must not be set when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}); it is for the end-to-end suite on this machine`,
       });
     }
+    // The mailbox shows reset links to whoever this machine's loopback lets in, a same-host proxy
+    // included: never where the server runs for real.
+    if (env.DEV_MAILBOX === "on" && env.NODE_ENV === "production" && env.PUBLIC_ORIGIN && !isLocalhostOrigin(env.PUBLIC_ORIGIN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DEV_MAILBOX"],
+        message: `must not be on when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}): it shows password-reset links; set SMTP_URL to deliver mail`,
+      });
+    }
     if (env.PAYMENT_PROVIDER === "stripe" && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER is stripe" });
     }
@@ -181,6 +192,7 @@ const configSchema = z
       BIO_ORIGIN: env.BIO_ORIGIN ?? `http://bio.localhost:${env.PORT}`,
       MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
       PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox"),
+      DEV_MAILBOX: env.DEV_MAILBOX ? env.DEV_MAILBOX === "on" : env.NODE_ENV !== "production",
     };
   });
 

@@ -1,13 +1,13 @@
 import { data, Link } from "react-router";
 import { getOutboxMessage } from "#server/email/outbox";
-import { isLocalMachineRequest } from "#server/http/loopback";
+import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dev-mailbox-message";
 
 /** Only this machine may read stored mail (it holds live links); everyone else, and unknown ids, get a 404. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!isLocalMachineRequest(context.clientIp, request.headers)) throw data(null, { status: 404 });
+  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) throw data(null, { status: 404 });
   const message = await getOutboxMessage(context.db, params.id);
   if (!message) throw data(null, { status: 404 });
 

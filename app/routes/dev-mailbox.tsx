@@ -1,13 +1,13 @@
 import { data, Link } from "react-router";
 import { listOutbox } from "#server/email/outbox";
-import { isLocalMachineRequest } from "#server/http/loopback";
+import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dev-mailbox";
 
 /** The outbox holds live sign-in and reset links: only this machine may see it; everyone else gets a plain 404. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (!isLocalMachineRequest(context.clientIp, request.headers)) throw data(null, { status: 404 });
+  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) throw data(null, { status: 404 });
   if (context.config.SMTP_URL) return { transport: "smtp" as const, messages: [] };
 
   const locale = localeFrom(request.headers.get("Accept-Language"));

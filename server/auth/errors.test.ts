@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GENERIC_SIGN_IN_ERROR, identityCodeFromAuthError, signInErrorMessage } from "./errors";
+import { GENERIC_SIGN_IN_ERROR, identityCodeFromAuthError, signInErrorMessage, waitDetail } from "./errors";
 
 describe("sign-in error messages (SPEC §8)", () => {
   it.each([
@@ -24,5 +24,14 @@ describe("sign-in error messages (SPEC §8)", () => {
     [undefined, "unknown"],
   ])("maps better-auth %s to %s", (authCode, code) => {
     expect(identityCodeFromAuthError(authCode)).toBe(code);
+  });
+
+  it.each([
+    [1, "Please wait 1 second before trying again."],
+    [42, "Please wait 42 seconds before trying again."],
+    [60, "Please wait 1 minute before trying again."],
+    [61, "Please wait 2 minutes before trying again."],
+  ])("a wait of %ds reads %j on the second line", (seconds, detail) => {
+    expect(waitDetail(seconds)).toBe(detail);
   });
 });

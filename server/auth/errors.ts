@@ -28,6 +28,20 @@ export function signInErrorMessage(code: string): string {
   return SIGN_IN_MESSAGES[code as IdentityCode] ?? GENERIC_SIGN_IN_ERROR;
 }
 
+/**
+ * A sign-in cause that SPEC §8 gives no message of its own (a wait, a spam check, a Google
+ * sign-in that could not join accounts) reads the generic message; what the person can do about
+ * it follows on a second line, `detail`.
+ */
+export type SignInMessage = { message: string; detail?: string };
+
+/** "Please wait 42 seconds before trying again." — the second line under a rate-limited sign-in. */
+export function waitDetail(retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `Please wait ${wait} before trying again.`;
+}
+
 /** Maps better-auth's error codes onto the identity codes above. */
 export function identityCodeFromAuthError(authCode: string | undefined): IdentityCode | "unknown" {
   switch (authCode) {

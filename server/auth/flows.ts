@@ -1,5 +1,6 @@
 import { isAPIError } from "better-auth/api";
-import { eq, sql } from "drizzle-orm";
+import crypto from "node:crypto";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { logSignInFailure, recordSignupType } from "#server/accounts/profiles";
@@ -19,11 +20,19 @@ import type { Captcha } from "#server/captcha/captcha";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import type { UserType } from "#server/db/schema";
-import { account, user } from "#server/db/schema";
+import { account, session, user, verification } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "./redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
-import { flowError, identityCodeFromAuthError, signInErrorMessage, type FlowError, type IdentityCode } from "./errors";
+import {
+  flowError,
+  GENERIC_SIGN_IN_ERROR,
+  identityCodeFromAuthError,
+  signInErrorMessage,
+  waitDetail,
+  type FlowError,
+  type IdentityCode,
+} from "./errors";
 import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
 
 export type { FlowError };
@@ -84,8 +93,14 @@ function invalidEmail(field: "email" | undefined = "email"): FlowError {
   return flowError("invalid-email", signInErrorMessage("invalid-email"), field);
 }
 
+/** The second line under the generic sign-in message when the account asks for the spam check. */
 export const CAPTCHA_REQUIRED_MESSAGE =
   "There have been several failed sign-ins to this account. Please complete the spam check and sign in again.";
+
+/** SPEC §8 has no sign-in message for a wait: the generic one, with the wait on the second line. */
+function signInTooManyRequests(retryAfterSeconds: number): SignInError {
+  return { ...flowError("too-many-requests", GENERIC_SIGN_IN_ERROR), detail: waitDetail(retryAfterSeconds) };
+}
 
 const signInKeys = {
   address: (ip: string) => `signIn:ip:${rateLimitSubject(ip)}`,
@@ -121,7 +136,8 @@ async function findPasswordUser(db: Db, email: string) {
   return row ?? null;
 }
 
-export type SignInError = FlowError & { captchaRequired?: boolean };
+/** `detail`: the second line under a generic message (see SignInMessage in ./errors). */
+export type SignInError = FlowError & { captchaRequired?: boolean; detail?: string };
 
 /**
  * Email + password sign-in with the spec's distinct messages. Every failure
@@ -145,7 +161,7 @@ export async function signInWithPassword(
   const addressKey = signInKeys.address(input.ip);
   const claimed = await claimBackoffAttempt(deps.db, addressKey, SIGN_IN_POLICY.address);
   if (!claimed.allowed) {
-    return tooManyRequests(claimed.retryAfterSeconds);
+    return signInTooManyRequests(claimed.retryAfterSeconds);
   }
   if (!email) {
     // Logged, as it could be an address someone mistyped; it counts against the network's backoff.
@@ -157,7 +173,7 @@ export async function signInWithPassword(
   if (captchaRequired && !(input.captcha && (await deps.captcha.verify(input.captcha, input.ip)))) {
     // Not a password guess: the network's attempt is given back.
     await releaseBackoffAttempt(deps.db, addressKey);
-    return { ...flowError("captcha-failed", CAPTCHA_REQUIRED_MESSAGE, "captcha"), captchaRequired: true };
+    return { ...flowError("captcha-failed", GENERIC_SIGN_IN_ERROR, "captcha"), detail: CAPTCHA_REQUIRED_MESSAGE, captchaRequired: true };
   }
 
   const fail = async (code: IdentityCode | "unknown", uid: string | null = null): Promise<SignInError> => {
@@ -280,22 +296,35 @@ export async function resendVerificationEmail(
   return { kind: "SUCCESS" };
 }
 
-/** Applies an emailed `oobCode`: verifies the address and signs the person in. */
+/**
+ * A verification applied by a browser that was not signed in to the account: the email is
+ * verified, but the password set at sign-up is gone and no session is made. `choosePasswordToken`
+ * opens /reset-password, where the person sets their own (ADR 0009, "pre-account takeover").
+ */
+export type VerifiedNeedsPassword = { kind: "SUCCESS"; choosePasswordToken: string };
+
+/** How long the choose-a-password step after such a verification stays open. */
+const CHOOSE_PASSWORD_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Applies an emailed `oobCode`: verifies the address. Whoever holds the mailbox is the owner, so
+ * every session but theirs ends. If the browser that opened the link was signed in to this
+ * account, it signed up there and keeps its session and password. Otherwise someone else may
+ * have signed up with this address and chosen the password: it is removed, the session
+ * better-auth just made is ended too, and the owner is asked to choose a password.
+ */
 export async function verifyEmailCode(
   deps: IdentityDeps,
   input: { code: string; headers: Headers },
-): Promise<FlowSuccess | FlowError> {
+): Promise<FlowSuccess | VerifiedNeedsPassword | FlowError> {
+  const before = await deps.auth.api.getSession({ headers: input.headers, query: { disableCookieCache: true } }).catch(() => null);
+  let headers: Headers;
   try {
-    const { headers } = await deps.auth.api.verifyEmail({
+    ({ headers } = await deps.auth.api.verifyEmail({
       query: { token: input.code },
       headers: input.headers,
       returnHeaders: true,
-    });
-    // Whoever holds the mailbox is the owner: every other session ends, so someone who signed up
-    // with this address before the owner (and is still signed in) is out.
-    const token = sessionTokenSetBy(headers);
-    if (token) await endOtherSessions(deps.db, token);
-    return { kind: "SUCCESS", headers };
+    }));
   } catch (error) {
     if (!isAPIError(error)) throw error;
     return flowError(
@@ -303,6 +332,47 @@ export async function verifyEmailCode(
       "The link you followed from your email is invalid. Please try sending another verification email.",
     );
   }
+  const token = sessionTokenSetBy(headers);
+  if (!token) return { kind: "SUCCESS", headers };
+  const [made] = await deps.db.select({ userId: session.userId }).from(session).where(eq(session.token, token));
+  if (!made) return { kind: "SUCCESS", headers };
+  const signedInHere = before?.user.id === made.userId;
+  if (signedInHere || !(await hasPassword(deps.db, made.userId))) {
+    // Someone who signed up with this address before the owner (and is still signed in) is out.
+    await endOtherSessions(deps.db, token);
+    return { kind: "SUCCESS", headers };
+  }
+  return { kind: "SUCCESS", choosePasswordToken: await dropPasswordSetBeforeVerification(deps, made.userId) };
+}
+
+async function hasPassword(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: account.id })
+    .from(account)
+    .where(and(eq(account.userId, userId), eq(account.providerId, "credential")))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Ends every credential set before verification: the password (whoever chose it), every session
+ * and every reset link. Returns a fresh reset token for the owner to choose a password with (a
+ * reset makes the credential again, see better-auth's resetCredentialPassword).
+ */
+async function dropPasswordSetBeforeVerification(deps: IdentityDeps, userId: string): Promise<string> {
+  const choosePasswordToken = crypto.randomBytes(24).toString("base64url");
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(account).where(and(eq(account.userId, userId), eq(account.providerId, "credential")));
+    await tx.delete(session).where(eq(session.userId, userId));
+    await tx.delete(verification).where(and(like(verification.identifier, "reset-password:%"), eq(verification.value, userId)));
+    await tx.insert(verification).values({
+      id: crypto.randomUUID(),
+      identifier: `reset-password:${choosePasswordToken}`,
+      value: userId,
+      expiresAt: new Date(Date.now() + CHOOSE_PASSWORD_TTL_MS),
+    });
+  });
+  return choosePasswordToken;
 }
 
 /**

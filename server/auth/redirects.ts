@@ -112,3 +112,11 @@ export function lenientPercentDecode(value: string): string {
 export function signInPath(redirectTo: string): string {
   return `/signin?redirectTo=${encodeURIComponent(safeRedirectPath(redirectTo))}`;
 }
+
+/**
+ * Where a verification opened by a browser that was not signed in to the account leads: the email
+ * is verified, the password chosen at sign-up (perhaps by someone else) is gone (ADR 0009).
+ */
+export function choosePasswordPath(token: string): string {
+  return `/reset-password?${new URLSearchParams({ token, verified: "1" })}`;
+}

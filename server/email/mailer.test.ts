@@ -120,7 +120,7 @@ describe("outbox transport", () => {
     const mailer = createMailer({ db: database.db, from: FROM, logger, production: true });
     expect(lines).toEqual([expect.objectContaining({ level: 40, msg: NO_SMTP_IN_PRODUCTION_WARNING })]);
     expect(NO_SMTP_IN_PRODUCTION_WARNING).toMatch(/SMTP_URL is not set: NO email is sent/);
-    expect(NO_SMTP_IN_PRODUCTION_WARNING).toMatch(/only at \/dev\/mailbox from this machine/);
+    expect(NO_SMTP_IN_PRODUCTION_WARNING).toMatch(/\/dev\/mailbox shows it to this machine only with DEV_MAILBOX=on/);
 
     const url = "https://grid.example/reset-password?token=secret-token-123";
     await mailer.send({ to: "prod@example.com", subject: "Reset", html: "<p>Reset</p>", text: "Reset", meta: { kind: "reset-password", url } });

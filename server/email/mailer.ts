@@ -58,7 +58,7 @@ const DELIVERY_LEASE_MS = 5 * 60_000;
 
 export const NO_SMTP_IN_PRODUCTION_WARNING =
   "SMTP_URL is not set: NO email is sent. Verification and password-reset mail stays in the database outbox " +
-  "and can be read only at /dev/mailbox from this machine. Set SMTP_URL to deliver mail.";
+  "(table email_outbox); /dev/mailbox shows it to this machine only with DEV_MAILBOX=on. Set SMTP_URL to deliver mail.";
 
 /** SMTP when SMTP_URL is set; otherwise the database outbox shown at /dev/mailbox. */
 export function createMailer(options: MailerOptions): Mailer {
@@ -144,7 +144,7 @@ function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
       await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers });
       if (production) {
         // Links carry sign-in power: never in a production log.
-        logger.info({ to, subject }, "email stored in the outbox; open /dev/mailbox on this machine");
+        logger.info({ to, subject }, "email stored in the outbox (not sent: SMTP_URL is not set)");
       } else {
         // In development the link goes to the log so it can be followed without opening the mailbox.
         logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");

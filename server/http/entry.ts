@@ -6,6 +6,7 @@ import { startServer } from "./lifecycle";
 
 export { ConfigError } from "#server/config";
 export { DataDirLockedError } from "#server/db/lock";
+export { PortUnavailableError } from "./listen";
 
 export function start() {
   return startServer({

@@ -21,6 +21,7 @@ import { listenForNotificationChanges } from "#server/notifications/changes";
 import { createNotificationStreams } from "#server/notifications/stream";
 import { countUnreadNotifications } from "#server/notifications/unread";
 import { createHttpApp } from "./app";
+import { listen } from "./listen";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
 
@@ -45,6 +46,9 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const db = database.db;
   const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === "production" });
+  if (config.DEV_MAILBOX && config.NODE_ENV === "production") {
+    logger.warn({ devMailbox: true }, "DEV_MAILBOX is on in production: /dev/mailbox shows password-reset links to requests from this machine");
+  }
   const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
   const captcha = createCaptcha({
     provider: config.CAPTCHA_PROVIDER,
@@ -90,8 +94,6 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
   const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appListener(req, res)));
-  await new Promise<void>((resolve) => (config.HOST ? server.listen(config.PORT, config.HOST, resolve) : server.listen(config.PORT, resolve)));
-  logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);
 
   let stopping: Promise<void> | null = null;
   const stop = (reason: string) => {
@@ -122,6 +124,15 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     })();
     return stopping;
   };
+
+  try {
+    await listen(server, config.PORT, config.HOST);
+  } catch (error) {
+    // Nothing was served: close what started (the database is checkpointed, its lock released).
+    await stop(`could not listen on port ${config.PORT}`);
+    throw error;
+  }
+  logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -18,7 +18,7 @@ describe("isLocalMachineRequest", () => {
     expect(isLocalMachineRequest("127.0.0.1", new Headers())).toBe(true);
   });
 
-  it.each(["X-Forwarded-For", "Forwarded", "X-Real-IP"])("rejects a loopback request that came through a proxy (%s)", (header) => {
+  it.each(["X-Forwarded-For", "Forwarded", "X-Real-IP", "X-Forwarded-Proto", "X-Forwarded-Host"])("rejects a loopback request that came through a proxy (%s)", (header) => {
     expect(isLocalMachineRequest("127.0.0.1", new Headers({ [header]: "127.0.0.1" }))).toBe(false);
   });
 

@@ -14,12 +14,14 @@ export function isLoopbackAddress(ip: string): boolean {
 }
 
 /** Headers a proxy adds to say who the client is: a request carrying one came through a proxy. */
-export const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"] as const;
+export const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip", "x-forwarded-proto", "x-forwarded-host"] as const;
 
 /**
- * Whether a request came from this machine. A request that carries proxy headers is never
- * local: behind a reverse proxy on the same host every request arrives from loopback, and
- * the proxy may be one TRUST_PROXY does not name. (The test hooks, which the e2e suite reaches
+ * Whether a request came from this machine. A request that carries proxy headers (any of them:
+ * some proxies send only X-Forwarded-Proto) is never local: behind a reverse proxy on the same
+ * host every request arrives from loopback, and the proxy may be one TRUST_PROXY does not name.
+ * This alone is not enough for the mailbox, as a proxy may send none of them: it also needs
+ * DEV_MAILBOX (server/config.ts), off in production. (The test hooks, which the e2e suite reaches
  * through its own trusted "proxy", use the finer rule in test-routes.ts.)
  */
 export function isLocalMachineRequest(clientIp: string, headers: Headers): boolean {

@@ -69,6 +69,18 @@ export interface PaymentProvider extends ProBilling {
   /** The provider's payouts dashboard for an account (SPEC §7.1 createLoginLink). */
   createLoginLink(input: { accountId: string }): Promise<{ url: string }>;
   readAccount(accountId: string): Promise<ConnectedAccountState>;
+  /**
+   * Closes a payout account for good (account deletion, ADR 0031). Stripe refuses while the
+   * account still holds a balance; a refusal or an unreachable provider throws. Closing one that
+   * is already gone succeeds.
+   */
+  deleteConnectedAccount(input: { accountId: string }): Promise<void>;
+  /**
+   * Deletes a billing customer (account deletion, ADR 0031): every subscription of theirs ends
+   * now, their saved cards and email go. Deleting one that is already gone succeeds; anything
+   * else the provider refuses throws.
+   */
+  deleteCustomer(input: { customerId: string }): Promise<void>;
 
   /** A hosted checkout as a destination charge to the creator's account (SPEC §7.1 buildSponsorSession). */
   createSponsorCheckout(input: SponsorCheckoutInput): Promise<CheckoutCreated>;

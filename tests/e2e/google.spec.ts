@@ -70,3 +70,25 @@ test("Google cannot take over an account whose owner never verified the address"
   await expect(page).toHaveURL(/\/signin\?error=account_not_linked/);
   await expect(page.getByRole("alert")).toContainText("An account with this email already exists.");
 });
+
+test("a Google-only account deletes itself by typing its email address, as it has no password to give", async ({ page }) => {
+  const email = uniqueEmail("google-leaving");
+  await setGoogleIdentity({ email, name: "Gone Google", email_verified: true });
+  await continueWithGoogle(page, "/signin?redirectTo=%2Fapp%2Faccount");
+  await expect(page).toHaveURL("/app/account");
+  const section = page.getByRole("region", { name: "Delete Account" });
+  await section.getByText("Delete my account", { exact: true }).click();
+  await expect(section.getByLabel("Current password")).toHaveCount(0);
+  await section.getByLabel("Type your email address to confirm").fill("someone-else@example.com");
+  await section.getByRole("button", { name: "Yes, delete my account" }).click();
+  await expect(page.getByRole("region", { name: "Delete Account" }).getByText("Type the email address of this account exactly to delete it.")).toBeVisible();
+
+  await page.getByRole("region", { name: "Delete Account" }).getByLabel("Type your email address to confirm").fill(email);
+  await page.getByRole("region", { name: "Delete Account" }).getByRole("button", { name: "Yes, delete my account" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByText("Your account has been deleted.")).toBeVisible();
+  // Google again makes a new, empty account: nothing of the old one is there.
+  await continueWithGoogle(page, "/signin?redirectTo=%2Fapp%2Faccount");
+  await expect(page).toHaveURL("/app/account");
+  await expect(page.getByRole("region", { name: "Account Info" })).toContainText("No type chosen");
+});

@@ -125,6 +125,13 @@ test("verification works without JavaScript too", async ({ browser }) => {
   await page.goto(linkIn(await waitForMail(email), "/app/verify"));
   await expect(page.getByText("Verifying your email address....")).toBeVisible();
   await page.getByRole("button", { name: "Verify my email address" }).click();
+  // This browser never signed in to the account: the owner chooses the password (ADR 0009).
+  await expect(page).toHaveURL(/\/reset-password\?token=.+&verified=1$/);
+  await page.getByLabel("New password", { exact: true }).fill("nojs-own-pass-5");
+  await page.getByLabel("Confirm new password").fill("nojs-own-pass-5");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL("/signin");
+  await signIn(page, email, "nojs-own-pass-5");
   await expect(page).toHaveURL("/app");
   await context.close();
 });
@@ -280,9 +287,12 @@ test("an attacker's many failures from other addresses never lock the owner out:
   expect(statuses).toEqual([401, 401, 401, ...Array(9).fill(400)]);
 
   await signIn(page, email, PASSWORD);
-  await expect(page.getByRole("alert")).toHaveText(
+  // SPEC §8: no message of its own, so the generic one, with the spam check on a second line.
+  const alert = page.getByRole("alert");
+  await expect(alert.locator("p")).toHaveText([
+    "Sorry, something went wrong. Please try again.",
     "There have been several failed sign-ins to this account. Please complete the spam check and sign in again.",
-  );
+  ]);
   await expect(page.getByRole("group", { name: "Spam check" })).toBeVisible();
   await page.waitForFunction(() => customElements.get("altcha-widget") !== undefined);
   await page.getByLabel("Password").fill(PASSWORD);
@@ -307,7 +317,11 @@ test("a network that keeps failing waits longer each time (IPv6 by /64); other n
   expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   const refused = await attempt("2001:db8:99:1::ff");
   expect(refused.status()).toBe(429);
-  expect(await refused.text()).toMatch(/Too many attempts\. Please try again in \d+ seconds\./);
+  // SPEC §8: a wait has no sign-in message of its own; the generic one, the wait on a second line.
+  const html = await refused.text();
+  expect(html).toContain("<p>Sorry, something went wrong. Please try again.</p>");
+  expect(html).toMatch(/<p class="mt-1">Please wait \d+ seconds? before trying again\.<\/p>/);
+  expect(html).not.toContain("Too many attempts");
   expect((await attempt("2001:db8:99:2::1")).status()).toBe(401);
 });
 
@@ -324,23 +338,39 @@ test("a sign-in link that would lead to another host lands on the dashboard inst
   }
 });
 
-test("someone who signed up with another person's address loses their session when the owner verifies it", async ({ browser }) => {
+test("someone who signed up with another person's address loses their session and password when the owner verifies it", async ({ browser }) => {
   const email = uniqueEmail("preregistered");
   const attacker = await browser.newContext();
   const attackerPage = await attacker.newPage();
   await signUp(attackerPage, { email, password: PASSWORD });
   await expect(attackerPage).toHaveURL("/app/verify");
 
-  // The real owner finds the mail in their inbox and follows it.
+  // The real owner finds the mail in their inbox and follows it, in a browser that never signed in.
   const owner = await browser.newContext();
   const ownerPage = await owner.newPage();
   await ownerPage.goto(linkIn(await waitForMail(email), "/app/verify"));
-  await expect(ownerPage).toHaveURL("/app");
+  await expect(ownerPage).toHaveURL(/\/reset-password\?token=.+&verified=1$/);
+  await expect(ownerPage.getByText(/^Your email address is verified\..*any password set before the address was verified no longer works\.$/)).toBeVisible();
 
+  // The attacker is out, and their password no longer opens the account.
   await attackerPage.goto("/app/account");
   await expect(attackerPage).toHaveURL(/\/signin\?redirectTo=%2Fapp%2Faccount/);
+  await signIn(attackerPage, email, PASSWORD);
+  await expect(attackerPage.getByRole("alert")).toHaveText("Password is incorrect. Please try again.");
+
+  await ownerPage.getByLabel("New password", { exact: true }).fill("owners-own-pass-8");
+  await ownerPage.getByLabel("Confirm new password").fill("owners-own-pass-8");
+  await ownerPage.getByRole("button", { name: "Change password" }).click();
+  await expect(ownerPage).toHaveURL("/signin");
+  await expect(ownerPage.getByText("Your password is set. Sign in with your email and new password.")).toBeVisible();
+  await signIn(ownerPage, email, "owners-own-pass-8");
+  await expect(ownerPage).toHaveURL("/app");
   await ownerPage.goto("/app/account");
   await expect(ownerPage.getByRole("region", { name: "Account Info" })).toContainText(email);
+
+  // Still refused after the owner's new password is set.
+  await signIn(attackerPage, email, PASSWORD);
+  await expect(attackerPage.getByRole("alert")).toHaveText("Password is incorrect. Please try again.");
   await attacker.close();
   await owner.close();
 });

@@ -33,6 +33,27 @@ test("a second process on the same data folder fails at once with a clear messag
   expect((await fetch(`${first.url}/about`)).status).toBe(200);
 });
 
+test("a port already in use stops the start with one clear line and a non-zero exit, and leaves the first server unharmed", async () => {
+  const first = await startServerProcess({ DATA_DIR: dataDir });
+  running.push(first);
+  const port = new URL(first.url).port;
+  const otherDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-e2e-life-"));
+  try {
+    const second = await startServerProcess({ DATA_DIR: otherDataDir, PORT: port }, { expectExit: true });
+    running.push(second);
+    expect(await second.exited).toBe(1);
+    const errorLines = second.output().split("\n").filter((line) => line.startsWith("Cannot start"));
+    expect(errorLines).toEqual([expect.stringMatching(new RegExp(`^Cannot start: Port ${port} is already in use: .*set PORT to a free port\\.$`))]);
+    // No stack trace, and the second process closed its database before it went.
+    expect(second.output()).not.toMatch(/^\s+at /m);
+    expect(second.output()).not.toContain("EADDRINUSE");
+    expect(second.output()).toContain("database closed");
+  } finally {
+    fs.rmSync(otherDataDir, { recursive: true, force: true });
+  }
+  expect((await fetch(`${first.url}/about`)).status).toBe(200);
+});
+
 test("after kill -9 the server restarts at once, even when the pid it left behind now runs something else", async ({ page }) => {
   const first = await startServerProcess({ DATA_DIR: dataDir });
   running.push(first);
@@ -118,8 +139,27 @@ test("starts on an empty PostgreSQL database, migrating and seeding it", async (
   }
 });
 
-test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine only, and Google stays hidden", async ({ page, request }) => {
-  const server = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: "1" });
+test("in production the mailbox does not exist, even to a same-host proxy that sends only Host and X-Forwarded-Proto", async ({ request }) => {
+  // No SMTP_URL, no DEV_MAILBOX: mail stays in the outbox, and nothing on the web shows it.
+  const server = await startServerProcess({ DATA_DIR: dataDir });
+  running.push(server);
+  const reset = await request.post(`${server.url}/signin`, { form: { intent: "reset", email: "maya@demo.sponsorgrid.example" } });
+  expect(reset.status()).toBe(200);
+  const host = new URL(server.url).host;
+  const variants: Record<string, string>[] = [{ Host: host, "X-Forwarded-Proto": "https" }, { Host: host }, {}];
+  for (const headers of variants) {
+    for (const path of ["/dev/mailbox", "/dev/mailbox/1"]) {
+      const response = await request.get(`${server.url}${path}`, { headers });
+      expect(response.status(), `${path} ${JSON.stringify(headers)}`).toBe(404);
+      expect(await response.text()).not.toContain("reset-password?token=");
+    }
+  }
+  const warning = server.output().split("\n").find((line) => line.includes("SMTP_URL is not set"));
+  expect(JSON.parse(warning!)).toMatchObject({ level: 40, msg: expect.stringContaining("only with DEV_MAILBOX=on") });
+});
+
+test("without SMTP and with DEV_MAILBOX=on, mail waits in the outbox at /dev/mailbox for this machine only, and Google stays hidden", async ({ page, request }) => {
+  const server = await startServerProcess({ DATA_DIR: dataDir, TRUST_PROXY: "1", DEV_MAILBOX: "on" });
   running.push(server);
   await page.goto(`${server.url}/signin`);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -133,7 +173,8 @@ test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine on
   expect(logLine).toBeTruthy();
   expect(server.output()).not.toContain("/reset-password?token=");
   const warning = server.output().split("\n").find((line) => line.includes("SMTP_URL is not set"));
-  expect(JSON.parse(warning!)).toMatchObject({ level: 40, msg: expect.stringContaining("only at /dev/mailbox from this machine") });
+  expect(JSON.parse(warning!)).toMatchObject({ level: 40, msg: expect.stringContaining("only with DEV_MAILBOX=on") });
+  expect(server.output()).toContain("DEV_MAILBOX is on in production");
 
   await page.goto(`${server.url}/dev/mailbox`);
   await page.getByRole("link", { name: /Reset your Sponsorgrid password/ }).click();
@@ -147,4 +188,7 @@ test("without SMTP, mail waits in the outbox at /dev/mailbox for this machine on
 
   const fromElsewhere = await request.get(`${server.url}/dev/mailbox`, { headers: { "X-Forwarded-For": "203.0.113.50" } });
   expect(fromElsewhere.status()).toBe(404);
+  // Even switched on, a same-host proxy that forwards no client address is not "this machine".
+  const throughProxy = await request.get(`${server.url}/dev/mailbox`, { headers: { Host: new URL(server.url).host, "X-Forwarded-Proto": "https" } });
+  expect(throughProxy.status()).toBe(404);
 });

@@ -146,6 +146,23 @@ export class FakePaymentProvider implements PaymentProvider {
     return ids;
   }
 
+  /** What was closed at the provider, in order (account deletion). */
+  readonly deleted: string[] = [];
+  /** Makes deleteConnectedAccount / deleteCustomer refuse, as Stripe does for an account with a balance. */
+  readonly refusingDeletes = new Set<"deleteConnectedAccount" | "deleteCustomer">();
+
+  async deleteConnectedAccount({ accountId }: { accountId: string }) {
+    if (this.refusingDeletes.has("deleteConnectedAccount")) throw new Error("fake provider: this account cannot be deleted because it has a non-zero balance");
+    this.accounts.delete(accountId);
+    this.deleted.push(accountId);
+  }
+
+  async deleteCustomer({ customerId }: { customerId: string }) {
+    if (this.refusingDeletes.has("deleteCustomer")) throw new Error("fake provider: customer cannot be deleted");
+    this.proStates.delete(customerId);
+    this.deleted.push(customerId);
+  }
+
   async createCustomer(input: { idempotencyKey: string; uid: string; email: string }) {
     this.calls.createCustomer.push(input);
     if (this.customerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.customerDelayMs));

@@ -1,7 +1,11 @@
 import { httpStatusOf } from "#server/errors";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
+import { deleteAccount, deletionProofKind } from "#server/accounts/deletion";
+import { cookieHeaders } from "#server/auth/session";
+import { signOut } from "#server/auth/flows";
 import { requestPasswordReset } from "#server/auth/flows";
+import { DeleteAccount, type DeleteAccountState } from "#app/components/DeleteAccount";
 import { requireVerifiedUser } from "#server/auth/session";
 import { payoutAccountOf } from "#server/payments/payments-overview";
 import { findBillingCustomer } from "#server/subscriptions/customers";
@@ -15,18 +19,19 @@ import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast, toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/account";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType, payout, pro, customerId, mail] = await Promise.all([
+  const [profile, accountType, payout, pro, customerId, mail, deletionProof] = await Promise.all([
     getProfile(context.db, user.id),
     accountTypeOf(context.db, user.id),
     payoutAccountOf(context.db, user.id),
     getProStatus(context.db, user.id),
     findBillingCustomer(context.db, user.id),
     mailPreferencesOf(context.db, user.id),
+    deletionProofKind(context.db, user.id),
   ]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
@@ -36,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     providerName: context.payments.displayName,
     proLine: proLine(pro),
     hasBillingCustomer: customerId !== null,
+    deletionProof,
     notificationRows: PREFERENCE_ORDER.map((kind) => ({ kind, ...NOTIFICATION_CATALOGUE[kind], mail: mail[kind] })),
   };
 }
@@ -61,7 +67,7 @@ function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
   return pro.cancelAtPeriodEnd ? `Pro: ${plan}, until ${end}.` : `Pro: ${plan}, renews on ${end}.`;
 }
 
-type ActionResult = { profileError?: string; resetSent?: boolean; error?: string };
+type ActionResult = { profileError?: string; resetSent?: boolean; error?: string; deletion?: DeleteAccountState };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -84,6 +90,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
     if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
     return { resetSent: true } as ActionResult;
+  }
+  if (intent === "delete-account") {
+    const proof = form.has("password") ? { password: formText(form, "password") } : { email: formText(form, "email") };
+    const result = await deleteAccount({ db: context.db, auth: context.auth, payments: context.payments }, user.id, proof);
+    if (result.kind === "ERROR") {
+      return data<ActionResult>({ deletion: { error: result.message, field: result.field } }, { status: httpStatusOf(result.code) });
+    }
+    // The sessions are gone with the account; this clears the browser's cookie too.
+    const headers = cookieHeaders(await signOut(identityDeps(context), request.headers));
+    headers.append("Set-Cookie", await toastCookie(request, context.sessionSecret, { kind: "success", message: "Your account has been deleted." }));
+    throw redirect("/", { headers });
   }
   return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
 }
@@ -136,7 +153,7 @@ function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "
 }
 
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows } = loaderData;
+  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows, deletionProof } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -216,6 +233,10 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
 
         <Section title="Notifications" anchor="notifications" className="scroll-mt-20 md:col-span-2">
           <NotificationPreferences rows={notificationRows} />
+        </Section>
+
+        <Section title="Delete Account" anchor="delete-account" className="scroll-mt-20 md:col-span-2">
+          <DeleteAccount proof={deletionProof} providerName={providerName} state={actionData?.deletion} />
         </Section>
       </div>
       {actionData?.error ? (

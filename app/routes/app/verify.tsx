@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
 import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
+import { choosePasswordPath } from "#server/auth/redirects";
 import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
@@ -38,6 +39,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "verify") {
     const result = await verifyEmailCode(deps, { code: formText(form, "oobCode"), headers: request.headers });
     if (result.kind === "ERROR") return data<ActionResult>({ invalid: true }, { status: 400 });
+    // Opened where nobody was signed in to the account: the owner chooses the password now.
+    if ("choosePasswordToken" in result) throw redirect(choosePasswordPath(result.choosePasswordToken));
     const headers = cookieHeaders(result.headers);
     headers.append(
       "Set-Cookie",

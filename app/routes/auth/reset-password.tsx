@@ -11,8 +11,9 @@ import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/reset-password";
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, policy: passwordPolicyFrom(context.config) };
+  const query = new URL(request.url).searchParams;
+  const token = query.get("token") ?? "";
+  return { token, afterVerification: query.get("verified") === "1", policy: passwordPolicyFrom(context.config) };
 }
 
 type ActionResult = { error?: string; code?: string; fieldErrors?: { password?: string; confirm?: string } };
@@ -29,6 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   else if (password && confirm !== password) fieldErrors.confirm = "The passwords don't match.";
   if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors }, { status: 400 });
 
+  const afterVerification = formText(form, "verified") === "1";
   const result = await resetPassword(identityDeps(context), { token: formText(form, "token"), password });
   if (result.kind === "ERROR") {
     return result.field === "password"
@@ -37,7 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return redirectWithToast(request, context.sessionSecret, "/signin", {
     kind: "success",
-    message: "Your password has been changed. Sign in with your new password.",
+    message: afterVerification
+      ? "Your password is set. Sign in with your email and new password."
+      : "Your password has been changed. Sign in with your new password.",
   });
 }
 
@@ -60,7 +64,16 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
       <h1 className="text-3xl font-bold">Choose a new password</h1>
-      <p className="mt-2 text-muted">After the change, you'll be signed out everywhere and can sign in with the new password.</p>
+      {loaderData.afterVerification ? (
+        <div className="mt-6">
+          <FormAlert kind="success">
+            Your email address is verified. This browser wasn't signed in to the account, so to keep it yours, choose a new
+            password: any password set before the address was verified no longer works.
+          </FormAlert>
+        </div>
+      ) : (
+        <p className="mt-2 text-muted">After the change, you'll be signed out everywhere and can sign in with the new password.</p>
+      )}
       {actionData?.error ? (
         <div className="mt-6">
           <FormAlert>
@@ -70,6 +83,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : null}
       <Form method="post" noValidate className="mt-6 space-y-5">
         <input type="hidden" name="token" value={loaderData.token} />
+        {loaderData.afterVerification ? <input type="hidden" name="verified" value="1" /> : null}
         <TextField
           label="New password"
           name="password"

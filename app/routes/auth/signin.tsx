@@ -1,6 +1,7 @@
 import { httpStatusOf } from "#server/errors";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
+import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/auth/errors";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
 import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
 import { parseUserType } from "#server/accounts/profiles";
@@ -12,8 +13,9 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signin";
 
-// better-auth's OAuth error codes, as the person should read them.
-const OAUTH_ERRORS: Record<string, string> = {
+// better-auth's OAuth error codes: SPEC §8 gives them no message of their own, so each reads the
+// generic one with what to do on the second line.
+const OAUTH_ERROR_DETAILS: Record<string, string> = {
   account_not_linked:
     "An account with this email already exists. Sign in with your email and password; Google couldn't confirm the address to join them.",
   unable_to_link_account: "We couldn't connect your Google account. Sign in with your email and password instead.",
@@ -30,12 +32,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     redirectTo,
     googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
     captcha: { provider: context.captcha.provider, siteKey: context.captcha.siteKey },
-    oauthError: oauthError ? (OAUTH_ERRORS[oauthError] ?? "Sorry, something went wrong. Please try again.") : null,
+    oauthError: oauthError ? ({ message: GENERIC_SIGN_IN_ERROR, detail: OAUTH_ERROR_DETAILS[oauthError] } satisfies SignInMessage) : null,
   };
 }
 
 type ActionResult = {
   error?: string;
+  /** A second line under `error` (a wait, the spam check). */
+  errorDetail?: string;
   notice?: string;
   fieldErrors?: { email?: string; password?: string };
   email?: string;
@@ -81,7 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (result.kind === "ERROR") {
     const captchaRequired = "captchaRequired" in result && result.captchaRequired === true;
-    return data<ActionResult>({ error: result.message, email, captchaRequired }, { status: httpStatusOf(result.code) });
+    const errorDetail = "detail" in result ? result.detail : undefined;
+    return data<ActionResult>({ error: result.message, errorDetail, email, captchaRequired }, { status: httpStatusOf(result.code) });
   }
   throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }
@@ -93,7 +98,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   const { type, redirectTo, googleEnabled, oauthError, captcha } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const error = actionData?.error ?? oauthError;
+  const error: SignInMessage | null = actionData?.error ? { message: actionData.error, detail: actionData.errorDetail } : oauthError;
   return (
     <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
       <h1 className="text-3xl font-bold">Sign in</h1>
@@ -106,7 +111,12 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
       </p>
 
       <div className="mt-6 space-y-4">
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        {error ? (
+          <FormAlert>
+            <p>{error.message}</p>
+            {error.detail ? <p className="mt-1">{error.detail}</p> : null}
+          </FormAlert>
+        ) : null}
         {actionData?.notice ? <FormAlert kind="success">{actionData.notice}</FormAlert> : null}
       </div>
 

@@ -46,9 +46,9 @@ export const sponsorSessions = pgTable(
     provider: text().notNull(),
     // The provider's checkout session id (cs_…); unique, so one checkout is one row.
     providerCheckoutId: text().unique("sponsor_sessions_provider_checkout_id_unique"),
-    posterUid: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    // The creator paid; null once they deleted their account: the record stays for the ledger and
+    // the provider, detached from the person (docs/decisions/0031-account-deletion.md).
+    posterUid: text().references(() => user.id, { onDelete: "set null" }),
     // The signed-in sponsor, or null for a guest.
     sponsorUid: text().references(() => user.id, { onDelete: "set null" }),
     bioPageId: text().references(() => bioPages.id, { onDelete: "set null" }),

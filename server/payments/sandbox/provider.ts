@@ -6,6 +6,7 @@ import { type PaymentProvider, WebhookSignatureError } from "#server/payments/pr
 import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
+import { deleteSandboxAccount, deleteSandboxCustomer } from "./deletion";
 import { type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
@@ -105,6 +106,8 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return { url: loginLink(origin, linkKey, accountId, now()) };
     },
     readAccount: (accountId) => readSandboxAccount(db, accountId),
+    deleteConnectedAccount: ({ accountId }) => deleteSandboxAccount(db, accountId),
+    deleteCustomer: ({ customerId }) => deleteSandboxCustomer(db, customerId),
     async createSponsorCheckout(input) {
       return createSandboxCheckout(db, origin, input, now());
     },

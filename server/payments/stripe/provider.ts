@@ -5,6 +5,16 @@ import { createExpressAccount, createExpressLoginLink, createOnboardingLink, rea
 import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/payments/stripe/webhooks";
 
+/** A delete that finds nothing to delete has done its job (a retried account deletion). */
+async function deleteGone(del: () => Promise<unknown>): Promise<void> {
+  try {
+    await del();
+  } catch (error) {
+    if ((error as { code?: string }).code === "resource_missing") return;
+    throw error;
+  }
+}
+
 /** How long a sponsor has to pay on Stripe's page (Stripe allows 30 minutes to 24 hours). */
 export const CHECKOUT_LIFETIME_MS = 60 * 60 * 1000;
 
@@ -25,6 +35,8 @@ export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }:
     createOnboardingLink: (input) => createOnboardingLink(stripe, input),
     createLoginLink: ({ accountId }) => createExpressLoginLink(stripe, accountId),
     readAccount: (accountId) => readAccount(stripe, accountId),
+    deleteConnectedAccount: ({ accountId }) => deleteGone(() => stripe.accounts.del(accountId)),
+    deleteCustomer: ({ customerId }) => deleteGone(() => stripe.customers.del(customerId)),
     createSponsorCheckout: (input) => createSponsorCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
     paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
     refundPayment: (input) => refundPayment(stripe, input),

@@ -23,7 +23,7 @@ const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
  */
 export async function composePaymentMails(db: Db, session: LockedSession, gross: number, currency: string, deps: WebhookDeps): Promise<MailMessage[]> {
   const amount = formatMoney(gross, currency);
-  const [owner] = await db.select({ name: user.name }).from(user).where(eq(user.id, session.posterUid));
+  const [owner] = session.posterUid ? await db.select({ name: user.name }).from(user).where(eq(user.id, session.posterUid)) : [];
   const [page] = session.bioPageId
     ? await db.select({ name: bioPages.name, ending: bioPages.customEnding }).from(bioPages).where(eq(bioPages.id, session.bioPageId))
     : [];
@@ -65,6 +65,15 @@ async function receiptAllowed(tx: Db, to: string): Promise<boolean> {
  * nothing again.
  */
 export async function announcePayment(tx: Db, session: LockedSession, gross: number, currency: string, mails: MailMessage[], deps: WebhookDeps): Promise<void> {
+  for (const mail of mails) {
+    if (mail.meta?.kind === "sponsor-receipt" && !(await receiptAllowed(tx, mail.to))) {
+      deps.logger?.warn({ sessionId: session.id }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
+      continue;
+    }
+    await deps.mailer.sendWithin(tx, mail);
+  }
+  // The owner deleted their account: the payment is recorded, nobody is told.
+  if (!session.posterUid) return;
   await sendNotification(tx, {
     uid: session.posterUid,
     kind: "payment-received",
@@ -73,16 +82,10 @@ export async function announcePayment(tx: Db, session: LockedSession, gross: num
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
   }, deps);
-  for (const mail of mails) {
-    if (mail.meta?.kind === "sponsor-receipt" && !(await receiptAllowed(tx, mail.to))) {
-      deps.logger?.warn({ sessionId: session.id }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
-      continue;
-    }
-    await deps.mailer.sendWithin(tx, mail);
-  }
 }
 
 export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string, deps: NotificationDeps): Promise<void> {
+  if (!session.posterUid) return;
   await sendNotification(tx, {
     uid: session.posterUid,
     kind: "refund-done",
@@ -94,6 +97,7 @@ export async function announceRefund(tx: Db, session: LockedSession, amountRefun
 }
 
 export async function announceDispute(tx: Db, session: LockedSession, amount: number, currency: string, deps: NotificationDeps): Promise<void> {
+  if (!session.posterUid) return;
   await sendNotification(tx, {
     uid: session.posterUid,
     kind: "dispute-opened",

@@ -170,9 +170,20 @@ const listRefunds: Handler = ({ store }, { params }) => {
   return ok({ object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" });
 };
 
+/** As Stripe: an account that still holds a balance cannot be deleted (the emulator marks one with metadata.balance). */
+const deleteAccount: Handler = ({ store }, { ids }) => {
+  const account = get(store.accounts, "account", ids[0]);
+  if (account.metadata?.balance && account.metadata.balance !== "0") {
+    throw invalidRequest("This account cannot be deleted because it has a non-zero balance.", { code: "balance_insufficient" });
+  }
+  store.accounts.delete(account.id);
+  return ok({ id: account.id, object: "account", deleted: true });
+};
+
 export const ROUTES: Route[] = [
   route("POST", "/v1/accounts", createAccount),
   route("GET", "/v1/accounts/:id", retrieve((store) => store.accounts, "account")),
+  route("DELETE", "/v1/accounts/:id", deleteAccount),
   route("POST", "/v1/accounts/:id/login_links", createLoginLink),
   route("POST", "/v1/account_links", createAccountLink),
   route("POST", "/v1/checkout/sessions", createCheckoutSession),

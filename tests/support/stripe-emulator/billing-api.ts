@@ -169,6 +169,20 @@ const cancelSubscription: Handler = ({ store }, { ids }) => {
   return ok(subscription, [newEvent("customer.subscription.deleted", subscription)]);
 };
 
+/** As Stripe: deleting a customer cancels their subscriptions at once, then the customer is gone. */
+const deleteCustomer: Handler = ({ store }, { ids }) => {
+  const customer = get(store.customers, "customer", ids[0]);
+  const now = nowSeconds();
+  const events = [];
+  for (const subscription of store.subscriptions.values()) {
+    if (subscription.customer !== customer.id || subscription.status === "canceled") continue;
+    Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancel_at: null, cancel_at_period_end: false } satisfies Partial<Stripe.Subscription>);
+    events.push(newEvent("customer.subscription.deleted", subscription));
+  }
+  store.customers.delete(customer.id);
+  return ok({ id: customer.id, object: "customer", deleted: true }, events);
+};
+
 const createPortalSession: Handler = ({ store }, { params, baseUrl }) => {
   const customer = str(params, "customer");
   if (!customer) throw requiredParam("customer");
@@ -186,6 +200,7 @@ export const BILLING_ROUTES: Route[] = [
   route("GET", "/v1/prices/:id", retrieve((store) => store.prices, "price")),
   route("POST", "/v1/customers", createCustomer),
   route("GET", "/v1/customers/:id", retrieve((store) => store.customers, "customer")),
+  route("DELETE", "/v1/customers/:id", deleteCustomer),
   route("GET", "/v1/checkout/sessions", listCheckoutSessions),
   route("GET", "/v1/subscriptions", listSubscriptions),
   route("GET", "/v1/subscriptions/:id", retrieve((store) => store.subscriptions, "subscription")),

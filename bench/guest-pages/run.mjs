@@ -10,7 +10,8 @@
 // See bench/README.md ("Guest pages against nginx") for what is compared and why.
 //
 // BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
-// that build's server, in the same run (the "before" of the signed-in figures).
+// that build's server, in the same run (the "before" of the signed-in figures). SIGNED_IN_ONLY=1
+// skips the guest half (no nginx); SKIP_SIGNED_IN=1 the signed-in half.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -178,6 +179,66 @@ async function signedInRound(servers, log) {
 
 // ---------------------------------------------------------------- run
 
+/** The guest half: each page from the app's cache and from nginx, and rendered with the cache off. */
+async function guestPagesAgainstNginx(app, work, stops, log) {
+  const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
+  const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+  if (!detailPath) throw new Error("no opportunity on the list page");
+  const pages = [];
+  for (const [index, page] of [
+    { name: "home", path: "/" },
+    { name: "guide", path: "/youtube-sponsorships" },
+    { name: "opportunity list", path: "/app/opportunities" },
+    { name: "opportunity detail", path: detailPath },
+  ].entries()) {
+    pages.push(await savePage(app.base, page, work, index));
+  }
+  const nginx = await startNginx(work, pages);
+  stops.push(() => nginx.stop());
+  // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
+  const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
+  stops.push(() => rendering.stop());
+  const detailOff = (await fetchGuest(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
+    .toString("utf8")
+    .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+  for (const page of pages) {
+    const served = await fetchGuest(`${nginx.base}${page.path}`);
+    if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
+    if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
+  }
+
+  const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
+  log(`# Guest pages against nginx (${new Date().toISOString()})`);
+  log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+  log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
+  log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
+  const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const result of results) {
+      const { page } = result;
+      const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
+      const measured = {};
+      for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
+      result.app.push(measured.app);
+      result.nginx.push(measured.nginx);
+      if (round === 1) {
+        // Its own database has other post ids: the detail page is its first post, as above.
+        result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
+      }
+      const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
+      log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
+    }
+  }
+  log("");
+  log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
+  log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
+  for (const { page, app: a, nginx: n, off } of results) {
+    const ratios = a.map((one, i) => one.rps / n[i].rps);
+    const nginxMedian = median(n.map((one) => one.rps));
+    log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
+  }
+}
+
 async function main() {
   const log = (line) => console.log(line);
   if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no build: run `npm run build` first");
@@ -188,63 +249,13 @@ async function main() {
     if (process.env.BENCH_DATABASE_URL) await emptyPostgres(process.env.BENCH_DATABASE_URL);
     const app = await startApp(ROOT, path.join(work, "data"));
     stops.push(() => app.stop());
-    const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
-    const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
-    if (!detailPath) throw new Error("no opportunity on the list page");
-    const pages = [];
-    for (const [index, page] of [
-      { name: "home", path: "/" },
-      { name: "guide", path: "/youtube-sponsorships" },
-      { name: "opportunity list", path: "/app/opportunities" },
-      { name: "opportunity detail", path: detailPath },
-    ].entries()) {
-      pages.push(await savePage(app.base, page, work, index));
+    if (process.env.SIGNED_IN_ONLY) {
+      log(`# Signed-in pages (${new Date().toISOString()})`);
+      log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+      log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per server, page and round; ${ROUNDS} rounds`);
+    } else {
+      await guestPagesAgainstNginx(app, work, stops, log);
     }
-    const nginx = await startNginx(work, pages);
-    stops.push(() => nginx.stop());
-    // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
-    const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
-    stops.push(() => rendering.stop());
-    const detailOff = (await fetchGuest(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
-      .toString("utf8")
-      .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
-    for (const page of pages) {
-      const served = await fetchGuest(`${nginx.base}${page.path}`);
-      if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
-      if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
-    }
-
-    const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
-    log(`# Guest pages against nginx (${new Date().toISOString()})`);
-    log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
-    log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
-    log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
-    const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const result of results) {
-        const { page } = result;
-        const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
-        const measured = {};
-        for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
-        result.app.push(measured.app);
-        result.nginx.push(measured.nginx);
-        if (round === 1) {
-          // Its own database has other post ids: the detail page is its first post, as above.
-          result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
-        }
-        const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
-        log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
-      }
-    }
-    log("");
-    log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
-    log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
-    for (const { page, app: a, nginx: n, off } of results) {
-      const ratios = a.map((one, i) => one.rps / n[i].rps);
-      const nginxMedian = median(n.map((one) => one.rps));
-      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
-    }
-
     if (process.env.SKIP_SIGNED_IN) return;
     log("");
     log("## Signed in (the demo creator), same run");

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
@@ -97,7 +97,10 @@ export async function listOpportunities(db: Db, query: ListQuery, viewerUid: str
 /** Whether the viewer has hearted the row's post (the hearts (post_id, uid) unique index); false for a guest. */
 function likedBy(viewerUid: string | null): SQL<boolean> {
   if (!viewerUid) return sql<boolean>`false`;
-  return sql<boolean>`exists (select 1 from ${hearts} where ${hearts.postId} = ${opportunityPosts.id} and ${hearts.uid} = ${viewerUid})`;
+  // Spelled out: in a one-table select drizzle leaves columns unqualified, and a bare "id" in the
+  // subquery would be the heart's own id.
+  const postId = sql`${sql.identifier(getTableName(opportunityPosts))}.${sql.identifier(opportunityPosts.id.name)}`;
+  return sql<boolean>`exists (select 1 from ${hearts} where ${hearts.postId} = ${postId} and ${hearts.uid} = ${viewerUid})`;
 }
 
 const postsTotal = sql<number>`(select ${totals.total} from ${totals} where ${totals.name} = ${OPPORTUNITY_POSTS_TOTAL})`;

@@ -112,11 +112,14 @@ async function waitForQuiet() {
 function load(url, seconds, headers = REQUEST_HEADERS) {
   return new Promise((resolve, reject) => {
     let not200 = 0;
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
+    // "{n}" in the address becomes a number of its own for every request.
+    let n = 0;
+    const unique = url.includes("{n}") ? { requests: [{ setupRequest: (request) => ({ ...request, path: request.path.replace(/\{n\}|%7Bn%7D/i, String((n += 1))) }) }] } : {};
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...unique }, (error, result) => {
       if (error) return reject(error);
       const bad = result.non2xx + result.errors + result.timeouts + not200;
       if (bad > 0) return reject(new Error(`${url}: ${bad} bad responses of ${result.requests.total}`));
-      resolve({ rps: result.requests.total / (result.duration || seconds), p95: result.latency.p97_5, p50: result.latency.p50 });
+      resolve({ rps: result.requests.total / (result.duration || seconds), requests: result.requests.total, p95: result.latency.p97_5, p50: result.latency.p50 });
     });
     instance.on("response", (_client, status) => {
       if (status !== 200) {
@@ -127,12 +130,22 @@ function load(url, seconds, headers = REQUEST_HEADERS) {
   });
 }
 
-async function measure(url, headers) {
+/** CPU time (user + system) a process has used so far, in ms (from /proc; clock ticks of 10 ms). */
+function processCpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** With `pid`, also the CPU that process spent per request of the measured load (not the warm-up). */
+async function measure(url, headers, pid) {
   // CHECK_ONLY=1: start, save, serve and compare everything, but load nothing (to try the harness).
-  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN };
+  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN, cpuMs: NaN };
   const idle = await waitForQuiet();
   await load(url, WARMUP_SECONDS, headers);
-  return { ...(await load(url, SECONDS, headers)), idle };
+  const cpuBefore = pid ? processCpuMs(pid) : 0;
+  const result = await load(url, SECONDS, headers);
+  const cpuMs = pid ? (processCpuMs(pid) - cpuBefore) / result.requests : NaN;
+  return { ...result, idle, cpuMs };
 }
 
 // ---------------------------------------------------------------- signed in
@@ -151,27 +164,37 @@ async function signIn(base) {
   return cookies.join("; ");
 }
 
-const SIGNED_IN_PAGES = ["/app", "/app/opportunities"];
+// The same address again and again (after the first, the current build sends the document it kept:
+// server/http/rendered-documents.ts), and a new address every request (never kept: every request rendered).
+const SIGNED_IN_PAGES = ["/app", "/app/opportunities", "/app?r={n}", "/app/opportunities?r={n}"];
 
-/** Each page on each server, the servers back to back (order swapped every round); medians. */
+/**
+ * Each page on each server, the servers back to back (order swapped every round): the medians of
+ * req/s and of the server's CPU per request, and the median of the rounds' own ratios.
+ */
 async function signedInRound(servers, log) {
   const rows = [];
+  const names = Object.keys(servers);
   for (const pagePath of SIGNED_IN_PAGES) {
-    const row = { path: pagePath };
-    const names = Object.keys(servers);
-    for (const name of names) row[name] = [];
+    const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
+      const measured = {};
       for (const name of round % 2 === 1 ? names : [...names].reverse()) {
         const server = servers[name];
         const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
-        const check = await fetchGuest(`${server.base}${pagePath}`, headers);
+        const check = await fetchGuest(`${server.base}${pagePath.replace("{n}", "0")}`, headers);
         if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
-        const result = await measure(`${server.base}${pagePath}`, headers);
-        row[name].push(result.rps);
-        log(`   round ${round}, ${pagePath} signed in, ${name}: ${result.rps.toFixed(1)} req/s`);
+        measured[name] = await measure(`${server.base}${pagePath}`, headers, server.pid);
+        log(`   round ${round}, ${pagePath} signed in, ${name}: ${measured[name].rps.toFixed(1)} req/s, server CPU ${measured[name].cpuMs.toFixed(2)} ms/request (idle before: ${Math.round(measured[name].idle * 100)} %)`);
       }
+      rounds.push(measured);
     }
-    for (const name of names) row[name] = { rps: median(row[name]) };
+    const row = { path: pagePath };
+    for (const name of names) row[name] = { rps: median(rounds.map((r) => r[name].rps)), cpuMs: median(rounds.map((r) => r[name].cpuMs)) };
+    if (servers.baseline) {
+      row.ratios = rounds.map((r) => r.current.rps / r.baseline.rps);
+      row.cpuRatios = rounds.map((r) => r.baseline.cpuMs / r.current.cpuMs);
+    }
     rows.push(row);
   }
   return rows;
@@ -259,19 +282,21 @@ async function main() {
     if (process.env.SKIP_SIGNED_IN) return;
     log("");
     log("## Signed in (the demo creator), same run");
-    const servers = { current: { base: app.base, cookie: await signIn(app.base) } };
+    const servers = { current: { base: app.base, pid: app.pid, cookie: await signIn(app.base) } };
     if (process.env.BASELINE_DIR) {
       const baseline = await startApp(path.resolve(process.env.BASELINE_DIR), path.join(work, "baseline-data"));
       stops.push(() => baseline.stop());
-      servers.baseline = { base: baseline.base, cookie: await signIn(baseline.base) };
+      servers.baseline = { base: baseline.base, pid: baseline.pid, cookie: await signIn(baseline.base) };
     }
     const rows = await signedInRound(servers, log);
+    const names = Object.keys(servers);
     log("");
-    log(`| page | ${Object.keys(servers).map((name) => `${name} req/s`).join(" | ")} |${servers.baseline ? " current ÷ baseline |" : ""}`);
-    log(`|---|${Object.keys(servers).map(() => "---:").join("|")}|${servers.baseline ? "---:|" : ""}`);
+    log(`| page | ${names.map((name) => `${name} req/s`).join(" | ")} | ${names.map((name) => `${name} server CPU ms/request`).join(" | ")} |${servers.baseline ? " current ÷ baseline req/s (median of rounds) | the rounds' ratios | baseline ÷ current CPU per request (median) |" : ""}`);
+    log(`|---|${names.map(() => "---:").join("|")}|${names.map(() => "---:").join("|")}|${servers.baseline ? "---:|---|---:|" : ""}`);
     for (const row of rows) {
-      const cells = Object.keys(servers).map((name) => row[name].rps.toFixed(0));
-      log(`| \`${row.path}\` | ${cells.join(" | ")} |${servers.baseline ? ` **${(row.current.rps / row.baseline.rps).toFixed(2)}** |` : ""}`);
+      const cells = [...names.map((name) => row[name].rps.toFixed(0)), ...names.map((name) => row[name].cpuMs.toFixed(2))];
+      const ratios = row.ratios ? ` **${median(row.ratios).toFixed(2)}** | ${row.ratios.map((r) => r.toFixed(2)).join(", ")} | ${median(row.cpuRatios).toFixed(2)} |` : "";
+      log(`| \`${row.path}\` | ${cells.join(" | ")} |${ratios}`);
     }
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});

@@ -3,6 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { encodeDocument } from "#server/http/document-encoding";
+import type { RenderInput } from "#server/http/rendered-documents";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -28,6 +29,24 @@ export default function handleRequest(
 ) {
   // Guest pages go out without a nonce (their policy lists script hashes: server/page-cache/).
   const nonce = loadContext.cspNonce || undefined;
+  const send = (html: Buffer<ArrayBuffer>) =>
+    encodeDocument(html, request.headers.get("Accept-Encoding")).then(({ body, encoding }) => {
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      responseHeaders.append("Vary", "Accept-Encoding");
+      if (encoding) responseHeaders.set("Content-Encoding", encoding);
+      responseHeaders.set("Content-Length", String(body.length));
+      return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+    });
+
+  // The same page from the same data was rendered before: that document, with this request's nonce.
+  const { renderedDocuments } = loadContext;
+  const key = renderedDocuments.keyOf(renderInput(request, responseStatusCode, routerContext, nonce));
+  const kept = key ? renderedDocuments.take(key, nonce ?? null) : null;
+  if (kept !== null) {
+    void routerContext.serverHandoffStream?.cancel().catch(() => {});
+    return send(Buffer.from(kept));
+  }
+
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -45,12 +64,11 @@ export default function handleRequest(
               done();
             },
             final(done) {
-              encodeDocument(Buffer.concat(pieces), request.headers.get("Accept-Encoding")).then(({ body, encoding }) => {
-                responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-                responseHeaders.append("Vary", "Accept-Encoding");
-                if (encoding) responseHeaders.set("Content-Encoding", encoding);
-                responseHeaders.set("Content-Length", String(body.length));
-                resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+              const html = Buffer.concat(pieces);
+              // Kept only if nothing went wrong while rendering (onError sets 500).
+              if (key && responseStatusCode === 200) renderedDocuments.keep(key, { html: html.toString("utf8"), nonce: nonce ?? null });
+              send(html).then((response) => {
+                resolve(response);
                 done();
               }, (error: unknown) => {
                 reject(error);
@@ -71,6 +89,23 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1_000);
   });
+}
+
+/** What a render is made from, for the kept documents' key (server/http/rendered-documents.ts). */
+function renderInput(request: Request, status: number, routerContext: EntryContext, nonce: string | undefined): RenderInput {
+  const { matches, loaderData, actionData, errors } = routerContext.staticHandlerContext;
+  const deepest = matches[matches.length - 1]?.route.id;
+  const handle = deepest ? (routerContext.routeModules[deepest]?.handle as { rendersFromDataOnly?: boolean } | undefined) : undefined;
+  return {
+    method: request.method,
+    url: request.url,
+    status,
+    optedIn: handle?.rendersFromDataOnly === true,
+    loaderData,
+    actionData,
+    errors,
+    nonce: nonce ?? null,
+  };
 }
 
 /** Server-side log of loader/action/render errors; the page never shows them. */

@@ -19,8 +19,7 @@ import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "./lib/site";
 import { takeToast } from "./lib/toast.server";
-import { countUnreadNotifications } from "#server/notifications/unread";
-import { getSessionUser } from "#server/auth/session";
+import { getSessionAccount } from "#server/auth/session";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -36,12 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     companyName: config.COMPANY_NAME,
     year: new Date().getFullYear(),
   };
-  const [{ toast, setCookie }, user] = await Promise.all([
-    takeToast(request, sessionSecret),
-    getSessionUser(request, context),
-  ]);
-  const account = user
-    ? { name: user.name, email: user.email, unreadNotifications: await countUnreadNotifications(context.db, user.id) }
+  const [{ toast, setCookie }, signedIn] = await Promise.all([takeToast(request, sessionSecret), getSessionAccount(request, context)]);
+  const account = signedIn
+    ? { name: signedIn.user.name, email: signedIn.user.email, unreadNotifications: signedIn.unreadNotifications }
     : null;
   return data({ site, toast, account }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }

@@ -2,9 +2,11 @@
 //
 //   npm run build && flock /tmp/bench.lock node bench/guest-pages/profile-signed-in.mjs [path …]
 //
-// Starts `node --cpu-prof server.js` on a fresh embedded database, signs the demo creator in,
-// loads each path (default /app and /app/opportunities) for 10 s with autocannon, stops the
-// server and prints the heaviest functions (self time) and the heaviest packages/files.
+// Starts `node --cpu-prof server.js` on a fresh embedded database (APP_DIR: another build's
+// folder; BENCH_DATABASE_URL: PostgreSQL), signs the demo creator in, warms up for 3 s, loads each
+// path (default /app and /app/opportunities) for 10 s with autocannon, stops the server and prints
+// the heaviest functions (self and inclusive) and packages/files, counting only the samples taken
+// while the load ran (start-up, migrations and the seed left out), with CPU ms per request.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -45,19 +47,35 @@ const signIn = await fetch(`${base}/signin`, {
 });
 const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 const headers = { cookie, "accept-encoding": "gzip, deflate, br" };
+// A warm-up first (JIT, first renders), then the loads; only samples taken while they ran count.
+await autocannon({ url: `${base}${paths[0]}`, connections: 10, duration: 3, headers });
+const loadStarted = Date.now();
+let requests = 0;
 for (const pagePath of paths) {
   const result = await autocannon({ url: `${base}${pagePath}`, connections: 10, duration: 10, headers });
+  requests += result.requests.total;
   console.log(`${pagePath}: ${(result.requests.total / result.duration).toFixed(1)} req/s, ${result.non2xx} non-2xx`);
 }
+const loadMs = Date.now() - loadStarted;
+const stopStarted = Date.now();
 child.kill("SIGTERM");
 await exited;
+const stopMs = Date.now() - stopStarted;
 
 const file = fs.readdirSync(work).find((name) => name.endsWith(".cpuprofile"));
 const profile = JSON.parse(fs.readFileSync(path.join(work, file), "utf8"));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfTime = new Map();
 const deltas = profile.timeDeltas;
-for (let i = 0; i < profile.samples.length; i++) selfTime.set(profile.samples[i], (selfTime.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+// The profile's clock is the child's: the load window is counted back from its end (the stop).
+const windowEnd = profile.endTime - stopMs * 1000;
+const windowStart = windowEnd - loadMs * 1000;
+let at = profile.startTime;
+for (let i = 0; i < profile.samples.length; i++) {
+  at += deltas[i] ?? 0;
+  if (at < windowStart || at > windowEnd) continue;
+  selfTime.set(profile.samples[i], (selfTime.get(profile.samples[i]) ?? 0) + (deltas[i + 1] ?? 0));
+}
 const total = [...selfTime.values()].reduce((a, b) => a + b, 0);
 const where = (node) => {
   const url = node.callFrame.url || "(native)";
@@ -72,8 +90,12 @@ for (const [id, time] of selfTime) {
   functions.set(name, (functions.get(name) ?? 0) + time);
   places.set(where(node), (places.get(where(node)) ?? 0) + time);
 }
-const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)} %  ${name}`);
-console.log(`\nSelf time by package/file (whole run, ${(total / 1e6).toFixed(1)} s sampled):\n${top(places, 20).join("\n")}`);
+const top = (map, n) =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)} % ${(time / 1000 / requests).toFixed(2).padStart(6)} ms/request  ${name}`);
+console.log(`\nSelf time by package/file (the loaded seconds only: ${(total / 1e6).toFixed(1)} s sampled, ${requests} requests, ${(total / 1000 / requests).toFixed(2)} ms each):\n${top(places, 20).join("\n")}`);
 console.log(`\nHeaviest functions (self time):\n${top(functions, 30).join("\n")}`);
 
 // Inclusive time per function (a function on the stack twice counts once).

@@ -10,7 +10,8 @@
 // See bench/README.md ("Guest pages against nginx") for what is compared and why.
 //
 // BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
-// that build's server, in the same run (the "before" of the signed-in figures).
+// that build's server, in the same run (the "before" of the signed-in figures). SIGNED_IN_ONLY=1
+// skips the guest half (no nginx); SKIP_SIGNED_IN=1 the signed-in half.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -112,11 +113,14 @@ async function waitForQuiet() {
 function load(url, seconds, headers = REQUEST_HEADERS) {
   return new Promise((resolve, reject) => {
     let not200 = 0;
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
+    // "{n}" in the address becomes a number of its own for every request.
+    let n = 0;
+    const unique = url.includes("{n}") ? { requests: [{ setupRequest: (request) => ({ ...request, path: request.path.replace(/\{n\}|%7Bn%7D/i, String((n += 1))) }) }] } : {};
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...unique }, (error, result) => {
       if (error) return reject(error);
       const bad = result.non2xx + result.errors + result.timeouts + not200;
       if (bad > 0) return reject(new Error(`${url}: ${bad} bad responses of ${result.requests.total}`));
-      resolve({ rps: result.requests.total / (result.duration || seconds), p95: result.latency.p97_5, p50: result.latency.p50 });
+      resolve({ rps: result.requests.total / (result.duration || seconds), requests: result.requests.total, p95: result.latency.p97_5, p50: result.latency.p50 });
     });
     instance.on("response", (_client, status) => {
       if (status !== 200) {
@@ -127,12 +131,22 @@ function load(url, seconds, headers = REQUEST_HEADERS) {
   });
 }
 
-async function measure(url, headers) {
+/** CPU time (user + system) a process has used so far, in ms (from /proc; clock ticks of 10 ms). */
+function processCpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** With `pid`, also the CPU that process spent per request of the measured load (not the warm-up). */
+async function measure(url, headers, pid) {
   // CHECK_ONLY=1: start, save, serve and compare everything, but load nothing (to try the harness).
-  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN };
+  if (process.env.CHECK_ONLY) return { rps: NaN, p95: NaN, p50: NaN, idle: NaN, cpuMs: NaN };
   const idle = await waitForQuiet();
   await load(url, WARMUP_SECONDS, headers);
-  return { ...(await load(url, SECONDS, headers)), idle };
+  const cpuBefore = pid ? processCpuMs(pid) : 0;
+  const result = await load(url, SECONDS, headers);
+  const cpuMs = pid ? (processCpuMs(pid) - cpuBefore) / result.requests : NaN;
+  return { ...result, idle, cpuMs };
 }
 
 // ---------------------------------------------------------------- signed in
@@ -151,33 +165,103 @@ async function signIn(base) {
   return cookies.join("; ");
 }
 
-const SIGNED_IN_PAGES = ["/app", "/app/opportunities"];
+// The same address again and again (after the first, the current build sends the document it kept:
+// server/http/rendered-documents.ts), and a new address every request (never kept: every request rendered).
+const SIGNED_IN_PAGES = ["/app", "/app/opportunities", "/app?r={n}", "/app/opportunities?r={n}"];
 
-/** Each page on each server, the servers back to back (order swapped every round); medians. */
+/**
+ * Each page on each server, the servers back to back (order swapped every round): the medians of
+ * req/s and of the server's CPU per request, and the median of the rounds' own ratios.
+ */
 async function signedInRound(servers, log) {
   const rows = [];
+  const names = Object.keys(servers);
   for (const pagePath of SIGNED_IN_PAGES) {
-    const row = { path: pagePath };
-    const names = Object.keys(servers);
-    for (const name of names) row[name] = [];
+    const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
+      const measured = {};
       for (const name of round % 2 === 1 ? names : [...names].reverse()) {
         const server = servers[name];
         const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
-        const check = await fetchGuest(`${server.base}${pagePath}`, headers);
+        const check = await fetchGuest(`${server.base}${pagePath.replace("{n}", "0")}`, headers);
         if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
-        const result = await measure(`${server.base}${pagePath}`, headers);
-        row[name].push(result.rps);
-        log(`   round ${round}, ${pagePath} signed in, ${name}: ${result.rps.toFixed(1)} req/s`);
+        measured[name] = await measure(`${server.base}${pagePath}`, headers, server.pid);
+        log(`   round ${round}, ${pagePath} signed in, ${name}: ${measured[name].rps.toFixed(1)} req/s, server CPU ${measured[name].cpuMs.toFixed(2)} ms/request (idle before: ${Math.round(measured[name].idle * 100)} %)`);
       }
+      rounds.push(measured);
     }
-    for (const name of names) row[name] = { rps: median(row[name]) };
+    const row = { path: pagePath };
+    for (const name of names) row[name] = { rps: median(rounds.map((r) => r[name].rps)), cpuMs: median(rounds.map((r) => r[name].cpuMs)) };
+    if (servers.baseline) {
+      row.ratios = rounds.map((r) => r.current.rps / r.baseline.rps);
+      row.cpuRatios = rounds.map((r) => r.baseline.cpuMs / r.current.cpuMs);
+    }
     rows.push(row);
   }
   return rows;
 }
 
 // ---------------------------------------------------------------- run
+
+/** The guest half: each page from the app's cache and from nginx, and rendered with the cache off. */
+async function guestPagesAgainstNginx(app, work, stops, log) {
+  const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
+  const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+  if (!detailPath) throw new Error("no opportunity on the list page");
+  const pages = [];
+  for (const [index, page] of [
+    { name: "home", path: "/" },
+    { name: "guide", path: "/youtube-sponsorships" },
+    { name: "opportunity list", path: "/app/opportunities" },
+    { name: "opportunity detail", path: detailPath },
+  ].entries()) {
+    pages.push(await savePage(app.base, page, work, index));
+  }
+  const nginx = await startNginx(work, pages);
+  stops.push(() => nginx.stop());
+  // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
+  const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
+  stops.push(() => rendering.stop());
+  const detailOff = (await fetchGuest(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
+    .toString("utf8")
+    .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+  for (const page of pages) {
+    const served = await fetchGuest(`${nginx.base}${page.path}`);
+    if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
+    if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
+  }
+
+  const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
+  log(`# Guest pages against nginx (${new Date().toISOString()})`);
+  log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+  log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
+  log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
+  const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const result of results) {
+      const { page } = result;
+      const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
+      const measured = {};
+      for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
+      result.app.push(measured.app);
+      result.nginx.push(measured.nginx);
+      if (round === 1) {
+        // Its own database has other post ids: the detail page is its first post, as above.
+        result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
+      }
+      const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
+      log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
+    }
+  }
+  log("");
+  log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
+  log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
+  for (const { page, app: a, nginx: n, off } of results) {
+    const ratios = a.map((one, i) => one.rps / n[i].rps);
+    const nginxMedian = median(n.map((one) => one.rps));
+    log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
+  }
+}
 
 async function main() {
   const log = (line) => console.log(line);
@@ -189,79 +273,31 @@ async function main() {
     if (process.env.BENCH_DATABASE_URL) await emptyPostgres(process.env.BENCH_DATABASE_URL);
     const app = await startApp(ROOT, path.join(work, "data"));
     stops.push(() => app.stop());
-    const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
-    const detailPath = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
-    if (!detailPath) throw new Error("no opportunity on the list page");
-    const pages = [];
-    for (const [index, page] of [
-      { name: "home", path: "/" },
-      { name: "guide", path: "/youtube-sponsorships" },
-      { name: "opportunity list", path: "/app/opportunities" },
-      { name: "opportunity detail", path: detailPath },
-    ].entries()) {
-      pages.push(await savePage(app.base, page, work, index));
+    if (process.env.SIGNED_IN_ONLY) {
+      log(`# Signed-in pages (${new Date().toISOString()})`);
+      log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
+      log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per server, page and round; ${ROUNDS} rounds`);
+    } else {
+      await guestPagesAgainstNginx(app, work, stops, log);
     }
-    const nginx = await startNginx(work, pages);
-    stops.push(() => nginx.stop());
-    // The same build rendering every request (GUEST_PAGE_CACHE=off): what guests got before the cache.
-    const rendering = await startApp(ROOT, path.join(work, "data-off"), { GUEST_PAGE_CACHE: "off" });
-    stops.push(() => rendering.stop());
-    const detailOff = (await fetchGuest(`${rendering.base}/app/opportunities`, { "accept-encoding": "identity" })).body
-      .toString("utf8")
-      .match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
-    for (const page of pages) {
-      const served = await fetchGuest(`${nginx.base}${page.path}`);
-      if (!served.body.equals(fs.readFileSync(page.file))) throw new Error(`nginx sends other bytes for ${page.path}: ${served.status} ${served.body.length} bytes ${JSON.stringify(served.headers)}\n${fs.readFileSync(path.join(path.dirname(page.file), "nginx.conf"), "utf8").slice(0, 3000)}`);
-      if (served.headers["content-encoding"] !== (page.encoding === "identity" ? undefined : page.encoding)) throw new Error(`nginx: encoding of ${page.path}`);
-    }
-
-    const nginxVersion = spawnSync("nginx", ["-v"], { encoding: "utf8" }).stderr;
-    log(`# Guest pages against nginx (${new Date().toISOString()})`);
-    log(`${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${nginxVersion.trim() || "nginx"}; engine: ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}`);
-    log(`autocannon ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per side, page and round; headers ${JSON.stringify(REQUEST_HEADERS)}`);
-    log(`${ROUNDS} rounds; the render path (GUEST_PAGE_CACHE=off) once per page, in the first round, right after nginx`);
-    const results = pages.map((page) => ({ page, app: [], nginx: [], off: null }));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const result of results) {
-        const { page } = result;
-        const sides = round % 2 === 1 ? ["app", "nginx"] : ["nginx", "app"];
-        const measured = {};
-        for (const side of sides) measured[side] = await measure(`${(side === "app" ? app : nginx).base}${page.path}`);
-        result.app.push(measured.app);
-        result.nginx.push(measured.nginx);
-        if (round === 1) {
-          // Its own database has other post ids: the detail page is its first post, as above.
-          result.off = await measure(`${rendering.base}${page.name === "opportunity detail" ? detailOff : page.path}`);
-        }
-        const idle = sides.map((side) => `${Math.round(measured[side].idle * 100)} %`).join(" / ");
-        log(`   round ${round}, ${page.name}: app ${measured.app.rps.toFixed(0)} req/s, nginx ${measured.nginx.rps.toFixed(0)} req/s, ratio ${(measured.app.rps / measured.nginx.rps).toFixed(3)} (${sides.join(" then ")}; idle before: ${idle})`);
-      }
-    }
-    log("");
-    log("| page | path | bytes sent (encoding) | app cache | app req/s (median) | nginx req/s (median) | app ÷ nginx (median of rounds) | the rounds' ratios | rendering (cache off) req/s | rendering ÷ nginx |");
-    log("|---|---|---:|---|---:|---:|---:|---|---:|---:|");
-    for (const { page, app: a, nginx: n, off } of results) {
-      const ratios = a.map((one, i) => one.rps / n[i].rps);
-      const nginxMedian = median(n.map((one) => one.rps));
-      log(`| ${page.name} | \`${page.path.length > 40 ? `${page.path.slice(0, 38)}…` : page.path}\` | ${page.bytes} (${page.encoding}) | ${page.cached} | ${median(a.map((one) => one.rps)).toFixed(0)} | ${nginxMedian.toFixed(0)} | **${median(ratios).toFixed(3)}** | ${ratios.map((r) => r.toFixed(2)).join(", ")} | ${off.rps.toFixed(0)} | ${(off.rps / nginxMedian).toFixed(3)} |`);
-    }
-
     if (process.env.SKIP_SIGNED_IN) return;
     log("");
     log("## Signed in (the demo creator), same run");
-    const servers = { current: { base: app.base, cookie: await signIn(app.base) } };
+    const servers = { current: { base: app.base, pid: app.pid, cookie: await signIn(app.base) } };
     if (process.env.BASELINE_DIR) {
       const baseline = await startApp(path.resolve(process.env.BASELINE_DIR), path.join(work, "baseline-data"));
       stops.push(() => baseline.stop());
-      servers.baseline = { base: baseline.base, cookie: await signIn(baseline.base) };
+      servers.baseline = { base: baseline.base, pid: baseline.pid, cookie: await signIn(baseline.base) };
     }
     const rows = await signedInRound(servers, log);
+    const names = Object.keys(servers);
     log("");
-    log(`| page | ${Object.keys(servers).map((name) => `${name} req/s`).join(" | ")} |${servers.baseline ? " current ÷ baseline |" : ""}`);
-    log(`|---|${Object.keys(servers).map(() => "---:").join("|")}|${servers.baseline ? "---:|" : ""}`);
+    log(`| page | ${names.map((name) => `${name} req/s`).join(" | ")} | ${names.map((name) => `${name} server CPU ms/request`).join(" | ")} |${servers.baseline ? " current ÷ baseline req/s (median of rounds) | the rounds' ratios | baseline ÷ current CPU per request (median) |" : ""}`);
+    log(`|---|${names.map(() => "---:").join("|")}|${names.map(() => "---:").join("|")}|${servers.baseline ? "---:|---|---:|" : ""}`);
     for (const row of rows) {
-      const cells = Object.keys(servers).map((name) => row[name].rps.toFixed(0));
-      log(`| \`${row.path}\` | ${cells.join(" | ")} |${servers.baseline ? ` **${(row.current.rps / row.baseline.rps).toFixed(2)}** |` : ""}`);
+      const cells = [...names.map((name) => row[name].rps.toFixed(0)), ...names.map((name) => row[name].cpuMs.toFixed(2))];
+      const ratios = row.ratios ? ` **${median(row.ratios).toFixed(2)}** | ${row.ratios.map((r) => r.toFixed(2)).join(", ")} | ${median(row.cpuRatios).toFixed(2)} |` : "";
+      log(`| \`${row.path}\` | ${cells.join(" | ")} |${ratios}`);
     }
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});

@@ -1,30 +1,142 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
+import { session, user } from "#server/db/schema";
 import type { AppContext } from "#server/http/context";
+import { countUnreadNotifications, unreadNotificationsColumn } from "#server/notifications/unread";
 import { signInPath } from "./redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
+/** The signed-in person and the header's "Notifications (n)", read in the same query. */
+export type SessionAccount = { user: SessionUser; unreadNotifications: number };
+
+type SessionContext = Pick<AppContext, "auth" | "db">;
 
 // Root and route loaders of one request share the lookup.
-const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
+const lookups = new WeakMap<Request, Promise<SessionAccount | null>>();
 
-export function getSessionUser(request: Request, context: Pick<AppContext, "auth">): Promise<SessionUser | null> {
+/**
+ * Who sent the request, read from the database on every request (never a cached cookie or a
+ * per-process memory: a disabled account or an ended session is out on its next request).
+ */
+export function getSessionAccount(request: Request, context: SessionContext): Promise<SessionAccount | null> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    // Straight from the database, never a cached cookie: a disabled account is out on its next request.
-    lookup = context.auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true } }).then((result) =>
-      result && !result.user.disabled
-        ? {
-            id: result.user.id,
-            email: result.user.email,
-            name: result.user.name,
-            emailVerified: result.user.emailVerified,
-            image: result.user.image ?? null,
-          }
-        : null,
-    );
+    lookup = lookUpSession(request.headers, context);
     lookups.set(request, lookup);
   }
   return lookup;
+}
+
+export async function getSessionUser(request: Request, context: SessionContext): Promise<SessionUser | null> {
+  return (await getSessionAccount(request, context))?.user ?? null;
+}
+
+/** What better-auth itself uses to read a session cookie (its cookie names, secret and ages). */
+type SessionRules = { cookieName: string; dontRememberCookieName: string; secret: string; expiresInMs: number; updateAgeMs: number };
+const rulesByAuth = new WeakMap<AppContext["auth"], Promise<SessionRules>>();
+
+function sessionRules(auth: AppContext["auth"]): Promise<SessionRules> {
+  let rules = rulesByAuth.get(auth);
+  if (!rules) {
+    rules = auth.$context.then((ctx) => ({
+      cookieName: ctx.authCookies.sessionToken.name,
+      dontRememberCookieName: ctx.authCookies.dontRememberToken.name,
+      secret: ctx.secret,
+      expiresInMs: ctx.sessionConfig.expiresIn * 1000,
+      updateAgeMs: ctx.sessionConfig.updateAge * 1000,
+    }));
+    rulesByAuth.set(auth, rules);
+  }
+  return rules;
+}
+
+/**
+ * The common case in one query (session, account and unread count together): a signed token
+ * whose session row exists, has not expired and is not yet due for better-auth's daily
+ * extension. Everything else — an expired session (better-auth deletes it) or one due for
+ * extension (better-auth moves its expiry) — goes through better-auth's own getSession, as
+ * every request did before.
+ */
+async function lookUpSession(headers: Headers, context: SessionContext): Promise<SessionAccount | null> {
+  const cookieHeader = headers.get("cookie");
+  if (!cookieHeader) return null;
+  const rules = await sessionRules(context.auth);
+  const token = signedCookieValue(cookieHeader, rules.cookieName, rules.secret);
+  if (token === null) return null;
+  const [row] = await context.db
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      image: user.image,
+      disabled: user.disabled,
+      expiresAt: session.expiresAt,
+      unreadNotifications: unreadNotificationsColumn(user.id),
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .where(eq(session.token, token));
+  if (!row || row.disabled) return null;
+  const now = Date.now();
+  const expiresAt = row.expiresAt.getTime();
+  // better-auth never extends a session signed in without "remember me" (its signed dont_remember cookie).
+  const extendable = !signedCookieValue(cookieHeader, rules.dontRememberCookieName, rules.secret);
+  const dueForExtension = extendable && expiresAt - rules.expiresInMs + rules.updateAgeMs <= now;
+  if (expiresAt <= now || dueForExtension) return lookUpThroughBetterAuth(headers, context);
+  return {
+    user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image ?? null },
+    unreadNotifications: Number(row.unreadNotifications),
+  };
+}
+
+async function lookUpThroughBetterAuth(headers: Headers, context: SessionContext): Promise<SessionAccount | null> {
+  const result = await context.auth.api.getSession({ headers, query: { disableCookieCache: true } });
+  if (!result || result.user.disabled) return null;
+  const { id, email, name, emailVerified, image } = result.user;
+  return {
+    user: { id, email, name, emailVerified, image: image ?? null },
+    unreadNotifications: await countUnreadNotifications(context.db, id),
+  };
+}
+
+/** The value of a cookie better-auth signed, or null when it is absent or its signature is not ours. */
+function signedCookieValue(header: string, name: string, secret: string): string | null {
+  const signed = readCookie(header, name);
+  return signed === null ? null : verifiedValue(signed, secret);
+}
+
+/** The first cookie of that name, decoded as better-call decodes it (surrounding quotes dropped). */
+export function readCookie(header: string, name: string): string | null {
+  for (const part of header.split(";")) {
+    const equals = part.indexOf("=");
+    if (equals === -1 || part.slice(0, equals).trim() !== name) continue;
+    let value = part.slice(equals + 1).trim();
+    if (value.charCodeAt(0) === 34) value = value.slice(1, -1);
+    if (!value.includes("%")) return value;
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return null;
+}
+
+/**
+ * The value of a cookie better-auth signed (`<value>.<base64 HMAC-SHA256 of the value>`), or
+ * null when the signature is not ours: the check better-call's getSignedCookie makes.
+ */
+export function verifiedValue(signed: string, secret: string): string | null {
+  const dot = signed.lastIndexOf(".");
+  if (dot < 1) return null;
+  const signature = signed.slice(dot + 1);
+  if (signature.length !== 44 || !signature.endsWith("=")) return null;
+  const value = signed.slice(0, dot);
+  const expected = Buffer.from(createHmac("sha256", secret).update(value).digest("base64"));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : null;
 }
 
 function pathOf(request: Request): string {
@@ -33,14 +145,14 @@ function pathOf(request: Request): string {
 }
 
 /** Signed in, or off to /signin and back here afterwards. */
-export async function requireUser(request: Request, context: Pick<AppContext, "auth">): Promise<SessionUser> {
+export async function requireUser(request: Request, context: SessionContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
   if (!user) throw redirect(signInPath(pathOf(request)));
   return user;
 }
 
 /** Signed in with a verified email; unverified people are sent to /app/verify. */
-export async function requireVerifiedUser(request: Request, context: Pick<AppContext, "auth">): Promise<SessionUser> {
+export async function requireVerifiedUser(request: Request, context: SessionContext): Promise<SessionUser> {
   const user = await requireUser(request, context);
   if (!user.emailVerified) throw redirect("/app/verify");
   return user;

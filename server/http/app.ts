@@ -26,12 +26,13 @@ import { requestLogger } from "./logging";
 import { refuseUnreadableUrls } from "./malformed-url";
 import { personalisedResponses } from "./personalised";
 import { precompressedAssets } from "./precompressed";
+import { createRenderedDocuments } from "./rendered-documents";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 import { guardTestRoutes } from "./test-routes";
 
 
-type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
+type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp" | "renderedDocuments"> & {
   build: ServerBuild;
   clientDir: string;
   guestPages?: GuestPageCache | null;
@@ -41,7 +42,7 @@ type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp"> & {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages, notificationStreams } = options;
+  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams } = options;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -120,6 +121,7 @@ export function createHttpApp(options: HttpAppOptions) {
   );
 
   if (guestPages) app.use(guestPages.capture);
+  const renderedDocuments = createRenderedDocuments();
   app.all(
     "/{*path}",
     createRequestHandler({
@@ -133,6 +135,8 @@ export function createHttpApp(options: HttpAppOptions) {
         mailer,
         captcha,
         payments,
+        tagCatalogue,
+        renderedDocuments,
         sessionSecret,
         cspNonce: res.locals.cspNonce as string,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",

@@ -5,6 +5,8 @@ import type { Config } from "#server/config";
 import type { Mailer } from "#server/email/mailer";
 import type { Db } from "#server/db/client";
 import type { PaymentProvider } from "#server/payments/provider";
+import type { TagCatalogueReader } from "#server/opportunities/tags";
+import type { RenderedDocuments } from "./rendered-documents";
 
 /** What every loader and action receives as `context`. */
 export type AppContext = {
@@ -16,6 +18,10 @@ export type AppContext = {
   captcha: Captcha;
   /** The configured card payment provider (server/payments/setup.ts). */
   payments: PaymentProvider;
+  /** The opportunity tag catalogue, kept in memory per guest page generation (server/opportunities/tags.ts). */
+  tagCatalogue: TagCatalogueReader;
+  /** Documents already rendered, by what they were rendered from (app/entry.server.tsx). */
+  renderedDocuments: RenderedDocuments;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

@@ -14,6 +14,8 @@ import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
 import { generationSourceFor, guestPageCacheFor } from "#server/page-cache/setup";
+import { guestPagesChanged } from "#server/page-cache/generation";
+import { cachedTagCatalogue } from "#server/opportunities/tags";
 import { createBioHost } from "#server/bio/host/bio-host";
 import { closeViewCounter, viewCounterFor } from "#server/bio/host/view-counter";
 import { closeSandbox, sandboxFor } from "#server/payments/sandbox/runtime";
@@ -64,6 +66,9 @@ export async function startServer({ build, clientDir, env = process.env }: Start
   const payments = createPaymentProvider(config, { sandbox: () => sandboxFor({ db, config, sessionSecret, logger }) });
   const generation = generationSourceFor(database);
   const guestPages = guestPageCacheFor(config, database, generation);
+  // New tags from this start's seed: every process (and its cached guest pages) reads them next.
+  if (seeded.tagsAdded > 0) await guestPagesChanged(db);
+  const tagCatalogue = cachedTagCatalogue(db, generation);
   // Live unread counts: every committed alert change (the trigger of migration 0013) reaches this
   // process through LISTEN, and each tab's stream hears its user's new count (ADR 0024).
   const notificationStreams = createNotificationStreams({
@@ -78,7 +83,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     },
     onError: (error) => logger.warn({ err: error }, "notification changes: connection lost; reconnecting"),
   });
-  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, guestPages, notificationStreams });
+  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams });
   const counter = viewCounterFor(db, {
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });

@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { notifications } from "#server/db/schema";
 
@@ -6,4 +6,12 @@ import { notifications } from "#server/db/schema";
 export async function countUnreadNotifications(db: Db, uid: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.uid, uid), eq(notifications.unread, true)));
   return row?.n ?? 0;
+}
+
+/**
+ * The same count as a column of another query (the signed-in lookup reads it with the session,
+ * in one round trip): a subquery on the same partial index.
+ */
+export function unreadNotificationsColumn(uid: AnyColumn): SQL<number> {
+  return sql<number>`(select count(*)::int from ${notifications} where ${notifications.uid} = ${uid} and ${notifications.unread})`;
 }

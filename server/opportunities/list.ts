@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, totals } from "#server/db/schema";
@@ -73,25 +73,41 @@ export async function listOpportunities(db: Db, query: ListQuery, viewerUid: str
   if (query.before) conditions.push(lt(opportunityPosts.id, query.before));
   const backwards = query.before !== null;
 
-  const [rows, [counter]] = await Promise.all([
-    db
-      .select(summaryColumns)
-      .from(opportunityPosts)
-      .where(and(...conditions))
-      .orderBy(backwards ? desc(opportunityPosts.id) : asc(opportunityPosts.id))
-      .limit(PAGE_SIZE + 1),
-    db.select({ total: totals.total }).from(totals).where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL)),
-  ]);
+  // One round trip: the page, the viewer's heart on each card (read live, never from a cache)
+  // and the posts total. Only an empty page needs a second query for the total.
+  const rows = await db
+    .select({ ...summaryColumns, liked: likedBy(viewerUid), total: postsTotal })
+    .from(opportunityPosts)
+    .where(and(...conditions))
+    .orderBy(backwards ? desc(opportunityPosts.id) : asc(opportunityPosts.id))
+    .limit(PAGE_SIZE + 1);
+  const total = rows[0]?.total ?? (await readPostsTotal(db));
   const more = rows.length > PAGE_SIZE;
   const page = rows.slice(0, PAGE_SIZE);
   if (backwards) page.reverse();
-  const items = await withLikedFlags(db, viewerUid, page);
+  const items = page.map(({ total: _total, ...row }) => ({ ...row, applicationDeadline: row.applicationDeadline?.toISOString() ?? null }));
   return {
     kind: "SUCCESS",
     message: items.length > 0 ? "RESULTS_AVAILABLE" : "NO_RESULTS_FOUND",
     items,
     hasNext: backwards ? true : more,
     hasPrevious: backwards ? more : query.after !== null,
-    total: counter?.total ?? 0,
+    total: Number(total),
   };
+}
+
+/** Whether the viewer has hearted the row's post (the hearts (post_id, uid) unique index); false for a guest. */
+function likedBy(viewerUid: string | null): SQL<boolean> {
+  if (!viewerUid) return sql<boolean>`false`;
+  // Spelled out: in a one-table select drizzle leaves columns unqualified, and a bare "id" in the
+  // subquery would be the heart's own id.
+  const postId = sql`${sql.identifier(getTableName(opportunityPosts))}.${sql.identifier(opportunityPosts.id.name)}`;
+  return sql<boolean>`exists (select 1 from ${hearts} where ${hearts.postId} = ${postId} and ${hearts.uid} = ${viewerUid})`;
+}
+
+const postsTotal = sql<number>`(select ${totals.total} from ${totals} where ${totals.name} = ${OPPORTUNITY_POSTS_TOTAL})`;
+
+async function readPostsTotal(db: Db): Promise<number> {
+  const [counter] = await db.select({ total: totals.total }).from(totals).where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
+  return counter?.total ?? 0;
 }

@@ -1,6 +1,7 @@
 import { asc, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { tags } from "#server/db/schema";
+import type { GenerationSource } from "#server/page-cache/generation";
 import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "./tag-groups";
 
 // Re-exported so server code keeps one import; components import ./tag-groups directly.
@@ -15,6 +16,31 @@ export async function loadTagCatalogue(db: Db): Promise<TagCatalogue> {
   const catalogue = Object.fromEntries(TAG_GROUPS.map((group) => [group.kind, [] as string[]])) as TagCatalogue;
   for (const row of rows) catalogue[row.kind as TagGroupKind].push(row.name);
   return catalogue;
+}
+
+/** The catalogue as the signed-in list reads it per request (AppContext's `tagCatalogue`). */
+export type TagCatalogueReader = () => Promise<TagCatalogue>;
+
+/**
+ * The catalogue kept in memory for as long as the guest pages' generation stays the same (read
+ * after the request arrived, as the guest page cache reads it): tags change only when a start's
+ * seed adds some, and lifecycle moves the generation then, so every process on the database
+ * reads the new catalogue on its next request.
+ */
+export function cachedTagCatalogue(db: Db, generation: GenerationSource): TagCatalogueReader {
+  let kept: { generation: string; catalogue: Promise<TagCatalogue> } | null = null;
+  return async () => {
+    const current = await generation.current();
+    if (kept?.generation !== current) {
+      const entry = { generation: current, catalogue: loadTagCatalogue(db) };
+      kept = entry;
+      // A failed read is not kept: the next request tries again.
+      entry.catalogue.catch(() => {
+        if (kept === entry) kept = null;
+      });
+    }
+    return kept.catalogue;
+  };
 }
 
 export function allTags(catalogue: TagCatalogue): Set<string> {

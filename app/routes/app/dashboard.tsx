@@ -28,6 +28,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { name: user.name };
 }
 
+// Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).
+export const handle = { rendersFromDataOnly: true };
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Dashboard" });
 
 /** A card in two variants, each tagged for tracking: compact on phones, large from md up. */

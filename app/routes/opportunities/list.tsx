@@ -5,7 +5,7 @@ import { listHref, MAX_TAG_FILTERS } from "#server/opportunities/list-links";
 import { parseListQuery } from "#server/opportunities/list-query";
 import { logTagSearch } from "#server/opportunities/read";
 import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#server/opportunities/tag-groups";
-import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { allTags } from "#server/opportunities/tags";
 import { FormAlert, primaryButton } from "#app/components/forms";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { TagFilter } from "#app/components/opportunities/TagFilter";
@@ -17,7 +17,7 @@ export const EMPTY_TEXT = "Sorry, we couldn't find any opportunities matching yo
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const [catalogue, viewer] = await Promise.all([loadTagCatalogue(context.db), getSessionUser(request, context)]);
+  const [catalogue, viewer] = await Promise.all([context.tagCatalogue(), getSessionUser(request, context)]);
   const known = allTags(catalogue);
   const groupParam = url.searchParams.get("group");
   const group = (TAG_GROUPS.some((g) => g.kind === groupParam) ? groupParam : DEFAULT_TAG_GROUP) as TagGroupKind;
@@ -50,6 +50,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { status: parsed.kind === "ERROR" ? 400 : 200 },
   );
 }
+
+// Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).
+export const handle = { rendersFromDataOnly: true };
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

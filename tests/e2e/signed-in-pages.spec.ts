@@ -1,0 +1,70 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures";
+
+// Issue 22, item 24: signed-in pages rendered from identical data are sent again instead of
+// rendered again (server/http/rendered-documents.ts). Each person still sees their own hearts at
+// once, never another's, and the page's scripts run with the request's own nonce.
+const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+const LIST = "/app/opportunities?tags[]=technology";
+
+async function signedInPage(browser: Browser, person: { email: string; password: string }, javaScriptEnabled: boolean): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled });
+  const page = await context.newPage();
+  await signIn(page, person.email, person.password);
+  await expect(page).toHaveURL("/app");
+  return page;
+}
+
+const firstHeart = (page: Page) => page.getByRole("main").getByRole("button", { name: /^(Save|Unsave) “/ }).first();
+
+test("a heart shows at once for its giver on a page seen before, and never for anyone else", async ({ browser }) => {
+  const giver = await signedInPage(browser, CREATOR, false);
+  const other = await signedInPage(browser, SPONSOR, false);
+  await giver.goto(LIST);
+  await giver.reload(); // the same data twice: the second is the kept document
+  const before = (await firstHeart(giver).getAttribute("aria-label"))!;
+  await other.goto(LIST);
+  const otherBefore = (await firstHeart(other).getAttribute("aria-label"))!;
+
+  await firstHeart(giver).click();
+  await expect(giver).toHaveURL(/tags(\[\]|%5B%5D)=technology/);
+  const after = (await firstHeart(giver).getAttribute("aria-label"))!;
+  expect(after).not.toBe(before);
+  await other.reload();
+  // Only the count moved for the other person: their own Save/Unsave is as it was.
+  expect((await firstHeart(other).getAttribute("aria-label"))!.split(" ")[0]).toBe(otherBefore.split(" ")[0]);
+
+  // Back to the first state: the document kept from before is sent again, and it is right.
+  await firstHeart(giver).click();
+  await expect(firstHeart(giver)).toHaveAttribute("aria-label", before);
+  await giver.context().close();
+  await other.context().close();
+});
+
+test("a kept page's scripts run: its nonce is the request's own", async ({ browser }) => {
+  const page = await signedInPage(browser, CREATOR, true);
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  await page.goto("/app");
+  await page.goto("/app");
+  // Client-side navigation needs the hydrated router.
+  await page.locator('[data-track="dashboard:view-all:large"]').click();
+  await expect(page.getByRole("heading", { name: "Opportunities", level: 1 })).toBeVisible();
+  await page.goto(LIST);
+  await page.goto(LIST);
+  const heart = firstHeart(page);
+  const before = (await heart.getAttribute("aria-label"))!;
+  const navigations: string[] = [];
+  page.on("framenavigated", (frame) => navigations.push(frame.url()));
+  await heart.click();
+  await expect(heart).not.toHaveAttribute("aria-label", before);
+  await heart.click();
+  await expect(heart).toHaveAttribute("aria-label", before);
+  // Hearted through the page's script (a fetcher), not by a full page load.
+  expect(navigations).toEqual([]);
+  expect(refused).toEqual([]);
+  await page.context().close();
+});

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
@@ -27,6 +27,28 @@ async function verifiedUser(page: Page): Promise<string> {
 type Made = { ending: string; paid: string[]; pending: string[]; email: string };
 
 /** A creator who takes payments, with `paid` completed $25 tips and `pending` unpaid checkouts (oldest first). */
+/**
+ * Clicks Refund and follows SPEC §2.5's states: 'Loading...' while the request is out (held half a
+ * second so it can be seen), then 'Refunded' for 4 s, then a disabled button until the webhook lands.
+ * Leaves the route hold in place; the caller unroutes it once the status has followed.
+ */
+async function refundShowsItsStates(page: Page, button: Locator): Promise<void> {
+  await page.route("**/refund.data*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await button.click();
+  await expect(button).toHaveText("Loading...");
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveText("Refunded");
+  const shown = Date.now();
+  await expect(button).toHaveText("Refund", { timeout: 10_000 });
+  const lasted = Date.now() - shown;
+  expect(lasted).toBeGreaterThanOrEqual(3_500);
+  expect(lasted).toBeLessThan(6_000);
+  await expect(button).toBeDisabled();
+}
+
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
   const email = await verifiedUser(page);
   const ready = await page.request.get("/__test/payments?ready=true");
@@ -135,21 +157,7 @@ test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook con
   const card = cardOf(page, first);
   const button = card.getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
 
-  // Hold the request a moment so the loading state can be seen.
-  await page.route("**/refund.data*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await route.continue();
-  });
-  await button.click();
-  await expect(button).toHaveText("Loading...");
-  await expect(button).toBeDisabled();
-  await expect(button).toHaveText("Refunded");
-  const shown = Date.now();
-  await expect(button).toHaveText("Refund", { timeout: 10_000 });
-  const lasted = Date.now() - shown;
-  expect(lasted).toBeGreaterThanOrEqual(3_500);
-  expect(lasted).toBeLessThan(6_000);
-  await expect(button).toBeDisabled();
+  await refundShowsItsStates(page, button);
   // Without a reload: the list follows the provider's webhook.
   await expect(card.getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
   await page.unroute("**/refund.data*");
@@ -218,18 +226,7 @@ test("the Sponsors Dashboard's My Sponsors has Refund: only for a completed paym
   await expect(button).toHaveText("Refund");
   await expect(button).toBeEnabled();
 
-  await page.route("**/refund.data*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await route.continue();
-  });
-  await button.click();
-  await expect(button).toHaveText("Loading...");
-  await expect(button).toBeDisabled();
-  await expect(button).toHaveText("Refunded");
-  const shown = Date.now();
-  await expect(button).toHaveText("Refund", { timeout: 10_000 });
-  expect(Date.now() - shown).toBeGreaterThanOrEqual(3_500);
-  await expect(button).toBeDisabled();
+  await refundShowsItsStates(page, button);
   await expect(rowOf(first).getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
   await page.unroute("**/refund.data*");
   expect(await sessionState(page, first)).toMatchObject({ status: "refunded", sandboxRefunds: 1 });

@@ -1,10 +1,13 @@
 /**
  * The product's one error vocabulary (SPEC §8, "backend function HTTP statuses").
  *
- * Every failure a caller is meant to see — from an identity flow, a mutation, a
- * callable function or a route — names one of these codes, and the code alone
- * decides the HTTP status. Domain functions return `DomainError`s; the thrown
- * form, `AppError`, is for the few places that must unwind (callable functions).
+ * A domain function answers with a `Result`: `{ kind: "SUCCESS", …what it made }`
+ * or a `DomainError` — an expected refusal with a code (the code alone decides
+ * the HTTP status) and, where a caller must tell refusals of one code apart, a
+ * typed `reason` such as `ALREADY_PAID`. `kind` has no other values (a lint
+ * rule refuses new ones): a success that comes in several shapes says which in
+ * a field of its own (`outcome`, `status`). Throwing is for bugs and
+ * infrastructure only (a lost database, a provider that did not answer).
  */
 export const ERROR_HTTP_STATUS = {
   "invalid-argument": 400,
@@ -12,6 +15,8 @@ export const ERROR_HTTP_STATUS = {
   "permission-denied": 403,
   "not-found": 404,
   aborted: 409,
+  // Not one of SPEC §8's codes: a request whose body is not a form at all (HTTP's own status for it).
+  "unsupported-media-type": 415,
   "resource-exhausted": 429,
   cancelled: 499,
   internal: 500,
@@ -22,12 +27,43 @@ export const ERROR_HTTP_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
 
-/** A failure as domain functions return it: `{ kind: 'ERROR', code, message }` plus what the caller needs. */
+/** A refusal as domain functions return it: `{ kind: 'ERROR', code, message }` plus what the caller needs (a `reason`, field errors). */
 export type DomainError<Code extends ErrorCode = ErrorCode, Extra extends object = object> = {
   kind: "ERROR";
   code: Code;
   message: string;
 } & Extra;
+
+/** A refusal a caller branches on by its `reason` (`ALREADY_PAID`), not only by its code. */
+export type Refusal<Code extends ErrorCode, Reason extends string, Extra extends object = object> = DomainError<Code, { reason: Reason } & Extra>;
+
+/** What a domain function made. */
+export type Success<Value extends object = object> = { kind: "SUCCESS" } & Value;
+
+/** Everything a domain function can answer: what it made, or why not. */
+export type Result<Value extends object = object, Failure extends DomainError = DomainError> = Success<Value> | Failure;
+
+export function success(): Success;
+export function success<Value extends object>(value: Value): Success<Value>;
+export function success(value: object = {}): Success {
+  return { kind: "SUCCESS", ...value };
+}
+
+/** A refusal with a typed reason: `refusal("aborted", "ALREADY_PAID", "This checkout is already paid.")`. */
+export function refusal<Code extends ErrorCode, Reason extends string>(code: Code, reason: Reason, message: string): Refusal<Code, Reason>;
+export function refusal<Code extends ErrorCode, Reason extends string, Extra extends object>(
+  code: Code,
+  reason: Reason,
+  message: string,
+  extra: Extra,
+): Refusal<Code, Reason, Extra>;
+export function refusal(code: ErrorCode, reason: string, message: string, extra: object = {}): Refusal<ErrorCode, string> {
+  return { kind: "ERROR", code, message, ...extra, reason };
+}
+
+export function isRefusal<R extends { kind: string }>(result: R): result is Extract<R, { kind: "ERROR" }> {
+  return result.kind === "ERROR";
+}
 
 export function domainError<Code extends ErrorCode>(code: Code, message: string): DomainError<Code>;
 export function domainError<Code extends ErrorCode, Extra extends object>(code: Code, message: string, extra: Extra): DomainError<Code, Extra>;

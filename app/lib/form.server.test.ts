@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkEntries, FORM_MESSAGES, MAX_FIELD_CHARS, MAX_FIELDS, readForm } from "./form.server";
@@ -19,8 +20,8 @@ describe("readForm: what a browser sends", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(typedText, typedText), { maxLength: 12 }), async (pairs) => {
         const reading = await readForm(urlencoded(new URLSearchParams(pairs).toString()));
-        expect(reading.ok).toBe(true);
-        if (reading.ok) expect(entriesOf(reading.form)).toEqual(pairs);
+        expect(reading.kind).toBe("SUCCESS");
+        if (reading.kind === "SUCCESS") expect(entriesOf(reading.form)).toEqual(pairs);
       }),
       { numRuns: 200 },
     );
@@ -33,8 +34,8 @@ describe("readForm: what a browser sends", () => {
         for (const [name, value] of pairs) sent.append(name, value);
         const encoded = new Request("http://localhost/", { method: "POST", body: sent });
         const reading = await readForm(encoded);
-        expect(reading.ok).toBe(true);
-        if (reading.ok) expect(entriesOf(reading.form)).toEqual(pairs.map(([n, v]) => [n, v.replace(/\r\n|\r(?!\n)|\n/g, "\r\n")]));
+        expect(reading.kind).toBe("SUCCESS");
+        if (reading.kind === "SUCCESS") expect(entriesOf(reading.form)).toEqual(pairs.map(([n, v]) => [n, v.replace(/\r\n|\r(?!\n)|\n/g, "\r\n")]));
       }),
       { numRuns: 100 },
     );
@@ -42,21 +43,21 @@ describe("readForm: what a browser sends", () => {
 
   it("accepts a charset parameter and an empty form", async () => {
     const reading = await readForm(post("", "application/x-www-form-urlencoded; charset=UTF-8"));
-    expect(reading).toEqual({ ok: true, form: expect.any(FormData) });
+    expect(reading).toEqual({ kind: "SUCCESS", form: expect.any(FormData) });
   });
 });
 
 describe("readForm: what it refuses, with a message and without throwing", () => {
   it("refuses JSON, text and a missing Content-Type with 415", async () => {
     for (const request of [post('{"email":"a@b.c"}', "application/json"), post("email=a", "text/plain"), post("email=a")]) {
-      expect(await readForm(request)).toMatchObject({ ok: false, status: 415, message: FORM_MESSAGES.unsupported });
+      expect(await readForm(request)).toMatchObject({ kind: "ERROR", code: "unsupported-media-type", message: FORM_MESSAGES.unsupported });
     }
   });
 
   it("refuses NUL in a value or a name with 400 and gives back the rest without it", async () => {
     const reading = await readForm(urlencoded("title=Hello%00World&na%00me=x"));
-    expect(reading).toMatchObject({ ok: false, status: 400, message: FORM_MESSAGES.nul });
-    if (!reading.ok) expect(entriesOf(reading.salvaged!)).toEqual([["title", "HelloWorld"], ["name", "x"]]);
+    expect(reading).toMatchObject({ kind: "ERROR", code: "invalid-argument", message: FORM_MESSAGES.nul });
+    if (reading.kind === "ERROR") expect(entriesOf(reading.salvaged!)).toEqual([["title", "HelloWorld"], ["name", "x"]]);
   });
 
   it("refuses invalid UTF-8, raw or percent-escaped, and lone surrogates", async () => {
@@ -68,9 +69,9 @@ describe("readForm: what it refuses, with a message and without throwing", () =>
       new Uint8Array([0x74, 0x3d, 0xc3, 0x28]), // t=\xC3( raw
     ];
     for (const body of bodies) {
-      expect(await readForm(urlencoded(body))).toMatchObject({ ok: false, status: 400, message: FORM_MESSAGES.encoding });
+      expect(await readForm(urlencoded(body))).toMatchObject({ kind: "ERROR", code: "invalid-argument", message: FORM_MESSAGES.encoding });
     }
-    expect(checkEntries([["title", "a\uD800b"]])).toMatchObject({ ok: false, status: 400 });
+    expect(checkEntries([["title", "a\uD800b"]])).toMatchObject({ kind: "ERROR", code: "invalid-argument" });
   });
 
   it("refuses broken multipart with 400", async () => {
@@ -79,19 +80,19 @@ describe("readForm: what it refuses, with a message and without throwing", () =>
       post("no boundary at all", "multipart/form-data"),
       post("--y\r\n\r\n--y--", "multipart/form-data; boundary=x"),
     ];
-    for (const request of broken) expect(await readForm(request)).toMatchObject({ ok: false, status: 400 });
+    for (const request of broken) expect(await readForm(request)).toMatchObject({ kind: "ERROR", code: "invalid-argument" });
   });
 
   it("refuses files, too many fields and oversized values", async () => {
     const withFile = new FormData();
     withFile.append("avatar", new File(["x"], "x.txt", { type: "text/plain" }));
     expect(await readForm(new Request("http://localhost/", { method: "POST", body: withFile }))).toMatchObject({
-      status: 400,
+      code: "invalid-argument",
       message: FORM_MESSAGES.file,
     });
-    expect(await readForm(urlencoded("a=1&".repeat(MAX_FIELDS + 1)))).toMatchObject({ status: 400, message: FORM_MESSAGES.tooMany });
+    expect(await readForm(urlencoded("a=1&".repeat(MAX_FIELDS + 1)))).toMatchObject({ code: "invalid-argument", message: FORM_MESSAGES.tooMany });
     expect(await readForm(urlencoded(`title=${"x".repeat(MAX_FIELD_CHARS + 1)}`))).toMatchObject({
-      status: 400,
+      code: "invalid-argument",
       message: FORM_MESSAGES.tooLong,
     });
   });
@@ -116,8 +117,8 @@ describe("readForm: what it refuses, with a message and without throwing", () =>
     await fc.assert(
       fc.asyncProperty(hostile, contentTypes, async (body, type) => {
         const reading = await readForm(post(body as BodyInit, type || undefined));
-        if (!reading.ok) {
-          expect([400, 415]).toContain(reading.status);
+        if (reading.kind === "ERROR") {
+          expect([400, 415]).toContain(httpStatusOf(reading.code));
           expect(reading.message.length).toBeGreaterThan(20);
           return;
         }

@@ -10,6 +10,8 @@
  * function.
  */
 
+import { refusal, success, type Refusal, type Success } from "#server/errors";
+
 /** Far above any field's own limit (the longest, a description, is under 1000 characters). */
 export const MAX_FIELD_CHARS = 20_000;
 /** The largest form (the opportunity editor with 10 tags) has about 25 fields. */
@@ -18,18 +20,21 @@ export const MAX_FIELDS = 200;
 const URLENCODED = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
 
-export type FormRefusal = {
-  ok: false;
-  status: 400 | 415;
-  message: string;
-  /**
-   * What could be read, with NUL characters taken out, when the refusal is
-   * about one field's content: a page can put the person's text back into
-   * the form rather than lose it.
-   */
-  salvaged: FormData | null;
-};
-export type FormReading = { ok: true; form: FormData } | FormRefusal;
+type FormRefusalReason = "UNSUPPORTED" | "MALFORMED" | "ENCODING" | "NUL" | "TOO_LONG" | "TOO_MANY" | "FILE";
+
+export type FormRefusal = Refusal<
+  "invalid-argument" | "unsupported-media-type",
+  FormRefusalReason,
+  {
+    /**
+     * What could be read, with NUL characters taken out, when the refusal is
+     * about one field's content: a page can put the person's text back into
+     * the form rather than lose it.
+     */
+    salvaged: FormData | null;
+  }
+>;
+export type FormReading = Success<{ form: FormData }> | FormRefusal;
 
 export const FORM_MESSAGES = {
   unsupported: "This address takes a form submission only. Send the form from its page again.",
@@ -41,30 +46,38 @@ export const FORM_MESSAGES = {
   file: "This form doesn't take files, so nothing was saved.",
 } as const;
 
-const refuse = (status: 400 | 415, message: string, salvaged: FormData | null = null): FormRefusal => ({
-  ok: false,
-  status,
-  message,
-  salvaged,
-});
+const MESSAGE_REASONS: Record<keyof typeof FORM_MESSAGES, FormRefusalReason> = {
+  unsupported: "UNSUPPORTED",
+  malformed: "MALFORMED",
+  encoding: "ENCODING",
+  nul: "NUL",
+  tooLong: "TOO_LONG",
+  tooMany: "TOO_MANY",
+  file: "FILE",
+};
+
+function refuse(which: keyof typeof FORM_MESSAGES, salvaged: FormData | null = null): FormRefusal {
+  const code = which === "unsupported" ? "unsupported-media-type" : "invalid-argument";
+  return refusal(code, MESSAGE_REASONS[which], FORM_MESSAGES[which], { salvaged });
+}
 
 /** Reads and checks a form submission; never throws for anything the client sent. */
 export async function readForm(request: Request): Promise<FormReading> {
   const type = mediaType(request.headers.get("Content-Type"));
-  if (type !== URLENCODED && type !== MULTIPART) return refuse(415, FORM_MESSAGES.unsupported);
+  if (type !== URLENCODED && type !== MULTIPART) return refuse("unsupported");
 
   let bytes: ArrayBuffer;
   try {
     bytes = await request.arrayBuffer();
   } catch {
-    return refuse(400, FORM_MESSAGES.malformed);
+    return refuse("malformed");
   }
   // Our forms carry text only (no file inputs), so the whole body must be UTF-8.
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return refuse(400, FORM_MESSAGES.encoding);
+    return refuse("encoding");
   }
 
   const entries = type === URLENCODED ? parseUrlEncoded(text) : await parseMultipart(request, bytes);
@@ -74,17 +87,17 @@ export async function readForm(request: Request): Promise<FormReading> {
 
 /** Checks parsed name/value pairs; exported for the property tests. */
 export function checkEntries(entries: Array<[string, string | File]>): FormReading {
-  if (entries.length > MAX_FIELDS) return refuse(400, FORM_MESSAGES.tooMany);
+  if (entries.length > MAX_FIELDS) return refuse("tooMany");
   const form = new FormData();
   let hasNul = false;
   for (const [name, value] of entries) {
-    if (typeof value !== "string") return refuse(400, FORM_MESSAGES.file);
-    if (name.length > MAX_FIELD_CHARS || value.length > MAX_FIELD_CHARS) return refuse(400, FORM_MESSAGES.tooLong);
-    if (hasLoneSurrogate(name) || hasLoneSurrogate(value)) return refuse(400, FORM_MESSAGES.encoding);
+    if (typeof value !== "string") return refuse("file");
+    if (name.length > MAX_FIELD_CHARS || value.length > MAX_FIELD_CHARS) return refuse("tooLong");
+    if (hasLoneSurrogate(name) || hasLoneSurrogate(value)) return refuse("encoding");
     if (name.includes("\0") || value.includes("\0")) hasNul = true;
     form.append(name.replaceAll("\0", ""), value.replaceAll("\0", ""));
   }
-  return hasNul ? refuse(400, FORM_MESSAGES.nul, form) : { ok: true, form };
+  return hasNul ? refuse("nul", form) : success({ form });
 }
 
 function mediaType(header: string | null): string {
@@ -101,14 +114,14 @@ function parseUrlEncoded(text: string): Array<[string, string]> | FormRefusal {
   if (text === "") return entries;
   for (const pair of text.split("&")) {
     if (pair === "") continue;
-    if (entries.length >= MAX_FIELDS) return refuse(400, FORM_MESSAGES.tooMany);
+    if (entries.length >= MAX_FIELDS) return refuse("tooMany");
     const eq = pair.indexOf("=");
     const rawName = eq === -1 ? pair : pair.slice(0, eq);
     const rawValue = eq === -1 ? "" : pair.slice(eq + 1);
     try {
       entries.push([decodeComponent(rawName), decodeComponent(rawValue)]);
     } catch {
-      return refuse(400, FORM_MESSAGES.encoding);
+      return refuse("encoding");
     }
   }
   return entries;
@@ -129,7 +142,7 @@ async function parseMultipart(request: Request, bytes: ArrayBuffer): Promise<Arr
     });
     return [...(await copy.formData()).entries()];
   } catch {
-    return refuse(400, FORM_MESSAGES.malformed);
+    return refuse("malformed");
   }
 }
 

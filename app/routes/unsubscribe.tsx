@@ -6,6 +6,7 @@ import { FormAlert, primaryButton } from "#app/components/forms";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/unsubscribe";
+import { answerRefusal } from "#app/lib/respond.server";
 
 type PageData = { label: string | null; error: string | null; done: boolean };
 
@@ -25,7 +26,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data<PageData>({ label: null, error: read.message, done: false }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<PageData>(read, { label: null, error: read.message, done: false });
   const result = await unsubscribe(context.db, unsubscribeSigningKey(context.sessionSecret), params.token);
   if (result.kind === "ERROR") return data<PageData>({ label: null, error: result.message, done: false }, { status: httpStatusOf(result.code) });
   context.logger.info({ kind: result.notificationKind, oneClick: read.form.get("List-Unsubscribe") === "One-Click" }, "notification mail unsubscribed");

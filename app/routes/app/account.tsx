@@ -21,6 +21,7 @@ import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast, toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/account";
+import { answerRefusal } from "#app/lib/respond.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -72,7 +73,7 @@ type ActionResult = { profileError?: string; resetSent?: boolean; error?: string
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
   const form = read.form;
   const intent = formText(form, "intent");
   if (intent === "profile") {

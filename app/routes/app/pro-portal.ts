@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: read.message });
+  if (read.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: read.message });
   const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: ACCOUNT });
   if (link.kind === "NO_CUSTOMER") throw redirect(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`, 303);
   if (link.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: link.message });

@@ -13,6 +13,7 @@ import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/pro";
+import { answerRefusal } from "#app/lib/respond.server";
 
 const PRO_PATH = "/app/pro";
 const PRICE_TEXT = { launchpad: "$2 per month", star_power: "$15 per year", limitless: "$50 one-time" } as const;
@@ -78,7 +79,7 @@ type ActionData = { error: string };
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) return data<ActionData>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { error: read.message });
   const returnTo = returnToOf(request);
   const origins = { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL };
   const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;

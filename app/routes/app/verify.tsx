@@ -10,6 +10,7 @@ import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
 import { toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/verify";
+import { answerRefusal } from "#app/lib/respond.server";
 
 // SPEC §2.5, word for word.
 export const VERIFY_MESSAGES = {
@@ -31,7 +32,7 @@ type ActionResult = { invalid?: boolean; notice?: string; error?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
   const form = read.form;
   const intent = formText(form, "intent");
   const deps = identityDeps(context);

@@ -9,6 +9,7 @@ import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/reset-password";
+import { answerRefusal } from "#app/lib/respond.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
@@ -20,7 +21,7 @@ type ActionResult = { error?: string; code?: string; fieldErrors?: { password?: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
   const form = read.form;
   const password = formText(form, "password");
   const confirm = formText(form, "confirm");

@@ -12,6 +12,7 @@ import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.serv
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signin";
+import { answerRefusal } from "#app/lib/respond.server";
 
 // better-auth's OAuth error codes: SPEC §8 gives them no message of their own, so each reads the
 // generic one with what to do on the second line.
@@ -49,7 +50,7 @@ type ActionResult = {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
   const form = read.form;
   const intent = formText(form, "intent");
   const email = formText(form, "email").trim();

@@ -13,6 +13,7 @@ import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.serv
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/signup";
+import { answerRefusal } from "#app/lib/respond.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -32,7 +33,7 @@ type ActionResult = { error?: string; code?: string; fieldErrors?: FieldErrors; 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data<ActionResult>({ error: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
   const form = read.form;
   const redirectTo = safeRedirectPath(formText(form, "redirectTo"));
   if (formText(form, "intent") === "google") return redirectToGoogle(context, request, redirectTo, parseUserType(formText(form, "type")));

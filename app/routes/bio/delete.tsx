@@ -8,6 +8,7 @@ import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
+import { refuseWith } from "#app/lib/respond.server";
 
 /** What the dashboard's delete button gets back when it asked from the page (a fetcher). */
 export type DeleteAnswer = { deleted: true } | { deleted: false; message: string };
@@ -21,7 +22,7 @@ export type DeleteAnswer = { deleted: true } | { deleted: false; message: string
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  if (read.kind === "ERROR") refuseWith(read);
   const viaPage = formText(read.form, "via") === "fetcher";
   const result = await deleteBioPage(context.db, { uid: user.id }, formText(read.form, "pageId"));
   if (result.kind === "ERROR") {

@@ -46,7 +46,7 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
     if (own.kind === "ERROR") throw data(own.message, { status: httpStatusOf(own.code) });
   }
   const read = await readForm(request);
-  if (!read.ok) return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read.status);
+  if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, httpStatusOf(read.code));
   const input = formDataToBioInput(read.form);
 
   const intent = formText(read.form, "intent");

@@ -14,6 +14,7 @@ import { pageMeta } from "#app/lib/meta";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/notifications";
 import { alertCard } from "./view.server";
+import { refuseWith } from "#app/lib/respond.server";
 
 /**
  * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's
@@ -51,7 +52,7 @@ const TOASTS = {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  if (read.kind === "ERROR") refuseWith(read);
   const intent = formText(read.form, "intent");
   const id = formText(read.form, "id");
   const viaPage = formText(read.form, "via") === "fetcher";

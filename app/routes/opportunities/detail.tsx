@@ -14,6 +14,7 @@ import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/detail";
+import { refuseWith } from "#app/lib/respond.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getSessionUser(request, context);
@@ -31,7 +32,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  if (read.kind === "ERROR") refuseWith(read);
   const form = read.form;
   if (formText(form, "intent") !== "delete") throw data("Unknown action", { status: 400 });
   const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);

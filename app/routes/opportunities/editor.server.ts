@@ -20,10 +20,10 @@ export type EditorActionData = {
  */
 export async function saveOpportunity(request: Request, context: AppLoadContext, uid: string, mode: "create" | "edit") {
   const read = await readForm(request);
-  if (!read.ok) {
+  if (read.kind === "ERROR") {
     // The person's text comes back into the form (without any NUL) with the reason above it.
     const values = formDataToInput(read.salvaged ?? new FormData());
-    return data<EditorActionData>({ values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` }, { status: read.status });
+    return data<EditorActionData>({ values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` }, { status: httpStatusOf(read.code) });
   }
   const form = read.form;
   const input = formDataToInput(form);

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, redirect } from "react-router";
 import { safeRedirectPath, signInPath } from "#server/auth/redirects";
 import { getSessionUser } from "#server/auth/session";
@@ -14,7 +15,7 @@ import type { Route } from "./+types/heart";
 export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
   // No page of its own to show the reason on: the reason itself, as text.
-  if (!read.ok) throw new Response(read.message, { status: read.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (read.kind === "ERROR") throw new Response(read.message, { status: httpStatusOf(read.code), headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const form = read.form;
   const returnTo = safeRedirectPath(formText(form, "returnTo"), detailPath(params.docId));
   const user = await getSessionUser(request, context);

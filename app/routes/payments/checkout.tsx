@@ -1,3 +1,4 @@
+import { httpStatusOf } from "#server/errors";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import {
@@ -42,10 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const target = checkoutTarget(new URL(request.url).searchParams);
   if (!target) throw data(null, { status: 404 });
   const read = await readForm(request);
-  if (!read.ok) {
+  if (read.kind === "ERROR") {
     const salvaged = read.salvaged ?? new FormData();
     const values = { amount: text(salvaged, "amount"), sponsorEmail: text(salvaged, "sponsorEmail"), message: text(salvaged, "message") };
-    return data<ActionData>({ values, fieldErrors: {}, message: read.message }, { status: read.status });
+    return data<ActionData>({ values, fieldErrors: {}, message: read.message }, { status: httpStatusOf(read.code) });
   }
   const values = { amount: text(read.form, "amount"), sponsorEmail: text(read.form, "sponsorEmail"), message: text(read.form, "message") };
   const user = await getSessionUser(request, context);

@@ -7,6 +7,7 @@ import { parseSetupForm } from "#server/payments/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
+import { answerRefusal } from "#app/lib/respond.server";
 
 /** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */
 const ERROR_PAGE = "/500";
@@ -26,7 +27,7 @@ export async function payoutSetupData(context: AppLoadContext, user: SignedIn): 
  */
 export async function connectAction(request: Request, context: AppLoadContext, user: SignedIn) {
   const read = await readForm(request);
-  if (!read.ok) return data<PayoutSetupErrors>({ message: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<PayoutSetupErrors>(read, { message: read.message });
   const parsed = parseSetupForm(read.form);
   if (parsed.kind === "INVALID") return data<PayoutSetupErrors>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
 

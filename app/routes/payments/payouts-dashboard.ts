@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS_PATH, { kind: "error", message: read.message });
+  if (read.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS_PATH, { kind: "error", message: read.message });
   const result = await payoutsDashboardLink(context.db, context.payments, user.id);
   if (result.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS_PATH, { kind: "error", message: result.message });
   // The provider's own page (an absolute URL it gave us), not a path of ours.

@@ -9,6 +9,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/checkout";
 import { requireSandbox } from "./sandbox.server";
+import { answerRefusal } from "#app/lib/respond.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const sandbox = requireSandbox(context);
@@ -29,7 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const sandbox = requireSandbox(context);
   if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
   const read = await readForm(request);
-  if (!read.ok) return data<ActionData>({ message: read.message, values: { email: "", expiry: "", postalCode: "" } }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { message: read.message, values: { email: "", expiry: "", postalCode: "" } });
   const form = { email: text(read.form, "email"), number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
   const result = await payCheckout(context.db, params.checkoutId, form, sandbox.now());
   switch (result.kind) {

@@ -9,6 +9,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/onboarding";
 import { requireSandbox } from "./sandbox.server";
+import { answerRefusal } from "#app/lib/respond.server";
 
 /**
  * The account link checks out and the account exists; an expired link goes
@@ -43,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!current) return usedUp(context.config.APP_NAME);
   const read = await readForm(request);
   const empty: OnboardingValues = { legalName: "", country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };
-  if (!read.ok) return data<ActionData>({ values: empty, errors: {}, message: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { values: empty, errors: {}, message: read.message });
   const parsed = parseOnboardingForm(read.form);
   if (parsed.kind === "INVALID") return data<ActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   // Null: another submit of this link got there first (or a newer link was made meanwhile).

@@ -11,6 +11,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/portal";
 import { requireSandbox } from "./sandbox.server";
+import { answerRefusal } from "#app/lib/respond.server";
 
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
 const STATUS_TEXT = { active: "Active", past_due: "Past due: the renewal payment failed", canceled: "Ended" } as Record<string, string>;
@@ -85,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { sandbox, customerId, check } = checked(request, context, params.customerId);
   if (check === "expired") return data<ActionData>({ ok: false, message: "This portal link has expired. Open the Pro Portal again from your account." }, { status: 410 });
   const read = await readForm(request);
-  if (!read.ok) return data<ActionData>({ ok: false, message: read.message }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { ok: false, message: read.message });
   const portalAction = actionOf(read.form);
   if (!portalAction) return data<ActionData>({ ok: false, message: "Unknown action." }, { status: 400 });
   const result = await applyPortalAction(context.db, customerId, portalAction, sandbox.now());

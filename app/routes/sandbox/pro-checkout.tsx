@@ -9,6 +9,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/pro-checkout";
 import { requireSandbox } from "./sandbox.server";
+import { answerRefusal } from "#app/lib/respond.server";
 
 /** The sandbox's hosted checkout for a Pro plan: a subscription (Launchpad, Star Power) or a one-time payment (Limitless). */
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -30,7 +31,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const sandbox = requireSandbox(context);
   if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
   const read = await readForm(request);
-  if (!read.ok) return data<ActionData>({ message: read.message, values: { expiry: "", postalCode: "" } }, { status: read.status });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { message: read.message, values: { expiry: "", postalCode: "" } });
   const card = { number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
   const result = await payProCheckout(context.db, params.checkoutId, card, sandbox.now());
   switch (result.kind) {

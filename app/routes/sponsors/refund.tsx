@@ -8,6 +8,7 @@ import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import { PAYMENTS_PATH } from "#app/components/sponsors/paths";
 import type { Route } from "./+types/refund";
+import { refuseWith } from "#app/lib/respond.server";
 
 /** What a card's Refund button gets back when it asked from the page (a fetcher). */
 export type RefundAnswer = { ok: true; status: "pending" | "succeeded" } | { ok: false; message: string };
@@ -24,7 +25,7 @@ const REQUESTED = "Refund requested. The payment shows as refunded once the paym
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  if (read.kind === "ERROR") refuseWith(read);
   const viaPage = formText(read.form, "via") === "fetcher";
   const back = safeRedirectPath(formText(read.form, "returnTo"), PAYMENTS_PATH);
   const result = await refundSponsorship(context.db, context.payments, { uid: user.id, sessionId: params.sessionId });

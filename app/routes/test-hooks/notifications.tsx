@@ -6,6 +6,7 @@ import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import type { Route } from "./+types/notifications";
 import { notificationDepsOf } from "#server/notifications/deps";
+import { refuseWith } from "#app/lib/respond.server";
 
 const MAX_COUNT = 30;
 
@@ -26,7 +27,7 @@ async function uidOf(context: Route.LoaderArgs["context"], email: string): Promi
 export async function action({ request, context }: Route.ActionArgs) {
   if (!context.config.ENABLE_TEST_ROUTES) throw data(null, { status: 404 });
   const read = await readForm(request);
-  if (!read.ok) throw data(read.message, { status: read.status });
+  if (read.kind === "ERROR") refuseWith(read);
   const uid = await uidOf(context, formText(read.form, "email"));
   const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(Number(formText(read.form, "count") || 1)) || 1));
   const title = formText(read.form, "title") || "Test notification";

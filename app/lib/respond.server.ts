@@ -1,0 +1,40 @@
+/**
+ * The one way a route answers: read the form, call one domain function, and
+ * turn its `Result` into a response here — never a status number in a route.
+ *
+ * - a loader or action that cannot go on (no such thing, not yours, a form it
+ *   cannot read) stops with `refuse` / `refuseWith` / `requireForm`: React
+ *   Router renders the status's error page with the message;
+ * - a form page that shows a refusal beside the person's input returns
+ *   `answerRefusal(refusal, actionData)`: the page's data with the status the
+ *   refusal's code maps to;
+ * - a success moves on with `redirectWithToast` (`#app/lib/toast.server`) or
+ *   returns the page's data.
+ */
+import { data } from "react-router";
+import { httpStatusOf, type DomainError, type ErrorCode } from "#server/errors";
+import { readForm } from "#app/lib/form.server";
+
+type Refused = Pick<DomainError, "code" | "message">;
+
+/** Stops the request with the status `code` maps to; `message` is the error page's text. */
+export function refuse(code: ErrorCode, message: string | null = null): never {
+  throw data(message, { status: httpStatusOf(code) });
+}
+
+/** Stops the request with a domain function's refusal. */
+export function refuseWith(refused: Refused): never {
+  refuse(refused.code, refused.message);
+}
+
+/** The page's action data, sent with the status the refusal's code maps to. */
+export function answerRefusal<Payload>(refused: Pick<DomainError, "code">, payload: Payload) {
+  return data(payload, { status: httpStatusOf(refused.code) });
+}
+
+/** The submitted form, or the request stops with the reader's refusal (415/400 and its message). */
+export async function requireForm(request: Request): Promise<FormData> {
+  const read = await readForm(request);
+  if (read.kind === "ERROR") refuseWith(read);
+  return read.form;
+}

@@ -95,21 +95,5 @@ export default [
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),
 
-  // Only answer when ENABLE_TEST_ROUTES is set (end-to-end tests); 404 otherwise.
-  route("__test/boom", "routes/test-hooks/boom.tsx"),
-  route("__test/toast", "routes/test-hooks/toast.tsx"),
-  route("__test/identity", "routes/test-hooks/identity.tsx"),
-  route("__test/insights-page", "routes/test-hooks/insights-page.ts"),
-  route("__test/payments", "routes/test-hooks/payments.tsx"),
-  route("__test/bio-views", "routes/test-hooks/bio-views.tsx"),
-  route("__test/sandbox", "routes/test-hooks/sandbox.tsx"),
-  route("__test/pro", "routes/test-hooks/pro.tsx"),
-  route("__test/opportunity-post", "routes/test-hooks/opportunity-post.tsx"),
-  route("__test/sponsor-payments", "routes/test-hooks/sponsor-payments.tsx"),
-  route("__test/pro-alerts", "routes/test-hooks/pro-alerts.tsx"),
-  route("__test/sponsors", "routes/test-hooks/sponsors.tsx"),
-  route("__test/notifications", "routes/test-hooks/notifications.tsx"),
-  route("__test/notify", "routes/test-hooks/notify.tsx"),
-  route("__test/notification-mail", "routes/test-hooks/notification-mail.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

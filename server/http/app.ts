@@ -29,7 +29,8 @@ import { precompressedAssets } from "./precompressed";
 import { createRenderedDocuments } from "./rendered-documents";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
-import { guardTestRoutes } from "./test-routes";
+import { guardTestRoutes, TEST_ROUTES_PATH } from "./test-routes";
+import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
 
 
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp" | "renderedDocuments"> & {
@@ -77,13 +78,6 @@ export function createHttpApp(options: HttpAppOptions) {
   if (notificationStreams) {
     // Server-sent events, before compression: gzip would hold every event back until its buffer fills.
     app.get(NOTIFICATION_STREAM_PATH, notificationStreamHandler({ streams: notificationStreams, auth, logger }));
-    if (config.ENABLE_TEST_ROUTES) {
-      // End-to-end: "the server dropped every stream" (behind the test-route guard above).
-      app.get("/__test/notification-streams/drop", (_req, res) => {
-        notificationStreams.dropAll();
-        res.set("Cache-Control", "no-store").json({ dropped: true });
-      });
-    }
   }
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
@@ -120,29 +114,27 @@ export function createHttpApp(options: HttpAppOptions) {
     }),
   );
 
-  if (guestPages) app.use(guestPages.capture);
   const renderedDocuments = createRenderedDocuments();
-  app.all(
-    "/{*path}",
-    createRequestHandler({
-      build,
-      mode: config.NODE_ENV === "production" ? "production" : "development",
-      getLoadContext: (req, res): AppContext => ({
-        config,
-        db,
-        logger,
-        auth,
-        mailer,
-        captcha,
-        payments,
-        tagCatalogue,
-        renderedDocuments,
-        sessionSecret,
-        cspNonce: res.locals.cspNonce as string,
-        clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-      }),
-    }),
-  );
+  const loadContext: LoadContextOf = (req, res) => ({
+    config,
+    db,
+    logger,
+    auth,
+    mailer,
+    captcha,
+    payments,
+    tagCatalogue,
+    renderedDocuments,
+    sessionSecret,
+    cspNonce: res.locals.cspNonce as string,
+    clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+  });
+  const pages = (getLoadContext: LoadContextOf) =>
+    createRequestHandler({ build, mode: config.NODE_ENV === "production" ? "production" : "development", getLoadContext });
+  // The end-to-end hooks exist only where enabled, past guardTestRoutes above (server/test-hooks/).
+  if (config.ENABLE_TEST_ROUTES) app.use(TEST_ROUTES_PATH, testHooksRouter({ ...options, notificationStreams, pages, loadContext }));
+  if (guestPages) app.use(guestPages.capture);
+  app.all("/{*path}", pages(loadContext));
 
   app.use(finalErrorHandler(logger));
   return app;

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 const PASSWORD = "tidy-harbor-42";
 
@@ -9,8 +10,7 @@ test("a person deletes their account from My Account: password asked again, payo
   await page.goto(linkIn(await waitForMail(email), "/app/verify"));
   await expect(page).toHaveURL("/app");
   // A payout account at the sandbox, which the deletion must close first.
-  const ready = await page.request.get("/__test/payments?ready=true");
-  expect(ready.status()).toBe(200);
+  await testHooks(page.request).paymentsReady();
 
   await page.goto("/app/account");
   const section = page.getByRole("region", { name: "Delete Account" });

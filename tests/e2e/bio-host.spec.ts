@@ -2,11 +2,12 @@ import AxeBuilder from "@axe-core/playwright";
 import { randomInt } from "node:crypto";
 import http from "node:http";
 import { expect, test } from "#tests/e2e/fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The public bio host (issue 14): a signed-out browser on
  * http://bio.localhost:3100 (Chromium resolves *.localhost to this machine).
- * Exact view counts are read through /__test/bio-views on the app host, which
+ * Exact view counts are read through the bio-views test hook on the app host, which
  * writes the counts still in memory first. Counts are checked on demo pages
  * no other spec opens (brightleaf_foods, northwind_audio), since specs run in parallel.
  */
@@ -19,8 +20,6 @@ const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 
 /** A client address of its own (the app trusts one proxy hop, which the test plays). */
 const randomClient = () => `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-
-type Counts = { views: number; today: number; clicks: Record<string, number> };
 
 /** Node's http, because Node's fetch may not resolve bio.localhost and will not send our own Host. */
 function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
@@ -67,7 +66,7 @@ test.describe("bio host", () => {
   });
 
   test("one view per visitor's network and half hour; bots, HEAD and prefetches do not count", async ({ page, request }) => {
-    const counts = async () => (await (await request.get(`/__test/bio-views?ending=${COUNTED}`)).json()) as Counts;
+    const counts = () => testHooks(request).bioViews(COUNTED);
     const before = await counts();
     const human = "Mozilla/5.0 Chrome/131.0";
 
@@ -90,7 +89,7 @@ test.describe("bio host", () => {
   });
 
   test("a link click is counted once per visitor and goes to the stored address", async ({ page, request }) => {
-    const counts = async () => (await (await request.get(`/__test/bio-views?ending=${CLICKED}`)).json()) as Counts;
+    const counts = () => testHooks(request).bioViews(CLICKED);
     const before = await counts();
     await page.goto(`${BIO}/${CLICKED}`);
     const link = page.locator("nav a").first();

@@ -3,12 +3,13 @@ import type { Browser, BrowserContextOptions, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The owner's insights of one bio page (issue 14, item 5): charts drawn on the
  * server with their tables, the QR code and its downloads, the share image.
- * The page and its counts come from /__test/insights-page
- * (app/routes/test-hooks/insights-page.ts), which seeds, counted back from today:
+ * The page and its counts come from the insights-page test hook
+ * (server/test-hooks/bio.ts), which counts, back from today:
  * views 5 (today), 12 (3 days ago), 17 (10 days ago), 3 (20), 1 (29) and 50
  * (40 days ago, outside the chart); clicks YouTube 9 (yesterday) + 4 (45 days
  * ago), Website 2, Instagram none.
@@ -39,9 +40,7 @@ async function ownerWithPage(page: Page, name: string) {
   await expect(page).toHaveURL("/app/verify");
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await expect(page).toHaveURL("/app");
-  const response = await page.request.get(`/__test/insights-page?name=${encodeURIComponent(name)}`);
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as { id: string; customEnding: string };
+  return testHooks(page.request).insightsPage({ name });
 }
 
 async function expectNoSideScroll(page: Page) {
@@ -156,8 +155,7 @@ test("a page nobody has seen says so and invites the owner to share it", async (
   test.setTimeout(120_000);
   await ownerWithPage(page, "Seeded");
   // A second page of the same owner, with its links but no counts at all.
-  const response = await page.request.get("/__test/insights-page?name=Quiet%20Page&empty=1");
-  const { id } = (await response.json()) as { id: string };
+  const { id } = await testHooks(page.request).insightsPage({ name: "Quiet Page", empty: true });
   await page.goto(`/app/account/bizbio/${id}/insights`);
   await expect(page.getByRole("region", { name: "Views per day" })).toContainText("No views yet");
   await expect(page.getByRole("region", { name: "Views per day" })).toContainText("Share your page’s address or its QR code below");

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { devices, type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The owner's side of bio pages (issue 14): dashboard, form, delete, no-JS,
@@ -326,7 +327,7 @@ test("forged posts get a 4xx with a clear message and change nothing", async ({ 
   await page.goto(editPath);
   await expect(page.getByText("Sponsorship options let visitors pay you")).toBeVisible();
   await expect(page.getByRole("link", { name: "set up payments" })).toHaveAttribute("href", "/app/payments/setup");
-  expect((await page.request.get("/__test/payments?enabled=true")).status()).toBe(200);
+  await testHooks(page.request).setPaymentsEnabled(true);
   await page.goto(editPath);
   await expect(page.getByText("You haven't posted any opportunities yet.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Post an opportunity" })).toHaveAttribute("href", "/app/opportunities/new");

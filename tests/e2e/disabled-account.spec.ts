@@ -1,27 +1,22 @@
-import { devices, type APIRequestContext, type Page } from "@playwright/test";
+import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * A disabled account's public side stops and comes back (issue 22, item 3):
  * its bio page answers "unavailable", its pages take no payment (a new
  * checkout, and the pay step of one opened before), its post leaves the list
  * and its detail page is a 404, its profile card leaves the directory; once
- * enabled, all of it is back. Staff disabling is played by /__test/identity.
+ * enabled, all of it is back. Staff disabling is played by the identity test hook.
  *
  * The owner is made here (a disabled demo account would upset specs running
- * beside this one). Its post comes from /__test/opportunity-post, dated 2001:
+ * beside this one). Its post comes from the opportunity-post test hook, dated 2001:
  * it is not in the total and sorts last, so the list is read from a cursor
  * just before it, as a guest, whose pages are served from memory.
  */
 const BIO_ORIGIN = "http://bio.localhost:3100";
 const UNAVAILABLE = "This page is unavailable. It can't take payments.";
-
-async function json<T>(request: APIRequestContext, path: string): Promise<T> {
-  const response = await request.get(path);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as T;
-}
 
 type Owner = { email: string; name: string; ending: string; post: { id: string; title: string } };
 
@@ -34,9 +29,9 @@ async function owner(page: Page): Promise<Owner> {
   await expect(page).toHaveURL("/app/verify");
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await expect(page).toHaveURL("/app");
-  await json(page.request, "/__test/payments?ready=true");
+  await testHooks(page.request).paymentsReady();
   const title = `Paused post ${tag}`;
-  const { id } = await json<{ id: string }>(page.request, `/__test/opportunity-post?min=2500&title=${encodeURIComponent(title)}`);
+  const { id } = await testHooks(page.request).opportunityPost({ min: 2500, title });
   const response = await page.request.post("/app/account/bizbio/new", {
     data: new URLSearchParams([["name", name], ["customEnding", `paused_${tag}`], ["blurb", "I make videos."], ["sponsorship", id]]).toString(),
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -100,14 +95,14 @@ test("disabling an account takes its bio page, payments, post and profile card o
   await fillCheckout(guest);
   const openCheckout = guest.url();
 
-  await json(page.request, `/__test/identity?do=disable&email=${encodeURIComponent(creator.email)}`);
+  await testHooks(page.request).disableAccount(creator.email);
   await expectPublicSide(false);
   await guest.goto(openCheckout);
   await pay(guest);
   await expect(guest.getByText(UNAVAILABLE)).toBeVisible();
   await expect(guest).toHaveURL(openCheckout);
 
-  await json(page.request, `/__test/identity?do=enable&email=${encodeURIComponent(creator.email)}`);
+  await testHooks(page.request).enableAccount(creator.email);
   await expectPublicSide(true);
   await guest.goto(openCheckout);
   await pay(guest);

@@ -1,4 +1,5 @@
 import { expect, signIn, test } from "./fixtures";
+import { hookPages } from "#tests/support/test-hooks-client";
 
 /**
  * How failures are shown (docs/decisions/0014-errors-shown-in-place.md): the error page is
@@ -45,8 +46,8 @@ test("a failed load shows the error page at the address that failed, with its st
   await expect(page).toHaveURL("/app/opportunities/8000000000_removedpost");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
 
-  const broken = await page.goto("/__test/boom");
+  const broken = await page.goto(hookPages.boom());
   expect(broken?.status()).toBe(500);
-  await expect(page).toHaveURL("/__test/boom");
+  await expect(page).toHaveURL(hookPages.boom());
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong on our side");
 });

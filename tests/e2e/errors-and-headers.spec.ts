@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import http from "node:http";
 import { randomInt } from "node:crypto";
 import { DEMO } from "./fixtures";
+import { hookPages } from "#tests/support/test-hooks-client";
 import zlib from "node:zlib";
 
 /** Raw bytes and headers as sent, without the automatic decompression a browser would do. */
@@ -42,7 +43,7 @@ test("/500 is the error page, with status 500 and no a11y violations", async ({ 
 });
 
 test("an unexpected failure shows the error page with status 500 and never the error", async ({ page }) => {
-  const response = await page.goto("/__test/boom");
+  const response = await page.goto(hookPages.boom());
   expect(response?.status()).toBe(500);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong on our side");
   const html = await page.content();
@@ -108,7 +109,7 @@ test("pages go out compressed once, whole, with their length; other files throug
 });
 
 test("a toast raised before a redirect shows at the bottom centre once", async ({ page }) => {
-  await page.goto("/__test/toast?kind=success&message=Your%20changes%20were%20saved&to=/about");
+  await page.goto(hookPages.toast({ kind: "success", message: "Your changes were saved", to: "/about" }));
   await expect(page).toHaveURL("/about");
   const toast = page.getByRole("status").filter({ hasText: "Your changes were saved" });
   await expect(toast).toBeVisible();
@@ -121,7 +122,7 @@ test("a toast raised before a redirect shows at the bottom centre once", async (
 });
 
 test("error toasts are announced as alerts", async ({ page }) => {
-  await page.goto("/__test/toast?kind=error&message=That%20did%20not%20work&to=/");
+  await page.goto(hookPages.toast({ kind: "error", message: "That did not work", to: "/" }));
   await expect(page.getByRole("alert")).toHaveText(/That did not work/);
 });
 
@@ -191,14 +192,14 @@ test("a client cannot choose its rate-limit address by prepending forged ones", 
 });
 
 test("test hooks answer only this machine with the suite's secret", async ({ baseURL, request }) => {
-  expect((await request.get("/__test/toast?kind=success&message=hi&to=/about", { maxRedirects: 0 })).status()).toBe(302);
+  expect((await request.get(hookPages.toast({ kind: "success", message: "hi", to: "/about" }), { maxRedirects: 0 })).status()).toBe(302);
   // No secret.
-  expect((await fetch(`${baseURL}/__test/boom`)).status).toBe(404);
-  expect((await fetch(`${baseURL}/__TEST/boom`)).status).toBe(404);
+  expect((await fetch(`${baseURL}${hookPages.boom()}`)).status).toBe(404);
+  expect((await fetch(`${baseURL}${hookPages.boom().replace("__test", "__TEST")}`)).status).toBe(404);
   // The secret, but from a client elsewhere, as the trusted proxy says.
-  const fromElsewhere = await request.get("/__test/boom", { headers: { "X-Forwarded-For": "203.0.113.9" } });
+  const fromElsewhere = await request.get(hookPages.boom(), { headers: { "X-Forwarded-For": "203.0.113.9" } });
   expect(fromElsewhere.status()).toBe(404);
-  const forgedLocal = await request.get("/__test/boom", { headers: { "X-Forwarded-For": "127.0.0.1, 203.0.113.9" } });
+  const forgedLocal = await request.get(hookPages.boom(), { headers: { "X-Forwarded-For": "127.0.0.1, 203.0.113.9" } });
   expect(forgedLocal.status()).toBe(404);
 });
 

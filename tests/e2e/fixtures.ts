@@ -10,7 +10,7 @@ const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
  * Every test is its own client: the app runs behind one trusted proxy hop
  * (TRUST_PROXY=1), which the test plays by writing X-Forwarded-For, so per-IP
  * rate limits of one test never spill into another. The address is one of the
- * 16 million loopback addresses (never 127.0.0.1), because /__test/* answers
+ * 16 million loopback addresses (never 127.0.0.1), because the test hooks answer
  * only clients on this machine; the secret header opens those hooks.
  */
 export const test = base.extend({

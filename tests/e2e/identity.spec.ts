@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO, expect, linkIn, mailCount, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 const PASSWORD = "tidy-harbor-42";
 const SENT = "We sent an email to verify your email address. Please follow the link provided in the email to continue.";
@@ -62,7 +63,7 @@ test.describe("sign-in errors show the exact texts and are logged", () => {
   test("wrong password", async ({ page }) => {
     await signIn(page, DEMO.email, "not-the-password");
     await expect(page.getByRole("alert")).toHaveText("Password is incorrect. Please try again.");
-    const entries = await (await page.request.get(`/__test/identity?email=${DEMO.email}`)).json();
+    const entries = await testHooks(page.request).signInFailures(DEMO.email);
     expect(entries[0]).toEqual({ description: "wrong-password", subtype: "SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR", type: "error" });
   });
 
@@ -70,7 +71,7 @@ test.describe("sign-in errors show the exact texts and are logged", () => {
     const email = uniqueEmail("nobody");
     await signIn(page, email, "whatever-1");
     await expect(page.getByRole("alert")).toHaveText("We couldn't find an account with that email address. Please try again.");
-    const entries = await (await page.request.get(`/__test/identity?email=${email}`)).json();
+    const entries = await testHooks(page.request).signInFailures(email);
     expect(entries).toEqual([{ description: "user-not-found", subtype: "SIGN_IN_WITH_EMAIL_AND_PASSWORD_ERROR", type: "error" }]);
   });
 
@@ -84,7 +85,7 @@ test.describe("sign-in errors show the exact texts and are logged", () => {
     await signUp(page, { email, password: PASSWORD });
     await expect(page).toHaveURL("/app/verify");
     await page.context().clearCookies();
-    await page.request.get(`/__test/identity?do=disable&email=${email}`);
+    await testHooks(page.request).disableAccount(email);
     await signIn(page, email, PASSWORD);
     await expect(page.getByRole("alert")).toHaveText(
       "Your account has been disabled. Please contact support for further information.",
@@ -379,7 +380,7 @@ test("a disabled account's open session ends at once", async ({ page }) => {
   const email = await verifiedAccount(page, "disabled-live");
   await page.goto("/app/account");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("My Account");
-  await page.request.get(`/__test/identity?do=disable&email=${email}`);
+  await testHooks(page.request).disableAccount(email);
   await page.goto("/app/account");
   await expect(page).toHaveURL(/\/signin\?redirectTo=%2Fapp%2Faccount/);
 });

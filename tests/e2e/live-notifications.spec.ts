@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * Issue 17: the unread count in the user menu is live in every open tab. Two tabs of one
@@ -31,15 +32,12 @@ const badge = (page: Page) => menuButton(page).getByText(/^\d+ unread notificati
 const announcement = (page: Page) => page.getByRole("status").filter({ hasText: /notification/ });
 
 async function unreadNow(page: Page): Promise<number> {
-  const response = await page.request.get("/__test/notify?do=count");
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { unread: number }).unread;
+  return (await testHooks(page.request).notify({ do: "count" })).unread;
 }
 
 test("a payment, reading and deleting alerts show in another tab's menu within a second; a dropped stream resumes", async ({ page }) => {
   await verifiedCreator(page);
-  const ready = await page.request.get("/__test/payments?ready=true");
-  expect(ready.status()).toBe(200);
+  await testHooks(page.request).paymentsReady();
 
   const other = await page.context().newPage();
   await openWithStream(page, "/app");
@@ -51,8 +49,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   const summaryBox = await menuButton(other).boundingBox();
 
   // A sponsor pays $25 on the creator's bio page: the real payment path writes the alert.
-  const paid = await page.request.get("/__test/sponsor-payments?paid=1&amount=2500");
-  expect(paid.status()).toBe(200);
+  await testHooks(page.request).sponsorPayments({ paid: 1, amount: 2500 });
   const afterPayment = await unreadNow(page);
   expect(afterPayment).toBeGreaterThan(before);
   await expect(menuLink(other)).toHaveText(`Notifications (${afterPayment})`, { timeout: 1_000 });
@@ -63,23 +60,23 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await expect(announcement(other)).toHaveAttribute("aria-live", "polite");
 
   // Everything read elsewhere: the number and the badge go.
-  expect((await page.request.get("/__test/notify?do=read")).status()).toBe(200);
+  await testHooks(page.request).notify({ do: "read" });
   await expect(menuLink(other)).toHaveText("Notifications", { timeout: 1_000 });
   await expect(badge(other)).toHaveCount(0);
   // The badge comes and goes over the avatar: the menu button itself never moved or resized.
   expect(await menuButton(other).boundingBox()).toEqual(summaryBox);
   await expect(announcement(other)).toHaveText("No unread notifications");
 
-  expect((await page.request.get("/__test/notify?do=send&n=3")).status()).toBe(200);
+  await testHooks(page.request).notify({ do: "send", n: 3 });
   await expect(menuLink(other)).toHaveText("Notifications (3)", { timeout: 1_000 });
-  expect((await page.request.get("/__test/notify?do=delete")).status()).toBe(200);
+  await testHooks(page.request).notify({ do: "delete" });
   await expect(menuLink(other)).toHaveText("Notifications", { timeout: 1_000 });
 
   // The server drops every stream; the tab reconnects by itself (retry hint: 2 s) and hears the next alert.
   const reconnected = other.waitForResponse((response) => response.url().endsWith(STREAM) && response.status() === 200);
-  expect((await page.request.get("/__test/notification-streams/drop")).status()).toBe(200);
+  await testHooks(page.request).dropNotificationStreams();
   await reconnected;
-  expect((await page.request.get("/__test/notify?do=send&n=2")).status()).toBe(200);
+  await testHooks(page.request).notify({ do: "send", n: 2 });
   await expect(menuLink(other)).toHaveText("Notifications (2)", { timeout: 1_000 });
   // No reload happened in the other tab: it is the same document.
   expect(await other.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(17);

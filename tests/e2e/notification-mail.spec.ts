@@ -4,22 +4,17 @@ import { randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * Notification mail by choice (issue 17 items 4–5): My Account's
  * Notifications section turns a kind's mail off, an event of that kind then
  * writes the alert but sends no mail, a kind still on sends mail with the
  * one-click unsubscribe headers, and its unsubscribe link works signed out.
- * Alerts are read through /__test/notification-mail (the Notifications screen is
+ * Alerts are read through the notification-mail test hook (the Notifications screen is
  * another issue's); mail through the SMTP sink, as a mail server sees it.
  */
-type Hooked = { alerts: { kind: string; title: string }[]; mailWaiting: number };
-
-async function hooked(page: Page): Promise<Hooked> {
-  const response = await page.request.get("/__test/notification-mail");
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Hooked;
-}
+const hooked = (page: Page) => testHooks(page.request).notificationMail();
 
 async function verifiedUser(page: Page): Promise<string> {
   const email = uniqueEmail("notify");
@@ -74,14 +69,14 @@ test("preferences turn a kind's mail off; a kind still on mails with one-click h
   await expect(page.getByRole("checkbox", { name: "Refund done" })).toBeChecked();
 
   // Payouts enabled (still on): the alert and its mail, with List-Unsubscribe and one-click POST.
-  expect((await page.request.get("/__test/payments?ready=true")).status()).toBe(200);
+  await testHooks(page.request).paymentsReady();
   const payoutsMail = await waitForMail(email, { subject: /^Payouts enabled$/ });
   expect(payoutsMail.headers["list-unsubscribe"]).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/v1\.[^>]+>/);
   expect(payoutsMail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
   expect(payoutsMail.text).toContain("Your payout account is ready");
 
   // A payment (turned off): the alert is there, and once nothing waits in the outbox, no mail came.
-  expect((await page.request.get("/__test/sponsor-payments?paid=1&amount=2500")).status()).toBe(200);
+  await testHooks(page.request).sponsorPayments({ paid: 1, amount: 2500 });
   await expect.poll(async () => (await hooked(page)).alerts.map((alert) => alert.kind)).toContain("payment-received");
   await expect.poll(async () => (await hooked(page)).mailWaiting).toBe(0);
   const subjects = (await sinkMail(email)).map((mail) => mail.subject);
@@ -111,7 +106,7 @@ test("preferences turn a kind's mail off; a kind still on mails with one-click h
 
 test("a mail client's one-click POST unsubscribes with 200; tampered and expired links show an error and change nothing", async ({ page, playwright }) => {
   const email = await verifiedUser(page);
-  expect((await page.request.get("/__test/payments?ready=true")).status()).toBe(200);
+  await testHooks(page.request).paymentsReady();
   const mail = await waitForMail(email, { subject: /^Payouts enabled$/ });
   const unsubscribeUrl = /^<([^>]+)>/.exec(mail.headers["list-unsubscribe"]!)![1]!;
   const token = new URL(unsubscribeUrl).pathname.split("/").pop()!;
@@ -134,7 +129,7 @@ test("a mail client's one-click POST unsubscribes with 200; tampered and expired
   await page.goto(`/unsubscribe/${tampered}`);
   await expect(page.getByRole("alert")).toContainText("This unsubscribe link is not valid.");
   await expect(page.getByRole("button", { name: "Unsubscribe" })).toHaveCount(0);
-  const expired = (await (await page.request.get("/__test/notification-mail?expired-unsubscribe=refund-done")).json()) as { url: string };
+  const expired = await testHooks(page.request).expiredUnsubscribe("refund-done");
   const response = await page.goto(expired.url);
   expect(response!.status()).toBe(404);
   await expect(page.getByRole("alert")).toContainText("This unsubscribe link has expired.");

@@ -3,17 +3,17 @@ import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The Notifications screen (SPEC §2.5 "Notifications", §4, §9; issue 17).
  * Every test signs up its own user; alerts are written through
- * sendNotification by the `/__test/notifications` hook, as producers write them.
+ * sendNotification by the notifications test hook, as producers write them.
  */
 const PATH = "/app/notifications";
 const PHONE = { width: 375, height: 812 };
 
 type Alert = { title: string; message?: string; buttonText?: string; buttonDestination?: string; count?: number };
-type Stored = { id: string; title: string; unread: boolean; readOn: string | null };
 
 async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
   const email = uniqueEmail(prefix);
@@ -33,20 +33,18 @@ async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
 
 /** Alerts for `email`, one after another (oldest first); answers their ids, newest first. */
 async function send(page: Page, email: string, alert: Alert): Promise<string[]> {
-  const form: Record<string, string> = { email, title: alert.title, message: alert.message ?? `About ${alert.title}.` };
-  if (alert.buttonText) form.buttonText = alert.buttonText;
-  if (alert.buttonDestination) form.buttonDestination = alert.buttonDestination;
-  if (alert.count) form.count = String(alert.count);
-  const response = await page.request.post("/__test/notifications", { form });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { ids: string[] }).ids;
+  const sent = await testHooks(page.request).sendNotifications({
+    email,
+    title: alert.title,
+    message: alert.message ?? `About ${alert.title}.`,
+    buttonText: alert.buttonText || undefined,
+    buttonDestination: alert.buttonDestination || undefined,
+    count: alert.count || undefined,
+  });
+  return sent.ids;
 }
 
-async function stored(page: Page, email: string): Promise<Stored[]> {
-  const response = await page.request.get(`/__test/notifications?email=${encodeURIComponent(email)}`);
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Stored[];
-}
+const stored = (page: Page, email: string) => testHooks(page.request).storedNotifications(email);
 
 const list = (page: Page) => page.getByRole("list", { name: "Your notifications" });
 const cardOf = (page: Page, title: string) => list(page).getByRole("listitem").filter({ has: page.getByRole("heading", { name: title, exact: true }) });

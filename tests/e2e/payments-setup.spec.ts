@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * Payments setup and My Payments (issue 15): a person connects a payout
@@ -198,7 +199,7 @@ test("on a 375px phone setup and My Payments do not scroll sideways, and axe fin
   await expect(page.locator("#field-email-error")).toHaveText("Required");
   await check();
 
-  expect((await page.request.get("/__test/payments?ready=true")).status()).toBe(200);
+  await testHooks(page.request).paymentsReady();
   await page.goto(MY_PAYMENTS);
   await expect(page.getByRole("region", { name: "Payout account" })).toContainText("Payouts are on.");
   await check();

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * Pro membership (issue 16) through the sandbox: a verified person chooses a
@@ -51,8 +52,7 @@ async function eventually(page: Page, check: () => Promise<void>) {
 }
 
 async function proAlerts(page: Page, email: string): Promise<string[]> {
-  const response = await page.request.get(`/__test/pro-alerts?email=${encodeURIComponent(email)}`);
-  return ((await response.json()) as { title: string }[]).map((alert) => alert.title);
+  return (await testHooks(page.request).proAlerts(email)).map((alert) => alert.title);
 }
 
 test("a verified person buys Launchpad, is thanked and sent back, cancels in the portal, stays Pro until the period ends, then is not", async ({ page }) => {

@@ -1,27 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The sandbox payment provider's own pages (issue 15): onboarding, hosted
  * checkout with Stripe's test cards, the payouts dashboard. The accounts and
- * checkouts are made through /__test/sandbox, which calls the provider as the
+ * checkouts are made through the sandbox test hook, which calls the provider as the
  * payments screens will.
  */
 const BANNER = "Sandbox — test mode. No real money moves.";
 
-async function hook<T>(request: APIRequestContext, query: string): Promise<T> {
-  const response = await request.get(`/__test/sandbox?${query}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as T;
-}
-type Checkout = { accountId: string; checkoutId: string; url: string };
-type CheckoutState = {
-  status: string;
-  payments: { id: string; amount: number; fee: number; net: number }[];
-  events: { type: string; attempts: number; delivered: boolean }[];
-};
-const checkoutState = (request: APIRequestContext, checkoutId: string) => hook<CheckoutState>(request, `do=state&checkout=${checkoutId}`);
+const checkoutState = (request: APIRequestContext, checkoutId: string) => testHooks(request).sandbox.state(checkoutId);
 
 async function payWith(page: Page, card: { number: string; expiry?: string }) {
   await page.getByLabel("Card number").fill(card.number);
@@ -44,7 +34,7 @@ async function expectNarrow(page: Page, label: string) {
 }
 
 test("a creator onboards through the sandbox form and lands back on our site; the dashboard link opens", async ({ page }) => {
-  const { accountId, url } = await hook<{ accountId: string; url: string }>(page.request, "do=account");
+  const { accountId, url } = await testHooks(page.request).sandbox.account();
   await page.goto(url);
   await expect(page.getByText(BANNER)).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "Set up your payout account" })).toBeVisible();
@@ -63,7 +53,7 @@ test("a creator onboards through the sandbox form and lands back on our site; th
   await expect(page.getByRole("heading", { level: 1, name: "The payments sandbox" })).toBeVisible();
   await expectAccessibleAndNarrow(page, "the sandbox index");
 
-  const login = await hook<{ url: string }>(page.request, `do=login&account=${accountId}`);
+  const login = await testHooks(page.request).sandbox.login(accountId);
   await page.goto(login.url);
   await expect(page.getByRole("heading", { level: 1, name: "Payouts dashboard" })).toBeVisible();
   await expect(page.getByText("Account of Maya Makes LLC")).toBeVisible();
@@ -76,7 +66,7 @@ test("a creator onboards through the sandbox form and lands back on our site; th
 });
 
 test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkout already paid", async ({ page }) => {
-  const checkout = await hook<Checkout>(page.request, "do=checkout&amount=2500&email=fan%40example.com");
+  const checkout = await testHooks(page.request).sandbox.checkout({ amount: 2500, email: "fan@example.com" });
   const opened = await page.goto(checkout.url);
   expect(opened?.headers()["cache-control"]).toBe("private, no-store");
   await expect(page.getByText(BANNER)).toBeVisible();
@@ -110,7 +100,7 @@ test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkou
   await expectAccessibleAndNarrow(page, "already paid");
   expect((await checkoutState(page.request, checkout.checkoutId)).payments).toHaveLength(1);
 
-  const login = await hook<{ url: string }>(page.request, `do=login&account=${checkout.accountId}`);
+  const login = await testHooks(page.request).sandbox.login(checkout.accountId);
   await page.goto(login.url);
   await expect(page.getByRole("region", { name: "Balance" }).getByText("$25.00")).toBeVisible();
   await expect(page.getByText("Card processing fee $1.03, paid by the platform.")).toBeVisible();
@@ -121,7 +111,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("declined and invalid cards are refused beside the card number; nothing is charged and the checkout stays open", async ({ page }) => {
-    const checkout = await hook<Checkout>(page.request, "do=checkout&amount=1000");
+    const checkout = await testHooks(page.request).sandbox.checkout({ amount: 1000 });
     await page.goto(checkout.url);
     await page.getByLabel("Email").fill("someone@example.com");
     const cardNumber = page.getByLabel("Card number");

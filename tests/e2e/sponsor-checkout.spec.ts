@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { devices, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * A signed-out sponsor pays a creator from their bio page (issue 15, item 3):
@@ -10,8 +11,8 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
  *
  * Each test makes its own verified owner and bio page. The owner's payout
  * account is made complete through the real sandbox onboarding and webhook
- * (/__test/payments?ready=true). The sponsorship options need opportunity
- * posts: they come from /__test/opportunity-post, which does not count them in
+ * (the payments test hook, `paymentsReady`). The sponsorship options need opportunity
+ * posts: they come from the opportunity-post test hook, which does not count them in
  * the "opportunity posts" total and dates them 2001 (last in the list), so
  * opportunities.spec.ts, which checks that the total rises by exactly one and
  * pages through the newest posts, is unaffected whichever spec runs beside it.
@@ -29,11 +30,6 @@ async function verifiedUser(page: Page, name: string): Promise<string> {
   return email;
 }
 
-async function json<T>(request: APIRequestContext, path: string): Promise<T> {
-  const response = await request.get(path);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as T;
-}
 
 type Owner = { email: string; name: string; ending: string; paid: { id: string; title: string }; free: { id: string; title: string } };
 
@@ -42,13 +38,13 @@ async function owner(page: Page, { ready = true }: { ready?: boolean } = {}): Pr
   const tag = randomBytes(4).toString("hex");
   const name = `Creator ${tag}`;
   const email = await verifiedUser(page, name);
-  if (ready) await json(page.request, "/__test/payments?ready=true");
+  if (ready) await testHooks(page.request).paymentsReady();
   const paid = { title: `Mid-roll ${tag}`, id: "" };
   const free = { title: `Shout-out ${tag}`, id: "" };
   const body: [string, string][] = [["name", name], ["customEnding", `pay_${tag}`], ["blurb", "I make videos."]];
   if (ready) {
-    paid.id = (await json<{ id: string }>(page.request, `/__test/opportunity-post?min=2500&title=${encodeURIComponent(paid.title)}`)).id;
-    free.id = (await json<{ id: string }>(page.request, `/__test/opportunity-post?min=0&title=${encodeURIComponent(free.title)}`)).id;
+    paid.id = (await testHooks(page.request).opportunityPost({ min: 2500, title: paid.title })).id;
+    free.id = (await testHooks(page.request).opportunityPost({ min: 0, title: free.title })).id;
     body.push(["sponsorship", paid.id], ["sponsorship", free.id]);
   }
   const response = await page.request.post("/app/account/bizbio/new", {
@@ -81,9 +77,7 @@ async function payWith(page: Page, number: string) {
   await page.getByRole("button", { name: /^Pay \$/ }).click();
 }
 
-type CheckoutState = { status: string; payments: unknown[] };
-const checkoutState = (request: APIRequestContext, url: string) =>
-  json<CheckoutState>(request, `/__test/sandbox?do=state&checkout=${new URL(url).pathname.split("/").pop()}`);
+const checkoutState = (request: APIRequestContext, url: string) => testHooks(request).sandbox.state(new URL(url).pathname.split("/").pop()!);
 
 async function expectAccessibleAndNarrow(page: Page, label: string) {
   expect((await new AxeBuilder({ page }).analyze()).violations, label).toEqual([]);

@@ -3,12 +3,13 @@ import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The sponsor directory (issue 16; ADR 0022) and /app/profiles. Every test
- * signs up its own people; Pro is set through the test-only hook
- * /__test/pro (buying it is the Pro spec's business), and companies through
- * /__test/sponsors with a random prefix and tag of this test's own, so other
+ * signs up its own people; Pro is set through the test-only hook `setPro`
+ * (buying it is the Pro spec's business), and companies through
+ * `addSponsors` (tests/support/test-hooks-client.ts) with a random prefix and tag of this test's own, so other
  * specs' companies never change what a search here shows.
  */
 const EMPTY = "Sorry, we couldn't find any sponsors matching your search criteria.";
@@ -18,7 +19,7 @@ const SAMPLE_PREVIEW = {
   teaser: "A VPN that pitches safer public Wi-Fi and streaming while travelling.",
   blurbStart: "Burrowlight VPN is a made-up VPN",
 };
-/** A company the /__test/sponsors hook adds (unique() prefix, two-digit number). */
+/** A company the sponsors test hook adds (unique() prefix, two-digit number). */
 const TEST_COMPANY = /^zz[a-j]{8} \d\d$/;
 const PHONE = { width: 375, height: 812 };
 
@@ -38,13 +39,11 @@ async function signedUp(page: Page, verify: boolean): Promise<void> {
 async function addCompanies(page: Page, count: number): Promise<{ prefix: string; tag: string; companies: { id: string; name: string }[] }> {
   const prefix = unique();
   const tag = `${prefix} tag`;
-  const response = await page.request.get(`/__test/sponsors?prefix=${prefix}&tag=${encodeURIComponent(tag)}&count=${count}`);
-  expect(response.status()).toBe(200);
-  return { prefix, tag, companies: await response.json() };
+  return { prefix, tag, companies: await testHooks(page.request).addSponsors({ prefix, tag, count }) };
 }
 
 async function makePro(page: Page, pro = true): Promise<void> {
-  expect((await page.request.get(pro ? "/__test/pro" : "/__test/pro?clear=1")).status()).toBe(200);
+  await testHooks(page.request).setPro(pro);
 }
 
 /** Status and Location of a read without following redirects, with the page's cookies. */

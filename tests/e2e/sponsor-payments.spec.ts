@@ -3,12 +3,13 @@ import type { Browser, Locator, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * The owner's payment screens (issue 15): Sponsors Dashboard, My Sponsorships
  * with its status filter and Refund, and the Info page. Every test signs up
- * its own creator, whose payout account (`/__test/payments?ready=true`) and
- * payments (`/__test/sponsor-payments`) are made along the real path: the
+ * its own creator, whose payout account (`paymentsReady`) and payments
+ * (`sponsorPayments`, tests/support/test-hooks-client.ts) are made along the real path: the
  * sandbox's checkout paid with the 4242 card, its events through our webhook.
  */
 const DASHBOARD = "/app/account/sponsors";
@@ -51,20 +52,12 @@ async function refundShowsItsStates(page: Page, button: Locator): Promise<void> 
 
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
   const email = await verifiedUser(page);
-  const ready = await page.request.get("/__test/payments?ready=true");
-  expect(ready.status()).toBe(200);
-  const made = await page.request.get(`/__test/sponsor-payments?paid=${counts.paid}&pending=${counts.pending ?? 0}&amount=2500`);
-  expect(made.status()).toBe(200);
-  return { ...((await made.json()) as Omit<Made, "email">), email };
+  await testHooks(page.request).paymentsReady();
+  const made = await testHooks(page.request).sponsorPayments({ paid: counts.paid, pending: counts.pending ?? 0, amount: 2500 });
+  return { ...made, email };
 }
 
-type SessionState = { status: string; entries: { kind: string; gross: number }[]; refundRequest: { status: string; attempt: number } | null; sandboxRefunds: number };
-
-async function sessionState(page: Page, sessionId: string): Promise<SessionState> {
-  const response = await page.request.get(`/__test/sponsor-payments?session=${sessionId}`);
-  expect(response.status()).toBe(200);
-  return (await response.json()) as SessionState;
-}
+const sessionState = (page: Page, sessionId: string) => testHooks(page.request).sponsorSession(sessionId);
 
 const cardOf = (page: Page, sessionId: string) => page.getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${sessionId}"]`) });
 
@@ -269,7 +262,7 @@ test("the SPEC §7.1 callables answer the signed-in owner on /api/functions, and
   await guest.close();
 
   // A disabled account is signed out here too, on its next call, as on every page.
-  expect((await page.request.get(`/__test/identity?do=disable&email=${encodeURIComponent(made.email)}`)).status()).toBe(200);
+  await testHooks(page.request).disableAccount(made.email);
   const disabled = await page.request.post("/api/functions/sponsorPaymentInfo", { data: { data: { sponsorSessionId: sessionId } } });
   expect(disabled.status()).toBe(401);
 });

@@ -1,0 +1,117 @@
+import type { APIRequestContext } from "@playwright/test";
+import {
+  hookPath,
+  type AddedSponsor,
+  type BioViewsAnswer,
+  type DropStreamsAnswer,
+  type ExpiredUnsubscribeAnswer,
+  type HookName,
+  type InsightsPageAnswer,
+  type NotificationMailAnswer,
+  type NotificationsForm,
+  type NotificationsSent,
+  type NotifyAnswer,
+  type NotifyQuery,
+  type OpportunityPostAnswer,
+  type OpportunityPostQuery,
+  type PaymentsAnswer,
+  type ProAlert,
+  type ProAnswer,
+  type SandboxAccountAnswer,
+  type SandboxCheckoutAnswer,
+  type SandboxCheckoutState,
+  type SandboxLoginAnswer,
+  type SignInFailure,
+  type SponsorPaymentsMade,
+  type SponsorSessionState,
+  type SponsorsQuery,
+  type StoredNotification,
+  type ToastQuery,
+} from "#server/test-hooks/contract";
+
+export { hookPath };
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/** Pages a browser opens (page.goto), not JSON calls. */
+export const hookPages = {
+  /** Every service of the server fails while the product renders this address: its error page. */
+  boom: () => hookPath("boom"),
+  /** A toast raised across a redirect to `to`. */
+  toast: (toast: ToastQuery) => hookPath("toast", toast),
+};
+
+/**
+ * The end-to-end hooks (server/test-hooks/), one typed call each, through a
+ * request context that carries the run's secret and, for the signed-in hooks,
+ * the person's cookies (page.request). A call that does not answer 200 throws
+ * with the hook's status and words, so a spec's setup never goes on half made.
+ */
+export function testHooks(request: APIRequestContext) {
+  async function call<T>(name: HookName, query?: Query): Promise<T> {
+    const response = await request.get(hookPath(name, query));
+    if (response.status() !== 200) throw new Error(`${hookPath(name, query)} answered ${response.status()}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+
+  return {
+    /** The sign-in failures logged for an email, newest first. */
+    signInFailures: (email: string) => call<SignInFailure[]>("identity", { email }),
+    /** Disables an account as staff would: its sessions end at once. */
+    disableAccount: (email: string) => call<{ disabled: string }>("identity", { do: "disable", email }),
+    enableAccount: (email: string) => call<{ enabled: string }>("identity", { do: "enable", email }),
+
+    /** The signed-in owner's new bio page with seeded views and clicks (none with `empty`). */
+    insightsPage: (options: { name?: string; empty?: boolean } = {}) => call<InsightsPageAnswer>("insightsPage", { name: options.name, empty: options.empty ? 1 : undefined }),
+    /** A page's views record and today's counts, after the pending views are written. */
+    bioViews: (ending: string) => call<BioViewsAnswer>("bioViews", { ending }),
+
+    /** The signed-in creator's payout account, made complete the real way. */
+    paymentsReady: () => call<PaymentsAnswer>("payments", { ready: true }),
+    /** Only the profile's payments_enabled, without a payout account. */
+    setPaymentsEnabled: (enabled: boolean) => call<PaymentsAnswer>("payments", { enabled }),
+    /** Sponsorships to the signed-in creator: `paid` along the real path, `pending` left unpaid. */
+    sponsorPayments: (counts: { paid?: number; pending?: number; amount?: number }) => call<SponsorPaymentsMade>("sponsorPayments", counts),
+    /** One of the signed-in owner's sessions: status, ledger, refund request, sandbox refunds. */
+    sponsorSession: (session: string) => call<SponsorSessionState>("sponsorPayments", { session }),
+
+    sandbox: {
+      /** A new account and its onboarding link. */
+      account: () => call<SandboxAccountAnswer>("sandbox", { do: "account" }),
+      /** A new onboarded account and a checkout for it. */
+      checkout: (options: { amount?: number; email?: string } = {}) => call<SandboxCheckoutAnswer>("sandbox", { do: "checkout", ...options }),
+      login: (account: string) => call<SandboxLoginAnswer>("sandbox", { do: "login", account }),
+      /** The sponsor's bank disputes the payment. */
+      dispute: (payment: string) => call<unknown>("sandbox", { do: "dispute", payment }),
+      state: (checkout: string) => call<SandboxCheckoutState>("sandbox", { do: "state", checkout }),
+    },
+
+    /** The signed-in person becomes Pro, or with `false` not Pro. */
+    setPro: (pro: boolean) => call<ProAnswer>("pro", pro ? {} : { clear: 1 }),
+    proAlerts: (email: string) => call<ProAlert[]>("proAlerts", { email }),
+    /** Directory companies of the spec's own prefix and tag, in list order. */
+    addSponsors: (query: SponsorsQuery) => call<AddedSponsor[]>("sponsors", query),
+    /** An opportunity post of the signed-in person's, dated 2001 and not in the posts total. */
+    opportunityPost: (query: OpportunityPostQuery = {}) => call<OpportunityPostAnswer>("opportunityPost", query),
+
+    /** Alerts for a person through sendNotification; their ids, newest first. */
+    sendNotifications: async (form: NotificationsForm): Promise<NotificationsSent> => {
+      const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
+      const response = await request.post(hookPath("notifications"), { form: fields });
+      if (response.status() !== 200) throw new Error(`${hookPath("notifications")} answered ${response.status()}: ${await response.text()}`);
+      return (await response.json()) as NotificationsSent;
+    },
+    /** A person's alerts as stored. */
+    storedNotifications: (email: string) => call<StoredNotification[]>("notifications", { email }),
+    /** The signed-in person's alerts sent, read, deleted or counted; the unread count left. */
+    notify: (query: NotifyQuery) => call<NotifyAnswer>("notify", query),
+    /** The signed-in person's alerts and how many of their mails still wait. */
+    notificationMail: () => call<NotificationMailAnswer>("notificationMail"),
+    /** An unsubscribe link of the signed-in person's, signed but expired. */
+    expiredUnsubscribe: (kind: string) => call<ExpiredUnsubscribeAnswer>("notificationMail", { "expired-unsubscribe": kind }),
+    /** The server drops every live notification stream. */
+    dropNotificationStreams: () => call<DropStreamsAnswer>("dropNotificationStreams"),
+  };
+}
+
+export type TestHooks = ReturnType<typeof testHooks>;

@@ -38,3 +38,18 @@ export async function requireForm(request: Request): Promise<FormData> {
   if (read.kind === "ERROR") refuseWith(read);
   return read.form;
 }
+
+// --- core helpers
+
+/**
+ * A refusal as plain text, for an answer that is not a page: a file download,
+ * or a button that shows the reason itself. Throw it to stop a loader or action.
+ */
+export function plainTextRefusal(refused: Refused, headers: Record<string, string> = {}): Response {
+  return rawAnswer(refused.message, { "Content-Type": "text/plain; charset=utf-8", ...headers }, refused);
+}
+
+/** A body that is not a page (XML, a file): 200, or the status of the refusal it answers. */
+export function rawAnswer(body: BodyInit, headers: Record<string, string>, refused?: Pick<DomainError, "code">): Response {
+  return new Response(body, { status: refused ? httpStatusOf(refused.code) : 200, headers });
+}

@@ -11,7 +11,7 @@
  * - a success moves on with `redirectWithToast` (`#app/lib/toast.server`) or
  *   returns the page's data.
  */
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { httpStatusOf, type DomainError, type ErrorCode } from "#server/errors";
 import { readForm } from "#app/lib/form.server";
 
@@ -52,4 +52,9 @@ export function plainTextRefusal(refused: Refused, headers: Record<string, strin
 /** A body that is not a page (XML, a file): 200, or the status of the refusal it answers. */
 export function rawAnswer(body: BodyInit, headers: Record<string, string>, refused?: Pick<DomainError, "code">): Response {
   return new Response(body, { status: refused ? httpStatusOf(refused.code) : 200, headers });
+}
+
+/** An address that has moved for good (old links in mail and bookmarks): browsers and search engines remember it. */
+export function movedPermanently(location: string): Response {
+  return redirect(location, 301);
 }

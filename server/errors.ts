@@ -65,6 +65,13 @@ export function isRefusal<R extends { kind: string }>(result: R): result is Extr
   return result.kind === "ERROR";
 }
 
+/** A form refused field by field: each message shows beside its field (the `message` is for logs and callers without fields). */
+export type FieldRefusal<FieldErrors extends object> = Refusal<"invalid-argument", "INVALID_FIELDS", { fieldErrors: FieldErrors }>;
+
+export function fieldRefusal<FieldErrors extends object>(fieldErrors: FieldErrors): FieldRefusal<FieldErrors> {
+  return refusal("invalid-argument", "INVALID_FIELDS", "Some fields need a change.", { fieldErrors });
+}
+
 export function domainError<Code extends ErrorCode>(code: Code, message: string): DomainError<Code>;
 export function domainError<Code extends ErrorCode, Extra extends object>(code: Code, message: string, extra: Extra): DomainError<Code, Extra>;
 export function domainError(code: ErrorCode, message: string, extra: object = {}): DomainError {

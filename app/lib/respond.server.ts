@@ -11,7 +11,7 @@
  * - a success moves on with `redirectWithToast` (`#app/lib/toast.server`) or
  *   returns the page's data.
  */
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { httpStatusOf, type DomainError, type ErrorCode } from "#server/errors";
 import { readForm } from "#app/lib/form.server";
 
@@ -37,4 +37,24 @@ export async function requireForm(request: Request): Promise<FormData> {
   const read = await readForm(request);
   if (read.kind === "ERROR") refuseWith(read);
   return read.form;
+}
+
+// --- core helpers
+
+/**
+ * A refusal as plain text, for an answer that is not a page: a file download,
+ * or a button that shows the reason itself. Throw it to stop a loader or action.
+ */
+export function plainTextRefusal(refused: Refused, headers: Record<string, string> = {}): Response {
+  return rawAnswer(refused.message, { "Content-Type": "text/plain; charset=utf-8", ...headers }, refused);
+}
+
+/** A body that is not a page (XML, a file): 200, or the status of the refusal it answers. */
+export function rawAnswer(body: BodyInit, headers: Record<string, string>, refused?: Pick<DomainError, "code">): Response {
+  return new Response(body, { status: refused ? httpStatusOf(refused.code) : 200, headers });
+}
+
+/** An address that has moved for good (old links in mail and bookmarks): browsers and search engines remember it. */
+export function movedPermanently(location: string): Response {
+  return redirect(location, 301);
 }

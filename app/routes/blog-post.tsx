@@ -1,16 +1,17 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { findContent, renderContent } from "#server/content/library";
 import { Prose } from "#app/components/Prose";
 import { PostByline } from "#app/components/PostByline";
 import { pageMeta } from "#app/lib/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/blog-post";
 
 export const handle = { hydrate: false };
 
 export function loader({ params, context }: Route.LoaderArgs) {
   const entry = findContent("blog", params.slug);
-  if (!entry) throw data(null, { status: 404 });
+  if (!entry) refuse("not-found");
   return { post: renderContent(entry, placeholdersFrom(context.config)) };
 }
 

@@ -1,10 +1,11 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { findContent, renderContent } from "#server/content/library";
 import { Prose } from "#app/components/Prose";
 import { GuideLinks } from "#app/components/GuideLinks";
 import { contentPageFor } from "#app/content-routes";
 import { pageMeta } from "#app/lib/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/content-page";
 
 export const handle = { hydrate: false };
@@ -12,7 +13,7 @@ export const handle = { hydrate: false };
 export function loader({ request, context }: Route.LoaderArgs) {
   const route = contentPageFor(new URL(request.url).pathname);
   const entry = route && findContent(route.collection, route.slug);
-  if (!route || !entry) throw data(null, { status: 404 });
+  if (!route || !entry) refuse("not-found");
   const page = renderContent(entry, placeholdersFrom(context.config));
   return { page, section: route.section, path: route.path };
 }

@@ -1,15 +1,16 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { getOutboxMessage } from "#server/email/outbox";
 import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/dev-mailbox-message";
 
 /** Only this machine may read stored mail (it holds live links); everyone else, and unknown ids, get a 404. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) throw data(null, { status: 404 });
+  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) refuse("not-found");
   const message = await getOutboxMessage(context.db, params.id);
-  if (!message) throw data(null, { status: 404 });
+  if (!message) refuse("not-found");
 
   const locale = localeFrom(request.headers.get("Accept-Language"));
   const format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });

@@ -1,13 +1,14 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { listOutbox } from "#server/email/outbox";
 import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/dev-mailbox";
 
 /** The outbox holds live sign-in and reset links: only this machine may see it; everyone else gets a plain 404. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) throw data(null, { status: 404 });
+  if (!mayReadMailbox(context.config, context.clientIp, request.headers)) refuse("not-found");
   if (context.config.SMTP_URL) return { transport: "smtp" as const, messages: [] };
 
   const locale = localeFrom(request.headers.get("Accept-Language"));

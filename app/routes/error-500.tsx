@@ -1,11 +1,12 @@
-import { data } from "react-router";
+import { answerRefusal } from "#app/lib/respond.server";
 import { ErrorPage } from "#app/components/ErrorPage";
 
 export const handle = { hydrate: false };
 
 /** The product's error destination (SPEC §8: failed loads redirect here). */
 export function loader() {
-  return data(null, { status: 500 });
+  // Rendered by this route (not the error boundary), with the status of an internal error.
+  return answerRefusal({ code: "internal" }, null);
 }
 
 export default function ServerErrorPage() {

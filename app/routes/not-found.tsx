@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { isSignedInOnly } from "#app/signed-in-routes";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/not-found";
 
 export const handle = { hydrate: false };
@@ -12,7 +12,7 @@ export const handle = { hydrate: false };
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (isSignedInOnly(new URL(request.url).pathname)) await requireVerifiedUser(request, context);
-  throw data(null, { status: 404 });
+  refuse("not-found");
 }
 
 export default function NotFound() {

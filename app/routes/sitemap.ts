@@ -1,11 +1,12 @@
 import { listBlogPosts } from "#server/content/library";
 import { buildSitemap } from "#server/sitemap/sitemap";
 import { CONTENT_PAGES } from "#app/content-routes";
+import { rawAnswer } from "#app/lib/respond.server";
 import type { Route } from "./+types/sitemap";
 
 /** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { status, xml } = await buildSitemap(context.db, {
+  const built = await buildSitemap(context.db, {
     origin: context.config.PUBLIC_ORIGIN,
     part: new URL(request.url).searchParams.get("part"),
     pages: [
@@ -19,8 +20,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { path: "/app/opportunities" },
     ],
   });
-  return new Response(xml, {
-    status,
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
-  });
+  const headers = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" };
+  return rawAnswer(built.xml, headers, built.kind === "ERROR" ? built : undefined);
 }

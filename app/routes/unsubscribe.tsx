@@ -1,5 +1,4 @@
-import { data, Form, Link } from "react-router";
-import { httpStatusOf } from "#server/errors";
+import { Form, Link } from "react-router";
 import { readUnsubscribeLink, unsubscribe } from "#server/notifications/unsubscribe";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import { FormAlert, primaryButton } from "#app/components/forms";
@@ -20,7 +19,7 @@ type PageData = { label: string | null; error: string | null; done: boolean };
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const target = readUnsubscribeLink(unsubscribeSigningKey(context.sessionSecret), params.token);
-  if (target.kind === "ERROR") return data<PageData>({ label: null, error: target.message, done: false }, { status: httpStatusOf(target.code) });
+  if (target.kind === "ERROR") return answerRefusal<PageData>(target, { label: null, error: target.message, done: false });
   return { label: target.label, error: null, done: false } satisfies PageData;
 }
 
@@ -28,7 +27,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<PageData>(read, { label: null, error: read.message, done: false });
   const result = await unsubscribe(context.db, unsubscribeSigningKey(context.sessionSecret), params.token);
-  if (result.kind === "ERROR") return data<PageData>({ label: null, error: result.message, done: false }, { status: httpStatusOf(result.code) });
+  if (result.kind === "ERROR") return answerRefusal<PageData>(result, { label: null, error: result.message, done: false });
   context.logger.info({ kind: result.notificationKind, oneClick: read.form.get("List-Unsubscribe") === "One-Click" }, "notification mail unsubscribed");
   return { label: result.label, error: null, done: true } satisfies PageData;
 }

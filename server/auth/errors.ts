@@ -1,4 +1,4 @@
-import { domainError, type DomainError, type ErrorCode } from "#server/errors";
+import { refusal, type ErrorCode, type Refusal } from "#server/errors";
 
 /**
  * SPEC §8: the identity codes the product knows, and the exact sign-in
@@ -100,8 +100,8 @@ const REASON_CODES: Record<IdentityReason, ErrorCode> = {
 export type IdentityErrorField = "email" | "password" | "captcha" | "name";
 
 /** A failed identity flow: the vocabulary's code (and so its status), the identity reason, the message. */
-export type FlowError = DomainError<ErrorCode, { reason: IdentityReason; field?: IdentityErrorField }>;
+export type FlowError = Refusal<ErrorCode, IdentityReason, { field?: IdentityErrorField }>;
 
 export function flowError(reason: IdentityReason, message: string, field?: IdentityErrorField): FlowError {
-  return domainError(REASON_CODES[reason], message, field ? { reason, field } : { reason });
+  return refusal(REASON_CODES[reason], reason, message, field ? { field } : {});
 }

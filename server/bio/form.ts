@@ -1,4 +1,5 @@
 import type { BioPageLink } from "#server/db/schema";
+import { fieldRefusal, type FieldRefusal } from "#server/errors";
 import { ENDING_FORMAT, ENDING_FORMAT_MESSAGE, ENDING_TAKEN_MESSAGE, isReservedEnding } from "./endings";
 import { LINK_LABELS, isLinkType, linkUrlProblem } from "./links";
 
@@ -59,7 +60,7 @@ export function formDataToBioInput(form: FormData): BioPageFormInput {
  * ending is free and the sponsorships are the owner's is for the database
  * (server/bio/pages.ts).
  */
-export function parseBioPageForm(input: BioPageFormInput): { kind: "SUCCESS"; form: BioPageForm } | { kind: "ERROR"; fieldErrors: BioPageFieldErrors } {
+export function parseBioPageForm(input: BioPageFormInput): { kind: "SUCCESS"; form: BioPageForm } | FieldRefusal<BioPageFieldErrors> {
   const errors: BioPageFieldErrors = {};
   const name = input.name.trim();
   if (name === "") errors.name = "Required";
@@ -99,6 +100,6 @@ export function parseBioPageForm(input: BioPageFormInput): { kind: "SUCCESS"; fo
   const sponsorships = [...new Set(input.sponsorships.map((id) => id.trim()).filter(Boolean))];
   if (sponsorships.length > MAX_SPONSORSHIPS) errors.sponsorships = `You can offer at most ${MAX_SPONSORSHIPS} sponsorship options`;
 
-  if (Object.keys(errors).length > 0) return { kind: "ERROR", fieldErrors: errors };
+  if (Object.keys(errors).length > 0) return fieldRefusal(errors);
   return { kind: "SUCCESS", form: { name, customEnding, blurb, links, sponsorships } };
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { fieldRefusal } from "#server/errors";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { bioPages, bioPageViews, profiles, user } from "#server/db/schema";
@@ -78,7 +79,7 @@ describe.each(ENGINES)("bio pages on %s", (engine) => {
     expect(await isEndingTaken(db(), "maya_free")).toBe(false);
     expect(await isEndingTaken(db(), "Not An Ending")).toBe(false);
     // Reserved words never reach the database: the form refuses them with the same message.
-    expect(parseBioPageForm({ ...input, customEnding: "admin" })).toEqual({ kind: "ERROR", fieldErrors: { customEnding: "This URL is already taken" } });
+    expect(parseBioPageForm({ ...input, customEnding: "admin" })).toEqual(fieldRefusal({ customEnding: "This URL is already taken" }));
   });
 
   it(`stops at ${MAX_PAGES_PER_OWNER} pages per person, even when the requests race`, async () => {

@@ -66,7 +66,7 @@ export function notificationStreamHandler({ streams, auth, logger }: { streams: 
         end: () => res.end(),
       },
     });
-    if (opened.kind === "FULL") {
+    if (opened.kind === "ERROR") {
       res.end();
       return;
     }

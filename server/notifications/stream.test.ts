@@ -56,7 +56,7 @@ describe("notification streams hub", () => {
     makeHub({ retryMs: 3_000 });
     unread.set("u1", 4);
     const { fake, result } = open("u1");
-    expect(result.kind).toBe("OPEN");
+    expect(result.kind).toBe("SUCCESS");
     await hub.settled();
     expect(fake.chunks[0]).toBe("retry: 3000\n\n");
     expect(fake.chunks[1]).toBe('event: unread\ndata: {"count":4}\n\n');
@@ -126,9 +126,9 @@ describe("notification streams hub", () => {
     makeHub({ total: 2 });
     const a = open("u1");
     open("u2");
-    expect(open("u3").result.kind).toBe("FULL");
-    if (a.result.kind === "OPEN") a.result.close();
-    expect(open("u3").result.kind).toBe("OPEN");
+    expect(open("u3").result.kind).toBe("ERROR");
+    if (a.result.kind === "SUCCESS") a.result.close();
+    expect(open("u3").result.kind).toBe("SUCCESS");
     expect(hub.size).toBe(2);
   });
 
@@ -209,6 +209,6 @@ describe("notification streams hub", () => {
     hub.closeAll();
     expect(tabs.map((t) => t.fake.ended)).toEqual([true, true, true]);
     expect(hub.size).toBe(0);
-    expect(open("u1").result.kind).toBe("FULL");
+    expect(open("u1").result.kind).toBe("ERROR");
   });
 });

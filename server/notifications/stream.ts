@@ -6,6 +6,8 @@
  * (`http-stream.ts` adapts a Node response).
  */
 
+import { refusal, success, type Refusal, type Result } from "#server/errors";
+
 export type StreamSink = {
   write(chunk: string): void;
   end(): void;
@@ -51,7 +53,8 @@ export type OpenStreamOptions = {
   sessionValid(): Promise<boolean>;
 };
 
-export type OpenResult = { kind: "OPEN"; close(): void } | { kind: "FULL" };
+/** An open stream (and how to let it go), or the hub is full or closing: the client retries. */
+export type OpenResult = Result<{ close(): void }, Refusal<"unavailable", "STREAMS_FULL">>;
 
 type Stream = {
   uid: string;
@@ -225,7 +228,7 @@ export function createNotificationStreams(options: {
 
     /** Adds a stream; the caller has sent the response headers. Sends the current count soon. */
     open({ uid, sink, sessionKey, sessionValid }: OpenStreamOptions): OpenResult {
-      if (closedForGood || total >= limits.total) return { kind: "FULL" };
+      if (closedForGood || total >= limits.total) return refusal("unavailable", "STREAMS_FULL", "Too many open streams; try again in a moment");
       let set = byUser.get(uid);
       if (!set) {
         set = new Set();
@@ -251,7 +254,7 @@ export function createNotificationStreams(options: {
       write(stream, `retry: ${limits.retryMs}\n\n`);
       pending.add(uid);
       scheduleFlush();
-      return { kind: "OPEN", close: () => remove(stream) };
+      return success({ close: () => remove(stream) });
     },
 
     /** This user's alerts changed (any process, any writer). */

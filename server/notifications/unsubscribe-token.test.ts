@@ -8,9 +8,9 @@ const DAY = 86_400;
 describe("unsubscribe tokens", () => {
   it("carry who and which kind, signed, and are valid until their expiry", () => {
     const token = signUnsubscribeToken(key, "user_Ab.9", "payment-received", now);
-    expect(checkUnsubscribeToken(key, token, now)).toEqual({ kind: "valid", uid: "user_Ab.9", notificationKind: "payment-received" });
-    expect(checkUnsubscribeToken(key, token, now + UNSUBSCRIBE_LINK_DAYS * DAY)).toMatchObject({ kind: "valid" });
-    expect(checkUnsubscribeToken(key, token, now + UNSUBSCRIBE_LINK_DAYS * DAY + 1)).toEqual({ kind: "expired" });
+    expect(checkUnsubscribeToken(key, token, now)).toEqual({ kind: "SUCCESS", uid: "user_Ab.9", notificationKind: "payment-received" });
+    expect(checkUnsubscribeToken(key, token, now + UNSUBSCRIBE_LINK_DAYS * DAY)).toMatchObject({ kind: "SUCCESS" });
+    expect(checkUnsubscribeToken(key, token, now + UNSUBSCRIBE_LINK_DAYS * DAY + 1)).toMatchObject({ kind: "ERROR", code: "not-found", reason: "EXPIRED_LINK" });
     // Only the token's own characters: it goes into a path unescaped.
     expect(token).toMatch(/^[A-Za-z0-9._-]+$/);
   });
@@ -28,15 +28,15 @@ describe("unsubscribe tokens", () => {
       "not-a-token",
       "",
     ];
-    for (const candidate of forged) expect(checkUnsubscribeToken(key, candidate, now)).toEqual({ kind: "invalid" });
-    expect(checkUnsubscribeToken(unsubscribeSigningKey("another-secret-of-at-least-32-characters!"), token, now)).toEqual({ kind: "invalid" });
+    for (const candidate of forged) expect(checkUnsubscribeToken(key, candidate, now)).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_LINK" });
+    expect(checkUnsubscribeToken(unsubscribeSigningKey("another-secret-of-at-least-32-characters!"), token, now)).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_LINK" });
     // A forged token is "invalid" even when its claimed expiry has passed: "expired" is only said of real ones.
-    expect(checkUnsubscribeToken(key, forged[0]!, now + 100 * DAY)).toEqual({ kind: "invalid" });
+    expect(checkUnsubscribeToken(key, forged[0]!, now + 100 * DAY)).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_LINK" });
   });
 
   it("refuses kinds that do not exist and oversized input without reading further", () => {
     const token = signUnsubscribeToken(key, "alice", "general", now);
-    expect(checkUnsubscribeToken(key, token.replace(".general.", ".nonsense."), now)).toEqual({ kind: "invalid" });
-    expect(checkUnsubscribeToken(key, "v1." + "A".repeat(500), now)).toEqual({ kind: "invalid" });
+    expect(checkUnsubscribeToken(key, token.replace(".general.", ".nonsense."), now)).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_LINK" });
+    expect(checkUnsubscribeToken(key, "v1." + "A".repeat(500), now)).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_LINK" });
   });
 });

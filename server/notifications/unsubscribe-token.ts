@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { refusal, success, type Refusal, type Result } from "#server/errors";
 import { isNotificationKind, type NotificationKind } from "./kinds";
 
 /** How long an unsubscribe link in a mail works: long enough for a mail read weeks later. */
@@ -23,21 +24,32 @@ export function signUnsubscribeToken(key: string, uid: string, kind: Notificatio
   return ["v1", Buffer.from(uid).toString("base64url"), kind, String(expires), signature(key, uid, kind, expires)].join(".");
 }
 
-export type UnsubscribeCheck = { kind: "valid"; uid: string; notificationKind: NotificationKind } | { kind: "expired" } | { kind: "invalid" };
+export const UNSUBSCRIBE_MESSAGES = {
+  invalid: "This unsubscribe link is not valid. It may have been copied incompletely. You can change which emails you get in My Account, under Notifications.",
+  expired: "This unsubscribe link has expired. You can change which emails you get in My Account, under Notifications.",
+} as const;
+
+export type UnsubscribeCheck = Result<
+  { uid: string; notificationKind: NotificationKind },
+  Refusal<"invalid-argument", "INVALID_LINK"> | Refusal<"not-found", "EXPIRED_LINK">
+>;
+
+const invalidLink = () => refusal("invalid-argument", "INVALID_LINK", UNSUBSCRIBE_MESSAGES.invalid);
 
 export function checkUnsubscribeToken(key: string, token: string, nowSeconds = Math.floor(Date.now() / 1000)): UnsubscribeCheck {
-  if (token.length > 400) return { kind: "invalid" };
+  if (token.length > 400) return invalidLink();
   const parts = token.split(".");
-  if (parts.length !== 5) return { kind: "invalid" };
+  if (parts.length !== 5) return invalidLink();
   const [version, encodedUid, kind, expires, given] = parts as [string, string, string, string, string];
-  if (version !== "v1" || !/^[A-Za-z0-9_-]{1,200}$/.test(encodedUid) || !isNotificationKind(kind) || !/^\d{1,12}$/.test(expires)) return { kind: "invalid" };
+  if (version !== "v1" || !/^[A-Za-z0-9_-]{1,200}$/.test(encodedUid) || !isNotificationKind(kind) || !/^\d{1,12}$/.test(expires)) return invalidLink();
   const uid = Buffer.from(encodedUid, "base64url").toString("utf8");
   const expected = Buffer.from(signature(key, uid, kind, Number(expires)));
   const received = Buffer.from(given);
-  if (received.length !== expected.length || !crypto.timingSafeEqual(received, expected)) return { kind: "invalid" };
+  if (received.length !== expected.length || !crypto.timingSafeEqual(received, expected)) return invalidLink();
   // Checked after the signature, so "expired" is never said of a forged token.
-  if (Number(expires) < nowSeconds) return { kind: "expired" };
-  return { kind: "valid", uid, notificationKind: kind };
+  // 410-like "expired" is answered as not-found: the link no longer leads anywhere.
+  if (Number(expires) < nowSeconds) return refusal("not-found", "EXPIRED_LINK", UNSUBSCRIBE_MESSAGES.expired);
+  return success({ uid, notificationKind: kind });
 }
 
 export const UNSUBSCRIBE_PATH_PREFIX = "/unsubscribe/";

@@ -1,23 +1,16 @@
 import type { Db } from "#server/db/client";
-import { domainError, type DomainError } from "#server/errors";
+import { domainError, success, type DomainError, type Success } from "#server/errors";
 import { NOTIFICATION_CATALOGUE, type NotificationKind } from "./kinds";
 import { turnMailOff } from "./preferences";
 import { checkUnsubscribeToken } from "./unsubscribe-token";
 
-export type UnsubscribeTarget = { kind: "OK"; uid: string; notificationKind: NotificationKind; label: string };
-
-export const UNSUBSCRIBE_MESSAGES = {
-  invalid: "This unsubscribe link is not valid. It may have been copied incompletely. You can change which emails you get in My Account, under Notifications.",
-  expired: "This unsubscribe link has expired. You can change which emails you get in My Account, under Notifications.",
-} as const;
+export type UnsubscribeTarget = Success<{ uid: string; notificationKind: NotificationKind; label: string }>;
 
 /** What an unsubscribe link would turn off, or why it turns off nothing; reads and writes nothing. */
 export function readUnsubscribeLink(key: string, token: string): UnsubscribeTarget | DomainError<"invalid-argument" | "not-found"> {
   const checked = checkUnsubscribeToken(key, token);
-  // 410-like "expired" is answered as not-found: the link no longer leads anywhere.
-  if (checked.kind === "expired") return domainError("not-found", UNSUBSCRIBE_MESSAGES.expired);
-  if (checked.kind === "invalid") return domainError("invalid-argument", UNSUBSCRIBE_MESSAGES.invalid);
-  return { kind: "OK", uid: checked.uid, notificationKind: checked.notificationKind, label: NOTIFICATION_CATALOGUE[checked.notificationKind].label };
+  if (checked.kind === "ERROR") return checked;
+  return success({ uid: checked.uid, notificationKind: checked.notificationKind, label: NOTIFICATION_CATALOGUE[checked.notificationKind].label });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fieldRefusal } from "#server/errors";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 
 const valid: OpportunityFormInput = {
@@ -72,6 +73,6 @@ describe("opportunity form", () => {
     [{ deadlineDate: "2026-02-30" }, { deadlineDate: "Enter a real date: that day doesn't exist" }],
   ])("reports the deadline's message %j together with the other fields' messages", (deadline, message) => {
     const result = parseOpportunityForm({ ...valid, title: "", ...deadline });
-    expect(result).toEqual({ kind: "ERROR", fieldErrors: { title: "Required", ...message } });
+    expect(result).toEqual(fieldRefusal({ title: "Required", ...message }));
   });
 });

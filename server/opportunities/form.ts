@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldRefusal, type FieldRefusal } from "#server/errors";
 import { parseDeadline, type Deadline } from "./deadline";
 import { MAX_POST_TAGS } from "./tag-groups";
 
@@ -99,7 +100,7 @@ export function formDataToInput(form: FormData): OpportunityFormInput {
  */
 export function parseOpportunityForm(input: OpportunityFormInput):
   | { kind: "SUCCESS"; form: OpportunityForm; /** Said with the saved post: a half-filled deadline was left out. */ notice: string | null }
-  | { kind: "ERROR"; fieldErrors: FieldErrors } {
+  | FieldRefusal<FieldErrors> {
   const result = opportunityFormSchema.safeParse(input);
   const deadline = parseDeadline({
     deadlineDate: input.deadlineDate.trim(),
@@ -116,5 +117,5 @@ export function parseOpportunityForm(input: OpportunityFormInput):
     const field = issue.path[0] as keyof FieldErrors;
     fieldErrors[field] ??= issue.message;
   }
-  return { kind: "ERROR", fieldErrors };
+  return fieldRefusal(fieldErrors);
 }

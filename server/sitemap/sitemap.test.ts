@@ -18,8 +18,8 @@ describe.each(ENGINES)("sitemap on %s", (engine) => {
   });
 
   it("lists the public pages and every opportunity in one file while they fit", async () => {
-    const { status, xml } = await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part: null });
-    expect(status).toBe(200);
+    const { kind, xml } = await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part: null });
+    expect(kind).toBe("SUCCESS");
     expect(xml).toContain("<urlset");
     expect(locs(xml)).toEqual([...PAGES.map((p) => ORIGIN + p.path), ...ids.map((id) => `${ORIGIN}/app/opportunities/${id}`)]);
     expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/);
@@ -37,15 +37,15 @@ describe.each(ENGINES)("sitemap on %s", (engine) => {
     for (const [i, loc] of parts.entries()) {
       const part = new URL(loc).searchParams.get("part");
       expect(part).toBe(String(i + 1));
-      const { status, xml } = await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part, maxUrls });
-      expect(status).toBe(200);
+      const { kind, xml } = await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part, maxUrls });
+      expect(kind).toBe("SUCCESS");
       expect(locs(xml).length).toBeLessThanOrEqual(maxUrls);
       seen.push(...locs(xml));
     }
     expect(seen).toEqual([...PAGES.map((p) => ORIGIN + p.path), ...ids.map((id) => `${ORIGIN}/app/opportunities/${id}`)]);
 
     for (const part of [String(parts.length + 1), "0", "-1", "abc", "1e3"]) {
-      expect((await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part, maxUrls })).status, part).toBe(404);
+      expect(await buildSitemap(database.db, { origin: ORIGIN, pages: PAGES, part, maxUrls }), part).toMatchObject({ kind: "ERROR", code: "not-found", xml: expect.stringContaining("<urlset") });
     }
   });
 });

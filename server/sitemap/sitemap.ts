@@ -2,12 +2,14 @@ import { count, desc } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { opportunityPosts } from "#server/db/schema";
+import { refusal, success, type Refusal, type Result } from "#server/errors";
 
 /** The sitemaps protocol's limit of addresses per file. */
 export const SITEMAP_MAX_URLS = 50_000;
 
 export type SitemapEntry = { path: string; lastmod?: string };
-export type SitemapResponse = { status: 200 | 404; xml: string };
+/** The file, or no such part: then an empty urlset is still the body (a crawler reads XML either way). */
+export type SitemapResponse = Result<{ xml: string }, Refusal<"not-found", "NO_SUCH_PART", { xml: string }>>;
 
 const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -17,6 +19,8 @@ function urlset(origin: string, entries: SitemapEntry[]): string {
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
+
+const noSuchPart = (origin: string) => refusal("not-found", "NO_SUCH_PART", "This part of the sitemap does not exist.", { xml: urlset(origin, []) });
 
 function sitemapIndex(origin: string, parts: number): string {
   const items = Array.from({ length: parts }, (_, i) => `  <sitemap><loc>${escapeXml(`${origin}/sitemap.xml?part=${i + 1}`)}</loc></sitemap>`);
@@ -52,15 +56,15 @@ export async function buildSitemap(
 
   if (options.part === null) {
     const newest = await opportunityEntries(db, 0, firstRoom + 1);
-    if (newest.length <= firstRoom) return { status: 200, xml: urlset(origin, [...pages, ...newest]) };
+    if (newest.length <= firstRoom) return success({ xml: urlset(origin, [...pages, ...newest]) });
     const [row] = await db.select({ posts: count() }).from(opportunityPosts).where(ownerIsActive(opportunityPosts.posterUid));
     const parts = 1 + Math.ceil(Math.max(0, (row?.posts ?? 0) - firstRoom) / maxUrls);
-    return { status: 200, xml: sitemapIndex(origin, parts) };
+    return success({ xml: sitemapIndex(origin, parts) });
   }
 
   const part = /^[1-9][0-9]{0,5}$/.test(options.part) ? Number(options.part) : 0;
-  if (part === 0) return { status: 404, xml: urlset(origin, []) };
-  if (part === 1) return { status: 200, xml: urlset(origin, [...pages, ...(await opportunityEntries(db, 0, firstRoom))]) };
+  if (part === 0) return noSuchPart(origin);
+  if (part === 1) return success({ xml: urlset(origin, [...pages, ...(await opportunityEntries(db, 0, firstRoom))]) });
   const entries = await opportunityEntries(db, firstRoom + (part - 2) * maxUrls, maxUrls);
-  return entries.length > 0 ? { status: 200, xml: urlset(origin, entries) } : { status: 404, xml: urlset(origin, []) };
+  return entries.length > 0 ? success({ xml: urlset(origin, entries) }) : noSuchPart(origin);
 }

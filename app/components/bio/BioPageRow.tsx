@@ -40,8 +40,8 @@ export function BioPageRow({ page, bioOrigin, locale, confirming: askedByServer,
   const address = `${bioOrigin}/${page.customEnding}`;
   const host = new URL(bioOrigin).host;
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
-  const done = answer?.deleted === true;
-  const failed = answer && !answer.deleted ? answer.message : null;
+  const done = answer?.kind === "SUCCESS";
+  const failed = answer?.kind === "ERROR" ? answer.message : null;
   const state = done ? "done" : fetcher.state !== "idle" ? "deleting" : asking && !failed ? "confirming" : "normal";
 
   useEffect(() => {

@@ -48,15 +48,15 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
   });
   const deleteAnswer = deleter.state === "idle" ? deleter.data : undefined;
   useDoneFor(deleteAnswer, () => onGone(alert.id));
-  const failed = [readAnswer, deleteAnswer].find((answer) => answer && !answer.ok);
-  const failure = failed && !failed.ok ? failed.message : null;
+  const failed = [readAnswer, deleteAnswer].find((answer) => answer?.kind === "ERROR");
+  const failure = failed?.kind === "ERROR" ? failed.message : null;
 
-  const readByMe = readAnswer?.ok && readAnswer.intent === "read" && !readDone ? readAnswer.readOn : null;
+  const readByMe = readAnswer?.kind === "SUCCESS" && readAnswer.intent === "read" && !readDone ? readAnswer.readOn : null;
   const readOn = alert.readOn ?? readByMe ?? (alert.unread ? allReadAt : null);
   const isRead = readOn !== null;
 
   const deleting = deleter.state !== "idle";
-  const state = deleteAnswer?.ok ? "deleted" : deleting ? "deleting" : asking && !failure ? "confirming" : "normal";
+  const state = deleteAnswer?.kind === "SUCCESS" ? "deleted" : deleting ? "deleting" : asking && !failure ? "confirming" : "normal";
 
   useEffect(() => {
     // Focus follows the question: onto Cancel when it appears, back onto Delete when it goes.

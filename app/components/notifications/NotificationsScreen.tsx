@@ -47,7 +47,7 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
 
   const readAllAnswer = readAll.state === "idle" ? readAll.data : undefined;
   const readAllDone = useDoneFor(readAllAnswer, () => {
-    if (readAllAnswer?.ok && readAllAnswer.intent === "read-all") setAllReadAt(readAllAnswer.readOn);
+    if (readAllAnswer?.kind === "SUCCESS" && readAllAnswer.intent === "read-all") setAllReadAt(readAllAnswer.readOn);
   });
 
   const onGone = useCallback((id: string) => {
@@ -93,7 +93,7 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
           ) : null}
         </div>
       </div>
-      {readAllAnswer && !readAllAnswer.ok ? (
+      {readAllAnswer?.kind === "ERROR" ? (
         <p role="alert" className="mt-3 text-sm font-medium text-red-700">
           {readAllAnswer.message}
         </p>

@@ -16,12 +16,12 @@ export type AlertCardView = {
   cta: { href: string; text: string; external: boolean } | null;
 };
 
-/** What the page's buttons get back when they asked from the page (fetchers). */
+/** What the page's buttons get back when they asked from the page (fetchers): a result of the server's vocabulary. */
 export type NotificationAnswer =
-  | { ok: true; intent: "read"; id: string; readOn: string }
-  | { ok: true; intent: "delete"; id: string }
-  | { ok: true; intent: "read-all"; count: number; readOn: string }
-  | { ok: false; message: string };
+  | { kind: "SUCCESS"; intent: "read"; id: string; readOn: string }
+  | { kind: "SUCCESS"; intent: "delete"; id: string }
+  | { kind: "SUCCESS"; intent: "read-all"; count: number; readOn: string }
+  | { kind: "ERROR"; message: string };
 
 /** The page's address for a cursor, optionally asking the delete question of one alert (no-JavaScript path). */
 export function notificationsHref(cursor: string | null, confirm?: string): string {

@@ -12,12 +12,12 @@ export function useDoneFor(answer: NotificationAnswer | undefined, after: () => 
     then.current = after;
   });
   useEffect(() => {
-    if (!answer?.ok) return;
+    if (answer?.kind !== "SUCCESS") return;
     const timer = setTimeout(() => {
       setExpired(answer);
       then.current();
     }, DONE_MS);
     return () => clearTimeout(timer);
   }, [answer]);
-  return answer?.ok === true && expired !== answer;
+  return answer?.kind === "SUCCESS" && expired !== answer;
 }

@@ -1,5 +1,4 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
 import { deleteAccount, deletionProofKind } from "#server/accounts/deletion";
 import { cookieHeaders } from "#server/auth/session";
@@ -22,6 +21,7 @@ import { readForm } from "#app/lib/form.server";
 import { redirectWithToast, toastCookie } from "#app/lib/toast.server";
 import type { Route } from "./+types/account";
 import { answerRefusal } from "#app/lib/respond.server";
+import { domainError } from "#server/errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formText(form, "intent");
   if (intent === "profile") {
     const result = await saveProfileName(context.db, user.id, formText(form, "profileName"));
-    if (result.kind === "ERROR") return data<ActionResult>({ profileError: result.message }, { status: httpStatusOf(result.code) });
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { profileError: result.message });
     return redirectWithToast(request, context.sessionSecret, "/app/account", { kind: "success", message: "Profile saved." });
   }
   if (intent === "notification-preferences") {
@@ -89,21 +89,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "reset-password") {
     const result = await requestPasswordReset(identityDeps(context), { email: user.email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { error: result.message });
     return { resetSent: true } as ActionResult;
   }
   if (intent === "delete-account") {
     const proof = form.has("password") ? { password: formText(form, "password") } : { email: formText(form, "email") };
     const result = await deleteAccount({ db: context.db, auth: context.auth, payments: context.payments }, user.id, proof);
-    if (result.kind === "ERROR") {
-      return data<ActionResult>({ deletion: { error: result.message, field: result.field } }, { status: httpStatusOf(result.code) });
-    }
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { deletion: { error: result.message, field: result.field } });
     // The sessions are gone with the account; this clears the browser's cookie too.
     const headers = cookieHeaders(await signOut(identityDeps(context), request.headers));
     headers.append("Set-Cookie", await toastCookie(request, context.sessionSecret, { kind: "success", message: "Your account has been deleted." }));
     throw redirect("/", { headers });
   }
-  return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
+  const unknown = domainError("invalid-argument", "Unknown action.");
+  return answerRefusal<ActionResult>(unknown, { error: unknown.message });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "My Account" });

@@ -1,6 +1,5 @@
-import { httpStatusOf } from "#server/errors";
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
 import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
 import { choosePasswordPath } from "#server/auth/redirects";
@@ -39,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "verify") {
     const result = await verifyEmailCode(deps, { code: formText(form, "oobCode"), headers: request.headers });
-    if (result.kind === "ERROR") return data<ActionResult>({ invalid: true }, { status: 400 });
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { invalid: true });
     // Opened where nobody was signed in to the account: the owner chooses the password now.
     if ("choosePasswordToken" in result) throw redirect(choosePasswordPath(result.choosePasswordToken));
     const headers = cookieHeaders(result.headers);
@@ -54,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (user.emailVerified) throw redirect("/app");
   if (intent === "resend") {
     const result = await resendVerificationEmail(deps, { email: user.email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message }, { status: httpStatusOf(result.code) });
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { error: result.message });
     return { notice: `We sent a new verification email to ${user.email}.` } as ActionResult;
   }
   // Continue: still unverified (a verified person was sent on above).

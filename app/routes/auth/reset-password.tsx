@@ -1,5 +1,5 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
+import { fieldRefusal } from "#server/errors";
 import { resetPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
 import { FormAlert, primaryButton, TextField } from "#app/components/forms";
@@ -29,14 +29,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!password) fieldErrors.password = "Required";
   if (!confirm) fieldErrors.confirm = "Required";
   else if (password && confirm !== password) fieldErrors.confirm = "The passwords don't match.";
-  if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors }, { status: 400 });
+  if (Object.keys(fieldErrors).length > 0) return answerRefusal<ActionResult>(fieldRefusal(fieldErrors), { fieldErrors });
 
   const afterVerification = formText(form, "verified") === "1";
   const result = await resetPassword(identityDeps(context), { token: formText(form, "token"), password });
   if (result.kind === "ERROR") {
-    return result.field === "password"
-      ? data<ActionResult>({ code: result.reason, fieldErrors: { password: result.message } }, { status: httpStatusOf(result.code) })
-      : data<ActionResult>({ code: result.reason, error: result.message }, { status: httpStatusOf(result.code) });
+    return answerRefusal<ActionResult>(
+      result,
+      result.field === "password" ? { code: result.reason, fieldErrors: { password: result.message } } : { code: result.reason, error: result.message },
+    );
   }
   return redirectWithToast(request, context.sessionSecret, "/signin", {
     kind: "success",

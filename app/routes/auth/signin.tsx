@@ -1,5 +1,5 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
+import { fieldRefusal } from "#server/errors";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/auth/errors";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
@@ -60,9 +60,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "google") return redirectToGoogle(context, request, redirectTo, parseUserType(formText(form, "type")));
 
   if (intent === "reset") {
-    if (!email) return data<ActionResult>({ fieldErrors: { email: "Required" }, email }, { status: 400 });
+    if (!email) return missingFields({ email: "Required" }, email);
     const result = await requestPasswordReset(deps, { email, ip: context.clientIp });
-    if (result.kind === "ERROR") return data<ActionResult>({ error: result.message, email }, { status: httpStatusOf(result.code) });
+    if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { error: result.message, email });
     return {
       notice: `If an account exists for ${email}, we've sent it a link to choose a new password. The link works for 1 hour.`,
       email,
@@ -70,12 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const password = formText(form, "password");
-  if (!email || !password) {
-    return data<ActionResult>(
-      { fieldErrors: { email: email ? undefined : "Required", password: password ? undefined : "Required" }, email },
-      { status: 400 },
-    );
-  }
+  if (!email || !password) return missingFields({ email: email ? undefined : "Required", password: password ? undefined : "Required" }, email);
   const result = await signInWithPassword(deps, {
     email,
     password,
@@ -87,9 +82,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.kind === "ERROR") {
     const captchaRequired = "captchaRequired" in result && result.captchaRequired === true;
     const errorDetail = "detail" in result ? result.detail : undefined;
-    return data<ActionResult>({ error: result.message, errorDetail, email, captchaRequired }, { status: httpStatusOf(result.code) });
+    return answerRefusal<ActionResult>(result, { error: result.message, errorDetail, email, captchaRequired });
   }
   throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+}
+
+/** The form again, each empty field marked, before anything is asked of the identity flows. */
+function missingFields(fieldErrors: NonNullable<ActionResult["fieldErrors"]>, email: string) {
+  return answerRefusal<ActionResult>(fieldRefusal(fieldErrors), { fieldErrors, email });
 }
 
 export const meta: Route.MetaFunction = (args) =>

@@ -1,5 +1,5 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { fieldRefusal } from "#server/errors";
 import { parseUserType } from "#server/accounts/profiles";
 import { signUpWithPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!values.email) fieldErrors.email = "Required";
   if (!password) fieldErrors.password = "Required";
   if ([...values.name].length >= 100) fieldErrors.name = "Must be under 100 characters";
-  if (Object.keys(fieldErrors).length > 0) return data<ActionResult>({ fieldErrors, values }, { status: 400 });
+  if (Object.keys(fieldErrors).length > 0) return answerRefusal<ActionResult>(fieldRefusal(fieldErrors), { fieldErrors, values });
 
   const result = await signUpWithPassword(identityDeps(context), {
     ...values,
@@ -55,15 +55,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (result.kind === "ERROR") {
     const onField = result.field && result.field !== "email" && result.reason !== "email-already-in-use";
-    return data<ActionResult>(
-      {
-        code: result.reason,
-        error: onField ? undefined : result.message,
-        fieldErrors: onField ? { [result.field!]: result.message } : undefined,
-        values,
-      },
-      { status: httpStatusOf(result.code) },
-    );
+    return answerRefusal<ActionResult>(result, {
+      code: result.reason,
+      error: onField ? undefined : result.message,
+      fieldErrors: onField ? { [result.field!]: result.message } : undefined,
+      values,
+    });
   }
   // New accounts verify their email first; the guard sends them on afterwards.
   throw redirect("/app/verify", { headers: cookieHeaders(result.headers) });

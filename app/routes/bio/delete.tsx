@@ -2,16 +2,14 @@ import { data, redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { deleteBioPage } from "#server/bio/pages";
 import { isBioPageId } from "#server/bio/endings";
-import { httpStatusOf } from "#server/errors";
-import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
-import { refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuseWith, requireForm } from "#app/lib/respond.server";
 
 /** What the dashboard's delete button gets back when it asked from the page (a fetcher). */
-export type DeleteAnswer = { deleted: true } | { deleted: false; message: string };
+export type DeleteAnswer = { kind: "SUCCESS" } | { kind: "ERROR"; message: string };
 
 /**
  * POST /app/account/bizbio/delete (SPEC §2.2) deletes one of the reader's
@@ -21,15 +19,14 @@ export type DeleteAnswer = { deleted: true } | { deleted: false; message: string
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") refuseWith(read);
-  const viaPage = formText(read.form, "via") === "fetcher";
-  const result = await deleteBioPage(context.db, { uid: user.id }, formText(read.form, "pageId"));
+  const form = await requireForm(request);
+  const viaPage = formText(form, "via") === "fetcher";
+  const result = await deleteBioPage(context.db, { uid: user.id }, formText(form, "pageId"));
   if (result.kind === "ERROR") {
-    if (viaPage) return data<DeleteAnswer>({ deleted: false, message: result.message }, { status: httpStatusOf(result.code) });
-    throw data(result.message, { status: httpStatusOf(result.code) });
+    if (viaPage) return answerRefusal<DeleteAnswer>(result, { kind: "ERROR", message: result.message });
+    refuseWith(result);
   }
-  if (viaPage) return data<DeleteAnswer>({ deleted: true });
+  if (viaPage) return data<DeleteAnswer>({ kind: "SUCCESS" });
   const address = `${new URL(context.config.BIO_ORIGIN).host}/${result.customEnding}`;
   return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Deleted ${address}.` });
 }

@@ -1,10 +1,10 @@
-import { data, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
-import { httpStatusOf } from "#server/errors";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
+import { refuseWith } from "#app/lib/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext } from "./editor.server";
 
@@ -20,7 +20,7 @@ function pageIdFrom(request: Request, params: { pageId?: string }): string {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const result = await getOwnPage(context.db, { uid: user.id }, pageIdFrom(request, params));
-  if (result.kind === "ERROR") throw data(result.message, { status: httpStatusOf(result.code) });
+  if (result.kind === "ERROR") refuseWith(result);
   const { page } = result;
   return {
     ...(await editorContext(context, user.id)),

@@ -4,9 +4,10 @@ import { formDataToBioInput, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type
 import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
 import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
-import { httpStatusOf } from "#server/errors";
+import type { DomainError } from "#server/errors";
 import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
+import { answerRefusal, refuseWith } from "#app/lib/respond.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 
 export const DASHBOARD_PATH = "/app/account/bizbio";
@@ -29,8 +30,11 @@ export async function editorContext(context: AppLoadContext, uid: string): Promi
   return { choices: await sponsorshipChoices(context.db, uid), bioOrigin: context.config.BIO_ORIGIN, options };
 }
 
-const answer = (body: Omit<BioEditorActionData, "formKey">, status = 200) =>
-  data<BioEditorActionData>({ ...body, formKey: crypto.randomUUID() }, { status });
+/** The form again, with what was typed; with a refusal, sent with the status its code maps to. */
+function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<DomainError, "code">) {
+  const payload: BioEditorActionData = { ...body, formKey: crypto.randomUUID() };
+  return refused ? answerRefusal(refused, payload) : data(payload);
+}
 
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
@@ -43,10 +47,10 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
   if (pageId !== null) {
     // Someone else's page (or none) is "not found" before anything is read or re-rendered.
     const own = await getOwnPage(context.db, { uid }, pageId);
-    if (own.kind === "ERROR") throw data(own.message, { status: httpStatusOf(own.code) });
+    if (own.kind === "ERROR") refuseWith(own);
   }
   const read = await readForm(request);
-  if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, httpStatusOf(read.code));
+  if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read);
   const input = formDataToBioInput(read.form);
 
   const intent = formText(read.form, "intent");
@@ -65,7 +69,7 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
     // A new page's ending is checked against the others now too, so one round shows every message.
     const ending = input.customEnding.trim();
     if (pageId === null && !errors.customEnding && (await isEndingTaken(context.db, ending))) errors.customEnding = ENDING_TAKEN_MESSAGE;
-    return answer({ values: input, errors }, 400);
+    return answer({ values: input, errors }, parsed);
   }
   const result = pageId !== null
     ? await editBioPage(context.db, { uid }, pageId, parsed.form)
@@ -74,7 +78,7 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
     const fieldErrors = result.fieldErrors ?? {};
     // A message that belongs to a field shows beside it; the rest (the page limit) above the form.
     const message = Object.keys(fieldErrors).length > 0 ? undefined : result.message;
-    return answer({ values: input, errors: fieldErrors, message }, httpStatusOf(result.code));
+    return answer({ values: input, errors: fieldErrors, message }, result);
   }
   const address = `${new URL(context.config.BIO_ORIGIN).host}/${result.customEnding}`;
   return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, {

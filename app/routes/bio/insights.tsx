@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { bioPageAddress, qrSvg } from "#server/bio/qr";
 import { INSIGHTS_DAYS, readBioPageInsights } from "#server/bio/stats";
@@ -10,6 +10,7 @@ import { QrCode } from "#app/components/bio/QrCode";
 import { ViewsChart } from "#app/components/bio/ViewsChart";
 import { secondaryButton } from "#app/components/forms";
 import { pageMeta } from "#app/lib/meta";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/insights";
 
 // Read-only numbers and pictures: the page works as plain HTML and ships no JavaScript.
@@ -18,7 +19,7 @@ export const handle = { hydrate: false };
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const result = await readBioPageInsights(context.db, { uid: user.id }, params.pageId);
-  if (result.kind === "ERROR") throw data(null, { status: 404 });
+  if (result.kind === "ERROR") refuse(result.code);
   const { page, ...stats } = result.insights;
   const address = bioPageAddress(context.config.BIO_ORIGIN, page.customEnding);
   return {

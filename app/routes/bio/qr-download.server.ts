@@ -1,6 +1,7 @@
 import { getOwnPage } from "#server/bio/pages";
 import { bioPageAddress, qrPng, qrSvg, QR_PNG_SIZE } from "#server/bio/qr";
 import type { AppContext } from "#server/http/context";
+import { plainTextRefusal } from "#app/lib/respond.server";
 
 export type QrFormat = "svg" | "png";
 
@@ -28,9 +29,7 @@ export async function qrFileResponse(address: string, fileName: string, format: 
 /** The owner's QR download; someone else's page, or a missing one, is a plain 404. */
 export async function ownQrDownload(context: Pick<AppContext, "db" | "config">, uid: string, pageId: string, format: QrFormat): Promise<Response> {
   const result = await getOwnPage(context.db, { uid }, pageId);
-  if (result.kind === "ERROR") {
-    return new Response(result.message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
-  }
+  if (result.kind === "ERROR") return plainTextRefusal(result, { "Cache-Control": "private, no-store" });
   const { customEnding } = result.page;
   return qrFileResponse(bioPageAddress(context.config.BIO_ORIGIN, customEnding), qrFileName(context.config.APP_NAME, customEnding, format), format);
 }

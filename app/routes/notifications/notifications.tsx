@@ -1,20 +1,19 @@
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { safeRedirectPath } from "#server/auth/redirects";
-import { httpStatusOf } from "#server/errors";
+import type { DomainError } from "#server/errors";
 import { deleteAlert, markAllAsRead, markAsRead } from "#server/notifications/actions";
 import { listNotifications } from "#server/notifications/list";
 import { countUnreadNotifications } from "#server/notifications/unread";
 import { NotificationsScreen } from "#app/components/notifications/NotificationsScreen";
 import { NOTIFICATIONS_PATH, type NotificationAnswer } from "#app/components/notifications/types";
 import { localeFrom } from "#app/lib/format";
-import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/notifications";
 import { alertCard } from "./view.server";
-import { refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuse, refuseWith, requireForm } from "#app/lib/respond.server";
 
 /**
  * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's
@@ -26,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const cursor = url.searchParams.get("cursor") || null;
   const page = await listNotifications(context.db, user.id, { cursor });
-  if (page.kind === "ERROR") throw data(page.message, { status: httpStatusOf(page.code) });
+  if (page.kind === "ERROR") refuseWith(page);
   return {
     alerts: page.alerts.map(alertCard),
     cursor,
@@ -51,37 +50,36 @@ const TOASTS = {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") refuseWith(read);
-  const intent = formText(read.form, "intent");
-  const id = formText(read.form, "id");
-  const viaPage = formText(read.form, "via") === "fetcher";
-  const back = safeRedirectPath(formText(read.form, "returnTo"), NOTIFICATIONS_PATH);
+  const form = await requireForm(request);
+  const intent = formText(form, "intent");
+  const id = formText(form, "id");
+  const viaPage = formText(form, "via") === "fetcher";
+  const back = safeRedirectPath(formText(form, "returnTo"), NOTIFICATIONS_PATH);
   const backToList = back === NOTIFICATIONS_PATH || back.startsWith(`${NOTIFICATIONS_PATH}?`) ? back : NOTIFICATIONS_PATH;
 
   let answer: NotificationAnswer;
   if (intent === "read") {
     const result = await markAsRead(context.db, user.id, id);
-    if (result.kind === "ERROR") return notFound(viaPage, result.message);
-    answer = { ok: true, intent, id: result.id, readOn: result.readOn.toISOString() };
+    if (result.kind === "ERROR") return refused(viaPage, result);
+    answer = { kind: "SUCCESS", intent, id: result.id, readOn: result.readOn.toISOString() };
   } else if (intent === "delete") {
     const result = await deleteAlert(context.db, user.id, id);
-    if (result.kind === "ERROR") return notFound(viaPage, result.message);
-    answer = { ok: true, intent, id: result.id };
+    if (result.kind === "ERROR") return refused(viaPage, result);
+    answer = { kind: "SUCCESS", intent, id: result.id };
   } else if (intent === "read-all") {
     const result = await markAllAsRead(context.db, user.id);
-    answer = { ok: true, intent, count: result.count, readOn: result.readOn.toISOString() };
+    answer = { kind: "SUCCESS", intent, count: result.count, readOn: result.readOn.toISOString() };
   } else {
-    throw data("Unknown action", { status: 400 });
+    refuse("invalid-argument", "Unknown action");
   }
   if (viaPage) return data<NotificationAnswer>(answer);
   return redirectWithToast(request, context.sessionSecret, backToList, { kind: "success", message: TOASTS[intent] });
 }
 
-function notFound(viaPage: boolean, message: string) {
-  // From the page the card says it in place; a plain form gets the not-found page.
-  if (viaPage) return data<NotificationAnswer>({ ok: false, message }, { status: 404 });
-  throw data(message, { status: 404 });
+function refused(viaPage: boolean, refusal: DomainError) {
+  // From the page the card says it in place; a plain form gets the refusal's error page (not found).
+  if (viaPage) return answerRefusal<NotificationAnswer>(refusal, { kind: "ERROR", message: refusal.message });
+  refuseWith(refusal);
 }
 
 /**

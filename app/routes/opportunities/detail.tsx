@@ -1,5 +1,4 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
 import { listHref } from "#server/opportunities/list-links";
 import { deleteOpportunity } from "#server/opportunities/mutations";
@@ -11,15 +10,14 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formText } from "#app/lib/identity.server";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
-import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/detail";
-import { refuseWith } from "#app/lib/respond.server";
+import { refuse, refuseWith, requireForm } from "#app/lib/respond.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getSessionUser(request, context);
   const post = await getOpportunity(context.db, params.docId, viewer?.id ?? null);
-  if (!post) throw data(null, { status: 404 });
+  if (!post) refuse("not-found");
   return {
     post,
     isOwner: viewer?.id === post.posterUid,
@@ -31,12 +29,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") refuseWith(read);
-  const form = read.form;
-  if (formText(form, "intent") !== "delete") throw data("Unknown action", { status: 400 });
+  const form = await requireForm(request);
+  if (formText(form, "intent") !== "delete") refuse("invalid-argument", "Unknown action");
   const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);
-  if (result.kind === "ERROR") throw data(result.message, { status: httpStatusOf(result.code) });
+  if (result.kind === "ERROR") refuseWith(result);
   return redirectWithToast(request, context.sessionSecret, "/app/account/opportunities", {
     kind: "success",
     message: "Your opportunity was deleted.",

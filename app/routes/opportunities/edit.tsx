@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import type { OpportunityFormInput } from "#server/opportunities/form";
 import { deadlineFields, timeZoneChoices } from "#server/opportunities/deadline";
@@ -7,14 +7,15 @@ import { loadTagCatalogue } from "#server/opportunities/tags";
 import { FormAlert } from "#app/components/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#app/lib/meta";
+import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/edit";
 import { saveOpportunity } from "./editor.server";
 
 /** The post being edited, if it exists and belongs to the reader (403/404 otherwise). */
 async function ownPost(context: Route.LoaderArgs["context"], uid: string, docId: string | null) {
   const post = docId ? await getOpportunity(context.db, docId, uid) : null;
-  if (!post) throw data("This opportunity doesn't exist or was deleted.", { status: 404 });
-  if (post.posterUid !== uid) throw data("Only the person who posted this opportunity can change it.", { status: 403 });
+  if (!post) refuse("not-found", "This opportunity doesn't exist or was deleted.");
+  if (post.posterUid !== uid) refuse("permission-denied", "Only the person who posted this opportunity can change it.");
   return post;
 }
 

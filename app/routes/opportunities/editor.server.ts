@@ -1,9 +1,9 @@
-import { data, type AppLoadContext } from "react-router";
-import { httpStatusOf } from "#server/errors";
+import type { AppLoadContext } from "react-router";
 import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
 import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
 import { readForm } from "#app/lib/form.server";
+import { answerRefusal } from "#app/lib/respond.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 
 export type EditorActionData = {
@@ -23,25 +23,18 @@ export async function saveOpportunity(request: Request, context: AppLoadContext,
   if (read.kind === "ERROR") {
     // The person's text comes back into the form (without any NUL) with the reason above it.
     const values = formDataToInput(read.salvaged ?? new FormData());
-    return data<EditorActionData>({ values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` }, { status: httpStatusOf(read.code) });
+    return answerRefusal<EditorActionData>(read, { values, errors: {}, message: read.message, formKey: `refused-${Date.now()}` });
   }
   const form = read.form;
   const input = formDataToInput(form);
   const docId = mode === "edit" ? String(form.get("docId") ?? "") : null;
   const parsed = parseOpportunityForm(input);
-  if (parsed.kind === "ERROR") {
-    return data<EditorActionData>({ values: input, errors: parsed.fieldErrors }, { status: 400 });
-  }
+  if (parsed.kind === "ERROR") return answerRefusal<EditorActionData>(parsed, { values: input, errors: parsed.fieldErrors });
   const known = allTags(await loadTagCatalogue(context.db));
   const result = docId !== null
     ? await editOpportunity(context.db, { uid }, docId, parsed.form, known)
     : await createOpportunity(context.db, { uid }, parsed.form, known);
-  if (result.kind === "ERROR") {
-    return data<EditorActionData>(
-      { values: input, errors: result.fieldErrors ?? {}, message: result.message },
-      { status: httpStatusOf(result.code) },
-    );
-  }
+  if (result.kind === "ERROR") return answerRefusal<EditorActionData>(result, { values: input, errors: result.fieldErrors ?? {}, message: result.message });
   return redirectWithToast(request, context.sessionSecret, `/app/opportunities/${result.id}`, {
     kind: "success",
     // A half-filled deadline was left out (SPEC §5): the toast says so.

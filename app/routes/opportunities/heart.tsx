@@ -1,10 +1,10 @@
-import { httpStatusOf } from "#server/errors";
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { safeRedirectPath, signInPath } from "#server/auth/redirects";
 import { getSessionUser } from "#server/auth/session";
 import { toggleHeart } from "#server/opportunities/hearts";
 import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
+import { plainTextRefusal, refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/heart";
 
 /**
@@ -15,14 +15,14 @@ import type { Route } from "./+types/heart";
 export async function action({ request, params, context }: Route.ActionArgs) {
   const read = await readForm(request);
   // No page of its own to show the reason on: the reason itself, as text.
-  if (read.kind === "ERROR") throw new Response(read.message, { status: httpStatusOf(read.code), headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (read.kind === "ERROR") throw plainTextRefusal(read);
   const form = read.form;
   const returnTo = safeRedirectPath(formText(form, "returnTo"), detailPath(params.docId));
   const user = await getSessionUser(request, context);
   if (!user) throw redirect(signInPath(returnTo));
   if (!user.emailVerified) throw redirect("/app/verify");
   const result = await toggleHeart(context.db, params.docId, user.id);
-  if (result.kind === "ERROR") throw data(null, { status: 404 });
+  if (result.kind === "ERROR") refuse(result.code);
   const state = { liked: result.result === "added", totalHearts: result.totalHearts };
   // The hydrated button asks for the new state; a browser without JavaScript gets a redirect back.
   return formText(form, "via") === "fetcher" ? state : redirect(returnTo);

@@ -11,6 +11,7 @@ import { OpportunityCardList } from "#app/components/opportunities/OpportunityCa
 import { TagFilter } from "#app/components/opportunities/TagFilter";
 import { localeFrom } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
+import { answerRefusal } from "#app/lib/respond.server";
 import type { Route } from "./+types/list";
 
 export const EMPTY_TEXT = "Sorry, we couldn't find any opportunities matching your search criteria.";
@@ -37,18 +38,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (parsed.kind === "SUCCESS" && query.page === 0 && !query.after && !query.before) {
     logTagSearch(context.db, viewer?.id ?? null, query.tags, context.logger);
   }
-  return data(
-    {
-      ...result,
-      query,
-      catalogue,
-      group,
-      error: parsed.kind === "ERROR" ? parsed.message : null,
-      locale: localeFrom(request.headers.get("Accept-Language")),
-      appName: context.config.APP_NAME,
-    },
-    { status: parsed.kind === "ERROR" ? 400 : 200 },
-  );
+  const page = {
+    ...result,
+    query,
+    catalogue,
+    group,
+    error: parsed.kind === "ERROR" ? parsed.message : null,
+    locale: localeFrom(request.headers.get("Accept-Language")),
+    appName: context.config.APP_NAME,
+  };
+  return parsed.kind === "ERROR" ? answerRefusal(parsed, page) : data(page);
 }
 
 // Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).

@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
 import { data } from "react-router";
-import { viewCounterFor } from "#server/bio/host/view-counter";
 import { bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/db/schema";
 import type { Route } from "./+types/bio-views";
 
@@ -12,7 +11,7 @@ import type { Route } from "./+types/bio-views";
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!context.config.ENABLE_TEST_ROUTES) throw data(null, { status: 404 });
   const ending = new URL(request.url).searchParams.get("ending") ?? "";
-  await viewCounterFor(context.db).flush();
+  await context.viewCounter.flush();
   const [page] = await context.db
     .select({ id: bioPages.id, views: bioPageViews.count })
     .from(bioPages)

@@ -68,6 +68,19 @@ describe("guest page cache", () => {
     }
   });
 
+  it("never repeats the rendering request's X-Request-Id: a hit is no request the log knows", async () => {
+    content = "with an id";
+    const { url } = await serve((req, res) => {
+      res.setHeader("X-Request-Id", "the-rendering-request");
+      page(req, res);
+    });
+    const miss = await fetch(`${url}/blog`);
+    const hit = await fetch(`${url}/blog`);
+    expect(miss.headers.get("x-request-id")).toBe("the-rendering-request");
+    expect(hit.headers.get("x-guest-cache")).toBe("hit");
+    expect(hit.headers.get("x-request-id")).toBeNull();
+  });
+
   it("renders again after a change, on the very next request", async () => {
     content = "before";
     const { url } = await serve(page);

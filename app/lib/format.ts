@@ -12,16 +12,27 @@ const DATE_STYLES = {
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 export type DateStyle = keyof typeof DATE_STYLES;
 
+// Intl formatters cost ICU look-ups to build and never change once built: kept by their options.
+// Pure, so sharing them across requests shows no one anything; each map is bounded, so no input
+// (a locale, a zone, a currency from a request or a row) can grow it for ever.
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 const moneyFormats = new Map<string, Intl.NumberFormat>();
+const MAX_KEPT_FORMATS = 1000;
+
+function kept<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size >= MAX_KEPT_FORMATS) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
 
 /** `locale` undefined means the runtime's default (the browser's own). */
 export function dateTimeFormat(locale: string | undefined, style: DateStyle): Intl.DateTimeFormat {
-  const key = `${style}|${locale ?? ""}`;
-  let format = dateFormats.get(key);
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, DATE_STYLES[style])));
-  return format;
+  return kept(dateFormats, `${style}|${locale ?? ""}`, () => new Intl.DateTimeFormat(locale, DATE_STYLES[style]));
 }
 
 /**
@@ -31,29 +42,21 @@ export function dateTimeFormat(locale: string | undefined, style: DateStyle): In
  * (a browser older than the server's zone data) falls back to UTC.
  */
 export function formatZonedDateTime(instant: Date, timeZone: string, locale: string | undefined): string {
-  const key = `${timeZone}|${locale ?? ""}`;
-  let format = zonedFormats.get(key);
-  if (!format) {
+  const format = kept(zonedFormats, `${timeZone}|${locale ?? ""}`, () => {
     const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
     try {
-      format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+      return new Intl.DateTimeFormat(locale, { ...options, timeZone });
     } catch {
-      format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
+      return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
     }
-    if (zonedFormats.size >= 1000) zonedFormats.clear(); // zones × locales is bounded, but not by us
-    zonedFormats.set(key, format);
-  }
+  });
   return format.format(instant);
 }
 
 function moneyFormat(locale: string, currency: string, fractionDigits: 0 | 2): Intl.NumberFormat {
-  const key = `${locale}|${currency}|${fractionDigits}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: fractionDigits });
-    moneyFormats.set(key, format);
-  }
-  return format;
+  return kept(moneyFormats, `${locale}|${currency}|${fractionDigits}`, () =>
+    new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: fractionDigits }),
+  );
 }
 
 /** Formats an ISO date (YYYY-MM-DD) for humans, independent of server time zone. */

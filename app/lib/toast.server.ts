@@ -1,6 +1,7 @@
 import { createCookieSessionStorage, redirect } from "react-router";
 import { toastSchema, type Toast } from "./toast";
 
+// One cookie storage per signing secret, which is one per process: pure (built from the secret alone) and bounded.
 const storages = new Map<string, ReturnType<typeof createToastStorage>>();
 
 function createToastStorage(secret: string) {

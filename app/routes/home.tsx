@@ -11,7 +11,7 @@ import type { Route } from "./+types/home";
 
 export const handle = { hydrate: false };
 
-// Guest-cached: bio page writes (featuring included) call guestPagesChanged, so the cards stay current.
+// Guest-cached: bio page writes (featuring included) move the guest page generation (a database trigger), so the cards stay current.
 export async function loader({ context }: Route.LoaderArgs) {
   const posts = listBlogPosts()
     .slice(0, 3)

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { rateLimits } from "#server/db/schema";
-import { RATE_LIMIT_RETENTION_SECONDS } from "./rules";
+import { RATE_LIMIT_RETENTION_SECONDS, type BackoffRule, type RateLimitRule } from "./rules";
 
-export type RateLimitRule = { limit: number; windowSeconds: number };
+export type { BackoffRule, RateLimitRule } from "./rules";
 
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -23,15 +23,16 @@ export async function pruneRateLimits(db: Db, now = new Date()): Promise<number>
   return deleted.length;
 }
 
-/** Every this many writes (per process), old rows are pruned on the way: no timer to manage. */
+/**
+ * Every this many writes, old rows are pruned on the way: no timer to manage. The writes are
+ * counted by the database (sequence rate_limit_writes), across every app process, so no
+ * process keeps a counter of its own.
+ */
 export const PRUNE_EVERY_WRITES = 200;
-let writesSincePrune = 0;
 
 async function afterWrite(db: Db, now: Date): Promise<void> {
-  writesSincePrune += 1;
-  if (writesSincePrune < PRUNE_EVERY_WRITES) return;
-  writesSincePrune = 0;
-  await pruneRateLimits(db, now);
+  const counted = (await db.execute(sql`select nextval('rate_limit_writes') % ${PRUNE_EVERY_WRITES} = 0 as due`)) as unknown as { rows: { due: boolean }[] };
+  if (counted.rows[0]?.due) await pruneRateLimits(db, now);
 }
 
 /** Refused until the window that began at `windowStartedAt` ends (at least a second). */
@@ -87,13 +88,6 @@ export async function consumeRateLimits(
 export async function clearRateLimit(db: Db, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
-
-/**
- * Growing waits: `freeFailures` failures pass at once, then each further
- * attempt waits firstDelay, 2x, 4x... up to maxDelay after the last failure;
- * forgotten after `forgetAfterSeconds` without one.
- */
-export type BackoffRule = { freeFailures: number; firstDelaySeconds: number; maxDelaySeconds: number; forgetAfterSeconds: number };
 
 /** The wait after `failures` failures (0 while they are free). */
 export function backoffDelaySeconds(failures: number, rule: BackoffRule): number {

@@ -1,4 +1,12 @@
-import type { BackoffRule, RateLimitRule } from "./rate-limit";
+/** At most `limit` attempts per fixed window of `windowSeconds` (server/abuse/rate-limit.ts counts them). */
+export type RateLimitRule = { limit: number; windowSeconds: number };
+
+/**
+ * Growing waits: `freeFailures` failures pass at once, then each further
+ * attempt waits firstDelay, 2x, 4x... up to maxDelay after the last failure;
+ * forgotten after `forgetAfterSeconds` without one.
+ */
+export type BackoffRule = { freeFailures: number; firstDelaySeconds: number; maxDelaySeconds: number; forgetAfterSeconds: number };
 
 const minutes = (n: number) => n * 60;
 const hours = (n: number) => n * 3600;

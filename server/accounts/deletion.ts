@@ -21,7 +21,6 @@ import {
 import { consumeRateLimit, rateLimitKey, retryMessage } from "#server/abuse/rate-limit";
 import { domainError, type DomainError } from "#server/errors";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import type { PaymentProvider } from "#server/payments/provider";
 
 /**
@@ -125,7 +124,6 @@ export async function deleteAccount(deps: DeletionDeps, uid: string, proof: Dele
   const refused = (await proofHolds(deps, person, proof)) ?? (await closeAtProvider(deps, uid));
   if (refused) return refused;
   await eraseAccount(deps.db, person);
-  await guestPagesChanged(deps.db);
   return { kind: "SUCCESS" };
 }
 

@@ -2,7 +2,6 @@ import type { DomainError } from "#server/errors";
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { logs, opportunityPosts, profiles, USER_TYPES, type UserType } from "#server/db/schema";
-import { guestPagesChanged } from "#server/page-cache/generation";
 
 /** `?type=` on sign-in/up: creator or sponsor; anything else means no type (SPEC §1). */
 export function parseUserType(value: string | null | undefined): UserType | null {
@@ -56,20 +55,17 @@ export async function saveProfileName(db: Db, uid: string, rawName: string): Pro
   const name = rawName.trim();
   if (!name) return { kind: "ERROR", code: "invalid-argument", message: "Required" };
   if ([...name].length >= 100) return { kind: "ERROR", code: "invalid-argument", message: "Must be under 100 characters" };
-  const renamedPosts = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx
       .insert(profiles)
       .values({ uid, name })
       .onConflictDoUpdate({ target: profiles.uid, set: { name, updatedAt: new Date() } });
-    const posts = await tx
+    // Cached guest pages show the poster's name on each post: the posts' trigger moves their generation.
+    await tx
       .update(opportunityPosts)
       .set({ posterName: name })
-      .where(and(eq(opportunityPosts.posterUid, uid), ne(opportunityPosts.posterName, name)))
-      .returning({ id: opportunityPosts.id });
-    return posts.length;
+      .where(and(eq(opportunityPosts.posterUid, uid), ne(opportunityPosts.posterName, name)));
   });
-  // Cached guest pages show the poster's name on each post.
-  if (renamedPosts > 0) await guestPagesChanged(db);
   return { kind: "SUCCESS", name };
 }
 

@@ -1,29 +1,37 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
+import type { Db } from "#server/db/client";
 import { session, user } from "#server/db/schema";
-import type { AppContext } from "#server/http/context";
 import { countUnreadNotifications, unreadNotificationsColumn } from "#server/notifications/unread";
+import type { Auth } from "./auth";
 import { signInPath } from "./redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
 /** The signed-in person and the header's "Notifications (n)", read in the same query. */
 export type SessionAccount = { user: SessionUser; unreadNotifications: number };
 
-type SessionContext = Pick<AppContext, "auth" | "db">;
+/**
+ * One HTTP request's session lookups, by the Request object React Router hands each loader
+ * (after an action, its loaders get a Request of their own and read the session again).
+ * Made per request with the load context (server/http/app.ts), so nothing outlives the request.
+ */
+export type SessionLookups = WeakMap<Request, Promise<SessionAccount | null>>;
 
-// Root and route loaders of one request share the lookup.
-const lookups = new WeakMap<Request, Promise<SessionAccount | null>>();
+/** What the lookup needs: the load context has it all, other callers pass auth and db. */
+type SessionContext = { auth: Auth; db: Db; sessionLookups?: SessionLookups };
 
 /**
  * Who sent the request, read from the database on every request (never a cached cookie or a
  * per-process memory: a disabled account or an ended session is out on its next request).
+ * The root and route loaders of one request share the lookup.
  */
 export function getSessionAccount(request: Request, context: SessionContext): Promise<SessionAccount | null> {
-  let lookup = lookups.get(request);
+  const lookups = context.sessionLookups;
+  let lookup = lookups?.get(request);
   if (!lookup) {
     lookup = lookUpSession(request.headers, context);
-    lookups.set(request, lookup);
+    lookups?.set(request, lookup);
   }
   return lookup;
 }
@@ -34,21 +42,17 @@ export async function getSessionUser(request: Request, context: SessionContext):
 
 /** What better-auth itself uses to read a session cookie (its cookie names, secret and ages). */
 type SessionRules = { cookieName: string; dontRememberCookieName: string; secret: string; expiresInMs: number; updateAgeMs: number };
-const rulesByAuth = new WeakMap<AppContext["auth"], Promise<SessionRules>>();
 
-function sessionRules(auth: AppContext["auth"]): Promise<SessionRules> {
-  let rules = rulesByAuth.get(auth);
-  if (!rules) {
-    rules = auth.$context.then((ctx) => ({
-      cookieName: ctx.authCookies.sessionToken.name,
-      dontRememberCookieName: ctx.authCookies.dontRememberToken.name,
-      secret: ctx.secret,
-      expiresInMs: ctx.sessionConfig.expiresIn * 1000,
-      updateAgeMs: ctx.sessionConfig.updateAge * 1000,
-    }));
-    rulesByAuth.set(auth, rules);
-  }
-  return rules;
+// better-auth builds its context once per auth object and keeps the promise: reading it again is free.
+async function sessionRules(auth: Auth): Promise<SessionRules> {
+  const ctx = await auth.$context;
+  return {
+    cookieName: ctx.authCookies.sessionToken.name,
+    dontRememberCookieName: ctx.authCookies.dontRememberToken.name,
+    secret: ctx.secret,
+    expiresInMs: ctx.sessionConfig.expiresIn * 1000,
+    updateAgeMs: ctx.sessionConfig.updateAge * 1000,
+  };
 }
 
 /**

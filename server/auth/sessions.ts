@@ -1,7 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { session, user } from "#server/db/schema";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import { SESSION_COOKIE_PREFIX } from "./auth";
 
 /**
@@ -15,7 +14,6 @@ export async function disableAccount(db: Db, email: string): Promise<boolean> {
   const [row] = await db.update(user).set({ disabled: true, updatedAt: new Date() }).where(eq(user.email, email.toLowerCase())).returning({ id: user.id });
   if (!row) return false;
   await db.delete(session).where(eq(session.userId, row.id));
-  await guestPagesChanged(db);
   return true;
 }
 
@@ -23,7 +21,6 @@ export async function disableAccount(db: Db, email: string): Promise<boolean> {
 export async function enableAccount(db: Db, email: string): Promise<boolean> {
   const [row] = await db.update(user).set({ disabled: false, updatedAt: new Date() }).where(eq(user.email, email.toLowerCase())).returning({ id: user.id });
   if (!row) return false;
-  await guestPagesChanged(db);
   return true;
 }
 

@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { bioPageViews, bioPages, opportunityPosts, user, type BioPageLink } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import { couldBeEnding, defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
 import type { BioPageFieldErrors, BioPageForm } from "./form";
 import { checkSponsorships } from "./sponsorship-options";
@@ -92,7 +91,6 @@ export async function createBioPage(db: Db, owner: Owner, form: BioPageForm, now
     return null;
   });
   if (result) return result;
-  await guestPagesChanged(db);
   return { kind: "SUCCESS", id, customEnding };
 }
 
@@ -132,7 +130,6 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
     return { customEnding: page.customEnding };
   });
   if ("kind" in result) return result;
-  await guestPagesChanged(db);
   return { kind: "SUCCESS", id, customEnding: result.customEnding };
 }
 
@@ -147,7 +144,6 @@ export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{
       .returning({ customEnding: bioPages.customEnding });
   });
   if (deleted.length === 0) return NOT_FOUND;
-  await guestPagesChanged(db);
   return { kind: "SUCCESS", customEnding: deleted[0]!.customEnding };
 }
 

@@ -52,6 +52,8 @@ export function listBlogPosts(): ContentEntry[] {
 
 export type RenderedContent = Omit<ContentEntry, "markdown"> & { html: string };
 
+// Pure and bounded: the entries are files shipped with the app and the placeholder values come
+// from the configuration, so there are as many keys as entries (one configuration per process).
 const rendered = new Map<string, RenderedContent>();
 
 /** Rendered HTML with placeholders filled; cached per entry and placeholder values. */

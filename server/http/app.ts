@@ -15,15 +15,15 @@ import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
 import { externalBillingOrigins } from "#server/subscriptions/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
-import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
-import type { NotificationStreams } from "#server/notifications/stream";
+import type { Services } from "./composition-root";
 import { capRequestBodies } from "./body-limit";
 import { BROTLI_PARAMS } from "./document-encoding";
 import { trustedForwarding } from "./forwarding";
 import { refuseUnknownHosts } from "./host-check";
 import { requestLogger } from "./logging";
 import { refuseUnreadableUrls } from "./malformed-url";
+import type { RequestIds } from "./request-id";
 import { personalisedResponses } from "./personalised";
 import { precompressedAssets } from "./precompressed";
 import { createRenderedDocuments } from "./rendered-documents";
@@ -32,18 +32,18 @@ import { securityHeaders } from "./security";
 import { guardTestRoutes, TEST_ROUTES_PATH } from "./test-routes";
 import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
 
-
-type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp" | "renderedDocuments"> & {
+type HttpAppOptions = {
   build: ServerBuild;
   clientDir: string;
-  guestPages?: GuestPageCache | null;
-  /** The live unread counts (issue 17); absent in tests that do not need them. */
-  notificationStreams?: NotificationStreams | null;
+  /** What the composition root built (server/http/composition-root.ts). */
+  services: Services;
+  /** Where each request's id is kept while it is answered (the logger reads it too). */
+  requestIds?: RequestIds;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
-export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams } = options;
+export function createHttpApp({ build, clientDir, services, requestIds }: HttpAppOptions) {
+  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -51,7 +51,7 @@ export function createHttpApp(options: HttpAppOptions) {
 
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
   app.use(trustedForwarding());
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, requestIds));
   app.use(
     securityHeaders({
       captchaProvider: config.CAPTCHA_PROVIDER,
@@ -123,16 +123,21 @@ export function createHttpApp(options: HttpAppOptions) {
     mailer,
     captcha,
     payments,
+    sandbox,
+    searchLog,
+    viewCounter,
     tagCatalogue,
     renderedDocuments,
     sessionSecret,
     cspNonce: res.locals.cspNonce as string,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+    requestId: String(req.id),
+    sessionLookups: new WeakMap(),
   });
   const pages = (getLoadContext: LoadContextOf) =>
     createRequestHandler({ build, mode: config.NODE_ENV === "production" ? "production" : "development", getLoadContext });
   // The end-to-end hooks exist only where enabled, past guardTestRoutes above (server/test-hooks/).
-  if (config.ENABLE_TEST_ROUTES) app.use(TEST_ROUTES_PATH, testHooksRouter({ ...options, notificationStreams, pages, loadContext }));
+  if (config.ENABLE_TEST_ROUTES) app.use(TEST_ROUTES_PATH, testHooksRouter({ ...services, pages, loadContext }));
   if (guestPages) app.use(guestPages.capture);
   app.all("/{*path}", pages(loadContext));
 

@@ -1,17 +1,36 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { redactAccountTokens } from "#server/auth/log-redaction";
+import { newRequestId, REQUEST_ID_HEADER, type RequestIds } from "./request-id";
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: "sponsorgrid" }, timestamp: pino.stdTimeFunctions.isoTime });
+/** The process's logger; each line written while a request is answered carries its `requestId`. */
+export function createLogger(level: string, requestIds?: RequestIds, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    base: { service: "sponsorgrid" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => {
+      const requestId = requestIds?.current();
+      return requestId ? { requestId } : {};
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
-/** One structured JSON line per request, written when the response finishes. */
-export function requestLogger(logger: Logger) {
-  return pinoHttp({
+/**
+ * Gives each request its id (the X-Request-Id response header), answers it inside that id's
+ * scope, and writes one structured JSON line per request when the response finishes.
+ */
+export function requestLogger(logger: Logger, requestIds?: RequestIds) {
+  const log = pinoHttp({
     logger,
     quietReqLogger: true,
+    genReqId: (req, res) => {
+      const id = newRequestId();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
     customSuccessMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
@@ -27,4 +46,10 @@ export function requestLogger(logger: Logger) {
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
   });
+  return (req: IncomingMessage & { id?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => {
+    log(req, res);
+    const id = String(req.id);
+    if (!requestIds) return next();
+    requestIds.run(id, () => next());
+  };
 }

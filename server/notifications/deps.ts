@@ -1,9 +1,13 @@
-import type { AppContext } from "#server/http/context";
+import type { Config } from "#server/config";
+import type { Mailer } from "#server/email/mailer";
 import type { NotificationDeps } from "./send";
 import { unsubscribeSigningKey } from "./unsubscribe-token";
 
+/** What every loader, action and worker has (the load context among them) that sendNotification's mail needs. */
+type MailSources = { mailer: Mailer; config: Pick<Config, "APP_NAME" | "SUPPORT_EMAIL" | "PUBLIC_ORIGIN">; sessionSecret: string };
+
 /** sendNotification's mail dependencies from what every loader, action and worker has. */
-export function notificationDepsOf(context: Pick<AppContext, "mailer" | "config" | "sessionSecret">): NotificationDeps {
+export function notificationDepsOf(context: MailSources): NotificationDeps {
   const { config } = context;
   return {
     mailer: context.mailer,

@@ -27,6 +27,7 @@ export const DEADLINE_MESSAGES = {
 export const HALF_DEADLINE_NOTICE = "Saved without a deadline: a deadline needs both a date and a time.";
 
 // One formatter per zone (building one costs ICU look-ups); zones are a closed set of a few hundred.
+// Pure and bounded, so one per process is safe: no request sees another's.
 const wallFormats = new Map<string, Intl.DateTimeFormat>();
 
 function wallFormat(timeZone: string): Intl.DateTimeFormat {
@@ -46,6 +47,8 @@ function wallFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+// What Intl answers for a name never changes. Bounded: Intl takes names in any letter case, so
+// the spellings of the few hundred zones are many more than the zones.
 const canonicalNames = new Map<string, string>();
 
 /** The canonical IANA name of `value` (aliases such as US/Eastern resolve), or null if Intl doesn't know it. */
@@ -55,8 +58,8 @@ export function canonicalTimeZone(value: string): string | null {
   if (value.length === 0 || value.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return null;
   try {
     const canonical = new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
-    // Only names Intl knows are kept, so the map stays as small as the zone database.
-    canonicalNames.set(value, canonical);
+    // Only names Intl knows are kept.
+    if (canonicalNames.size < 2000) canonicalNames.set(value, canonical);
     return canonical;
   } catch {
     return null;

@@ -3,7 +3,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import { isPostId } from "./ids";
 
 export type HeartResult = { kind: "SUCCESS"; result: "added" | "removed"; totalHearts: number } | DomainError<"not-found">;
@@ -38,7 +37,5 @@ export async function toggleHeart(db: Db, postId: string, uid: string): Promise<
       .returning({ totalHearts: opportunityPosts.totalHearts });
     return { kind: "SUCCESS", result: delta === 1 ? "added" : "removed", totalHearts: updated!.totalHearts } as const;
   });
-  // Guest pages show the heart count.
-  if (result.kind === "SUCCESS") await guestPagesChanged(db);
   return result;
 }

@@ -4,7 +4,6 @@ import type { DomainError } from "#server/errors";
 import { opportunityPosts, profiles, totals } from "#server/db/schema";
 import { OPPORTUNITY_POSTS_TOTAL } from "./totals";
 import type { FieldErrors, OpportunityForm } from "./form";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import { isPostId, newOpportunityId } from "./ids";
 
 type Poster = { uid: string };
@@ -61,7 +60,6 @@ export async function createOpportunity(
       .set({ total: sql`${totals.total} + 1` })
       .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
   });
-  await guestPagesChanged(db);
   return { kind: "SUCCESS", id };
 }
 
@@ -82,8 +80,7 @@ export async function editOpportunity(
     .where(and(eq(opportunityPosts.id, id), eq(opportunityPosts.posterUid, poster.uid)))
     .returning({ id: opportunityPosts.id });
   if (updated.length === 1) {
-    await guestPagesChanged(db);
-    return { kind: "SUCCESS", id };
+      return { kind: "SUCCESS", id };
   }
   return ownershipError(db, id);
 }
@@ -105,7 +102,6 @@ export async function deleteOpportunity(db: Db, poster: Poster, id: string): Pro
     return rows.length === 1;
   });
   if (!deleted) return ownershipError(db, id);
-  await guestPagesChanged(db);
   return { kind: "SUCCESS" };
 }
 

@@ -11,7 +11,7 @@ import { parseListQuery } from "./list-query";
 import { createOpportunity, deleteOpportunity, editOpportunity } from "./mutations";
 import { getOpportunity, listLikedBy, listPostsBy, logTagSearch } from "./read";
 import { allTags, loadTagCatalogue } from "./tags";
-import { closeSearchLog } from "#server/search-log/search-log";
+import { createSearchLog } from "#server/search-log/search-log";
 import { saveProfileName } from "#server/accounts/profiles";
 
 const formInput: OpportunityFormInput = {
@@ -181,8 +181,9 @@ describe.each(ENGINES)("opportunities on %s", (engine) => {
   });
 
   it("logs each searched tag as search / tag_<tag>", async () => {
-    logTagSearch(database.db, "demo-creator", ["podcast sponsorship", "music"]);
-    await closeSearchLog(database.db);
+    const searchLog = createSearchLog(database.db);
+    logTagSearch(searchLog, "demo-creator", ["podcast sponsorship", "music"]);
+    await searchLog.close();
     const entries = await database.db.select().from(logs).where(eq(logs.description, "search"));
     expect(entries.map((e) => [e.uid, e.subtype, e.type, e.count]).sort()).toEqual([
       ["demo-creator", "tag_music", "search", 1],

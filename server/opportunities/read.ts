@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
-import type { Logger } from "pino";
 import { hearts, opportunityPosts } from "#server/db/schema";
-import { searchLogFor } from "#server/search-log/search-log";
+import type { SearchLog } from "#server/search-log/search-log";
 import { isPostId } from "./ids";
 import { heartedAmong, summaryColumns, withLikedFlags, type OpportunitySummary } from "./list";
 
@@ -112,10 +111,7 @@ function parseHeartCursor(value: string): { at: Date; id: string } | null {
  * batched and aggregated (server/search-log/): this only counts in memory, so
  * a page view never waits on, or writes, a log row of its own.
  */
-export function logTagSearch(db: Db, uid: string | null, tags: string[], logger?: Pick<Logger, "warn" | "error">): void {
+export function logTagSearch(searchLog: Pick<SearchLog, "record">, uid: string | null, tags: string[]): void {
   if (tags.length === 0) return;
-  searchLogFor(db, {
-    onDropped: (dropped) => logger?.warn({ dropped }, "search log buffer full: searches dropped"),
-    onError: (err) => logger?.error({ err }, "search log flush failed"),
-  }).record(uid, "opportunity_posts", tags.map((tag) => `tag_${tag}`));
+  searchLog.record(uid, "opportunity_posts", tags.map((tag) => `tag_${tag}`));
 }

@@ -8,7 +8,7 @@ import { documentEncoding } from "#server/http/document-encoding";
  * names everything that changes a guest page's bytes.
  *
  * Only pages whose content comes from files or from the opportunity tables
- * (whose every write calls `guestPagesChanged`) are listed; a page that shows
+ * (whose every write moves the generation, by a database trigger) are listed; a page that shows
  * anything else (/featured, the sponsor directory, account pages) is not.
  */
 const STATIC_PATHS = new Set<string>(["/", "/blog", ...CONTENT_PAGES.map((page) => page.path)]);
@@ -48,7 +48,7 @@ export function guestPageKey(req: IncomingMessage): string | null {
   return `${headers.host ?? ""}\n${proto}\n${url}\n${encoding}\n${locale}`;
 }
 
-// Browsers send a handful of distinct Accept-Encoding values: remember what each negotiates to.
+// Browsers send a handful of distinct Accept-Encoding values: remember what each negotiates to (pure, bounded).
 const variants = new Map<string, string>();
 function encodingVariant(acceptEncoding: string): string {
   let variant = variants.get(acceptEncoding);

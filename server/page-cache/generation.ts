@@ -1,15 +1,13 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "#server/db/client";
+import type { Db, DatabaseHandle } from "#server/db/client";
 
 /**
  * Which version of the marketplace data a cached guest page shows.
  *
- * A change (post created, edited, deleted, a heart) calls `guestPagesChanged`
- * after its transaction has committed and before its response goes out. That
- * moves this process's counter and, on PostgreSQL, the shared sequence
- * `guest_page_generation` that every app process reads. A cached page is
- * served only when the generation it was rendered at is still the current
- * one, read after the request arrived: so the request after a change — to
+ * Every write to a row a guest page shows (a post, a heart, a bio page, a disabled account…)
+ * moves the sequence `guest_page_generation`, from a database trigger (migration 0022), so no
+ * writer can forget to. A cached page is served only when the generation it was rendered at is
+ * still the current one, read after the request arrived: so the request after a change — to
  * this process or any other — never sees the page from before it.
  */
 export type GenerationSource = {
@@ -17,19 +15,32 @@ export type GenerationSource = {
   current(): Promise<string> | string;
 };
 
-let localGeneration = 0;
-// Shared counters of the PostgreSQL databases app processes in this Node process serve.
-const sharedBumps = new WeakMap<Db, () => Promise<unknown>>();
+/** A generation source the root started; closing it stops what it listens to. */
+export type RunningGenerationSource = GenerationSource & { close(): Promise<void> };
 
-/** Call after every committed write that a guest page may show. */
-export async function guestPagesChanged(db: Db): Promise<void> {
-  localGeneration += 1;
-  await sharedBumps.get(db)?.();
+/** The channel the trigger notifies at COMMIT (migration 0022). */
+export const GUEST_PAGES_CHANNEL = "guest_pages_changed";
+
+/** A generation moved by hand: what the embedded source counts with, and unit tests' stand-in. */
+export function countedGeneration(): GenerationSource & { bump(): void } {
+  let generation = 0;
+  return {
+    current: () => String(generation),
+    bump: () => {
+      generation += 1;
+    },
+  };
 }
 
-/** Embedded PGlite: one process holds the database, so its own counter is the whole truth. */
-export function localGenerationSource(): GenerationSource {
-  return { current: () => String(localGeneration) };
+/**
+ * Embedded PGlite: one process holds the database (the data folder lock), so the trigger's
+ * notification is the whole truth. PGlite hands it over before the committing query's promise
+ * settles, so the writer's response never goes out ahead of the new generation.
+ */
+export async function embeddedGenerationSource(database: Pick<DatabaseHandle, "listen">): Promise<RunningGenerationSource> {
+  const counted = countedGeneration();
+  const listening = await database.listen(GUEST_PAGES_CHANNEL, { onNotify: counted.bump, onReconnect: counted.bump });
+  return { current: counted.current, close: () => listening.close() };
 }
 
 /**
@@ -38,14 +49,15 @@ export function localGenerationSource(): GenerationSource {
  * never takes the answer of a query that started before it arrived (that query
  * may predate a change the client has already seen acknowledged): it waits for
  * the next one. Under load that is one small query per batch of requests.
+ *
+ * While a writer's transaction is still open the sequence has already moved but its rows are
+ * not visible yet: the read answers a generation of its own, so nothing rendered then is reused.
  */
-export function sharedGenerationSource(db: Db): GenerationSource {
-  sharedBumps.set(db, () => db.execute(sql`select nextval('guest_page_generation')`));
+export function sharedGenerationSource(db: Db): RunningGenerationSource {
+  let unsettled = 0;
   const read = async () => {
-    const result = (await db.execute(sql`select last_value::text || ':' || is_called::text as v from guest_page_generation`)) as unknown as {
-      rows: { v: string }[];
-    };
-    return `${localGeneration}/${result.rows[0]!.v}`;
+    const result = (await db.execute(sql`select settled_guest_page_generation() as v`)) as unknown as { rows: { v: string | null }[] };
+    return result.rows[0]!.v ?? `unsettled-${++unsettled}`;
   };
   let inFlight: Promise<string> | null = null;
   let queued: Promise<string> | null = null;
@@ -67,6 +79,9 @@ export function sharedGenerationSource(db: Db): GenerationSource {
         return start();
       });
       return queued;
+    },
+    close: async () => {
+      await inFlight?.catch(() => undefined);
     },
   };
 }

@@ -6,7 +6,7 @@ import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { securityHeaders } from "#server/http/security";
 import { guestPageKey } from "./eligibility";
-import { guestPagesChanged, localGenerationSource, type GenerationSource } from "./generation";
+import { countedGeneration, type GenerationSource } from "./generation";
 import { createGuestPageCache } from "./guest-page-cache";
 import { inlineScriptHashes, policyWithScriptHashes } from "./script-hashes";
 
@@ -20,7 +20,10 @@ type Render = (req: express.Request, res: express.Response) => void;
  * capture, then a "renderer" that puts the nonce it is given into its page,
  * as React Router does, and counts its renders.
  */
-async function serve(render: Render, generation: GenerationSource = localGenerationSource()) {
+// Stands for the database trigger: a test moves it where a write would.
+const marketplace = countedGeneration();
+
+async function serve(render: Render, generation: GenerationSource = marketplace) {
   const cache = createGuestPageCache({ generation });
   const app = express();
   app.use(securityHeaders());
@@ -65,13 +68,26 @@ describe("guest page cache", () => {
     }
   });
 
+  it("never repeats the rendering request's X-Request-Id: a hit is no request the log knows", async () => {
+    content = "with an id";
+    const { url } = await serve((req, res) => {
+      res.setHeader("X-Request-Id", "the-rendering-request");
+      page(req, res);
+    });
+    const miss = await fetch(`${url}/blog`);
+    const hit = await fetch(`${url}/blog`);
+    expect(miss.headers.get("x-request-id")).toBe("the-rendering-request");
+    expect(hit.headers.get("x-guest-cache")).toBe("hit");
+    expect(hit.headers.get("x-request-id")).toBeNull();
+  });
+
   it("renders again after a change, on the very next request", async () => {
     content = "before";
     const { url } = await serve(page);
     expect(await (await fetch(`${url}/`)).text()).toContain("before");
     expect(await (await fetch(`${url}/`)).text()).toContain("before");
     content = "after";
-    await guestPagesChanged(null as never);
+    marketplace.bump();
     const next = await fetch(`${url}/`);
     expect(next.headers.get("x-guest-cache")).toBe("miss");
     expect(await next.text()).toContain("after");
@@ -192,10 +208,9 @@ describe("GUEST_PAGE_CACHE", () => {
   it('is on unless set to "off", and "off" leaves every request to the renderer', async () => {
     const { loadConfig } = await import("#server/config");
     const { guestPageCacheFor } = await import("./setup");
-    const database = { db: null as never, engine: "pglite" as const };
     expect(loadConfig({}).GUEST_PAGE_CACHE).toBe("on");
-    expect(guestPageCacheFor(loadConfig({}), database)).not.toBeNull();
-    expect(guestPageCacheFor(loadConfig({ GUEST_PAGE_CACHE: "off" }), database)).toBeNull();
+    expect(guestPageCacheFor(loadConfig({}), marketplace)).not.toBeNull();
+    expect(guestPageCacheFor(loadConfig({ GUEST_PAGE_CACHE: "off" }), marketplace)).toBeNull();
     expect(() => loadConfig({ GUEST_PAGE_CACHE: "maybe" })).toThrow(/GUEST_PAGE_CACHE must be "on" or "off"/);
   });
 });

@@ -4,6 +4,7 @@ import zlib from "node:zlib";
 import { guestPageKey } from "./eligibility";
 import type { GenerationSource } from "./generation";
 import { policyWithScriptHashes } from "./script-hashes";
+import { REQUEST_ID_HEADER } from "#server/http/request-id";
 
 /**
  * Guest pages, answered from memory before Express sees the request.
@@ -172,7 +173,8 @@ function responseToKeep(res: ServerResponse, body: Buffer): Pick<Entry, "headers
   // Names as they were written (getHeaders() would lower-case them), values as sent.
   for (const name of (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
     const value = res.getHeader(name);
-    if (value === undefined) continue;
+    // The render's request id names that request alone; a hit is answered before any id is given.
+    if (value === undefined || name.toLowerCase() === REQUEST_ID_HEADER.toLowerCase()) continue;
     const shown = name.toLowerCase() === "x-guest-cache" ? "hit" : value;
     for (const one of Array.isArray(shown) ? shown : [shown]) {
       headers.push(name, String(one));

@@ -1,20 +1,16 @@
 import type { Config } from "#server/config";
 import type { DatabaseHandle } from "#server/db/client";
-import { localGenerationSource, sharedGenerationSource, type GenerationSource } from "./generation";
+import { embeddedGenerationSource, sharedGenerationSource, type GenerationSource, type RunningGenerationSource } from "./generation";
 import { createGuestPageCache, type GuestPageCache } from "./guest-page-cache";
 
-/** Where this process reads the guest pages' generation (the page cache and the bio host share it). */
-export function generationSourceFor(database: Pick<DatabaseHandle, "db" | "engine">): GenerationSource {
+/** Where this process reads the guest pages' generation (the page cache, the bio host and the tag catalogue share it). */
+export async function startGenerationSource(database: Pick<DatabaseHandle, "db" | "engine" | "listen">): Promise<RunningGenerationSource> {
   // Several processes may share PostgreSQL; PGlite has exactly one (the data folder lock).
-  return database.engine === "postgres" ? sharedGenerationSource(database.db) : localGenerationSource();
+  return database.engine === "postgres" ? sharedGenerationSource(database.db) : embeddedGenerationSource(database);
 }
 
 /** The guest page cache for one app process, or null when GUEST_PAGE_CACHE=off. */
-export function guestPageCacheFor(
-  config: Pick<Config, "GUEST_PAGE_CACHE">,
-  database: Pick<DatabaseHandle, "db" | "engine">,
-  generation: GenerationSource = generationSourceFor(database),
-): GuestPageCache | null {
+export function guestPageCacheFor(config: Pick<Config, "GUEST_PAGE_CACHE">, generation: GenerationSource): GuestPageCache | null {
   if (config.GUEST_PAGE_CACHE === "off") return null;
   return createGuestPageCache({ generation });
 }

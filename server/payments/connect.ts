@@ -3,7 +3,6 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { connectedAccounts } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import type { NotificationDeps } from "#server/notifications/send";
 import { applyAccountState, lockAccountOfUser } from "./account-state";
 import type { AccountType, ConnectedAccountState, PaymentProvider } from "./provider";
@@ -36,8 +35,6 @@ async function storeState(db: Db, uid: string, state: ConnectedAccountState, not
     if (!row || row.providerAccountId !== state.accountId) return null;
     return applyAccountState(tx, row, state, notify);
   });
-  // After the commit, as every write guests may see (their bio pages' sponsorship options).
-  if (applied?.paymentsEnabledChanged) await guestPagesChanged(db);
   return applied?.completed ?? false;
 }
 

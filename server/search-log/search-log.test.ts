@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { logs, user } from "#server/db/schema";
 import { logTagSearch } from "#server/opportunities/read";
-import { closeSearchLog, createSearchLog, MAX_TERM_CHARS, searchLogFor } from "./search-log";
+import { createSearchLog, MAX_TERM_CHARS } from "./search-log";
 
 describe.each(ENGINES)("search log on %s", (engine) => {
   const database = migratedDatabase(engine);
@@ -31,12 +31,13 @@ describe.each(ENGINES)("search log on %s", (engine) => {
 
   it("writes many searches as one INSERT with a count per (uid, term)", async () => {
     const inserts = vi.spyOn(database.db, "insert");
-    for (let i = 0; i < 300; i++) logTagSearch(database.db, null, ["music", "podcast sponsorship"]);
-    for (let i = 0; i < 40; i++) logTagSearch(database.db, "searcher-1", ["music"]);
-    logTagSearch(database.db, "searcher-2", ["gaming", "music"]);
+    const searchLog = createSearchLog(database.db);
+    for (let i = 0; i < 300; i++) logTagSearch(searchLog, null, ["music", "podcast sponsorship"]);
+    for (let i = 0; i < 40; i++) logTagSearch(searchLog, "searcher-1", ["music"]);
+    logTagSearch(searchLog, "searcher-2", ["gaming", "music"]);
     expect(await searchRows()).toEqual([]); // nothing written yet: the page view didn't wait on the log
 
-    await searchLogFor(database.db).flush();
+    await searchLog.flush();
     expect(inserts).toHaveBeenCalledTimes(1);
     const row = (uid: string | null, subtype: string, count: number) => ({ uid, subtype, type: "search", collection: "opportunity_posts", count });
     expect(sorted(await searchRows())).toEqual(
@@ -48,7 +49,7 @@ describe.each(ENGINES)("search log on %s", (engine) => {
         row("searcher-2", "tag_music", 1),
       ]),
     );
-    await closeSearchLog(database.db);
+    await searchLog.close();
   });
 
   it("holds at most maxKeys distinct searches, counts what it drops and reports it", async () => {

@@ -118,24 +118,3 @@ export function createSearchLog(db: Db, options: SearchLogOptions = {}): SearchL
 
   return { record, flush, close, stats: () => ({ pendingKeys: pending.size, dropped, flushes }) };
 }
-
-// One search log per database handle: the routes get the handle from the load
-// context, and the server's shutdown closes the log before the database.
-const perDatabase = new WeakMap<Db, SearchLog>();
-
-export function searchLogFor(db: Db, options?: SearchLogOptions): SearchLog {
-  let log = perDatabase.get(db);
-  if (!log) {
-    log = createSearchLog(db, options);
-    perDatabase.set(db, log);
-  }
-  return log;
-}
-
-/** Writes what waits and stops the timer; for the server's shutdown, before the database closes. */
-export async function closeSearchLog(db: Db): Promise<void> {
-  const log = perDatabase.get(db);
-  if (!log) return;
-  perDatabase.delete(db);
-  await log.close();
-}

@@ -4,7 +4,7 @@ import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type:
 import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
 import { upsertSponsorDirectory } from "#server/db/seed/sponsor-directory";
 import { externalSponsors, logs, proMemberships, user } from "#server/db/schema";
-import { closeSearchLog } from "#server/search-log/search-log";
+import { createSearchLog } from "#server/search-log/search-log";
 import { directoryAccess } from "#server/sponsors/access";
 import { sponsorCatalogue } from "#server/sponsors/catalogue";
 import { getSponsorDetail } from "#server/sponsors/detail";
@@ -107,9 +107,10 @@ describe.each(ENGINES)("sponsor directory (%s)", (engine) => {
 
   it("logs tag and name searches through the batched search log", async () => {
     await database.db.insert(user).values({ id: "searcher", name: "S", email: "searcher@dir.example", emailVerified: true });
-    logSponsorSearch(database.db, "searcher", { tags: ["tech", "gaming"], name: "Skillet" });
-    logSponsorSearch(database.db, "searcher", { tags: [], name: "" });
-    await closeSearchLog(database.db);
+    const searchLog = createSearchLog(database.db);
+    logSponsorSearch(searchLog, "searcher", { tags: ["tech", "gaming"], name: "Skillet" });
+    logSponsorSearch(searchLog, "searcher", { tags: [], name: "" });
+    await searchLog.close();
     const rows = await database.db.select({ subtype: logs.subtype, description: logs.description, collection: logs.collection }).from(logs).where(eq(logs.uid, "searcher"));
     expect(rows.map((row) => row.subtype).sort()).toEqual(["name_skillet", "tag_gaming", "tag_tech"]);
     expect(rows.every((row) => row.description === "search" && row.collection === "external_sponsor_blurbs")).toBe(true);

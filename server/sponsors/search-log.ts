@@ -1,6 +1,4 @@
-import type { Logger } from "pino";
-import type { Db } from "#server/db/client";
-import { searchLogFor } from "#server/search-log/search-log";
+import type { SearchLog } from "#server/search-log/search-log";
 import type { DirectoryQuery } from "./query";
 
 /**
@@ -8,11 +6,8 @@ import type { DirectoryQuery } from "./query";
  * and `name_<query>` for a name, through the batched search log (the same one
  * the opportunity list uses), so a page view never waits on a log write.
  */
-export function logSponsorSearch(db: Db, uid: string, query: Pick<DirectoryQuery, "tags" | "name">, logger?: Pick<Logger, "warn" | "error">): void {
+export function logSponsorSearch(searchLog: Pick<SearchLog, "record">, uid: string, query: Pick<DirectoryQuery, "tags" | "name">): void {
   const terms = [...query.tags.map((tag) => `tag_${tag}`), ...(query.name ? [`name_${query.name.toLowerCase()}`] : [])];
   if (terms.length === 0) return;
-  searchLogFor(db, {
-    onDropped: (dropped) => logger?.warn({ dropped }, "search log buffer full: searches dropped"),
-    onError: (err) => logger?.error({ err }, "search log flush failed"),
-  }).record(uid, "external_sponsor_blurbs", terms);
+  searchLog.record(uid, "external_sponsor_blurbs", terms);
 }

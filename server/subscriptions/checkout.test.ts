@@ -7,7 +7,7 @@ import { buildProSession, proPurchaseRule, proReturnUrls } from "./checkout";
 import { ensureBillingCustomer } from "./customers";
 import { PRO_PLAN_KEYS, PRO_PLANS } from "./plans";
 import { createProPortalLink, providerBillingUrl } from "./portal";
-import { PRO_PRICE_SPECS, proPriceIds } from "./prices";
+import { ensuringProPricesOnce, PRO_PRICE_SPECS, proPriceIds } from "./prices";
 import type { ProStatus } from "./pro-status";
 import { refreshAfterCheckout, refreshProMembership, REFRESH_INTERVAL_MS } from "./refresh";
 import { notificationDeps } from "#tests/support/payments";
@@ -53,11 +53,14 @@ describe("what a person may buy", () => {
 describe.each(ENGINES)("Pro checkout on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
+  // As the composition root builds it: the provider asks for the Pro prices once.
   let provider: FakePaymentProvider;
+  let unwrapped: FakePaymentProvider;
   let uid: string;
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
+    unwrapped = new FakePaymentProvider();
+    provider = ensuringProPricesOnce(unwrapped);
     uid = `buyer_${crypto.randomUUID()}`;
     await db().insert(user).values({ id: uid, name: "Buyer", email: `${uid}@pro.example`, emailVerified: true });
   });
@@ -78,7 +81,8 @@ describe.each(ENGINES)("Pro checkout on %s", (engine) => {
     expect(provider.calls.ensureProPrices).toBe(1);
     expect([...provider.prices.keys()].sort()).toEqual(PRO_PRICE_SPECS.map((s) => s.lookupKey).sort());
     // A second process (another provider object) finds the same prices by lookup key instead of making more.
-    await provider.ensureProPrices(PRO_PRICE_SPECS);
+    await unwrapped.ensureProPrices(PRO_PRICE_SPECS);
+    expect(provider.calls.ensureProPrices).toBe(2);
     expect(provider.prices.size).toBe(3);
   });
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { Router } from "express";
-import { createViewCounter, viewCounterFor } from "#server/bio/host/view-counter";
+import { createViewCounter } from "#server/bio/host/view-counter";
 import { parseBioPageForm } from "#server/bio/form";
 import { createBioPage } from "#server/bio/pages";
 import type { LinkType } from "#server/bio/links";
@@ -83,7 +83,7 @@ export function bioHooks(deps: TestHooksDeps): Router {
     HOOK_PATHS.bioViews,
     hook(async (req): Promise<BioViewsAnswer> => {
       const ending = queryOf(req).get("ending") ?? "";
-      await viewCounterFor(deps.db).flush();
+      await deps.viewCounter.flush();
       const [page] = await deps.db
         .select({ id: bioPages.id, views: bioPageViews.count })
         .from(bioPages)

@@ -7,7 +7,7 @@ import type { NotificationStreams } from "#server/notifications/stream";
 export type LoadContextOf = (req: ExpressRequest, res: ExpressResponse) => AppContext;
 
 /** What the hooks work with: the services every route gets, and the pages' own request handler. */
-export type TestHooksDeps = Pick<AppContext, "config" | "db" | "logger" | "auth" | "mailer" | "payments" | "sessionSecret"> & {
+export type TestHooksDeps = Pick<AppContext, "config" | "db" | "logger" | "auth" | "mailer" | "payments" | "sandbox" | "viewCounter" | "sessionSecret"> & {
   notificationStreams?: NotificationStreams | null;
   /** React Router's handler over the product's own build, with the load context given. */
   pages: (getLoadContext: LoadContextOf) => RequestHandler;

@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         };
   const result = await listOpportunities(context.db, query, viewer?.id ?? null);
   if (parsed.kind === "SUCCESS" && query.page === 0 && !query.after && !query.before) {
-    logTagSearch(context.db, viewer?.id ?? null, query.tags, context.logger);
+    logTagSearch(context.searchLog, viewer?.id ?? null, query.tags);
   }
   const page = {
     ...result,

@@ -192,23 +192,3 @@ function slices<T>(items: T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
 }
-
-// One counter per database handle: the host counts, the test hook flushes, shutdown closes.
-const perDatabase = new WeakMap<Db, ViewCounter>();
-
-export function viewCounterFor(db: Db, options?: ViewCounterOptions): ViewCounter {
-  let counter = perDatabase.get(db);
-  if (!counter) {
-    counter = createViewCounter(db, options);
-    perDatabase.set(db, counter);
-  }
-  return counter;
-}
-
-/** Writes what waits and stops the timer; for the server's shutdown, before the database closes. */
-export async function closeViewCounter(db: Db): Promise<void> {
-  const counter = perDatabase.get(db);
-  if (!counter) return;
-  perDatabase.delete(db);
-  await counter.close();
-}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { check, index, integer, pgSequence, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Counters for rate limits and backoffs, e.g. key `signIn:ip:203.0.113.7`
@@ -29,3 +29,9 @@ export const spentCaptchaNonces = pgTable(
   },
   (t) => [index("spent_captcha_nonces_expires_at_idx").on(t.expiresAt)],
 );
+
+/**
+ * Counts rate-limit writes across every app process: every PRUNE_EVERY_WRITES-th write prunes
+ * old rows on the way (server/abuse/rate-limit.ts), with no counter in any process's memory.
+ */
+export const rateLimitWrites = pgSequence("rate_limit_writes");

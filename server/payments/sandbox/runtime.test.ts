@@ -1,23 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "#server/http/context";
 import { requireSandbox } from "#app/routes/sandbox/sandbox.server";
-import { closeSandbox, sandboxFor } from "./runtime";
+import { sandboxFor } from "./runtime";
+import type { SandboxProvider } from "./provider";
 
+const built = { name: "sandbox" } as SandboxProvider;
 const context = (provider: "stripe" | "sandbox") =>
-  ({ db: {}, config: { PAYMENT_PROVIDER: provider, PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: "a-session-secret-of-at-least-32-characters" }) as unknown as AppContext;
+  ({ config: { PAYMENT_PROVIDER: provider }, sandbox: provider === "sandbox" ? built : null }) as unknown as AppContext;
 
 describe("the sandbox in a running app", () => {
-  it("is one per database in a process, and a new one after it was closed", async () => {
-    const app = context("sandbox");
-    const first = sandboxFor(app);
-    expect(sandboxFor(app)).toBe(first);
-    expect(sandboxFor({ ...app, db: {} as AppContext["db"] })).not.toBe(first);
-    await closeSandbox(app.db);
-    expect(sandboxFor(app)).not.toBe(first);
-    await closeSandbox(app.db);
+  it("is the one the composition root built, and there is none with Stripe", () => {
+    expect(sandboxFor(context("sandbox"))).toBe(built);
+    expect(() => sandboxFor(context("stripe"))).toThrow(/PAYMENT_PROVIDER=sandbox/);
   });
 
-  it("serves its /sandbox pages only while it is the payment provider", async () => {
+  it("serves its /sandbox pages only while it is the payment provider", () => {
     expect(requireSandbox(context("sandbox")).name).toBe("sandbox");
     let thrown: unknown;
     try {
@@ -26,6 +23,5 @@ describe("the sandbox in a running app", () => {
       thrown = error;
     }
     expect(thrown).toMatchObject({ init: { status: 404 } });
-    await closeSandbox(context("sandbox").db);
   });
 });

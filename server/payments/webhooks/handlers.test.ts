@@ -5,7 +5,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { FakePaymentProvider, fakeCardFee } from "#tests/support/fake-payment-provider";
 import { events, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import type { PaymentEvent } from "#server/payments/events";
-import { localGenerationSource } from "#server/page-cache/generation";
+import { sharedGenerationSource } from "#server/page-cache/generation";
 import { receivePaymentEvent } from "./intake";
 
 describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
@@ -130,10 +130,10 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     await deliver(events.accountUpdated(newcomer.accountId, true));
     expect(await state()).toEqual({ completed: false, paymentsEnabled: false });
     provider.setAccount(newcomer.accountId, { chargesEnabled: true });
-    const generation = localGenerationSource().current();
+    const generation = await sharedGenerationSource(db()).current();
     await deliver(events.accountUpdated(newcomer.accountId, true));
     // Their bio pages now offer sponsorships: cached guest pages are stale.
-    expect(localGenerationSource().current()).not.toBe(generation);
+    expect(await sharedGenerationSource(db()).current()).not.toBe(generation);
     await deliver(events.accountUpdated(newcomer.accountId, true));
     expect(await state()).toEqual({ completed: true, paymentsEnabled: true });
     expect(await accountAlerts()).toHaveLength(1);

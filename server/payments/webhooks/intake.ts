@@ -3,11 +3,9 @@ import type { Db } from "#server/db/client";
 import { paymentEvents } from "#server/db/schema";
 import type { PaymentEvent, PaymentEventType } from "#server/payments/events";
 import { HANDLERS } from "./dispatch";
-import { guestPagesChanged } from "#server/page-cache/generation";
 import type { AfterCommit, Handler, WebhookDeps } from "./types";
 
 async function runAfterCommit(db: Db, after: AfterCommit | undefined, deps: WebhookDeps): Promise<void> {
-  if (after?.guestPagesChanged) await guestPagesChanged(db);
   // Any handled event may have queued mail: receipts, and the alerts' own mail (sendNotification
   // decides by the person's preference, so the handler cannot always say).
   {

@@ -29,8 +29,6 @@ export type Handler<T extends PaymentEventType, P = undefined> = {
 
 /** What the intake does once the handler's transaction has committed (never before: others could read the old state). */
 export type AfterCommit = {
-  /** A change guests may see (payments on or off): cached guest pages are redrawn. */
-  guestPagesChanged?: boolean;
   /** Mail was queued: the SMTP worker is woken now rather than on its next round. */
   mailQueued?: boolean;
 };

@@ -16,7 +16,6 @@ export const accountUpdated: Handler<"account.updated", ConnectedAccountState> =
       deps.logger?.warn({ accountId: event.accountId }, "account.updated for an account that is not ours; ignored");
       return;
     }
-    const { paymentsEnabledChanged } = await applyAccountState(tx, row, state, deps);
-    return { guestPagesChanged: paymentsEnabledChanged };
+    await applyAccountState(tx, row, state, deps);
   },
 };

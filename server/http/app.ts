@@ -4,7 +4,6 @@ import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
-import type { AppContext } from "./context";
 import { captchaRouter } from "#server/captcha/routes";
 import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/functions/router";
 import { paymentCallables } from "#server/functions/callables/index";

@@ -39,7 +39,7 @@ describe("documents kept by what they were rendered from", () => {
     expect(documents.keyOf(input({ method: "POST" }))).toBeNull();
     expect(documents.keyOf(input({ status: 400 }))).toBeNull();
     expect(documents.keyOf(input({ errors: { root: new Error("x") } }))).toBeNull();
-    expect(documents.keyOf(input({ actionData: { "routes/x": { ok: true } } }))).toBeNull();
+    expect(documents.keyOf(input({ actionData: { "routes/x": { saved: true } } }))).toBeNull();
   });
 
   it("keeps nothing for data that serialises more than one way", () => {

@@ -9,7 +9,7 @@ import { loadConfig } from "#server/config";
 import { createMailer } from "#server/email/mailer";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { startHeartsDigest } from "#server/notifications/hearts-digest";
-import { createPaymentProvider } from "#server/payments/setup";
+import { createPaymentProvider, providerMigrations } from "#server/payments/setup";
 import { openConfiguredDatabase } from "#server/db/open";
 import { seedDatabase } from "#server/db/seed";
 import { closeSearchLog } from "#server/search-log/search-log";
@@ -41,7 +41,8 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
   });
 
-  await database.migrate();
+  // The product's tables, then the payment provider's own (the sandbox's, only when it is the provider).
+  await database.migrate(providerMigrations(config));
   const seeded = await seedDatabase(database.db);
   logger.info({ engine: database.engine, ...seeded }, "database ready");
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { data } from "react-router";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments } from "#server/db/schema/sandbox";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments } from "#server/payments/sandbox/schema";
 import { sandboxFor } from "#server/payments/sandbox/runtime";
 import type { Route } from "./+types/sandbox";
 

@@ -4,7 +4,7 @@ import { data } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import { createBioPage, listOwnPages } from "#server/bio/pages";
 import { ledgerEntries, refundRequests, sponsorSessions } from "#server/db/schema";
-import { sandboxRefunds } from "#server/db/schema/sandbox";
+import { sandboxRefunds } from "#server/payments/sandbox/schema";
 import { buildSponsorSession } from "#server/payments/checkout";
 import { payCheckout } from "#server/payments/sandbox/pay";
 import { sandboxFor } from "#server/payments/sandbox/runtime";

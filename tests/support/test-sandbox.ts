@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
+import type { Db } from "#server/db/client";
+import type { ConnectedAccountState, PaymentProvider } from "#server/payments/provider";
+import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
+import { sandboxAccounts } from "#server/payments/sandbox/schema";
+import { TEST_SESSION_SECRET } from "./payments";
+import type { TestDb } from "./databases";
+
+/** The app's origin in domain tests: the sandbox's pages and links live on it. */
+export const TEST_ORIGIN = "http://app.test";
+
+/** A clock a test moves by hand; the sandbox reads it for expiries, links and signatures. */
+export type TestClock = { now: Date };
+
+/**
+ * The domain tests' payment provider: the built-in sandbox on the test
+ * database (migratedDatabase makes its tables), on a clock the test holds.
+ * Its events are stored in its outbox as in the app; they go to a receiver
+ * that keeps them (`sent`) instead of the webhook endpoint, since the tests
+ * feed the handlers their events themselves.
+ */
+export function testSandbox(database: TestDb, clock: TestClock = { now: new Date() }) {
+  const state: { sandbox: SandboxProvider | null; sent: unknown[] } = { sandbox: null, sent: [] };
+  beforeAll(() => {
+    state.sandbox = createSandboxProvider({
+      db: database.db,
+      config: { PUBLIC_ORIGIN: TEST_ORIGIN },
+      sessionSecret: TEST_SESSION_SECRET,
+      now: () => clock.now,
+      fetch: async (_url, init) => {
+        state.sent.push(JSON.parse(String(init?.body)));
+        return new Response(null, { status: 204 });
+      },
+    });
+  });
+  afterAll(() => state.sandbox?.close());
+  return {
+    clock,
+    get provider(): SandboxProvider {
+      if (!state.sandbox) throw new Error("The test sandbox exists from the block's first hook on.");
+      return state.sandbox;
+    },
+    /** The events the sandbox has delivered so far. */
+    sent: state.sent,
+  };
+}
+
+/** A payout account at the sandbox, onboarded (able to take charges) unless said otherwise. */
+export async function sandboxAccount(sandbox: SandboxProvider, uid: string, { complete = true }: { complete?: boolean } = {}): Promise<string> {
+  const { accountId } = await sandbox.createConnectedAccount({ idempotencyKey: `account_${uid}`, email: `${uid}@pay.example`, accountType: "individual", uid });
+  if (complete) await sandbox.completeOnboarding(accountId, { legalName: `Creator ${uid}`, country: "US", bankAccount: "000123456789" });
+  return accountId;
+}
+
+/**
+ * Puts a sandbox account in a state its onboarding form does not reach by
+ * itself (Stripe's test mode has such accounts too: details submitted, charges
+ * still disabled while it is restricted).
+ */
+export async function setSandboxAccountState(db: Db, accountId: string, state: Partial<Omit<ConnectedAccountState, "accountId">>): Promise<void> {
+  await db.update(sandboxAccounts).set(state).where(eq(sandboxAccounts.id, accountId));
+}
+
+type Method = { [K in keyof PaymentProvider]: PaymentProvider[K] extends (...args: never[]) => unknown ? K : never }[keyof PaymentProvider];
+
+/**
+ * The provider as seen across a network that is down for some calls: each
+ * named method throws as a failed request would, until it is healed. Not a
+ * fake of the provider: every other call goes to the real one.
+ */
+export function withOutage<P extends PaymentProvider>(provider: P) {
+  const down = new Set<Method>();
+  const proxied = new Proxy(provider, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (down.has(property as Method)) return Promise.reject(new Error(`provider unreachable: ${String(property)}`));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { provider: proxied, down };
+}

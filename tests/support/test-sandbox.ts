@@ -46,13 +46,6 @@ export function testSandbox(database: TestDb, clock: TestClock = { now: new Date
   };
 }
 
-/** A payout account at the sandbox, onboarded (able to take charges) unless said otherwise. */
-export async function sandboxAccount(sandbox: SandboxProvider, uid: string, { complete = true }: { complete?: boolean } = {}): Promise<string> {
-  const { accountId } = await sandbox.createConnectedAccount({ idempotencyKey: `account_${uid}`, email: `${uid}@pay.example`, accountType: "individual", uid });
-  if (complete) await sandbox.completeOnboarding(accountId, { legalName: `Creator ${uid}`, country: "US", bankAccount: "000123456789" });
-  return accountId;
-}
-
 /**
  * Puts a sandbox account in a state its onboarding form does not reach by
  * itself (Stripe's test mode has such accounts too: details submitted, charges

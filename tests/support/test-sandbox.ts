@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client";
 import type { ConnectedAccountState, PaymentProvider } from "#server/payments/provider";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
 import { sandboxAccounts } from "#server/payments/sandbox/schema";
+import { signatureHeader, webhookSigningKey } from "#server/payments/sandbox/signing";
 import { TEST_SESSION_SECRET } from "./payments";
 import type { TestDb } from "./databases";
 
@@ -75,4 +76,9 @@ export function withOutage<P extends PaymentProvider>(provider: P) {
     },
   });
   return { provider: proxied, down };
+}
+
+/** The `Sandbox-Signature` header the test sandbox puts on a delivery of `body`, signed `secondsAgo` in the past (or with another app's secret). */
+export function sandboxSignature(body: string, { secondsAgo = 0, sessionSecret = TEST_SESSION_SECRET, now = new Date() } = {}): string {
+  return signatureHeader(webhookSigningKey(sessionSecret), body, Math.floor(now.getTime() / 1000) - secondsAgo);
 }

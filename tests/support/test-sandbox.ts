@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
 import type { Db } from "#server/db/client";
 import type { ConnectedAccountState, PaymentProvider } from "#server/payments/provider";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
@@ -23,23 +23,21 @@ export type TestClock = { now: Date };
  */
 export function testSandbox(database: TestDb, clock: TestClock = { now: new Date() }) {
   const state: { sandbox: SandboxProvider | null; sent: unknown[] } = { sandbox: null, sent: [] };
-  beforeAll(() => {
-    state.sandbox = createSandboxProvider({
-      db: database.db,
-      config: { PUBLIC_ORIGIN: TEST_ORIGIN },
-      sessionSecret: TEST_SESSION_SECRET,
-      now: () => clock.now,
-      fetch: async (_url, init) => {
-        state.sent.push(JSON.parse(String(init?.body)));
-        return new Response(null, { status: 204 });
-      },
-    });
-  });
   afterAll(() => state.sandbox?.close());
   return {
     clock,
+    /** Made on first use, on the block's database (so after the hook that creates it). */
     get provider(): SandboxProvider {
-      if (!state.sandbox) throw new Error("The test sandbox exists from the block's first hook on.");
+      state.sandbox ??= createSandboxProvider({
+        db: database.db,
+        config: { PUBLIC_ORIGIN: TEST_ORIGIN },
+        sessionSecret: TEST_SESSION_SECRET,
+        now: () => clock.now,
+        fetch: async (_url, init) => {
+          state.sent.push(JSON.parse(String(init?.body)));
+          return new Response(null, { status: 204 });
+        },
+      });
       return state.sandbox;
     },
     /** The events the sandbox has delivered so far. */

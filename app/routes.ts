@@ -1,6 +1,9 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 import { CONTENT_PAGES } from "./content-routes";
 import { LEGACY_REDIRECTS } from "./signed-in-routes";
+// React Router loads this file by itself, without the project's #aliases: a path is the only way in.
+// eslint-disable-next-line no-restricted-imports
+import { sandboxRoutes } from "../server/payments/sandbox/routes";
 
 // Mirrors SPEC §2. Later capabilities (opportunities, sponsors, bio pages,
 // payments) add their routes here.
@@ -78,13 +81,8 @@ export default [
   // Notifications (SPEC §2.2, §2.5; issue 17).
   route("app/notifications", "routes/notifications/notifications.tsx"),
 
-  // The built-in sandbox payment provider's own pages (issue 15; server/payments/sandbox/). 404 unless it is the provider.
-  route("sandbox", "routes/sandbox/index.tsx"),
-  route("sandbox/onboarding/:accountId", "routes/sandbox/onboarding.tsx"),
-  route("sandbox/checkout/:checkoutId", "routes/sandbox/checkout.tsx"),
-  route("sandbox/dashboard/:accountId", "routes/sandbox/dashboard.tsx"),
-  route("sandbox/pro-checkout/:checkoutId", "routes/sandbox/pro-checkout.tsx"),
-  route("sandbox/portal/:customerId", "routes/sandbox/portal.tsx"),
+  // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).
+  ...sandboxRoutes(),
 
   ...Object.keys(LEGACY_REDIRECTS).map((path) =>
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),

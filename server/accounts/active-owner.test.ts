@@ -14,7 +14,7 @@ import { getOpportunity, listLikedBy } from "#server/opportunities/read";
 import { buildSponsorSession } from "#server/payments/checkout";
 import { payCheckout } from "#server/payments/sandbox/pay";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
-import { sandboxCheckouts } from "#server/db/schema/sandbox";
+import { sandboxCheckouts } from "#server/payments/sandbox/schema";
 import { loadCheckoutOffer } from "#server/payments/sponsor-checkout";
 import { listProfiles } from "#server/profiles/directory";
 import { buildSitemap } from "#server/sitemap/sitemap";

@@ -76,17 +76,18 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     await db().update(opportunityPosts).set({ totalHearts: sql`${opportunityPosts.totalHearts} + 1` }).where(eq(opportunityPosts.id, postId));
   };
 
-  /** Rows of every table of ours whose text mentions the uid, the email or the name. */
+  /** Rows of every table of ours (the product's, and the sandbox provider's own) whose text mentions the uid, the email or the name. */
   async function traces(): Promise<Record<string, number>> {
     const tables = (await db().execute(
-      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-    )) as unknown as { rows: { name: string }[] };
+      sql`select table_schema as schema, table_name as name from information_schema.tables
+          where table_schema in ('public', 'sandbox') and table_type = 'BASE TABLE' order by 1, 2`,
+    )) as unknown as { rows: { schema: string; name: string }[] };
     expect(tables.rows.length).toBeGreaterThan(30);
     const found: Record<string, number> = {};
-    for (const { name } of tables.rows) {
+    for (const { schema, name } of tables.rows) {
       const needles = [person.id, person.email, person.name].map((needle) => `%${needle.toLowerCase()}%`);
       const result = (await db().execute(
-        sql`select count(*)::int as n from ${sql.identifier(name)} t
+        sql`select count(*)::int as n from ${sql.identifier(schema)}.${sql.identifier(name)} t
             where lower(row_to_json(t)::text) like ${needles[0]} or lower(row_to_json(t)::text) like ${needles[1]}
                or lower(row_to_json(t)::text) like ${needles[2]}`,
       )) as unknown as { rows: { n: number }[] };

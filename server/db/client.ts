@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import path from "node:path";
 import pg from "pg";
 import { listenPostgres, type ListenOptions, type Listening } from "./listen";
+import type { MigrationChain } from "./migrate";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -14,8 +15,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type DatabaseHandle = {
   db: Db;
   engine: "pglite" | "postgres";
-  /** Runs pending migrations (serialised across processes on PostgreSQL). */
-  migrate(): Promise<void>;
+  /**
+   * Runs pending migrations: the product's, then each chain given (a payment provider's own
+   * tables), serialised across processes on PostgreSQL.
+   */
+  migrate(chains?: readonly MigrationChain[]): Promise<void>;
   /**
    * LISTEN on a channel: PGlite hands its own NOTIFYs over in process (same triggers, same
    * commit-time delivery); PostgreSQL through a connection of its own that reconnects (listen.ts).
@@ -50,9 +54,9 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
   return {
     db,
     engine: "pglite",
-    async migrate() {
+    async migrate(chains) {
       const { migrateDatabase } = await import("./migrate");
-      await migrateDatabase({ engine: "pglite", client });
+      await migrateDatabase({ engine: "pglite", client }, chains);
     },
     async listen(channel, listenOptions) {
       const unlisten = await client.listen(channel, listenOptions.onNotify);
@@ -84,9 +88,9 @@ export async function openPostgres(
   return {
     db,
     engine: "postgres",
-    async migrate() {
+    async migrate(chains) {
       const { migrateDatabase } = await import("./migrate");
-      await migrateDatabase({ engine: "postgres", pool });
+      await migrateDatabase({ engine: "postgres", pool }, chains);
     },
     listen: (channel, listenOptions) => listenPostgres(connectionString, channel, listenOptions),
     async close() {

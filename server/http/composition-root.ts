@@ -21,7 +21,7 @@ import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { guestPageCacheFor, startGenerationSource } from "#server/page-cache/setup";
 import type { PaymentProvider } from "#server/payments/provider";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
-import { createPaymentProvider } from "#server/payments/setup";
+import { createPaymentProvider, providerMigrations } from "#server/payments/setup";
 import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
 import { ensuringProPricesOnce } from "#server/subscriptions/prices";
 import { resolveSessionSecret } from "./secret";
@@ -96,7 +96,8 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   });
   // Closed last: it checkpoints the embedded database and releases its lock.
   const database = owned("database", opened.database, () => opened.close());
-  await database.migrate();
+  // The product's tables, then the payment provider's own (the sandbox's, only when it is the provider).
+  await database.migrate(providerMigrations(config));
   const seeded = await seedDatabase(database.db);
   logger.info({ engine: database.engine, ...seeded }, "database ready");
   const db = database.db;

@@ -1,14 +1,18 @@
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { profiles, sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import type { PaymentProvider } from "#server/payments/provider";
+import { sandboxCheckouts } from "#server/payments/sandbox/schema";
 import { seedOption, seedPayee, type Payee } from "#tests/support/payments";
+import { testSandbox, withOutage } from "#tests/support/test-sandbox";
 import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, sessionReceipt, type SponsorCheckoutRequest } from "./checkout";
 
 describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   const database = migratedDatabase(engine);
-  const provider = new FakePaymentProvider();
+  const sandbox = testSandbox(database);
+  let provider: PaymentProvider;
+  let outage: ReturnType<typeof withOutage>["down"];
   let payee: Payee;
   let option: string;
   let freeOption: string;
@@ -23,8 +27,13 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     return result.kind === "ERROR" && "fieldErrors" in result ? result.fieldErrors : result;
   };
 
+  /** The checkout the sandbox made for one of our sessions, as it stored what it was asked. */
+  const checkoutFor = async (sessionId: string) => (await db().select().from(sandboxCheckouts).where(eq(sandboxCheckouts.sessionId, sessionId)))[0];
+  const checkoutCount = async () => (await db().select({ n: count() }).from(sandboxCheckouts))[0]!.n;
+
   beforeAll(async () => {
-    payee = await seedPayee(db(), provider);
+    ({ provider, down: outage } = withOutage(sandbox.provider));
+    payee = await seedPayee(db(), sandbox.provider);
     option = await seedOption(db(), payee, 10_000);
     freeOption = await seedOption(db(), payee, 0);
   });
@@ -33,25 +42,30 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     const result = await build(tip());
     expect(result.kind).toBe("SUCCESS");
     if (result.kind !== "SUCCESS") return;
-    const call = provider.calls.createSponsorCheckout.at(-1)!;
-    expect(call).toMatchObject({
+    const checkout = (await checkoutFor(result.sessionId))!;
+    expect(checkout).toMatchObject({
       idempotencyKey: `checkout_${result.sessionId}`,
       sessionId: result.sessionId,
-      destinationAccountId: payee.accountId,
+      accountId: payee.accountId,
       amount: 2500,
       currency: "usd",
       applicationFeeAmount: 250,
       productName: `Tip for Page of ${payee.uid}`,
-      sponsorEmail: "fan@sponsor.example",
+      customerEmail: "fan@sponsor.example",
       successUrl: `http://app.test/app/payments/success?session=${result.sessionId}`,
       cancelUrl: `http://app.test/app/payments/cancelled?session=${result.sessionId}`,
     });
     const [row] = await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, result.sessionId));
     expect(row).toMatchObject({ status: "pending", kind: "tip", postId: null, posterUid: payee.uid, bioPageId: payee.pageId, platformFee: 250, provider: "sandbox", sponsorUid: null });
-    expect(result.url).toBe(`https://fake-pay.example/checkout/${row!.providerCheckoutId}`);
-    expect(row!.expiresAt).toBeInstanceOf(Date);
+    expect(row!.providerCheckoutId).toBe(checkout.id);
+    expect(result.url).toBe(`http://app.test/sandbox/checkout/${checkout.id}`);
+    expect(row!.expiresAt).toEqual(checkout.expiresAt);
     // The provider answers a repeated call with the same key with the same checkout (no second one).
-    expect((await provider.createSponsorCheckout(call)).checkoutId).toBe(row!.providerCheckoutId);
+    const again = await provider.createSponsorCheckout({
+      idempotencyKey: checkout.idempotencyKey!, sessionId: result.sessionId, destinationAccountId: payee.accountId, amount: 2500, currency: "usd",
+      applicationFeeAmount: 250, productName: checkout.productName, sponsorEmail: checkout.customerEmail, successUrl: checkout.successUrl, cancelUrl: checkout.cancelUrl,
+    });
+    expect(again.checkoutId).toBe(checkout.id);
   });
 
   it("refuses missing or bad fields with the form's messages", async () => {
@@ -64,7 +78,7 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   it("takes a checkout without an email (SPEC §5 requires only the message): stored and sent to the provider as none", async () => {
     const result = await build(tip({ sponsorEmail: "  " }));
     if (result.kind !== "SUCCESS") throw new Error(result.message);
-    expect(provider.calls.createSponsorCheckout.at(-1)).toMatchObject({ sessionId: result.sessionId, sponsorEmail: null });
+    expect(await checkoutFor(result.sessionId)).toMatchObject({ sessionId: result.sessionId, customerEmail: null });
     const [row] = await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, result.sessionId));
     expect(row).toMatchObject({ sponsorEmail: null, message: "For the next episode", status: "pending" });
   });
@@ -90,17 +104,17 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     expect(await fieldError({ kind: "sponsorship", postId: "9000000000_notonthepage", amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
     expect(await fieldError({ kind: "sponsorship", postId: null, amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
     // Another creator's post offered on nobody's page is not an option here either.
-    const other = await seedPayee(db(), provider);
+    const other = await seedPayee(db(), sandbox.provider);
     const foreign = await seedOption(db(), other, 100);
     expect(await fieldError({ kind: "sponsorship", postId: foreign, amount: 5_000 })).toEqual({ postId: "Choose one of this page's sponsorship options" });
   });
 
   it("takes money only for a page whose owner has a complete payout account", async () => {
-    const before = provider.calls.createSponsorCheckout.length;
+    const before = await checkoutCount();
     expect(await build(tip({ ending: "no_such_page" }))).toMatchObject({ kind: "ERROR", code: "not-found" });
-    const incomplete = await seedPayee(db(), provider, { complete: false });
+    const incomplete = await seedPayee(db(), sandbox.provider, { complete: false });
     expect(await build(tip({ ending: incomplete.ending }))).toMatchObject({ kind: "ERROR", code: "aborted", message: `Page of ${incomplete.uid} cannot take payments yet.` });
-    expect(provider.calls.createSponsorCheckout.length).toBe(before);
+    expect(await checkoutCount()).toBe(before);
     expect(await db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, incomplete.uid))).toEqual([]);
   });
 
@@ -112,12 +126,12 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   });
 
   it("a provider that is down leaves no session behind", async () => {
-    provider.failing.add("createSponsorCheckout");
+    outage.add("createSponsorCheckout");
     const count = async () => (await db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, payee.uid))).length;
     const before = await count();
     expect(await build(tip())).toMatchObject({ kind: "ERROR", code: "unavailable" });
     expect(await count()).toBe(before);
-    provider.failing.clear();
+    outage.clear();
   });
 
   it("the receipt comes from the row: amount, payee, reference", async () => {

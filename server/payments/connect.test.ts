@@ -1,19 +1,33 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { connectedAccounts, notifications, profiles, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
 import { notificationDeps } from "#tests/support/payments";
+import { setSandboxAccountState, testSandbox, withOutage } from "#tests/support/test-sandbox";
+import type { PaymentProvider } from "#server/payments/provider";
+import { sandboxAccounts } from "#server/payments/sandbox/schema";
+import { checkOnboardingLink, readOnboardingLink } from "#server/payments/sandbox/links";
 import { completeOnboardingReturn, getOrCreateConnectedAccount, resumeOnboarding } from "./connect";
 
 describe.each(ENGINES)("connected accounts on %s", (engine) => {
   const database = migratedDatabase(engine);
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
+  let provider: PaymentProvider;
+  let outage: ReturnType<typeof withOutage>["down"];
   let uid: string;
   let n = 0;
   const db = () => database.db;
   const connect = (who = uid) => getOrCreateConnectedAccount(db(), provider, { uid: who, email: `${who}@c.example`, accountType: "individual", origin: "http://app.test" }, notificationDeps(db()));
   const row = async (who = uid) => (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, who)))[0];
+  const accountsOf = async (...uids: string[]) => db().select().from(sandboxAccounts).where(inArray(sandboxAccounts.uid, uids));
+  const onboard = (accountId: string) => sandbox.provider.completeOnboarding(accountId, { legalName: "Creator", country: "US", bankAccount: "000123456789" });
+  /** The onboarding link's return address, once the sandbox has checked the link's signature. */
+  const returnUrlOf = (url: string) => {
+    const parsed = new URL(url);
+    const link = readOnboardingLink(parsed.pathname.split("/").at(-1)!, parsed.searchParams);
+    expect(checkOnboardingLink(sandbox.provider.linkKey, link)).toBe("valid");
+    return link;
+  };
   const newUser = async () => {
     n += 1;
     const id = `connect_${engine}_${n}`;
@@ -22,7 +36,7 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
   };
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
+    ({ provider, down: outage } = withOutage(sandbox.provider));
     uid = await newUser();
   });
 
@@ -32,12 +46,13 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
     expect(stored.completed).toBe(false);
     expect(stored.providerAccountId).toMatch(/^acct_/);
     expect(stored.stateToken.length).toBeGreaterThanOrEqual(32);
-    expect(provider.accounts.size).toBe(1);
+    expect(await accountsOf(uid)).toHaveLength(1);
     for (const result of results) {
       expect(result.kind === "CREATE_NEW" || result.kind === "EXISTING_INCOMPLETE").toBe(true);
-      const url = new URL((result as { url: string }).url);
-      expect(url.searchParams.get("return_url")).toBe(`http://app.test/app/payments/setup/return?state=${encodeURIComponent(stored.stateToken)}`);
-      expect(url.searchParams.get("refresh_url")).toBe(`http://app.test/app/payments/setup/refresh?state=${encodeURIComponent(stored.stateToken)}`);
+      const link = returnUrlOf((result as { url: string }).url);
+      expect(link.accountId).toBe(stored.providerAccountId);
+      expect(link.returnUrl).toBe(`http://app.test/app/payments/setup/return?state=${encodeURIComponent(stored.stateToken)}`);
+      expect(link.refreshUrl).toBe(`http://app.test/app/payments/setup/refresh?state=${encodeURIComponent(stored.stateToken)}`);
     }
     expect(results.filter((r) => r.kind === "CREATE_NEW").length).toBeGreaterThanOrEqual(1);
   });
@@ -45,7 +60,7 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
   it("EXISTING_INCOMPLETE until the provider says it can take charges, then EXISTING_COMPLETE with payments on and one alert", async () => {
     expect((await connect()).kind).toBe("CREATE_NEW");
     expect((await connect()).kind).toBe("EXISTING_INCOMPLETE");
-    provider.setAccount((await row())!.providerAccountId!, { chargesEnabled: true, detailsSubmitted: true });
+    await onboard((await row())!.providerAccountId!);
     expect(await connect()).toEqual({ kind: "EXISTING_COMPLETE" });
     expect(await connect()).toEqual({ kind: "EXISTING_COMPLETE" });
     expect((await row())!.completed).toBe(true);
@@ -55,16 +70,16 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
 
   it("details submitted is not complete: only charges enabled is", async () => {
     await connect();
-    provider.setAccount((await row())!.providerAccountId!, { detailsSubmitted: true, payoutsEnabled: true });
+    await setSandboxAccountState(db(), (await row())!.providerAccountId!, { detailsSubmitted: true, payoutsEnabled: true });
     expect((await connect()).kind).toBe("EXISTING_INCOMPLETE");
   });
 
   it("ERROR when the provider cannot be reached", async () => {
-    provider.failing.add("createConnectedAccount");
+    outage.add("createConnectedAccount");
     expect((await connect()).kind).toBe("ERROR");
-    provider.failing.clear();
+    outage.clear();
     expect((await connect()).kind).toBe("CREATE_NEW");
-    provider.failing.add("readAccount");
+    outage.add("readAccount");
     expect((await connect()).kind).toBe("ERROR");
   });
 
@@ -72,7 +87,7 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
     await connect();
     const { stateToken, providerAccountId } = (await row())!;
     expect(await completeOnboardingReturn(db(), provider, { uid, stateToken }, notificationDeps(db()))).toEqual({ kind: "SUCCESS", completed: false });
-    provider.setAccount(providerAccountId!, { chargesEnabled: true });
+    await onboard(providerAccountId!);
     expect(await completeOnboardingReturn(db(), provider, { uid, stateToken }, notificationDeps(db()))).toEqual({ kind: "SUCCESS", completed: true });
 
     expect(await completeOnboardingReturn(db(), provider, { uid, stateToken: `${stateToken}x` }, notificationDeps(db()))).toMatchObject({ kind: "ERROR", code: "permission-denied" });
@@ -92,12 +107,12 @@ describe.each(ENGINES)("connected accounts on %s", (engine) => {
     const { stateToken, providerAccountId } = (await row())!;
     const renewed = await resume(uid, stateToken);
     expect(renewed.kind).toBe("EXISTING_INCOMPLETE");
-    expect(new URL((renewed as { url: string }).url).searchParams.get("return_url")).toContain(encodeURIComponent(stateToken));
+    expect(returnUrlOf((renewed as { url: string }).url).returnUrl).toContain(encodeURIComponent(stateToken));
     const stranger = await newUser();
     await connect(stranger);
     expect(await resume(stranger, stateToken)).toMatchObject({ kind: "ERROR", code: "permission-denied" });
-    expect(provider.accounts.size).toBe(2);
-    provider.setAccount(providerAccountId!, { chargesEnabled: true });
+    expect(await accountsOf(uid, stranger)).toHaveLength(2);
+    await onboard(providerAccountId!);
     expect(await resume(uid, stateToken)).toEqual({ kind: "EXISTING_COMPLETE" });
   });
 });

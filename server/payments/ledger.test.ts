@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { testSandbox } from "#tests/support/test-sandbox";
 import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
 import { deriveStatus, ownerTotals, recordDispute, recordPayment, recordRefund, sessionTotals } from "./ledger";
 import { formatMoney } from "./money";
@@ -34,10 +34,10 @@ describe("money", () => {
 
 describe.each(ENGINES)("ledger on %s", (engine) => {
   const database = migratedDatabase(engine);
-  const provider = new FakePaymentProvider();
+  const sandbox = testSandbox(database);
   let payee: Payee;
   beforeAll(async () => {
-    payee = await seedPayee(database.db, provider);
+    payee = await seedPayee(database.db, sandbox.provider);
   });
 
   it("writes each movement once and derives totals: gross, fees, the creator's net and the platform's margin", async () => {

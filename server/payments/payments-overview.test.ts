@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectedAccounts, profiles, sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { testSandbox } from "#tests/support/test-sandbox";
 import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
 import { recordPayment, recordRefund } from "./ledger";
 import { payoutAccountOf, paymentsMadeBy, paymentsOverview, payoutsDashboardLink } from "./payments-overview";
@@ -34,7 +34,7 @@ describe("payments setup form", () => {
 
 describe.each(ENGINES)("My Payments reads on %s", (engine) => {
   const database = migratedDatabase(engine);
-  const provider = new FakePaymentProvider();
+  const sandbox = testSandbox(database);
   let payee: Payee;
   let sponsor: string;
   const db = () => database.db;
@@ -46,7 +46,7 @@ describe.each(ENGINES)("My Payments reads on %s", (engine) => {
   };
 
   beforeAll(async () => {
-    payee = await seedPayee(db(), provider);
+    payee = await seedPayee(db(), sandbox.provider);
     sponsor = await newUser();
   });
 
@@ -96,9 +96,9 @@ describe.each(ENGINES)("My Payments reads on %s", (engine) => {
   });
 
   it("the payouts dashboard link is for the person's own account only", async () => {
-    const link = await payoutsDashboardLink(db(), provider, payee.uid);
+    const link = await payoutsDashboardLink(db(), sandbox.provider, payee.uid);
     expect(link.kind).toBe("SUCCESS");
     expect((link as { url: string }).url).toContain(payee.accountId);
-    expect(await payoutsDashboardLink(db(), provider, sponsor)).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect(await payoutsDashboardLink(db(), sandbox.provider, sponsor)).toMatchObject({ kind: "ERROR", code: "not-found" });
   });
 });

@@ -1,5 +1,7 @@
 import type { Config } from "#server/config";
+import type { MigrationChain } from "#server/db/migrate";
 import type { PaymentProvider } from "#server/payments/provider";
+import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
 
@@ -36,4 +38,9 @@ export function createPaymentProvider(config: PaymentConfig, deps: PaymentProvid
       return createStripeProvider({ stripe, webhookSecrets, now: deps.now });
     }
   }
+}
+
+/** The migrations the configured provider's own tables need, after the product's: the sandbox keeps its records in our database, Stripe keeps none here. */
+export function providerMigrations(config: Pick<Config, "PAYMENT_PROVIDER">): readonly MigrationChain[] {
+  return config.PAYMENT_PROVIDER === "sandbox" ? [SANDBOX_MIGRATIONS] : [];
 }

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sandboxCheckouts } from "#server/payments/sandbox/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
+import { testSandbox } from "#tests/support/test-sandbox";
 import { seedOption, seedPayee, type Payee } from "#tests/support/payments";
 import {
   amountInputText,
@@ -77,7 +79,7 @@ describe("checkout targets", () => {
 
 describe.each(ENGINES)("the checkout page's offer and form on %s", (engine) => {
   const database = migratedDatabase(engine);
-  const provider = new FakePaymentProvider();
+  const sandbox = testSandbox(database);
   let payee: Payee;
   let option: string;
   let freeOption: string;
@@ -85,7 +87,7 @@ describe.each(ENGINES)("the checkout page's offer and form on %s", (engine) => {
   const settings = { platformFeePercent: 0, publicOrigin: "http://app.test" };
 
   beforeAll(async () => {
-    payee = await seedPayee(db(), provider);
+    payee = await seedPayee(db(), sandbox.provider);
     option = await seedOption(db(), payee, 2500);
     freeOption = await seedOption(db(), payee, 0);
   });
@@ -98,13 +100,13 @@ describe.each(ENGINES)("the checkout page's offer and form on %s", (engine) => {
     expect(await loadCheckoutOffer(db(), { ending: payee.ending, kind: "tip", postId: null })).toMatchObject({ kind: "SUCCESS", offer: { kind: "tip", option: null } });
     expect(await loadCheckoutOffer(db(), { ending: payee.ending, kind: "sponsorship", postId: "9_other" })).toMatchObject({ code: "not-found" });
     expect(await loadCheckoutOffer(db(), { ending: "no_such_page", kind: "tip", postId: null })).toMatchObject({ code: "not-found" });
-    const incomplete = await seedPayee(db(), provider, { complete: false });
+    const incomplete = await seedPayee(db(), sandbox.provider, { complete: false });
     expect(await loadCheckoutOffer(db(), { ending: incomplete.ending, kind: "tip", postId: null })).toMatchObject({ offer: { takesPayments: false } });
   });
 
   it("reports every wrong field at once, the option's minimum included", async () => {
     const target = { ending: payee.ending, kind: "sponsorship" as const, postId: option };
-    const start = (values: { amount: string; sponsorEmail: string; message: string }) => startSponsorCheckout(db(), provider, target, values, null, { ip: "198.51.100.7", browserToken: null }, settings);
+    const start = (values: { amount: string; sponsorEmail: string; message: string }) => startSponsorCheckout(db(), sandbox.provider, target, values, null, { ip: "198.51.100.7", browserToken: null }, settings);
     expect(await start({ amount: "10", sponsorEmail: "fan@", message: "" })).toMatchObject({
       code: "invalid-argument",
       fieldErrors: { amount: "The minimum contribution is $25.00", sponsorEmail: "Enter a valid email address", message: "Required" },
@@ -115,6 +117,7 @@ describe.each(ENGINES)("the checkout page's offer and form on %s", (engine) => {
     });
     const paid = await start({ amount: "25.50", sponsorEmail: "fan@example.com", message: "Hi" });
     expect(paid).toMatchObject({ kind: "SUCCESS" });
-    expect(provider.calls.createSponsorCheckout.at(-1)).toMatchObject({ amount: 2550 });
+    const sessionId = (paid as { sessionId: string }).sessionId;
+    expect(await db().select().from(sandboxCheckouts).where(eq(sandboxCheckouts.sessionId, sessionId))).toMatchObject([{ amount: 2550 }]);
   });
 });

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sponsorSessions } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
+import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { refundSponsorship } from "./refunds";
 import { listSponsorSessions, recentActivity, recentSponsors, sponsorPaymentInfo, statusFilterFrom } from "./sponsor-sessions";
 import { receivePaymentEvent } from "./webhooks/intake";
@@ -18,24 +18,22 @@ describe("statusFilterFrom", () => {
 describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
   let payee: Payee;
 
   /** A session made `minutesAgo` ago, paid through the webhook unless `paid` is false. */
   async function session(minutesAgo: number, { paid = true, amount = 2500, platformFee = 0 } = {}): Promise<SeededSession> {
-    const s = await seedSession(db(), payee, { amount, platformFee });
-    await db().update(sponsorSessions).set({ created: new Date(Date.now() - minutesAgo * 60_000) }).where(eq(sponsorSessions.id, s.sessionId));
-    if (paid) {
-      provider.settlePayment(s.paymentIntentId, amount);
-      await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), provider));
-    }
+    const seeded = await seedSession(db(), payee, { amount, platformFee });
+    await db().update(sponsorSessions).set({ created: new Date(Date.now() - minutesAgo * 60_000) }).where(eq(sponsorSessions.id, seeded.sessionId));
+    if (!paid) return seeded;
+    const s = await payAtSandbox(db(), sandbox.provider, payee, seeded);
+    await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), sandbox.provider));
     return s;
   }
-  const refundConfirmed = (s: SeededSession) => receivePaymentEvent(db(), events.chargeRefunded(s), webhookDeps(db(), provider));
+  const refundConfirmed = (s: SeededSession) => receivePaymentEvent(db(), events.chargeRefunded(s), webhookDeps(db(), sandbox.provider));
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
-    payee = await seedPayee(db(), provider);
+    payee = await seedPayee(db(), sandbox.provider);
   });
 
   it("lists the owner's sessions newest first, filtered by status, a page at a time", async () => {
@@ -45,7 +43,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
     const newest = await session(1);
     await refundConfirmed(refunded);
     // Someone else's payments never appear.
-    const stranger = await seedPayee(db(), provider);
+    const stranger = await seedPayee(db(), sandbox.provider);
     await seedSession(db(), stranger);
 
     const ids = (list: { sessions: { id: string }[] }) => list.sessions.map((s) => s.id);
@@ -69,7 +67,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
     const disputed = await session(10);
     await db().update(sponsorSessions).set({ status: "failed" }).where(eq(sponsorSessions.id, failed.sessionId));
     await db().update(sponsorSessions).set({ status: "expired" }).where(eq(sponsorSessions.id, expired.sessionId));
-    await receivePaymentEvent(db(), events.disputeCreated(disputed), webhookDeps(db(), provider));
+    await receivePaymentEvent(db(), events.disputeCreated(disputed), webhookDeps(db(), sandbox.provider));
 
     const ids = (list: { sessions: { id: string }[] }) => list.sessions.map((s) => s.id);
     expect(ids(await listSponsorSessions(db(), payee.uid))).toEqual([disputed.sessionId]);
@@ -79,7 +77,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
   it("says a refund is pending between the provider's answer and its webhook", async () => {
     const s = await session(5);
     expect((await listSponsorSessions(db(), payee.uid)).sessions[0]).toMatchObject({ status: "completed", refundPending: false, message: "Keep it up!" });
-    await refundSponsorship(db(), provider, { uid: payee.uid, sessionId: s.sessionId });
+    await refundSponsorship(db(), sandbox.provider, { uid: payee.uid, sessionId: s.sessionId });
     expect((await listSponsorSessions(db(), payee.uid)).sessions[0]).toMatchObject({ status: "completed", refundPending: true });
     await refundConfirmed(s);
     expect((await listSponsorSessions(db(), payee.uid)).sessions[0]).toMatchObject({ status: "refunded", refundPending: false });
@@ -104,7 +102,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
       [refunded.sessionId, "payment", 1500],
       [paid.sessionId, "payment", 4000],
     ]);
-    expect(await recentActivity(db(), (await seedPayee(db(), provider)).uid)).toEqual([]);
+    expect(await recentActivity(db(), (await seedPayee(db(), sandbox.provider)).uid)).toEqual([]);
   });
 
   it("one payment's info for its owner only, with its entries and totals", async () => {
@@ -120,7 +118,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
     expect(found.info.entries[0]!.providerFee).toBeGreaterThan(0);
     expect(found.info.totals).toEqual([expect.objectContaining({ currency: "usd", gross: 0, platformFee: 0, net: 0 })]);
 
-    const stranger = await seedPayee(db(), provider);
+    const stranger = await seedPayee(db(), sandbox.provider);
     expect(await sponsorPaymentInfo(db(), stranger.uid, s.sessionId)).toMatchObject({ kind: "ERROR", code: "not-found" });
     expect(await sponsorPaymentInfo(db(), payee.uid, "ss_nothing")).toMatchObject({ kind: "ERROR", code: "not-found" });
   });

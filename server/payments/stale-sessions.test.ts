@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
 import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
 import { paymentsMadeBy } from "./payments-overview";
 import { listSponsorSessions, sponsorPaymentInfo } from "./sponsor-sessions";
 import { expireStalePendingSessions, LONGEST_CHECKOUT_LIFETIME_MS } from "./stale-sessions";
@@ -11,6 +11,7 @@ import { expireStalePendingSessions, LONGEST_CHECKOUT_LIFETIME_MS } from "./stal
 /** Issue 22, item 14: a pending session whose checkout has closed reads as expired, event or not. */
 describe.each(ENGINES)("stale pending sponsor sessions on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
   const db = () => database.db;
   let payee: Payee;
   const HOUR = 3_600_000;
@@ -23,7 +24,7 @@ describe.each(ENGINES)("stale pending sponsor sessions on %s", (engine) => {
   const statusOf = async (id: string) => (await db().select({ status: sponsorSessions.status }).from(sponsorSessions).where(eq(sponsorSessions.id, id)))[0]!.status;
 
   beforeEach(async () => {
-    payee = await seedPayee(db(), new FakePaymentProvider());
+    payee = await seedPayee(db(), sandbox.provider);
   });
 
   it("expires only unfinished pending checkouts past their expiry (or past the longest lifetime when it is unknown)", async () => {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "#server/config";
 import { notifications, user } from "#server/db/schema";
-import { sandboxCustomers, sandboxOneTimePurchases, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxCustomers, sandboxOneTimePurchases, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { createMailer } from "#server/email/mailer";
 import type { ProviderProState, ProviderSubscription } from "#server/payments/provider";
 import { payProCheckout } from "#server/payments/sandbox/pro-pay";

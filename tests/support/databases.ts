@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { openPglite, openPostgres, type DatabaseHandle, type Db } from "#server/db/client";
+import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
 
 export type Engine = "pglite" | "postgres";
 
@@ -52,7 +53,9 @@ export type TestDb = { readonly db: Db };
 
 /**
  * A migrated database of its own for the enclosing `describe` block (or the
- * file, outside one). This call registers the `beforeAll` that creates it, so
+ * file, outside one): the product's tables and the sandbox provider's, as a
+ * server with PAYMENT_PROVIDER=sandbox has them (the tests' payment provider
+ * is the sandbox). This call registers the `beforeAll` that creates it, so
  * the block's hooks declared after the call can already use it; it is dropped
  * after the block's tests.
  */
@@ -60,7 +63,7 @@ export function migratedDatabase(engine: Engine, options: { linguisticCollation?
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createEmptyDatabase(engine, options);
-    await database.migrate();
+    await database.migrate([SANDBOX_MIGRATIONS]);
   });
   afterAll(() => database?.dispose());
   return {

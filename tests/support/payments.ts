@@ -9,7 +9,10 @@ import type { WebhookDeps } from "#server/payments/webhooks/types";
 import { newOpportunityId } from "#server/opportunities/ids";
 import type { NotificationDeps } from "#server/notifications/send";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
+import type { SandboxProvider } from "#server/payments/sandbox/provider";
 import type { FakePaymentProvider } from "./fake-payment-provider";
+import { payCheckout } from "#server/payments/sandbox/pay";
+import type { PaymentProvider } from "#server/payments/provider";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 
@@ -28,7 +31,7 @@ export function notificationDeps(db: Db, mailer = createMailer({ db, from: "Spon
 }
 
 /** Handler dependencies with the outbox mailer (mail rows land in email_outbox with the handler's transaction). */
-export function webhookDeps(db: Db, provider: FakePaymentProvider): WebhookDeps {
+export function webhookDeps(db: Db, provider: PaymentProvider): WebhookDeps {
   return {
     provider,
     mailer: createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger }),
@@ -38,18 +41,26 @@ export function webhookDeps(db: Db, provider: FakePaymentProvider): WebhookDeps 
   };
 }
 
+/** A payout account at the sandbox, onboarded (able to take charges) unless said otherwise. */
+export async function sandboxAccount(sandbox: SandboxProvider, uid: string, { complete = true }: { complete?: boolean } = {}): Promise<string> {
+  const { accountId } = await sandbox.createConnectedAccount({ idempotencyKey: `account_${uid}`, email: `${uid}@pay.example`, accountType: "individual", uid });
+  if (complete) await sandbox.completeOnboarding(accountId, { legalName: `Creator ${uid}`, country: "US", bankAccount: "000123456789" });
+  return accountId;
+}
+
 export type Payee = { uid: string; accountId: string; pageId: string; ending: string };
 
-/** A creator with a bio page and a payout account at the fake provider (complete unless said otherwise). */
-export async function seedPayee(db: Db, provider: FakePaymentProvider, { complete = true }: { complete?: boolean } = {}): Promise<Payee> {
+/** A creator with a bio page and a payout account at the provider (complete unless said otherwise). */
+export async function seedPayee(db: Db, provider: FakePaymentProvider | SandboxProvider, { complete = true }: { complete?: boolean } = {}): Promise<Payee> {
   const uid = `creator_${rand()}`;
-  const accountId = `acct_${rand()}`;
   const pageId = `page${rand()}`;
   const ending = `page_${rand()}`;
   await db.insert(user).values({ id: uid, name: `Creator ${uid}`, email: `${uid}@pay.example`, emailVerified: true });
   await db.insert(profiles).values({ uid, paymentsEnabled: complete });
+  let accountId = `acct_${rand()}`;
+  if ("setAccount" in provider) provider.setAccount(accountId, { chargesEnabled: complete, payoutsEnabled: complete, detailsSubmitted: complete });
+  else accountId = await sandboxAccount(provider, uid, { complete });
   await db.insert(connectedAccounts).values({ uid, stateToken: `state_${rand()}`, providerAccountId: accountId, completed: complete });
-  provider.setAccount(accountId, { chargesEnabled: complete, payoutsEnabled: complete, detailsSubmitted: complete });
   await db.insert(bioPages).values({ id: pageId, uid, customEnding: ending, name: `Page of ${uid}` });
   return { uid, accountId, pageId, ending };
 }
@@ -85,6 +96,33 @@ export async function seedSession(db: Db, payee: Payee, { amount = 2500, platfor
     message: "Keep it up!",
   });
   return { sessionId, checkoutId, paymentIntentId: `pi_${rand()}`, amount, platformFee };
+}
+
+/** Stripe's test card that always pays, as a sponsor types it on the sandbox's checkout page. */
+export const PAYING_CARD = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", postalCode: "94107" };
+
+/**
+ * The seeded session paid at the sandbox, as a sponsor pays it: its checkout
+ * made and paid with the test card. The session then names the sandbox's
+ * checkout and payment, so the handlers read the payment's details from it.
+ */
+export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Payee, s: SeededSession): Promise<SeededSession> {
+  const { checkoutId } = await sandbox.createSponsorCheckout({
+    idempotencyKey: `checkout_${s.sessionId}`,
+    sessionId: s.sessionId,
+    destinationAccountId: payee.accountId,
+    amount: s.amount,
+    currency: "usd",
+    applicationFeeAmount: s.platformFee,
+    productName: `Tip for Page of ${payee.uid}`,
+    sponsorEmail: null,
+    successUrl: `http://app.test/app/payments/success?session=${s.sessionId}`,
+    cancelUrl: `http://app.test/app/payments/cancelled?session=${s.sessionId}`,
+  });
+  await db.update(sponsorSessions).set({ providerCheckoutId: checkoutId }).where(eq(sponsorSessions.id, s.sessionId));
+  const paid = await payCheckout(db, checkoutId, { email: "fan@sponsor.example", ...PAYING_CARD }, sandbox.now());
+  if (paid.kind !== "PAID") throw new Error(`the sandbox did not take the test payment: ${paid.kind}`);
+  return { ...s, checkoutId, paymentIntentId: paid.paymentIntentId };
 }
 
 const base = () => ({ provider: "sandbox" as const, eventId: `evt_${rand()}`, occurredAt: new Date() });

@@ -8,4 +8,3 @@ export * from "./notifications";
 export * from "./email";
 export * from "./abuse";
 export * from "./page-cache";
-export * from "./sandbox";

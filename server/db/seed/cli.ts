@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { ConfigError, loadConfig } from "#server/config";
 import { DataDirLockedError } from "#server/db/lock";
 import { openConfiguredDatabase } from "#server/db/open";
+import { providerMigrations } from "#server/payments/setup";
 import { seedDatabase } from "./index";
 
 async function main(): Promise<number> {
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
 
   const { database, close } = await openConfiguredDatabase(config);
   try {
-    await database.migrate();
+    await database.migrate(providerMigrations(config));
     const result = await seedDatabase(database.db);
     const where = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.DATA_DIR}`;
     console.log(

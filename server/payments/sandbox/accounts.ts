@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxAccounts } from "#server/db/schema/sandbox";
+import { sandboxAccounts } from "#server/payments/sandbox/schema";
 import type { AccountType, ConnectedAccountState } from "#server/payments/provider";
 import { missing, SandboxRequestError } from "./errors";
 import { sandboxId } from "./ids";

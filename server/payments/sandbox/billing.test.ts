@@ -2,7 +2,7 @@ import { and, eq, like } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "#server/config";
 import { notifications, proMemberships, user } from "#server/db/schema";
-import { sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { createMailer } from "#server/email/mailer";
 import { handleWebhookRequest } from "#server/payments/webhooks/http";
 import { buildProSession } from "#server/subscriptions/checkout";

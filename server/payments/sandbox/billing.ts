@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import type { CheckoutCreated, ProCheckoutInput, ProPriceSpec, ProviderProState } from "#server/payments/provider";
 import { planOfLookupKey, type ProPlanKey } from "#server/subscriptions/plans";
 import { CHECKOUT_LIFETIME_MS } from "./checkouts";

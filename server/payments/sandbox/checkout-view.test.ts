@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { sandboxEvents } from "#server/db/schema/sandbox";
+import { sandboxEvents } from "#server/payments/sandbox/schema";
 import { loadCheckoutView } from "./checkout-view";
 import { payCheckout } from "./pay";
 import { createSandboxProvider, type SandboxProvider } from "./provider";

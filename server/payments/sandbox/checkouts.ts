@@ -1,6 +1,6 @@
 import { and, eq, lte } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxAccounts, sandboxCheckouts } from "#server/db/schema/sandbox";
+import { sandboxAccounts, sandboxCheckouts } from "#server/payments/sandbox/schema";
 import type { CheckoutCreated, SponsorCheckoutInput } from "#server/payments/provider";
 import { missing, SandboxRequestError } from "./errors";
 import { MINIMUM_CHARGE } from "./fees";

@@ -1,6 +1,6 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxPayments, sandboxRefunds } from "#server/db/schema/sandbox";
+import { sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
 import { findSandboxAccount, type SandboxAccount } from "./accounts";
 
 export type DashboardPayment = {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sandboxAccounts, sandboxCustomers, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxAccounts, sandboxCustomers, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { silentLogger } from "#tests/support/payments";
 import { createSandboxProvider } from "./provider";

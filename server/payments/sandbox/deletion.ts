@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxAccounts, sandboxCustomers, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxAccounts, sandboxCustomers, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 
 /**
  * The sandbox's side of an account deletion (ADR 0031), as Stripe does it: a deleted payout

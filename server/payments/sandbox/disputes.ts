@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxPayments } from "#server/db/schema/sandbox";
+import { sandboxPayments } from "#server/payments/sandbox/schema";
 import { missing } from "./errors";
 import { sandboxId } from "./ids";
 import { recordSandboxEvent } from "./outbox";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { startTestReceiver } from "#tests/support/sandbox-webhook-receiver";
-import { sandboxEvents } from "#server/db/schema/sandbox";
+import { sandboxEvents } from "#server/payments/sandbox/schema";
 import { createSandboxOutbox, pendingSandboxEvents, recordSandboxEvent } from "./outbox";
 import { createSandboxProvider } from "./provider";
 

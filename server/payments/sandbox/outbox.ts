@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
 import { createDeliveryLoop } from "#server/outbox/delivery-loop";
-import { sandboxEvents } from "#server/db/schema/sandbox";
+import { sandboxEvents } from "#server/payments/sandbox/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { sandboxId } from "./ids";
 import { SIGNATURE_HEADER, signatureHeader } from "./signing";
@@ -72,7 +72,7 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
       .where(
         eq(
           sandboxEvents.id,
-          sql`(select id from sandbox_events where delivered_at is null and failed_at is null and next_attempt_at <= ${at} order by next_attempt_at, created limit 1 for update skip locked)`,
+          sql`(select id from ${sandboxEvents} where delivered_at is null and failed_at is null and next_attempt_at <= ${at} order by next_attempt_at, created limit 1 for update skip locked)`,
         ),
       )
       .returning();

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { sponsorSessions } from "#server/db/schema";
-import { sandboxCheckouts, sandboxPayments } from "#server/db/schema/sandbox";
+import { sandboxCheckouts, sandboxPayments } from "#server/payments/sandbox/schema";
 import { type CardField, type CardInput, checkCard } from "./cards";
 import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
 import { splitCharge } from "./fees";

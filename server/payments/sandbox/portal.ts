@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxCustomers, sandboxPrices, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxCustomers, sandboxPrices, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { planOfLookupKey, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
 import { addInterval, findSandboxCustomer, readSandboxProState, recordCustomerChanged, runningSubscription } from "./billing";
 import { type CardField, type CardInput, checkCard } from "./cards";

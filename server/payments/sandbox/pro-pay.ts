@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/db/schema/sandbox";
+import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { addInterval, proPaymentConflict, recordCustomerChanged, type SandboxProCheckout } from "./billing";
 import { type CardField, type CardInput, checkCard } from "./cards";
 import { successUrlFor } from "./checkouts";

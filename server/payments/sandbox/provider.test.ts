@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { startTestReceiver } from "#tests/support/sandbox-webhook-receiver";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/db/schema/sandbox";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
 import type { SponsorCheckoutInput } from "#server/payments/provider";
 import { expireDueCheckouts } from "./checkouts";
 import { readSandboxDashboard } from "./dashboard";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { sandboxPayments, sandboxRefunds } from "#server/db/schema/sandbox";
+import { sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
 import type { PaymentDetails, RefundCreated } from "#server/payments/provider";
 import { missing, SandboxRequestError } from "./errors";
 import { sandboxId } from "./ids";

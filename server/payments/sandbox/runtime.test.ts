@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "#server/http/context";
-import { requireSandbox } from "#app/routes/sandbox/sandbox.server";
+import { requireSandbox } from "#server/payments/sandbox/pages/sandbox.server";
 import { sandboxFor } from "./runtime";
 import type { SandboxProvider } from "./provider";
 

@@ -6,8 +6,9 @@ import { loadConfig } from "#server/config";
 import { capRequestBodies } from "#server/http/body-limit";
 import { refuseCrossSiteWrites } from "#server/http/same-origin";
 import { createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps } from "#tests/support/payments";
+import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
+import { sandboxSignature, testSandbox } from "#tests/support/test-sandbox";
+import { events, payAtSandbox, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps } from "#tests/support/payments";
 import { handleWebhookRequest, WEBHOOK_PATH_PREFIX, webhookBodyRule } from "./http";
 
 /**
@@ -16,15 +17,14 @@ import { handleWebhookRequest, WEBHOOK_PATH_PREFIX, webhookBodyRule } from "./ht
  * express adapter reads a body: a web Request over the Node stream.
  */
 describe("webhook endpoint behind the HTTP guards", () => {
-  const provider = new FakePaymentProvider();
   let database: TestDatabase;
   let base = "";
   let close = () => {};
 
   beforeAll(async () => {
     database = await createEmptyDatabase("pglite");
-    await database.migrate();
-    const context = { db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET };
+    await database.migrate([SANDBOX_MIGRATIONS]);
+    const context = { db: database.db, payments: sandbox.provider, mailer: webhookDeps(database.db, sandbox.provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET };
     const app = express();
     app.use(capRequestBodies([webhookBodyRule]));
     app.use(refuseCrossSiteWrites(["http://app.test"], [WEBHOOK_PATH_PREFIX]));
@@ -47,23 +47,25 @@ describe("webhook endpoint behind the HTTP guards", () => {
     close();
     await database?.dispose();
   });
+  // Declared after the database's hooks, so its own closing runs first (after-hooks run in reverse).
+  const sandbox = testSandbox({ get db() { return database.db; } });
 
   it("checks the signature over the exact bytes, whatever their spacing, from a server with no Origin or a cross-site one", async () => {
-    const s = await seedSession(database.db, await seedPayee(database.db, provider));
-    provider.settlePayment(s.paymentIntentId, s.amount);
+    const payee = await seedPayee(database.db, sandbox.provider);
+    const s = await payAtSandbox(database.db, sandbox.provider, payee, await seedSession(database.db, payee));
     // Pretty-printed with non-ASCII: re-serialising it would change the bytes and break the signature.
     const body = JSON.stringify({ ...events.checkout("checkout.completed", s), note: "für – 💸" }, null, 3);
     const response = await fetch(`${base}/api/payments/webhooks/sandbox`, {
       method: "POST",
       body,
-      headers: { "Content-Type": "application/json", "Sandbox-Signature": provider.sign(body), Origin: "https://elsewhere.example", "Sec-Fetch-Site": "cross-site" },
+      headers: { "Content-Type": "application/json", "Sandbox-Signature": sandboxSignature(body), Origin: "https://elsewhere.example", "Sec-Fetch-Site": "cross-site" },
     });
     expect([response.status, await response.text()]).toEqual([200, "Handled.\n"]);
   });
 
   it("refuses a body above 256 KB before reading it", async () => {
     const body = JSON.stringify({ padding: "x".repeat(300 * 1024) });
-    const response = await fetch(`${base}/api/payments/webhooks/sandbox`, { method: "POST", body, headers: { "Content-Type": "application/json", "Sandbox-Signature": provider.sign(body) } });
+    const response = await fetch(`${base}/api/payments/webhooks/sandbox`, { method: "POST", body, headers: { "Content-Type": "application/json", "Sandbox-Signature": sandboxSignature(body) } });
     expect(response.status).toBe(413);
   });
 });

@@ -4,15 +4,15 @@ import { loadConfig } from "#server/config";
 import { paymentEvents } from "#server/db/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps, type SeededSession } from "#tests/support/payments";
+import { sandboxSignature, testSandbox } from "#tests/support/test-sandbox";
+import { events, payAtSandbox, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps, type SeededSession } from "#tests/support/payments";
 import { handleWebhookRequest } from "./http";
 
 describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
   const database = migratedDatabase(engine);
-  const provider = new FakePaymentProvider();
+  const sandbox = testSandbox(database);
   let s: SeededSession;
-  const context = () => ({ db: database.db, payments: provider, mailer: webhookDeps(database.db, provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET });
+  const context = () => ({ db: database.db, payments: sandbox.provider, mailer: webhookDeps(database.db, sandbox.provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET });
   const post = (body: string, signature: string | null, providerParam = "sandbox") =>
     handleWebhookRequest(
       new Request("http://app.test/api/payments/webhooks/sandbox", { method: "POST", body, headers: signature === null ? {} : { "Sandbox-Signature": signature } }),
@@ -22,26 +22,25 @@ describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
   const stored = async (event: PaymentEvent) => (await database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, event.eventId)))[0];
 
   beforeAll(async () => {
-    const payee = await seedPayee(database.db, provider);
-    s = await seedSession(database.db, payee);
-    provider.settlePayment(s.paymentIntentId, s.amount);
+    const payee = await seedPayee(database.db, sandbox.provider);
+    s = await payAtSandbox(database.db, sandbox.provider, payee, await seedSession(database.db, payee));
   });
 
   it("handles a signed delivery once: 200, then 200 'already handled'", async () => {
     const event = events.checkout("checkout.completed", s);
     const body = JSON.stringify(event);
-    const first = await post(body, provider.sign(body));
+    const first = await post(body, sandboxSignature(body));
     expect(first.status).toBe(200);
     expect(await first.text()).toBe("Handled.\n");
-    const again = await post(body, provider.sign(body));
+    const again = await post(body, sandboxSignature(body));
     expect([again.status, await again.text()]).toEqual([200, "Already handled.\n"]);
     expect((await stored(event))!.handledAt).not.toBeNull();
   });
 
   it.each([
-    ["a bad signature", (body: string) => provider.sign(body, { secret: "not-the-secret" })],
-    ["a stale signature", (body: string) => provider.sign(body, { secondsAgo: 600 })],
-    ["a signature of other bytes", (body: string) => provider.sign(`${body} `)],
+    ["a bad signature", (body: string) => sandboxSignature(body, { sessionSecret: "another-session-secret-of-at-least-32-characters" })],
+    ["a stale signature", (body: string) => sandboxSignature(body, { secondsAgo: 600 })],
+    ["a signature of other bytes", (body: string) => sandboxSignature(`${body} `)],
     ["no signature", () => null],
     ["a malformed signature header", () => "t=abc,v1=zz"],
   ])("answers 400 to %s and records nothing", async (_name, signature) => {
@@ -55,18 +54,18 @@ describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
   it("answers 404 for another provider's endpoint, 200 for a type it does not act on", async () => {
     const event = events.checkout("checkout.completed", s);
     const body = JSON.stringify(event);
-    expect((await post(body, provider.sign(body), "stripe")).status).toBe(404);
+    expect((await post(body, sandboxSignature(body), "stripe")).status).toBe(404);
     expect(await stored(event)).toBeUndefined();
     const other = JSON.stringify({ provider: "sandbox", eventId: "evt_other", occurredAt: new Date(), type: "customer.created" });
-    const response = await post(other, provider.sign(other));
+    const response = await post(other, sandboxSignature(other));
     expect([response.status, await response.text()]).toEqual([200, "Ignored: not an event this endpoint acts on.\n"]);
   });
 
   it("answers 500 when the handler cannot apply the event yet, and keeps it for the retry", async () => {
-    const fresh = await seedSession(database.db, (await seedPayee(database.db, provider)));
+    const fresh = await seedSession(database.db, (await seedPayee(database.db, sandbox.provider)));
     const refund = events.chargeRefunded(fresh);
     const body = JSON.stringify(refund);
-    expect((await post(body, provider.sign(body))).status).toBe(500);
+    expect((await post(body, sandboxSignature(body))).status).toBe(500);
     expect(await stored(refund)).toMatchObject({ handledAt: null, type: "charge.refunded" });
   });
 });

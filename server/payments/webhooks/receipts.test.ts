@@ -3,31 +3,30 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { CHECKOUT_RATE_LIMITS } from "#server/abuse/rules";
 import { emailOutbox, ledgerEntries, sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, webhookDeps, type Payee } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
+import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee } from "#tests/support/payments";
 import { receivePaymentEvent } from "./intake";
 
 /** Issue 22, item 18: a receipt is no mail relay. */
 describe.each(ENGINES)("sponsor receipts on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
   let payee: Payee;
   const ATTACKER_TEXT = "Buy cheap watches at https://spam.example now";
 
   /** A paid session whose sponsor email, message and sponsor are as given. */
   const paid = async (set: Partial<typeof sponsorSessions.$inferInsert>) => {
-    const s = await seedSession(db(), payee);
-    await db().update(sponsorSessions).set(set).where(eq(sponsorSessions.id, s.sessionId));
-    provider.settlePayment(s.paymentIntentId, s.amount);
-    expect((await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), provider))).kind).toBe("HANDLED");
+    const seeded = await seedSession(db(), payee);
+    await db().update(sponsorSessions).set(set).where(eq(sponsorSessions.id, seeded.sessionId));
+    const s = await payAtSandbox(db(), sandbox.provider, payee, seeded);
+    expect((await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), sandbox.provider))).kind).toBe("HANDLED");
     return s;
   };
   const receiptsTo = (to: string) => db().select().from(emailOutbox).where(and(eq(emailOutbox.to, to), eq(emailOutbox.subject, `Your receipt: $25.00 to Page of ${payee.uid}`)));
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
-    payee = await seedPayee(db(), provider);
+    payee = await seedPayee(db(), sandbox.provider);
   });
 
   it("to an address nobody verified: amount, page, date and reference, never the payer's words", async () => {

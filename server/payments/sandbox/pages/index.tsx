@@ -1,5 +1,5 @@
 import { TEST_CARDS } from "#server/payments/sandbox/cards";
-import { SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/index";
 import { requireSandbox } from "./sandbox.server";

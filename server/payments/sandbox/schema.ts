@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The built-in sandbox payment provider's own records (server/payments/sandbox/):
@@ -7,8 +7,16 @@ import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 
  * No foreign keys to our tables: like Stripe, the sandbox knows our ids only as
  * metadata. Every creating call's idempotency key is unique per table, so the
  * same key returns the same object.
+ *
+ * The tables live in a PostgreSQL schema of their own, `sandbox`, created by
+ * the sandbox's own migrations (./migrations/, drizzle.sandbox.config.ts) only
+ * where the sandbox is the configured provider. They keep the names they had
+ * in `public` before, so a database that had them there (moved by the main
+ * chain's migration 0022) is the same as one the sandbox made.
  */
-export const sandboxAccounts = pgTable("sandbox_accounts", {
+export const sandboxSchema = pgSchema("sandbox");
+
+export const sandboxAccounts = sandboxSchema.table("sandbox_accounts", {
   id: text().primaryKey(),
   idempotencyKey: text().unique("sandbox_accounts_idempotency_key_unique"),
   email: text().notNull(),
@@ -29,7 +37,7 @@ export const sandboxAccounts = pgTable("sandbox_accounts", {
 export const SANDBOX_CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
 
 /** A hosted checkout at /sandbox/checkout/:id, as a destination charge to `accountId`. */
-export const sandboxCheckouts = pgTable(
+export const sandboxCheckouts = sandboxSchema.table(
   "sandbox_checkouts",
   {
     id: text().primaryKey(),
@@ -61,7 +69,7 @@ export const sandboxCheckouts = pgTable(
 );
 
 /** A successful card payment (Stripe's PaymentIntent with its one charge and balance transaction). */
-export const sandboxPayments = pgTable(
+export const sandboxPayments = sandboxSchema.table(
   "sandbox_payments",
   {
     id: text().primaryKey(),
@@ -91,7 +99,7 @@ export const sandboxPayments = pgTable(
 );
 
 /** A refund of a whole payment: the transfer and the application fee come back, the processing fee does not. */
-export const sandboxRefunds = pgTable(
+export const sandboxRefunds = sandboxSchema.table(
   "sandbox_refunds",
   {
     id: text().primaryKey(),
@@ -114,7 +122,7 @@ export const sandboxRefunds = pgTable(
  * endpoint by a worker, with retries, until the endpoint answers 2xx
  * (`deliveredAt`) or the retries run out (`failedAt`).
  */
-export const sandboxEvents = pgTable(
+export const sandboxEvents = sandboxSchema.table(
   "sandbox_events",
   {
     id: text().primaryKey(),
@@ -134,7 +142,7 @@ export const sandboxEvents = pgTable(
 /* Pro billing (issue 16): prices, customers, Pro checkouts, subscriptions and one-time purchases, as Stripe keeps them. */
 
 /** A price found by its lookup key (unique), so ensuring the plans twice never makes a second one. */
-export const sandboxPrices = pgTable("sandbox_prices", {
+export const sandboxPrices = sandboxSchema.table("sandbox_prices", {
   id: text().primaryKey(),
   lookupKey: text().notNull().unique("sandbox_prices_lookup_key_unique"),
   productName: text().notNull(),
@@ -146,7 +154,7 @@ export const sandboxPrices = pgTable("sandbox_prices", {
 });
 
 /** A billing customer and its default card (brand, last four, and whether the test card fails renewals: 4000 0000 0000 0341). */
-export const sandboxCustomers = pgTable("sandbox_customers", {
+export const sandboxCustomers = sandboxSchema.table("sandbox_customers", {
   id: text().primaryKey(),
   idempotencyKey: text().unique("sandbox_customers_idempotency_key_unique"),
   uid: text().notNull(),
@@ -158,7 +166,7 @@ export const sandboxCustomers = pgTable("sandbox_customers", {
 });
 
 /** A hosted Pro checkout at /sandbox/pro-checkout/:id: a subscription, or a one-time payment for Limitless. */
-export const sandboxProCheckouts = pgTable(
+export const sandboxProCheckouts = sandboxSchema.table(
   "sandbox_pro_checkouts",
   {
     id: text().primaryKey(),
@@ -183,7 +191,7 @@ export const sandboxProCheckouts = pgTable(
   ],
 );
 
-export const sandboxSubscriptions = pgTable(
+export const sandboxSubscriptions = sandboxSchema.table(
   "sandbox_subscriptions",
   {
     id: text().primaryKey(),
@@ -207,7 +215,7 @@ export const sandboxSubscriptions = pgTable(
 );
 
 /** A paid one-time purchase (Limitless): its payment intent. */
-export const sandboxOneTimePurchases = pgTable(
+export const sandboxOneTimePurchases = sandboxSchema.table(
   "sandbox_one_time_purchases",
   {
     id: text().primaryKey(),

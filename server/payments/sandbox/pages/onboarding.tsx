@@ -4,7 +4,7 @@ import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
 import { parseOnboardingForm, TEST_BANK_ACCOUNT, type OnboardingField, type OnboardingValues } from "#server/payments/sandbox/onboarding-form";
 import { FormAlert, primaryButton, SelectField, TextField } from "#app/components/forms";
-import { SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/onboarding";

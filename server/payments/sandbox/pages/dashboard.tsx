@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { readSandboxDashboard } from "#server/payments/sandbox/dashboard";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkLoginLink } from "#server/payments/sandbox/links";
-import { formatAmount, SandboxPage } from "#app/components/sandbox/TestModeBanner";
+import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { dateTimeFormat } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dashboard";

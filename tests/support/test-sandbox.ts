@@ -1,0 +1,82 @@
+import { eq } from "drizzle-orm";
+import { afterAll } from "vitest";
+import type { Db } from "#server/db/client";
+import type { ConnectedAccountState, PaymentProvider } from "#server/payments/provider";
+import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
+import { sandboxAccounts } from "#server/payments/sandbox/schema";
+import { signatureHeader, webhookSigningKey } from "#server/payments/sandbox/signing";
+import { TEST_SESSION_SECRET } from "./payments";
+import type { TestDb } from "./databases";
+
+/** The app's origin in domain tests: the sandbox's pages and links live on it. */
+export const TEST_ORIGIN = "http://app.test";
+
+/** A clock a test moves by hand; the sandbox reads it for expiries, links and signatures. */
+export type TestClock = { now: Date };
+
+/**
+ * The domain tests' payment provider: the built-in sandbox on the test
+ * database (migratedDatabase makes its tables), on a clock the test holds.
+ * Its events are stored in its outbox as in the app; they go to a receiver
+ * that keeps them (`sent`) instead of the webhook endpoint, since the tests
+ * feed the handlers their events themselves.
+ */
+export function testSandbox(database: TestDb, clock: TestClock = { now: new Date() }) {
+  const state: { sandbox: SandboxProvider | null; sent: unknown[] } = { sandbox: null, sent: [] };
+  afterAll(() => state.sandbox?.close());
+  return {
+    clock,
+    /** Made on first use, on the block's database (so after the hook that creates it). */
+    get provider(): SandboxProvider {
+      state.sandbox ??= createSandboxProvider({
+        db: database.db,
+        config: { PUBLIC_ORIGIN: TEST_ORIGIN },
+        sessionSecret: TEST_SESSION_SECRET,
+        now: () => clock.now,
+        fetch: async (_url, init) => {
+          state.sent.push(JSON.parse(String(init?.body)));
+          return new Response(null, { status: 204 });
+        },
+      });
+      return state.sandbox;
+    },
+    /** The events the sandbox has delivered so far. */
+    sent: state.sent,
+  };
+}
+
+/**
+ * Puts a sandbox account in a state its onboarding form does not reach by
+ * itself (Stripe's test mode has such accounts too: details submitted, charges
+ * still disabled while it is restricted).
+ */
+export async function setSandboxAccountState(db: Db, accountId: string, state: Partial<Omit<ConnectedAccountState, "accountId">>): Promise<void> {
+  await db.update(sandboxAccounts).set(state).where(eq(sandboxAccounts.id, accountId));
+}
+
+type Method = { [K in keyof PaymentProvider]: PaymentProvider[K] extends (...args: never[]) => unknown ? K : never }[keyof PaymentProvider];
+
+/**
+ * The provider as seen across a network that is down for some calls: each
+ * named method throws as a failed request would, until it is healed. Not a
+ * fake of the provider: every other call goes to the real one.
+ */
+export function withOutage<P extends PaymentProvider>(provider: P) {
+  const down = new Set<Method>();
+  const proxied = new Proxy(provider, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (down.has(property as Method)) return Promise.reject(new Error(`provider unreachable: ${String(property)}`));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { provider: proxied, down };
+}
+
+/** The `Sandbox-Signature` header the test sandbox puts on a delivery of `body`, signed `secondsAgo` in the past (or with another app's secret). */
+export function sandboxSignature(body: string, { secondsAgo = 0, sessionSecret = TEST_SESSION_SECRET, now = new Date() } = {}): string {
+  return signatureHeader(webhookSigningKey(sessionSecret), body, Math.floor(now.getTime() / 1000) - secondsAgo);
+}

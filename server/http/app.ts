@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
-import express, { type ErrorRequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "./context";
@@ -26,15 +26,20 @@ import { requestLogger } from "./logging";
 import { refuseUnreadableUrls } from "./malformed-url";
 import { personalisedResponses } from "./personalised";
 import { precompressedAssets } from "./precompressed";
-import { createRenderedDocuments } from "./rendered-documents";
+import { createRenderedDocuments, neverKept } from "./rendered-documents";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 import { guardTestRoutes } from "./test-routes";
 
 
+/** What `npm run dev` adds (server/http/dev.ts): Vite, which serves the modules pages load in development. */
+export type DevelopmentServer = { middlewares: RequestHandler };
+
 type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp" | "renderedDocuments"> & {
-  build: ServerBuild;
+  /** The built app, or (development) a function that loads the current one per request. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   clientDir: string;
+  development?: DevelopmentServer | null;
   guestPages?: GuestPageCache | null;
   /** The live unread counts (issue 17); absent in tests that do not need them. */
   notificationStreams?: NotificationStreams | null;
@@ -42,7 +47,7 @@ type HttpAppOptions = Omit<AppContext, "cspNonce" | "clientIp" | "renderedDocume
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp(options: HttpAppOptions) {
-  const { build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams } = options;
+  const { build, clientDir, development, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams } = options;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -97,6 +102,8 @@ export function createHttpApp(options: HttpAppOptions) {
     next();
   });
 
+  // Development: Vite serves the modules (and /@vite/client) the pages load.
+  if (development) app.use(development.middlewares);
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
@@ -121,7 +128,8 @@ export function createHttpApp(options: HttpAppOptions) {
   );
 
   if (guestPages) app.use(guestPages.capture);
-  const renderedDocuments = createRenderedDocuments();
+  // In development a component may change under the same data: every page is rendered afresh.
+  const renderedDocuments = development ? neverKept : createRenderedDocuments();
   app.all(
     "/{*path}",
     createRequestHandler({

@@ -22,18 +22,24 @@ import { closeSandbox, sandboxFor } from "#server/payments/sandbox/runtime";
 import { listenForNotificationChanges } from "#server/notifications/changes";
 import { createNotificationStreams } from "#server/notifications/stream";
 import { countUnreadNotifications } from "#server/notifications/unread";
-import { createHttpApp } from "./app";
+import { createHttpApp, type DevelopmentServer } from "./app";
 import { listen } from "./listen";
 import { createLogger } from "./logging";
 import { resolveSessionSecret } from "./secret";
 
-type StartOptions = { build: ServerBuild; clientDir: string; env?: Record<string, string | undefined> };
+type StartOptions = {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  clientDir: string;
+  env?: Record<string, string | undefined>;
+  /** Only `npm run dev` (server/http/dev.ts). */
+  development?: DevelopmentServer;
+};
 
 /**
  * Boots one app process: config, lock (embedded database only), database,
  * migrations, seed, HTTP. SIGINT/SIGTERM stop intake, drain, checkpoint, close.
  */
-export async function startServer({ build, clientDir, env = process.env }: StartOptions) {
+export async function startServer({ build, clientDir, env = process.env, development }: StartOptions) {
   const config = loadConfig(env);
   const logger = createLogger(config.LOG_LEVEL);
 
@@ -83,7 +89,7 @@ export async function startServer({ build, clientDir, env = process.env }: Start
     },
     onError: (error) => logger.warn({ err: error }, "notification changes: connection lost; reconnecting"),
   });
-  const app = createHttpApp({ build, clientDir, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams });
+  const app = createHttpApp({ build, clientDir, development, logger, config, db, sessionSecret, auth, mailer, captcha, payments, tagCatalogue, guestPages, notificationStreams });
   const counter = viewCounterFor(db, {
     onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
   });

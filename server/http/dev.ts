@@ -22,6 +22,8 @@ import { createServer } from "vite";
 import type { startServer as StartServer } from "./lifecycle";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
+// Before Vite starts: React and the JSX transform pick their development builds from it.
+process.env.NODE_ENV = "development";
 
 // Vite listens for WebSocket upgrades here; our server hands them over once it is up.
 const hmrUpgrades = http.createServer();
@@ -29,18 +31,19 @@ const vite = await createServer({
   appType: "custom",
   server: { middlewareMode: true, ws: { server: hmrUpgrades } },
 });
+// React Router's plugin starts a second Vite server (its child compiler) outside middleware mode,
+// and Vite gives such a server a SIGTERM handler that exits at once. The production shutdown below
+// owns the signal, so that the embedded database is closed before the process ends.
+process.removeAllListeners("SIGTERM");
+process.stdin.removeAllListeners("end");
 
 const { startServer } = (await vite.ssrLoadModule("/server/http/lifecycle.ts")) as { startServer: typeof StartServer };
 try {
   const { server } = await startServer({
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     clientDir: fileURLToPath(new URL("../../public", import.meta.url)),
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      // Kept pages would outlive an edit to their components.
-      GUEST_PAGE_CACHE: "off",
-    },
+    // Kept pages would outlive an edit to their components.
+    env: { ...process.env, GUEST_PAGE_CACHE: "off" },
     development: { middlewares: vite.middlewares as unknown as RequestHandler },
   });
   server.on("upgrade", (request, socket, head) => hmrUpgrades.emit("upgrade", request, socket, head));

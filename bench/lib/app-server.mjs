@@ -74,3 +74,33 @@ export async function startProgram({ command = process.execPath, args = ["server
     },
   };
 }
+
+/**
+ * What a benchmark runs the built server with on `port`: production mode on the payment sandbox,
+ * bound to loopback, a fixed session secret (no secret file in the data folder) and warn-level
+ * logs (the per-request log line would be part of every measurement otherwise).
+ */
+export function builtServerEnv(port, { dataDir = "", databaseUrl = "" } = {}) {
+  return {
+    NODE_ENV: "production",
+    PAYMENT_PROVIDER: "sandbox",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "warn",
+  };
+}
+
+/**
+ * The built server of the checkout at `root` (`node server.js`, or `args`) on a free port, with
+ * `env` (or `env(port)`) over builtServerEnv. Resolves with startProgram's handle and the port.
+ */
+export async function startBuiltServer({ root, dataDir, databaseUrl, env = {}, ...options }) {
+  const port = await freePort();
+  const extra = typeof env === "function" ? env(port) : env;
+  const server = await startProgram({ ...options, cwd: root, port, env: { ...builtServerEnv(port, { dataDir, databaseUrl }), ...extra } });
+  return { ...server, port };
+}

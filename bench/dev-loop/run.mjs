@@ -72,7 +72,9 @@ try {
   const reloaded = page.waitForEvent("load", { timeout: 180_000 });
   fs.appendFileSync(serverFile, "\n// edited by bench/dev-loop\n");
   await reloaded;
-  await page.getByText(edited).waitFor();
+  await page.getByText(edited).waitFor().catch(async (error) => {
+    throw new Error(`after the server edit the browser shows ${page.url()}: ${(await page.locator("body").innerText()).slice(0, 300)}`, { cause: error });
+  });
   results["saved server edit → page served again (restart + reload)"] = performance.now() - serverSaved;
   if (blocked.length > 0) throw new Error(`the CSP blocked the development loop:\n${blocked.join("\n")}`);
 } finally {

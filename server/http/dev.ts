@@ -11,8 +11,7 @@
 // and its lock released). Node watches only that folder, never the files Vite writes and deletes.
 //
 // Vite's HMR socket is served by our own HTTP server, on the page's origin: the CSP's
-// `connect-src 'self'` already allows it (no development-only relaxation), and after a restart
-// the browser's Vite client reloads the page only once our server answers again.
+// `connect-src 'self'` already allows it (no development-only relaxation).
 import fs from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";

@@ -21,7 +21,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
+import { startBuiltServer } from "../lib/app-server.mjs";
+import { waitForQuiet } from "../lib/quiet.mjs";
 import { startNginx } from "../lib/nginx.mjs";
 import { emptyPostgres, fetchRaw } from "../lib/requests.mjs";
 
@@ -46,29 +47,20 @@ const median = (values) => {
 };
 
 async function startApp(dataDir, databaseUrl, root = ROOT) {
-  const port = await freePort();
-  const app = await startProgram({
-    cwd: root,
-    port,
-    env: {
-      NODE_ENV: "production",
-      PAYMENT_PROVIDER: "sandbox",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+  const app = await startBuiltServer({
+    root,
+    dataDir,
+    databaseUrl,
+    env: (port) => ({
       BIO_ORIGIN: `http://bio.localhost:${port}`,
       // Only for reading the views record; the bio host answers before any of the app's routes.
       ENABLE_TEST_ROUTES: "true",
       TEST_ROUTES_SECRET: SECRET,
-      LOG_LEVEL: "warn",
       // autocannon plays the proxy: each request names a client address of its own.
       TRUST_PROXY: "loopback",
-    },
+    }),
   });
-  return { ...app, bioHost: `bio.localhost:${port}` };
+  return { ...app, bioHost: `bio.localhost:${app.port}` };
 }
 
 /** The page's views record, after the app wrote what it still counted in memory. */
@@ -122,22 +114,6 @@ function load(url, headers, options) {
       if (status !== 200) not200 += 1;
     });
   });
-}
-
-/** Waits (up to 10 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one side. */
-async function waitForQuiet() {
-  const ticks = () => {
-    const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-    return { idle: values[3] + (values[4] ?? 0), total: values.reduce((a, b) => a + b, 0) };
-  };
-  const started = Date.now();
-  for (;;) {
-    const before = ticks();
-    await sleep(2000);
-    const after = ticks();
-    const idle = (after.idle - before.idle) / (after.total - before.total);
-    if (idle >= 0.85 || Date.now() - started > 10_000) return idle;
-  }
 }
 
 /** A warm-up of 1 s sizes the measured run (about SECONDS long), then the run, its views checked for an app. */

@@ -17,7 +17,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
+import { startBuiltServer } from "../lib/app-server.mjs";
+import { waitForQuiet } from "../lib/quiet.mjs";
 import { startNginx } from "../lib/nginx.mjs";
 import { emptyPostgres, fetchRaw } from "../lib/requests.mjs";
 
@@ -40,24 +41,8 @@ const REQUEST_HEADERS = { "accept-encoding": "gzip, deflate, br", "accept-langua
 
 /** `node server.js` from `root` (this checkout or BASELINE_DIR), as `npm run serve` runs it. */
 async function startApp(root, dataDir, extraEnv = {}) {
-  const port = await freePort();
-  return startProgram({
-    cwd: root,
-    port,
-    env: {
-      NODE_ENV: "production",
-      PAYMENT_PROVIDER: "sandbox",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      // The request log line costs a share of every rendered request; nginx below logs nothing either.
-      LOG_LEVEL: "warn",
-      ...extraEnv,
-    },
-  });
+  // LOG_LEVEL=warn (builtServerEnv): the request log line costs a share of every rendered request; nginx below logs nothing either.
+  return startBuiltServer({ root, dataDir, databaseUrl: process.env.BENCH_DATABASE_URL ?? "", env: extraEnv });
 }
 
 // ---------------------------------------------------------------- pages as the app sends them
@@ -88,26 +73,6 @@ async function savePage(base, page, dir, index) {
 
 // ---------------------------------------------------------------- load
 
-function cpuTicks() {
-  const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-  return { idle: values[3] + (values[4] ?? 0), total: values.reduce((a, b) => a + b, 0) };
-}
-
-/**
- * Waits (up to 10 s) until the cores are ≥ 85 % idle over 2 s: another's work would skew one
- * side. The wait is short because on a shared machine that is rarely busy for long stretches
- * the app and nginx are measured back to back anyway; the idle share seen is printed.
- */
-async function waitForQuiet() {
-  const started = Date.now();
-  for (;;) {
-    const before = cpuTicks();
-    await sleep(2000);
-    const after = cpuTicks();
-    const idle = (after.idle - before.idle) / (after.total - before.total);
-    if (idle >= 0.85 || Date.now() - started > 10_000) return idle;
-  }
-}
 
 /** One autocannon run; anything but a 200 fails the benchmark. */
 function load(url, seconds, headers = REQUEST_HEADERS) {

@@ -13,7 +13,8 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { tsImport } from "tsx/esm/api";
-import { freePort, sleep, startProgram } from "../lib/app-server.mjs";
+import { startBuiltServer } from "../lib/app-server.mjs";
+import { waitForQuiet } from "../lib/quiet.mjs";
 import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
 
 // The keys the server asks for, from the server's own code (tsx loads the TypeScript).
@@ -81,22 +82,12 @@ async function recreateDatabase(dbName) {
  * "is running at" line, so readiness is an HTTP probe instead.
  */
 async function startServer(dbUrl) {
-  const port = await freePort();
-  return startProgram({
-    cwd: ROOT,
-    port,
+  return startBuiltServer({
+    root: ROOT,
+    databaseUrl: dbUrl,
     timeoutMs: 120_000,
-    env: {
-      NODE_ENV: "production",
-      PAYMENT_PROVIDER: "sandbox",
-      PORT: String(port),
-      DATABASE_URL: dbUrl,
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      LOG_LEVEL: "warn",
-      PUBLIC_ORIGIN: "",
-      // This measures rendering the list; a guest page cache in front of it would measure the cache.
-      GUEST_PAGE_CACHE: "off",
-    },
+    // This measures rendering the list; a guest page cache in front of it would measure the cache.
+    env: { PUBLIC_ORIGIN: "", GUEST_PAGE_CACHE: "off" },
   });
 }
 
@@ -220,34 +211,6 @@ async function cpuPerRequest(client, serverPid, before, requests) {
   return { appMs: (after.server - before.server) / requests, dbMs: db / requests };
 }
 
-// ---------------------------------------------------------------- a quiet machine
-
-function cpuTicks() {
-  const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-  return { idle: values[3] + (values[4] ?? 0), total: values.reduce((a, b) => a + b, 0) };
-}
-
-/**
- * Waits (up to `maxSeconds`) until the cores are ≥ 85 % idle over 2 s. Other work on the
- * machine (a test run, the checkpoint after a bulk load) would otherwise land in one size's
- * figures and not the other's and skew the ratio. Returns the idle share it saw last.
- */
-async function waitForQuiet(log, maxSeconds = 180) {
-  if (!fs.existsSync("/proc/stat")) return NaN;
-  const started = Date.now();
-  for (;;) {
-    const before = cpuTicks();
-    await sleep(2000);
-    const after = cpuTicks();
-    const idle = (after.idle - before.idle) / (after.total - before.total);
-    if (idle >= 0.85) return idle;
-    if (Date.now() - started > maxSeconds * 1000) {
-      log(`   !! the machine is still busy (${Math.round(idle * 100)} % idle) after ${maxSeconds} s: measuring anyway, expect noise`);
-      return idle;
-    }
-  }
-}
-
 // ---------------------------------------------------------------- load
 
 function percentile(sorted, p) {
@@ -369,7 +332,10 @@ async function releaseSize(prepared, log) {
 /** One measurement of one address on one size: warm-up, then the measured run. */
 async function measureOnce(prepared, key, log) {
   const url = prepared.server.base + prepared.scenarios[key].path;
-  const idle = await waitForQuiet(log);
+  const idle = await waitForQuiet({
+    maxSeconds: 180,
+    onStillBusy: (busyIdle) => log(`   !! the machine is still busy (${Math.round(busyIdle * 100)} % idle) after 180 s: measuring anyway, expect noise`),
+  });
   await load(url, WARMUP_SECONDS);
   const cpuBefore = await cpuSnapshot(prepared.client, prepared.server.pid);
   const measured = await load(url, MEASURE_SECONDS);

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, startProgram } from "../lib/app-server.mjs";
+import { startBuiltServer } from "../lib/app-server.mjs";
 import { emptyPostgres } from "../lib/requests.mjs";
 import { DEMO_EMAIL, fillBase, grow, openBenchDb, SEARCH_NAME, SEARCH_TAG, shrink } from "./fill.mjs";
 
@@ -33,22 +33,7 @@ const dataDir = path.join(work, "data");
 const target = PG_URL || dataDir;
 
 async function startApp() {
-  const port = await freePort();
-  return startProgram({
-    cwd: ROOT,
-    port,
-    env: {
-      NODE_ENV: "production",
-      PAYMENT_PROVIDER: "sandbox",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: PG_URL,
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "warn",
-    },
-  });
+  return startBuiltServer({ root: ROOT, dataDir, databaseUrl: PG_URL });
 }
 
 async function signIn(base) {

@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
-import express, { type ErrorRequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import { captchaRouter } from "#server/captcha/routes";
@@ -25,23 +25,28 @@ import { refuseUnreadableUrls } from "./malformed-url";
 import type { RequestIds } from "./request-id";
 import { personalisedResponses } from "./personalised";
 import { precompressedAssets } from "./precompressed";
-import { createRenderedDocuments } from "./rendered-documents";
+import { createRenderedDocuments, neverKept } from "./rendered-documents";
 import { refuseCrossSiteWrites } from "./same-origin";
 import { securityHeaders } from "./security";
 import { guardTestRoutes, TEST_ROUTES_PATH } from "./test-routes";
 import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
 
+/** What `npm run dev` adds (server/http/dev.ts): Vite, which serves the modules pages load in development. */
+export type DevelopmentServer = { middlewares: RequestHandler };
+
 type HttpAppOptions = {
-  build: ServerBuild;
+  /** The built app, or (development) a function that loads the current one per request. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   clientDir: string;
   /** What the composition root built (server/http/composition-root.ts). */
   services: Services;
   /** Where each request's id is kept while it is answered (the logger reads it too). */
   requestIds?: RequestIds;
+  development?: DevelopmentServer | null;
 };
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
-export function createHttpApp({ build, clientDir, services, requestIds }: HttpAppOptions) {
+export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
   const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -90,6 +95,8 @@ export function createHttpApp({ build, clientDir, services, requestIds }: HttpAp
     next();
   });
 
+  // Development: Vite serves the modules (and /@vite/client) the pages load.
+  if (development) app.use(development.middlewares);
   // Fingerprinted build output never changes under the same name; brotli'd once at build time.
   app.use("/assets", precompressedAssets(`${clientDir}/assets`));
   app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
@@ -113,7 +120,8 @@ export function createHttpApp({ build, clientDir, services, requestIds }: HttpAp
     }),
   );
 
-  const renderedDocuments = createRenderedDocuments();
+  // In development a component may change under the same data: every page is rendered afresh.
+  const renderedDocuments = development ? neverKept : createRenderedDocuments();
   const loadContext: LoadContextOf = (req, res) => ({
     config,
     db,

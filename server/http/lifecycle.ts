@@ -2,27 +2,33 @@ import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import http from "node:http";
 import { loadConfig } from "#server/config";
-import { createHttpApp } from "./app";
+import { createHttpApp, type DevelopmentServer } from "./app";
 import { startServices } from "./composition-root";
 import { listen } from "./listen";
 import { createLogger } from "./logging";
 import { createRequestIds } from "./request-id";
 
-type StartOptions = { build: ServerBuild; clientDir: string; env?: Record<string, string | undefined> };
+type StartOptions = {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  clientDir: string;
+  env?: Record<string, string | undefined>;
+  /** Only `npm run dev` (server/http/dev.ts). */
+  development?: DevelopmentServer;
+};
 
 /**
  * Boots one app process: config, then every service (server/http/composition-root.ts: lock
  * for the embedded database, database, migrations, seed, workers), then HTTP. SIGINT/SIGTERM
  * stop intake, drain, and close the services in reverse order (the database checkpointed last).
  */
-export async function startServer({ build, clientDir, env = process.env }: StartOptions) {
+export async function startServer({ build, clientDir, env = process.env, development }: StartOptions) {
   const config = loadConfig(env);
   const requestIds = createRequestIds();
   const logger = createLogger(config.LOG_LEVEL, requestIds);
   const running = await startServices(config, logger);
   const { services } = running;
   const { guestPages, bioHost, notificationStreams } = services;
-  const app = createHttpApp({ build, clientDir, services, requestIds });
+  const app = createHttpApp({ build, clientDir, services, requestIds, development });
   // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
   const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appListener(req, res)));

@@ -103,9 +103,8 @@ describe("request log", () => {
     const url = await serve(instance);
     await fetch(`${url}/hello?x=1`, { headers: { "User-Agent": "vitest" } });
     await fetch(`${url}/missing`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-
-    expect(lines).toHaveLength(2);
+    // A line is written when its response has finished, which may come after fetch resolves.
+    await expect.poll(() => lines.length).toBe(2);
     const first = JSON.parse(lines[0]!);
     expect(first).toMatchObject({
       msg: "GET /hello?x=1 201",

@@ -62,6 +62,9 @@ export function plainJson(value: unknown): string | null {
   }
 }
 
+/** Keeps nothing: every page is rendered (development, where the components change under the same data). */
+export const neverKept: RenderedDocuments = { keyOf: () => null, take: () => null, keep: () => {} };
+
 export function createRenderedDocuments({ maxBytes = 16 * 1024 * 1024 }: { maxBytes?: number } = {}): RenderedDocuments {
   // Insertion order is recency: a hit moves its entry to the end, the oldest go first.
   const kept = new Map<string, RenderedDocument>();

@@ -78,11 +78,23 @@ describe.each(ENGINES)("refunds on %s", (engine) => {
   });
 
   it("a webhook faster than the provider's answer is not overwritten by it", async () => {
-    // The refund succeeds and its event is handled while refundPayment is still answering.
-    provider.refundDelayMs = 50;
+    // The refund succeeds at the provider and its event is handled while refundPayment's answer is
+    // still on its way: the answer is held until the webhook is in, whatever the machine's speed.
+    const createRefund = provider.refundPayment.bind(provider);
+    let created!: () => void;
+    const refundCreated = new Promise<void>((resolve) => (created = resolve));
+    let deliver!: () => void;
+    const answerDelivered = new Promise<void>((resolve) => (deliver = resolve));
+    provider.refundPayment = async (input) => {
+      const refund = await createRefund(input);
+      created();
+      await answerDelivered;
+      return refund;
+    };
     const asking = refundSponsorship(db(), provider, { uid: payee.uid, sessionId: s.sessionId });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await refundCreated;
     await receivePaymentEvent(db(), events.chargeRefunded(s), webhookDeps(db(), provider));
+    deliver();
     expect((await asking).kind).toBe("SUCCESS");
     expect(await request()).toMatchObject({ status: "succeeded" });
     expect(await status()).toBe("refunded");

@@ -3,7 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { Router } from "express";
 import { createBioPage, listOwnPages } from "#server/bio/pages";
 import { connectedAccounts, ledgerEntries, profiles, refundRequests, sponsorSessions } from "#server/db/schema";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/db/schema/sandbox";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { buildSponsorSession } from "#server/payments/checkout";
 import { getOrCreateConnectedAccount } from "#server/payments/connect";

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
@@ -76,4 +76,18 @@ export async function signUp(page: Page, options: { email: string; password: str
   // asks for the spam check instead of creating the account (as it would for a person).
   await page.waitForFunction(() => customElements.get("altcha-widget") !== undefined);
   await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/**
+ * `shown` is visible for exactly `ms` of the page's clock, then goes. The test installed the
+ * clock (page.clock.install) before the page loaded and paused it (page.clock.pauseAt) before the
+ * click that shows it, so a slow machine cannot eat into the window; afterwards the clock runs freely.
+ */
+export async function shownFor(page: Page, shown: Locator, ms: number): Promise<void> {
+  await expect(shown).toBeVisible();
+  await page.clock.runFor(ms - 1);
+  await expect(shown).toBeVisible();
+  await page.clock.runFor(1);
+  await expect(shown).toBeHidden();
+  await page.clock.resume();
 }

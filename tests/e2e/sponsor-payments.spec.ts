@@ -29,25 +29,31 @@ type Made = { ending: string; paid: string[]; pending: string[]; email: string }
 
 /** A creator who takes payments, with `paid` completed $25 tips and `pending` unpaid checkouts (oldest first). */
 /**
- * Clicks Refund and follows SPEC §2.5's states: 'Loading...' while the request is out (held half a
- * second so it can be seen), then 'Refunded' for 4 s, then a disabled button until the webhook lands.
- * Leaves the route hold in place; the caller unroutes it once the status has followed.
+ * Clicks Refund and follows SPEC §2.5's states: 'Loading...' while the request is out (held until
+ * the test has seen it), then 'Refunded' for 4 s of the page's clock (the caller installed it
+ * before the page loaded), then a disabled button until the webhook lands. Leaves the route hold in
+ * place; the caller unroutes it once the status has followed.
  */
 async function refundShowsItsStates(page: Page, button: Locator): Promise<void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/refund.data*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await released;
     await route.continue();
   });
+  // From here page time moves only when the test moves it, however slow the machine is.
+  await page.clock.pauseAt(Date.now() + 60_000);
   await button.click();
   await expect(button).toHaveText("Loading...");
   await expect(button).toBeDisabled();
+  release();
   await expect(button).toHaveText("Refunded");
-  const shown = Date.now();
-  await expect(button).toHaveText("Refund", { timeout: 10_000 });
-  const lasted = Date.now() - shown;
-  expect(lasted).toBeGreaterThanOrEqual(3_500);
-  expect(lasted).toBeLessThan(6_000);
+  await page.clock.runFor(3_999);
+  await expect(button).toHaveText("Refunded");
+  await page.clock.runFor(1);
+  await expect(button).toHaveText("Refund");
   await expect(button).toBeDisabled();
+  await page.clock.resume();
 }
 
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
@@ -146,6 +152,7 @@ test("the dashboard, the status filter and the Info page show the payments with 
 test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook confirms; a double click still makes one refund", async ({ page }) => {
   const made = await creatorWithPayments(page, { paid: 2 });
   const [first, second] = made.paid as [string, string];
+  await page.clock.install();
   await page.goto(LIST);
   const card = cardOf(page, first);
   const button = card.getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
@@ -187,20 +194,22 @@ test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook con
 test("under the Completed filter a refunded card says 'Refunded' for 4 s before it leaves the list", async ({ page }) => {
   const made = await creatorWithPayments(page, { paid: 2 });
   const [first, second] = made.paid as [string, string];
+  await page.clock.install();
   await page.goto(`${LIST}?status=completed`);
   const cards = page.getByRole("list", { name: "Payments" }).getByRole("listitem");
   await expect(cards).toHaveCount(2);
   const button = cardOf(page, first).getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
+  // The 4 s are counted on the page's clock, which moves only when the test moves it.
+  await page.clock.pauseAt(Date.now() + 60_000);
   await button.click();
   await expect(button).toHaveText("Refunded");
-  const shown = Date.now();
   // The provider confirms within moments and the list is revalidated meanwhile: the card stays, saying so.
   await expect.poll(async () => (await sessionState(page, first)).status, { timeout: 10_000 }).toBe("refunded");
+  await page.clock.runFor(3_999);
   await expect(button).toHaveText("Refunded");
-  await expect(cardOf(page, first)).toHaveCount(0, { timeout: 10_000 });
-  const lasted = Date.now() - shown;
-  expect(lasted).toBeGreaterThanOrEqual(3_500);
-  expect(lasted).toBeLessThan(7_000);
+  await page.clock.runFor(1);
+  await expect(cardOf(page, first)).toHaveCount(0);
+  await page.clock.resume();
   // Then the list is the server's: the other completed payment only.
   await expect(cards).toHaveCount(1);
   await expect(cardOf(page, second)).toBeVisible();
@@ -209,6 +218,7 @@ test("under the Completed filter a refunded card says 'Refunded' for 4 s before 
 test("the Sponsors Dashboard's My Sponsors has Refund: only for a completed payment, Loading..., 'Refunded' for 4 s, then the badge follows the webhook", async ({ page, browser, baseURL }) => {
   const made = await creatorWithPayments(page, { paid: 2, pending: 1 });
   const [first, second] = made.paid as [string, string];
+  await page.clock.install();
   await page.goto(DASHBOARD);
   const sponsors = page.getByRole("list", { name: "Recent sponsors" });
   const rowOf = (sessionId: string) => sponsors.getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${sessionId}"]`) });

@@ -24,10 +24,13 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Runs the built server (`node server.js`) as its own process, as `npm start` does. */
-export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean; startTimeoutMs?: number } = {}) {
+/**
+ * Runs the built server (`node server.js`) as its own process, as `npm start` does, or with
+ * `args` another entry (the development server: `--import tsx server/http/dev.ts`).
+ */
+export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean; startTimeoutMs?: number; args?: string[] } = {}) {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, options.args ?? ["server.js"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", DATABASE_URL: "", PAYMENT_PROVIDER: "sandbox", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -38,3 +38,10 @@ export async function requireForm(request: Request): Promise<FormData> {
   if (read.kind === "ERROR") refuseWith(read);
   return read.form;
 }
+
+// --- payments helpers
+
+/** A refusal that says when to come back (a rate limit's 429): the page's data, its status and Retry-After. */
+export function answerRetryLater<Payload>(refused: Pick<DomainError, "code"> & { retryAfterSeconds: number }, payload: Payload) {
+  return data(payload, { status: httpStatusOf(refused.code), headers: { "Retry-After": String(refused.retryAfterSeconds) } });
+}

@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }, notificationDepsOf(context));
     if (connected.kind === "ERROR") throw data(connected.message, { status: 502 });
     const [account] = await context.db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, user.id));
-    if (connected.kind !== "EXISTING_COMPLETE" && account?.providerAccountId) {
+    if (connected.outcome !== "EXISTING_COMPLETE" && account?.providerAccountId) {
       await sandbox.completeOnboarding(account.providerAccountId, { legalName: user.name || "E2E Creator", country: "US", bankAccount: "000123456789" });
     }
     // The account.updated event goes through the webhook endpoint like any other.

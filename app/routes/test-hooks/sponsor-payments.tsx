@@ -71,7 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const [row] = await db.select({ checkoutId: sponsorSessions.providerCheckoutId }).from(sponsorSessions).where(eq(sponsorSessions.id, built.sessionId));
       // What the sandbox's checkout page does when the sponsor submits the 4242 card.
       const result = await payCheckout(db, row!.checkoutId!, { email: sponsorEmail, number: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123", postalCode: "10001" }, sandbox.now());
-      if (result.kind !== "PAID") throw data(`The checkout was not paid: ${result.kind}`, { status: 500 });
+      if (result.kind !== "SUCCESS" || result.outcome !== "PAID") throw data(`The checkout was not paid: ${result.kind === "SUCCESS" ? result.outcome : result.reason}`, { status: 500 });
     }
     return built.sessionId;
   };

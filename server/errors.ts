@@ -17,6 +17,13 @@ export const ERROR_HTTP_STATUS = {
   aborted: 409,
   // Not one of SPEC §8's codes: a request whose body is not a form at all (HTTP's own status for it).
   "unsupported-media-type": 415,
+  // Not SPEC §8's either: what the payment pages answer in HTTP's own words — a test card the
+  // sandbox declines (402), a checkout or link that expired (410), a sponsor form whose fields are
+  // refused (422), a provider that answered with a page we will not send anyone to (502).
+  "payment-required": 402,
+  gone: 410,
+  "unprocessable-content": 422,
+  "bad-gateway": 502,
   "resource-exhausted": 429,
   cancelled: 499,
   internal: 500,

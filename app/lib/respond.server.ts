@@ -58,3 +58,10 @@ export function rawAnswer(body: BodyInit, headers: Record<string, string>, refus
 export function movedPermanently(location: string): Response {
   return redirect(location, 301);
 }
+
+// --- payments helpers
+
+/** A refusal that says when to come back (a rate limit's 429): the page's data, its status and Retry-After. */
+export function answerRetryLater<Payload>(refused: Pick<DomainError, "code"> & { retryAfterSeconds: number }, payload: Payload) {
+  return data(payload, { status: httpStatusOf(refused.code), headers: { "Retry-After": String(refused.retryAfterSeconds) } });
+}

@@ -58,8 +58,8 @@ function checkFields(input: SponsorCheckoutRequest): FieldErrors {
   if (!message) errors.message = "Required";
   else if (message.length > MAX_MESSAGE_LENGTH) errors.message = "Must be under 1000 characters";
   const problem = amountProblem(input.amount, DEFAULT_CURRENCY);
-  if (problem?.kind === "BELOW_MINIMUM") errors.amount = `The amount must be at least ${formatMoney(problem.minimum, DEFAULT_CURRENCY)}`;
-  else if (problem?.kind === "ABOVE_MAXIMUM") errors.amount = `The amount must be at most ${formatMoney(problem.maximum, DEFAULT_CURRENCY)}`;
+  if (problem?.reason === "BELOW_MINIMUM") errors.amount = `The amount must be at least ${formatMoney(problem.minimum, DEFAULT_CURRENCY)}`;
+  else if (problem?.reason === "ABOVE_MAXIMUM") errors.amount = `The amount must be at most ${formatMoney(problem.maximum, DEFAULT_CURRENCY)}`;
   else if (problem) errors.amount = "Enter an amount";
   return errors;
 }

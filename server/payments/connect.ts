@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { connectedAccounts } from "#server/db/schema";
-import { domainError, type DomainError } from "#server/errors";
+import { domainError, refusal, success, type DomainError, type Refusal, type Success } from "#server/errors";
 import type { NotificationDeps } from "#server/notifications/send";
 import { applyAccountState, lockAccountOfUser } from "./account-state";
 import type { AccountType, ConnectedAccountState, PaymentProvider } from "./provider";
@@ -12,13 +12,14 @@ export const ONBOARDING_RETURN_PATH = "/app/payments/setup/return";
 export const ONBOARDING_REFRESH_PATH = "/app/payments/setup/refresh";
 
 export type ConnectResult =
-  /** A new account: continue at `url` (the provider's onboarding). */
-  | { kind: "CREATE_NEW"; url: string }
-  /** The account exists but cannot take charges yet: continue its onboarding at `url`. */
-  | { kind: "EXISTING_INCOMPLETE"; url: string }
-  | { kind: "EXISTING_COMPLETE" }
-  /** The provider could not be read or written; SPEC §4 sends this to the 500 page. */
-  | { kind: "ERROR"; message: string };
+  /** CREATE_NEW: a new account; EXISTING_INCOMPLETE: one that cannot take charges yet. Both continue at `url` (the provider's onboarding). */
+  | Success<{ outcome: "CREATE_NEW" | "EXISTING_INCOMPLETE"; url: string }>
+  | Success<{ outcome: "EXISTING_COMPLETE" }>
+  /** The account row or the provider could not be read or written; SPEC §4 sends this to the 500 page. */
+  | Refusal<"internal", "NOT_SAVED"> | Refusal<"unavailable", "PROVIDER_UNREACHABLE">;
+
+/** A `?state=` token that is not the signed-in user's own (someone else's link, or an old one). */
+const notYourLink = () => refusal("permission-denied", "NOT_YOUR_LINK", "This payments setup link is not for your account. Start the setup again from Payments.");
 
 const newStateToken = () => crypto.randomBytes(24).toString("base64url");
 
@@ -57,19 +58,19 @@ export async function getOrCreateConnectedAccount(
   try {
     await db.insert(connectedAccounts).values({ uid: input.uid, stateToken: newStateToken(), accountType: input.accountType }).onConflictDoNothing({ target: connectedAccounts.uid });
     const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
-    if (!row) return { kind: "ERROR", message: "The payout account could not be saved." };
+    if (!row) return refusal("internal", "NOT_SAVED", "The payout account could not be saved.");
 
     if (!row.providerAccountId) {
       const { accountId } = await provider.createConnectedAccount({ idempotencyKey: `account_${input.uid}`, email: input.email, accountType: row.accountType as AccountType, uid: input.uid });
       await db.update(connectedAccounts).set({ providerAccountId: accountId }).where(and(eq(connectedAccounts.uid, input.uid), isNull(connectedAccounts.providerAccountId)));
-      return { kind: "CREATE_NEW", url: await onboardingLink(provider, accountId, input.origin, row.stateToken) };
+      return success({ outcome: "CREATE_NEW", url: await onboardingLink(provider, accountId, input.origin, row.stateToken) });
     }
-    if (row.completed) return { kind: "EXISTING_COMPLETE" };
+    if (row.completed) return success({ outcome: "EXISTING_COMPLETE" });
     const state = await provider.readAccount(row.providerAccountId);
-    if (await storeState(db, input.uid, state, notify)) return { kind: "EXISTING_COMPLETE" };
-    return { kind: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken) };
+    if (await storeState(db, input.uid, state, notify)) return success({ outcome: "EXISTING_COMPLETE" });
+    return success({ outcome: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken) });
   } catch {
-    return { kind: "ERROR", message: "The payment provider could not be reached." };
+    return refusal("unavailable", "PROVIDER_UNREACHABLE", "The payment provider could not be reached.");
   }
 }
 
@@ -79,7 +80,7 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
-export type ReturnResult = { kind: "SUCCESS"; completed: boolean } | DomainError<"permission-denied" | "unavailable">;
+export type ReturnResult = Success<{ completed: boolean }> | Refusal<"permission-denied", "NOT_YOUR_LINK"> | DomainError<"unavailable">;
 
 /**
  * The person came back from onboarding with `?state=`. The token must be the
@@ -94,7 +95,7 @@ export async function completeOnboardingReturn(
 ): Promise<ReturnResult> {
   const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
   if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
-    return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
+    return notYourLink();
   }
   let state: ConnectedAccountState;
   try {
@@ -102,10 +103,10 @@ export async function completeOnboardingReturn(
   } catch {
     return domainError("unavailable", "The payment provider could not be reached. Please try again in a moment.");
   }
-  return { kind: "SUCCESS", completed: await storeState(db, input.uid, state, notify) };
+  return success({ completed: await storeState(db, input.uid, state, notify) });
 }
 
-export type ResumeResult = ConnectResult | DomainError<"permission-denied">;
+export type ResumeResult = ConnectResult | Refusal<"permission-denied", "NOT_YOUR_LINK">;
 
 /**
  * The onboarding link expired and the provider sent the person to our refresh
@@ -120,7 +121,7 @@ export async function resumeOnboarding(
 ): Promise<ResumeResult> {
   const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
   if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
-    return domainError("permission-denied", "This payments setup link is not for your account. Start the setup again from Payments.");
+    return notYourLink();
   }
   return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin }, notify);
 }

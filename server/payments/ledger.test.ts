@@ -45,13 +45,13 @@ describe.each(ENGINES)("ledger on %s", (engine) => {
     const a = await seedSession(db, payee, { amount: 10_000, platformFee: 1_000 });
     const b = await seedSession(db, payee, { amount: 2_000, platformFee: 0 });
     const payA = { sessionId: a.sessionId, paymentIntentId: a.paymentIntentId, gross: 10_000, providerFee: 320, platformFee: 1_000, currency: "usd" };
-    expect((await recordPayment(db, payA)).kind).toBe("RECORDED");
-    expect(await recordPayment(db, payA)).toEqual({ kind: "ALREADY_RECORDED" });
+    expect((await recordPayment(db, payA)).outcome).toBe("RECORDED");
+    expect(await recordPayment(db, payA)).toEqual({ kind: "SUCCESS", outcome: "ALREADY_RECORDED" });
     await recordPayment(db, { sessionId: b.sessionId, paymentIntentId: b.paymentIntentId, gross: 2_000, providerFee: 88, platformFee: 0, currency: "usd" });
     const refund = { sessionId: b.sessionId, paymentIntentId: b.paymentIntentId, amount: 2_000, currency: "usd", payment: { gross: 2_000, platformFee: 0 } };
-    expect((await recordRefund(db, refund)).kind).toBe("RECORDED");
-    expect(await recordRefund(db, refund)).toEqual({ kind: "ALREADY_RECORDED" });
-    expect((await recordDispute(db, { sessionId: a.sessionId, disputeId: "dp_1", amount: 10_000, currency: "usd", payment: { gross: 10_000, platformFee: 1_000 } })).kind).toBe("RECORDED");
+    expect((await recordRefund(db, refund)).outcome).toBe("RECORDED");
+    expect(await recordRefund(db, refund)).toEqual({ kind: "SUCCESS", outcome: "ALREADY_RECORDED" });
+    expect((await recordDispute(db, { sessionId: a.sessionId, disputeId: "dp_1", amount: 10_000, currency: "usd", payment: { gross: 10_000, platformFee: 1_000 } })).outcome).toBe("RECORDED");
 
     expect(await sessionTotals(db, b.sessionId)).toEqual([{ currency: "usd", gross: 0, providerFee: 88, platformFee: 0, net: 0, platformNet: -88 }]);
     expect(await sessionTotals(db, a.sessionId)).toEqual([{ currency: "usd", gross: 0, providerFee: 320, platformFee: 0, net: 0, platformNet: -320 }]);

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
+import { success, type Success } from "#server/errors";
 import { ledgerEntries, sponsorSessions, type LedgerEntryKind, type SponsorSessionStatus } from "#server/db/schema";
 
 /**
@@ -17,7 +18,8 @@ import { ledgerEntries, sponsorSessions, type LedgerEntryKind, type SponsorSessi
  *   own margin (platform_fee − provider_fee) is known, and so screens can say
  *   what the payment cost in all.
  */
-export type LedgerWrite = { kind: "RECORDED"; entryId: string } | { kind: "ALREADY_RECORDED" };
+/** A write either records the movement or finds it recorded already: both succeed. */
+export type LedgerWrite = Success<{ outcome: "RECORDED"; entryId: string }> | Success<{ outcome: "ALREADY_RECORDED" }>;
 
 type EntryInput = {
   sessionId: string;
@@ -35,7 +37,7 @@ async function append(tx: Db, kind: LedgerEntryKind, input: EntryInput): Promise
     // The same movement reported again (another event, a redelivery) is not a new one.
     .onConflictDoNothing({ target: [ledgerEntries.kind, ledgerEntries.providerReference] })
     .returning({ id: ledgerEntries.id });
-  return row ? { kind: "RECORDED", entryId: row.id } : { kind: "ALREADY_RECORDED" };
+  return row ? success({ outcome: "RECORDED", entryId: row.id }) : success({ outcome: "ALREADY_RECORDED" });
 }
 
 /** A settled payment, once per payment intent. */

@@ -8,15 +8,15 @@ describe("amountProblem", () => {
   });
 
   it("names what is wrong with any other amount", () => {
-    expect(amountProblem(49, "usd")).toEqual({ kind: "BELOW_MINIMUM", minimum: 50 });
-    expect(amountProblem(0, "usd")).toEqual({ kind: "BELOW_MINIMUM", minimum: 50 });
-    expect(amountProblem(-500, "usd")).toEqual({ kind: "BELOW_MINIMUM", minimum: 50 });
-    expect(amountProblem(1_000_001, "usd")).toEqual({ kind: "ABOVE_MAXIMUM", maximum: 1_000_000 });
-    expect(amountProblem(10.5, "usd")).toEqual({ kind: "NOT_WHOLE_MINOR_UNITS" });
-    expect(amountProblem(Number.NaN, "usd")).toEqual({ kind: "NOT_WHOLE_MINOR_UNITS" });
-    expect(amountProblem(Number.POSITIVE_INFINITY, "usd")).toEqual({ kind: "NOT_WHOLE_MINOR_UNITS" });
-    expect(amountProblem(1000, "eur")).toEqual({ kind: "UNSUPPORTED_CURRENCY", currency: "eur" });
-    expect(amountProblem(1000, "USD")).toEqual({ kind: "UNSUPPORTED_CURRENCY", currency: "USD" });
-    expect(amountProblem(1000, "__proto__")).toEqual({ kind: "UNSUPPORTED_CURRENCY", currency: "__proto__" });
+    expect(amountProblem(49, "usd")).toEqual({ reason: "BELOW_MINIMUM", minimum: 50 });
+    expect(amountProblem(0, "usd")).toEqual({ reason: "BELOW_MINIMUM", minimum: 50 });
+    expect(amountProblem(-500, "usd")).toEqual({ reason: "BELOW_MINIMUM", minimum: 50 });
+    expect(amountProblem(1_000_001, "usd")).toEqual({ reason: "ABOVE_MAXIMUM", maximum: 1_000_000 });
+    expect(amountProblem(10.5, "usd")).toEqual({ reason: "NOT_WHOLE_MINOR_UNITS" });
+    expect(amountProblem(Number.NaN, "usd")).toEqual({ reason: "NOT_WHOLE_MINOR_UNITS" });
+    expect(amountProblem(Number.POSITIVE_INFINITY, "usd")).toEqual({ reason: "NOT_WHOLE_MINOR_UNITS" });
+    expect(amountProblem(1000, "eur")).toEqual({ reason: "UNSUPPORTED_CURRENCY", currency: "eur" });
+    expect(amountProblem(1000, "USD")).toEqual({ reason: "UNSUPPORTED_CURRENCY", currency: "USD" });
+    expect(amountProblem(1000, "__proto__")).toEqual({ reason: "UNSUPPORTED_CURRENCY", currency: "__proto__" });
   });
 });

@@ -23,18 +23,19 @@ export function isPaymentCurrency(currency: string): currency is PaymentCurrency
   return Object.hasOwn(PAYMENT_LIMITS, currency);
 }
 
+/** Why an amount cannot be charged: a reason, as refusals name theirs (server/errors.ts). */
 export type AmountProblem =
-  | { kind: "NOT_WHOLE_MINOR_UNITS" }
-  | { kind: "UNSUPPORTED_CURRENCY"; currency: string }
-  | { kind: "BELOW_MINIMUM"; minimum: number }
-  | { kind: "ABOVE_MAXIMUM"; maximum: number };
+  | { reason: "NOT_WHOLE_MINOR_UNITS" }
+  | { reason: "UNSUPPORTED_CURRENCY"; currency: string }
+  | { reason: "BELOW_MINIMUM"; minimum: number }
+  | { reason: "ABOVE_MAXIMUM"; maximum: number };
 
 /** Why `amount` cannot be charged in `currency`, or null when it can. */
 export function amountProblem(amount: number, currency: string): AmountProblem | null {
-  if (!Number.isSafeInteger(amount)) return { kind: "NOT_WHOLE_MINOR_UNITS" };
-  if (!isPaymentCurrency(currency)) return { kind: "UNSUPPORTED_CURRENCY", currency };
+  if (!Number.isSafeInteger(amount)) return { reason: "NOT_WHOLE_MINOR_UNITS" };
+  if (!isPaymentCurrency(currency)) return { reason: "UNSUPPORTED_CURRENCY", currency };
   const { minimum, maximum } = PAYMENT_LIMITS[currency];
-  if (amount < minimum) return { kind: "BELOW_MINIMUM", minimum };
-  if (amount > maximum) return { kind: "ABOVE_MAXIMUM", maximum };
+  if (amount < minimum) return { reason: "BELOW_MINIMUM", minimum };
+  if (amount > maximum) return { reason: "ABOVE_MAXIMUM", maximum };
   return null;
 }

@@ -17,18 +17,18 @@ const form = (fields: Record<string, string>) => {
 
 describe("payments setup form", () => {
   it("defaults to Individual and normalises the email", () => {
-    expect(parseSetupForm(form({ email: " Maya@Example.com " }))).toEqual({ kind: "VALID", values: { accountType: "individual", email: "maya@example.com" } });
-    expect(parseSetupForm(form({ email: "a@b.example", accountType: "company" }))).toEqual({ kind: "VALID", values: { accountType: "company", email: "a@b.example" } });
+    expect(parseSetupForm(form({ email: " Maya@Example.com " }))).toEqual({ kind: "SUCCESS", values: { accountType: "individual", email: "maya@example.com" } });
+    expect(parseSetupForm(form({ email: "a@b.example", accountType: "company" }))).toEqual({ kind: "SUCCESS", values: { accountType: "company", email: "a@b.example" } });
   });
 
   it("refuses a blank or malformed email and an unknown account type, keeping what was typed", () => {
-    expect(parseSetupForm(form({ email: "" }))).toMatchObject({ kind: "INVALID", errors: { email: "Required" } });
+    expect(parseSetupForm(form({ email: "" }))).toMatchObject({ kind: "ERROR", reason: "INVALID_FIELDS", errors: { email: "Required" } });
     expect(parseSetupForm(form({ email: "not-an-email", accountType: "company" }))).toMatchObject({
-      kind: "INVALID",
+      kind: "ERROR", reason: "INVALID_FIELDS",
       values: { email: "not-an-email", accountType: "company" },
       errors: { email: "Email is invalid. Please try again." },
     });
-    expect(parseSetupForm(form({ email: "a@b.example", accountType: "government" }))).toMatchObject({ kind: "INVALID", errors: { accountType: "Choose Individual or Company." } });
+    expect(parseSetupForm(form({ email: "a@b.example", accountType: "government" }))).toMatchObject({ kind: "ERROR", reason: "INVALID_FIELDS", errors: { accountType: "Choose Individual or Company." } });
   });
 });
 

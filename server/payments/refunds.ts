@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { refundRequests } from "#server/db/schema";
-import { domainError, type DomainError } from "#server/errors";
+import { domainError, success, type DomainError, type Success } from "#server/errors";
 import type { PaymentProvider } from "./provider";
 import { lockSessionById } from "./webhooks/sessions";
 
@@ -20,7 +20,11 @@ export type RefundResult =
 
 const idempotencyKey = (sessionId: string, attempt: number) => (attempt === 1 ? `refund_${sessionId}` : `refund_${sessionId}_${attempt}`);
 
-type Claim = { kind: "CLAIMED"; attempt: number; paymentIntentId: string } | { kind: "ALREADY"; status: "pending" | "succeeded" } | DomainError<"not-found" | "aborted">;
+/** This call asks the provider (`CLAIMED`), or another already did (`ALREADY`, with where that refund stands). */
+type Claim =
+  | Success<{ outcome: "CLAIMED"; attempt: number; paymentIntentId: string }>
+  | Success<{ outcome: "ALREADY"; status: "pending" | "succeeded" }>
+  | DomainError<"not-found" | "aborted">;
 
 /** Decides, under the session's row lock, whether this call is the one that asks the provider. */
 async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Claim> {
@@ -29,21 +33,21 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
     // Someone else's payment is reported as missing, not as forbidden (SPEC: only the owner ever sees a session).
     if (!session || session.posterUid !== uid) return domainError("not-found", "There is no such payment.");
     const [request] = await tx.select().from(refundRequests).where(eq(refundRequests.sessionId, sessionId)).for("update");
-    if (request?.status === "succeeded" || session.status === "refunded") return { kind: "ALREADY", status: "succeeded" };
-    if (request?.status === "pending") return { kind: "ALREADY", status: "pending" };
+    if (request?.status === "succeeded" || session.status === "refunded") return success({ outcome: "ALREADY", status: "succeeded" });
+    if (request?.status === "pending") return success({ outcome: "ALREADY", status: "pending" });
     if (session.status !== "completed" || !session.paymentIntentId) {
       return domainError("aborted", `Only a completed payment can be refunded; this one is ${session.status}.`);
     }
     const now = new Date();
     if (!request) {
       await tx.insert(refundRequests).values({ sessionId, requestedBy: uid, status: "requested" });
-      return { kind: "CLAIMED", attempt: 1, paymentIntentId: session.paymentIntentId };
+      return success({ outcome: "CLAIMED", attempt: 1, paymentIntentId: session.paymentIntentId });
     }
     if (request.status === "failed") {
       // The provider refused the last try: a new try, with a key of its own.
       const attempt = request.attempt + 1;
       await tx.update(refundRequests).set({ status: "requested", attempt, requestedBy: uid, updatedAt: now }).where(eq(refundRequests.sessionId, sessionId));
-      return { kind: "CLAIMED", attempt, paymentIntentId: session.paymentIntentId };
+      return success({ outcome: "CLAIMED", attempt, paymentIntentId: session.paymentIntentId });
     }
     // "requested": another click is asking the provider right now — unless that claim is old and was abandoned.
     const [taken] = await tx
@@ -51,7 +55,7 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
       .set({ updatedAt: now })
       .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested"), lt(refundRequests.updatedAt, new Date(now.getTime() - REFUND_CLAIM_LEASE_MS))))
       .returning({ attempt: refundRequests.attempt });
-    return taken ? { kind: "CLAIMED", attempt: taken.attempt, paymentIntentId: session.paymentIntentId } : { kind: "ALREADY", status: "pending" };
+    return taken ? success({ outcome: "CLAIMED", attempt: taken.attempt, paymentIntentId: session.paymentIntentId }) : success({ outcome: "ALREADY", status: "pending" });
   });
 }
 
@@ -67,7 +71,7 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
 export async function refundSponsorship(db: Db, provider: PaymentProvider, input: { uid: string; sessionId: string }): Promise<RefundResult> {
   const claim = await claimRefund(db, input.uid, input.sessionId);
   if (claim.kind === "ERROR") return claim;
-  if (claim.kind === "ALREADY") return { kind: "SUCCESS", status: claim.status, alreadyRequested: true };
+  if (claim.outcome === "ALREADY") return { kind: "SUCCESS", status: claim.status, alreadyRequested: true };
 
   let refund;
   try {

@@ -1,10 +1,12 @@
 import { parseEmail } from "#server/auth/flows";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
 import type { AccountType } from "./provider";
 
 /** The payments setup form (SPEC §2.5): account type (Individual by default) and the payout account's email. */
 export type SetupValues = { accountType: AccountType; email: string };
 
-export type SetupForm = { kind: "VALID"; values: SetupValues } | { kind: "INVALID"; values: SetupValues; errors: { email?: string; accountType?: string } };
+/** The values to connect with, or the refused fields beside what was typed (to put back into the form). */
+export type SetupForm = Success<{ values: SetupValues }> | Refusal<"invalid-argument", "INVALID_FIELDS", { values: SetupValues; errors: { email?: string; accountType?: string } }>;
 
 export const ACCOUNT_TYPE_LABELS: Record<AccountType, string> = { individual: "Individual", company: "Company" };
 
@@ -19,6 +21,6 @@ export function parseSetupForm(form: FormData): SetupForm {
   const email = parseEmail(emailText);
   if (emailText.trim() === "") errors.email = "Required";
   else if (!email) errors.email = "Email is invalid. Please try again.";
-  if (errors.email || errors.accountType) return { kind: "INVALID", values, errors };
-  return { kind: "VALID", values: { ...values, email: email! } };
+  if (errors.email || errors.accountType) return refusal("invalid-argument", "INVALID_FIELDS", "Check the highlighted fields.", { values, errors });
+  return success({ values: { ...values, email: email! } });
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { proCheckouts } from "#server/db/schema";
-import { domainError, type DomainError } from "#server/errors";
+import { domainError, success, type DomainError, type Success } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
 import { ensureBillingCustomer } from "./customers";
 import { PRO_PLANS, type ProPlanKey } from "./plans";
@@ -9,9 +9,9 @@ import { proPriceIds } from "./prices";
 import { getProStatus, type ProStatus } from "./pro-status";
 
 export type ProSessionResult =
-  | { kind: "SUCCESS"; url: string }
+  | Success<{ destination: "checkout"; url: string }>
   /** A subscriber chose the other subscription plan: that switch happens in the provider's portal. */
-  | { kind: "SWITCH_IN_PORTAL" }
+  | Success<{ destination: "portal" }>
   | DomainError<"aborted" | "unavailable">;
 
 /**
@@ -74,10 +74,10 @@ export async function buildProSession(
   if (rule === "ALREADY") {
     return domainError("aborted", status.plan === "limitless" ? "You are a Limitless Pro: your membership never ends." : `You already have ${PRO_PLANS[input.plan].name}.`);
   }
-  if (rule === "SWITCH_IN_PORTAL") return { kind: "SWITCH_IN_PORTAL" };
+  if (rule === "SWITCH_IN_PORTAL") return success({ destination: "portal" });
   const now = input.now ?? new Date();
   const open = await openCheckoutFor(db, input.uid, input.plan, now);
-  if (open) return { kind: "SUCCESS", url: open };
+  if (open) return success({ destination: "checkout", url: open });
   try {
     const [priceIds, customerId] = await Promise.all([proPriceIds(provider), ensureBillingCustomer(db, provider, { uid: input.uid, email: input.email })]);
     const [row] = await db.insert(proCheckouts).values({ uid: input.uid, plan: input.plan }).returning({ id: proCheckouts.id });
@@ -91,7 +91,7 @@ export async function buildProSession(
       ...proReturnUrls(input.publicOrigin, input.returnTo),
     });
     await db.update(proCheckouts).set({ providerCheckoutId: created.checkoutId, url: created.url, expiresAt: created.expiresAt }).where(eq(proCheckouts.id, row!.id));
-    return { kind: "SUCCESS", url: created.url };
+    return success({ destination: "checkout", url: created.url });
   } catch {
     return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");
   }

@@ -1,10 +1,13 @@
 import type { Db } from "#server/db/client";
-import { domainError, type DomainError } from "#server/errors";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
 import { findBillingCustomer } from "./customers";
 import { allowedProviderUrl } from "#server/payments/provider-urls";
 
-export type PortalLinkResult = { kind: "SUCCESS"; url: string } | { kind: "NO_CUSTOMER" } | DomainError<"unavailable">;
+export const NO_PRO_PLAN_MESSAGE = "You have no Pro plan to manage yet: choose one on the Pro page.";
+
+/** NO_CUSTOMER: someone who never bought has no portal (aborted, as SPEC §7.1 createPortalLink answers it). */
+export type PortalLinkResult = Success<{ url: string }> | Refusal<"aborted", "NO_CUSTOMER"> | Refusal<"unavailable", "PROVIDER_UNREACHABLE">;
 
 /**
  * SPEC §7.1 createPortalLink: the provider's billing portal for the person's
@@ -13,12 +16,12 @@ export type PortalLinkResult = { kind: "SUCCESS"; url: string } | { kind: "NO_CU
  */
 export async function createProPortalLink(db: Db, provider: PaymentProvider, uid: string, options: { publicOrigin: string; returnPath: string }): Promise<PortalLinkResult> {
   const customerId = await findBillingCustomer(db, uid);
-  if (!customerId) return { kind: "NO_CUSTOMER" };
+  if (!customerId) return refusal("aborted", "NO_CUSTOMER", NO_PRO_PLAN_MESSAGE);
   try {
     const { url } = await provider.createPortalLink({ customerId, returnUrl: `${options.publicOrigin}${options.returnPath}` });
-    return { kind: "SUCCESS", url };
+    return success({ url });
   } catch {
-    return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+    return refusal("unavailable", "PROVIDER_UNREACHABLE", "The Pro Portal could not be opened. Please try again in a moment.");
   }
 }
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Db } from "#server/db/client";
+import { success, type Success } from "#server/errors";
 import { billingCustomers, proCheckouts } from "#server/db/schema";
 import type { NotificationDeps } from "#server/notifications/send";
 import type { PaymentProvider } from "#server/payments/provider";
@@ -24,7 +25,8 @@ export async function refreshProMembership(db: Db, provider: Provider, uid: stri
   return db.transaction((tx) => syncProMembership(tx, uid, state, now, deps));
 }
 
-export type CheckoutReturnRefresh = { kind: "SYNCED"; result: SyncResult } | { kind: "SKIPPED"; reason: "nothing-unsettled" | "too-soon" };
+/** The provider was read and the membership synced, or there was no reason (or no right yet) to read it. */
+export type CheckoutReturnRefresh = Success<{ outcome: "SYNCED"; result: SyncResult }> | Success<{ outcome: "SKIPPED"; because: "nothing-unsettled" | "too-soon" }>;
 
 /**
  * The return from checkout (`/app/pro?checkout=success`), which anyone can
@@ -43,7 +45,7 @@ export async function refreshAfterCheckout(db: Db, provider: Provider, uid: stri
     .where(and(eq(proCheckouts.uid, uid), isNull(proCheckouts.settledAt), isNotNull(proCheckouts.expiresAt), gt(proCheckouts.expiresAt, now)))
     .orderBy(desc(proCheckouts.created))
     .limit(1);
-  if (!waiting) return { kind: "SKIPPED", reason: "nothing-unsettled" };
+  if (!waiting) return success({ outcome: "SKIPPED", because: "nothing-unsettled" });
   const claimed = await db
     .update(billingCustomers)
     .set({ refreshedAt: now })
@@ -54,7 +56,7 @@ export async function refreshAfterCheckout(db: Db, provider: Provider, uid: stri
       ),
     )
     .returning({ uid: billingCustomers.uid });
-  if (claimed.length === 0) return { kind: "SKIPPED", reason: "too-soon" };
+  if (claimed.length === 0) return success({ outcome: "SKIPPED", because: "too-soon" });
   const result = await refreshProMembership(db, provider, uid, deps, now);
-  return result ? { kind: "SYNCED", result } : { kind: "SKIPPED", reason: "nothing-unsettled" };
+  return result ? success({ outcome: "SYNCED", result }) : success({ outcome: "SKIPPED", because: "nothing-unsettled" });
 }

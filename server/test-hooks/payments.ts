@@ -71,7 +71,7 @@ export function paymentHooks(deps: TestHooksDeps): Router {
         const connected = await getOrCreateConnectedAccount(deps.db, deps.payments, { uid: me.id, email: me.email, accountType: "individual", origin }, notificationDepsOf(deps));
         if (connected.kind === "ERROR") throw new HookRefusal(502, connected.message);
         const [account] = await deps.db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, me.id));
-        if (connected.kind !== "EXISTING_COMPLETE" && account?.providerAccountId) {
+        if (connected.outcome !== "EXISTING_COMPLETE" && account?.providerAccountId) {
           await provider.completeOnboarding(account.providerAccountId, { legalName: me.name || "E2E Creator", country: "US", bankAccount: "000123456789" });
         }
         const enabled = async () => {
@@ -130,7 +130,7 @@ export function paymentHooks(deps: TestHooksDeps): Router {
           const [row] = await db.select({ checkoutId: sponsorSessions.providerCheckoutId }).from(sponsorSessions).where(eq(sponsorSessions.id, built.sessionId));
           // What the sandbox's checkout page does when the sponsor submits the 4242 card.
           const result = await payCheckout(db, row!.checkoutId!, { email: sponsorEmail, ...TEST_CARD }, provider.now());
-          if (result.kind !== "PAID") throw new HookRefusal(500, `The checkout was not paid: ${result.kind}`);
+          if (result.kind !== "SUCCESS" || result.outcome !== "PAID") throw new HookRefusal(500, `The checkout was not paid: ${result.kind === "SUCCESS" ? result.outcome : result.message}`);
         }
         return built.sessionId;
       };

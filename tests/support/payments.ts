@@ -121,7 +121,7 @@ export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Paye
   });
   await db.update(sponsorSessions).set({ providerCheckoutId: checkoutId }).where(eq(sponsorSessions.id, s.sessionId));
   const paid = await payCheckout(db, checkoutId, { email: "fan@sponsor.example", ...PAYING_CARD }, sandbox.now());
-  if (paid.kind !== "PAID") throw new Error(`the sandbox did not take the test payment: ${paid.kind}`);
+  if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(`the sandbox did not take the test payment: ${paid.kind === "SUCCESS" ? paid.outcome : paid.message}`);
   return { ...s, checkoutId, paymentIntentId: paid.paymentIntentId };
 }
 

@@ -37,10 +37,10 @@ export function RefundButton({ sessionId, status, refundPending, returnTo, descr
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   // The answer whose 4 s are over; 'Refunded' shows for a successful answer until then.
   const [expired, setExpired] = useState<RefundAnswer | undefined>(undefined);
-  const showDone = answer?.ok === true && expired !== answer;
+  const showDone = answer?.refunded === true && expired !== answer;
 
   useEffect(() => {
-    if (!answer?.ok) return;
+    if (!answer?.refunded) return;
     const timer = setTimeout(() => setExpired(answer), REFUNDED_MS);
     return () => clearTimeout(timer);
   }, [answer]);
@@ -51,12 +51,12 @@ export function RefundButton({ sessionId, status, refundPending, returnTo, descr
   const taken = fetcher.state === "submitting" ? undefined : fetcher.data;
   const told = useRef<RefundAnswer | undefined>(undefined);
   useEffect(() => {
-    if (!taken?.ok || told.current === taken) return;
+    if (!taken?.refunded || told.current === taken) return;
     told.current = taken;
     onRefunded?.(taken.status);
   }, [taken, onRefunded]);
 
-  const refundable = status === "completed" && !refundPending && !answer?.ok;
+  const refundable = status === "completed" && !refundPending && !answer?.refunded;
   // 'Refunded' is the answer to this click; afterwards the badge says what the provider confirmed.
   const label = fetcher.state !== "idle" ? "Loading..." : showDone ? "Refunded" : "Refund";
 
@@ -69,7 +69,7 @@ export function RefundButton({ sessionId, status, refundPending, returnTo, descr
           {label}
         </button>
       </fetcher.Form>
-      {answer && !answer.ok ? (
+      {answer && !answer.refunded ? (
         <p role="alert" className="basis-full text-sm font-medium text-red-700">
           {answer.message}
         </p>

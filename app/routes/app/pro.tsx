@@ -1,7 +1,6 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { requireVerifiedUser } from "#server/auth/session";
-import { httpStatusOf } from "#server/errors";
 import { buildProSession, proPurchaseRule } from "#server/subscriptions/checkout";
 import { findBillingCustomer } from "#server/subscriptions/customers";
 import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#server/subscriptions/plans";
@@ -85,22 +84,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
   const openPortal = async () => {
     const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: back });
-    if (link.kind === "NO_CUSTOMER") return data<ActionData>({ error: "You have no Pro plan to manage yet: choose one below." }, { status: 409 });
-    if (link.kind === "ERROR") return data<ActionData>({ error: link.message }, { status: httpStatusOf(link.code) });
+    // The plans are on this very page: the refusal says so in this page's words.
+    if (link.kind === "ERROR") return answerRefusal<ActionData>(link, { error: link.reason === "NO_CUSTOMER" ? "You have no Pro plan to manage yet: choose one below." : link.message });
     const url = providerBillingUrl(link.url, origins);
-    if (!url) return data<ActionData>({ error: "The Pro Portal could not be opened. Please try again in a moment." }, { status: 502 });
+    if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The Pro Portal could not be opened. Please try again in a moment." });
     throw redirect(url, 303);
   };
 
   if (read.form.get("intent") === "portal") return openPortal();
   const plan = read.form.get("plan");
-  if (!isProPlanKey(plan)) return data<ActionData>({ error: "Choose one of the plans." }, { status: 400 });
+  if (!isProPlanKey(plan)) return answerRefusal<ActionData>({ code: "invalid-argument" }, { error: "Choose one of the plans." });
   const result = await buildProSession(context.db, context.payments, { uid: user.id, email: user.email, plan, returnTo, publicOrigin: context.config.PUBLIC_ORIGIN });
-  if (result.kind === "SWITCH_IN_PORTAL") return openPortal();
-  if (result.kind === "ERROR") return data<ActionData>({ error: result.message }, { status: httpStatusOf(result.code) });
+  if (result.kind === "ERROR") return answerRefusal<ActionData>(result, { error: result.message });
+  if (result.destination === "portal") return openPortal();
   // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts it.
   const url = providerBillingUrl(result.url, origins);
-  if (!url) return data<ActionData>({ error: "The checkout could not be opened. Please try again in a moment." }, { status: 502 });
+  if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The checkout could not be opened. Please try again in a moment." });
   throw redirect(url, 303);
 }
 

@@ -1,5 +1,4 @@
-import { httpStatusOf } from "#server/errors";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import {
   amountInputText,
@@ -17,12 +16,13 @@ import { formatMoney } from "#app/lib/format";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/checkout";
+import { answerRefusal, answerRetryLater, refuse } from "#app/lib/respond.server";
 
 async function offerFor(request: Request, context: Route.LoaderArgs["context"]) {
   const target = checkoutTarget(new URL(request.url).searchParams);
-  if (!target) throw data(null, { status: 404 });
+  if (!target) refuse("not-found");
   const loaded = await loadCheckoutOffer(context.db, target);
-  if (loaded.kind !== "SUCCESS") throw data(null, { status: 404 });
+  if (loaded.kind !== "SUCCESS") refuse("not-found");
   return { target, offer: loaded.offer };
 }
 
@@ -41,12 +41,12 @@ const text = (form: FormData, name: string) => {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const target = checkoutTarget(new URL(request.url).searchParams);
-  if (!target) throw data(null, { status: 404 });
+  if (!target) refuse("not-found");
   const read = await readForm(request);
   if (read.kind === "ERROR") {
     const salvaged = read.salvaged ?? new FormData();
     const values = { amount: text(salvaged, "amount"), sponsorEmail: text(salvaged, "sponsorEmail"), message: text(salvaged, "message") };
-    return data<ActionData>({ values, fieldErrors: {}, message: read.message }, { status: httpStatusOf(read.code) });
+    return answerRefusal<ActionData>(read, { values, fieldErrors: {}, message: read.message });
   }
   const values = { amount: text(read.form, "amount"), sponsorEmail: text(read.form, "sponsorEmail"), message: text(read.form, "message") };
   const user = await getSessionUser(request, context);
@@ -61,18 +61,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts checkouts.
     const url = providerCheckoutUrl(result.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
     const cookie = checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:");
-    if (url) throw redirect(url, { status: 303, headers: { "Set-Cookie": cookie } });
-    return data<ActionData>({ values, fieldErrors: {}, message: "The checkout could not be opened. Please try again in a moment." }, { status: 502 });
+    if (url) {
+      const toCheckout = redirect(url, 303);
+      toCheckout.headers.set("Set-Cookie", cookie);
+      throw toCheckout;
+    }
+    return answerRefusal<ActionData>({ code: "bad-gateway" }, { values, fieldErrors: {}, message: "The checkout could not be opened. Please try again in a moment." });
   }
   if (result.code === "invalid-argument" && "fieldErrors" in result) {
     const { postId, ...fieldErrors } = result.fieldErrors;
-    return data<ActionData>({ values, fieldErrors, message: postId ?? null }, { status: 422 });
+    // The fields are refused beside what was typed: the form was understood, its content was not (422).
+    return answerRefusal<ActionData>({ code: "unprocessable-content" }, { values, fieldErrors, message: postId ?? null });
   }
-  if (result.code === "not-found") throw data(null, { status: 404 });
-  if (result.code === "resource-exhausted" && "retryAfterSeconds" in result) {
-    return data<ActionData>({ values, fieldErrors: {}, message: result.message }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
-  }
-  return data<ActionData>({ values, fieldErrors: {}, message: result.message }, { status: result.code === "aborted" ? 409 : 503 });
+  if (result.code === "not-found") refuse("not-found");
+  if ("retryAfterSeconds" in result) return answerRetryLater<ActionData>(result, { values, fieldErrors: {}, message: result.message });
+  return answerRefusal<ActionData>(result, { values, fieldErrors: {}, message: result.message });
 }
 
 /** What someone typed (email, message) is theirs: never kept by a shared cache. */

@@ -1,5 +1,4 @@
-import { data, redirect, type AppLoadContext } from "react-router";
-import { httpStatusOf } from "#server/errors";
+import { redirect, type AppLoadContext } from "react-router";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/payments/connect";
 import { payoutAccountOf } from "#server/payments/payments-overview";
@@ -7,7 +6,7 @@ import { parseSetupForm } from "#server/payments/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#app/lib/toast.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, refuseWith } from "#app/lib/respond.server";
 
 /** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */
 const ERROR_PAGE = "/500";
@@ -29,7 +28,7 @@ export async function connectAction(request: Request, context: AppLoadContext, u
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<PayoutSetupErrors>(read, { message: read.message });
   const parsed = parseSetupForm(read.form);
-  if (parsed.kind === "INVALID") return data<PayoutSetupErrors>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
+  if (parsed.kind === "ERROR") return answerRefusal<PayoutSetupErrors>(parsed, { values: parsed.values, errors: parsed.errors });
 
   const result = await getOrCreateConnectedAccount(context.db, context.payments, {
     uid: user.id,
@@ -47,16 +46,14 @@ export async function connectAction(request: Request, context: AppLoadContext, u
  * 500 page (SPEC §4).
  */
 export function answerConnectResult(request: Request, context: AppLoadContext, user: SignedIn, result: AnyConnectResult, failed: string) {
-  switch (result.kind) {
-    case "CREATE_NEW":
-    case "EXISTING_INCOMPLETE":
-      // The provider's own page (an absolute URL it gave us), not a path of ours.
-      throw redirect(result.url);
-    case "EXISTING_COMPLETE":
-      return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
-    case "ERROR":
-      if ("code" in result && typeof result.code === "string") throw data(result.message, { status: httpStatusOf(result.code) });
-      context.logger.error({ uid: user.id, reason: result.message }, `payments setup: ${failed}`);
-      throw redirect(ERROR_PAGE);
+  if (result.kind === "ERROR") {
+    if (result.reason === "NOT_YOUR_LINK") refuseWith(result);
+    context.logger.error({ uid: user.id, reason: result.message }, `payments setup: ${failed}`);
+    throw redirect(ERROR_PAGE);
   }
+  if (result.outcome === "EXISTING_COMPLETE") {
+    return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
+  }
+  // The provider's own page (an absolute URL it gave us), not a path of ours.
+  throw redirect(result.url);
 }

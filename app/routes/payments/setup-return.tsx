@@ -1,12 +1,12 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { httpStatusOf } from "#server/errors";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { completeOnboardingReturn } from "#server/payments/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
 import { FormAlert } from "#app/components/forms";
 import { pageMeta } from "#app/lib/meta";
 import { redirectWithToast } from "#app/lib/toast.server";
+import { answerRefusal } from "#app/lib/respond.server";
 import type { Route } from "./+types/setup-return";
 import { payoutSetupData } from "./payments.server";
 
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const stateToken = new URL(request.url).searchParams.get("state") ?? "";
   const result = await completeOnboardingReturn(context.db, context.payments, { uid: user.id, stateToken }, notificationDepsOf(context));
   // Refused (someone else's or an old link) or the provider unreachable: said on the page, with the way on.
-  if (result.kind === "ERROR") return data({ refused: result.message, setup: null }, { status: httpStatusOf(result.code) });
+  if (result.kind === "ERROR") return answerRefusal(result, { refused: result.message, setup: null });
   if (result.completed) {
     return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Your payout account is connected. Payouts are on." });
   }

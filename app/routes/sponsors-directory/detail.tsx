@@ -1,16 +1,17 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { SPONSORS_PATH } from "#server/sponsors/links";
 import { getSponsorDetail } from "#server/sponsors/detail";
 import { requirePro } from "#server/subscriptions/guards";
 import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/detail";
+import { refuse } from "#app/lib/respond.server";
 
 /** A company's page (SPEC detail + page): Pro only, checked before the id is even looked at. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requirePro(request, context);
   const sponsor = await getSponsorDetail(context.db, params.sponsorId);
-  if (!sponsor) throw data(null, { status: 404 });
+  if (!sponsor) refuse("not-found");
   return { sponsor };
 }
 

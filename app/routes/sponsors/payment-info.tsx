@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { formatMoney } from "#server/payments/money";
 import { paymentFigures } from "#server/payments/payment-figures";
@@ -11,6 +11,7 @@ import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/payment-info";
 import { ACTIVITY_LABELS, PAYMENTS_PATH } from "#app/components/sponsors/paths";
 import { activityView } from "./view.server";
+import { refuse } from "#app/lib/respond.server";
 
 /**
  * SPEC §2.5 "Payment info page" (§7.1 sponsorPaymentInfo): Transaction,
@@ -22,7 +23,7 @@ import { activityView } from "./view.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const found = await sponsorPaymentInfo(context.db, user.id, params.sessionId);
-  if (found.kind === "ERROR") throw data(null, { status: 404 });
+  if (found.kind === "ERROR") refuse("not-found");
   const { session, entries } = found.info;
   const money = (n: number) => formatMoney(n, session.currency);
   const { gross: paid, returned, net, platformFee, providerFee } = paymentFigures(found.info);

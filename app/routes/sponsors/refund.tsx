@@ -1,17 +1,16 @@
 import { data, redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { safeRedirectPath } from "#server/auth/redirects";
-import { httpStatusOf } from "#server/errors";
 import { refundSponsorship } from "#server/payments/refunds";
 import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#app/lib/toast.server";
 import { PAYMENTS_PATH } from "#app/components/sponsors/paths";
 import type { Route } from "./+types/refund";
-import { refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuse, refuseWith } from "#app/lib/respond.server";
 
 /** What a card's Refund button gets back when it asked from the page (a fetcher). */
-export type RefundAnswer = { ok: true; status: "pending" | "succeeded" } | { ok: false; message: string };
+export type RefundAnswer = { refunded: true; status: "pending" | "succeeded" } | { refunded: false; message: string };
 
 const REQUESTED = "Refund requested. The payment shows as refunded once the payment provider confirms it.";
 
@@ -30,11 +29,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const back = safeRedirectPath(formText(read.form, "returnTo"), PAYMENTS_PATH);
   const result = await refundSponsorship(context.db, context.payments, { uid: user.id, sessionId: params.sessionId });
   if (result.kind === "ERROR") {
-    if (result.code === "not-found") throw data(null, { status: 404 });
-    if (viaPage) return data<RefundAnswer>({ ok: false, message: result.message }, { status: httpStatusOf(result.code) });
+    if (result.code === "not-found") refuse("not-found");
+    if (viaPage) return answerRefusal<RefundAnswer>(result, { refunded: false, message: result.message });
     return redirectWithToast(request, context.sessionSecret, back, { kind: "error", message: result.message });
   }
-  if (viaPage) return data<RefundAnswer>({ ok: true, status: result.status });
+  if (viaPage) return data<RefundAnswer>({ refunded: true, status: result.status });
   return redirectWithToast(request, context.sessionSecret, back, { kind: "success", message: REQUESTED });
 }
 

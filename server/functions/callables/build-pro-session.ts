@@ -5,7 +5,6 @@ import { buildProSession } from "#server/subscriptions/checkout";
 import { PRO_PLAN_KEYS } from "#server/subscriptions/plans";
 import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
 import type { CallableFunction } from "#server/functions/protocol";
-import { NO_PRO_PLAN_MESSAGE } from "./create-portal-link";
 import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
 
 const proSessionInput = z.object(
@@ -34,9 +33,8 @@ export function buildProSessionFunction({ db, payments, config }: CallableDeps):
     const returnTo = safeRedirectPath(asked, "/app");
     const result = await buildProSession(db, payments, { uid: caller.id, email: caller.email, plan, returnTo, publicOrigin: config.PUBLIC_ORIGIN });
     if (result.kind === "ERROR") failWith(result);
-    if (result.kind === "SWITCH_IN_PORTAL") {
+    if (result.destination === "portal") {
       const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath: `/app/pro?returnTo=${encodeURIComponent(returnTo)}` });
-      if (link.kind === "NO_CUSTOMER") throw new AppError("aborted", NO_PRO_PLAN_MESSAGE);
       if (link.kind === "ERROR") failWith(link);
       const url = providerBillingUrl(link.url, origins);
       if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");

@@ -15,8 +15,6 @@ const portalInput = z
   )
   .nullable();
 
-export const NO_PRO_PLAN_MESSAGE = "You have no Pro plan to manage yet: choose one on the Pro page.";
-
 /**
  * SPEC §7.1 createPortalLink: the provider's billing portal for the caller's
  * own customer, as My Account's Pro Portal button (app/routes/app/pro-portal.ts).
@@ -28,7 +26,6 @@ export function createPortalLinkFunction({ db, payments, config }: CallableDeps)
     const input = readData(portalInput, data);
     const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
     const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
-    if (link.kind === "NO_CUSTOMER") throw new AppError("aborted", NO_PRO_PLAN_MESSAGE);
     if (link.kind === "ERROR") failWith(link);
     const url = providerBillingUrl(link.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
     if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");

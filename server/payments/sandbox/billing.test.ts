@@ -45,7 +45,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
   const checkoutIdOf = (url: string) => new URL(url).pathname.split("/").pop()!;
   const buy = async (plan: "launchpad" | "star_power" | "limitless", card = GOOD) => {
     const session = await buildProSession(db(), sandbox, { uid, email: `${uid}@pro.example`, plan, returnTo: "/app/sponsors", publicOrigin: ORIGIN });
-    if (session.kind !== "SUCCESS") throw new Error(`no checkout: ${JSON.stringify(session)}`);
+    if (!("url" in session)) throw new Error(`no checkout: ${JSON.stringify(session)}`);
     expect(session.url).toMatch(/^http:\/\/app\.test\/sandbox\/pro-checkout\/cs_sbx_/);
     return payProCheckout(db(), checkoutIdOf(session.url), card, sandbox.now());
   };
@@ -65,11 +65,11 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
 
   it("a paid Launchpad checkout makes the person Pro through the delivered events, once; a double submit pays nothing more", async () => {
     const paid = await buy("launchpad");
-    expect(paid).toMatchObject({ kind: "PAID", redirectTo: `${ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp%2Fsponsors` });
+    expect(paid).toMatchObject({ kind: "SUCCESS", outcome: "PAID", redirectTo: `${ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp%2Fsponsors` });
     expect(await sandbox.deliverPendingSandboxEvents()).toBe(3);
     const [row] = await db().select().from(proMemberships).where(eq(proMemberships.uid, uid));
     const [checkout] = await db().select().from(sandboxProCheckouts).where(eq(sandboxProCheckouts.customerId, row!.providerCustomerId!));
-    expect(await payProCheckout(db(), checkout!.id, GOOD, new Date())).toMatchObject({ kind: "ALREADY_PAID" });
+    expect(await payProCheckout(db(), checkout!.id, GOOD, new Date())).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_PAID" });
     expect(await sandbox.deliverPendingSandboxEvents()).toBe(0);
     expect(await status()).toMatchObject({ isPro: true, plan: "launchpad", renewalFailed: false, cancelAtPeriodEnd: false });
     expect(await alerts()).toEqual(["pro-started"]);
@@ -77,7 +77,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
   });
 
   it("a declined card changes nothing and sends nothing", async () => {
-    expect(await buy("star_power", DECLINED)).toMatchObject({ kind: "REFUSED", field: "number", message: "Your card was declined." });
+    expect(await buy("star_power", DECLINED)).toMatchObject({ kind: "ERROR", code: "payment-required", field: "number", message: "Your card was declined." });
     expect(await sandbox.deliverPendingSandboxEvents()).toBe(0);
     expect((await status()).isPro).toBe(false);
   });
@@ -86,10 +86,10 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     await buy("launchpad");
     await sandbox.deliverPendingSandboxEvents();
     const customer = await customerId();
-    expect(await applyPortalAction(db(), customer, { kind: "cancel" }, new Date())).toMatchObject({ kind: "DONE" });
+    expect(await applyPortalAction(db(), customer, { kind: "cancel" }, new Date())).toMatchObject({ kind: "SUCCESS" });
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, cancelAtPeriodEnd: true });
-    expect(await applyPortalAction(db(), customer, { kind: "advance" }, new Date())).toMatchObject({ kind: "DONE", message: "The period ended: the subscription is over." });
+    expect(await applyPortalAction(db(), customer, { kind: "advance" }, new Date())).toMatchObject({ kind: "SUCCESS", message: "The period ended: the subscription is over." });
     await sandbox.deliverPendingSandboxEvents();
     expect((await status()).isPro).toBe(false);
     expect(await alerts()).toEqual(["pro-ended", "pro-started"]);
@@ -112,8 +112,8 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
   it("switching plans in the portal keeps one subscription; the page's rules send a subscriber there", async () => {
     await buy("launchpad");
     await sandbox.deliverPendingSandboxEvents();
-    expect(await buildProSession(db(), sandbox, { uid, email: "x@pro.example", plan: "star_power", returnTo: "/app", publicOrigin: ORIGIN })).toEqual({ kind: "SWITCH_IN_PORTAL" });
-    expect(await applyPortalAction(db(), await customerId(), { kind: "switch", plan: "star_power" }, new Date())).toMatchObject({ kind: "DONE" });
+    expect(await buildProSession(db(), sandbox, { uid, email: "x@pro.example", plan: "star_power", returnTo: "/app", publicOrigin: ORIGIN })).toEqual({ kind: "SUCCESS", destination: "portal" });
+    expect(await applyPortalAction(db(), await customerId(), { kind: "switch", plan: "star_power" }, new Date())).toMatchObject({ kind: "SUCCESS" });
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, plan: "star_power" });
     expect(await alerts()).toEqual(["pro-started"]);

@@ -14,12 +14,12 @@ describe("sandbox test cards", () => {
     ["5555 5555 5555 4444", "mastercard", "4444"],
     ["6011 1111 1111 1117", "discover", "1117"],
   ])("%s succeeds as %s ending %s", (number, brand, last4) => {
-    expect(check({ number })).toEqual({ ok: true, brand, last4 });
+    expect(check({ number })).toEqual({ kind: "SUCCESS", brand, last4 });
   });
 
   it("takes a four-digit CVC for American Express and refuses three", () => {
-    expect(check({ number: "3782 822463 10005", cvc: "1234" })).toEqual({ ok: true, brand: "amex", last4: "0005" });
-    expect(check({ number: "3782 822463 10005", cvc: "123" })).toMatchObject({ ok: false, field: "cvc" });
+    expect(check({ number: "3782 822463 10005", cvc: "1234" })).toEqual({ kind: "SUCCESS", brand: "amex", last4: "0005" });
+    expect(check({ number: "3782 822463 10005", cvc: "123" })).toMatchObject({ kind: "ERROR", field: "cvc" });
   });
 
   it.each([
@@ -28,7 +28,7 @@ describe("sandbox test cards", () => {
     // A real-looking card (passes Luhn) is declined: the sandbox is for test cards only.
     ["4111 1111 1111 1111", "test_mode_live_card", CARD_MESSAGES.test_mode_live_card],
   ])("%s is declined (%s) beside the number field", (number, code, message) => {
-    expect(check({ number })).toEqual({ ok: false, field: "number", code, message });
+    expect(check({ number })).toEqual({ kind: "ERROR", code: "payment-required", field: "number", reason: code, message });
   });
 
   it.each([
@@ -45,7 +45,7 @@ describe("sandbox test cards", () => {
     [" ".repeat(1000), "only spaces"],
     ["-".repeat(20), "only dashes"],
   ])("refuses %j (%s) as an invalid number", (number) => {
-    expect(check({ number })).toEqual({ ok: false, field: "number", code: "invalid_number", message: "Your card number is invalid." });
+    expect(check({ number })).toEqual({ kind: "ERROR", code: "payment-required", field: "number", reason: "invalid_number", message: "Your card number is invalid." });
   });
 
   it.each([
@@ -64,11 +64,11 @@ describe("sandbox test cards", () => {
   });
 
   it("refuses an expiry in the past, takes this month, and refuses a year far away", () => {
-    expect(check({ expiry: "10/26" })).toEqual({ ok: false, field: "expiry", code: "expired_card", message: "Your card's expiration date is in the past." });
-    expect(check({ expiry: "12/25" })).toMatchObject({ code: "expired_card" });
-    expect(check({ expiry: "11/26" })).toMatchObject({ ok: true });
-    expect(check({ expiry: "12/99" })).toMatchObject({ ok: false, code: "invalid_expiry_year" });
-    expect(check({ expiry: "" })).toMatchObject({ ok: false, field: "expiry", code: "incomplete_expiry" });
+    expect(check({ expiry: "10/26" })).toEqual({ kind: "ERROR", code: "payment-required", field: "expiry", reason: "expired_card", message: "Your card's expiration date is in the past." });
+    expect(check({ expiry: "12/25" })).toMatchObject({ reason: "expired_card" });
+    expect(check({ expiry: "11/26" })).toMatchObject({ kind: "SUCCESS" });
+    expect(check({ expiry: "12/99" })).toMatchObject({ kind: "ERROR", reason: "invalid_expiry_year" });
+    expect(check({ expiry: "" })).toMatchObject({ kind: "ERROR", field: "expiry", reason: "incomplete_expiry" });
   });
 
   it("checks the number before anything else, then expiry, CVC and ZIP", () => {
@@ -76,7 +76,7 @@ describe("sandbox test cards", () => {
     expect(check({ expiry: "", cvc: "", postalCode: "" })).toMatchObject({ field: "expiry" });
     expect(check({ cvc: "12", postalCode: "" })).toMatchObject({ field: "cvc", message: "Your card's security code is incomplete." });
     expect(check({ postalCode: "9410" })).toMatchObject({ field: "postalCode", message: "Your ZIP code is incomplete." });
-    expect(check({ postalCode: "94107-1234" })).toMatchObject({ ok: true });
+    expect(check({ postalCode: "94107-1234" })).toMatchObject({ kind: "SUCCESS" });
     // A declined card is still checked for a complete form first, as Stripe's form does.
     expect(check({ number: "4000000000000002", cvc: "" })).toMatchObject({ field: "cvc" });
   });

@@ -4,13 +4,16 @@
  * only its brand and last four digits; a number that is not a test card is
  * declined, as Stripe declines real cards in test mode.
  */
+import { refusal, success, type Refusal, type Success } from "#server/errors";
+
 export type CardField = "number" | "expiry" | "cvc" | "postalCode";
 
 export type CardInput = { number: string; expiry: string; cvc: string; postalCode: string };
 
+/** A card the sandbox takes, or Stripe's decline code as the refusal's reason, beside the field it is about. */
 export type CardCheck =
-  | { ok: true; brand: CardBrand; last4: string; failsLaterCharges?: true }
-  | { ok: false; field: CardField; code: CardErrorCode; message: string };
+  | Success<{ brand: CardBrand; last4: string; failsLaterCharges?: true }>
+  | Refusal<"payment-required", CardErrorCode, { field: CardField }>;
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "discover";
 export type CardErrorCode =
@@ -52,7 +55,7 @@ export const TEST_CARDS: Record<string, TestCard> = {
   "4000000000009995": { brand: "visa", outcome: "insufficient_funds", label: "Visa: declined, insufficient funds" },
 };
 
-const fail = (field: CardField, code: CardErrorCode): CardCheck => ({ ok: false, field, code, message: CARD_MESSAGES[code] });
+const fail = (field: CardField, code: CardErrorCode): CardCheck => refusal("payment-required", code, CARD_MESSAGES[code], { field });
 
 /** Digits only, once the spaces and dashes people type are taken out; null when anything else is there. */
 export function cardDigits(number: string): string | null {
@@ -103,5 +106,5 @@ export function checkCard(input: CardInput, now: Date): CardCheck {
   if (!/^\d{5}(-?\d{4})?$/.test(input.postalCode.trim())) return fail("postalCode", "incomplete_zip");
   if (!card) return fail("number", "test_mode_live_card");
   if (card.outcome !== "succeeds") return fail("number", card.outcome);
-  return { ok: true, brand: card.brand, last4: digits.slice(-4), ...(card.failsLaterCharges ? { failsLaterCharges: true as const } : {}) };
+  return success({ brand: card.brand, last4: digits.slice(-4), ...(card.failsLaterCharges ? { failsLaterCharges: true as const } : {}) });
 }

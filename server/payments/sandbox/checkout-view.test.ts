@@ -56,7 +56,10 @@ describe.each(ENGINES)("the sandbox checkout page on %s", (engine) => {
     const views = await Promise.all([1, 2, 3].map(() => loadCheckoutView(sandbox, database.db, checkoutId)));
     expect(views.map((view) => view?.status)).toEqual(["expired", "expired", "expired"]);
     expect(await payCheckout(database.db, checkoutId, { email: "a@b.co", number: "4242424242424242", expiry: "12/34", cvc: "123", postalCode: "94107" }, clock.now)).toEqual({
-      kind: "EXPIRED",
+      kind: "ERROR",
+      code: "gone",
+      reason: "EXPIRED",
+      message: "This checkout has expired. Nothing was charged.",
     });
     expect(await database.db.select().from(sandboxEvents).where(eq(sandboxEvents.type, "checkout.expired"))).toHaveLength(1);
     await sandbox.deliverPendingSandboxEvents();

@@ -76,8 +76,8 @@ describe("sandbox onboarding form", () => {
 
   it("names each missing or wrong field", () => {
     const result = parseOnboardingForm(form({ legalName: "", country: "FR", bankAccount: "12ab" }));
-    expect(result.kind).toBe("INVALID");
-    if (result.kind !== "INVALID") return;
+    expect(result).toMatchObject({ kind: "ERROR", code: "invalid-argument", reason: "INVALID_FIELDS" });
+    if (result.kind !== "ERROR") return;
     expect(Object.keys(result.errors).sort()).toEqual(["agree", "bankAccount", "country", "legalName"]);
     expect(parseOnboardingForm(form({ legalName: "x".repeat(101), country: "US", bankAccount: "000123456789", agree: "on" }))).toMatchObject({
       errors: { legalName: "Use at most 100 characters." },

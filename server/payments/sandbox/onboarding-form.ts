@@ -1,10 +1,12 @@
+import { refusal, success, type Refusal, type Success } from "#server/errors";
 import type { OnboardingDetails } from "./accounts";
 
 export type OnboardingField = "legalName" | "country" | "bankAccount" | "agree";
 export type OnboardingValues = { legalName: string; country: string; bankAccount: string; agree: boolean };
+/** The details to onboard with, or the refused fields beside what was typed (to put back into the form). */
 export type OnboardingFormResult =
-  | { kind: "SUCCESS"; details: OnboardingDetails }
-  | { kind: "INVALID"; values: OnboardingValues; errors: Partial<Record<OnboardingField, string>> };
+  | Success<{ details: OnboardingDetails }>
+  | Refusal<"invalid-argument", "INVALID_FIELDS", { values: OnboardingValues; errors: Partial<Record<OnboardingField, string>> }>;
 
 /** Stripe's test bank account number (routing 110000000): what the form offers. */
 export const TEST_BANK_ACCOUNT = "000123456789";
@@ -28,6 +30,6 @@ export function parseOnboardingForm(form: FormData): OnboardingFormResult {
   if (values.country !== "US") errors.country = "The sandbox onboards accounts in the United States only.";
   if (!/^\d{4,17}$/.test(values.bankAccount)) errors.bankAccount = "Enter a bank account number of 4 to 17 digits, such as the test account 000123456789.";
   if (!values.agree) errors.agree = "Agree to the sandbox terms to continue.";
-  if (Object.keys(errors).length > 0) return { kind: "INVALID", values, errors };
-  return { kind: "SUCCESS", details: { legalName: values.legalName, country: "US", bankAccount: values.bankAccount } };
+  if (Object.keys(errors).length > 0) return refusal("invalid-argument", "INVALID_FIELDS", "Check the highlighted fields.", { values, errors });
+  return success({ details: { legalName: values.legalName, country: "US", bankAccount: values.bankAccount } });
 }

@@ -3,7 +3,8 @@ import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accoun
 import type { Db } from "#server/db/client";
 import { sponsorSessions } from "#server/db/schema";
 import { sandboxCheckouts, sandboxPayments } from "#server/payments/sandbox/schema";
-import { type CardField, type CardInput, checkCard } from "./cards";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
+import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
 import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
 import { splitCharge } from "./fees";
 import { sandboxId } from "./ids";
@@ -12,14 +13,21 @@ import { recordSandboxEvent } from "./outbox";
 export type PaymentForm = CardInput & { email: string };
 export type PaymentFormField = CardField | "email";
 
+export const EXPIRED_CHECKOUT_MESSAGE = "This checkout has expired. Nothing was charged.";
+
+/** Paid now, or paid before (a second submit lands where the first went; nothing is charged again). */
 export type PayResult =
-  | { kind: "PAID"; paymentIntentId: string; redirectTo: string }
-  | { kind: "ALREADY_PAID"; redirectTo: string }
-  | { kind: "EXPIRED" }
-  | { kind: "NOT_FOUND" }
+  | Success<{ outcome: "PAID"; paymentIntentId: string; redirectTo: string }>
+  | Success<{ outcome: "ALREADY_PAID"; redirectTo: string }>
+  | Refusal<"gone", "EXPIRED">
+  | Refusal<"not-found", "NOT_FOUND">
   /** The payee's account was disabled after the checkout opened: nothing is charged. */
-  | { kind: "PAYEE_UNAVAILABLE"; message: string }
-  | { kind: "REFUSED"; field: PaymentFormField; message: string };
+  | Refusal<"aborted", "PAYEE_UNAVAILABLE">
+  /** A card the sandbox declines (Stripe's decline code as the reason), or an email it cannot send a receipt to. */
+  | Refusal<"payment-required", CardErrorCode | "invalid_email", { field: PaymentFormField }>;
+
+export const checkoutNotFound = () => refusal("not-found", "NOT_FOUND", "There is no such checkout.");
+export const checkoutExpired = () => refusal("gone", "EXPIRED", EXPIRED_CHECKOUT_MESSAGE);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -38,27 +46,27 @@ export function emailProblem(email: string): string | null {
  */
 export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date()): Promise<PayResult> {
   const seen = await findSandboxCheckout(db, checkoutId);
-  if (!seen) return { kind: "NOT_FOUND" };
-  if (seen.status === "complete") return { kind: "ALREADY_PAID", redirectTo: successUrlFor(seen) };
+  if (!seen) return checkoutNotFound();
+  if (seen.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(seen) });
   if (seen.status === "expired" || seen.expiresAt <= now) {
     await db.transaction(async (tx) => {
       const locked = await findSandboxCheckout(tx, checkoutId, true);
       if (locked) await expireLockedCheckout(tx, locked, now);
     });
-    return { kind: "EXPIRED" };
+    return checkoutExpired();
   }
-  if (!(await payeeActive(db, seen.sessionId))) return { kind: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE };
+  if (!(await payeeActive(db, seen.sessionId))) return refusal("aborted", "PAYEE_UNAVAILABLE", OWNER_UNAVAILABLE_PAYMENT_MESSAGE);
   const email = form.email.trim();
   const badEmail = emailProblem(email);
-  if (badEmail) return { kind: "REFUSED", field: "email", message: badEmail };
+  if (badEmail) return refusal("payment-required", "invalid_email", badEmail, { field: "email" });
   const card = checkCard(form, now);
-  if (!card.ok) return { kind: "REFUSED", field: card.field, message: card.message };
+  if (card.kind === "ERROR") return card;
 
   return db.transaction(async (tx): Promise<PayResult> => {
     const checkout = await findSandboxCheckout(tx, checkoutId, true);
-    if (!checkout) return { kind: "NOT_FOUND" };
-    if (checkout.status === "complete") return { kind: "ALREADY_PAID", redirectTo: successUrlFor(checkout) };
-    if ((await expireLockedCheckout(tx, checkout, now)).status === "expired") return { kind: "EXPIRED" };
+    if (!checkout) return checkoutNotFound();
+    if (checkout.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(checkout) });
+    if ((await expireLockedCheckout(tx, checkout, now)).status === "expired") return checkoutExpired();
     const split = splitCharge(checkout.amount, checkout.applicationFeeAmount);
     const paymentIntentId = sandboxId("pi");
     await tx.insert(sandboxPayments).values({
@@ -90,7 +98,7 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
       },
       now,
     );
-    return { kind: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) };
+    return success({ outcome: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) });
   });
 }
 

@@ -3,7 +3,8 @@ import type { Db } from "#server/db/client";
 import { sandboxCustomers, sandboxPrices, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { planOfLookupKey, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
 import { addInterval, findSandboxCustomer, readSandboxProState, recordCustomerChanged, runningSubscription } from "./billing";
-import { type CardField, type CardInput, checkCard } from "./cards";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
+import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
 import { SandboxRequestError } from "./errors";
 import { checkLink, type LinkCheck, signLink } from "./signing";
 
@@ -49,7 +50,11 @@ export type PortalAction =
   | { kind: "card"; card: CardInput }
   | { kind: "advance" };
 
-export type PortalResult = { kind: "DONE"; message: string } | { kind: "REFUSED"; message: string; field?: CardField };
+/** Done (its message says what changed), refused for the subscription's state, or a card the sandbox declines. */
+export type PortalResult =
+  | Success<{ message: string }>
+  | Refusal<"aborted", "NO_SUBSCRIPTION" | "SAME_PLAN" | "NOT_ON_SALE">
+  | Refusal<"payment-required", CardErrorCode, { field: CardField }>;
 
 /**
  * The portal's changes, each in one transaction with the subscription row
@@ -64,7 +69,7 @@ export type PortalResult = { kind: "DONE"; message: string } | { kind: "REFUSED"
 export async function applyPortalAction(db: Db, customerId: string, action: PortalAction, now: Date): Promise<PortalResult> {
   if (action.kind === "card") {
     const checked = checkCard(action.card, now);
-    if (!checked.ok) return { kind: "REFUSED", field: checked.field, message: checked.message };
+    if (checked.kind === "ERROR") return checked;
     return db.transaction(async (tx): Promise<PortalResult> => {
       await tx
         .update(sandboxCustomers)
@@ -75,52 +80,52 @@ export async function applyPortalAction(db: Db, customerId: string, action: Port
         await tx.update(sandboxSubscriptions).set({ status: "active" }).where(eq(sandboxSubscriptions.id, sub.id));
         await recordCustomerChanged(tx, customerId, "invoice.paid", now);
         await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-        return { kind: "DONE", message: "Card updated. The overdue renewal is paid." };
+        return success({ message: "Card updated. The overdue renewal is paid." });
       }
-      return { kind: "DONE", message: "Card updated." };
+      return success({ message: "Card updated." });
     });
   }
   return db.transaction(async (tx): Promise<PortalResult> => {
     const sub = await runningSubscription(tx, customerId, true);
-    if (!sub) return { kind: "REFUSED", message: action.kind === "advance" ? "Nothing renews here: there is no running subscription." : "There is no running subscription." };
+    if (!sub) return refusal("aborted", "NO_SUBSCRIPTION", action.kind === "advance" ? "Nothing renews here: there is no running subscription." : "There is no running subscription.");
     const [price] = await tx.select().from(sandboxPrices).where(eq(sandboxPrices.id, sub.priceId));
     const set = (values: Partial<typeof sandboxSubscriptions.$inferInsert>) => tx.update(sandboxSubscriptions).set(values).where(eq(sandboxSubscriptions.id, sub.id));
     switch (action.kind) {
       case "switch": {
-        if (action.plan === "limitless" || planOfLookupKey(price!.lookupKey) === action.plan) return { kind: "REFUSED", message: "Choose another subscription plan." };
+        if (action.plan === "limitless" || planOfLookupKey(price!.lookupKey) === action.plan) return refusal("aborted", "SAME_PLAN", "Choose another subscription plan.");
         const [target] = await tx.select().from(sandboxPrices).where(eq(sandboxPrices.lookupKey, PRO_PLANS[action.plan].lookupKey));
-        if (!target) return { kind: "REFUSED", message: "That plan is not on sale." };
+        if (!target) return refusal("aborted", "NOT_ON_SALE", "That plan is not on sale.");
         await set({ priceId: target.id });
         await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-        return { kind: "DONE", message: `Switched to ${PRO_PLANS[action.plan].name}. The new price applies from the next renewal.` };
+        return success({ message: `Switched to ${PRO_PLANS[action.plan].name}. The new price applies from the next renewal.` });
       }
       case "cancel":
         await set({ cancelAtPeriodEnd: true });
         await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-        return { kind: "DONE", message: "Your plan is cancelled. It stays active until the end of the period." };
+        return success({ message: "Your plan is cancelled. It stays active until the end of the period." });
       case "resume":
         await set({ cancelAtPeriodEnd: false });
         await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-        return { kind: "DONE", message: "Your plan renews again." };
+        return success({ message: "Your plan renews again." });
       case "advance": {
         const customer = (await tx.select().from(sandboxCustomers).where(eq(sandboxCustomers.id, customerId)))[0]!;
         if (sub.cancelAtPeriodEnd || sub.status === "past_due") {
           // A cancelled plan ends at its period's end; so does one whose failed renewal stays unpaid (Stripe's "cancel after retries").
           await set({ status: "canceled", currentPeriodEnd: sub.status === "past_due" ? now : sub.currentPeriodEnd });
           await recordCustomerChanged(tx, customerId, "subscription.deleted", now);
-          return { kind: "DONE", message: "The period ended: the subscription is over." };
+          return success({ message: "The period ended: the subscription is over." });
         }
         const nextEnd = addInterval(sub.currentPeriodEnd, price!.interval === "year" ? "year" : "month");
         if (customer.cardFailsRenewal) {
           await set({ status: "past_due", currentPeriodEnd: nextEnd });
           await recordCustomerChanged(tx, customerId, "invoice.payment_failed", now);
           await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-          return { kind: "DONE", message: "The renewal payment failed: the subscription is past due." };
+          return success({ message: "The renewal payment failed: the subscription is past due." });
         }
         await set({ currentPeriodEnd: nextEnd });
         await recordCustomerChanged(tx, customerId, "invoice.paid", now);
         await recordCustomerChanged(tx, customerId, "subscription.updated", now);
-        return { kind: "DONE", message: "Renewed for another period." };
+        return success({ message: "Renewed for another period." });
       }
     }
   });

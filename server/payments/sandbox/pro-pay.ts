@@ -2,19 +2,25 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { addInterval, proPaymentConflict, recordCustomerChanged, type SandboxProCheckout } from "./billing";
-import { type CardField, type CardInput, checkCard } from "./cards";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
+import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
+import { checkoutExpired, checkoutNotFound } from "./pay";
 import { successUrlFor } from "./checkouts";
 import { sandboxId } from "./ids";
 import type { DbOrTx } from "./outbox";
 
 export type ProPayResult =
-  | { kind: "PAID"; redirectTo: string }
-  | { kind: "ALREADY_PAID"; redirectTo: string }
-  | { kind: "EXPIRED" }
+  | Success<{ outcome: "PAID" | "ALREADY_PAID"; redirectTo: string }>
+  | Refusal<"gone", "EXPIRED">
   /** The customer already has a running subscription or Limitless: nothing was charged. */
-  | { kind: "ALREADY_PRO"; holds: "SUBSCRIBED" | "LIMITLESS"; cancelUrl: string }
-  | { kind: "NOT_FOUND" }
-  | { kind: "REFUSED"; field: CardField; message: string };
+  | Refusal<"aborted", "ALREADY_PRO", { holds: "SUBSCRIBED" | "LIMITLESS"; cancelUrl: string }>
+  | Refusal<"not-found", "NOT_FOUND">
+  | Refusal<"payment-required", CardErrorCode, { field: CardField }>;
+
+const ALREADY_PRO_MESSAGES = {
+  LIMITLESS: "You already have Limitless, which never expires. Nothing was charged.",
+  SUBSCRIBED: "You already have a Pro subscription: one is all you need. Nothing was charged. To change plans, use the Pro Portal.",
+} as const;
 
 async function lockCheckout(tx: DbOrTx, checkoutId: string): Promise<SandboxProCheckout | null> {
   const [row] = await tx.select().from(sandboxProCheckouts).where(eq(sandboxProCheckouts.id, checkoutId)).for("update");
@@ -54,18 +60,18 @@ export async function payProCheckout(db: Db, checkoutId: string, card: CardInput
   const checked = checkCard(card, now);
   return db.transaction(async (tx): Promise<ProPayResult> => {
     const checkout = await lockCheckout(tx, checkoutId);
-    if (!checkout) return { kind: "NOT_FOUND" };
-    if (checkout.status === "complete") return { kind: "ALREADY_PAID", redirectTo: successUrlFor(checkout) };
+    if (!checkout) return checkoutNotFound();
+    if (checkout.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(checkout) });
     if (checkout.status === "expired" || checkout.expiresAt <= now) {
       await tx.update(sandboxProCheckouts).set({ status: "expired" }).where(eq(sandboxProCheckouts.id, checkout.id));
-      return { kind: "EXPIRED" };
+      return checkoutExpired();
     }
-    if (!checked.ok) return { kind: "REFUSED", field: checked.field, message: checked.message };
+    if (checked.kind === "ERROR") return checked;
     // One live subscription per person, checked when paying (not only when the checkout was opened):
     // the customer's row is locked, so two of their checkouts paid at once take turns.
     await tx.select({ id: sandboxCustomers.id }).from(sandboxCustomers).where(eq(sandboxCustomers.id, checkout.customerId)).for("update");
     const conflict = await proPaymentConflict(tx, checkout.customerId, checkout.mode);
-    if (conflict) return { kind: "ALREADY_PRO", holds: conflict, cancelUrl: checkout.cancelUrl };
+    if (conflict) return refusal("aborted", "ALREADY_PRO", ALREADY_PRO_MESSAGES[conflict], { holds: conflict, cancelUrl: checkout.cancelUrl });
     const [price] = await tx.select().from(sandboxPrices).where(eq(sandboxPrices.id, checkout.priceId));
     await tx
       .update(sandboxCustomers)
@@ -97,6 +103,6 @@ export async function payProCheckout(db: Db, checkoutId: string, card: CardInput
     }
     await tx.update(sandboxProCheckouts).set({ status: "complete" }).where(eq(sandboxProCheckouts.id, checkout.id));
     await recordCustomerChanged(tx, checkout.customerId, "checkout.completed", now);
-    return { kind: "PAID", redirectTo: successUrlFor(checkout) };
+    return success({ outcome: "PAID", redirectTo: successUrlFor(checkout) });
   });
 }

@@ -114,9 +114,9 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
   it("pays with a test card once, however many submits, with Stripe's fee", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 2500, applicationFeeAmount: 125 }));
     const results = await Promise.all(Array.from({ length: 8 }, () => payCheckout(database.db, checkoutId, CARD, clock.now)));
-    const paid = results.filter((r) => r.kind === "PAID");
+    const paid = results.filter((r) => r.kind === "SUCCESS" && r.outcome === "PAID");
     expect(paid).toHaveLength(1);
-    expect(results.filter((r) => r.kind === "ALREADY_PAID")).toHaveLength(7);
+    expect(results.filter((r) => r.kind === "SUCCESS" && r.outcome === "ALREADY_PAID")).toHaveLength(7);
     expect(paid[0]).toMatchObject({ redirectTo: `${ORIGIN}/app/payments/success?session_id=${checkoutId}` });
     const payments = await database.db.select().from(sandboxPayments).where(eq(sandboxPayments.checkoutId, checkoutId));
     expect(payments).toHaveLength(1);
@@ -125,13 +125,15 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect(await sandbox.paymentDetails(paymentIntentId)).toEqual({ paymentIntentId, chargeId: payments[0]!.chargeId, gross: 2500, providerFee: 103, currency: "usd" });
     const completed = (await events("checkout.completed")).filter((e) => e.checkoutId === checkoutId);
     expect(completed).toEqual([expect.objectContaining({ paymentIntentId, paymentStatus: "paid", amount: 2500, currency: "usd", sessionId: expect.any(String) })]);
-    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "ALREADY_PAID" });
+    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_PAID" });
   });
 
   it("declines without charging and leaves the checkout open", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput());
     expect(await payCheckout(database.db, checkoutId, { ...CARD, number: "4000 0000 0000 0002" }, clock.now)).toEqual({
-      kind: "REFUSED",
+      kind: "ERROR",
+      code: "payment-required",
+      reason: "card_declined",
       field: "number",
       message: "Your card was declined.",
     });
@@ -140,7 +142,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect(await database.db.select().from(sandboxPayments).where(eq(sandboxPayments.checkoutId, checkoutId))).toEqual([]);
     const [row] = await database.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, checkoutId));
     expect(row!.status).toBe("open");
-    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "PAID" });
+    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
   });
 
   it.each([
@@ -151,7 +153,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
   ])("a %i¢ payment costs a %i¢ fee", async (amount, fee) => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount }));
     const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
-    if (paid.kind !== "PAID") throw new Error(paid.kind);
+    if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     expect(await sandbox.paymentDetails(paid.paymentIntentId)).toMatchObject({ gross: amount, providerFee: fee });
   });
 
@@ -159,8 +161,8 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput());
     const later = new Date(clock.now.getTime() + 24 * 3600 * 1000 + 1);
     const expiredBefore = (await events("checkout.expired")).length;
-    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "EXPIRED" });
-    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "EXPIRED" });
+    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
+    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
     const expired = await events("checkout.expired");
     expect(expired).toHaveLength(expiredBefore + 1);
     expect(expired.at(-1)).toMatchObject({ checkoutId, paymentStatus: "unpaid", paymentIntentId: null });
@@ -179,7 +181,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
   it("refunds all of a payment once: the transfer and the platform fee go back, the processing fee does not", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 1000, applicationFeeAmount: 100 }));
     const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
-    if (paid.kind !== "PAID") throw new Error(paid.kind);
+    if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     const paymentIntentId = paid.paymentIntentId;
     const attempts = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) => sandbox.refundPayment({ idempotencyKey: i < 5 ? "refund_a" : `refund_${i}`, paymentIntentId })),
@@ -205,7 +207,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
   it("opens a dispute on a payment as a bank would, storing dispute.created", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 4200 }));
     const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
-    if (paid.kind !== "PAID") throw new Error(paid.kind);
+    if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     const { disputeId } = await sandbox.openDispute({ paymentIntentId: paid.paymentIntentId, reason: "product_not_received" });
     expect(isSandboxId("du", disputeId)).toBe(true);
     expect((await events("dispute.created")).filter((e) => e.disputeId === disputeId)).toEqual([

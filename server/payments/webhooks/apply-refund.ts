@@ -31,7 +31,7 @@ export async function applySucceededRefund(
       // charge.refunded does not name the refund; whichever event does fills it in.
       set: { status: "succeeded", providerRefundId: sql`coalesce(excluded.provider_refund_id, ${refundRequests.providerRefundId})`, updatedAt: new Date() },
     });
-  if (written.kind === "ALREADY_RECORDED") return;
+  if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
   await announceRefund(tx, session, Math.min(refund.amount, payment.gross), refund.currency, deps);
 }

@@ -1,5 +1,6 @@
 import type { BodyLimitRule } from "#server/http/body-limit";
 import type { AppContext } from "#server/http/context";
+import { httpStatusOf } from "#server/errors";
 import { WebhookSignatureError, type ProviderName } from "#server/payments/provider";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import { receivePaymentEvent } from "./intake";
@@ -61,6 +62,6 @@ export async function handleWebhookRequest(
   }
   if (!event) return text(200, "Ignored: not an event this endpoint acts on.");
   const result = await receivePaymentEvent(context.db, event, webhookDepsOf(context));
-  if (result.kind === "FAILED") return text(500, "Not handled yet; deliver it again.");
-  return text(200, result.kind === "ALREADY_HANDLED" ? "Already handled." : "Handled.");
+  if (result.kind === "ERROR") return text(httpStatusOf(result.code), result.message);
+  return text(200, result.outcome === "ALREADY_HANDLED" ? "Already handled." : "Handled.");
 }

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
+import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { paymentEvents } from "#server/db/schema";
 import type { PaymentEvent, PaymentEventType } from "#server/payments/events";
 import { HANDLERS } from "./dispatch";
@@ -15,12 +16,13 @@ async function runAfterCommit(db: Db, after: AfterCommit | undefined, deps: Webh
 }
 
 export type IntakeResult =
-  | { kind: "HANDLED" }
-  | { kind: "ALREADY_HANDLED" }
-  /** A type with no handler: recorded and marked handled, so it is not delivered again. */
-  | { kind: "IGNORED" }
-  /** The handler failed (or the event came before what it needs): left unhandled for the provider's retry. */
-  | { kind: "FAILED"; error: unknown };
+  /** IGNORED: a type with no handler, recorded and marked handled, so it is not delivered again. */
+  | Success<{ outcome: "HANDLED" | "ALREADY_HANDLED" | "IGNORED" }>
+  /**
+   * The handler failed (or the event came before what it needs): left unhandled, and the
+   * refusal's 500 is what makes the provider deliver it again.
+   */
+  | Refusal<"internal", "NOT_HANDLED_YET", { error: unknown }>;
 
 /**
  * Record-once webhook intake (DESIGN §5a, as Polar's external_event service):
@@ -44,7 +46,7 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
     .values({ provider: event.provider, eventId: event.eventId, type: event.type, payload: event })
     .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] });
   const [stored] = await db.select({ handledAt: paymentEvents.handledAt }).from(paymentEvents).where(key);
-  if (stored?.handledAt) return { kind: "ALREADY_HANDLED" };
+  if (stored?.handledAt) return success({ outcome: "ALREADY_HANDLED" });
 
   const handler = (HANDLERS as Partial<Record<PaymentEventType, Handler<PaymentEventType, unknown>>>)[event.type];
   let outcome;
@@ -52,14 +54,14 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
     const prefetched = handler?.prefetch ? await handler.prefetch(db, event as never, deps) : undefined;
     outcome = await db.transaction(async (tx) => {
       const [locked] = await tx.select({ handledAt: paymentEvents.handledAt }).from(paymentEvents).where(key).for("update");
-      if (locked?.handledAt) return { result: { kind: "ALREADY_HANDLED" } as const };
+      if (locked?.handledAt) return { result: success({ outcome: "ALREADY_HANDLED" as const }) };
       const after = handler ? await handler.handle(tx, event as never, prefetched, deps) : undefined;
       await tx.update(paymentEvents).set({ handledAt: new Date() }).where(key);
-      return { result: handler ? ({ kind: "HANDLED" } as const) : ({ kind: "IGNORED" } as const), after: after ?? undefined };
+      return { result: success({ outcome: handler ? ("HANDLED" as const) : ("IGNORED" as const) }), after: after ?? undefined };
     });
   } catch (error) {
     deps.logger?.warn({ err: error, provider: event.provider, eventId: event.eventId, type: event.type }, "payment event not handled; the provider will deliver it again");
-    return { kind: "FAILED", error };
+    return refusal("internal", "NOT_HANDLED_YET", "Not handled yet; deliver it again.", { error });
   }
   // Committed: what follows cannot undo it, so its failure is logged, not reported as the event's.
   await runAfterCommit(db, outcome.after, deps).catch((error: unknown) => deps.logger?.error({ err: error, eventId: event.eventId }, "after-commit step of a payment event failed"));

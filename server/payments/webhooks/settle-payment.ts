@@ -57,7 +57,7 @@ export async function settlePayment(
     platformFee: session.platformFee,
     currency: details.currency,
   });
-  if (written.kind === "ALREADY_RECORDED") return;
+  if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
   await announcePayment(tx, session, details.gross, details.currency, mails, deps);
   return { mailQueued: mails.length > 0 };

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { loadCheckoutView } from "#server/payments/sandbox/checkout-view";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { payCheckout, type PaymentFormField } from "#server/payments/sandbox/pay";
@@ -9,13 +9,13 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/checkout";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#app/lib/respond.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  if (!isSandboxId("cs", params.checkoutId)) refuse("not-found");
   const view = await loadCheckoutView(sandbox, context.db, params.checkoutId);
-  if (!view) throw data(null, { status: 404 });
+  if (!view) refuse("not-found");
   return { view, appName: context.config.APP_NAME };
 }
 
@@ -28,29 +28,24 @@ const text = (form: FormData, name: string) => {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  if (!isSandboxId("cs", params.checkoutId)) refuse("not-found");
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { message: read.message, values: { email: "", expiry: "", postalCode: "" } });
   const form = { email: text(read.form, "email"), number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
   const result = await payCheckout(context.db, params.checkoutId, form, sandbox.now());
-  switch (result.kind) {
-    case "PAID":
-      sandbox.outbox.kick();
-      throw redirect(result.redirectTo);
-    case "ALREADY_PAID":
-      // A second submit of a paid checkout lands where the first one went; nothing is charged again.
-      throw redirect(result.redirectTo);
-    case "NOT_FOUND":
-      throw data(null, { status: 404 });
-    case "EXPIRED":
-      sandbox.outbox.kick();
-      return data<ActionData>({ expired: true, message: "This checkout has expired. Nothing was charged.", values: { email: form.email, expiry: "", postalCode: "" } }, { status: 410 });
-    case "PAYEE_UNAVAILABLE":
-      return data<ActionData>({ message: result.message, values: { email: form.email, expiry: "", postalCode: "" } }, { status: 409 });
-    case "REFUSED":
-      // The card number and security code are never sent back into the page.
-      return data<ActionData>({ field: result.field, message: result.message, values: { email: form.email, expiry: form.expiry, postalCode: form.postalCode } }, { status: 402 });
+  if (result.kind === "SUCCESS") {
+    // A second submit of a paid checkout lands where the first one went; nothing is charged again.
+    if (result.outcome === "PAID") sandbox.outbox.kick();
+    throw redirect(result.redirectTo);
   }
+  if (result.reason === "NOT_FOUND") refuse("not-found");
+  if (result.reason === "EXPIRED") {
+    sandbox.outbox.kick();
+    return answerRefusal<ActionData>(result, { expired: true, message: result.message, values: { email: form.email, expiry: "", postalCode: "" } });
+  }
+  if (result.reason === "PAYEE_UNAVAILABLE") return answerRefusal<ActionData>(result, { message: result.message, values: { email: form.email, expiry: "", postalCode: "" } });
+  // A declined card or email: the card number and security code are never sent back into the page.
+  return answerRefusal<ActionData>(result, { field: result.field, message: result.message, values: { email: form.email, expiry: form.expiry, postalCode: form.postalCode } });
 }
 
 /** A person's checkout, account or balance: never kept by a shared cache or on disk. */

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { readSandboxDashboard } from "#server/payments/sandbox/dashboard";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkLoginLink } from "#server/payments/sandbox/links";
@@ -7,17 +6,18 @@ import { dateTimeFormat } from "#app/lib/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { requireSandbox } from "./sandbox.server";
+import { answerRefusal, refuse } from "#app/lib/respond.server";
 
 /** Opened through a login link (createLoginLink): signed, for one account, for 15 minutes. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("acct", params.accountId)) throw data(null, { status: 404 });
+  if (!isSandboxId("acct", params.accountId)) refuse("not-found");
   const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
-  if (check === "invalid") throw data(null, { status: 404 });
+  if (check === "invalid") refuse("not-found");
   const appName = context.config.APP_NAME;
-  if (check === "expired") return data({ expired: true as const, appName, dashboard: null }, { status: 410 });
+  if (check === "expired") return answerRefusal({ code: "gone" }, { expired: true as const, appName, dashboard: null });
   const dashboard = await readSandboxDashboard(context.db, params.accountId);
-  if (!dashboard) throw data(null, { status: 404 });
+  if (!dashboard) refuse("not-found");
   const { account } = dashboard;
   return {
     expired: false as const,

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { findSandboxAccount, isCurrentOnboardingLink } from "#server/payments/sandbox/accounts";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
@@ -9,7 +9,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/onboarding";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#app/lib/respond.server";
 
 /**
  * The account link checks out and the account exists; an expired link goes
@@ -19,24 +19,24 @@ import { answerRefusal } from "#app/lib/respond.server";
  */
 async function openLink(request: Request, context: Route.LoaderArgs["context"], accountId: string) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("acct", accountId)) throw data(null, { status: 404 });
+  if (!isSandboxId("acct", accountId)) refuse("not-found");
   const link = readOnboardingLink(accountId, new URL(request.url).searchParams);
   const check = checkOnboardingLink(sandbox.linkKey, link, sandbox.now());
-  if (check === "invalid") throw data(null, { status: 404 });
+  if (check === "invalid") refuse("not-found");
   if (check === "expired") throw redirect(safeReturnUrl(sandbox.origin, link.refreshUrl));
   const account = await findSandboxAccount(context.db, accountId);
-  if (!account) throw data(null, { status: 404 });
+  if (!account) refuse("not-found");
   return { sandbox, link, account, current: isCurrentOnboardingLink(account, link.linkId) };
 }
 
-const usedUp = (appName: string) => data({ kind: "USED" as const, appName }, { status: 410 });
+const usedUp = (appName: string) => answerRefusal({ code: "gone" }, { view: "USED" as const, appName });
 
 type ActionData = { values: OnboardingValues; errors: Partial<Record<OnboardingField, string>>; message?: string };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { account, current } = await openLink(request, context, params.accountId);
   if (!current) return usedUp(context.config.APP_NAME);
-  return { kind: "OPEN" as const, email: account.email, legalName: account.legalName ?? "", appName: context.config.APP_NAME, accountType: account.accountType };
+  return { view: "OPEN" as const, email: account.email, legalName: account.legalName ?? "", appName: context.config.APP_NAME, accountType: account.accountType };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -46,7 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const empty: OnboardingValues = { legalName: "", country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { values: empty, errors: {}, message: read.message });
   const parsed = parseOnboardingForm(read.form);
-  if (parsed.kind === "INVALID") return data<ActionData>({ values: parsed.values, errors: parsed.errors }, { status: 400 });
+  if (parsed.kind === "ERROR") return answerRefusal<ActionData>(parsed, { values: parsed.values, errors: parsed.errors });
   // Null: another submit of this link got there first (or a newer link was made meanwhile).
   if (!(await sandbox.completeOnboarding(params.accountId, parsed.details, link.linkId))) return usedUp(context.config.APP_NAME);
   throw redirect(safeReturnUrl(sandbox.origin, link.returnUrl));
@@ -74,12 +74,12 @@ function LinkUsed({ appName }: { appName: string }) {
 }
 
 export default function SandboxOnboarding({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.kind === "USED") return <LinkUsed appName={loaderData.appName} />;
-  if (actionData && "kind" in actionData) return <LinkUsed appName={actionData.appName} />;
+  if (loaderData.view === "USED") return <LinkUsed appName={loaderData.appName} />;
+  if (actionData && "view" in actionData) return <LinkUsed appName={actionData.appName} />;
   return <OnboardingForm loaderData={loaderData} actionData={actionData} />;
 }
 
-function OnboardingForm({ loaderData, actionData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { kind: "OPEN" }>; actionData: ActionData | undefined }) {
+function OnboardingForm({ loaderData, actionData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { view: "OPEN" }>; actionData: ActionData | undefined }) {
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
   const values = actionData?.values ?? { legalName: loaderData.legalName, country: "US", bankAccount: TEST_BANK_ACCOUNT, agree: false };

@@ -11,7 +11,7 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/portal";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#app/lib/respond.server";
 
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
 const STATUS_TEXT = { active: "Active", past_due: "Past due: the renewal payment failed", canceled: "Ended" } as Record<string, string>;
@@ -19,19 +19,19 @@ const STATUS_TEXT = { active: "Active", past_due: "Past due: the renewal payment
 /** The link's check, shared by the page and its forms: a signed link for one customer (createPortalLink). */
 function checked(request: Request, context: Route.LoaderArgs["context"], customerId: string | undefined) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("cus", customerId)) throw data(null, { status: 404 });
+  if (!isSandboxId("cus", customerId)) refuse("not-found");
   const search = new URL(request.url).searchParams;
   const check = checkPortalLink(sandbox.linkKey, customerId, search, sandbox.now());
-  if (check === "invalid") throw data(null, { status: 404 });
+  if (check === "invalid") refuse("not-found");
   return { sandbox, customerId, check, returnUrl: safeReturnUrl(context.config.PUBLIC_ORIGIN, search.get("return"), "/app/account") };
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { customerId, check, returnUrl } = checked(request, context, params.customerId);
   const appName = context.config.APP_NAME;
-  if (check === "expired") return data({ expired: true as const, appName, returnUrl, portal: null }, { status: 410 });
+  if (check === "expired") return answerRefusal({ code: "gone" }, { expired: true as const, appName, returnUrl, portal: null });
   const portal = await readPortal(context.db, customerId);
-  if (!portal) throw data(null, { status: 404 });
+  if (!portal) refuse("not-found");
   const sub = portal.subscription;
   return {
     expired: false as const,
@@ -56,7 +56,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { ok: boolean; message: string; field?: CardField };
+type ActionData = { done: boolean; message: string; field?: CardField };
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -84,17 +84,17 @@ function actionOf(form: FormData): PortalAction | null {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { sandbox, customerId, check } = checked(request, context, params.customerId);
-  if (check === "expired") return data<ActionData>({ ok: false, message: "This portal link has expired. Open the Pro Portal again from your account." }, { status: 410 });
+  if (check === "expired") return answerRefusal<ActionData>({ code: "gone" }, { done: false, message: "This portal link has expired. Open the Pro Portal again from your account." });
   const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { ok: false, message: read.message });
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { done: false, message: read.message });
   const portalAction = actionOf(read.form);
-  if (!portalAction) return data<ActionData>({ ok: false, message: "Unknown action." }, { status: 400 });
+  if (!portalAction) return answerRefusal<ActionData>({ code: "invalid-argument" }, { done: false, message: "Unknown action." });
   const result = await applyPortalAction(context.db, customerId, portalAction, sandbox.now());
-  if (result.kind === "DONE") {
+  if (result.kind === "SUCCESS") {
     sandbox.outbox.kick();
-    return data<ActionData>({ ok: true, message: result.message });
+    return data<ActionData>({ done: true, message: result.message });
   }
-  return data<ActionData>({ ok: false, message: result.message, field: result.field }, { status: result.field ? 402 : 409 });
+  return answerRefusal<ActionData>(result, { done: false, message: result.message, field: "field" in result ? result.field : undefined });
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -122,7 +122,7 @@ export default function SandboxPortal({ loaderData, actionData }: Route.Componen
       <p className="text-muted">Pro membership billing for {email}.</p>
       {actionData && !actionData.field ? (
         <div className="mt-4" role="status">
-          <FormAlert kind={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+          <FormAlert kind={actionData.done ? "success" : "error"}>{actionData.message}</FormAlert>
         </div>
       ) : null}
 

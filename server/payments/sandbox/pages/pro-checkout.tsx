@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import type { CardField } from "#server/payments/sandbox/cards";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { loadProCheckoutView, payProCheckout } from "#server/payments/sandbox/pro-pay";
@@ -9,14 +9,14 @@ import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/pro-checkout";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#app/lib/respond.server";
 
 /** The sandbox's hosted checkout for a Pro plan: a subscription (Launchpad, Star Power) or a one-time payment (Limitless). */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  if (!isSandboxId("cs", params.checkoutId)) refuse("not-found");
   const view = await loadProCheckoutView(context.db, params.checkoutId, sandbox.now());
-  if (!view) throw data(null, { status: 404 });
+  if (!view) refuse("not-found");
   return { view, appName: context.config.APP_NAME };
 }
 
@@ -29,32 +29,20 @@ const text = (form: FormData, name: string) => {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const sandbox = requireSandbox(context);
-  if (!isSandboxId("cs", params.checkoutId)) throw data(null, { status: 404 });
+  if (!isSandboxId("cs", params.checkoutId)) refuse("not-found");
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { message: read.message, values: { expiry: "", postalCode: "" } });
   const card = { number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
   const result = await payProCheckout(context.db, params.checkoutId, card, sandbox.now());
-  switch (result.kind) {
-    case "PAID":
-      sandbox.outbox.kick();
-      throw redirect(result.redirectTo);
-    case "ALREADY_PAID":
-      throw redirect(result.redirectTo);
-    case "NOT_FOUND":
-      throw data(null, { status: 404 });
-    case "EXPIRED":
-      return data<ActionData>({ expired: true, message: "This checkout has expired. Nothing was charged.", values: { expiry: "", postalCode: "" } }, { status: 410 });
-    case "ALREADY_PRO": {
-      const message =
-        result.holds === "LIMITLESS"
-          ? "You already have Limitless, which never expires. Nothing was charged."
-          : "You already have a Pro subscription: one is all you need. Nothing was charged. To change plans, use the Pro Portal.";
-      return data<ActionData>({ alreadyPro: true, message, values: { expiry: "", postalCode: "" } }, { status: 409 });
-    }
-    case "REFUSED":
-      // The card number and security code are never sent back into the page.
-      return data<ActionData>({ field: result.field, message: result.message, values: { expiry: card.expiry, postalCode: card.postalCode } }, { status: 402 });
+  if (result.kind === "SUCCESS") {
+    if (result.outcome === "PAID") sandbox.outbox.kick();
+    throw redirect(result.redirectTo);
   }
+  if (result.reason === "NOT_FOUND") refuse("not-found");
+  if (result.reason === "EXPIRED") return answerRefusal<ActionData>(result, { expired: true, message: result.message, values: { expiry: "", postalCode: "" } });
+  if (result.reason === "ALREADY_PRO") return answerRefusal<ActionData>(result, { alreadyPro: true, message: result.message, values: { expiry: "", postalCode: "" } });
+  // A declined card: the card number and security code are never sent back into the page.
+  return answerRefusal<ActionData>(result, { field: result.field, message: result.message, values: { expiry: card.expiry, postalCode: card.postalCode } });
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import type { AppContext } from "#server/http/context";
 import { sandboxFor } from "#server/payments/sandbox/runtime";
+import { refuse } from "#app/lib/respond.server";
 
 /**
  * The /sandbox pages exist only while the sandbox is the payment provider:
@@ -8,6 +8,6 @@ import { sandboxFor } from "#server/payments/sandbox/runtime";
  * payments on a site that takes real ones.
  */
 export function requireSandbox(context: AppContext) {
-  if (context.config.PAYMENT_PROVIDER !== "sandbox") throw data(null, { status: 404 });
+  if (context.config.PAYMENT_PROVIDER !== "sandbox") refuse("not-found");
   return sandboxFor(context);
 }

@@ -15,7 +15,7 @@ export const disputeCreated: Handler<"dispute.created"> = {
     const payment = (await sessionEntries(tx, session.id)).find((e) => e.kind === "payment");
     if (!payment) throw new RetryLater(`dispute of ${event.paymentIntentId} before its payment was recorded`);
     const written = await recordDispute(tx, { sessionId: session.id, disputeId: event.disputeId, amount: event.amount, currency: event.currency, payment });
-    if (written.kind === "ALREADY_RECORDED") return;
+    if (written.outcome === "ALREADY_RECORDED") return;
     await refreshSessionStatus(tx, session.id, session.status);
     await announceDispute(tx, session, Math.min(event.amount, payment.gross), event.currency, deps);
   },

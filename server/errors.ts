@@ -98,23 +98,3 @@ export function errorStatusName(code: ErrorCode): string {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_HTTP_STATUS, value);
 }
-
-/** A failure the caller is meant to see, thrown: its code, message and details are sent as they are. */
-export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = "AppError";
-  }
-
-  get httpStatus(): number {
-    return httpStatusOf(this.code);
-  }
-
-  get statusName(): string {
-    return errorStatusName(this.code);
-  }
-}

@@ -1,8 +1,11 @@
 /**
  * Callable functions (SPEC §7.1, §8): POST /api/functions/<name> with { "data": ... },
- * answered { "result": ... } or { "error": { status, message, details? } }. Failures are
- * `AppError`s of the one error vocabulary (server/errors.ts), which also gives their HTTP status.
+ * answered { "result": ... } or { "error": { status, message, details? } }. A function answers a
+ * `Result` of the one error vocabulary (server/errors.ts): `success({ result })`, or a refusal
+ * whose code gives the HTTP status. Only a bug or a lost database throws (a 500 "internal").
  */
+import type { DomainError, ErrorCode, Success } from "#server/errors";
+
 
 export type FunctionContext = {
   /** The signed-in user (a disabled account is none), or null. */
@@ -11,4 +14,9 @@ export type FunctionContext = {
   ip: string;
 };
 
-export type CallableFunction = (data: unknown, context: FunctionContext) => Promise<unknown>;
+/** A refusal as the protocol sends it; `details` only where the caller can use them (a form's field errors). */
+export type CallableRefusal = DomainError<ErrorCode, { details?: unknown }>;
+
+export type CallableAnswer = Success<{ result: unknown }> | CallableRefusal;
+
+export type CallableFunction = (data: unknown, context: FunctionContext) => Promise<CallableAnswer>;

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AppError, ERROR_HTTP_STATUS, type ErrorCode } from "#server/errors";
+import { domainError, ERROR_HTTP_STATUS, success, type ErrorCode } from "#server/errors";
 import type { CallableFunction, FunctionContext } from "./protocol";
 import { functionsRouter } from "./router";
 
@@ -36,7 +36,7 @@ function call(url: string, name: string, body: string | object, contentType = "a
 
 describe("POST /api/functions/:name", () => {
   it("passes data and context to the function and answers 200 { result }", async () => {
-    const echo = vi.fn<CallableFunction>(async (data) => ({ got: data }));
+    const echo = vi.fn<CallableFunction>(async (data) => success({ result: { got: data } }));
     const user = { id: "user-1", email: "one@example.test", emailVerified: true };
     const { url } = await serve({ echo }, user);
     const reply = await call(url, "echo", { data: { a: [1, "x"] } });
@@ -47,18 +47,18 @@ describe("POST /api/functions/:name", () => {
   });
 
   it("accepts data: null and answers result: null for a function that returns nothing", async () => {
-    const { url } = await serve({ nothing: async () => undefined });
+    const { url } = await serve({ nothing: async () => success({ result: undefined }) });
     const reply = await call(url, "nothing", { data: null });
     expect(reply.status).toBe(200);
     expect(await reply.json()).toEqual({ result: null });
   });
 
   it.each(Object.entries(ERROR_HTTP_STATUS) as [ErrorCode, number][])(
-    "sends AppError %s as HTTP %i",
+    "sends a refusal with code %s as HTTP %i",
     async (code, httpStatus) => {
       const { url } = await serve({
         fails: async () => {
-          throw new AppError(code, `failed with ${code}`);
+          return domainError(code, `failed with ${code}`);
         },
       });
       const reply = await call(url, "fails", { data: {} });
@@ -68,10 +68,10 @@ describe("POST /api/functions/:name", () => {
     },
   );
 
-  it("sends a AppError's details", async () => {
+  it("sends a refusal's details", async () => {
     const { url } = await serve({
       fails: async () => {
-        throw new AppError("permission-denied", "Not yours.", { postId: "p1" });
+        return domainError("permission-denied", "Not yours.", { details: { postId: "p1" } });
       },
     });
     const reply = await call(url, "fails", { data: {} });
@@ -97,7 +97,7 @@ describe("POST /api/functions/:name", () => {
   it("answers 500 INTERNAL when the user cannot be resolved", async () => {
     const app = express();
     const logger = pino({ level: "silent" });
-    app.use(functionsRouter({ functions: { f: async () => 1 }, resolveUser: () => Promise.reject(new Error("db down")), logger, allowedOrigins: [] }));
+    app.use(functionsRouter({ functions: { f: async () => success({ result: 1 }) }, resolveUser: () => Promise.reject(new Error("db down")), logger, allowedOrigins: [] }));
     const server = app.listen(0, "127.0.0.1");
     servers.push(server);
     await new Promise((resolve) => server.once("listening", resolve));
@@ -107,7 +107,7 @@ describe("POST /api/functions/:name", () => {
   });
 
   it("answers 404 NOT_FOUND for an unknown function, including Object's own names", async () => {
-    const { url } = await serve({ known: async () => 1 });
+    const { url } = await serve({ known: async () => success({ result: 1 }) });
     for (const name of ["unknown", "toString", "__proto__", "constructor"]) {
       const reply = await call(url, name, { data: {} });
       expect(reply.status).toBe(404);
@@ -128,7 +128,7 @@ describe("POST /api/functions/:name", () => {
       ["a body over 100kb", JSON.stringify({ data: "x".repeat(110_000) }), "application/json", /larger than 100kb/],
     ];
     it.each(cases)("%s", async (_label, body, contentType, message) => {
-      const fn = vi.fn<CallableFunction>(async () => 1);
+      const fn = vi.fn<CallableFunction>(async () => success({ result: 1 }));
       const { url } = await serve({ fn });
       const reply = await call(url, "fn", body, contentType);
       expect(reply.status).toBe(400);
@@ -140,7 +140,7 @@ describe("POST /api/functions/:name", () => {
   });
 
   it("refuses a call another site's page made with 403 PERMISSION_DENIED, before the function runs; its own and PUBLIC_ORIGIN's pages may call", async () => {
-    const fn = vi.fn<CallableFunction>(async () => 1);
+    const fn = vi.fn<CallableFunction>(async () => success({ result: 1 }));
     const { url } = await serve({ fn }, { id: "user-1", email: "one@example.test", emailVerified: true });
     const send = (headers: Record<string, string>) =>
       fetch(`${url}/api/functions/fn`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ data: {} }) });
@@ -159,7 +159,7 @@ describe("POST /api/functions/:name", () => {
   });
 
   it("refuses text no database can keep (NUL, a lone surrogate), at any depth, before the function runs", async () => {
-    const fn = vi.fn<CallableFunction>(async () => 1);
+    const fn = vi.fn<CallableFunction>(async () => success({ result: 1 }));
     const { url } = await serve({ fn });
     for (const [body, message] of [
       ['{"data": {"sponsorSessionId": "ss_\\u0000"}}', "Text must not contain NUL characters."],
@@ -175,7 +175,7 @@ describe("POST /api/functions/:name", () => {
   });
 
   it("answers 405 with Allow: POST for other methods", async () => {
-    const { url } = await serve({ fn: async () => 1 });
+    const { url } = await serve({ fn: async () => success({ result: 1 }) });
     for (const method of ["GET", "PUT", "DELETE"]) {
       const reply = await fetch(`${url}/api/functions/fn`, { method });
       expect(reply.status).toBe(405);

@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type pino from "pino";
-import { AppError } from "#server/errors";
+import { domainError, errorStatusName, httpStatusOf, type ErrorCode } from "#server/errors";
 import { CROSS_SITE_MESSAGE, isCrossSite } from "#server/http/same-origin";
-import type { CallableFunction, FunctionContext } from "./protocol";
+import type { CallableFunction, CallableRefusal, FunctionContext } from "./protocol";
 
 type FunctionsRouterOptions = {
   functions: Record<string, CallableFunction>;
@@ -34,12 +34,12 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
       (req, res, next) => {
         res.set("Cache-Control", "no-store");
         // A call acts as the signed-in person: another site's page may not make one (CSRF), whatever it sends.
-        if (isCrossSite(req, allowedOrigins)) return sendError(res, new AppError("permission-denied", CROSS_SITE_MESSAGE));
+        if (isCrossSite(req, allowedOrigins)) return sendError(res, refused("permission-denied", CROSS_SITE_MESSAGE));
         if (!Object.hasOwn(functions, req.params.name)) {
-          return sendError(res, new AppError("not-found", `No function named "${req.params.name}".`));
+          return sendError(res, refused("not-found", `No function named "${req.params.name}".`));
         }
         if (!req.is("application/json")) {
-          return sendError(res, new AppError("invalid-argument", "Send the request body as JSON with Content-Type: application/json."));
+          return sendError(res, refused("invalid-argument", "Send the request body as JSON with Content-Type: application/json."));
         }
         next();
       },
@@ -47,33 +47,34 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
       async (req, res) => {
         const body: unknown = req.body;
         if (typeof body !== "object" || body === null || Array.isArray(body) || !Object.hasOwn(body, "data")) {
-          return sendError(res, new AppError("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
+          return sendError(res, refused("invalid-argument", 'The request body must be a JSON object with a "data" field.'));
         }
         const name = req.params.name;
         const unsaveable = unsaveableText((body as { data: unknown }).data);
-        if (unsaveable) return sendError(res, new AppError("invalid-argument", unsaveable));
+        if (unsaveable) return sendError(res, refused("invalid-argument", unsaveable));
         try {
           const context: FunctionContext = { user: await resolveUser(req), ip: req.ip ?? req.socket.remoteAddress ?? "" };
-          const result = await functions[name]!((body as { data: unknown }).data, context);
+          const answer = await functions[name]!((body as { data: unknown }).data, context);
+          if (answer.kind === "ERROR") return sendError(res, answer);
           // undefined would vanish from the JSON; the protocol always has a result.
-          res.status(200).json({ result: result ?? null });
+          res.status(200).json({ result: answer.result ?? null });
         } catch (error) {
-          if (error instanceof AppError) return sendError(res, error);
+          // Only a bug or lost infrastructure throws: logged, and answered without its details.
           logger.error({ err: error, function: name }, "callable function failed");
-          sendError(res, new AppError("internal", "Internal error"));
+          sendError(res, refused("internal", "Internal error"));
         }
       },
     )
     .all((_req, res) => {
       res.set("Allow", "POST");
-      sendError(res, new AppError("unimplemented", "Use POST to call a function."), 405);
+      sendError(res, refused("unimplemented", "Use POST to call a function."), 405);
     });
 
   // body-parser's failures (bad JSON, too large, bad charset) are the caller's mistake.
   router.use("/api/functions/:name", (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!isBodyParserError(error)) return next(error);
     const message = error.type === "entity.too.large" ? "The request body is larger than 100kb." : "The request body is not valid JSON.";
-    sendError(res, new AppError("invalid-argument", message));
+    sendError(res, refused("invalid-argument", message));
   });
 
   return router;
@@ -81,11 +82,14 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
 
 /** The functions protocol's answer to a body over FUNCTIONS_BODY_LIMIT, for the stream cap in front of it. */
 export function refuseOversizedCall(res: Response): void {
-  sendError(res, new AppError("invalid-argument", TOO_LARGE_MESSAGE), 413);
+  sendError(res, refused("invalid-argument", TOO_LARGE_MESSAGE), 413);
 }
 
-function sendError(res: Response, error: AppError, httpStatus = error.httpStatus) {
-  const { statusName: status, message, details } = error;
+const refused = (code: ErrorCode, message: string): CallableRefusal => domainError(code, message);
+
+function sendError(res: Response, refusal: CallableRefusal, httpStatus = httpStatusOf(refusal.code)) {
+  const { message, details } = refusal;
+  const status = errorStatusName(refusal.code);
   res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Captcha } from "#server/captcha/captcha";
-import { AppError } from "#server/errors";
+import { domainError, success } from "#server/errors";
 import type { CallableFunction } from "./protocol";
 
 const MAX_RESPONSE_LENGTH = 10_000;
@@ -22,12 +22,10 @@ const verifyRecaptchaInput = z.object(
 export function verifyRecaptchaFunction(captcha: Captcha): CallableFunction {
   return async (data, context) => {
     const input = verifyRecaptchaInput.safeParse(data);
-    if (!input.success) {
-      throw new AppError("invalid-argument", input.error.issues[0]?.message ?? "Invalid data.");
-    }
+    if (!input.success) return domainError("invalid-argument", input.error.issues[0]?.message ?? "Invalid data.");
     if (!(await captcha.verify(input.data.recaptchaResponse, context.ip))) {
-      throw new AppError("invalid-argument", "Captcha verification failed. Please try again.");
+      return domainError("invalid-argument", "Captcha verification failed. Please try again.");
     }
-    return { code: 200 };
+    return success({ result: { code: 200 } });
   };
 }

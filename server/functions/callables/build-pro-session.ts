@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { safeRedirectPath } from "#server/auth/redirects";
-import { AppError } from "#server/errors";
+import { domainError, success } from "#server/errors";
 import { buildProSession } from "#server/subscriptions/checkout";
 import { PRO_PLAN_KEYS } from "#server/subscriptions/plans";
 import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
 
 const proSessionInput = z.object(
   {
@@ -28,20 +28,24 @@ const UNAVAILABLE = "The checkout could not be opened. Please try again in a mom
 export function buildProSessionFunction({ db, payments, config }: CallableDeps): CallableFunction {
   const origins = { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL };
   return async (data, context) => {
-    const caller = verifiedCaller(context);
-    const { plan, returnTo: asked } = readData(proSessionInput, data);
+    const verified = verifiedCaller(context);
+    if (verified.kind === "ERROR") return verified;
+    const { caller } = verified;
+    const read = readData(proSessionInput, data);
+    if (read.kind === "ERROR") return read;
+    const { plan, returnTo: asked } = read.input;
     const returnTo = safeRedirectPath(asked, "/app");
     const result = await buildProSession(db, payments, { uid: caller.id, email: caller.email, plan, returnTo, publicOrigin: config.PUBLIC_ORIGIN });
-    if (result.kind === "ERROR") failWith(result);
+    if (result.kind === "ERROR") return refusedWith(result);
     if (result.destination === "portal") {
       const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath: `/app/pro?returnTo=${encodeURIComponent(returnTo)}` });
-      if (link.kind === "ERROR") failWith(link);
+      if (link.kind === "ERROR") return refusedWith(link);
       const url = providerBillingUrl(link.url, origins);
-      if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
-      return { url, destination: "portal" };
+      if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+      return success({ result: { url, destination: "portal" } });
     }
     const url = providerBillingUrl(result.url, origins);
-    if (!url) throw new AppError("unavailable", UNAVAILABLE);
-    return { url, destination: "checkout" };
+    if (!url) return domainError("unavailable", UNAVAILABLE);
+    return success({ result: { url, destination: "checkout" } });
   };
 }

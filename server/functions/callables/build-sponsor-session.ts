@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { AppError } from "#server/errors";
+import { domainError, success } from "#server/errors";
 import { amountInputText, providerCheckoutUrl, startSponsorCheckout } from "#server/payments/sponsor-checkout";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, type CallableDeps } from "./support";
+import { refusedWith, readData, type CallableDeps } from "./support";
 
 const text = (name: string, max: number) => z.string({ error: `${name} must be a string.` }).max(max, `${name} must be at most ${max} characters.`);
 
@@ -31,17 +31,19 @@ const sponsorSessionInput = z.object(
  */
 export function buildSponsorSessionFunction({ db, payments, config }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const input = readData(sponsorSessionInput, data);
-    if (input.kind === "sponsorship" && !input.postId) throw new AppError("invalid-argument", "postId is required for a sponsorship.");
+    const read = readData(sponsorSessionInput, data);
+    if (read.kind === "ERROR") return read;
+    const input = read.input;
+    if (input.kind === "sponsorship" && !input.postId) return domainError("invalid-argument", "postId is required for a sponsorship.");
     const target = { ending: input.ending, kind: input.kind, postId: input.kind === "sponsorship" ? input.postId! : null };
     const values = { amount: amountInputText(input.amount), sponsorEmail: input.sponsorEmail ?? "", message: input.message };
     // Limited per client network and page as the checkout page is; no browser cookie, so no reuse.
     const client = { ip: context.ip, browserToken: null };
     const options = { platformFeePercent: config.PLATFORM_FEE_PERCENT, publicOrigin: config.PUBLIC_ORIGIN };
     const result = await startSponsorCheckout(db, payments, target, values, context.user?.id ?? null, client, options);
-    if (result.kind === "ERROR") failWith(result, "fieldErrors" in result ? { fieldErrors: result.fieldErrors } : undefined);
+    if (result.kind === "ERROR") return refusedWith(result, "fieldErrors" in result ? { fieldErrors: result.fieldErrors } : undefined);
     const url = providerCheckoutUrl(result.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
-    if (!url) throw new AppError("unavailable", "The checkout could not be opened. Please try again in a moment.");
-    return { sessionId: result.sessionId, url };
+    if (!url) return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");
+    return success({ result: { sessionId: result.sessionId, url } });
   };
 }

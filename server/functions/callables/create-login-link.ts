@@ -1,7 +1,8 @@
+import { success } from "#server/errors";
 import { z } from "zod";
 import { payoutsDashboardLink } from "#server/payments/payments-overview";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
 
 const noInput = z.strictObject({}, { error: () => "data must be null or an empty object." }).nullable();
 
@@ -12,10 +13,13 @@ const noInput = z.strictObject({}, { error: () => "data must be null or an empty
  */
 export function createLoginLinkFunction({ db, payments }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const caller = verifiedCaller(context);
-    readData(noInput, data);
+    const verified = verifiedCaller(context);
+    if (verified.kind === "ERROR") return verified;
+    const { caller } = verified;
+    const read = readData(noInput, data);
+    if (read.kind === "ERROR") return read;
     const result = await payoutsDashboardLink(db, payments, caller.id);
-    if (result.kind === "ERROR") failWith(result);
-    return { url: result.url };
+    if (result.kind === "ERROR") return refusedWith(result);
+    return success({ result: { url: result.url } });
   };
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { safeRedirectPath } from "#server/auth/redirects";
-import { AppError } from "#server/errors";
+import { domainError, success } from "#server/errors";
 import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
 
 /** Where the portal returns to unless the call names a path of ours: My Account, as its Pro Portal button. */
 const ACCOUNT_PATH = "/app/account";
@@ -22,13 +22,17 @@ const portalInput = z
  */
 export function createPortalLinkFunction({ db, payments, config }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const caller = verifiedCaller(context);
-    const input = readData(portalInput, data);
+    const verified = verifiedCaller(context);
+    if (verified.kind === "ERROR") return verified;
+    const { caller } = verified;
+    const read = readData(portalInput, data);
+    if (read.kind === "ERROR") return read;
+    const input = read.input;
     const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
     const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
-    if (link.kind === "ERROR") failWith(link);
+    if (link.kind === "ERROR") return refusedWith(link);
     const url = providerBillingUrl(link.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
-    if (!url) throw new AppError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
-    return { url };
+    if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
+    return success({ result: { url } });
   };
 }

@@ -1,6 +1,7 @@
+import { success } from "#server/errors";
 import { refundSponsorship } from "#server/payments/refunds";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
+import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
 
 /**
  * SPEC §7.1 refundSponsorship: { sponsorSessionId } → { code: 200 } once the
@@ -10,10 +11,14 @@ import { failWith, readData, sponsorSessionIdInput, verifiedCaller, type Callabl
  */
 export function refundSponsorshipFunction({ db, payments }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const caller = verifiedCaller(context);
-    const { sponsorSessionId } = readData(sponsorSessionIdInput, data);
+    const verified = verifiedCaller(context);
+    if (verified.kind === "ERROR") return verified;
+    const { caller } = verified;
+    const read = readData(sponsorSessionIdInput, data);
+    if (read.kind === "ERROR") return read;
+    const { sponsorSessionId } = read.input;
     const result = await refundSponsorship(db, payments, { uid: caller.id, sessionId: sponsorSessionId });
-    if (result.kind === "ERROR") failWith(result);
-    return { code: 200, status: result.status, alreadyRequested: result.alreadyRequested };
+    if (result.kind === "ERROR") return refusedWith(result);
+    return success({ result: { code: 200, status: result.status, alreadyRequested: result.alreadyRequested } });
   };
 }

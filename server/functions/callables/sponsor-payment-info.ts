@@ -1,7 +1,8 @@
+import { success } from "#server/errors";
 import { paymentFigures } from "#server/payments/payment-figures";
 import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
 import type { CallableFunction } from "#server/functions/protocol";
-import { failWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
+import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
 
 /**
  * SPEC §7.1 sponsorPaymentInfo: { sponsorSessionId } → { code: 200, … } with
@@ -12,13 +13,17 @@ import { failWith, readData, sponsorSessionIdInput, verifiedCaller, type Callabl
  */
 export function sponsorPaymentInfoFunction({ db }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const caller = verifiedCaller(context);
-    const { sponsorSessionId } = readData(sponsorSessionIdInput, data);
+    const verified = verifiedCaller(context);
+    if (verified.kind === "ERROR") return verified;
+    const { caller } = verified;
+    const read = readData(sponsorSessionIdInput, data);
+    if (read.kind === "ERROR") return read;
+    const { sponsorSessionId } = read.input;
     const found = await sponsorPaymentInfo(db, caller.id, sponsorSessionId);
-    if (found.kind === "ERROR") failWith(found);
+    if (found.kind === "ERROR") return refusedWith(found);
     const { session, entries } = found.info;
     const figures = paymentFigures(found.info);
-    return {
+    return success({ result: {
       code: 200,
       currency: session.currency,
       transaction: {
@@ -36,6 +41,6 @@ export function sponsorPaymentInfoFunction({ db }: CallableDeps): CallableFuncti
       netPayment: figures.net,
       fees: { platform: figures.platformFee, provider: figures.providerFee },
       movements: entries.map((e) => ({ kind: e.kind, created: e.created.toISOString(), gross: e.gross, net: e.net })),
-    };
+    } });
   };
 }

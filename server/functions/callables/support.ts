@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
-import { AppError, type DomainError } from "#server/errors";
+import { domainError, success, type Success } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
-import type { FunctionContext } from "#server/functions/protocol";
+import type { CallableRefusal, FunctionContext } from "#server/functions/protocol";
 
 /** What the SPEC §7.1 callables need: the same handles and settings the pages get from their context. */
 export type CallableDeps = {
@@ -15,25 +15,25 @@ export type CallableDeps = {
 export type Caller = NonNullable<FunctionContext["user"]>;
 
 /** The data of a call, read by `schema`; anything else is invalid-argument with the first problem's message. */
-export function readData<Schema extends z.ZodType>(schema: Schema, data: unknown): z.infer<Schema> {
+export function readData<Schema extends z.ZodType>(schema: Schema, data: unknown): Success<{ input: z.infer<Schema> }> | CallableRefusal {
   const read = schema.safeParse(data);
-  if (!read.success) throw new AppError("invalid-argument", read.error.issues[0]?.message ?? "Invalid data.");
-  return read.data;
+  if (!read.success) return domainError("invalid-argument", read.error.issues[0]?.message ?? "Invalid data.");
+  return success({ input: read.data });
 }
 
 /**
  * The pages' requireVerifiedUser for a call: signed in (a disabled account is
  * signed out, server/auth/session.ts) with a verified email.
  */
-export function verifiedCaller(context: FunctionContext): Caller {
-  if (!context.user) throw new AppError("unauthenticated", "Sign in first.");
-  if (!context.user.emailVerified) throw new AppError("permission-denied", "Verify your email address first.");
-  return context.user;
+export function verifiedCaller(context: FunctionContext): Success<{ caller: Caller }> | CallableRefusal {
+  if (!context.user) return domainError("unauthenticated", "Sign in first.");
+  if (!context.user.emailVerified) return domainError("permission-denied", "Verify your email address first.");
+  return success({ caller: context.user });
 }
 
-/** A domain function's error, thrown as the callable protocol sends it; `details` only where the caller can use them. */
-export function failWith(error: DomainError, details?: unknown): never {
-  throw new AppError(error.code, error.message, details);
+/** A domain function's refusal as the protocol sends it: code and message, never the domain's own fields. */
+export function refusedWith(refused: { code: CallableRefusal["code"]; message: string }, details?: unknown): CallableRefusal {
+  return details === undefined ? domainError(refused.code, refused.message) : domainError(refused.code, refused.message, { details });
 }
 
 /** The session id refundSponsorship and sponsorPaymentInfo take (SPEC §7.1); one that is not the caller's is not-found. */

@@ -5,29 +5,11 @@ import type { Db } from "#server/db/client";
 import { paymentCallables } from "#server/functions/callables/index";
 import type { FunctionContext } from "#server/functions/protocol";
 import { functionsRouter } from "#server/functions/router";
-import type { CheckoutCreated, ProCheckoutInput, SponsorCheckoutInput } from "#server/payments/provider";
-import { FakePaymentProvider } from "./fake-payment-provider";
+import type { PaymentProvider } from "#server/payments/provider";
+import { TEST_ORIGIN } from "./test-sandbox";
 
-/** The app's origin in callable tests: the sandbox's pages live on it. */
-export const CALLABLE_ORIGIN = "http://app.test";
-
-/** The fake provider with the sandbox's page addresses, which the callables check before answering them. */
-export class SandboxShapedProvider extends FakePaymentProvider {
-  async createSponsorCheckout(input: SponsorCheckoutInput): Promise<CheckoutCreated> {
-    const created = await super.createSponsorCheckout(input);
-    return { ...created, url: `${CALLABLE_ORIGIN}/sandbox/checkout/${created.checkoutId}` };
-  }
-
-  async createProCheckout(input: ProCheckoutInput): Promise<CheckoutCreated> {
-    const created = await super.createProCheckout(input);
-    return { ...created, url: `${CALLABLE_ORIGIN}/sandbox/pro-checkout/${created.checkoutId}` };
-  }
-
-  async createPortalLink(input: { customerId: string; returnUrl: string }) {
-    await super.createPortalLink(input);
-    return { url: `${CALLABLE_ORIGIN}/sandbox/portal/${input.customerId}?return=${encodeURIComponent(input.returnUrl)}` };
-  }
-}
+/** The app's origin in callable tests: the sandbox's pages live on it, and the callables answer only addresses there. */
+export const CALLABLE_ORIGIN = TEST_ORIGIN;
 
 export type Caller = FunctionContext["user"];
 export type CallOptions = { as?: Caller; headers?: Record<string, string> };
@@ -38,7 +20,7 @@ export type CallOptions = { as?: Caller; headers?: Record<string, string> };
  * call as `as` (a signed-in person, or null for a guest) and answers the HTTP
  * status and the JSON reply. Close the server after the block.
  */
-export async function serveCallables(db: Db, provider: FakePaymentProvider) {
+export async function serveCallables(db: Db, provider: PaymentProvider) {
   let caller: Caller = null;
   const app = express();
   app.use(

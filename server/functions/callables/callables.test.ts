@@ -3,22 +3,31 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { proCheckouts, refundRequests, sponsorSessions, user } from "#server/db/schema";
 import { ensureBillingCustomer } from "#server/subscriptions/customers";
-import { CALLABLE_ORIGIN, CROSS_SITE, SandboxShapedProvider, serveCallables, type Caller } from "#tests/support/callables";
+import { stripeStandardFee } from "#server/payments/fees";
+import type { PaymentProvider } from "#server/payments/provider";
+import { loginLink } from "#server/payments/sandbox/links";
+import { portalLink } from "#server/payments/sandbox/portal";
+import { CALLABLE_ORIGIN, CROSS_SITE, serveCallables, type Caller } from "#tests/support/callables";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { fakeCardFee } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { receivePaymentEvent } from "#server/payments/webhooks/intake";
+import { testSandbox } from "#tests/support/test-sandbox";
+import { recordingCalls } from "#tests/support/test-sandbox-extras";
 
 /** SPEC §7.1's payment callables through the functions protocol (SPEC §8 statuses), on each engine. */
 describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
-  let provider: SandboxShapedProvider;
+  const clock = { now: new Date() };
+  const sandbox = testSandbox(database, clock);
+  // The sandbox behind the callables, with its calls written down.
+  let provider: PaymentProvider;
+  let seen: ReturnType<typeof recordingCalls>["seen"];
   let served: Awaited<ReturnType<typeof serveCallables>>;
   const call = (name: string, data: unknown, options?: Parameters<typeof served.call>[2]) => served.call(name, data, options);
 
   beforeEach(async () => {
-    provider = new SandboxShapedProvider();
+    ({ provider, seen } = recordingCalls(sandbox.provider));
     served = await serveCallables(db(), provider);
   });
   afterEach(() => served.close());
@@ -31,8 +40,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
   }
   /** A completed payment to `payee`, through the webhook. */
   async function paid(payee: Payee, options: { amount?: number; platformFee?: number } = {}): Promise<SeededSession> {
-    const s = await seedSession(db(), payee, options);
-    provider.settlePayment(s.paymentIntentId, s.amount);
+    const s = await payAtSandbox(db(), sandbox.provider, payee, await seedSession(db(), payee, options));
     await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), provider));
     return s;
   }
@@ -44,30 +52,32 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
     let payee: Payee;
     let s: SeededSession;
     beforeEach(async () => {
-      payee = await seedPayee(db(), provider);
+      payee = await seedPayee(db(), sandbox.provider);
       s = await paid(payee);
     });
     const refundRow = async () => (await db().select().from(refundRequests).where(eq(refundRequests.sessionId, s.sessionId)))[0];
 
     it("refunds the owner's completed payment: data.code 200, one refund at the provider however many calls", async () => {
+      // The sandbox settles a card refund at once, as Stripe's test mode does: the provider's answer is passed on.
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId }, { as: callerOf(payee) })).toEqual({
         status: 200,
-        body: { result: { code: 200, status: "pending", alreadyRequested: false } },
+        body: { result: { code: 200, status: "succeeded", alreadyRequested: false } },
       });
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId }, { as: callerOf(payee) })).toMatchObject({ status: 200, body: { result: { code: 200, alreadyRequested: true } } });
-      expect(provider.calls.refundPayment).toEqual([{ idempotencyKey: `refund_${s.sessionId}`, paymentIntentId: s.paymentIntentId }]);
+      expect(seen("refundPayment")).toEqual([{ idempotencyKey: `refund_${s.sessionId}`, paymentIntentId: s.paymentIntentId }]);
+      // Our own record waits for the provider's refund event to say it is done.
       expect(await refundRow()).toMatchObject({ status: "pending", requestedBy: payee.uid });
     });
 
     it("is not-found for another person's payment and an unknown one, and refunds nothing", async () => {
-      const stranger = await seedPayee(db(), provider);
+      const stranger = await seedPayee(db(), sandbox.provider);
       for (const sponsorSessionId of [s.sessionId, "ss_000000000000000000000000", "anything"]) {
         expect(await call("refundSponsorship", { sponsorSessionId }, { as: callerOf(stranger) })).toEqual({
           status: 404,
           body: { error: { status: "NOT_FOUND", message: "There is no such payment." } },
         });
       }
-      expect(provider.calls.refundPayment).toEqual([]);
+      expect(seen("refundPayment")).toEqual([]);
       expect(await refundRow()).toBeUndefined();
     });
 
@@ -82,7 +92,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
     it("asks a guest to sign in and an unverified person to verify, and refunds nothing", async () => {
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId })).toEqual(signedOut);
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId }, { as: { ...callerOf(payee)!, emailVerified: false } })).toEqual(unverified);
-      expect(provider.calls.refundPayment).toEqual([]);
+      expect(seen("refundPayment")).toEqual([]);
     });
 
     it.each([
@@ -94,13 +104,13 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       ["an id over 100 characters", { sponsorSessionId: "s".repeat(101) }, "sponsorSessionId must be at most 100 characters."],
     ])("refuses %s with invalid-argument", async (_label, data, message) => {
       expect(await call("refundSponsorship", data, { as: callerOf(payee) })).toEqual({ status: 400, body: { error: { status: "INVALID_ARGUMENT", message } } });
-      expect(provider.calls.refundPayment).toEqual([]);
+      expect(seen("refundPayment")).toEqual([]);
     });
 
     it("refuses a call another site's page made, even with the owner's session", async () => {
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId }, { as: callerOf(payee), headers: CROSS_SITE })).toEqual(crossSite);
       expect(await call("refundSponsorship", { sponsorSessionId: s.sessionId }, { as: callerOf(payee), headers: { Origin: "https://evil.example" } })).toEqual(crossSite);
-      expect(provider.calls.refundPayment).toEqual([]);
+      expect(seen("refundPayment")).toEqual([]);
       expect(await refundRow()).toBeUndefined();
     });
   });
@@ -109,7 +119,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
     let payee: Payee;
     let s: SeededSession;
     beforeEach(async () => {
-      payee = await seedPayee(db(), provider);
+      payee = await seedPayee(db(), sandbox.provider);
       s = await paid(payee, { amount: 10_000, platformFee: 500 });
     });
 
@@ -124,13 +134,13 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
         grossPayment: 10_000,
         returned: 0,
         netPayment: 9_500,
-        fees: { platform: 500, provider: fakeCardFee(10_000) },
+        fees: { platform: 500, provider: stripeStandardFee(10_000, "usd") },
         movements: [{ kind: "payment", created: expect.any(String), gross: 10_000, net: 9_500 }],
       });
     });
 
     it("is not-found for another person's payment and an unknown one", async () => {
-      const stranger = await seedPayee(db(), provider);
+      const stranger = await seedPayee(db(), sandbox.provider);
       for (const sponsorSessionId of [s.sessionId, "ss_000000000000000000000000"]) {
         expect(await call("sponsorPaymentInfo", { sponsorSessionId }, { as: callerOf(stranger) })).toEqual({
           status: 404,
@@ -153,7 +163,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
   describe("buildSponsorSession", () => {
     let payee: Payee;
     beforeEach(async () => {
-      payee = await seedPayee(db(), provider);
+      payee = await seedPayee(db(), sandbox.provider);
     });
     const tip = (over: Record<string, unknown> = {}) => ({ ending: payee.ending, kind: "tip", amount: 2550, sponsorEmail: "fan@sponsor.example", message: "Go!", ...over });
     const sessionsOf = () => db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, payee.uid));
@@ -163,7 +173,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       expect(status).toBe(200);
       const result = body.result as { sessionId: string; url: string };
       expect(result.sessionId).toMatch(/^ss_[0-9a-f]{24}$/);
-      const [checkout] = provider.calls.createSponsorCheckout;
+      const [checkout] = seen("createSponsorCheckout");
       expect(result.url).toBe(`${CALLABLE_ORIGIN}/sandbox/checkout/${(await sessionsOf())[0]!.providerCheckoutId}`);
       expect(checkout).toMatchObject({ idempotencyKey: `checkout_${result.sessionId}`, amount: 2550, destinationAccountId: payee.accountId });
       expect(await sessionsOf()).toEqual([expect.objectContaining({ id: result.sessionId, amount: 2550, sponsorUid: null, status: "pending", message: "Go!" })]);
@@ -191,25 +201,25 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       ] as const) {
         expect(await call("buildSponsorSession", data)).toEqual({ status: 400, body: { error: { status: "INVALID_ARGUMENT", message } } });
       }
-      expect(provider.calls.createSponsorCheckout).toEqual([]);
+      expect(seen("createSponsorCheckout")).toEqual([]);
       expect(await sessionsOf()).toEqual([]);
     });
 
     it("is not-found for an unknown page and aborted for an owner who cannot take payments yet", async () => {
       expect(await call("buildSponsorSession", tip({ ending: "no_such_page_here" }))).toMatchObject({ status: 404, body: { error: { status: "NOT_FOUND" } } });
-      const unready = await seedPayee(db(), provider, { complete: false });
+      const unready = await seedPayee(db(), sandbox.provider, { complete: false });
       expect(await call("buildSponsorSession", tip({ ending: unready.ending }))).toMatchObject({ status: 409, body: { error: { status: "ABORTED" } } });
     });
 
     it("never answers an address off the provider's own pages", async () => {
-      const offSite = new (class extends SandboxShapedProvider {
-        async createSponsorCheckout(input: Parameters<SandboxShapedProvider["createSponsorCheckout"]>[0]) {
-          return { ...(await super.createSponsorCheckout(input)), url: "https://evil.example/sandbox/checkout/cs_1" };
-        }
-      })();
+      // The sandbox, but answering its checkout at another site's address.
+      const offSite: PaymentProvider = {
+        ...sandbox.provider,
+        createSponsorCheckout: async (input) => ({ ...(await sandbox.provider.createSponsorCheckout(input)), url: "https://evil.example/sandbox/checkout/cs_1" }),
+      };
       const other = await serveCallables(db(), offSite);
       try {
-        const payeeThere = await seedPayee(db(), offSite);
+        const payeeThere = await seedPayee(db(), sandbox.provider);
         expect(await other.call("buildSponsorSession", tip({ ending: payeeThere.ending }))).toEqual({
           status: 503,
           body: { error: { status: "UNAVAILABLE", message: "The checkout could not be opened. Please try again in a moment." } },
@@ -221,7 +231,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
 
     it("refuses a call another site's page made, and opens nothing", async () => {
       expect(await call("buildSponsorSession", tip(), { headers: CROSS_SITE })).toEqual(crossSite);
-      expect(provider.calls.createSponsorCheckout).toEqual([]);
+      expect(seen("createSponsorCheckout")).toEqual([]);
       expect(await sessionsOf()).toEqual([]);
     });
   });
@@ -231,13 +241,13 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       const buyer = await newPerson("buyer");
       const { status, body } = await call("buildProSession", { plan: "star_power", returnTo: "/app/sponsors" }, { as: buyer });
       expect(status).toBe(200);
-      const [checkout] = provider.calls.createProCheckout;
+      const [checkout] = seen("createProCheckout");
       expect(body.result).toEqual({ url: expect.stringMatching(new RegExp(`^${CALLABLE_ORIGIN}/sandbox/pro-checkout/cs_`)), destination: "checkout" });
       expect(checkout).toMatchObject({ uid: buyer.id, plan: "star_power", mode: "subscription", successUrl: `${CALLABLE_ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp%2Fsponsors` });
       expect(await db().select().from(proCheckouts).where(eq(proCheckouts.uid, buyer.id))).toHaveLength(1);
       // Another site's address as returnTo is not followed.
       await call("buildProSession", { plan: "launchpad", returnTo: "https://evil.example/" }, { as: buyer });
-      expect(provider.calls.createProCheckout[1]).toMatchObject({ successUrl: `${CALLABLE_ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp` });
+      expect(seen("createProCheckout")[1]).toMatchObject({ successUrl: `${CALLABLE_ORIGIN}/app/pro?checkout=success&returnTo=%2Fapp` });
     });
 
     it("asks a guest to sign in, an unverified person to verify; refuses an unknown plan and other sites' pages; opens nothing", async () => {
@@ -248,7 +258,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
         expect(await call("buildProSession", data, { as: buyer })).toMatchObject({ status: 400, body: { error: { status: "INVALID_ARGUMENT" } } });
       }
       expect(await call("buildProSession", { plan: "launchpad" }, { as: buyer, headers: CROSS_SITE })).toEqual(crossSite);
-      expect(provider.calls.createProCheckout).toEqual([]);
+      expect(seen("createProCheckout")).toEqual([]);
     });
   });
 
@@ -258,11 +268,11 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       const [customerOne, customerTwo] = [await ensureBillingCustomer(db(), provider, { uid: one.id, email: one.email }), await ensureBillingCustomer(db(), provider, { uid: two.id, email: two.email })];
       expect(await call("createPortalLink", null, { as: one })).toEqual({
         status: 200,
-        body: { result: { url: `${CALLABLE_ORIGIN}/sandbox/portal/${customerOne}?return=${encodeURIComponent(`${CALLABLE_ORIGIN}/app/account`)}` } },
+        body: { result: { url: portalLink(CALLABLE_ORIGIN, sandbox.provider.linkKey, { customerId: customerOne, returnUrl: `${CALLABLE_ORIGIN}/app/account` }, clock.now) } },
       });
       expect(await call("createPortalLink", { returnTo: "/app/pro" }, { as: two })).toEqual({
         status: 200,
-        body: { result: { url: `${CALLABLE_ORIGIN}/sandbox/portal/${customerTwo}?return=${encodeURIComponent(`${CALLABLE_ORIGIN}/app/pro`)}` } },
+        body: { result: { url: portalLink(CALLABLE_ORIGIN, sandbox.provider.linkKey, { customerId: customerTwo, returnUrl: `${CALLABLE_ORIGIN}/app/pro` }, clock.now) } },
       });
       expect(((await call("createPortalLink", { returnTo: "//evil.example/x" }, { as: two })).body.result as { url: string }).url).toContain(encodeURIComponent(`${CALLABLE_ORIGIN}/app/account`));
     });
@@ -278,15 +288,15 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
       expect(await call("createPortalLink", { returnTo: 5 }, { as: person })).toEqual({ status: 400, body: { error: { status: "INVALID_ARGUMENT", message: "returnTo must be a string." } } });
       expect(await call("createPortalLink", "portal", { as: person })).toMatchObject({ status: 400, body: { error: { status: "INVALID_ARGUMENT" } } });
       expect(await call("createPortalLink", null, { as: person, headers: CROSS_SITE })).toEqual(crossSite);
-      expect(provider.calls.createPortalLink).toBe(0);
+      expect(seen("createPortalLink")).toEqual([]);
     });
   });
 
   describe("createLoginLink", () => {
     it("links to the payouts dashboard of the caller's own payout account", async () => {
-      const [one, two] = [await seedPayee(db(), provider), await seedPayee(db(), provider)];
-      expect(await call("createLoginLink", null, { as: callerOf(one) })).toEqual({ status: 200, body: { result: { url: `https://fake-pay.example/dashboard/${one.accountId}` } } });
-      expect(await call("createLoginLink", {}, { as: callerOf(two) })).toEqual({ status: 200, body: { result: { url: `https://fake-pay.example/dashboard/${two.accountId}` } } });
+      const [one, two] = [await seedPayee(db(), sandbox.provider), await seedPayee(db(), sandbox.provider)];
+      expect(await call("createLoginLink", null, { as: callerOf(one) })).toEqual({ status: 200, body: { result: { url: loginLink(CALLABLE_ORIGIN, sandbox.provider.linkKey, one.accountId, clock.now) } } });
+      expect(await call("createLoginLink", {}, { as: callerOf(two) })).toEqual({ status: 200, body: { result: { url: loginLink(CALLABLE_ORIGIN, sandbox.provider.linkKey, two.accountId, clock.now) } } });
     });
 
     it("is not-found without a payout account; asks a guest to sign in; refuses bad data and other sites' pages", async () => {
@@ -301,7 +311,7 @@ describe.each(ENGINES)("SPEC §7.1 payment callables on %s", (engine) => {
         status: 400,
         body: { error: { status: "INVALID_ARGUMENT", message: "data must be null or an empty object." } },
       });
-      const payee = await seedPayee(db(), provider);
+      const payee = await seedPayee(db(), sandbox.provider);
       expect(await call("createLoginLink", null, { as: callerOf(payee), headers: CROSS_SITE })).toEqual(crossSite);
     });
   });

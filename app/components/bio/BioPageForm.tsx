@@ -1,10 +1,12 @@
 import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
-import type { BioFormOptions } from "#app/routes/bio/editor.server";
 import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
 import { LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
+
+/** The form's choices, from the bio page rules: link types and the SPEC limits. */
+export type BioFormOptions = { linkTypes: { value: string; label: string }[]; maxLinks: number; maxSponsorships: number };
 
 type Props = {
   values: BioPageFormInput;

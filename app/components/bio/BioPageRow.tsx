@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { useHydrated } from "#app/lib/use-hydrated";
-import type { DeleteAnswer } from "#app/routes/bio/delete";
+
+/** What the dashboard's Yes gets back when it deletes from the page (a fetcher). */
+export type DeleteAnswer = { kind: "SUCCESS" } | { kind: "ERROR"; message: string };
 
 export type DashboardPage = { id: string; customEnding: string; name: string; updatedAt: string; views: number };
 

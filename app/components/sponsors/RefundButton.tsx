@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { SponsorSessionStatus } from "#server/db/schema";
 import { useHydrated } from "#app/lib/use-hydrated";
-import type { RefundAnswer } from "#app/routes/sponsors/refund";
 import { PAYMENTS_PATH } from "./paths";
+
+/** What a card's Refund button gets back when it asks from the page (a fetcher). */
+export type RefundAnswer = { refunded: true; status: "pending" | "succeeded" } | { refunded: false; message: string };
 
 /** SPEC §9: 'Refunded' stays for 4 seconds. */
 export const REFUNDED_MS = 4000;

@@ -7,9 +7,7 @@ import { redirectWithToast } from "#app/lib/toast.server";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
 import { answerRefusal, refuseWith, requireForm } from "#app/lib/respond.server";
-
-/** What the dashboard's delete button gets back when it asked from the page (a fetcher). */
-export type DeleteAnswer = { kind: "SUCCESS" } | { kind: "ERROR"; message: string };
+import type { DeleteAnswer } from "#app/components/bio/BioPageRow";
 
 /**
  * POST /app/account/bizbio/delete (SPEC §2.2) deletes one of the reader's

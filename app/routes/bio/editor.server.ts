@@ -9,6 +9,7 @@ import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#app/lib/respond.server";
 import { redirectWithToast } from "#app/lib/toast.server";
+import type { BioFormOptions } from "#app/components/bio/BioPageForm";
 
 export const DASHBOARD_PATH = "/app/account/bizbio";
 
@@ -20,9 +21,6 @@ export type BioEditorActionData = {
   /** New on every answer: the fields mount afresh with the submitted rows in them. */
   formKey: string;
 };
-
-/** The form's fixed choices, sent as loader data so the browser never downloads server modules for them. */
-export type BioFormOptions = { linkTypes: { value: string; label: string }[]; maxLinks: number; maxSponsorships: number };
 
 /** What both form pages need besides the page itself: the picker's posts, the bio host, the form's choices. */
 export async function editorContext(context: AppLoadContext, uid: string): Promise<{ choices: SponsorshipChoices; bioOrigin: string; options: BioFormOptions }> {

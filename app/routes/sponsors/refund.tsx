@@ -8,9 +8,7 @@ import { redirectWithToast } from "#app/lib/toast.server";
 import { PAYMENTS_PATH } from "#app/components/sponsors/paths";
 import type { Route } from "./+types/refund";
 import { answerRefusal, refuse, refuseWith } from "#app/lib/respond.server";
-
-/** What a card's Refund button gets back when it asked from the page (a fetcher). */
-export type RefundAnswer = { refunded: true; status: "pending" | "succeeded" } | { refunded: false; message: string };
+import type { RefundAnswer } from "#app/components/sponsors/RefundButton";
 
 const REQUESTED = "Refund requested. The payment shows as refunded once the payment provider confirms it.";
 

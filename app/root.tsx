@@ -18,7 +18,7 @@ import { SiteHeader } from "./components/SiteHeader";
 import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "./lib/site";
-import { takeToast } from "./lib/toast.server";
+import { takeToast } from "#server/http/toast-cookie";
 import { getSessionAccount } from "#server/auth/session";
 
 export const links: LinksFunction = () => [

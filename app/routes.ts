@@ -1,5 +1,5 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
-import { CONTENT_PAGES } from "./content-routes";
+import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "./signed-in-routes";
 // React Router loads this file by itself, without the project's #aliases: a path is the only way in.
 // eslint-disable-next-line no-restricted-imports
@@ -25,10 +25,10 @@ export default [
   route("app", "routes/app/dashboard.tsx"),
   route("app/verify", "routes/app/verify.tsx"),
   route("app/account", "routes/app/account.tsx"),
-  // Pro membership (SPEC §2.5, §6; issue 16): the plans, checkout's return, and My Account's Pro Portal button.
+  // Pro membership (SPEC §2.5, §6): the plans, checkout's return, and My Account's Pro Portal button.
   route("app/pro", "routes/app/pro.tsx"),
   route("app/account/pro-portal", "routes/app/pro-portal.ts"),
-  // One-click unsubscribe from notification mail, signed out (issue 17; ADR 0025).
+  // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 
   // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
@@ -42,14 +42,14 @@ export default [
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),
 
-  // Sponsor directory and Profiles (SPEC §2.1, §2.5, §6; issue 16; ADR 0022). Not app/routes/sponsors/: that is the Sponsors Dashboard.
-  route("app/sponsors", "routes/sponsors-directory/list.tsx"),
-  route("app/sponsors/previews", "routes/sponsors-directory/previews.tsx"),
-  route("app/sponsors/recent", "routes/sponsors-directory/recent.tsx"),
-  route("app/sponsors/:sponsorId", "routes/sponsors-directory/detail.tsx"),
+  // Sponsor directory and Profiles (SPEC §2.1, §2.5, §6; ADR 0022). Not app/routes/sponsor-payments/: that is the Sponsors Dashboard.
+  route("app/sponsors", "routes/sponsor-directory/list.tsx"),
+  route("app/sponsors/previews", "routes/sponsor-directory/previews.tsx"),
+  route("app/sponsors/recent", "routes/sponsor-directory/recent.tsx"),
+  route("app/sponsors/:sponsorId", "routes/sponsor-directory/detail.tsx"),
   route("app/profiles", "routes/profiles.tsx"),
 
-  // Bio pages, owner's side (SPEC §2.2, §2.5; issue 14). The public page lives on the bio host, not here.
+  // Bio pages, owner's side (SPEC §2.2, §2.5). The public page lives on the bio host, not here.
   route("app/account/bizbio", "routes/bio/dashboard.tsx"),
   route("app/account/bizbio/new", "routes/bio/new.tsx"),
   route("app/account/bizbio/edit", "routes/bio/edit.tsx", { id: "bio-edit" }),
@@ -60,25 +60,25 @@ export default [
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
 
-  // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5; issue 15).
+  // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5).
   route("app/payments/checkout", "routes/payments/checkout.tsx"),
   route("app/payments/success", "routes/payments/success.tsx"),
   route("app/payments/cancelled", "routes/payments/cancelled.tsx"),
 
-  // Sponsor payments, the owner's side (SPEC §2.2, §2.5; issue 15).
-  route("app/account/sponsors", "routes/sponsors/dashboard.tsx"),
-  route("app/account/sponsors/payments", "routes/sponsors/payments.tsx"),
-  route("app/account/sponsors/payments/:sessionId", "routes/sponsors/payment-info.tsx"),
-  route("app/account/sponsors/payments/:sessionId/refund", "routes/sponsors/refund.tsx"),
+  // Sponsor payments, the owner's side (SPEC §2.2, §2.5).
+  route("app/account/sponsors", "routes/sponsor-payments/dashboard.tsx"),
+  route("app/account/sponsors/payments", "routes/sponsor-payments/payments.tsx"),
+  route("app/account/sponsors/payments/:sessionId", "routes/sponsor-payments/payment-info.tsx"),
+  route("app/account/sponsors/payments/:sessionId/refund", "routes/sponsor-payments/refund.tsx"),
 
-  // Payments, the creator's side (SPEC §2.2, §2.5; issue 15). The return/refresh addresses are connect.ts's.
+  // Payments, the creator's side (SPEC §2.2, §2.5). The return/refresh addresses are connect.ts's.
   route("app/payments/setup", "routes/payments/setup.tsx"),
   route("app/payments/setup/return", "routes/payments/setup-return.tsx"),
   route("app/payments/setup/refresh", "routes/payments/setup-refresh.tsx"),
   route("app/account/payments", "routes/payments/my-payments.tsx"),
   route("app/account/payments/dashboard", "routes/payments/payouts-dashboard.ts"),
 
-  // Notifications (SPEC §2.2, §2.5; issue 17).
+  // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).
@@ -88,7 +88,7 @@ export default [
     route(path, "routes/legacy-redirect.tsx", { id: `legacy:${path}` }),
   ),
   route("api/password-policy", "routes/api/password-policy.ts"),
-  // Payment provider webhooks (issue 15): the signature is checked over the raw body.
+  // Payment provider webhooks: the signature is checked over the raw body.
   route("api/payments/webhooks/:provider", "routes/api/payment-webhooks.ts"),
   route("dev/mailbox", "routes/dev-mailbox.tsx"),
   route("dev/mailbox/:id", "routes/dev-mailbox-message.tsx"),

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { FormAlert, TextField } from "#app/components/forms";
+import { FormNotice, TextField } from "#app/components/forms";
 
 export type DeleteAccountState = { error?: string; field?: "password" | "email" };
 
@@ -22,7 +22,7 @@ export function DeleteAccount({ proof, providerName, state }: { proof: "password
         <summary className="cursor-pointer font-semibold text-red-800">Delete my account</summary>
         <Form method="post" noValidate className="mt-4 space-y-4">
           <p className="font-semibold">Are you sure? This can't be undone.</p>
-          {state?.error && !state.field ? <FormAlert>{state.error}</FormAlert> : null}
+          {state?.error && !state.field ? <FormNotice>{state.error}</FormNotice> : null}
           {proof === "password" ? (
             <TextField
               label="Current password"

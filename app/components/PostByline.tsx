@@ -1,4 +1,4 @@
-import { formatIsoDate } from "#app/lib/format";
+import { formatIsoDate } from "#isomorphic/format";
 
 /** "June 16, 2026 · Sponsorgrid Team" under a blog post's title. */
 export function PostByline({ date, author, className }: { date: string | null; author: string | null; className?: string }) {

@@ -79,7 +79,7 @@ export function SelectField({ label, name, error, hint, id, className, children,
   );
 }
 
-export function FormAlert({ kind = "error", children }: { kind?: "error" | "success" | "info"; children: ReactNode }) {
+export function FormNotice({ kind = "error", children }: { kind?: "error" | "success" | "info"; children: ReactNode }) {
   const styles = {
     error: "border-red-700/40 bg-red-50 text-red-800",
     success: "border-primary/30 bg-secondary/40 text-ink",

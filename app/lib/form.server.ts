@@ -1,5 +1,5 @@
 /**
- * The one way a route action reads a submitted form (issue 13, item 5).
+ * The one way a route action reads a submitted form.
  *
  * `request.formData()` throws on a JSON body or a broken multipart boundary,
  * silently turns invalid UTF-8 into U+FFFD, and passes NUL bytes on to

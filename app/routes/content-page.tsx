@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { findContent, renderContent } from "#server/content/library";
 import { Prose } from "#app/components/Prose";
 import { GuideLinks } from "#app/components/GuideLinks";
-import { contentPageFor } from "#app/content-routes";
+import { contentPageFor } from "#isomorphic/content-pages";
 import { pageMeta } from "#app/lib/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
 import { refuse } from "#app/lib/respond.server";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { getOutboxMessage } from "#server/email/outbox";
 import { mayReadMailbox } from "#server/email/mailbox-access";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import { refuse } from "#app/lib/respond.server";
 import type { Route } from "./+types/dev-mailbox-message";

@@ -2,7 +2,7 @@ import { getSessionUser } from "#server/auth/session";
 import { listFeatured } from "#server/featured/featured";
 import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/featured";
 

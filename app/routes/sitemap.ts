@@ -1,6 +1,6 @@
 import { listBlogPosts } from "#server/content/library";
 import { buildSitemap } from "#server/sitemap/sitemap";
-import { CONTENT_PAGES } from "#app/content-routes";
+import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { rawAnswer } from "#app/lib/respond.server";
 import type { Route } from "./+types/sitemap";
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { readUnsubscribeLink, unsubscribe } from "#server/notifications/unsubscribe";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
-import { FormAlert, primaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton } from "#app/components/forms";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/unsubscribe";
@@ -45,14 +45,14 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
       <div className="mt-6 space-y-4">
         {shown.error ? (
           <>
-            <FormAlert>{shown.error}</FormAlert>
+            <FormNotice>{shown.error}</FormNotice>
             <p>
               <Link to="/app/account#notifications">Notification settings in My Account</Link>
             </p>
           </>
         ) : shown.done ? (
           <>
-            <FormAlert kind="success">{`You're unsubscribed: we won't email you about “${shown.label}” any more. You still see these notifications in the app.`}</FormAlert>
+            <FormNotice kind="success">{`You're unsubscribed: we won't email you about “${shown.label}” any more. You still see these notifications in the app.`}</FormNotice>
             <p>
               Changed your mind? <Link to="/app/account#notifications">Choose your emails in My Account</Link>.
             </p>

@@ -1,7 +1,7 @@
 /**
- * Issue 17's benchmark: N (2,000) open event streams of one user on one server process; one alert
+ * The live unread count's benchmark: N (2,000) open event streams of one user on one server process; one notification
  * reaches all of them. Reports the server's memory per stream (RSS and heap after GC, minus the
- * same before the streams opened, ÷ N) and, over several alerts, the time from the alert's commit
+ * same before the streams opened, ÷ N) and, over several notifications, the time from the notification's commit
  * to the first and to the last stream receiving it. Then it leaves the streams idle past Node's
  * header and keep-alive timeouts to show that none of them cuts an open stream.
  *

@@ -32,7 +32,7 @@ async function exec(db, text) {
 
 /** 150 companies of two words (15 × 10), "Nova …" among them; every third one tagged technology. */
 export async function fillBase(db) {
-  const { namePrefixes, nameWords } = await tsImport("../../server/sponsors/names.ts", import.meta.url);
+  const { namePrefixes, nameWords } = await tsImport("../../server/sponsor-directory/names.ts", import.meta.url);
   const { externalSponsors, tags, proMemberships, user } = await tsImport("../../server/db/schema/index.ts", import.meta.url);
   const { eq } = await tsImport("drizzle-orm", import.meta.url);
   const rows = [];

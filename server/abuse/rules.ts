@@ -38,7 +38,7 @@ export const SIGN_IN_POLICY = {
 };
 
 /**
- * Sponsor checkouts (issue 22, items 14 and 18; docs/decisions/0027-checkout-and-receipt-limits.md).
+ * Sponsor checkouts (docs/decisions/0027-checkout-and-receipt-limits.md).
  * Only checkouts that make a new provider session count: the same browser
  * sending the same form again gets its open checkout back, uncounted.
  * - network: new checkouts one client network starts (a fan tries a few amounts, never ten in ten minutes);

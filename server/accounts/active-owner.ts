@@ -3,7 +3,7 @@ import { user } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 
 /**
- * The one rule for "is this owner active" (issue 22): an account staff
+ * The one rule for "is this owner active": an account staff
  * disabled has no public side — its bio pages, opportunities and profile card
  * leave every list and page, and its pages take no payments — until it is
  * enabled again. Every public reader filters with this condition instead of

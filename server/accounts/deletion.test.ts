@@ -192,9 +192,9 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     expect(await db().select().from(ledgerEntries).where(eq(ledgerEntries.sessionId, paid.sessionId))).toHaveLength(1);
     const [event] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, `evt_leaving${n}`));
     expect(event).toMatchObject({ type: "customer.updated", payload: { redacted: "account deleted" } });
-    // The other person's alert keeps its meaning without the address.
-    const [alert] = await db().select().from(notifications).where(eq(notifications.uid, other.uid));
-    expect(alert!.message).toBe("You received $15.00 from a sponsor as a tip.");
+    // The other person's notification keeps its meaning without the address.
+    const [notification] = await db().select().from(notifications).where(eq(notifications.uid, other.uid));
+    expect(notification!.message).toBe("You received $15.00 from a sponsor as a tip.");
 
     // Signing in again finds no account.
     expect(await db().select().from(user).where(eq(user.email, person.email))).toEqual([]);

@@ -159,7 +159,7 @@ export async function eraseAccount(db: Db, person: { id: string; email: string; 
       sql`lower(${paymentEvents.payload}::text) like ${`%${likeEscaped(person.email.toLowerCase())}%`}`,
     );
     await tx.update(paymentEvents).set({ payload: { redacted: "account deleted" } }).where(mentions);
-    // Other people's alerts name a sponsor by the address they paid with ("… from ann@example.com").
+    // Other people's notifications name a sponsor by the address they paid with ("… from ann@example.com").
     await tx
       .update(notifications)
       .set({ message: sql`regexp_replace(${notifications.message}, ${regexEscaped(person.email)}, 'a sponsor', 'gi')` })

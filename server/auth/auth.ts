@@ -99,7 +99,7 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
           await verificationEmail({ to: person.email, name: person.name, url: authLinks.verifyEmail(origin, token), site }),
         );
       },
-      // The welcome alert (issue 17): once, however often the link is followed.
+      // The welcome notification: once, however often the link is followed.
       afterEmailVerification: async (person) => {
         await welcomeOnce(db, person.id, notify);
       },

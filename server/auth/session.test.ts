@@ -15,7 +15,7 @@ const config = loadConfig({});
 const alwaysHuman: Captcha = { provider: "altcha", siteKey: null, createChallenge: async () => ({}), verify: async () => true };
 const DAY = 24 * 60 * 60 * 1000;
 
-// Issue 22, item 24: the signed-in lookup reads session, account and unread count in one query
+// The signed-in lookup reads session, account and unread count in one query
 // instead of through better-auth's getSession; it must refuse exactly what better-auth refuses.
 describe.each(ENGINES)("the signed-in lookup on %s", (engine) => {
   const database = migratedDatabase(engine);

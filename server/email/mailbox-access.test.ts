@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "#server/config";
 import { mayReadMailbox } from "./mailbox-access";
 
-// What a same-host reverse proxy sends when it forwards no client address (issue 22, item 16).
+// What a same-host reverse proxy sends when it forwards no client address.
 const sameHostProxy = new Headers({ Host: "sponsorgrid.example", "X-Forwarded-Proto": "https" });
 
 describe("the dev mailbox", () => {

@@ -40,13 +40,13 @@ type PaymentEmailInput = {
   /**
    * The sponsor's own message, only when `to` is their verified account
    * address: to any other address a receipt carries no words of the payer's,
-   * so it cannot carry someone's text to a stranger (issue 22, item 18).
+   * so it cannot carry someone's text to a stranger.
    */
   message: string | null;
   url: string;
 };
 
-/** The sponsor's receipt (issue 15 §8): what they paid, to whom, and the reference. */
+/** The sponsor's receipt: what they paid, to whom, and the reference. */
 export async function sponsorReceiptEmail({ to, site, amount, payeeName, reference, paidAt, message, url }: PaymentEmailInput): Promise<MailMessage> {
   const date = paidAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   const bodies = await renderBodies(
@@ -70,7 +70,7 @@ export async function sponsorReceiptEmail({ to, site, amount, payeeName, referen
 type NotificationEmailInput = {
   to: string;
   site: EmailSite;
-  /** The alert's kind, and how My Account names it. */
+  /** The notification's kind, and how My Account names it. */
   kind: string;
   kindLabel: string;
   title: string;
@@ -83,7 +83,7 @@ type NotificationEmailInput = {
 };
 
 /**
- * An alert by mail (ADR 0025): subject = the alert's title, body = its
+ * A notification by mail (ADR 0025): subject = the notification's title, body = its
  * message and call to action, a footer with Unsubscribe; the one-click
  * headers (RFC 8058) travel with it through the outbox.
  */

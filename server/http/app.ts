@@ -11,7 +11,7 @@ import { getSessionUser } from "#server/auth/session";
 import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
 import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
 import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
-import { externalBillingOrigins } from "#server/subscriptions/portal";
+import { externalBillingOrigins } from "#server/pro/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payments/webhooks/http";
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";

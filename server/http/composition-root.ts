@@ -23,7 +23,7 @@ import type { PaymentProvider } from "#server/payments/provider";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
 import { createPaymentProvider, providerMigrations } from "#server/payments/setup";
 import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
-import { ensuringProPricesOnce } from "#server/subscriptions/prices";
+import { ensuringProPricesOnce } from "#server/pro/prices";
 import { resolveSessionSecret } from "./secret";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
@@ -150,7 +150,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   const guestPages = guestPageCacheFor(config, generation);
   const tagCatalogue = cachedTagCatalogue(db, generation);
 
-  // Live unread counts: every committed alert change (the trigger of migration 0013) reaches this
+  // Live unread counts: every committed notification change (the trigger of migration 0013) reaches this
   // process through LISTEN, and each tab's stream hears its user's new count (ADR 0024).
   const notificationStreams = owned(
     "notification streams",
@@ -172,7 +172,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     }),
     (listening) => listening.close(),
   );
-  // The daily hearts roll-up: now, then hourly; every process may run it (one alert per person and day).
+  // The daily hearts roll-up: now, then hourly; every process may run it (one notification per person and day).
   owned("hearts digest", startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger }), (digest) => digest.close());
   const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger });
 

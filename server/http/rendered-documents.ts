@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 
 /**
  * Documents React rendered, kept by exactly what they were rendered from, so the same page with
- * the same data is not rendered again (issue 22, item 24: a signed-in list page spent a quarter
+ * the same data is not rendered again (item 24: a signed-in list page spent a quarter
  * of its CPU in React).
  *
  * Nothing here is read from the database or invalidated: every request still runs its loaders,
  * and the key is a hash of the request's address and of ALL its loader data, so a page changes the
- * moment its data does (a heart, a new post, an unread alert, another person's name) and a
+ * moment its data does (a heart, a new post, an unread notification, another person's name) and a
  * person is only ever sent a document rendered from data identical to their own. Only routes
  * whose rendering reads nothing but that data opt in (`handle = { rendersFromDataOnly: true }`),
  * and only data that serialises one way (plain objects, arrays, strings, finite numbers,

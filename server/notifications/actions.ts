@@ -5,8 +5,8 @@ import { domainError, type DomainError } from "#server/errors";
 import { isNotificationId } from "./ids";
 
 /**
- * SPEC §7.3 markAsRead(docId) and deleteAlert(docId), plus "mark all as read".
- * Every statement is bounded by the reader's uid: another person's alert, or
+ * SPEC §7.3 markAsRead(docId) and deleteNotification(docId), plus "mark all as read".
+ * Every statement is bounded by the reader's uid: another person's notification, or
  * an id that is no uuid at all, is not found (404) and nothing changes — the
  * answer never tells whether the id exists for somebody else.
  */
@@ -14,7 +14,7 @@ const NOT_FOUND = "We couldn't find that notification.";
 
 export type MarkedRead = { kind: "SUCCESS"; id: string; readOn: Date };
 
-/** Unread → read. Idempotent: an alert already read keeps the read_on of its first reading. */
+/** Unread → read. Idempotent: a notification already read keeps the read_on of its first reading. */
 export async function markAsRead(db: Db, uid: string, id: string): Promise<MarkedRead | DomainError<"not-found">> {
   if (!isNotificationId(id)) return domainError("not-found", NOT_FOUND);
   const [row] = await db
@@ -26,7 +26,7 @@ export async function markAsRead(db: Db, uid: string, id: string): Promise<Marke
   return { kind: "SUCCESS", id: row.id, readOn: row.readOn };
 }
 
-export async function deleteAlert(db: Db, uid: string, id: string): Promise<{ kind: "SUCCESS"; id: string } | DomainError<"not-found">> {
+export async function deleteNotification(db: Db, uid: string, id: string): Promise<{ kind: "SUCCESS"; id: string } | DomainError<"not-found">> {
   if (!isNotificationId(id)) return domainError("not-found", NOT_FOUND);
   const [row] = await db
     .delete(notifications)
@@ -37,9 +37,9 @@ export async function deleteAlert(db: Db, uid: string, id: string): Promise<{ ki
 }
 
 /**
- * Every unread alert of the reader's becomes read, at one instant: the
+ * Every unread notification of the reader's becomes read, at one instant: the
  * database's now(), as for created and for a single mark (one statement, one
- * now()). Alerts read before keep their date.
+ * now()). Notifications read before keep their date.
  */
 export async function markAllAsRead(db: Db, uid: string): Promise<{ kind: "SUCCESS"; count: number; readOn: Date }> {
   const rows = await db

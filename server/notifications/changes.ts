@@ -5,7 +5,7 @@ import type { Listening } from "#server/db/listen";
 export const NOTIFICATION_CHANGES_CHANNEL = "notification_changes";
 
 /**
- * Tells `onChange` the uid of every committed alert change, from any process and any writer
+ * Tells `onChange` the uid of every committed notification change, from any process and any writer
  * (the trigger fires for the app, scripts and SQL consoles alike), and `onGap` when the
  * connection was lost and changes may have gone unheard.
  */

@@ -1,9 +1,9 @@
 import { safeRedirectPath } from "#server/auth/redirects";
 
 /**
- * Where an alert's call-to-action button goes (SPEC §2.5 "Notifications").
- * Alerts keep the destination they were written with; the rewrite happens when
- * the link is shown, so alerts written under the spec's older names — and any
+ * Where a notification's call-to-action button goes (SPEC §2.5 "Notifications").
+ * Notifications keep the destination they were written with; the rewrite happens when
+ * the link is shown, so notifications written under the spec's older names — and any
  * producer still using them — land on today's routes.
  */
 export const CTA_REWRITES: Readonly<Record<string, string>> = {
@@ -14,7 +14,7 @@ export const CTA_REWRITES: Readonly<Record<string, string>> = {
   "/app/payments/setup": "/app/account/payments",
 };
 
-/** The button's words when an alert has a destination but no text (ADR 0026). */
+/** The button's words when a notification has a destination but no text (ADR 0026). */
 export const DEFAULT_CTA_TEXT = "Open";
 
 export type CallToAction = { href: string; text: string; external: boolean };

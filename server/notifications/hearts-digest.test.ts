@@ -33,7 +33,7 @@ describe.each(ENGINES)("daily hearts roll-up on %s", (engine) => {
     return id;
   };
   const heart = (postId: string, uid: string, at: Date) => db().insert(hearts).values({ id: `${postId}_${uid}`, postId, uid, createdAt: at });
-  const digestAlerts = (uid: string) => db().select().from(notifications).where(and(eq(notifications.uid, uid), eq(notifications.kind, "hearts-daily")));
+  const digestNotifications = (uid: string) => db().select().from(notifications).where(and(eq(notifications.uid, uid), eq(notifications.kind, "hearts-daily")));
 
   it("writes one alert per person with yesterday's count, none for other days or own hearts, and nothing more when run again", async () => {
     const [alice, bob, fans] = [await person(), await person(), await Promise.all([person(), person(), person()])];
@@ -51,19 +51,19 @@ describe.each(ENGINES)("daily hearts roll-up on %s", (engine) => {
     expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await runHeartsDigest(db(), deps, new Date("2026-11-22T13:00:00Z"))).toBe(0);
 
-    const [only, ...more] = await digestAlerts(alice);
+    const [only, ...more] = await digestNotifications(alice);
     expect(more).toEqual([]);
     expect(only).toMatchObject({ title: "Your opportunities got 3 hearts yesterday", buttonDestination: "/app/account/opportunities", buttonText: "My Posts" });
     expect(only!.message).toContain("Saturday, November 21");
-    expect(await digestAlerts(bob)).toEqual([]);
+    expect(await digestNotifications(bob)).toEqual([]);
     expect(await db().select().from(notificationDigests).where(eq(notificationDigests.uid, alice))).toMatchObject([{ day: "2026-11-21", hearts: 3 }]);
     // Alice asked for it by mail; by default it is not mailed.
     expect((await db().select().from(emailOutbox).where(eq(emailOutbox.to, `${alice}@h.example`))).map((m) => m.subject)).toEqual(["Your opportunities got 3 hearts yesterday"]);
 
     // The next day, Bob's heart from "today" is rolled up, and Alice gets nothing new.
     expect(await runHeartsDigest(db(), deps, new Date("2026-11-23T01:00:00Z"))).toBe(1);
-    expect((await digestAlerts(bob)).map((a) => a.title)).toEqual(["Your opportunities got 1 heart yesterday"]);
+    expect((await digestNotifications(bob)).map((a) => a.title)).toEqual(["Your opportunities got 1 heart yesterday"]);
     expect(await db().select().from(emailOutbox).where(eq(emailOutbox.to, `${bob}@h.example`))).toEqual([]);
-    expect(await digestAlerts(alice)).toHaveLength(1);
+    expect(await digestNotifications(alice)).toHaveLength(1);
   });
 });

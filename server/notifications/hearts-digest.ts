@@ -18,13 +18,13 @@ export function previousUtcDay(now: Date): { day: string; start: Date; end: Date
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * The daily roll-up of hearts (issue 17): for every person whose
+ * The daily roll-up of hearts: for every person whose
  * opportunities were hearted during the previous UTC day (by someone else;
- * hearts taken back since are not counted), ONE alert with the count — never
- * one per heart. Each person's alert is written with their
+ * hearts taken back since are not counted), ONE notification with the count — never
+ * one per heart. Each person's notification is written with their
  * notification_digests (uid, day) row in one transaction, so a second run,
  * or another process running at the same time, writes nothing twice.
- * Returns how many alerts it wrote.
+ * Returns how many notifications it wrote.
  */
 export async function runHeartsDigest(db: Db, deps: NotificationDeps, now = new Date()): Promise<number> {
   const { day, start, end } = previousUtcDay(now);

@@ -1,6 +1,6 @@
 /**
- * What an alert is about. Kept on the row (notifications.kind) so that a test
- * or a later filter can count alerts of one kind without reading their words,
+ * What a notification is about. Kept on the row (notifications.kind) so that a test
+ * or a later filter can count notifications of one kind without reading their words,
  * and so that each kind can be mailed or not by the person's choice.
  */
 export const NOTIFICATION_KINDS = [
@@ -21,7 +21,7 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export type KindEntry = {
   /** The preference's label in My Account. */
   label: string;
-  /** One line under it: when this alert is written. */
+  /** One line under it: when this notification is written. */
   description: string;
   /** Mailed unless the person said otherwise (ADR 0025: money and account events yes, the rest no). */
   mailByDefault: boolean;

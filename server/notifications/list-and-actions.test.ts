@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notifications, user } from "#server/db/schema";
-import { deleteAlert, markAllAsRead, markAsRead } from "./actions";
+import { deleteNotification, markAllAsRead, markAsRead } from "./actions";
 import { listNotifications } from "./list";
 import { sendNotification } from "./send";
 import { countUnreadNotifications } from "./unread";
@@ -30,7 +30,7 @@ describe.each(ENGINES)("notifications screen on %s", (engine) => {
     do {
       const page = await listNotifications(db(), uid, { cursor, pageSize });
       if (page.kind !== "SUCCESS") throw new Error(page.message);
-      pages.push(page.alerts.map((a) => a.title));
+      pages.push(page.notifications.map((a) => a.title));
       cursor = page.nextCursor;
     } while (cursor && pages.length < 50);
     return pages;
@@ -71,12 +71,12 @@ describe.each(ENGINES)("notifications screen on %s", (engine) => {
     expect(new Set(titles).size).toBe(5);
     const page = await listNotifications(db(), uid, { pageSize: 5 });
     if (page.kind !== "SUCCESS") throw new Error(page.message);
-    expect(page.alerts.map((a) => a.id)).toEqual([...ids].sort().reverse());
+    expect(page.notifications.map((a) => a.id)).toEqual([...ids].sort().reverse());
   });
 
   it("pages by microseconds, not by the millisecond a JavaScript date keeps", async () => {
     const uid = await person();
-    // Three alerts within one millisecond: a cursor rounded to milliseconds would skip or repeat them.
+    // Three notifications within one millisecond: a cursor rounded to milliseconds would skip or repeat them.
     for (const micros of ["2026-11-02 10:00:00.000100+00", "2026-11-02 10:00:00.000200+00", "2026-11-02 10:00:00.000300+00"]) {
       await db().insert(notifications).values({ uid, title: `micro-${micros.slice(20, 26)}`, message: "m", created: new Date(micros) });
       await db().execute(`update notifications set created = '${micros}' where uid = '${uid}' and title = 'micro-${micros.slice(20, 26)}'`);
@@ -109,16 +109,16 @@ describe.each(ENGINES)("notifications screen on %s", (engine) => {
     const id = await send(maya, "not-yours");
     for (const bad of [id, "not-a-uuid", "", "00000000-0000-0000-0000-000000000000", `${id}'--`]) {
       expect(await markAsRead(db(), jordan, bad)).toMatchObject({ kind: "ERROR", code: "not-found" });
-      expect(await deleteAlert(db(), jordan, bad)).toMatchObject({ kind: "ERROR", code: "not-found" });
+      expect(await deleteNotification(db(), jordan, bad)).toMatchObject({ kind: "ERROR", code: "not-found" });
     }
     expect(await row(id)).toMatchObject({ unread: true, readOn: null, uid: maya });
   });
 
   it("deletes one alert of the reader's; a second delete is not-found", async () => {
     const id = await send(maya, "delete-me");
-    expect(await deleteAlert(db(), maya, id)).toEqual({ kind: "SUCCESS", id });
+    expect(await deleteNotification(db(), maya, id)).toEqual({ kind: "SUCCESS", id });
     expect(await row(id)).toBeUndefined();
-    expect(await deleteAlert(db(), maya, id)).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect(await deleteNotification(db(), maya, id)).toMatchObject({ kind: "ERROR", code: "not-found" });
   });
 
   it("marks all of the reader's alerts read, keeps earlier read dates, and leaves others' alone", async () => {

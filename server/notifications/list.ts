@@ -5,14 +5,14 @@ import { domainError, type DomainError } from "#server/errors";
 import { isNotificationId } from "./ids";
 
 /**
- * SPEC §7.2/§7.3 getAlerts(uid): a person's alerts, newest first, a page at a
+ * SPEC §7.2/§7.3 getNotifications(uid): a person's notifications, newest first, a page at a
  * time. Keyset paging on (created, id), both descending, so a page never
- * repeats or skips an alert when alerts arrive or go between two loads
+ * repeats or skips a notification when notifications arrive or go between two loads
  * (an offset would shift). ADR 0026.
  */
 export const NOTIFICATIONS_PAGE_SIZE = 12;
 
-export type AlertView = {
+export type NotificationView = {
   id: string;
   title: string;
   message: string;
@@ -23,14 +23,14 @@ export type AlertView = {
   buttonDestination: string | null;
 };
 
-export type AlertPage = { kind: "SUCCESS"; alerts: AlertView[]; nextCursor: string | null };
+export type NotificationPage = { kind: "SUCCESS"; notifications: NotificationView[]; nextCursor: string | null };
 
 // `created` is kept to the microsecond; a JavaScript Date has milliseconds. The
 // cursor carries the microseconds as an integer so that the next page starts
-// exactly after the last alert shown, not a fraction of a millisecond off.
+// exactly after the last notification shown, not a fraction of a millisecond off.
 const createdMicros = sql<string>`(extract(epoch from ${notifications.created}) * 1000000)::bigint::text`;
 
-/** `<microseconds since 1970>_<uuid>` of the last alert on a page. */
+/** `<microseconds since 1970>_<uuid>` of the last notification on a page. */
 const CURSOR = /^(\d{1,17})_([0-9a-f-]{36})$/i;
 
 export function parseCursor(cursor: string): { micros: string; id: string } | null {
@@ -43,7 +43,7 @@ export async function listNotifications(
   db: Db,
   uid: string,
   options: { cursor?: string | null; pageSize?: number } = {},
-): Promise<AlertPage | DomainError<"invalid-argument">> {
+): Promise<NotificationPage | DomainError<"invalid-argument">> {
   const pageSize = options.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
   let after = undefined;
   if (options.cursor) {
@@ -72,7 +72,7 @@ export async function listNotifications(
   const last = shown[shown.length - 1];
   return {
     kind: "SUCCESS",
-    alerts: shown.map(({ micros: _micros, ...alert }) => alert),
+    notifications: shown.map(({ micros: _micros, ...notification }) => notification),
     nextCursor: rows.length > pageSize && last ? `${last.micros}_${last.id}` : null,
   };
 }

@@ -9,7 +9,7 @@ import { sendNotification } from "./send";
 
 /**
  * "Mail is sent after the transaction commits, retried on failure, never
- * twice" (issue 17) is the SMTP outbox's doing: these follow a notification
+ * twice" is the SMTP outbox's doing: these follow a notification
  * mail through it to a real SMTP server on loopback.
  */
 describe.each(ENGINES)("notification mail through the SMTP outbox on %s", (engine) => {
@@ -25,7 +25,7 @@ describe.each(ENGINES)("notification mail through the SMTP outbox on %s", (engin
     await database.db.insert(user).values({ id, name: id, email: `${id}@d.example`, emailVerified: true });
     return id;
   };
-  const alert = (uid: string) => ({ uid, kind: "payment-received" as const, title: "Payment received", message: "You received $5.00." });
+  const notification = (uid: string) => ({ uid, kind: "payment-received" as const, title: "Payment received", message: "You received $5.00." });
 
   it("sends nothing for a rolled-back transaction, sends once after the commit with the one-click headers, and not again", async () => {
     const sink = await startSmtpSink();
@@ -37,14 +37,14 @@ describe.each(ENGINES)("notification mail through the SMTP outbox on %s", (engin
 
     await database.db
       .transaction(async (tx) => {
-        await sendNotification(tx, alert(uid), deps);
+        await sendNotification(tx, notification(uid), deps);
         throw new Error("rolled back");
       })
       .catch(() => {});
     expect(await mailer.deliverDue()).toBe(0);
     expect(sink.messages.filter((mail) => mail.to.includes(to))).toEqual([]);
 
-    await database.db.transaction((tx) => sendNotification(tx, alert(uid), deps));
+    await database.db.transaction((tx) => sendNotification(tx, notification(uid), deps));
     expect(await mailer.deliverDue()).toBe(1);
     const mail = await sink.waitForMail(to);
     expect(mail.subject).toBe("Payment received");
@@ -65,7 +65,7 @@ describe.each(ENGINES)("notification mail through the SMTP outbox on %s", (engin
     const deps = notificationDeps(database.db, mailer);
     const uid = await newUser();
     const to = `${uid}@d.example`;
-    await database.db.transaction((tx) => sendNotification(tx, alert(uid), deps));
+    await database.db.transaction((tx) => sendNotification(tx, notification(uid), deps));
 
     expect(await mailer.deliverDue()).toBe(0);
     const [waiting] = await database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to));

@@ -23,9 +23,9 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
     await db().insert(user).values({ id, name: id, email: `${id}@n.example`, emailVerified: verified });
     return id;
   };
-  const alertsOf = (who: string, kind: NotificationKind) => db().select().from(notifications).where(and(eq(notifications.uid, who), eq(notifications.kind, kind)));
+  const notificationsOf = (who: string, kind: NotificationKind) => db().select().from(notifications).where(and(eq(notifications.uid, who), eq(notifications.kind, kind)));
   const mailTo = (who: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, `${who}@n.example`));
-  const alert = (kind: NotificationKind, who = uid) => ({ uid: who, kind, title: `A ${kind} title`, message: `What happened (${kind}).`, buttonText: "Look", buttonDestination: "/app" });
+  const notification = (kind: NotificationKind, who = uid) => ({ uid: who, kind, title: `A ${kind} title`, message: `What happened (${kind}).`, buttonText: "Look", buttonDestination: "/app" });
 
   beforeEach(async () => {
     uid = await newUser();
@@ -52,8 +52,8 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
 
   it("queues the mail with the alert when the preference says so: subject = title, message, unsubscribe link and one-click headers", async () => {
     const deps = notificationDeps(db());
-    await db().transaction((tx) => sendNotification(tx, alert("refund-done"), deps));
-    expect(await alertsOf(uid, "refund-done")).toHaveLength(1);
+    await db().transaction((tx) => sendNotification(tx, notification("refund-done"), deps));
+    expect(await notificationsOf(uid, "refund-done")).toHaveLength(1);
     const [mail, ...more] = await mailTo(uid);
     expect(more).toEqual([]);
     expect(mail).toMatchObject({ to: email, subject: "A refund-done title", status: "stored" });
@@ -69,16 +69,16 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
 
   it("writes the alert but no mail when the kind is off, by default or by choice, or the address is unverified", async () => {
     const deps = notificationDeps(db());
-    await sendNotification(db(), alert("general"), deps);
+    await sendNotification(db(), notification("general"), deps);
     await saveMailPreferences(db(), uid, { ...(await mailPreferencesOf(db(), uid)), "payment-received": false });
-    await sendNotification(db(), alert("payment-received"), deps);
-    expect(await alertsOf(uid, "general")).toHaveLength(1);
-    expect(await alertsOf(uid, "payment-received")).toHaveLength(1);
+    await sendNotification(db(), notification("payment-received"), deps);
+    expect(await notificationsOf(uid, "general")).toHaveLength(1);
+    expect(await notificationsOf(uid, "payment-received")).toHaveLength(1);
     expect(await mailTo(uid)).toEqual([]);
 
     const unverified = await newUser(false);
-    await sendNotification(db(), alert("payment-received", unverified), deps);
-    expect(await alertsOf(unverified, "payment-received")).toHaveLength(1);
+    await sendNotification(db(), notification("payment-received", unverified), deps);
+    expect(await notificationsOf(unverified, "payment-received")).toHaveLength(1);
     expect(await mailTo(unverified)).toEqual([]);
   });
 
@@ -86,11 +86,11 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
     const deps = notificationDeps(db());
     await expect(
       db().transaction(async (tx) => {
-        await sendNotification(tx, alert("dispute-opened"), deps);
+        await sendNotification(tx, notification("dispute-opened"), deps);
         throw new Error("the change it reports failed");
       }),
     ).rejects.toThrow("the change it reports failed");
-    expect(await alertsOf(uid, "dispute-opened")).toEqual([]);
+    expect(await notificationsOf(uid, "dispute-opened")).toEqual([]);
     expect(await mailTo(uid)).toEqual([]);
   });
 
@@ -100,7 +100,7 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
     const results = await Promise.all([welcomeOnce(db(), uid, deps), welcomeOnce(db(), uid, deps)]);
     expect(await welcomeOnce(db(), uid, deps)).toBe(false);
     expect(results.filter(Boolean)).toHaveLength(1);
-    expect(await alertsOf(uid, "welcome")).toHaveLength(1);
+    expect(await notificationsOf(uid, "welcome")).toHaveLength(1);
     // Its mail (asked for here) once too.
     expect((await mailTo(uid)).map((mail) => mail.subject)).toEqual(["Welcome to Sponsorgrid!"]);
   });
@@ -113,7 +113,7 @@ describe.each(ENGINES)("notifications and their mail on %s", (engine) => {
     const after = await mailPreferencesOf(db(), uid);
     expect(after["payment-received"]).toBe(false);
     expect(after["refund-done"]).toBe(true);
-    await sendNotification(db(), alert("payment-received"), deps);
+    await sendNotification(db(), notification("payment-received"), deps);
     expect(await mailTo(uid)).toEqual([]);
 
     const other = await newUser();

@@ -16,7 +16,7 @@ export type NotificationInput = {
   buttonDestination?: string;
 };
 
-/** What sendNotification needs besides the transaction to mail an alert (notificationDepsOf builds it from the app context). */
+/** What sendNotification needs besides the transaction to mail a notification (notificationDepsOf builds it from the app context). */
 export type NotificationDeps = {
   mailer: Mailer;
   site: EmailSite & { publicOrigin: string };
@@ -24,21 +24,21 @@ export type NotificationDeps = {
   unsubscribeKey: string;
 };
 
-/** A database or an open transaction: alerts are written by whoever made the change they report. */
+/** A database or an open transaction: notifications are written by whoever made the change they report. */
 type Writer = Pick<Db, "insert" | "select">;
 
-/** Where the mail's button goes: the alert list, which shows the alert with its own (rewritten) call to action. */
+/** Where the mail's button goes: the notification list, which shows the notification with its own (rewritten) call to action. */
 export const NOTIFICATIONS_PATH = "/app/notifications";
 export const PREFERENCES_PATH = "/app/account#notifications";
 
 /**
- * THE way the product writes an alert (SPEC §3 alerts, ADR 0025): the row,
+ * THE way the product writes a notification (SPEC §3 notifications, ADR 0025): the row,
  * and, if the person wants this kind by mail and their address is verified,
  * the mail, both with the caller's executor, so that they are committed with
  * the change they report, or not at all: a payment that rolls back leaves no
  * "payment received" and no mail behind, and a retried event that is already
  * handled writes neither twice. The outbox sends the mail after the commit,
- * retrying on failure. True when the alert was written; false when a unique
+ * retrying on failure. True when the notification was written; false when a unique
  * key said it exists already (one welcome per person).
  */
 export async function sendNotification(tx: Writer, input: NotificationInput, deps: NotificationDeps): Promise<boolean> {
@@ -57,7 +57,7 @@ export async function sendNotification(tx: Writer, input: NotificationInput, dep
   if (written.length === 0) return false;
   if (!(await wantsMail(tx, input.uid, input.kind))) return true;
   const [person] = await tx.select({ email: user.email, verified: user.emailVerified }).from(user).where(eq(user.id, input.uid));
-  // SPEC §4: alerts are for verified addresses; an unverified one may not even be theirs.
+  // SPEC §4: notifications are for verified addresses; an unverified one may not even be theirs.
   if (!person?.verified) return true;
   const origin = deps.site.publicOrigin;
   const kind = NOTIFICATION_CATALOGUE[input.kind];

@@ -9,8 +9,8 @@ import { ENGINES } from "#tests/support/databases";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
 /**
- * Issue 17: on PostgreSQL, two app processes on one database: a browser's event stream on
- * process A hears the unread count change within a second of an alert committed through
+ * On PostgreSQL, two app processes on one database: a browser's event stream on
+ * process A hears the unread count change within a second of a notification committed through
  * process B, and of it being read and deleted there. On PGlite (one process per data folder)
  * A and B are the same process. Then A stops with SIGTERM while the stream is open: the
  * stream ends and the process exits at once. It runs the built server (`node server.js`),
@@ -128,7 +128,7 @@ describe.each(ENGINES)("the live unread count through the built server on %s", (
     expect(stream.response.headers.get("x-accel-buffering")).toBe("no");
     expect(stream.response.headers.get("cache-control")).toContain("no-store");
     expect(stream.response.headers.get("content-encoding")).toBeNull();
-    // The seeded demo account starts with its own unread alerts: whatever that is, it comes first.
+    // The seeded demo account starts with its own unread notifications: whatever that is, it comes first.
     const first = await waitFor(() => stream.events[0], 5_000);
 
     const hook = async (action: string) => {

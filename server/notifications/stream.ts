@@ -1,6 +1,6 @@
 /**
- * The live unread count (SPEC §7.2 "unread_alerts by uid", issue 17, ADR 0024): every open tab
- * of a signed-in user holds one server-sent-events stream; when that user's alerts change
+ * The live unread count (SPEC §7.2 "unread_alerts by uid", ADR 0024): every open tab
+ * of a signed-in user holds one server-sent-events stream; when that user's notifications change
  * (told by the database, `changes.ts`), the count is read ONCE and written to all their streams.
  * The hub knows nothing of HTTP: a stream is anything that takes text and can be ended
  * (`http-stream.ts` adapts a Node response).
@@ -257,7 +257,7 @@ export function createNotificationStreams(options: {
       return success({ close: () => remove(stream) });
     },
 
-    /** This user's alerts changed (any process, any writer). */
+    /** This user's notifications changed (any process, any writer). */
     changed(uid: string) {
       if (!byUser.has(uid)) return;
       pending.add(uid);

@@ -2,7 +2,7 @@ import type { Db } from "#server/db/client";
 import { sendNotification, type NotificationDeps } from "./send";
 
 /**
- * The welcome alert, written when the email address is verified (and for a
+ * The welcome notification, written when the email address is verified (and for a
  * Google account that arrives verified). Exactly once per person: the partial
  * unique index notifications_one_welcome_idx turns a replayed link, a double
  * click or two processes at once into "already there" (sendNotification's

@@ -146,7 +146,7 @@ function daysInMonth(year: number, month: number): number {
 /**
  * The deadline from the form's three fields (already trimmed). Stored only
  * when both date and time are given (SPEC §5): with only one of them the
- * post is saved without a deadline and a notice says so (issue 22, amending
+ * post is saved without a deadline and a notice says so (amending
  * ADR 0008). Impossible dates and times are refused, never rolled
  * over; a time the clocks skip is refused; a time the clocks show twice is
  * the first of the two.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fieldRefusal, type FieldRefusal } from "#server/errors";
 import { parseDeadline, type Deadline } from "./deadline";
-import { MAX_POST_TAGS } from "./tag-groups";
+import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
 
 export const MAX_BULLETS = 10;
 const MAX_CONTRIBUTION_DOLLARS = 10_000_000;

@@ -1,10 +1,10 @@
 import type { DomainError } from "#server/errors";
 import { z } from "zod";
 
-import { MAX_TAG_FILTERS } from "./list-links";
+import { MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
 
 // Re-exported so server code keeps one import; components import ./list-links directly.
-export { listHref, MAX_TAG_FILTERS, PAGE_SIZE } from "./list-links";
+export { listHref, MAX_TAG_FILTERS, PAGE_SIZE } from "#isomorphic/opportunity-links";
 
 const POST_ID = /^[0-9]{10}_[A-Za-z0-9]{1,40}$/;
 

@@ -11,7 +11,7 @@ import { cachedTagCatalogue, loadTagCatalogue } from "./tags";
 
 const firstPage = { tags: [], after: null, before: null, page: 0 };
 
-// Issue 22, item 24: the signed-in list reads its hearts and total in the page's one query and
+// The signed-in list reads its hearts and total in the page's one query and
 // its tag catalogue from memory; neither may show anyone a stale or another person's heart.
 describe.each(ENGINES)("the signed-in list's data on %s", (engine) => {
   const database = migratedDatabase(engine);

@@ -2,10 +2,10 @@ import { asc, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { tags } from "#server/db/schema";
 import type { GenerationSource } from "#server/page-cache/generation";
-import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "./tag-groups";
+import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "#isomorphic/tag-groups";
 
 // Re-exported so server code keeps one import; components import ./tag-groups directly.
-export { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "./tag-groups";
+export { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "#isomorphic/tag-groups";
 
 export async function loadTagCatalogue(db: Db): Promise<TagCatalogue> {
   const rows = await db

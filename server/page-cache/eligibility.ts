@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { CONTENT_PAGES } from "#app/content-routes";
-import { localeFrom } from "#app/lib/format";
+import { CONTENT_PAGES } from "#isomorphic/content-pages";
+import { localeFrom } from "#isomorphic/format";
 import { documentEncoding } from "#server/http/document-encoding";
 
 /**

@@ -9,7 +9,7 @@ import { seedPayee, type Payee } from "#tests/support/payments";
 import { buildSponsorSession, type CheckoutClient, type SponsorCheckoutRequest } from "./checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken, REUSE_MIN_REMAINING_MS } from "./checkout-reuse";
 
-/** Issue 22, item 14: checkouts are limited per client network and per page; the same browser and form reopen the open one. */
+/** Checkouts are limited per client network and per page; the same browser and form reopen the open one. */
 describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;

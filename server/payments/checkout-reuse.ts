@@ -7,7 +7,7 @@ import { sponsorSessions, type SponsorSessionKind } from "#server/db/schema";
  * The same browser sending the same checkout form again (a double click, the
  * back button after the provider's page, a reload) is sent back to the
  * checkout it already opened instead of making the provider create another
- * (issue 22, item 14).
+ *.
  *
  * The browser is known by a random token in a short-lived, HttpOnly cookie,
  * set by the checkout page; nothing about the person is in it. A session is

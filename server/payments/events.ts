@@ -62,7 +62,7 @@ export const paymentEventSchema = z.discriminatedUnion("type", [
    * Something changed about a customer's Pro purchases: a Pro checkout completed
    * (subscription or Limitless), a subscription was created, updated or deleted,
    * an invoice was paid or its payment failed. The handler reads the provider's
-   * truth for the customer and converges on it (server/subscriptions/sync.ts),
+   * truth for the customer and converges on it (server/pro/sync.ts),
    * so the order and number of these events do not matter; `cause` is kept
    * for the log and for the "renewal failed" notice.
    */

@@ -7,7 +7,7 @@ import { expireStalePendingSessions } from "./stale-sessions";
 import type { AccountType, PaymentProvider } from "./provider";
 
 /**
- * What My Payments shows (issue 15 item 6): the payout account's state, the
+ * What My Payments shows: the payout account's state, the
  * money received (from the ledger) and the payments the person made as a
  * sponsor. Reads only the signed-in person's own rows.
  */

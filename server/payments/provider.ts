@@ -98,14 +98,14 @@ export interface PaymentProvider extends ProBilling {
 }
 
 /* ---------------------------------------------------------------------------
- * Pro membership billing (issue 16, SPEC §7.1 buildProSession / createPortalLink).
+ * Pro membership billing (SPEC §7.1 buildProSession / createPortalLink).
  * Kept as its own interface so that each provider implements it in its own files;
  * PaymentProvider includes it.
  * ------------------------------------------------------------------------- */
 
-/** One Pro plan as the provider must sell it (server/subscriptions/plans.ts). */
+/** One Pro plan as the provider must sell it (isomorphic/pro-plans.ts). */
 export type ProPriceSpec = {
-  plan: import("#server/subscriptions/plans").ProPlanKey;
+  plan: import("#isomorphic/pro-plans").ProPlanKey;
   lookupKey: string;
   productName: string;
   amount: number;
@@ -127,12 +127,12 @@ export type ProviderSubscriptionStatus =
 export type ProviderSubscription = {
   subscriptionId: string;
   /** From the price's lookup key; null when the price is not one of ours. */
-  plan: import("#server/subscriptions/plans").ProPlanKey | null;
+  plan: import("#isomorphic/pro-plans").ProPlanKey | null;
   status: ProviderSubscriptionStatus;
   currentPeriodEnd: Date;
   /** Cancelled by the member: still Pro until `currentPeriodEnd`, then it ends. */
   cancelAtPeriodEnd: boolean;
-  /** When it began: of two running subscriptions, the first one is kept (server/subscriptions/one-subscription.ts). */
+  /** When it began: of two running subscriptions, the first one is kept (server/pro/one-subscription.ts). */
   created: Date;
 };
 
@@ -150,7 +150,7 @@ export type ProCheckoutInput = {
   customerId: string;
   /** Sent as client_reference_id and metadata.uid; metadata.purpose is "pro". */
   uid: string;
-  plan: import("#server/subscriptions/plans").ProPlanKey;
+  plan: import("#isomorphic/pro-plans").ProPlanKey;
   priceId: string;
   /** "subscription" for Launchpad and Star Power, "payment" for Limitless. */
   mode: "subscription" | "payment";
@@ -160,7 +160,7 @@ export type ProCheckoutInput = {
 
 export interface ProBilling {
   /** Finds each plan's price by lookup key and creates only the missing ones (never duplicates); the price ids by plan. */
-  ensureProPrices(plans: readonly ProPriceSpec[]): Promise<Record<import("#server/subscriptions/plans").ProPlanKey, string>>;
+  ensureProPrices(plans: readonly ProPriceSpec[]): Promise<Record<import("#isomorphic/pro-plans").ProPlanKey, string>>;
   /** The person as a billing customer (idempotency key `customer_<uid>`); metadata.uid is set. */
   createCustomer(input: { idempotencyKey: string; uid: string; email: string }): Promise<{ customerId: string }>;
   /** SPEC §7.1 buildProSession: a hosted checkout, a subscription or a one-time payment. */

@@ -19,7 +19,7 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number] | "all";
 /**
  * Sessions where money arrived, whatever happened to it since: what "all" shows
  * (docs/decisions/0030). A checkout that was opened but never paid is not a
- * sponsor yet, and anyone can open one with any text (issue 22, item 14).
+ * sponsor yet, and anyone can open one with any text.
  */
 export const PAID_STATUSES = ["completed", "refunded", "disputed"] as const satisfies readonly SponsorSessionStatus[];
 

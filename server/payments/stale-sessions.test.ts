@@ -8,7 +8,7 @@ import { paymentsMadeBy } from "./payments-overview";
 import { listSponsorSessions, sponsorPaymentInfo } from "./sponsor-sessions";
 import { expireStalePendingSessions, LONGEST_CHECKOUT_LIFETIME_MS } from "./stale-sessions";
 
-/** Issue 22, item 14: a pending session whose checkout has closed reads as expired, event or not. */
+/** A pending session whose checkout has closed reads as expired, event or not. */
 describe.each(ENGINES)("stale pending sponsor sessions on %s", (engine) => {
   const database = migratedDatabase(engine);
   const sandbox = testSandbox(database);

@@ -7,7 +7,7 @@ export const LONGEST_CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A pending sponsor session whose checkout the provider has closed becomes
- * "expired" (issue 22, item 14), whether or not the provider's
+ * "expired", whether or not the provider's
  * `checkout.expired` event ever arrived (a webhook endpoint set up without
  * it, an event given up on). Run lazily, at the start of the reads that show
  * sessions to the person they belong to (the owner's list and payment info,

@@ -3,7 +3,7 @@ import { logs } from "#server/db/schema";
 
 /**
  * The search log of SPEC §7.2 ("Search activity is logged with type such as
- * search tag_{tag}"), written in batches (issue 13, item 6).
+ * search tag_{tag}"), written in batches.
  *
  * A search only counts in memory: `(uid, collection, term) → count`. Every few
  * seconds, or as soon as enough distinct terms wait, one multi-row INSERT

@@ -23,7 +23,7 @@ export const HOOK_PATHS = {
   pro: "/pro",
   opportunityPost: "/opportunity-post",
   sponsorPayments: "/sponsor-payments",
-  proAlerts: "/pro-alerts",
+  proNotifications: "/pro-alerts",
   sponsors: "/sponsors",
   notifications: "/notifications",
   notify: "/notify",
@@ -112,19 +112,19 @@ export type OpportunityPostAnswer = { id: string };
 
 // --- Notifications ---
 
-/** `notifications` POST: alerts for `email` through sendNotification (the form's fields). */
+/** `notifications` POST: notifications for `email` through sendNotification (the form's fields). */
 export type NotificationsForm = { email: string; title: string; message?: string; buttonText?: string; buttonDestination?: string; count?: number };
 export type NotificationsSent = { ids: string[] };
 export type NotificationsQuery = { email: string };
 export type StoredNotification = { id: string; title: string; unread: boolean; readOn: string | null };
 
-/** `notify` (signed in): change one's own alerts as other writers would; answers the unread count. */
+/** `notify` (signed in): change one's own notifications as other writers would; answers the unread count. */
 export type NotifyQuery = { do: "send"; n?: number } | { do: "read" } | { do: "delete" } | { do: "count" };
 export type NotifyAnswer = { unread: number };
 
-/** `notification-mail` (signed in): one's alerts and waiting mail, or an expired unsubscribe link. */
+/** `notification-mail` (signed in): one's notifications and waiting mail, or an expired unsubscribe link. */
 export type NotificationMailQuery = { "expired-unsubscribe"?: string };
-export type NotificationMailAnswer = { alerts: { kind: string; title: string }[]; mailWaiting: number };
+export type NotificationMailAnswer = { notifications: { kind: string; title: string }[]; mailWaiting: number };
 export type ExpiredUnsubscribeAnswer = { url: string };
 
 export type DropStreamsAnswer = { dropped: true };

@@ -3,9 +3,9 @@ import { externalSponsors, opportunityPosts, tags } from "#server/db/schema";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { newOpportunityId } from "#server/opportunities/ids";
 import type { ProviderProState } from "#server/payments/provider";
-import { namePrefixes, nameWords } from "#server/sponsors/names";
-import { ensureBillingCustomer } from "#server/subscriptions/customers";
-import { syncProMembership } from "#server/subscriptions/sync";
+import { namePrefixes, nameWords } from "#server/sponsor-directory/names";
+import { ensureBillingCustomer } from "#server/pro/customers";
+import { syncProMembership } from "#server/pro/sync";
 import { HOOK_PATHS, type AddedSponsor, type OpportunityPostAnswer, type ProAnswer } from "./contract";
 import { hook, HookRefusal, queryOf, signedInUser, type TestHooksDeps } from "./http";
 
@@ -15,7 +15,7 @@ import { hook, HookRefusal, queryOf, signedInUser, type TestHooksDeps } from "./
  * - `pro` (signed in): the person becomes Pro (Limitless) or, with `clear=1`, not
  *   Pro, through syncProMembership, the one writer of pro_memberships, with the
  *   provider's truth stated rather than bought: buying Pro for real is the Pro
- *   spec's business, and a bought Limitless never ends. Alerts follow as for any change.
+ *   spec's business, and a bought Limitless never ends. Notifications follow as for any change.
  * - `sponsors`: `count` (1…60) directory companies "<prefix> 01"… tagged `tag`, the
  *   first two in the preview sample; each spec passes its own random prefix and tag.
  *   Inserted here: the directory's only writer is the start-up seed from the curated

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, like } from "drizzle-orm";
 import express, { Router } from "express";
 import { emailOutbox, notifications, user } from "#server/db/schema";
-import { deleteAlert, markAllAsRead } from "#server/notifications/actions";
+import { deleteNotification, markAllAsRead } from "#server/notifications/actions";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { isNotificationKind } from "#server/notifications/kinds";
 import { sendNotification } from "#server/notifications/send";
@@ -23,17 +23,17 @@ const MAX_ALERTS_PER_CALL = 30;
 const MAX_NOTIFY = 20;
 
 /**
- * Alerts are written only through sendNotification and changed only through the
+ * Notifications are written only through sendNotification and changed only through the
  * reader's own actions (server/notifications/actions.ts), as the product does;
  * everything else here reads.
- * - `notifications` POST: alerts for an email, oldest first; answers their ids newest first.
- *   GET: that person's alerts as stored, so a spec can see that nothing changed.
- * - `notify`: the signed-in person's alerts sent, all read, all deleted, or only counted
+ * - `notifications` POST: notifications for an email, oldest first; answers their ids newest first.
+ *   GET: that person's notifications as stored, so a spec can see that nothing changed.
+ * - `notify`: the signed-in person's notifications sent, all read, all deleted, or only counted
  *   (the live unread count's other writers); answers the unread count left.
- * - `notification-mail`: the signed-in person's alerts and how many of their mails still
+ * - `notification-mail`: the signed-in person's notifications and how many of their mails still
  *   wait in the outbox (0: every mail reached SMTP, so a spec may say one was NOT sent);
  *   or an unsubscribe link of theirs, properly signed but expired a day ago.
- * - `pro-alerts`: a person's Pro alerts, newest first.
+ * - `pro-alerts`: a person's Pro notifications, newest first.
  * - `notification-streams/drop`: the server drops every live stream, as a restart would.
  */
 export function notificationHooks(deps: TestHooksDeps): Router {
@@ -114,7 +114,7 @@ export function notificationHooks(deps: TestHooksDeps): Router {
           const mine = await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.uid, me.id));
           // One transaction, so other tabs hear one change, as from the one statement a person's "delete all" would be.
           await db.transaction(async (tx) => {
-            for (const { id } of mine) await deleteAlert(tx, me.id, id);
+            for (const { id } of mine) await deleteNotification(tx, me.id, id);
           });
           break;
         }
@@ -138,18 +138,18 @@ export function notificationHooks(deps: TestHooksDeps): Router {
         const token = signUnsubscribeToken(unsubscribeSigningKey(deps.sessionSecret), me.id, expiredKind, issued);
         return { url: `${deps.config.PUBLIC_ORIGIN}${unsubscribePath(token)}` };
       }
-      const alerts = await deps.db
+      const stored = await deps.db
         .select({ kind: notifications.kind, title: notifications.title })
         .from(notifications)
         .where(eq(notifications.uid, me.id))
         .orderBy(asc(notifications.created));
       const waiting = await deps.db.select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.to, me.email));
-      return { alerts, mailWaiting: waiting.length };
+      return { notifications: stored, mailWaiting: waiting.length };
     }),
   );
 
   router.get(
-    HOOK_PATHS.proAlerts,
+    HOOK_PATHS.proNotifications,
     hook(async (req): Promise<ProAlert[]> => {
       const uid = await uidOf(queryOf(req).get("email") ?? "");
       return deps.db

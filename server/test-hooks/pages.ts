@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { z } from "zod";
-import { toastSchema } from "#app/lib/toast";
-import { toastCookie } from "#app/lib/toast.server";
+import { toastSchema } from "#server/http/toast";
+import { toastCookie } from "#server/http/toast-cookie";
 import type { AppContext } from "#server/http/context";
 import { HOOK_PATHS } from "./contract";
 import { fetchRequestOf, queryOf, type TestHooksDeps } from "./http";
@@ -34,7 +34,7 @@ const toastQuery = toastSchema.extend({ to: z.string().startsWith("/").default("
  *   out are the product's, and no route exists for the test's sake. The address
  *   matches no route (the not-found route, which ships no JavaScript), as before.
  * - `toast`: a toast raised across a redirect, through the same signed flash
- *   cookie real actions set (app/lib/toast.server.ts is that cookie's one writer).
+ *   cookie real actions set (server/http/toast-cookie.ts is that cookie's one writer).
  */
 export function pageHooks(deps: TestHooksDeps): Router {
   const router = Router();

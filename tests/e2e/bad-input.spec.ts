@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO, expect, signIn, test } from "./fixtures";
 
-/** What a person sees when a form arrives in a shape the app refuses (issue 13, item 5). */
+/** What a person sees when a form arrives in a shape the app refuses. */
 
 /** Submits a plain HTML form the way another page or a broken extension might: no JavaScript, any encoding. */
 async function submitRawForm(page: Page, action: string, enctype: string, fields: Record<string, string>) {

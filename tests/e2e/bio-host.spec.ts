@@ -5,7 +5,7 @@ import { expect, test } from "#tests/e2e/fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The public bio host (issue 14): a signed-out browser on
+ * The public bio host: a signed-out browser on
  * http://bio.localhost:3100 (Chromium resolves *.localhost to this machine).
  * Exact view counts are read through the bio-views test hook on the app host, which
  * writes the counts still in memory first. Counts are checked on demo pages

@@ -6,7 +6,7 @@ import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } 
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The owner's insights of one bio page (issue 14, item 5): charts drawn on the
+ * The owner's insights of one bio page: charts drawn on the
  * server with their tables, the QR code and its downloads, the share image.
  * The page and its counts come from the insights-page test hook
  * (server/test-hooks/bio.ts), which counts, back from today:

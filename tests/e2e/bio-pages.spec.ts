@@ -5,7 +5,7 @@ import { expect, linkIn, shownFor, signUp, test, uniqueEmail, waitForMail } from
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The owner's side of bio pages (issue 14): dashboard, form, delete, no-JS,
+ * The owner's side of bio pages: dashboard, form, delete, no-JS,
  * forged posts. Every test signs up its own verified person: no other spec
  * reads their pages. The public page itself is the bio host's (its own spec);
  * here only its address is checked.

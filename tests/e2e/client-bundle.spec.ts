@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO, expect, signIn, test } from "./fixtures";
 
 /**
- * What a guest's browser downloads for the opportunity list (issue 13, item 17):
+ * What a guest's browser downloads for the opportunity list:
  * at most 120 KB of compressed JavaScript, and nothing that only the server
  * needs — no zod, no drizzle, no tag catalogue (the tags reach the page as
  * loader data, never as code).

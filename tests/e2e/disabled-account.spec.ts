@@ -4,7 +4,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * A disabled account's public side stops and comes back (issue 22, item 3):
+ * A disabled account's public side stops and comes back:
  * its bio page answers "unavailable", its pages take no payment (a new
  * checkout, and the pay step of one opened before), its post leaves the list
  * and its detail page is a 404, its profile card leaves the directory; once

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
-import { CONTENT_PAGES } from "#app/content-routes";
+import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 /**
- * Issue 13, item 5: every form and route, driven with generated hostile input,
+ * Every form and route, driven with generated hostile input,
  * as a guest and as a signed-in person. Every answer must be 2xx, 3xx or 4xx,
  * and afterwards the account and the post aimed at read back exactly as before.
  *

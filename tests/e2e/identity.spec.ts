@@ -299,8 +299,8 @@ test("an attacker's many failures from other addresses never lock the owner out:
 
   await signIn(page, email, PASSWORD);
   // SPEC §8: no message of its own, so the generic one, with the spam check on a second line.
-  const alert = page.getByRole("alert");
-  await expect(alert.locator("p")).toHaveText([
+  const notification = page.getByRole("alert");
+  await expect(notification.locator("p")).toHaveText([
     "Sorry, something went wrong. Please try again.",
     "There have been several failed sign-ins to this account. Please complete the spam check and sign in again.",
   ]);

@@ -3,10 +3,10 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * Issue 17: the unread count in the user menu is live in every open tab. Two tabs of one
+ * The unread count in the user menu is live in every open tab. Two tabs of one
  * signed-in creator: a sponsor's payment made along the real path (the sandbox's checkout paid
  * with the 4242 card, its event through our webhook) shows in the other tab's menu within a
- * second, without a reload; so do alerts read and deleted elsewhere; and a tab whose stream the
+ * second, without a reload; so do notifications read and deleted elsewhere; and a tab whose stream the
  * server dropped picks up again by itself.
  */
 const STREAM = "/api/notifications/stream";
@@ -48,7 +48,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await expect(menuLink(other)).toHaveText(before > 0 ? `Notifications (${before})` : "Notifications");
   const summaryBox = await menuButton(other).boundingBox();
 
-  // A sponsor pays $25 on the creator's bio page: the real payment path writes the alert.
+  // A sponsor pays $25 on the creator's bio page: the real payment path writes the notification.
   await testHooks(page.request).sponsorPayments({ paid: 1, amount: 2500 });
   const afterPayment = await unreadNow(page);
   expect(afterPayment).toBeGreaterThan(before);
@@ -72,7 +72,7 @@ test("a payment, reading and deleting alerts show in another tab's menu within a
   await testHooks(page.request).notify({ do: "delete" });
   await expect(menuLink(other)).toHaveText("Notifications", { timeout: 1_000 });
 
-  // The server drops every stream; the tab reconnects by itself (retry hint: 2 s) and hears the next alert.
+  // The server drops every stream; the tab reconnects by itself (retry hint: 2 s) and hears the next notification.
   const reconnected = other.waitForResponse((response) => response.url().endsWith(STREAM) && response.status() === 200);
   await testHooks(page.request).dropNotificationStreams();
   await reconnected;
@@ -90,7 +90,7 @@ test("pages that ship no JavaScript open no stream, and after sign-out the strea
   });
   await page.goto("/about");
   await expect(page.locator("script[src]")).toHaveCount(0);
-  // The welcome alert from verifying the email, drawn by the server alone.
+  // The welcome notification from verifying the email, drawn by the server alone.
   await expect(menuLink(page)).toHaveText("Notifications (1)");
   expect(streams).toEqual([]);
 

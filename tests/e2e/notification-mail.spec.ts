@@ -7,11 +7,11 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * Notification mail by choice (issue 17 items 4–5): My Account's
+ * Notification mail by choice: My Account's
  * Notifications section turns a kind's mail off, an event of that kind then
- * writes the alert but sends no mail, a kind still on sends mail with the
+ * writes the notification but sends no mail, a kind still on sends mail with the
  * one-click unsubscribe headers, and its unsubscribe link works signed out.
- * Alerts are read through the notification-mail test hook (the Notifications screen is
+ * Notifications are read through the notification-mail test hook (the Notifications screen is
  * another issue's); mail through the SMTP sink, as a mail server sees it.
  */
 const hooked = (page: Page) => testHooks(page.request).notificationMail();
@@ -40,11 +40,11 @@ const sinkMail = async (to: string) => (await (await fetch(`http://127.0.0.1:${E
 
 test("verifying the email writes one welcome alert, which is not mailed by default", async ({ page }) => {
   const email = await verifiedUser(page);
-  await expect.poll(async () => (await hooked(page)).alerts).toEqual([{ kind: "welcome", title: "Welcome to Sponsorgrid!" }]);
+  await expect.poll(async () => (await hooked(page)).notifications).toEqual([{ kind: "welcome", title: "Welcome to Sponsorgrid!" }]);
   // Following the link again (a replay, a second click) writes no second welcome.
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await page.goto("/app/account");
-  expect((await hooked(page)).alerts).toHaveLength(1);
+  expect((await hooked(page)).notifications).toHaveLength(1);
   await expect.poll(async () => (await hooked(page)).mailWaiting).toBe(0);
   expect((await sinkMail(email)).map((mail) => mail.subject)).toEqual([expect.stringMatching(/Verify your email/)]);
 });
@@ -68,16 +68,16 @@ test("preferences turn a kind's mail off; a kind still on mails with one-click h
   await expect(page.getByRole("checkbox", { name: "Payment received" })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Refund done" })).toBeChecked();
 
-  // Payouts enabled (still on): the alert and its mail, with List-Unsubscribe and one-click POST.
+  // Payouts enabled (still on): the notification and its mail, with List-Unsubscribe and one-click POST.
   await testHooks(page.request).paymentsReady();
   const payoutsMail = await waitForMail(email, { subject: /^Payouts enabled$/ });
   expect(payoutsMail.headers["list-unsubscribe"]).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/v1\.[^>]+>/);
   expect(payoutsMail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
   expect(payoutsMail.text).toContain("Your payout account is ready");
 
-  // A payment (turned off): the alert is there, and once nothing waits in the outbox, no mail came.
+  // A payment (turned off): the notification is there, and once nothing waits in the outbox, no mail came.
   await testHooks(page.request).sponsorPayments({ paid: 1, amount: 2500 });
-  await expect.poll(async () => (await hooked(page)).alerts.map((alert) => alert.kind)).toContain("payment-received");
+  await expect.poll(async () => (await hooked(page)).notifications.map((notification) => notification.kind)).toContain("payment-received");
   await expect.poll(async () => (await hooked(page)).mailWaiting).toBe(0);
   const subjects = (await sinkMail(email)).map((mail) => mail.subject);
   expect(subjects).toContain("Payouts enabled");

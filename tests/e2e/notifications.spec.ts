@@ -6,14 +6,14 @@ import { expect, linkIn, shownFor, signUp, test, uniqueEmail, waitForMail } from
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The Notifications screen (SPEC §2.5 "Notifications", §4, §9; issue 17).
- * Every test signs up its own user; alerts are written through
+ * The Notifications screen (SPEC §2.5 "Notifications", §4, §9).
+ * Every test signs up its own user; notifications are written through
  * sendNotification by the notifications test hook, as producers write them.
  */
 const PATH = "/app/notifications";
 const PHONE = { width: 375, height: 812 };
 
-type Alert = { title: string; message?: string; buttonText?: string; buttonDestination?: string; count?: number };
+type Notification = { title: string; message?: string; buttonText?: string; buttonDestination?: string; count?: number };
 
 async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
   const email = uniqueEmail(prefix);
@@ -21,7 +21,7 @@ async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
   await expect(page).toHaveURL("/app/verify");
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
   await expect(page).toHaveURL("/app");
-  // Verifying wrote the welcome alert; each test here starts from an empty list, so it is deleted
+  // Verifying wrote the welcome notification; each test here starts from an empty list, so it is deleted
   // the way a person would, through the screen's own action.
   const [welcome, ...others] = await stored(page, email);
   expect(others).toEqual([]);
@@ -31,15 +31,15 @@ async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
   return email;
 }
 
-/** Alerts for `email`, one after another (oldest first); answers their ids, newest first. */
-async function send(page: Page, email: string, alert: Alert): Promise<string[]> {
+/** Notifications for `email`, one after another (oldest first); answers their ids, newest first. */
+async function send(page: Page, email: string, notification: Notification): Promise<string[]> {
   const sent = await testHooks(page.request).sendNotifications({
     email,
-    title: alert.title,
-    message: alert.message ?? `About ${alert.title}.`,
-    buttonText: alert.buttonText || undefined,
-    buttonDestination: alert.buttonDestination || undefined,
-    count: alert.count || undefined,
+    title: notification.title,
+    message: notification.message ?? `About ${notification.title}.`,
+    buttonText: notification.buttonText || undefined,
+    buttonDestination: notification.buttonDestination || undefined,
+    count: notification.count || undefined,
   });
   return sent.ids;
 }

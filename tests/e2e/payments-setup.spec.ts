@@ -4,7 +4,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * Payments setup and My Payments (issue 15): a person connects a payout
+ * Payments setup and My Payments: a person connects a payout
  * account through the sandbox's onboarding, as they would at Stripe. Every
  * test signs up its own verified person; the e2e server runs the sandbox
  * provider, whose button reads "Connect with Sandbox".
@@ -69,7 +69,7 @@ test("a new creator connects through the sandbox onboarding, as a company, and e
   await expect(account).toContainText("Payouts are on.");
   await expect(account).toContainText("Your company account at Sandbox");
 
-  // The "payouts enabled" alert beside the welcome from verifying the email (the sandbox's
+  // The "payouts enabled" notification beside the welcome from verifying the email (the sandbox's
   // account.updated arrives later and adds none).
   await expect
     .poll(async () => {

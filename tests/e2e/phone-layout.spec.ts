@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 /**
- * No page scrolls sideways on a phone, whatever people type (issue 13, item 13):
+ * No page scrolls sideways on a phone, whatever people type:
  * one poster fills every field with the longest unbroken words the form takes.
  */
 const PHONE = { width: 390, height: 844 };

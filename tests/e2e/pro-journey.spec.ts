@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 /**
- * Issue 16 end to end, on the directory the server seeds at start (150
+ * End to end, on the directory the server seeds at start (150
  * invented sample companies, each labelled so): a verified person without Pro meets the gate, buys Launchpad in
  * the sandbox, and comes back to a working search. Nothing here is set up by
  * a test hook: the purchase is the sandbox's checkout and webhook.

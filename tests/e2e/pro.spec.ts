@@ -4,7 +4,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * Pro membership (issue 16) through the sandbox: a verified person chooses a
+ * Pro membership through the sandbox: a verified person chooses a
  * plan, pays on the sandbox's hosted checkout, comes back to a thanks message
  * that leads to where they were, and manages the plan in the sandbox's billing
  * portal, whose test clock lets a period end. Every test signs up its own person.
@@ -51,8 +51,8 @@ async function eventually(page: Page, check: () => Promise<void>) {
   }).toPass({ timeout: 15_000 });
 }
 
-async function proAlerts(page: Page, email: string): Promise<string[]> {
-  return (await testHooks(page.request).proAlerts(email)).map((alert) => alert.title);
+async function proNotifications(page: Page, email: string): Promise<string[]> {
+  return (await testHooks(page.request).proNotifications(email)).map((notification) => notification.title);
 }
 
 test("a verified person buys Launchpad, is thanked and sent back, cancels in the portal, stays Pro until the period ends, then is not", async ({ page }) => {
@@ -77,7 +77,7 @@ test("a verified person buys Launchpad, is thanked and sent back, cancels in the
 
   await page.goto("/app/account");
   await expect(page.getByTestId("pro-status")).toContainText("Pro: Launchpad, renews on");
-  await eventually(page, async () => expect(await proAlerts(page, email)).toEqual(["Welcome to Pro"]));
+  await eventually(page, async () => expect(await proNotifications(page, email)).toEqual(["Welcome to Pro"]));
 
   await openPortalFromAccount(page);
   await expect(page.getByText("Launchpad")).toBeVisible();
@@ -95,7 +95,7 @@ test("a verified person buys Launchpad, is thanked and sent back, cancels in the
   await expect(page.getByText("The period ended: the subscription is over.")).toBeVisible();
   await page.goto("/app/account");
   await eventually(page, () => expect(page.getByTestId("pro-status")).toHaveText("Not a Pro member yet."));
-  expect(await proAlerts(page, email)).toEqual(["Pro ended", "Welcome to Pro"]);
+  expect(await proNotifications(page, email)).toEqual(["Pro ended", "Welcome to Pro"]);
   await page.goto("/app/pro");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Become a Pro!");
 });
@@ -117,7 +117,7 @@ test("a Launchpad member buying Limitless is told before paying that the subscri
   await page.goto("/app/account");
   await expect(page.getByTestId("pro-status")).toHaveText(`Pro: Limitless, never expires. Your Launchpad subscription ends on ${renewsOn} and will not renew.`);
   // The Limitless purchase is welcomed (with its mail) as the first plan was.
-  await eventually(page, async () => expect(await proAlerts(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]));
+  await eventually(page, async () => expect(await proNotifications(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]));
   await expect(async () => expect((await waitForMail(email, { subject: /^Welcome to Pro$/ })).text).toContain("Your Limitless plan is active")).toPass({ timeout: 15_000 });
 
   // At the provider the subscription is already set to end: nothing is left to cancel.
@@ -129,7 +129,7 @@ test("a Launchpad member buying Limitless is told before paying that the subscri
   await page.goto("/app/account");
   await eventually(page, async () => {
     await expect(page.getByTestId("pro-status")).toHaveText("Pro: Limitless, never expires.");
-    expect(await proAlerts(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]);
+    expect(await proNotifications(page, email)).toEqual(["Welcome to Pro", "Welcome to Pro"]);
   });
 });
 

@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The sandbox payment provider's own pages (issue 15): onboarding, hosted
+ * The sandbox payment provider's own pages: onboarding, hosted
  * checkout with Stripe's test cards, the payouts dashboard. The accounts and
  * checkouts are made through the sandbox test hook, which calls the provider as the
  * payments screens will.

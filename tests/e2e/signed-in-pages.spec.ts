@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
 
-// Issue 22, item 24: signed-in pages rendered from identical data are sent again instead of
+// Signed-in pages rendered from identical data are sent again instead of
 // rendered again (server/http/rendered-documents.ts). Each person still sees their own hearts at
 // once, never another's, and the page's scripts run with the request's own nonce.
 const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };

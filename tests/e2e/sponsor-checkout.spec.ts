@@ -5,7 +5,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * A signed-out sponsor pays a creator from their bio page (issue 15, item 3):
+ * A signed-out sponsor pays a creator from their bio page:
  * the bio host's Sponsor / Send a tip links, the app host's checkout form,
  * the sandbox's hosted checkout with test cards, and the result pages.
  *

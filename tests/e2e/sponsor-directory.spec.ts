@@ -6,7 +6,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The sponsor directory (issue 16; ADR 0022) and /app/profiles. Every test
+ * The sponsor directory (ADR 0022) and /app/profiles. Every test
  * signs up its own people; Pro is set through the test-only hook `setPro`
  * (buying it is the Pro spec's business), and companies through
  * `addSponsors` (tests/support/test-hooks-client.ts) with a random prefix and tag of this test's own, so other

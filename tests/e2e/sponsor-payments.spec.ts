@@ -6,7 +6,7 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
- * The owner's payment screens (issue 15): Sponsors Dashboard, My Sponsorships
+ * The owner's payment screens: Sponsors Dashboard, My Sponsorships
  * with its status filter and Refund, and the Info page. Every test signs up
  * its own creator, whose payout account (`paymentsReady`) and payments
  * (`sponsorPayments`, tests/support/test-hooks-client.ts) are made along the real path: the

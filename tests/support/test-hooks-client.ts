@@ -88,24 +88,24 @@ export function testHooks(request: APIRequestContext) {
 
     /** The signed-in person becomes Pro, or with `false` not Pro. */
     setPro: (pro: boolean) => call<ProAnswer>("pro", pro ? {} : { clear: 1 }),
-    proAlerts: (email: string) => call<ProAlert[]>("proAlerts", { email }),
+    proNotifications: (email: string) => call<ProAlert[]>("proNotifications", { email }),
     /** Directory companies of the spec's own prefix and tag, in list order. */
     addSponsors: (query: SponsorsQuery) => call<AddedSponsor[]>("sponsors", query),
     /** An opportunity post of the signed-in person's, dated 2001 and not in the posts total. */
     opportunityPost: (query: OpportunityPostQuery = {}) => call<OpportunityPostAnswer>("opportunityPost", query),
 
-    /** Alerts for a person through sendNotification; their ids, newest first. */
+    /** Notifications for a person through sendNotification; their ids, newest first. */
     sendNotifications: async (form: NotificationsForm): Promise<NotificationsSent> => {
       const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
       const response = await request.post(hookPath("notifications"), { form: fields });
       if (response.status() !== 200) throw new Error(`${hookPath("notifications")} answered ${response.status()}: ${await response.text()}`);
       return (await response.json()) as NotificationsSent;
     },
-    /** A person's alerts as stored. */
+    /** A person's notifications as stored. */
     storedNotifications: (email: string) => call<StoredNotification[]>("notifications", { email }),
-    /** The signed-in person's alerts sent, read, deleted or counted; the unread count left. */
+    /** The signed-in person's notifications sent, read, deleted or counted; the unread count left. */
     notify: (query: NotifyQuery) => call<NotifyAnswer>("notify", query),
-    /** The signed-in person's alerts and how many of their mails still wait. */
+    /** The signed-in person's notifications and how many of their mails still wait. */
     notificationMail: () => call<NotificationMailAnswer>("notificationMail"),
     /** An unsubscribe link of the signed-in person's, signed but expired. */
     expiredUnsubscribe: (kind: string) => call<ExpiredUnsubscribeAnswer>("notificationMail", { "expired-unsubscribe": kind }),

@@ -3,8 +3,8 @@ import type { Db } from "#server/db/client";
 import type { PaymentProvider } from "#server/payments/provider";
 import { payProCheckout } from "#server/payments/sandbox/pro-pay";
 import type { SandboxProvider } from "#server/payments/sandbox/provider";
-import type { ProPlanKey } from "#server/subscriptions/plans";
-import { PRO_PRICE_SPECS } from "#server/subscriptions/prices";
+import type { ProPlanKey } from "#isomorphic/pro-plans";
+import { PRO_PRICE_SPECS } from "#server/pro/prices";
 import { PAYING_CARD } from "#tests/support/payments";
 import { TEST_ORIGIN } from "#tests/support/test-sandbox";
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
-import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextArea, TextField } from "#app/components/forms";
 import { LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
 
@@ -49,9 +49,9 @@ export function BioPageForm({ values, errors, message, choices, options, bioOrig
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="sr-only">
         {submitLabel}
       </button>
-      {message ? <FormAlert>{message}</FormAlert> : null}
+      {message ? <FormNotice>{message}</FormNotice> : null}
       {problems.length > 0 ? (
-        <FormAlert>
+        <FormNotice>
           <p className="font-semibold">Please correct {problems.length === 1 ? "this field" : `these ${problems.length} fields`}:</p>
           <ul className="mt-1 list-disc pl-5">
             {problems.map((problem) => (
@@ -60,7 +60,7 @@ export function BioPageForm({ values, errors, message, choices, options, bioOrig
               </li>
             ))}
           </ul>
-        </FormAlert>
+        </FormNotice>
       ) : null}
 
       <TextField label="Name" name="name" defaultValue={values.name} error={errors.name} aria-required="true" autoComplete="off" hint="Your name or your business's, as the page's heading." />

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
-import { formatMoney } from "#app/lib/format";
+import { formatMoney } from "#isomorphic/format";
 
 /**
  * SPEC §5: a page offers only its owner's own opportunity posts, and only

@@ -4,10 +4,10 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { actionButton, ctaButton, dangerButton } from "./styles";
 import { useDoneFor } from "./use-done-for";
-import { LOADING_TEXT, NOTIFICATIONS_PATH, notificationsHref, type AlertCardView, type NotificationAnswer } from "./types";
+import { LOADING_TEXT, NOTIFICATIONS_PATH, notificationsHref, type NotificationCardView, type NotificationAnswer } from "./types";
 
 type Props = {
-  alert: AlertCardView;
+  notification: NotificationCardView;
   locale: string;
   /** The page of the list this card is on (null: the newest); plain forms come back to it. */
   cursor: string | null;
@@ -21,13 +21,13 @@ type Props = {
 };
 
 /**
- * One alert (SPEC §2.5, §4 "Notification"). Mark as Read: 'Loading....' →
+ * One notification (SPEC §2.5, §4 "Notification"). Mark as Read: 'Loading....' →
  * 'Done!' for 2 s → the card shows it read, with its date, and the button
  * disabled. Delete: the question 'Are you sure?' with Confirm and Cancel →
  * 'Loading....' → 'Done!' for 2 s → the card goes. Without JavaScript both are
  * plain forms, and Delete is a link to the page with the question asked.
  */
-export function NotificationCard({ alert, locale, cursor, confirming: askedByServer, allReadAt, onGone, onRead }: Props) {
+export function NotificationCard({ notification, locale, cursor, confirming: askedByServer, allReadAt, onGone, onRead }: Props) {
   const hydrated = useHydrated();
   const location = useLocation();
   const navigate = useNavigate();
@@ -42,17 +42,17 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
 
   const readAnswer = reader.state === "idle" ? reader.data : undefined;
   const readDone = useDoneFor(readAnswer, () => {
-    onRead(alert.id);
+    onRead(notification.id);
     // The button that was pressed is now disabled: focus stays in the card, on its title.
     if (document.activeElement === document.body) titleRef.current?.focus();
   });
   const deleteAnswer = deleter.state === "idle" ? deleter.data : undefined;
-  useDoneFor(deleteAnswer, () => onGone(alert.id));
+  useDoneFor(deleteAnswer, () => onGone(notification.id));
   const failed = [readAnswer, deleteAnswer].find((answer) => answer?.kind === "ERROR");
   const failure = failed?.kind === "ERROR" ? failed.message : null;
 
   const readByMe = readAnswer?.kind === "SUCCESS" && readAnswer.intent === "read" && !readDone ? readAnswer.readOn : null;
-  const readOn = alert.readOn ?? readByMe ?? (alert.unread ? allReadAt : null);
+  const readOn = notification.readOn ?? readByMe ?? (notification.unread ? allReadAt : null);
   const isRead = readOn !== null;
 
   const deleting = deleter.state !== "idle";
@@ -78,12 +78,12 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
     if (new URLSearchParams(location.search).has("confirm")) void navigate(returnTo, { replace: true, preventScrollReset: true });
   };
 
-  const titleId = `alert-${alert.id}`;
-  const questionId = `alert-${alert.id}-question`;
+  const titleId = `alert-${notification.id}`;
+  const questionId = `alert-${notification.id}-question`;
   const formFields = (intent: "read" | "delete") => (
     <>
       <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={alert.id} />
+      <input type="hidden" name="id" value={notification.id} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
     </>
@@ -93,16 +93,16 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
     <li aria-labelledby={titleId} className={`flex min-w-0 flex-col rounded-2xl border p-5 shadow-sm ${isRead ? "border-ink/15 bg-white" : "border-primary/40 bg-primary/5"}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id={titleId} ref={titleRef} tabIndex={-1} className="min-w-0 break-words text-lg font-bold focus:outline-none">
-          {alert.title}
+          {notification.title}
         </h2>
         {isRead ? null : (
           <span className="inline-block whitespace-nowrap rounded-full bg-accent px-3 py-0.5 text-xs font-semibold text-ink">Unread</span>
         )}
       </div>
       <p className="mt-1 text-sm text-muted">
-        <LocalDateTime iso={alert.created} serverLocale={locale} />
+        <LocalDateTime iso={notification.created} serverLocale={locale} />
       </p>
-      <p className="mt-3 whitespace-pre-line break-words">{alert.message}</p>
+      <p className="mt-3 whitespace-pre-line break-words">{notification.message}</p>
       {isRead ? (
         <p className="mt-2 text-sm text-muted">
           Read on <LocalDateTime iso={readOn} serverLocale={locale} />
@@ -112,14 +112,14 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4" aria-live="polite">
         {state === "normal" ? (
           <>
-            {alert.cta ? (
-              alert.cta.external ? (
-                <a href={alert.cta.href} rel="noopener noreferrer" className={ctaButton} aria-describedby={titleId}>
-                  {alert.cta.text}
+            {notification.cta ? (
+              notification.cta.external ? (
+                <a href={notification.cta.href} rel="noopener noreferrer" className={ctaButton} aria-describedby={titleId}>
+                  {notification.cta.text}
                 </a>
               ) : (
-                <Link to={alert.cta.href} className={ctaButton} aria-describedby={titleId}>
-                  {alert.cta.text}
+                <Link to={notification.cta.href} className={ctaButton} aria-describedby={titleId}>
+                  {notification.cta.text}
                 </Link>
               )
             ) : null}
@@ -137,7 +137,7 @@ export function NotificationCard({ alert, locale, cursor, confirming: askedBySer
             )}
             <Link
               ref={deleteRef}
-              to={notificationsHref(cursor, alert.id)}
+              to={notificationsHref(cursor, notification.id)}
               onClick={ask}
               className={dangerButton}
               aria-describedby={titleId}

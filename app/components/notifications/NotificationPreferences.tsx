@@ -4,7 +4,7 @@ import { primaryButton } from "#app/components/forms";
 export type PreferenceRow = { kind: string; label: string; description: string; mail: boolean };
 
 /**
- * My Account's "Notifications" (issue 17): every kind is shown in the app,
+ * My Account's "Notifications": every kind is shown in the app,
  * always; each may also be emailed. A plain form (works without JavaScript):
  * the checked boxes are the kinds to email, the rest are off.
  */

@@ -2,12 +2,12 @@ import { useCallback, useRef, useState } from "react";
 import { Link, useFetcher, useNavigation } from "react-router";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { NotificationCard } from "./NotificationCard";
-import { LOADING_TEXT, NOTIFICATIONS_PATH, notificationsHref, type AlertCardView, type NotificationAnswer } from "./types";
+import { LOADING_TEXT, NOTIFICATIONS_PATH, notificationsHref, type NotificationCardView, type NotificationAnswer } from "./types";
 import { actionButton } from "./styles";
 import { useDoneFor } from "./use-done-for";
 
 type Props = {
-  alerts: AlertCardView[];
+  notifications: NotificationCardView[];
   cursor: string | null;
   nextCursor: string | null;
   confirm: string | null;
@@ -15,21 +15,21 @@ type Props = {
   locale: string;
 };
 
-type NextPage = { alerts: AlertCardView[]; nextCursor: string | null };
+type NextPage = { notifications: NotificationCardView[]; nextCursor: string | null };
 
 /**
- * SPEC §2.5 "Notifications": the grid of alert cards, "Mark all as read",
+ * SPEC §2.5 "Notifications": the grid of notification cards, "Mark all as read",
  * the empty text and "Load more". Pages after the first are fetched in place
  * and kept here; each card keeps its own read and delete state, so nothing
  * has to be reloaded after an action (the root reloads the menu's count).
  */
-export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, confirm, unreadTotal, locale }: Props) {
+export function NotificationsScreen({ notifications, cursor, nextCursor: firstNext, confirm, unreadTotal, locale }: Props) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const more = useFetcher<NextPage>();
   const readAll = useFetcher<NotificationAnswer>();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [extra, setExtra] = useState<AlertCardView[]>([]);
+  const [extra, setExtra] = useState<NotificationCardView[]>([]);
   const [nextCursor, setNextCursor] = useState(firstNext);
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [readIds, setReadIds] = useState<ReadonlySet<string>>(new Set());
@@ -40,8 +40,8 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
   const [taken, setTaken] = useState<NextPage | undefined>(undefined);
   if (fetched && fetched !== taken) {
     setTaken(fetched);
-    const known = new Set([...alerts, ...extra].map((alert) => alert.id));
-    setExtra([...extra, ...fetched.alerts.filter((alert) => !known.has(alert.id))]);
+    const known = new Set([...notifications, ...extra].map((notification) => notification.id));
+    setExtra([...extra, ...fetched.notifications.filter((notification) => !known.has(notification.id))]);
     setNextCursor(fetched.nextCursor);
   }
 
@@ -57,11 +57,11 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
   }, []);
   const onRead = useCallback((id: string) => setReadIds((current) => new Set(current).add(id)), []);
 
-  const shown = [...alerts, ...extra].filter((alert) => !gone.has(alert.id));
-  const loaded = [...alerts, ...extra];
-  // Unread alerts the page knows of: shown ones not yet read here, plus those on pages not loaded.
-  const unreadNotLoaded = Math.max(0, unreadTotal - loaded.filter((alert) => alert.unread).length);
-  const anyUnread = allReadAt === null && (unreadNotLoaded > 0 || shown.some((alert) => alert.unread && !readIds.has(alert.id)));
+  const shown = [...notifications, ...extra].filter((notification) => !gone.has(notification.id));
+  const loaded = [...notifications, ...extra];
+  // Unread notifications the page knows of: shown ones not yet read here, plus those on pages not loaded.
+  const unreadNotLoaded = Math.max(0, unreadTotal - loaded.filter((notification) => notification.unread).length);
+  const anyUnread = allReadAt === null && (unreadNotLoaded > 0 || shown.some((notification) => notification.unread && !readIds.has(notification.id)));
   // Another page of the list on its way (not this page again, as after Cancel on a ?confirm= address).
   const pageLoading =
     navigation.state === "loading" &&
@@ -114,13 +114,13 @@ export function NotificationsScreen({ alerts, cursor, nextCursor: firstNext, con
         </div>
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-4 sm:grid-cols-2" aria-label="Your notifications">
-          {shown.map((alert) => (
+          {shown.map((notification) => (
             <NotificationCard
-              key={alert.id}
-              alert={alert}
+              key={notification.id}
+              notification={notification}
               locale={locale}
               cursor={cursor}
-              confirming={confirm === alert.id}
+              confirming={confirm === notification.id}
               allReadAt={allReadAt}
               onGone={onGone}
               onRead={onRead}

@@ -6,7 +6,7 @@ export const DONE_MS = 2000;
 /** SPEC §2.5 "Notifications": the screen's loading text (four dots, as the spec writes it). */
 export const LOADING_TEXT = "Loading....";
 
-export type AlertCardView = {
+export type NotificationCardView = {
   id: string;
   title: string;
   message: string;
@@ -23,7 +23,7 @@ export type NotificationAnswer =
   | { kind: "SUCCESS"; intent: "read-all"; count: number; readOn: string }
   | { kind: "ERROR"; message: string };
 
-/** The page's address for a cursor, optionally asking the delete question of one alert (no-JavaScript path). */
+/** The page's address for a cursor, optionally asking the delete question of one notification (no-JavaScript path). */
 export function notificationsHref(cursor: string | null, confirm?: string): string {
   const params = new URLSearchParams();
   if (cursor) params.set("cursor", cursor);

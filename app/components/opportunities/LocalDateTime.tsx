@@ -1,4 +1,4 @@
-import { dateTimeFormat, formatZonedDateTime } from "#app/lib/format";
+import { dateTimeFormat, formatZonedDateTime } from "#isomorphic/format";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 type Props = {

@@ -1,6 +1,6 @@
 import { ListLink } from "#app/components/ListLink";
 import type { OpportunitySummary } from "#server/opportunities/list";
-import { contributionText } from "./ContributionText";
+import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "./HeartButton";
 import { LocalDateTime } from "./LocalDateTime";
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { MAX_TAG_FILTERS, listHref } from "#server/opportunities/list-links";
-import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "#server/opportunities/tag-groups";
+import { MAX_TAG_FILTERS, listHref } from "#isomorphic/opportunity-links";
+import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "#isomorphic/tag-groups";
 
 /**
  * 'Search By Tag': pick a group, then tags. Every choice is a link to the

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 
 /**
  * The payments setup (SPEC §2.5), shown on /app/payments/setup and, while the
@@ -38,18 +38,18 @@ export function PayoutSetup({ setup, action, feedback }: { setup: PayoutSetupDat
 
   if (setup.state === "complete") {
     return (
-      <FormAlert kind="success">
+      <FormNotice kind="success">
         Payouts are on: sponsors can pay you from your bio pages. <Link to={MY_PAYMENTS_PATH}>Go to My Payments</Link>
-      </FormAlert>
+      </FormNotice>
     );
   }
 
   if (setup.state === "incomplete") {
     return (
       <div className="space-y-4">
-        <FormAlert kind="info">
+        <FormNotice kind="info">
           Your payout account is not finished yet: {setup.providerName} still needs some details before you can take payments.
-        </FormAlert>
+        </FormNotice>
         <Form method="post" action={action} className="space-y-3">
           <input type="hidden" name="email" value={setup.email} />
           <input type="hidden" name="accountType" value={setup.accountType ?? "individual"} />
@@ -67,7 +67,7 @@ export function PayoutSetup({ setup, action, feedback }: { setup: PayoutSetupDat
   // The answer is a redirect to the provider's onboarding page (another site, for Stripe: the router leaves the app for it).
   return (
     <Form method="post" action={action} noValidate className="space-y-5">
-      {feedback?.message ? <FormAlert>{feedback.message}</FormAlert> : null}
+      {feedback?.message ? <FormNotice>{feedback.message}</FormNotice> : null}
       <fieldset aria-describedby={errors.accountType ? "field-accountType-error" : undefined}>
         <legend className="font-medium">Account type</legend>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">

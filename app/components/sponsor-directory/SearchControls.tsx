@@ -1,6 +1,6 @@
 import { useState, type MouseEvent, type FormEvent } from "react";
 import { Form, Link } from "react-router";
-import { directoryHref, MAX_SPONSOR_TAG_FILTERS, type DirectorySearch } from "#server/sponsors/links";
+import { directoryHref, MAX_SPONSOR_TAG_FILTERS, type DirectorySearch } from "#isomorphic/sponsor-directory-links";
 import { ProNotice } from "./ProNotice";
 
 type Props = {

@@ -7,18 +7,18 @@ import { requestPasswordReset } from "#server/auth/flows";
 import { DeleteAccount, type DeleteAccountState } from "#app/components/DeleteAccount";
 import { requireVerifiedUser } from "#server/auth/session";
 import { payoutAccountOf } from "#server/payments/payments-overview";
-import { findBillingCustomer } from "#server/subscriptions/customers";
-import { PRO_PLANS } from "#server/subscriptions/plans";
-import { getProStatus } from "#server/subscriptions/pro-status";
+import { findBillingCustomer } from "#server/pro/customers";
+import { PRO_PLANS } from "#isomorphic/pro-plans";
+import { getProStatus } from "#server/pro/pro-status";
 import { NOTIFICATION_CATALOGUE, NOTIFICATION_KINDS, PREFERENCE_ORDER } from "#server/notifications/kinds";
 import { mailPreferencesOf, saveMailPreferences, type MailPreferences } from "#server/notifications/preferences";
 import { NotificationPreferences } from "#app/components/notifications/NotificationPreferences";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
-import { redirectWithToast, toastCookie } from "#app/lib/toast.server";
+import { redirectWithToast, toastCookie } from "#server/http/toast-cookie";
 import type { Route } from "./+types/account";
 import { answerRefusal } from "#app/lib/respond.server";
 import { domainError } from "#server/errors";
@@ -54,7 +54,7 @@ function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
   if (!pro.isPro || !pro.plan) return "Not a Pro member yet.";
   const plan = PRO_PLANS[pro.plan].name;
   if (pro.plan === "limitless") {
-    // A subscription still billing beside Limitless is said here too (issue 22), never hidden behind "never expires".
+    // A subscription still billing beside Limitless is said here too, never hidden behind "never expires".
     const billing = pro.stillBilling;
     if (!billing) return `Pro: ${plan}, never expires.`;
     const sub = PRO_PLANS[billing.plan].name;
@@ -241,7 +241,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
       </div>
       {actionData?.error ? (
         <div className="mt-6">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormNotice>{actionData.error}</FormNotice>
         </div>
       ) : null}
     </div>

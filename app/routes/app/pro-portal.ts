@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import { readForm } from "#app/lib/form.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/pro-portal";
 
 const ACCOUNT = "/app/account";

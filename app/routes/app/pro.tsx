@@ -1,14 +1,14 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { requireVerifiedUser } from "#server/auth/session";
-import { buildProSession, proPurchaseRule } from "#server/subscriptions/checkout";
-import { findBillingCustomer } from "#server/subscriptions/customers";
-import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#server/subscriptions/plans";
-import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
-import { getProStatus } from "#server/subscriptions/pro-status";
+import { buildProSession, proPurchaseRule } from "#server/pro/checkout";
+import { findBillingCustomer } from "#server/pro/customers";
+import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#isomorphic/pro-plans";
+import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
+import { getProStatus } from "#server/pro/pro-status";
 import { notificationDepsOf } from "#server/notifications/deps";
-import { refreshAfterCheckout } from "#server/subscriptions/refresh";
-import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { refreshAfterCheckout } from "#server/pro/refresh";
+import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/pro";
@@ -127,14 +127,14 @@ function Membership({ pro, hasCustomer }: Pick<LoaderData, "pro" | "hasCustomer"
       </dl>
       {pro.cancelAtPeriodEnd ? (
         <div className="mt-4">
-          <FormAlert kind="info">
+          <FormNotice kind="info">
             Your plan is cancelled and will not renew. You are Pro until {pro.periodEnd}. Changed your mind? Resume it in the Pro Portal.
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : null}
       {pro.renewalFailed ? (
         <div className="mt-4">
-          <FormAlert>Your last renewal payment failed. Update your card in the Pro Portal to stay Pro.</FormAlert>
+          <FormNotice>Your last renewal payment failed. Update your card in the Pro Portal to stay Pro.</FormNotice>
         </div>
       ) : null}
       {pro.stillBilling ? (
@@ -153,16 +153,16 @@ function Membership({ pro, hasCustomer }: Pick<LoaderData, "pro" | "hasCustomer"
   );
 }
 
-/** A subscription still billing beside Limitless (issue 22): never left unsaid. */
+/** A subscription still billing beside Limitless: never left unsaid. */
 function StillBilling({ billing }: { billing: NonNullable<LoaderData["pro"]["stillBilling"]> }) {
   return billing.renews ? (
-    <FormAlert>
+    <FormNotice>
       Your {billing.planName} subscription ({billing.price}) still renews on {billing.until}. Limitless already covers you: cancel the subscription in the Pro Portal.
-    </FormAlert>
+    </FormNotice>
   ) : (
-    <FormAlert kind="info">
+    <FormNotice kind="info">
       Your {billing.planName} subscription ({billing.price}) ends on {billing.until} and will not renew: Limitless covers you from now on.
-    </FormAlert>
+    </FormNotice>
   );
 }
 
@@ -188,12 +188,12 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {checkout === "success" && confirming ? (
         <div className="mb-8">
-          <FormAlert kind="info">Thanks! We are confirming your payment with the provider. This page will show your plan in a moment: reload it shortly.</FormAlert>
+          <FormNotice kind="info">Thanks! We are confirming your payment with the provider. This page will show your plan in a moment: reload it shortly.</FormNotice>
         </div>
       ) : null}
       {checkout === "cancelled" ? (
         <div className="mb-8">
-          <FormAlert kind="info">Checkout cancelled. Nothing was charged; you can choose a plan whenever you like.</FormAlert>
+          <FormNotice kind="info">Checkout cancelled. Nothing was charged; you can choose a plan whenever you like.</FormNotice>
         </div>
       ) : null}
 
@@ -201,7 +201,7 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
       {pro.isPro ? <Membership pro={pro} hasCustomer={hasCustomer} /> : <p className="mt-2 text-lg">Choose one of the plans below</p>}
       {actionData?.error ? (
         <div className="mt-6">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormNotice>{actionData.error}</FormNotice>
         </div>
       ) : null}
 

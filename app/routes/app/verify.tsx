@@ -3,11 +3,11 @@ import { Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
 import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
 import { choosePasswordPath } from "#server/auth/redirects";
-import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
-import { toastCookie } from "#app/lib/toast.server";
+import { toastCookie } from "#server/http/toast-cookie";
 import type { Route } from "./+types/verify";
 import { answerRefusal } from "#app/lib/respond.server";
 
@@ -82,7 +82,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   if (loaderData.mode === "verifying" && !invalid) {
     return (
       <Shell>
-        <FormAlert kind="info">{VERIFY_MESSAGES.verifying}</FormAlert>
+        <FormNotice kind="info">{VERIFY_MESSAGES.verifying}</FormNotice>
         <AutoVerify code={loaderData.code} />
         <noscript>
           <Form method="post" className="mt-6">
@@ -98,7 +98,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
 
   return (
     <Shell>
-      <FormAlert kind={invalid ? "error" : "info"}>{invalid ? VERIFY_MESSAGES.invalid : VERIFY_MESSAGES.sent}</FormAlert>
+      <FormNotice kind={invalid ? "error" : "info"}>{invalid ? VERIFY_MESSAGES.invalid : VERIFY_MESSAGES.sent}</FormNotice>
       {loaderData.mode === "pending" && loaderData.email ? (
         <p className="mt-4 text-muted">
           Signed in as <strong className="text-ink">{loaderData.email}</strong>. Check your spam folder if the email hasn't
@@ -107,12 +107,12 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       ) : null}
       {actionData?.notice ? (
         <div className="mt-4">
-          <FormAlert kind="success">{actionData.notice}</FormAlert>
+          <FormNotice kind="success">{actionData.notice}</FormNotice>
         </div>
       ) : null}
       {actionData?.error ? (
         <div className="mt-4">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormNotice>{actionData.error}</FormNotice>
         </div>
       ) : null}
       {loaderData.signedIn ? (

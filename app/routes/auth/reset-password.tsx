@@ -2,12 +2,12 @@ import { Form, Link, useNavigation } from "react-router";
 import { fieldRefusal } from "#server/errors";
 import { resetPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
 import { readForm } from "#app/lib/form.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/reset-password";
 import { answerRefusal } from "#app/lib/respond.server";
 
@@ -56,9 +56,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
         <h1 className="text-3xl font-bold">Choose a new password</h1>
         <div className="mt-6">
-          <FormAlert>
+          <FormNotice>
             This reset link is incomplete. Open the link from your email again, or <Link to="/signin">request a new one</Link>.
-          </FormAlert>
+          </FormNotice>
         </div>
       </div>
     );
@@ -68,19 +68,19 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <h1 className="text-3xl font-bold">Choose a new password</h1>
       {loaderData.afterVerification ? (
         <div className="mt-6">
-          <FormAlert kind="success">
+          <FormNotice kind="success">
             Your email address is verified. This browser wasn't signed in to the account, so to keep it yours, choose a new
             password: any password set before the address was verified no longer works.
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : (
         <p className="mt-2 text-muted">After the change, you'll be signed out everywhere and can sign in with the new password.</p>
       )}
       {actionData?.error ? (
         <div className="mt-6">
-          <FormAlert>
+          <FormNotice>
             {actionData.error} <Link to="/signin">Go to sign in</Link>
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : null}
       <Form method="post" noValidate className="mt-6 space-y-5">

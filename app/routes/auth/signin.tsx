@@ -7,7 +7,7 @@ import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
 import { parseUserType } from "#server/accounts/profiles";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
@@ -113,12 +113,12 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 
       <div className="mt-6 space-y-4">
         {error ? (
-          <FormAlert>
+          <FormNotice>
             <p>{error.message}</p>
             {error.detail ? <p className="mt-1">{error.detail}</p> : null}
-          </FormAlert>
+          </FormNotice>
         ) : null}
-        {actionData?.notice ? <FormAlert kind="success">{actionData.notice}</FormAlert> : null}
+        {actionData?.notice ? <FormNotice kind="success">{actionData.notice}</FormNotice> : null}
       </div>
 
       <Form method="post" noValidate className="mt-6 space-y-5">

@@ -7,7 +7,7 @@ import { safeRedirectPath } from "#server/auth/redirects";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
 import { readForm } from "#app/lib/form.server";
@@ -86,7 +86,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
 
       {actionData?.error ? (
         <div className="mt-6">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormNotice>{actionData.error}</FormNotice>
         </div>
       ) : null}
 

@@ -4,7 +4,7 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
 import { primaryButton } from "#app/components/forms";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { PAGE_LIMIT_MESSAGE } from "./editor.server";

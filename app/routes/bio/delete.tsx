@@ -3,7 +3,7 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { deleteBioPage } from "#server/bio/pages";
 import { isBioPageId } from "#server/bio/endings";
 import { formText } from "#app/lib/identity.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
 import { answerRefusal, refuseWith, requireForm } from "#app/lib/respond.server";

@@ -2,7 +2,7 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import { refuseWith } from "#app/lib/respond.server";
 import type { Route } from "./+types/edit";

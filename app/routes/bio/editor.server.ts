@@ -8,7 +8,7 @@ import type { DomainError } from "#server/errors";
 import { readForm } from "#app/lib/form.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#app/lib/respond.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { BioFormOptions } from "#app/components/bio/BioPageForm";
 
 export const DASHBOARD_PATH = "/app/account/bizbio";

@@ -2,8 +2,8 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
-import { FormAlert } from "#app/components/forms";
-import { localeFrom } from "#app/lib/format";
+import { FormNotice } from "#app/components/forms";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/new";
 import { bioEditorAction, editorContext, PAGE_LIMIT_MESSAGE } from "./editor.server";
@@ -34,7 +34,7 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
       <p className="mt-2 text-muted">One address for everything you do: your links, your story and the sponsorships you offer.</p>
       {loaderData.atLimit && !actionData ? (
         <div className="mt-8">
-          <FormAlert kind="info">{loaderData.limitMessage}</FormAlert>
+          <FormNotice kind="info">{loaderData.limitMessage}</FormNotice>
         </div>
       ) : (
         <BioPageForm

@@ -2,22 +2,22 @@ import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { safeRedirectPath } from "#server/auth/redirects";
 import type { DomainError } from "#server/errors";
-import { deleteAlert, markAllAsRead, markAsRead } from "#server/notifications/actions";
+import { deleteNotification, markAllAsRead, markAsRead } from "#server/notifications/actions";
 import { listNotifications } from "#server/notifications/list";
 import { countUnreadNotifications } from "#server/notifications/unread";
 import { NotificationsScreen } from "#app/components/notifications/NotificationsScreen";
 import { NOTIFICATIONS_PATH, type NotificationAnswer } from "#app/components/notifications/types";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { formText } from "#app/lib/identity.server";
 import { pageMeta } from "#app/lib/meta";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/notifications";
-import { alertCard } from "./view.server";
+import { notificationCard } from "./view.server";
 import { answerRefusal, refuse, refuseWith, requireForm } from "#app/lib/respond.server";
 
 /**
  * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's
- * alerts, newest first, 12 a page (`?cursor=` is the next page; "Load more"
+ * notifications, newest first, 12 a page (`?cursor=` is the next page; "Load more"
  * fetches it in place). SPEC §4 "Email verification": only a verified reader.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = await listNotifications(context.db, user.id, { cursor });
   if (page.kind === "ERROR") refuseWith(page);
   return {
-    alerts: page.alerts.map(alertCard),
+    notifications: page.notifications.map(notificationCard),
     cursor,
     nextCursor: page.nextCursor,
     confirm: url.searchParams.get("confirm"),
@@ -44,9 +44,9 @@ const TOASTS = {
 
 /**
  * POST intent=read|delete (+ id) or intent=read-all (SPEC §7.3 markAsRead,
- * deleteAlert). The page's buttons ask from the page (via=fetcher) and show
+ * deleteNotification). The page's buttons ask from the page (via=fetcher) and show
  * 'Done!'; without JavaScript the form comes back to the page with a toast.
- * Another person's alert, or no alert at all, is 404 and nothing changes.
+ * Another person's notification, or no notification at all, is 404 and nothing changes.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -63,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.kind === "ERROR") return refused(viaPage, result);
     answer = { kind: "SUCCESS", intent, id: result.id, readOn: result.readOn.toISOString() };
   } else if (intent === "delete") {
-    const result = await deleteAlert(context.db, user.id, id);
+    const result = await deleteNotification(context.db, user.id, id);
     if (result.kind === "ERROR") return refused(viaPage, result);
     answer = { kind: "SUCCESS", intent, id: result.id };
   } else if (intent === "read-all") {
@@ -91,7 +91,7 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
   return formAction === NOTIFICATIONS_PATH ? false : defaultShouldRevalidate;
 }
 
-/** A person's alerts: never kept by a shared cache. */
+/** A person's notifications: never kept by a shared cache. */
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Notifications", noindex: true });

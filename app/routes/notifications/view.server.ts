@@ -1,16 +1,16 @@
-import type { AlertView } from "#server/notifications/list";
+import type { NotificationView } from "#server/notifications/list";
 import { callToAction } from "#server/notifications/cta";
-import type { AlertCardView } from "#app/components/notifications/types";
+import type { NotificationCardView } from "#app/components/notifications/types";
 
-/** An alert as the page shows it: dates as ISO text, the call to action already rewritten and checked. */
-export function alertCard(alert: AlertView): AlertCardView {
+/** A notification as the page shows it: dates as ISO text, the call to action already rewritten and checked. */
+export function notificationCard(notification: NotificationView): NotificationCardView {
   return {
-    id: alert.id,
-    title: alert.title,
-    message: alert.message,
-    unread: alert.unread,
-    created: alert.created.toISOString(),
-    readOn: alert.readOn?.toISOString() ?? null,
-    cta: callToAction(alert.buttonDestination, alert.buttonText),
+    id: notification.id,
+    title: notification.title,
+    message: notification.message,
+    unread: notification.unread,
+    created: notification.created.toISOString(),
+    readOn: notification.readOn?.toISOString() ?? null,
+    cta: callToAction(notification.buttonDestination, notification.buttonText),
   };
 }

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listLikedBy, listPostsBy } from "#server/opportunities/read";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 
 /** My Posts and Liked Posts: the signed-in user's first (or next) 50. */
 export async function loadAccountList(request: Request, context: AppLoadContext, kind: "mine" | "liked") {

@@ -1,16 +1,16 @@
 import { Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
-import { listHref } from "#server/opportunities/list-links";
+import { listHref } from "#isomorphic/opportunity-links";
 import { deleteOpportunity } from "#server/opportunities/mutations";
 import { getOpportunity } from "#server/opportunities/read";
-import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
-import { contributionText } from "#app/components/opportunities/ContributionText";
+import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
+import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "#app/components/opportunities/HeartButton";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formText } from "#app/lib/identity.server";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/detail";
 import { refuse, refuseWith, requireForm } from "#app/lib/respond.server";
 
@@ -82,7 +82,7 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
       ) : null}
       {isOwner && confirmDelete ? (
         <div className="mt-4">
-          <FormAlert>
+          <FormNotice>
             <p className="font-semibold">Delete this opportunity?</p>
             <p className="mt-1">It disappears for everyone, along with every heart on it. This can't be undone.</p>
             <Form method="post" className="mt-3 flex flex-wrap gap-3">
@@ -93,7 +93,7 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
                 Cancel
               </Link>
             </Form>
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : null}
 

@@ -4,7 +4,7 @@ import type { OpportunityFormInput } from "#server/opportunities/form";
 import { deadlineFields, timeZoneChoices } from "#server/opportunities/deadline";
 import { getOpportunity } from "#server/opportunities/read";
 import { loadTagCatalogue } from "#server/opportunities/tags";
-import { FormAlert } from "#app/components/forms";
+import { FormNotice } from "#app/components/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#app/lib/meta";
 import { refuse } from "#app/lib/respond.server";
@@ -56,7 +56,7 @@ export default function EditOpportunity({ loaderData, actionData }: Route.Compon
       <h1 className="mt-4 text-3xl font-bold">Edit opportunity</h1>
       {actionData?.message ? (
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
       ) : null}
       <OpportunityFormFields

@@ -4,7 +4,7 @@ import { createOpportunity, editOpportunity } from "#server/opportunities/mutati
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
 import { readForm } from "#app/lib/form.server";
 import { answerRefusal } from "#app/lib/respond.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 
 export type EditorActionData = {
   values: OpportunityFormInput;

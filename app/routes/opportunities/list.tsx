@@ -1,15 +1,15 @@
 import { data, Link } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import { listOpportunities } from "#server/opportunities/list";
-import { listHref, MAX_TAG_FILTERS } from "#server/opportunities/list-links";
+import { listHref, MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
 import { parseListQuery } from "#server/opportunities/list-query";
 import { logTagSearch } from "#server/opportunities/read";
-import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#server/opportunities/tag-groups";
+import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#isomorphic/tag-groups";
 import { allTags } from "#server/opportunities/tags";
-import { FormAlert, primaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton } from "#app/components/forms";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { TagFilter } from "#app/components/opportunities/TagFilter";
-import { localeFrom } from "#app/lib/format";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import { answerRefusal } from "#app/lib/respond.server";
 import type { Route } from "./+types/list";
@@ -79,7 +79,7 @@ export default function Opportunities({ loaderData }: Route.ComponentProps) {
 
       {error ? (
         <div className="mt-6">
-          <FormAlert>{error}</FormAlert>
+          <FormNotice>{error}</FormNotice>
         </div>
       ) : null}
 

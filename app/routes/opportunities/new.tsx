@@ -2,7 +2,7 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { timeZoneChoices } from "#server/opportunities/deadline";
 import { loadTagCatalogue } from "#server/opportunities/tags";
-import { FormAlert } from "#app/components/forms";
+import { FormNotice } from "#app/components/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/new";
@@ -33,12 +33,12 @@ export default function NewOpportunity({ loaderData, actionData }: Route.Compone
       </p>
       {actionData?.message ? (
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
       ) : null}
       {actionData?.errors && Object.keys(actionData.errors).length > 0 ? (
         <div className="mt-6">
-          <FormAlert>Please correct the fields marked below.</FormAlert>
+          <FormNotice>Please correct the fields marked below.</FormNotice>
         </div>
       ) : null}
       <OpportunityFormFields

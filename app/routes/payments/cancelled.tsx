@@ -2,7 +2,7 @@ import { Link, redirect } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { sessionReceipt } from "#server/payments/checkout";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
-import { FormAlert } from "#app/components/forms";
+import { FormNotice } from "#app/components/forms";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/cancelled";
 
@@ -32,9 +32,9 @@ export default function PaymentCancelled({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold">Payment cancelled</h1>
       <div className="mt-6">
-        <FormAlert kind="info">
+        <FormNotice kind="info">
           <p>You cancelled the checkout. Nothing was charged.</p>
-        </FormAlert>
+        </FormNotice>
       </div>
       <p className="mt-6 flex flex-wrap gap-4">
         {page ? <a href={page.url}>Back to {page.name}'s page</a> : null}

@@ -11,8 +11,8 @@ import {
 } from "#server/payments/sponsor-checkout";
 import type { FieldErrors } from "#server/payments/checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/payments/checkout-reuse";
-import { FormAlert, primaryButton, TextArea, TextField } from "#app/components/forms";
-import { formatMoney } from "#app/lib/format";
+import { FormNotice, primaryButton, TextArea, TextField } from "#app/components/forms";
+import { formatMoney } from "#isomorphic/format";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/checkout";
@@ -103,9 +103,9 @@ export default function SponsorCheckout({ loaderData, actionData }: Route.Compon
       <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
         <h1 className="text-3xl font-bold">Sponsor checkout</h1>
         <div className="mt-6">
-          <FormAlert kind="info">
+          <FormNotice kind="info">
             <p>{offer.unavailable}</p>
-          </FormAlert>
+          </FormNotice>
         </div>
       </div>
     );
@@ -132,19 +132,19 @@ export default function SponsorCheckout({ loaderData, actionData }: Route.Compon
 
       {!offer.takesPayments ? (
         <div className="mt-6">
-          <FormAlert kind="info">
+          <FormNotice kind="info">
             <p>{offer.payeeName} cannot take payments yet. Nothing can be paid through this page for now.</p>
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : !collectable ? (
         <div className="mt-6">
-          <FormAlert kind="info">
+          <FormNotice kind="info">
             <p>{NO_PLATFORM_FUNDS_MESSAGE}. Contact {offer.payeeName} directly to arrange it.</p>
-          </FormAlert>
+          </FormNotice>
         </div>
       ) : (
         <Form method="post" noValidate className="mt-6 space-y-5">
-          {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
+          {actionData?.message ? <FormNotice>{actionData.message}</FormNotice> : null}
           <TextField
             label="Amount (USD)"
             name="amount"

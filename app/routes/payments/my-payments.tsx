@@ -4,7 +4,7 @@ import { formatMoney } from "#server/payments/money";
 import { paymentsOverview } from "#server/payments/payments-overview";
 import { primaryButton } from "#app/components/forms";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
-import { dateTimeFormat, localeFrom } from "#app/lib/format";
+import { dateTimeFormat, localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/my-payments";
 import { connectAction, payoutSetupData } from "./payments.server";

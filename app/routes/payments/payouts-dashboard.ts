@@ -3,7 +3,7 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { payoutsDashboardLink } from "#server/payments/payments-overview";
 import { MY_PAYMENTS_PATH } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#app/lib/form.server";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/payouts-dashboard";
 
 /** Nothing to show here: the dashboard opens from My Payments' button (a POST, as the link is made on demand). */

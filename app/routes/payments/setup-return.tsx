@@ -3,9 +3,9 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { completeOnboardingReturn } from "#server/payments/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
-import { FormAlert } from "#app/components/forms";
+import { FormNotice } from "#app/components/forms";
 import { pageMeta } from "#app/lib/meta";
-import { redirectWithToast } from "#app/lib/toast.server";
+import { redirectWithToast } from "#server/http/toast-cookie";
 import { answerRefusal } from "#app/lib/respond.server";
 import type { Route } from "./+types/setup-return";
 import { payoutSetupData } from "./payments.server";
@@ -38,7 +38,7 @@ export default function OnboardingReturn({ loaderData }: Route.ComponentProps) {
       <div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
         <h1 className="text-3xl font-bold">Payments setup</h1>
         <div className="mt-8">
-          <FormAlert>{refused}</FormAlert>
+          <FormNotice>{refused}</FormNotice>
         </div>
         <p className="mt-6">
           <Link to={MY_PAYMENTS}>Go to My Payments</Link>
@@ -50,10 +50,10 @@ export default function OnboardingReturn({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold">Payments setup</h1>
       <div className="mt-8 space-y-6">
-        <FormAlert kind="info">
+        <FormNotice kind="info">
           Welcome back. {setup.providerName} has not confirmed your payout account yet: either some details are still missing, or the
           confirmation is on its way. You can continue the setup now, or come back to My Payments in a minute.
-        </FormAlert>
+        </FormNotice>
         <PayoutSetup setup={setup} action={SETUP_PATH} />
       </div>
     </div>

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { sessionReceipt } from "#server/payments/checkout";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
-import { FormAlert } from "#app/components/forms";
+import { FormNotice } from "#app/components/forms";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/success";
 
@@ -61,9 +61,9 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
         ) : null}
         <h1 className="text-3xl font-bold">We're confirming your payment</h1>
         <div className="mt-6">
-          <FormAlert kind="info">
+          <FormNotice kind="info">
             <p>The payment provider is telling us about your payment. Your receipt appears here as soon as it is confirmed, usually within seconds.</p>
-          </FormAlert>
+          </FormNotice>
         </div>
         <p className="mt-6">
           <a href={again}>Check again</a>

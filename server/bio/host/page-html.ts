@@ -1,4 +1,4 @@
-import { contributionText } from "#app/components/opportunities/ContributionText";
+import { contributionText } from "#isomorphic/contribution-text";
 import type { PublicBioPage } from "#server/bio/public-page";
 import { LINK_LABELS, httpUrl } from "#server/bio/links";
 import { linkIcon } from "./icons";

@@ -3,7 +3,7 @@ import { rateLimitSubject } from "#server/abuse/client-ip";
 
 /**
  * Which client networks were already counted on which page, so that one
- * client cannot inflate a page's views or a link's clicks (issue 22, item 21;
+ * client cannot inflate a page's views or a link's clicks (item 21;
  * docs/decisions/0028-one-view-per-network.md).
  *
  * A client network is what the rate limits count (server/abuse/client-ip.ts):

@@ -5,7 +5,7 @@ import { createRecentVisitors } from "./recent-visitors";
 
 /**
  * Views and link clicks of bio pages, counted in memory and added to the
- * database in batches (issue 14, item 4).
+ * database in batches.
  *
  * A view or click only moves a number in a Map. At least once a second, and
  * on shutdown, one transaction adds the batch: `bio_page_views.count += n`,

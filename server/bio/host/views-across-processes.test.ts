@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
 /**
- * Issue 14: 10,000 concurrent views split across two app processes on one
+ * 10,000 concurrent views split across two app processes on one
  * PostgreSQL database, then both stopped with SIGTERM: the views record and
  * today's row must say exactly 10,000. PostgreSQL only (several processes
  * cannot share PGlite's data folder). Each view comes from a client address

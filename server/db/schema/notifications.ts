@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 
-/** An in-app notification (SPEC: alert). */
+/** An in-app notification (SPEC: notification). */
 export const notifications = pgTable(
   "notifications",
   {
@@ -31,7 +31,7 @@ export const notifications = pgTable(
 );
 
 /**
- * Whether a person wants a kind of alert by mail too (in-app is always on).
+ * Whether a person wants a kind of notification by mail too (in-app is always on).
  * No row means the kind's default (server/notifications/kinds.ts), so a
  * changed default reaches everyone who never chose.
  */
@@ -50,8 +50,8 @@ export const notificationPreferences = pgTable(
 
 /**
  * The daily hearts roll-up already written: one row per person and UTC day,
- * taken in the same transaction as the alert, so two processes (or two runs)
- * never write the same day's alert twice (server/notifications/hearts-digest.ts).
+ * taken in the same transaction as the notification, so two processes (or two runs)
+ * never write the same day's notification twice (server/notifications/hearts-digest.ts).
  */
 export const notificationDigests = pgTable(
   "notification_digests",

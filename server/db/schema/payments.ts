@@ -172,7 +172,7 @@ export const proMemberships = pgTable(
     currentPeriodEnd: timestamp({ withTimezone: true }),
     providerCustomerId: text(),
     providerSubscriptionId: text().unique("pro_memberships_provider_subscription_id_unique"),
-    // Cancelled by the member: still Pro until current_period_end, then it ends (server/subscriptions/sync.ts).
+    // Cancelled by the member: still Pro until current_period_end, then it ends (server/pro/sync.ts).
     cancelAtPeriodEnd: boolean().notNull().default(false),
     // Limitless bought by a subscriber: the subscription still billing beside it (its period end and
     // cancel flag are current_period_end and cancel_at_period_end), until it ends. Null otherwise.
@@ -212,7 +212,7 @@ export const paymentEvents = pgTable(
 /**
  * The person as a billing customer at the provider: one per person, made on
  * the first Pro checkout with idempotency key `customer_<uid>` and kept, so
- * two tabs or a retried click never make two (server/subscriptions/customers.ts).
+ * two tabs or a retried click never make two (server/pro/customers.ts).
  */
 export const billingCustomers = pgTable("billing_customers", {
   uid: text()
@@ -220,7 +220,7 @@ export const billingCustomers = pgTable("billing_customers", {
     .references(() => user.id, { onDelete: "cascade" }),
   provider: text().notNull(),
   customerId: text().notNull().unique("billing_customers_customer_id_unique"),
-  // When the Pro page last read the provider for this person (server/subscriptions/refresh.ts throttles on it).
+  // When the Pro page last read the provider for this person (server/pro/refresh.ts throttles on it).
   refreshedAt: timestamp({ withTimezone: true }),
   created: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

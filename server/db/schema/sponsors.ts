@@ -13,7 +13,7 @@ export type ExternalSponsorDetails = {
   applyUrl: string | null;
   /**
    * The public page that confirms these facts, for a real company; null for an
-   * invented sample company (`sample`). Optional: rows written before issue 22 lack it.
+   * invented sample company (`sample`). Optional: rows written before migration 0018 lack it.
    */
   source?: string | null;
 };
@@ -21,7 +21,7 @@ export type ExternalSponsorDetails = {
 /**
  * A company in the curated sponsor directory. SPEC's blurb, detail, page,
  * preview and recent documents are views of this one row
- * (server/sponsors/directory.ts).
+ * (server/sponsor-directory/directory.ts).
  */
 export const externalSponsors = pgTable(
   "external_sponsors",

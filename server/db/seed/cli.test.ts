@@ -11,7 +11,7 @@ import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type:
 import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
 
 const run = promisify(execFile);
-const CLI = path.resolve("server/db/seed/cli.ts");
+const CLI = path.resolve("server/db/seed/seed-database.ts");
 // 96 opportunity filter tags and the sponsor directory's own.
 const EXPECTED_TAGS = 96 + sponsorTagData.length;
 
@@ -29,7 +29,7 @@ async function seed(dataDir: string) {
   }
 }
 
-describe("npm run seed (server/db/seed/cli.ts)", () => {
+describe("npm run seed (server/db/seed/seed-database.ts)", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-seed-cli-"));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@ import retiredSponsorIds from "#server/db/seed/data/retired-sponsor-ids.json" wi
 import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
 import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
 import { upsertSponsorDirectory } from "#server/db/seed/sponsor-directory";
-import { searchTerms } from "#server/sponsors/names";
+import { searchTerms } from "#server/sponsor-directory/names";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
@@ -28,7 +28,7 @@ async function searchByName(db: Db, query: string): Promise<string[]> {
   return found.map((r) => r.id);
 }
 
-/** A row as the seed before issue 22 wrote it (no sample flag, no source). */
+/** A row as the seed before migration 0018 wrote it (no sample flag, no source). */
 const legacy = (id: string, name: string) =>
   sql`insert into external_sponsors (id, name, name_array, tags, blurb, preview, website, details, added_at)
       values (${id}, ${name}, array[${name.toLowerCase()}], array['vpn'], 'A company the old seed described without a source.',
@@ -109,7 +109,7 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
   });
 
   it("removes the retired real companies an older seed wrote, and nothing else", async () => {
-    // An install upgraded from before issue 22 still holds the unsourced real companies, and may hold rows added by hand.
+    // An install upgraded from before migration 0018 still holds the unsourced real companies, and may hold rows added by hand.
     await database.db.execute(legacy("nordvpn", "NordVPN"));
     await database.db.execute(legacy("hellofresh", "HelloFresh"));
     await database.db.execute(legacy("hand_added", "Hand Added"));
@@ -130,7 +130,7 @@ describe.each(ENGINES)("sponsor directory loader (%s)", (engine) => {
     await database.db.execute(sql`delete from external_sponsors where id in ('nordvpn', 'hand_added')`);
   });
 
-  it("retires every company the seed carried before issue 22, and the file lists none of them", async () => {
+  it("retires every company the seed carried before migration 0018, and the file lists none of them", async () => {
     expect(retiredSponsorIds).toHaveLength(191);
     const listed = new Set(sponsorData.map((s) => s.id));
     expect(retiredSponsorIds.filter((id) => listed.has(id))).toEqual([]);

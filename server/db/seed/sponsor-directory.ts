@@ -1,7 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors, tags } from "#server/db/schema";
-import { sponsorCatalogue } from "#server/sponsors/catalogue";
+import { sponsorCatalogue } from "#server/sponsor-directory/catalogue";
 import retiredSponsorIds from "./data/retired-sponsor-ids.json" with { type: "json" };
 import sponsorTagData from "./data/sponsor-tags.json" with { type: "json" };
 import sponsorData from "./data/sponsors.json" with { type: "json" };
@@ -19,7 +19,7 @@ import sponsorData from "./data/sponsors.json" with { type: "json" };
  * or list its id in `retired-sponsor-ids.json`.
  *
  * Retired ids are the one exception, deleted on every start unless the file
- * lists them again: the 191 real companies the seed carried until issue 22,
+ * lists them again: the 191 real companies the seed carried until migration 0018,
  * whose facts had no source (ADR 0022). Only those exact ids go, so companies
  * an operator or a test added by hand are never touched.
  */

@@ -16,7 +16,7 @@ type NotificationMailProps = {
 
 const footerText = { margin: 0, fontSize: "13px", lineHeight: "20px", color: colors.muted } as const;
 
-/** An alert sent by mail (ADR 0025): its title and message, one link, and how to stop this kind of mail. */
+/** A notification sent by mail (ADR 0025): its title and message, one link, and how to stop this kind of mail. */
 export function NotificationMail({ appName, supportEmail, title, message, buttonLabel, url, kindLabel, unsubscribeUrl, preferencesUrl }: NotificationMailProps) {
   return (
     <EmailLayout

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { domainError, success } from "#server/errors";
-import { buildProSession } from "#server/subscriptions/checkout";
-import { PRO_PLAN_KEYS } from "#server/subscriptions/plans";
-import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import { buildProSession } from "#server/pro/checkout";
+import { PRO_PLAN_KEYS } from "#isomorphic/pro-plans";
+import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import type { CallableFunction } from "#server/functions/protocol";
 import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
 

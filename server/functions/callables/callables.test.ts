@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { proCheckouts, refundRequests, sponsorSessions, user } from "#server/db/schema";
-import { ensureBillingCustomer } from "#server/subscriptions/customers";
+import { ensureBillingCustomer } from "#server/pro/customers";
 import { stripeStandardFee } from "#server/payments/fees";
 import type { PaymentProvider } from "#server/payments/provider";
 import { loginLink } from "#server/payments/sandbox/links";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { domainError, success } from "#server/errors";
-import { createProPortalLink, providerBillingUrl } from "#server/subscriptions/portal";
+import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import type { CallableFunction } from "#server/functions/protocol";
 import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
 

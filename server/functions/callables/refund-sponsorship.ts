@@ -5,7 +5,7 @@ import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type Call
 
 /**
  * SPEC §7.1 refundSponsorship: { sponsorSessionId } → { code: 200 } once the
- * provider took the refund (as the card's Refund button, app/routes/sponsors/refund.tsx):
+ * provider took the refund (as the card's Refund button, app/routes/sponsor-payments/refund.tsx):
  * the owner only (anyone else's payment is not-found), a completed payment
  * only (aborted), one refund at the provider however many calls.
  */

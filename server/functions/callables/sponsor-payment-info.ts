@@ -6,7 +6,7 @@ import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type Call
 
 /**
  * SPEC §7.1 sponsorPaymentInfo: { sponsorSessionId } → { code: 200, … } with
- * what the Payment info page shows (app/routes/sponsors/payment-info.tsx):
+ * what the Payment info page shows (app/routes/sponsor-payments/payment-info.tsx):
  * Transaction, Details, Gross Payment, Net Payment, Fees and the movements,
  * amounts in minor units of `currency`. The owner only: anyone else's payment,
  * like an unknown one, is not-found.

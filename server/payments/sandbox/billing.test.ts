@@ -5,9 +5,9 @@ import { notifications, proMemberships, user } from "#server/db/schema";
 import { sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { createMailer } from "#server/email/mailer";
 import { handleWebhookRequest } from "#server/payments/webhooks/http";
-import { buildProSession } from "#server/subscriptions/checkout";
-import { PRO_PRICE_SPECS } from "#server/subscriptions/prices";
-import { getProStatus } from "#server/subscriptions/pro-status";
+import { buildProSession } from "#server/pro/checkout";
+import { PRO_PRICE_SPECS } from "#server/pro/prices";
+import { getProStatus } from "#server/pro/pro-status";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { silentLogger } from "#tests/support/payments";
 import { applyPortalAction } from "./portal";
@@ -50,7 +50,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     return payProCheckout(db(), checkoutIdOf(session.url), card, sandbox.now());
   };
   const customerId = async () => (await db().select().from(proMemberships).where(eq(proMemberships.uid, uid)))[0]?.providerCustomerId ?? "";
-  const alerts = async () =>
+  const notificationRows = async () =>
     (await db().select().from(notifications).where(and(eq(notifications.uid, uid), like(notifications.kind, "pro-%")))).map((n) => n.kind).sort();
   const status = () => getProStatus(db(), uid);
 
@@ -72,7 +72,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     expect(await payProCheckout(db(), checkout!.id, GOOD, new Date())).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_PAID" });
     expect(await sandbox.deliverPendingSandboxEvents()).toBe(0);
     expect(await status()).toMatchObject({ isPro: true, plan: "launchpad", renewalFailed: false, cancelAtPeriodEnd: false });
-    expect(await alerts()).toEqual(["pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-started"]);
     expect(await db().select().from(sandboxSubscriptions).where(eq(sandboxSubscriptions.customerId, await customerId()))).toHaveLength(1);
   });
 
@@ -92,7 +92,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     expect(await applyPortalAction(db(), customer, { kind: "advance" }, new Date())).toMatchObject({ kind: "SUCCESS", message: "The period ended: the subscription is over." });
     await sandbox.deliverPendingSandboxEvents();
     expect((await status()).isPro).toBe(false);
-    expect(await alerts()).toEqual(["pro-ended", "pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-ended", "pro-started"]);
   });
 
   it("the 0341 card's renewal fails: past due, still Pro with the notice, one alert; a new card pays it", async () => {
@@ -102,11 +102,11 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     await applyPortalAction(db(), customer, { kind: "advance" }, new Date());
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, plan: "star_power", renewalFailed: true });
-    expect(await alerts()).toEqual(["pro-renewal-failed", "pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-renewal-failed", "pro-started"]);
     expect(await applyPortalAction(db(), customer, { kind: "card", card: GOOD }, new Date())).toMatchObject({ message: "Card updated. The overdue renewal is paid." });
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, renewalFailed: false });
-    expect(await alerts()).toEqual(["pro-renewal-failed", "pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-renewal-failed", "pro-started"]);
   });
 
   it("switching plans in the portal keeps one subscription; the page's rules send a subscriber there", async () => {
@@ -116,7 +116,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     expect(await applyPortalAction(db(), await customerId(), { kind: "switch", plan: "star_power" }, new Date())).toMatchObject({ kind: "SUCCESS" });
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, plan: "star_power" });
-    expect(await alerts()).toEqual(["pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-started"]);
   });
 
   it("Limitless is a one-time payment that outranks a subscription and survives its end", async () => {
@@ -129,7 +129,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
     await applyPortalAction(db(), customer, { kind: "advance" }, new Date());
     await sandbox.deliverPendingSandboxEvents();
     expect(await status()).toMatchObject({ isPro: true, plan: "limitless" });
-    expect(await alerts()).toEqual(["pro-started"]);
+    expect(await notificationRows()).toEqual(["pro-started"]);
     expect(deliveries).toBeGreaterThan(0);
   });
 });

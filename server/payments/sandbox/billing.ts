@@ -2,14 +2,14 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxCustomers, sandboxOneTimePurchases, sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import type { CheckoutCreated, ProCheckoutInput, ProPriceSpec, ProviderProState } from "#server/payments/provider";
-import { planOfLookupKey, type ProPlanKey } from "#server/subscriptions/plans";
+import { planOfLookupKey, type ProPlanKey } from "#isomorphic/pro-plans";
 import { CHECKOUT_LIFETIME_MS } from "./checkouts";
 import { missing, SandboxRequestError } from "./errors";
 import { sandboxId } from "./ids";
 import { type DbOrTx, recordSandboxEvent } from "./outbox";
 
 /**
- * The sandbox's Pro billing (issue 16), as Stripe Billing behaves: prices
+ * The sandbox's Pro billing, as Stripe Billing behaves: prices
  * found by lookup key, customers, hosted checkouts that start a subscription
  * or take a one-time payment, and subscriptions with a current period. Every
  * change stores a `pro.customer_changed` event in its own transaction; our
@@ -157,9 +157,9 @@ export async function runningSubscription(db: DbOrTx, customerId: string, lock =
 
 /**
  * Whether the customer already holds what a new Pro payment would duplicate
- * (issue 22): a running subscription, or Limitless. A subscription checkout
+ *: a running subscription, or Limitless. A subscription checkout
  * is refused while either holds; a Limitless one only once Limitless is paid
- * (a subscriber may buy it: server/subscriptions/one-subscription.ts then
+ * (a subscriber may buy it: server/pro/one-subscription.ts then
  * ends the subscription at its period's end). The caller holds the
  * customer's row lock, so two checkouts paid at once take turns here.
  */

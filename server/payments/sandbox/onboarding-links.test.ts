@@ -9,7 +9,7 @@ const SECRET = "a-session-secret-of-at-least-32-characters";
 const RETURN = { returnUrl: `${ORIGIN}/app/payments/setup/return?state=t`, refreshUrl: `${ORIGIN}/app/payments/setup` };
 const DETAILS = { legalName: "Maya Makes LLC", country: "US" as const, bankAccount: "000123456789" };
 
-/** Issue 22 item 20: an onboarding link works once, as Stripe's account links do. */
+/** An onboarding link works once, as Stripe's account links do. */
 describe.each(ENGINES)("sandbox onboarding links on %s", (engine) => {
   const database = migratedDatabase(engine);
   let sandbox: SandboxProvider;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxCustomers, sandboxPrices, sandboxSubscriptions } from "#server/payments/sandbox/schema";
-import { planOfLookupKey, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
+import { planOfLookupKey, PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
 import { addInterval, findSandboxCustomer, readSandboxProState, recordCustomerChanged, runningSubscription } from "./billing";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";

@@ -129,7 +129,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return dispute;
     },
 
-    // Pro billing (issue 16): server/payments/sandbox/billing.ts, pro-pay.ts, portal.ts.
+    // Pro billing: server/payments/sandbox/billing.ts, pro-pay.ts, portal.ts.
     ensureProPrices: (plans) => ensureSandboxPrices(db, plans),
     createCustomer: (input) => createSandboxCustomer(db, input),
     createProCheckout: (input) => createSandboxProCheckout(db, origin, input, now()),

@@ -139,7 +139,7 @@ export const sandboxEvents = sandboxSchema.table(
   (t) => [index("sandbox_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`)],
 );
 
-/* Pro billing (issue 16): prices, customers, Pro checkouts, subscriptions and one-time purchases, as Stripe keeps them. */
+/* Pro billing: prices, customers, Pro checkouts, subscriptions and one-time purchases, as Stripe keeps them. */
 
 /** A price found by its lookup key (unique), so ensuring the plans twice never makes a second one. */
 export const sandboxPrices = sandboxSchema.table("sandbox_prices", {

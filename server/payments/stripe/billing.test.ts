@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentProvider, ProBilling, ProCheckoutInput, ProPriceSpec } from "#server/payments/provider";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
-import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
+import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
 
 let emulator: StripeEmulator;

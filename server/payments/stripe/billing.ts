@@ -1,10 +1,10 @@
 import type Stripe from "stripe";
 import type { CheckoutCreated, ProCheckoutInput, ProPriceSpec, ProviderProState, ProviderSubscription, ProviderSubscriptionStatus } from "#server/payments/provider";
 import { idOf } from "#server/payments/stripe/payments";
-import { planOfLookupKey, type ProPlanKey } from "#server/subscriptions/plans";
+import { planOfLookupKey, type ProPlanKey } from "#isomorphic/pro-plans";
 
 /**
- * Pro membership on Stripe Billing (issue 16): one price per plan found by
+ * Pro membership on Stripe Billing: one price per plan found by
  * its lookup key, a customer per member, hosted Checkout in subscription
  * mode (Launchpad, Star Power) or payment mode (Limitless), Stripe's own
  * billing portal for cancelling and cards. Charged on the platform account:
@@ -119,7 +119,7 @@ function toProviderSubscription(subscription: Stripe.Subscription): ProviderSubs
 }
 
 /**
- * Ends a subscription (server/subscriptions/one-subscription.ts decides
+ * Ends a subscription (server/pro/one-subscription.ts decides
  * which): at period end by the same flag the billing portal sets, or at once
  * with proration invoiced now, so the unused time of a second subscription
  * becomes a credit on the customer's balance, which Stripe applies to the

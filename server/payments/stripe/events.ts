@@ -14,7 +14,7 @@ import { idOf, refundStatus } from "#server/payments/stripe/payments";
  * `refund.updated`, and the handler converges on the latest status whatever the
  * order.
  *
- * Pro membership (issue 16): subscription and invoice events, and a checkout
+ * Pro membership: subscription and invoice events, and a checkout
  * whose metadata.purpose is "pro", all become `pro.customer_changed` naming
  * the customer; the handler then reads Stripe's truth for that customer, so
  * nothing else of the payload is trusted. An expired Pro checkout changes

@@ -5,7 +5,7 @@ import { WebhookSignatureError, type PaymentProvider, type ProBilling } from "#s
 import { createStripeClient } from "#server/payments/stripe/client";
 import { HANDLED_STRIPE_EVENT_TYPES, UnreadableStripeEventError } from "#server/payments/stripe/events";
 import { createStripeProvider } from "#server/payments/stripe/provider";
-import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#server/subscriptions/plans";
+import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
 import { newEvent } from "#tests/support/stripe-emulator/events";
 import { startStripeEmulator, type EmulatorEvent, type StripeEmulator } from "#tests/support/stripe-emulator";
 

@@ -19,7 +19,7 @@ const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
  * The sponsor's receipt, rendered BEFORE the transaction (rendering takes
  * ~10 ms a mail, too long to hold the session's row lock for); the handler
  * stores it with the transaction only if it records the payment. The owner's
- * mail is the "Payment received" alert's own, by their preference (ADR 0025).
+ * mail is the "Payment received" notification's own, by their preference (ADR 0025).
  */
 export async function composePaymentMails(db: Db, session: LockedSession, gross: number, currency: string, deps: WebhookDeps): Promise<MailMessage[]> {
   const amount = formatMoney(gross, currency);

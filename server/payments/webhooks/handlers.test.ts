@@ -17,7 +17,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
   const deliver = (event: PaymentEvent) => receivePaymentEvent(db(), event, webhookDeps(db(), provider));
   const session = async () => (await db().select().from(sponsorSessions).where(eq(sponsorSessions.id, s.sessionId)))[0]!;
   const entries = () => db().select().from(ledgerEntries).where(eq(ledgerEntries.sessionId, s.sessionId));
-  const alerts = (kind: string) => db().select().from(notifications).where(and(eq(notifications.uid, payee.uid), eq(notifications.kind, kind)));
+  const notificationRows = (kind: string) => db().select().from(notifications).where(and(eq(notifications.uid, payee.uid), eq(notifications.kind, kind)));
   const request = async () => (await db().select().from(refundRequests).where(eq(refundRequests.sessionId, s.sessionId)))[0];
   const pay = async () => {
     provider.settlePayment(s.paymentIntentId, s.amount);
@@ -41,7 +41,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(more).toEqual([]);
     expect(entry).toMatchObject({ kind: "payment", gross: 2500, providerFee: fakeCardFee(2500), platformFee: 250, net: 2250, currency: "usd", providerReference: s.paymentIntentId });
     expect(await session()).toMatchObject({ status: "completed", paymentIntentId: s.paymentIntentId });
-    const received = await alerts("payment-received");
+    const received = await notificationRows("payment-received");
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ title: "Payment received", buttonDestination: `/app/account/sponsors/payments/${s.sessionId}` });
     expect(received[0]!.message).toContain("$25.00");
@@ -95,7 +95,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(refunds[0]).toMatchObject({ gross: -2500, providerFee: 0, platformFee: -250, net: -2250 });
     expect((await session()).status).toBe("refunded");
     expect(await request()).toMatchObject({ status: "succeeded", providerRefundId: `re_${s.paymentIntentId}` });
-    expect(await alerts("refund-done")).toHaveLength(1);
+    expect(await notificationRows("refund-done")).toHaveLength(1);
   });
 
   it("a failed refund leaves the payment completed and the request failed", async () => {
@@ -104,7 +104,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     await deliver(events.refundUpdated(s, "failed", "re_1"));
     expect(await request()).toMatchObject({ status: "failed" });
     expect((await session()).status).toBe("completed");
-    expect(await alerts("refund-done")).toHaveLength(0);
+    expect(await notificationRows("refund-done")).toHaveLength(0);
   });
 
   it("records a dispute once, marks the payment disputed and alerts the owner", async () => {
@@ -116,12 +116,12 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(disputes).toHaveLength(1);
     expect(disputes[0]).toMatchObject({ gross: -2500, net: -2250 });
     expect((await session()).status).toBe("disputed");
-    expect(await alerts("dispute-opened")).toHaveLength(1);
+    expect(await notificationRows("dispute-opened")).toHaveLength(1);
   });
 
   it("account.updated writes the provider's current state: payments on, alert once; off again when charges stop", async () => {
     const newcomer = await seedPayee(db(), provider, { complete: false });
-    const accountAlerts = () => db().select().from(notifications).where(and(eq(notifications.uid, newcomer.uid), eq(notifications.kind, "payouts-enabled")));
+    const accountNotifications = () => db().select().from(notifications).where(and(eq(notifications.uid, newcomer.uid), eq(notifications.kind, "payouts-enabled")));
     const state = async () => ({
       completed: (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, newcomer.uid)))[0]!.completed,
       paymentsEnabled: (await db().select().from(profiles).where(eq(profiles.uid, newcomer.uid)))[0]!.paymentsEnabled,
@@ -136,7 +136,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(await sharedGenerationSource(db()).current()).not.toBe(generation);
     await deliver(events.accountUpdated(newcomer.accountId, true));
     expect(await state()).toEqual({ completed: true, paymentsEnabled: true });
-    expect(await accountAlerts()).toHaveLength(1);
+    expect(await accountNotifications()).toHaveLength(1);
     provider.setAccount(newcomer.accountId, { chargesEnabled: false });
     await deliver(events.accountUpdated(newcomer.accountId, false));
     expect(await state()).toEqual({ completed: false, paymentsEnabled: false });

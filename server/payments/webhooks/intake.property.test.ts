@@ -12,7 +12,7 @@ import { receivePaymentEvent } from "./intake";
 /**
  * The issue's property: whatever the order, the number of deliveries and
  * their concurrency, the ledger ends as a simple model says, with no refund
- * written twice and no alert sent twice. Each run is a few sessions, each
+ * written twice and no notification sent twice. Each run is a few sessions, each
  * with a story; every event of every story is delivered 1–3 times, all
  * shuffled and all at once (Promise.all on one database). An event that came
  * before what it needs fails and is delivered again, as the provider would,
@@ -86,13 +86,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 describe.each(ENGINES)("webhook intake property on %s", (engine) => {
   const database = migratedDatabase(engine);
   const timings: number[] = [];
-  const counts = { runs: 0, deliveries: 0, retries: 0, refundsModel: 0, refundsLedger: 0, alerts: 0, clicks: 0, refundCalls: 0 };
+  const counts = { runs: 0, deliveries: 0, retries: 0, refundsModel: 0, refundsLedger: 0, notifications: 0, clicks: 0, refundCalls: 0 };
 
   afterAll(() => {
     const sorted = [...timings].sort((a, b) => a - b);
     console.log(
       `[payments property, ${engine}] runs=${counts.runs} deliveries=${counts.deliveries} redeliveries=${counts.retries} ` +
-        `refunds model=${counts.refundsModel} ledger=${counts.refundsLedger} refund clicks=${counts.clicks} provider refund calls=${counts.refundCalls} alerts=${counts.alerts} ` +
+        `refunds model=${counts.refundsModel} ledger=${counts.refundsLedger} refund clicks=${counts.clicks} provider refund calls=${counts.refundCalls} alerts=${counts.notifications} ` +
         `intake ms (all deliveries of a run at once, so queueing included) p50=${percentile(sorted, 50).toFixed(2)} p95=${percentile(sorted, 95).toFixed(2)} max=${(sorted.at(-1) ?? 0).toFixed(2)}`,
     );
   });
@@ -186,9 +186,9 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
           sessions.filter((x) => refundedStories.has(x.story)).map((x) => `${x.s.sessionId} succeeded`).sort(),
         );
 
-        const alerts = await db.select({ uid: notifications.uid, kind: notifications.kind }).from(notifications).where(inArray(notifications.uid, [payee.uid, newcomer.uid]));
-        counts.alerts += alerts.length;
-        const tally = (kind: string) => alerts.filter((a) => a.kind === kind).length;
+        const notificationRows = await db.select({ uid: notifications.uid, kind: notifications.kind }).from(notifications).where(inArray(notifications.uid, [payee.uid, newcomer.uid]));
+        counts.notifications += notificationRows.length;
+        const tally = (kind: string) => notificationRows.filter((a) => a.kind === kind).length;
         expect(tally("payment-received")).toBe(sessions.filter((x) => paidStories.has(x.story)).length);
         expect(tally("refund-done")).toBe(sessions.filter((x) => refundedStories.has(x.story)).length);
         expect(tally("dispute-opened")).toBe(sessions.filter((x) => x.story === "disputed").length);
@@ -197,7 +197,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
         expect(account!.completed).toBe(sc.accountReports > 0 && sc.accountFinal);
 
         // Two mails per payment (the sponsor's receipt, the owner's "Payment received"), never more; the owner's
-        // other alerts are mailed by default too (ADR 0025), one mail each.
+        // other notifications are mailed by default too (ADR 0025), one mail each.
         const mails = await db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(and(eq(emailOutbox.to, `${payee.uid}@pay.example`)));
         expect(mails.filter((m) => m.subject === "Payment received")).toHaveLength(tally("payment-received"));
         expect(mails).toHaveLength(tally("payment-received") + tally("refund-done") + tally("dispute-opened"));

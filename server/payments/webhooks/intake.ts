@@ -7,7 +7,7 @@ import { HANDLERS } from "./dispatch";
 import type { AfterCommit, Handler, WebhookDeps } from "./types";
 
 async function runAfterCommit(db: Db, after: AfterCommit | undefined, deps: WebhookDeps): Promise<void> {
-  // Any handled event may have queued mail: receipts, and the alerts' own mail (sendNotification
+  // Any handled event may have queued mail: receipts, and the notifications' own mail (sendNotification
   // decides by the person's preference, so the handler cannot always say).
   {
     // Fire and forget: the worker retries on its own; the provider need not wait for SMTP.

@@ -7,7 +7,7 @@ import { testSandbox } from "#tests/support/test-sandbox";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee } from "#tests/support/payments";
 import { receivePaymentEvent } from "./intake";
 
-/** Issue 22, item 18: a receipt is no mail relay. */
+/** A receipt is no mail relay. */
 describe.each(ENGINES)("sponsor receipts on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;

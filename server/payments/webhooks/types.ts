@@ -8,10 +8,10 @@ import type { PaymentProvider } from "#server/payments/provider";
 /** What handlers may use besides the transaction. */
 export type WebhookDeps = {
   provider: PaymentProvider;
-  /** Receipts and alert mail go into the outbox with the handler's transaction. */
+  /** Receipts and notification mail go into the outbox with the handler's transaction. */
   mailer: Mailer;
   site: EmailSite & { publicOrigin: string; bioOrigin: string };
-  /** Signs the unsubscribe links of alert mails: with `mailer` and `site`, these are sendNotification's deps. */
+  /** Signs the unsubscribe links of notification mails: with `mailer` and `site`, these are sendNotification's deps. */
   unsubscribeKey: string;
   logger?: Logger;
 };

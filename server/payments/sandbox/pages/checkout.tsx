@@ -2,7 +2,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { loadCheckoutView } from "#server/payments/sandbox/checkout-view";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { payCheckout, type PaymentFormField } from "#server/payments/sandbox/pay";
-import { FormAlert, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#app/components/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
@@ -77,7 +77,7 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
       <SandboxPage title="Already paid">
         <Summary view={view} />
         <div className="mt-6">
-          <FormAlert kind="success">This checkout is already paid. Nothing more was charged.</FormAlert>
+          <FormNotice kind="success">This checkout is already paid. Nothing more was charged.</FormNotice>
         </div>
         {view.successUrl ? (
           <p className="mt-6">
@@ -105,7 +105,7 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
       <Summary view={view} />
       {actionData?.message && !actionData.field ? (
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
       ) : null}
       <Form method="post" className="mt-6 space-y-5" noValidate>

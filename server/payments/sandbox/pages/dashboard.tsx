@@ -2,7 +2,7 @@ import { readSandboxDashboard } from "#server/payments/sandbox/dashboard";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkLoginLink } from "#server/payments/sandbox/links";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { dateTimeFormat } from "#app/lib/format";
+import { dateTimeFormat } from "#isomorphic/format";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { requireSandbox } from "./sandbox.server";

@@ -3,7 +3,7 @@ import { findSandboxAccount, isCurrentOnboardingLink } from "#server/payments/sa
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
 import { parseOnboardingForm, TEST_BANK_ACCOUNT, type OnboardingField, type OnboardingValues } from "#server/payments/sandbox/onboarding-form";
-import { FormAlert, primaryButton, SelectField, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, SelectField, TextField } from "#app/components/forms";
 import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
@@ -93,12 +93,12 @@ function OnboardingForm({ loaderData, actionData }: { loaderData: Extract<Route.
       </p>
       {actionData?.message ? (
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
       ) : null}
       {hasErrors ? (
         <div className="mt-6">
-          <FormAlert>Please correct the fields marked below.</FormAlert>
+          <FormNotice>Please correct the fields marked below.</FormNotice>
         </div>
       ) : null}
       <Form method="post" action={`${location.pathname}${location.search}`} className="mt-6 space-y-5" noValidate>

@@ -3,8 +3,8 @@ import type { CardField } from "#server/payments/sandbox/cards";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { safeReturnUrl } from "#server/payments/sandbox/links";
 import { applyPortalAction, checkPortalLink, type PortalAction, readPortal } from "#server/payments/sandbox/portal";
-import { isProPlanKey, PRO_PLANS } from "#server/subscriptions/plans";
-import { FormAlert, primaryButton, secondaryButton } from "#app/components/forms";
+import { isProPlanKey, PRO_PLANS } from "#isomorphic/pro-plans";
+import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
@@ -122,7 +122,7 @@ export default function SandboxPortal({ loaderData, actionData }: Route.Componen
       <p className="text-muted">Pro membership billing for {email}.</p>
       {actionData && !actionData.field ? (
         <div className="mt-4" role="status">
-          <FormAlert kind={actionData.done ? "success" : "error"}>{actionData.message}</FormAlert>
+          <FormNotice kind={actionData.done ? "success" : "error"}>{actionData.message}</FormNotice>
         </div>
       ) : null}
 

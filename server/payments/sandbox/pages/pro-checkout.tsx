@@ -2,7 +2,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import type { CardField } from "#server/payments/sandbox/cards";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { loadProCheckoutView, payProCheckout } from "#server/payments/sandbox/pro-pay";
-import { FormAlert, primaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton } from "#app/components/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#app/lib/form.server";
@@ -75,7 +75,7 @@ export default function SandboxProCheckout({ loaderData, actionData }: Route.Com
       <SandboxPage title="Already paid">
         <Summary view={view} />
         <div className="mt-6">
-          <FormAlert kind="success">This checkout is already paid. Nothing more was charged.</FormAlert>
+          <FormNotice kind="success">This checkout is already paid. Nothing more was charged.</FormNotice>
         </div>
         {view.successUrl ? (
           <p className="mt-6">
@@ -101,7 +101,7 @@ export default function SandboxProCheckout({ loaderData, actionData }: Route.Com
       <SandboxPage title="You are already a Pro">
         <Summary view={view} />
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
         <p className="mt-4">
           <a href={view.cancelUrl}>Back to {appName}</a>
@@ -116,7 +116,7 @@ export default function SandboxProCheckout({ loaderData, actionData }: Route.Com
       <Summary view={view} />
       {actionData?.message && !actionData.field ? (
         <div className="mt-6">
-          <FormAlert>{actionData.message}</FormAlert>
+          <FormNotice>{actionData.message}</FormNotice>
         </div>
       ) : null}
       <Form method="post" className="mt-6 space-y-5" noValidate>

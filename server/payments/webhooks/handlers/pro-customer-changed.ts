@@ -1,15 +1,15 @@
 import type { ProviderProState } from "#server/payments/provider";
 import type { Handler } from "#server/payments/webhooks/types";
-import { uidOfBillingCustomer } from "#server/subscriptions/customers";
-import { readSettledProState } from "#server/subscriptions/one-subscription";
-import { syncProMembership } from "#server/subscriptions/sync";
+import { uidOfBillingCustomer } from "#server/pro/customers";
+import { readSettledProState } from "#server/pro/one-subscription";
+import { syncProMembership } from "#server/pro/sync";
 
 /**
  * Something changed about a customer's Pro purchases. The event says only
  * who: the provider's current truth is read before the transaction (a second
  * subscription or one billing beside Limitless ended first:
- * server/subscriptions/one-subscription.ts) and the
- * membership converges on it (server/subscriptions/sync.ts), so the order,
+ * server/pro/one-subscription.ts) and the
+ * membership converges on it (server/pro/sync.ts), so the order,
  * duplicates and replays of these events change nothing more.
  */
 export const proCustomerChanged: Handler<"pro.customer_changed", ProviderProState> = {
@@ -23,6 +23,6 @@ export const proCustomerChanged: Handler<"pro.customer_changed", ProviderProStat
       return;
     }
     const result = await syncProMembership(tx, uid, state, new Date(), deps);
-    deps.logger?.info({ uid, cause: event.cause, before: result.before, after: result.after, alerts: result.alerts }, "Pro membership synced");
+    deps.logger?.info({ uid, cause: event.cause, before: result.before, after: result.after, notifications: result.notifications }, "Pro membership synced");
   },
 };

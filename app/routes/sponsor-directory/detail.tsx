@@ -1,0 +1,78 @@
+import { Link } from "react-router";
+import { SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
+import { getSponsorDetail } from "#server/sponsor-directory/detail";
+import { requirePro } from "#server/pro/guards";
+import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
+import { pageMeta } from "#app/lib/meta";
+import type { Route } from "./+types/detail";
+import { refuse } from "#app/lib/respond.server";
+
+/** A company's page (SPEC detail + page): Pro only, checked before the id is even looked at. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requirePro(request, context);
+  const sponsor = await getSponsorDetail(context.db, params.sponsorId);
+  if (!sponsor) refuse("not-found");
+  return { sponsor };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data?.sponsor.name ?? "Sponsor", noindex: true });
+
+export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) {
+  const { sponsor } = loaderData;
+  const { details } = sponsor;
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <p className="text-sm">
+        <Link to={SPONSORS_PATH}>← All sponsors</Link>
+      </p>
+      <h1 className="mt-3 break-words text-3xl font-bold">{sponsor.name}</h1>
+      <SampleLabel sample={sponsor.sample} />
+      <p className="mt-2 break-all">
+        <a href={sponsor.website} target="_blank" rel="noopener noreferrer external">
+          {sponsor.website}
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      </p>
+      {sponsor.tags.length ? (
+        <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags">
+          {sponsor.tags.map((tag) => (
+            <li key={tag} className="rounded-full bg-primary/5 px-3 py-1 text-sm">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="mt-6 text-lg">{sponsor.blurb}</p>
+      <h2 className="mt-8 text-xl font-bold">What they sponsor</h2>
+      <p className="mt-2">{details.sponsors}</p>
+      {details.formats.length ? (
+        <>
+          <h2 className="mt-8 text-xl font-bold">Formats</h2>
+          <ul className="mt-2 list-disc pl-6">
+            {details.formats.map((format) => (
+              <li key={format}>{format}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h2 className="mt-8 text-xl font-bold">How to apply</h2>
+      <p className="mt-2">{details.apply}</p>
+      {details.applyUrl ? (
+        <p className="mt-2 break-all">
+          <a href={details.applyUrl} target="_blank" rel="noopener noreferrer external">
+            Apply on {sponsor.name}'s site<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </p>
+      ) : null}
+      {details.source ? (
+        <p className="mt-8 break-all text-sm text-muted">
+          Source:{" "}
+          <a href={details.source} target="_blank" rel="noopener noreferrer external">
+            {details.source}
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </p>
+      ) : null}
+    </article>
+  );
+}

@@ -14,6 +14,23 @@ const OK_FLAG_RESULT = {
   message: "Not { ok }: answer a Result of server/errors.ts ({ kind: \"SUCCESS\" } or a refusal).",
 };
 
+// Where a module may import from: data flows one way, routes → domains → platform and providers.
+const NO_PARENT_PATHS = { regex: "^\\.\\./", message: "Import through #app/, #server/, #isomorphic/ or #tests/ instead of a ../ path." };
+const NO_TEST_HOOKS = { regex: "^#server/test-hooks/", message: "Nothing in the product imports the test hooks: they are mounted by server/http/app.ts only when test routes are on." };
+const NO_APP = { regex: "^#app/", message: "server/ never imports app/: move what both need to isomorphic/." };
+const NO_SERVER_VALUES = { regex: "^#server/", allowTypeImports: true, message: "Components and isomorphic code don't import server code: take data by props, or move pure code to isomorphic/." };
+const NO_ROUTES = { regex: "^#app/routes/", allowTypeImports: false, message: "Components don't import routes: a route imports its components, never the other way round." };
+const NO_PROVIDER_INSIDES = {
+  regex: "^#server/payments/(stripe|sandbox)/",
+  message: "Domains reach a payment provider only through the port (server/payments/provider.ts, chosen in server/payments/setup.ts).",
+};
+const NO_NODE = { regex: "^node:", message: "isomorphic/ runs in the browser too: no Node built-ins." };
+
+/** One `no-restricted-imports` per zone: a later block replaces an earlier one's patterns, so each lists all of its own. */
+function importZone(...patterns) {
+  return { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_TEST_HOOKS, ...patterns] }] };
+}
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -24,11 +41,8 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      // Modules are named by where they live (#app/…, #server/…, #tests/…), never by ../ chains.
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^\\.\\./", message: "Import through #app/, #server/ or #tests/ instead of a ../ path." }] },
-      ],
+      // Modules are named by where they live (#app/…, #server/…, #isomorphic/…, #tests/…), never by ../ chains.
+      ...importZone(),
       "no-restricted-syntax": ["error", AD_HOC_RESULT_KIND, OK_FLAG_RESULT],
     },
   },
@@ -50,6 +64,18 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  { files: ["server/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
+  // The provider adapters, the one place that picks one, and the composition root that starts it.
+  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/http/lifecycle.ts"], rules: importZone(NO_APP) },
+  { files: ["server/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP] }] } },
+  { files: ["server/http/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_PROVIDER_INSIDES] }] } },
+  { files: ["app/components/**/*.{ts,tsx}"], rules: importZone(NO_SERVER_VALUES, NO_ROUTES) },
+  { files: ["isomorphic/**/*.{ts,tsx}"], rules: importZone(NO_APP, { ...NO_SERVER_VALUES, allowTypeImports: false }, NO_NODE) },
+  {
+    // Tests may reach anything, hooks included.
+    files: ["tests/**/*.ts", "**/*.test.{ts,tsx}"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS] }] },
   },
   {
     // Playwright fixtures take `{}` and call `use`, which is not React's hook.

@@ -1,6 +1,9 @@
+import { formatMoney } from "#isomorphic/format";
+
 /**
- * The Pro plans (SPEC §2.5, §9): Launchpad $2 a month, Star Power $15 a year,
- * Limitless $50 once. Each exists at the provider as one price found by its
+ * The Pro plans (SPEC §2.5, §9), the one place their prices are written: the
+ * plans page, My Account and the guides read them from here. Each exists at
+ * the provider as one price found by its
  * lookup key, so a restart, a second process or a new deploy finds the price
  * it made before instead of making another (server/payments/provider.ts
  * `ensureProPrices`). Amounts are integer cents.
@@ -32,4 +35,12 @@ export function isProPlanKey(value: unknown): value is ProPlanKey {
 /** The plan a provider price belongs to, from its lookup key; null for a price that is not ours. */
 export function planOfLookupKey(lookupKey: string | null | undefined): ProPlanKey | null {
   return PRO_PLAN_KEYS.find((key) => PRO_PLANS[key].lookupKey === lookupKey) ?? null;
+}
+
+const PER_INTERVAL = { month: "per month", year: "per year" } as const;
+
+/** A plan's price as every page says it: "$2 per month", "$15 per year", "$50 one-time". */
+export function proPriceText(key: ProPlanKey): string {
+  const plan = PRO_PLANS[key];
+  return `${formatMoney(plan.amount, plan.currency)} ${plan.interval ? PER_INTERVAL[plan.interval] : "one-time"}`;
 }

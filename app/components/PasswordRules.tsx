@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { describePolicy, type PasswordPolicy } from "#server/auth/password-policy";
+import { describePolicy, type PasswordPolicy } from "#isomorphic/password-rules";
 
 /**
  * The password rules from the server. When the server said a password broke

@@ -33,7 +33,8 @@ import {
   type FlowError,
   type IdentityCode,
 } from "./errors";
-import { brokenRules, brokenRulesMessage, passwordPolicyFrom } from "./password-policy";
+import { brokenRules, brokenRulesMessage } from "#isomorphic/password-rules";
+import { passwordPolicyFrom } from "./password-policy";
 
 export type { FlowError };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "#server/config";
-import { brokenRules, brokenRulesMessage, describePolicy, passwordPolicyFrom } from "./password-policy";
+import { brokenRules, brokenRulesMessage, describePolicy } from "#isomorphic/password-rules";
+import { passwordPolicyFrom } from "./password-policy";
 
 describe("password policy", () => {
   it("defaults to a minimum length of 6 and nothing else", () => {

@@ -1,9 +1,17 @@
+import { proPriceText } from "#isomorphic/pro-plans";
 import { describe, expect, it } from "vitest";
 import { homeCopy } from "./home";
 import { findContent, listBlogPosts, listContent, renderContent } from "./library";
 import { fillPlaceholders, parseFrontMatter, renderMarkdown } from "./markdown";
 
-const values = { APP_NAME: "Sponsorgrid", SUPPORT_EMAIL: "help@sponsorgrid.example", COMPANY_NAME: "Sponsorgrid Labs" };
+const values = {
+  APP_NAME: "Sponsorgrid",
+  SUPPORT_EMAIL: "help@sponsorgrid.example",
+  COMPANY_NAME: "Sponsorgrid Labs",
+  PRO_LAUNCHPAD_PRICE: proPriceText("launchpad"),
+  PRO_STAR_POWER_PRICE: proPriceText("star_power"),
+  PRO_LIMITLESS_PRICE: proPriceText("limitless"),
+};
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 describe("content library", () => {
@@ -70,5 +78,13 @@ describe("markdown helpers", () => {
   it("escapes raw HTML and HTML in placeholder values", () => {
     expect(renderMarkdown("<script>alert(1)</script>")).not.toContain("<script>");
     expect(fillPlaceholders("{{APP_NAME}}", { ...values, APP_NAME: "<b>x</b>" }, true)).toBe("&lt;b&gt;x&lt;/b&gt;");
+  });
+
+  it("quotes the Pro prices from the plans themselves, so a guide never shows an old price", () => {
+    const guide = findContent("guides", "finding-the-best-sponsorships")!;
+    expect(guide.markdown).toContain("{{PRO_LAUNCHPAD_PRICE}}");
+    expect(renderContent(guide, values).html).toContain(
+      "Plans start at $2 per month with Launchpad, or $15 per year with Star Power, and Limitless is $50 one-time.",
+    );
   });
 });

@@ -58,7 +58,7 @@ const rendered = new Map<string, RenderedContent>();
 
 /** Rendered HTML with placeholders filled; cached per entry and placeholder values. */
 export function renderContent(entry: ContentEntry, values: Placeholders): RenderedContent {
-  const key = `${entry.collection}/${entry.slug}/${values.APP_NAME}/${values.SUPPORT_EMAIL}/${values.COMPANY_NAME}`;
+  const key = [entry.collection, entry.slug, ...Object.values(values)].join("/");
   let page = rendered.get(key);
   if (!page) {
     const { markdown, ...rest } = entry;

@@ -15,14 +15,22 @@ export function parseFrontMatter(source: string): { meta: FrontMatter; body: str
   return { meta, body: source.slice(match[0].length) };
 }
 
-export type Placeholders = { APP_NAME: string; SUPPORT_EMAIL: string; COMPANY_NAME: string };
+export type Placeholders = {
+  APP_NAME: string;
+  SUPPORT_EMAIL: string;
+  COMPANY_NAME: string;
+  /** The Pro plans' prices, from isomorphic/pro-plans.ts: a guide never quotes an old price. */
+  PRO_LAUNCHPAD_PRICE: string;
+  PRO_STAR_POWER_PRICE: string;
+  PRO_LIMITLESS_PRICE: string;
+};
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /** Replaces `{{APP_NAME}}`-style placeholders; `html` escapes the values for markup. */
 export function fillPlaceholders(text: string, values: Placeholders, html = false): string {
-  return text.replace(/\{\{(APP_NAME|SUPPORT_EMAIL|COMPANY_NAME)\}\}/g, (_, key: keyof Placeholders) =>
+  return text.replace(/\{\{(APP_NAME|SUPPORT_EMAIL|COMPANY_NAME|PRO_LAUNCHPAD_PRICE|PRO_STAR_POWER_PRICE|PRO_LIMITLESS_PRICE)\}\}/g, (_, key: keyof Placeholders) =>
     html ? escapeHtml(values[key]) : values[key],
   );
 }

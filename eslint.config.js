@@ -9,6 +9,11 @@ const AD_HOC_RESULT_KIND = {
   selector: ":matches(Property[key.name='kind'], TSPropertySignature[key.name='kind'] TSLiteralType) > Literal[value=/^[A-Z][A-Z_]+$/]:not([value=/^(SUCCESS|ERROR)$/])",
   message: "A result is { kind: \"SUCCESS\" } or a refusal of server/errors.ts (refusal(code, REASON, message)); put other outcomes in a field of their own.",
 };
+// ADR 0010: an in-app message is a notification; "alert" is SPEC's word, kept only in quotes of it.
+const NO_ALERT_NAMES = {
+  selector: "Identifier[name=/[Aa]lert/]",
+  message: "Call it a notification (ADR 0010): \"alert\" survives only in SPEC quotes.",
+};
 const OK_FLAG_RESULT = {
   selector: ":matches(Property[key.name='ok'], TSPropertySignature[key.name='ok'] TSLiteralType) > Literal[value=/^(true|false)$/], :matches(Property[key.name='ok'], TSPropertySignature[key.name='ok'] TSLiteralType) > Literal[raw=/^(true|false)$/]",
   message: "Not { ok }: answer a Result of server/errors.ts ({ kind: \"SUCCESS\" } or a refusal).",
@@ -43,7 +48,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // Modules are named by where they live (#app/…, #server/…, #isomorphic/…, #tests/…), never by ../ chains.
       ...importZone(),
-      "no-restricted-syntax": ["error", AD_HOC_RESULT_KIND, OK_FLAG_RESULT],
+      "no-restricted-syntax": ["error", AD_HOC_RESULT_KIND, OK_FLAG_RESULT, NO_ALERT_NAMES],
     },
   },
   {
@@ -54,6 +59,7 @@ export default tseslint.config(
         "error",
         AD_HOC_RESULT_KIND,
         OK_FLAG_RESULT,
+        NO_ALERT_NAMES,
         {
           selector: "Property[key.name='status'] > Literal[value=/^[1-5][0-9][0-9]$/], Property[key.name='status'] > Literal[raw=/^[1-5][0-9][0-9]$/]",
           message: "Don't pick an HTTP status in a route: refuse(code) / refuseWith(refusal) / answerRefusal(refusal, data) from #app/lib/respond.server.",

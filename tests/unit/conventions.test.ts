@@ -30,3 +30,31 @@ describe("decision records", () => {
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 });
+
+describe("docs/ARCHITECTURE.md", () => {
+  const architecture = fs.readFileSync(path.join(ROOT, "docs/ARCHITECTURE.md"), "utf8");
+  const folders = fs
+    .readdirSync(path.join(ROOT, "server"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)))
+    // Generated or data-only folders are named through their parent.
+    .filter((folder) => !/\/(migrations|meta|data|templates)(\/|$)/.test(folder));
+
+  it.each(folders)("names %s/, so a newcomer finds what it is for", (folder) => {
+    expect(architecture).toContain(`${folder}/`);
+  });
+
+  it("names no server folder that no longer exists", () => {
+    const named = [...architecture.matchAll(/`(server\/[\w/-]+)\/`/g)].map((match) => match[1]!);
+    const missing = named.filter((folder) => !fs.existsSync(path.join(ROOT, folder)));
+    expect(missing).toEqual([]);
+  });
+
+  it("keeps code comments free of issue numbers: a comment says why on its own", () => {
+    const code = ["server", "app", "isomorphic", "tests", "scripts", "bench"].flatMap((dir) =>
+      filesUnder(dir, (file) => /\.(ts|tsx|mjs)$/.test(file)),
+    );
+    const citing = code.filter((file) => /\b[Ii]ssues? #?\d+\b/.test(fs.readFileSync(path.join(ROOT, file), "utf8")));
+    expect(citing).toEqual([]);
+  });
+});

@@ -61,7 +61,8 @@ export default tseslint.config(
         OK_FLAG_RESULT,
         NO_ALERT_NAMES,
         {
-          selector: "Property[key.name='status'] > Literal[value=/^[1-5][0-9][0-9]$/], Property[key.name='status'] > Literal[raw=/^[1-5][0-9][0-9]$/]",
+          selector:
+            "Property[key.name='status'] > Literal[raw=/^[1-5][0-9][0-9]$/], CallExpression[callee.name=/^(redirect|data|json)$/] > Literal[raw=/^[1-5][0-9][0-9]$/]",
           message: "Don't pick an HTTP status in a route: refuse(code) / refuseWith(refusal) / answerRefusal(refusal, data) from #app/lib/respond.server.",
         },
         {

@@ -85,6 +85,11 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS] }] },
   },
   {
+    // Test services stand in for outside systems (an SMTP sink, Stripe's API): their wire shapes are those systems'.
+    files: ["tests/support/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", NO_ALERT_NAMES] },
+  },
+  {
     // Playwright fixtures take `{}` and call `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts"],
     rules: { "no-empty-pattern": "off", "react-hooks/rules-of-hooks": "off" },

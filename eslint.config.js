@@ -27,6 +27,7 @@ const NO_SERVER_VALUES = { regex: "^#server/", allowTypeImports: true, message: 
 const NO_ROUTES = { regex: "^#app/routes/", allowTypeImports: false, message: "Components don't import routes: a route imports its components, never the other way round." };
 const NO_PROVIDER_INSIDES = {
   regex: "^#server/payments/(stripe|sandbox)/",
+  allowTypeImports: true,
   message: "Domains reach a payment provider only through the port (server/payments/provider.ts, chosen in server/payments/setup.ts).",
 };
 const NO_NODE = { regex: "^node:", message: "isomorphic/ runs in the browser too: no Node built-ins." };
@@ -74,7 +75,10 @@ export default tseslint.config(
   },
   { files: ["server/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
   // The provider adapters, the one place that picks one, and the composition root that starts it.
-  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/http/lifecycle.ts"], rules: importZone(NO_APP) },
+  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/http/composition-root.ts"], rules: importZone(NO_APP) },
+  // The one exception to "server never imports app/": the sandbox's own pages are React route modules mounted into the app,
+  // built from the app's form components like every page (ADR 0020).
+  { files: ["server/payments/sandbox/pages/**", "server/payments/sandbox/components/**"], rules: importZone() },
   { files: ["server/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP] }] } },
   { files: ["server/http/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_PROVIDER_INSIDES] }] } },
   { files: ["app/components/**/*.{ts,tsx}"], rules: importZone(NO_SERVER_VALUES, NO_ROUTES) },

@@ -2,7 +2,7 @@ import { index, route, type RouteConfig } from "@react-router/dev/routes";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "./signed-in-routes";
 // React Router loads this file by itself, without the project's #aliases: a path is the only way in.
-// eslint-disable-next-line no-restricted-imports
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import { sandboxRoutes } from "../server/payments/sandbox/routes";
 
 // Mirrors SPEC §2. Later capabilities (opportunities, sponsors, bio pages,

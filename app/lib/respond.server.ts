@@ -54,6 +54,11 @@ export function rawAnswer(body: BodyInit, headers: Record<string, string>, refus
   return new Response(body, { status: refused ? httpStatusOf(refused.code) : 200, headers });
 }
 
+/** After a form is handled, on to another page with GET (303 See Other): a reload does not send the form again. */
+export function seeOther(location: string): Response {
+  return redirect(location, 303);
+}
+
 /** An address that has moved for good (old links in mail and bookmarks): browsers and search engines remember it. */
 export function movedPermanently(location: string): Response {
   return redirect(location, 301);

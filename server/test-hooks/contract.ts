@@ -23,7 +23,7 @@ export const HOOK_PATHS = {
   pro: "/pro",
   opportunityPost: "/opportunity-post",
   sponsorPayments: "/sponsor-payments",
-  proNotifications: "/pro-alerts",
+  proNotifications: "/pro-notifications",
   sponsors: "/sponsors",
   notifications: "/notifications",
   notify: "/notify",
@@ -99,8 +99,8 @@ export type SponsorSessionState = {
 export type ProQuery = { clear?: 1 };
 export type ProAnswer = { pro: boolean };
 
-export type ProAlertsQuery = { email: string };
-export type ProAlert = { kind: string; title: string; message: string };
+export type ProNotificationsQuery = { email: string };
+export type ProNotification = { kind: string; title: string; message: string };
 
 /** `sponsors`: `count` directory companies named "<prefix> 01"…, tagged `tag`. */
 export type SponsorsQuery = { prefix: string; tag: string; count: number };

@@ -13,7 +13,7 @@ import type {
   NotificationMailAnswer,
   NotificationsSent,
   NotifyAnswer,
-  ProAlert,
+  ProNotification,
   StoredNotification,
 } from "./contract";
 import { HOOK_PATHS } from "./contract";
@@ -33,7 +33,7 @@ const MAX_NOTIFY = 20;
  * - `notification-mail`: the signed-in person's notifications and how many of their mails still
  *   wait in the outbox (0: every mail reached SMTP, so a spec may say one was NOT sent);
  *   or an unsubscribe link of theirs, properly signed but expired a day ago.
- * - `pro-alerts`: a person's Pro notifications, newest first.
+ * - `pro-notifications`: a person's Pro notifications, newest first.
  * - `notification-streams/drop`: the server drops every live stream, as a restart would.
  */
 export function notificationHooks(deps: TestHooksDeps): Router {
@@ -150,7 +150,7 @@ export function notificationHooks(deps: TestHooksDeps): Router {
 
   router.get(
     HOOK_PATHS.proNotifications,
-    hook(async (req): Promise<ProAlert[]> => {
+    hook(async (req): Promise<ProNotification[]> => {
       const uid = await uidOf(queryOf(req).get("email") ?? "");
       return deps.db
         .select({ kind: notifications.kind, title: notifications.title, message: notifications.message })

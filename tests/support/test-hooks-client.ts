@@ -15,7 +15,7 @@ import {
   type OpportunityPostAnswer,
   type OpportunityPostQuery,
   type PaymentsAnswer,
-  type ProAlert,
+  type ProNotification,
   type ProAnswer,
   type SandboxAccountAnswer,
   type SandboxCheckoutAnswer,
@@ -88,7 +88,7 @@ export function testHooks(request: APIRequestContext) {
 
     /** The signed-in person becomes Pro, or with `false` not Pro. */
     setPro: (pro: boolean) => call<ProAnswer>("pro", pro ? {} : { clear: 1 }),
-    proNotifications: (email: string) => call<ProAlert[]>("proNotifications", { email }),
+    proNotifications: (email: string) => call<ProNotification[]>("proNotifications", { email }),
     /** Directory companies of the spec's own prefix and tag, in list order. */
     addSponsors: (query: SponsorsQuery) => call<AddedSponsor[]>("sponsors", query),
     /** An opportunity post of the signed-in person's, dated 2001 and not in the posts total. */

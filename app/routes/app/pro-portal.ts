@@ -4,6 +4,7 @@ import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import { readForm } from "#app/lib/form.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/pro-portal";
+import { seeOther } from "#app/lib/respond.server";
 
 const ACCOUNT = "/app/account";
 
@@ -22,9 +23,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: read.message });
   const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: ACCOUNT });
-  if (link.kind === "ERROR" && link.reason === "NO_CUSTOMER") throw redirect(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`, 303);
+  if (link.kind === "ERROR" && link.reason === "NO_CUSTOMER") throw seeOther(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`);
   if (link.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: link.message });
   const url = providerBillingUrl(link.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
   if (!url) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: "The Pro Portal could not be opened. Please try again in a moment." });
-  throw redirect(url, 303);
+  throw seeOther(url);
 }

@@ -1,9 +1,9 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/auth/redirects";
 import { requireVerifiedUser } from "#server/auth/session";
 import { buildProSession, proPurchaseRule } from "#server/pro/checkout";
 import { findBillingCustomer } from "#server/pro/customers";
-import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS } from "#isomorphic/pro-plans";
+import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS, proPriceText } from "#isomorphic/pro-plans";
 import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import { getProStatus } from "#server/pro/pro-status";
 import { notificationDepsOf } from "#server/notifications/deps";
@@ -12,10 +12,9 @@ import { FormNotice, primaryButton, secondaryButton } from "#app/components/form
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/pro";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal, seeOther } from "#app/lib/respond.server";
 
 const PRO_PATH = "/app/pro";
-const PRICE_TEXT = { launchpad: "$2 per month", star_power: "$15 per year", limitless: "$50 one-time" } as const;
 const PLAN_BLURB = {
   launchpad: "Month to month. Cancel any time in the Pro Portal.",
   star_power: "A whole year for the price of under eight months.",
@@ -59,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cancelAtPeriodEnd: status.cancelAtPeriodEnd,
       stillBilling: status.stillBilling && {
         planName: PRO_PLANS[status.stillBilling.plan].name,
-        price: PRICE_TEXT[status.stillBilling.plan],
+        price: proPriceText(status.stillBilling.plan),
         until: dayText(status.stillBilling.periodEnd),
         renews: status.stillBilling.renews,
       },
@@ -69,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       status.isPro && status.plan && status.plan !== "limitless" && status.currentPeriodEnd
         ? { planName: PRO_PLANS[status.plan].name, on: dayText(status.currentPeriodEnd), alreadyEnding: status.cancelAtPeriodEnd }
         : null,
-    plans: PRO_PLAN_KEYS.map((key) => ({ key, name: PRO_PLANS[key].name, price: PRICE_TEXT[key], blurb: PLAN_BLURB[key], offer: proPurchaseRule(status, key) })),
+    plans: PRO_PLAN_KEYS.map((key) => ({ key, name: PRO_PLANS[key].name, price: proPriceText(key), blurb: PLAN_BLURB[key], offer: proPurchaseRule(status, key) })),
   };
 }
 
@@ -88,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (link.kind === "ERROR") return answerRefusal<ActionData>(link, { error: link.reason === "NO_CUSTOMER" ? "You have no Pro plan to manage yet: choose one below." : link.message });
     const url = providerBillingUrl(link.url, origins);
     if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The Pro Portal could not be opened. Please try again in a moment." });
-    throw redirect(url, 303);
+    throw seeOther(url);
   };
 
   if (read.form.get("intent") === "portal") return openPortal();
@@ -100,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts it.
   const url = providerBillingUrl(result.url, origins);
   if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The checkout could not be opened. Please try again in a moment." });
-  throw redirect(url, 303);
+  throw seeOther(url);
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -1,4 +1,4 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import {
   amountInputText,
@@ -16,7 +16,7 @@ import { formatMoney } from "#isomorphic/format";
 import { readForm } from "#app/lib/form.server";
 import { pageMeta } from "#app/lib/meta";
 import type { Route } from "./+types/checkout";
-import { answerRefusal, answerRetryLater, refuse } from "#app/lib/respond.server";
+import { answerRefusal, answerRetryLater, refuse, seeOther } from "#app/lib/respond.server";
 
 async function offerFor(request: Request, context: Route.LoaderArgs["context"]) {
   const target = checkoutTarget(new URL(request.url).searchParams);
@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const url = providerCheckoutUrl(result.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
     const cookie = checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:");
     if (url) {
-      const toCheckout = redirect(url, 303);
+      const toCheckout = seeOther(url);
       toCheckout.headers.set("Set-Cookie", cookie);
       throw toCheckout;
     }

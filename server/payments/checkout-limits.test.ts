@@ -4,8 +4,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { CHECKOUT_RATE_LIMITS } from "#server/abuse/rules";
 import { sponsorSessions } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
 import { seedPayee, type Payee } from "#tests/support/payments";
+import { testSandbox, withCallLog } from "#tests/support/test-sandbox";
+import type { PaymentProvider } from "#server/payments/provider";
 import { buildSponsorSession, type CheckoutClient, type SponsorCheckoutRequest } from "./checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken, REUSE_MIN_REMAINING_MS } from "./checkout-reuse";
 
@@ -14,7 +15,10 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
   const options = { platformFeePercent: 0, publicOrigin: "http://app.test" };
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
+  /** The sandbox with a log of the checkouts asked of it. */
+  let provider: PaymentProvider;
+  let checkoutCalls: () => unknown[];
   let payee: Payee;
   // Each test its own addresses: rate limit rows outlive a test.
   const address = () => `203.0.${randomInt(0, 256)}.${randomInt(1, 255)}`;
@@ -25,8 +29,10 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
   const pendingOnPage = async () => (await db().select().from(sponsorSessions).where(eq(sponsorSessions.posterUid, payee.uid))).length;
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
-    payee = await seedPayee(db(), provider);
+    const log = withCallLog(sandbox.provider);
+    ({ provider } = log);
+    checkoutCalls = () => log.callsOf("createSponsorCheckout");
+    payee = await seedPayee(db(), sandbox.provider);
   });
 
   it(`one network gets ${CHECKOUT_RATE_LIMITS.network.limit} new checkouts, then a 429 with the wait; nothing is made at the provider`, async () => {
@@ -34,7 +40,7 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
     for (let i = 0; i < CHECKOUT_RATE_LIMITS.network.limit; i++) expect((await build(tip(client))).kind).toBe("SUCCESS");
     const refused = await build(tip(client));
     expect(refused).toMatchObject({ kind: "ERROR", code: "resource-exhausted", message: "Too many attempts. Please try again in 10 minutes." });
-    expect(provider.calls.createSponsorCheckout).toHaveLength(CHECKOUT_RATE_LIMITS.network.limit);
+    expect(checkoutCalls()).toHaveLength(CHECKOUT_RATE_LIMITS.network.limit);
     expect(await pendingOnPage()).toBe(CHECKOUT_RATE_LIMITS.network.limit);
     // Another network is not held back by this one.
     expect((await build(tip({ ip: address(), browserToken: null }))).kind).toBe("SUCCESS");
@@ -57,7 +63,7 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
     expect(await build(tip({ ip: address(), browserToken: null }))).toMatchObject({ code: "resource-exhausted" });
     expect(await pendingOnPage()).toBe(CHECKOUT_RATE_LIMITS.page.limit);
     // Another creator's page is not affected.
-    const other = await seedPayee(db(), provider);
+    const other = await seedPayee(db(), sandbox.provider);
     expect((await build(tip({ ip: address(), browserToken: null }, { ending: other.ending }))).kind).toBe("SUCCESS");
   });
 
@@ -83,7 +89,7 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
     for (let i = 0; i < CHECKOUT_RATE_LIMITS.network.limit + 5; i++) {
       expect(await build(tip(browser, { sponsorEmail: "fan@mail.example" }))).toEqual(first);
     }
-    expect(provider.calls.createSponsorCheckout).toHaveLength(1);
+    expect(checkoutCalls()).toHaveLength(1);
     expect(await pendingOnPage()).toBe(1);
 
     // Another browser (even on the same network), or the same browser with another amount, message or email: a new checkout.

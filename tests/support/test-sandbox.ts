@@ -80,3 +80,76 @@ export function withOutage<P extends PaymentProvider>(provider: P) {
 export function sandboxSignature(body: string, { secondsAgo = 0, sessionSecret = TEST_SESSION_SECRET, now = new Date() } = {}): string {
   return signatureHeader(webhookSigningKey(sessionSecret), body, Math.floor(now.getTime() / 1000) - secondsAgo);
 }
+
+// ---------------------------------------------------------------------------
+// Watching and pacing the calls a domain makes to the provider (refunds,
+// checkout limits, the webhook intake property). Wrappers like withOutage:
+// every call still goes to the real sandbox.
+// ---------------------------------------------------------------------------
+
+import { sql } from "drizzle-orm";
+import { sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
+
+type FirstArgument<M extends Method> = Parameters<PaymentProvider[M]>[0];
+
+/**
+ * The provider with a log of the calls made to it, in order and whatever
+ * their outcome, so a test can say "the provider was asked exactly once" —
+ * which the provider's own records cannot tell from a repeat with the same
+ * idempotency key. Wrap it around withOutage to log refused calls too.
+ */
+export function withCallLog<P extends PaymentProvider>(provider: P) {
+  const calls: { method: Method; input: unknown }[] = [];
+  const proxied = new Proxy(provider, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: property as Method, input: args[0] });
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  /** The inputs of the calls of `method` so far, in order. */
+  const callsOf = <M extends Method>(method: M): FirstArgument<M>[] => calls.filter((call) => call.method === method).map((call) => call.input as FirstArgument<M>);
+  return { provider: proxied, callsOf };
+}
+
+/**
+ * The provider with the answers of `method` held on their way back until the
+ * test lets them go: the call is done at the provider, and the test decides
+ * what happens before the caller hears of it (other callers, a webhook that
+ * comes first), by a promise it controls rather than a delay.
+ */
+export function withHeldAnswers<P extends PaymentProvider>(provider: P, method: Method) {
+  let answered!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (answered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const proxied = new Proxy(provider, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (property !== method || typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        answered();
+        await released;
+        return answer;
+      };
+    },
+  });
+  /** `answered`: the provider has answered a call (which now waits); `release` lets the answers through. */
+  return { provider: proxied, answered: arrived, release };
+}
+
+/**
+ * Ends a sandbox refund as Stripe's refunds that fail later end (its test
+ * card 4000 0000 0000 5126): the refund failed and the money is back on the
+ * payment, so it can be refunded again. The sandbox's own refunds succeed at
+ * once, so a test of a failed refund puts one in this state.
+ */
+export async function failSandboxRefund(db: Db, refundId: string): Promise<void> {
+  const [refund] = await db.update(sandboxRefunds).set({ status: "failed" }).where(eq(sandboxRefunds.id, refundId)).returning();
+  if (!refund) throw new Error(`no sandbox refund ${refundId}`);
+  await db.update(sandboxPayments).set({ amountRefunded: sql`${sandboxPayments.amountRefunded} - ${refund.amount}` }).where(eq(sandboxPayments.id, refund.paymentId));
+}

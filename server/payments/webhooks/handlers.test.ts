@@ -2,15 +2,20 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox, ledgerEntries, notifications, paymentEvents, profiles, connectedAccounts, refundRequests, sponsorSessions } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider, fakeCardFee } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import { events, payAtSandbox, sandboxAccount, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import { setSandboxAccountState, testSandbox, withCallLog, withOutage } from "#tests/support/test-sandbox";
 import type { PaymentEvent } from "#server/payments/events";
+import { stripeStandardFee } from "#server/payments/fees";
+import type { PaymentProvider } from "#server/payments/provider";
 import { sharedGenerationSource } from "#server/page-cache/generation";
 import { receivePaymentEvent } from "./intake";
 
 describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
   const database = migratedDatabase(engine);
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
+  let provider: PaymentProvider;
+  let outage: ReturnType<typeof withOutage>["down"];
+  let callsOf: ReturnType<typeof withCallLog>["callsOf"];
   let payee: Payee;
   let s: SeededSession;
   const db = () => database.db;
@@ -19,19 +24,21 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
   const entries = () => db().select().from(ledgerEntries).where(eq(ledgerEntries.sessionId, s.sessionId));
   const notificationRows = (kind: string) => db().select().from(notifications).where(and(eq(notifications.uid, payee.uid), eq(notifications.kind, kind)));
   const request = async () => (await db().select().from(refundRequests).where(eq(refundRequests.sessionId, s.sessionId)))[0];
+  /** The provider's webhook for the payment the sponsor made at the sandbox (beforeEach). */
   const pay = async () => {
-    provider.settlePayment(s.paymentIntentId, s.amount);
     expect(await deliver(events.checkout("checkout.completed", s))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
   };
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
-    payee = await seedPayee(db(), provider);
-    s = await seedSession(db(), payee, { amount: 2500, platformFee: 250 });
+    const reachable = withOutage(sandbox.provider);
+    outage = reachable.down;
+    ({ provider, callsOf } = withCallLog(reachable.provider));
+    payee = await seedPayee(db(), sandbox.provider);
+    // Paid at the sandbox with the test card; the handlers hear of it only from the events each test delivers.
+    s = await payAtSandbox(db(), sandbox.provider, payee, await seedSession(db(), payee, { amount: 2500, platformFee: 250 }));
   });
 
   it("records a paid checkout once: gross, the provider's real fee, the platform fee, the creator's net; alert and two mails", async () => {
-    provider.settlePayment(s.paymentIntentId, 2500);
     const event = events.checkout("checkout.completed", s);
     expect(await deliver(event)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     expect(await deliver(event)).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_HANDLED" });
@@ -39,7 +46,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(await deliver(events.checkout("checkout.async_payment_succeeded", s))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     const [entry, ...more] = await entries();
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ kind: "payment", gross: 2500, providerFee: fakeCardFee(2500), platformFee: 250, net: 2250, currency: "usd", providerReference: s.paymentIntentId });
+    expect(entry).toMatchObject({ kind: "payment", gross: 2500, providerFee: stripeStandardFee(2500, "usd"), platformFee: 250, net: 2250, currency: "usd", providerReference: s.paymentIntentId });
     expect(await session()).toMatchObject({ status: "completed", paymentIntentId: s.paymentIntentId });
     const received = await notificationRows("payment-received");
     expect(received).toHaveLength(1);
@@ -60,8 +67,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
   it("keeps an unpaid (delayed) checkout pending until the payment succeeds, or fails", async () => {
     await deliver(events.checkout("checkout.completed", s, "unpaid"));
     expect(await session()).toMatchObject({ status: "pending", paymentIntentId: s.paymentIntentId });
-    expect(provider.calls.paymentDetails).toBe(0);
-    provider.settlePayment(s.paymentIntentId, 2500);
+    expect(callsOf("paymentDetails")).toHaveLength(0);
     await deliver(events.checkout("checkout.async_payment_succeeded", s));
     expect((await session()).status).toBe("completed");
 
@@ -120,7 +126,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
   });
 
   it("account.updated writes the provider's current state: payments on, alert once; off again when charges stop", async () => {
-    const newcomer = await seedPayee(db(), provider, { complete: false });
+    const newcomer = await seedPayee(db(), sandbox.provider, { complete: false });
     const accountNotifications = () => db().select().from(notifications).where(and(eq(notifications.uid, newcomer.uid), eq(notifications.kind, "payouts-enabled")));
     const state = async () => ({
       completed: (await db().select().from(connectedAccounts).where(eq(connectedAccounts.uid, newcomer.uid)))[0]!.completed,
@@ -129,7 +135,7 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     // The event says enabled, the provider (asked fresh) says not yet: the provider wins.
     await deliver(events.accountUpdated(newcomer.accountId, true));
     expect(await state()).toEqual({ completed: false, paymentsEnabled: false });
-    provider.setAccount(newcomer.accountId, { chargesEnabled: true });
+    await setSandboxAccountState(db(), newcomer.accountId, { chargesEnabled: true });
     const generation = await sharedGenerationSource(db()).current();
     await deliver(events.accountUpdated(newcomer.accountId, true));
     // Their bio pages now offer sponsorships: cached guest pages are stale.
@@ -137,30 +143,29 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     await deliver(events.accountUpdated(newcomer.accountId, true));
     expect(await state()).toEqual({ completed: true, paymentsEnabled: true });
     expect(await accountNotifications()).toHaveLength(1);
-    provider.setAccount(newcomer.accountId, { chargesEnabled: false });
+    await setSandboxAccountState(db(), newcomer.accountId, { chargesEnabled: false });
     await deliver(events.accountUpdated(newcomer.accountId, false));
     expect(await state()).toEqual({ completed: false, paymentsEnabled: false });
     // An account that is not ours is recorded and ignored.
-    provider.setAccount("acct_elsewhere", {});
-    expect(await deliver(events.accountUpdated("acct_elsewhere", true))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
+    const elsewhere = await sandboxAccount(sandbox.provider, `elsewhere_${newcomer.uid}`, { complete: false });
+    expect(await deliver(events.accountUpdated(elsewhere, true))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
   });
 
   it("a handler that fails (the provider is down) changes nothing and leaves the event for the retry", async () => {
-    provider.settlePayment(s.paymentIntentId, 2500);
-    provider.failing.add("paymentDetails");
+    outage.add("paymentDetails");
     const event = events.checkout("checkout.completed", s);
     expect((await deliver(event)).kind).toBe("ERROR");
     expect(await entries()).toEqual([]);
     expect((await session()).status).toBe("pending");
-    provider.failing.clear();
+    outage.clear();
     expect(await deliver(event)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     expect(await entries()).toHaveLength(1);
   });
 
   it("ignores a checkout that is not ours", async () => {
-    const stranger = { ...s, sessionId: "ss_unknown", checkoutId: "cs_unknown", paymentIntentId: "pi_unknown" };
-    provider.settlePayment("pi_unknown", 100);
+    // A real payment at the provider, for a session this app never made.
+    const stranger = await payAtSandbox(db(), sandbox.provider, payee, { ...s, sessionId: "ss_unknown", amount: 100, platformFee: 0 });
     expect(await deliver(events.checkout("checkout.completed", stranger))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
-    expect(await db().select().from(ledgerEntries).where(eq(ledgerEntries.providerReference, "pi_unknown"))).toEqual([]);
+    expect(await db().select().from(ledgerEntries).where(eq(ledgerEntries.providerReference, stranger.paymentIntentId))).toEqual([]);
   });
 });

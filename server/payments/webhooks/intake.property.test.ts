@@ -4,8 +4,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { connectedAccounts, emailOutbox, ledgerEntries, notifications, refundRequests, sponsorSessions, type SponsorSessionStatus } from "#server/db/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider, fakeCardFee } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, webhookDeps, type SeededSession } from "#tests/support/payments";
+import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type SeededSession } from "#tests/support/payments";
+import { setSandboxAccountState, testSandbox, withCallLog } from "#tests/support/test-sandbox";
+import { stripeStandardFee } from "#server/payments/fees";
 import { refundSponsorship } from "#server/payments/refunds";
 import { receivePaymentEvent } from "./intake";
 
@@ -85,6 +86,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 describe.each(ENGINES)("webhook intake property on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
   const timings: number[] = [];
   const counts = { runs: 0, deliveries: 0, retries: 0, refundsModel: 0, refundsLedger: 0, notifications: 0, clicks: 0, refundCalls: 0 };
 
@@ -99,7 +101,10 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
 
   it(`${RUNS[engine]} random event sequences leave the ledger as the model says`, { timeout: 30 * 60_000 }, async () => {
     const db = database.db;
-    const provider = new FakePaymentProvider();
+    // The sandbox, with a log of the refunds asked of it.
+    const log = withCallLog(sandbox.provider);
+    const provider = log.provider;
+    const refundCalls = () => log.callsOf("refundPayment");
     const deps = webhookDeps(db, provider);
     const deliver = async (event: PaymentEvent) => {
       const started = performance.now();
@@ -112,13 +117,14 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
     await fc.assert(
       fc.asyncProperty(scenario, async (sc) => {
         counts.runs += 1;
-        const payee = await seedPayee(db, provider);
-        const newcomer = await seedPayee(db, provider, { complete: false });
-        provider.setAccount(newcomer.accountId, { chargesEnabled: sc.accountFinal });
+        const payee = await seedPayee(db, sandbox.provider);
+        const newcomer = await seedPayee(db, sandbox.provider, { complete: false });
+        await setSandboxAccountState(db, newcomer.accountId, { chargesEnabled: sc.accountFinal });
         const sessions = [];
         for (const spec of sc.sessions) {
-          const s = await seedSession(db, payee, { amount: spec.amount, platformFee: Math.round((spec.amount * spec.feePercent) / 100) });
-          provider.settlePayment(s.paymentIntentId, s.amount);
+          const seeded = await seedSession(db, payee, { amount: spec.amount, platformFee: Math.round((spec.amount * spec.feePercent) / 100) });
+          // The stories with a payment have it made at the sandbox with the test card; the others never pay.
+          const s = paidStories.has(spec.story) ? await payAtSandbox(db, sandbox.provider, payee, seeded) : seeded;
           sessions.push({ ...spec, s });
         }
         const all: PaymentEvent[] = [
@@ -148,7 +154,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
         // Then the provider reports each refund it made (twice each, both events, all at once).
         const refundEvents: PaymentEvent[] = [];
         for (const { s } of clicked) {
-          if (!provider.calls.refundPayment.some((c) => c.paymentIntentId === s.paymentIntentId)) {
+          if (!refundCalls().some((c) => c.paymentIntentId === s.paymentIntentId)) {
             expect(await refundSponsorship(db, provider, { uid: payee.uid, sessionId: s.sessionId })).toMatchObject({ kind: "SUCCESS", alreadyRequested: false });
           }
           const [claim] = await db.select().from(refundRequests).where(eq(refundRequests.sessionId, s.sessionId));
@@ -157,7 +163,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
           refundEvents.push(updated, charged, updated, charged);
         }
         await deliverAll(refundEvents);
-        for (const { s } of clicked) expect(provider.calls.refundPayment.filter((c) => c.paymentIntentId === s.paymentIntentId)).toHaveLength(1);
+        for (const { s } of clicked) expect(refundCalls().filter((c) => c.paymentIntentId === s.paymentIntentId)).toHaveLength(1);
 
         // The model.
         const ids = sessions.map(({ s }) => s.sessionId);
@@ -169,7 +175,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
           `${e.sessionId} ${e.kind} ${e.gross} ${e.providerFee} ${e.platformFee} ${e.net}`;
         const expected = sessions.flatMap(({ story, s }) => {
           if (!paidStories.has(story)) return [];
-          const payment = { sessionId: s.sessionId, kind: "payment", gross: s.amount, providerFee: fakeCardFee(s.amount), platformFee: s.platformFee, net: s.amount - s.platformFee };
+          const payment = { sessionId: s.sessionId, kind: "payment", gross: s.amount, providerFee: stripeStandardFee(s.amount, "usd"), platformFee: s.platformFee, net: s.amount - s.platformFee };
           const back = { sessionId: s.sessionId, gross: -s.amount, providerFee: 0, platformFee: -s.platformFee, net: -(s.amount - s.platformFee) };
           if (refundedStories.has(story)) return [payment, { ...back, kind: "refund" }];
           if (story === "disputed") return [payment, { ...back, kind: "dispute" }];
@@ -205,18 +211,16 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
       { numRuns: RUNS[engine], endOnFailure: true },
     );
     // One provider refund per session whose owner clicked, however many clicks.
-    expect(provider.calls.refundPayment).toHaveLength(counts.refundCalls);
+    expect(refundCalls()).toHaveLength(counts.refundCalls);
   });
 
   it("takes this long per event with nothing else running (paid checkouts, each a payment, an alert and two mails)", async () => {
     const db = database.db;
-    const provider = new FakePaymentProvider();
-    const deps = webhookDeps(db, provider);
-    const payee = await seedPayee(db, provider);
+    const deps = webhookDeps(db, sandbox.provider);
+    const payee = await seedPayee(db, sandbox.provider);
     const alone: number[] = [];
     for (let i = 0; i < 200; i += 1) {
-      const s = await seedSession(db, payee);
-      provider.settlePayment(s.paymentIntentId, s.amount);
+      const s = await payAtSandbox(db, sandbox.provider, payee, await seedSession(db, payee));
       const started = performance.now();
       expect(await receivePaymentEvent(db, events.checkout("checkout.completed", s), deps)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
       alone.push(performance.now() - started);

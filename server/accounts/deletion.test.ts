@@ -23,10 +23,13 @@ import {
 import { createMailer } from "#server/email/mailer";
 import { newOpportunityId } from "#server/opportunities/ids";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
+import { sandboxPayments } from "#server/payments/sandbox/schema";
 import { receivePaymentEvent } from "#server/payments/webhooks/intake";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { FakePaymentProvider } from "#tests/support/fake-payment-provider";
-import { events, seedPayee, seedSession, silentLogger, webhookDeps } from "#tests/support/payments";
+import type { PaymentProvider } from "#server/payments/provider";
+import { events, payAtSandbox, sandboxAccount, seedPayee, seedSession, silentLogger, webhookDeps } from "#tests/support/payments";
+import { testSandbox, withOutage } from "#tests/support/test-sandbox";
+import { buyProAtSandbox, recordingCalls } from "#tests/support/test-sandbox-extras";
 import { deleteAccount, deletionProofKind } from "./deletion";
 
 const PASSWORD = "correct horse 1";
@@ -35,7 +38,13 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
   let auth: ReturnType<typeof createAuth>;
-  let provider: FakePaymentProvider;
+  const sandbox = testSandbox(database);
+  // The sandbox as the deletion sees it: its calls written down, and any of them made to fail as an unreachable provider's would.
+  let provider: PaymentProvider;
+  let down: ReturnType<typeof withOutage>["down"];
+  let order: ReturnType<typeof recordingCalls>["order"];
+  /** What was closed at the provider, in order. */
+  const deleted = () => order.filter(({ method }) => method === "deleteCustomer" || method === "deleteConnectedAccount").map(({ input }) => input);
   let n = 0;
   // A name and address found nowhere else in the database, so any trace of them is theirs.
   let person: { id: string; email: string; name: string; accountId: string; customerId: string };
@@ -46,19 +55,23 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
   });
 
   beforeEach(async () => {
-    provider = new FakePaymentProvider();
+    const outage = withOutage(sandbox.provider);
+    down = outage.down;
+    ({ provider, order } = recordingCalls(outage.provider));
     n += 1;
     const email = `zelda.quartermaine${n}@leaving.example`;
     const name = `Zelda Quartermaine${n}`;
     const { user: created } = await auth.api.signUpEmail({ body: { name, email, password: PASSWORD } });
-    const accountId = `acct_leaving${n}`;
-    const customerId = `cus_leaving${n}`;
+    // Payouts and Pro at the sandbox: an onboarded account, and Launchpad bought with the test card.
+    const accountId = await sandboxAccount(sandbox.provider, created.id);
+    const { customerId } = await sandbox.provider.createCustomer({ idempotencyKey: `customer_${created.id}`, uid: created.id, email });
+    await buyProAtSandbox(db(), sandbox.provider, { customerId, uid: created.id, plan: "launchpad" });
+    const [subscription] = (await sandbox.provider.readProState(customerId)).subscriptions;
     person = { id: created.id, email, name, accountId, customerId };
     await db().update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
     await db().insert(connectedAccounts).values({ uid: created.id, stateToken: `state_leaving${n}`, providerAccountId: accountId, completed: true });
-    provider.setAccount(accountId, { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true });
     await db().insert(billingCustomers).values({ uid: created.id, provider: "sandbox", customerId });
-    await db().insert(proMemberships).values({ uid: created.id, plan: "launchpad", status: "active", providerCustomerId: customerId, providerSubscriptionId: `sub_leaving${n}` });
+    await db().insert(proMemberships).values({ uid: created.id, plan: "launchpad", status: "active", providerCustomerId: customerId, providerSubscriptionId: subscription!.subscriptionId });
   });
 
   const total = async () => (await db().select({ total: totals.total }).from(totals).where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL)))[0]?.total ?? 0;
@@ -105,7 +118,7 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
       message: "Password is incorrect. Please try again.",
     });
     expect(await deleteAccount({ db: db(), auth, payments: provider }, person.id, { email: person.email })).toMatchObject({ kind: "ERROR", field: "password" });
-    expect(provider.deleted).toEqual([]);
+    expect(deleted()).toEqual([]);
     expect(await db().select().from(user).where(eq(user.id, person.id))).toHaveLength(1);
   });
 
@@ -118,7 +131,7 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
       message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/),
     });
     expect(await db().select().from(user).where(eq(user.id, person.id))).toHaveLength(1);
-    expect(provider.deleted).toEqual([]);
+    expect(deleted()).toEqual([]);
   });
 
   it("asks an account without a password (Google) for its email address typed out", async () => {
@@ -132,7 +145,7 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
 
   it.each(["deleteCustomer", "deleteConnectedAccount"] as const)("deletes nothing when the provider refuses %s, and says so", async (method) => {
     const mine = await post(person.id, person.name);
-    provider.refusingDeletes.add(method);
+    down.add(method);
     const result = await deleteAccount({ db: db(), auth, payments: provider }, person.id, { password: PASSWORD });
     expect(result).toMatchObject({ kind: "ERROR", code: "unavailable", message: expect.stringContaining("so nothing was deleted") });
     expect(await db().select().from(user).where(eq(user.id, person.id))).toHaveLength(1);
@@ -142,7 +155,7 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
 
   it("closes payouts and Pro at the provider first, then leaves nothing personal in any table; payment records stay, detached", async () => {
     // What the person made: a post (hearted by someone else), a bio page, a heart on another post.
-    const other = await seedPayee(db(), provider);
+    const other = await seedPayee(db(), sandbox.provider);
     const mine = await post(person.id, person.name);
     const theirs = await post(other.uid, "Someone Else");
     await heart(mine, other.uid);
@@ -156,13 +169,12 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     await db().insert(logs).values({ uid: null, collection: "users", docId: person.email, description: "wrong-password" });
 
     // Money they received: a completed tip with its ledger entry, the provider's event and the sponsor's message.
-    const received = await seedSession(db(), { uid: person.id, accountId: person.accountId, pageId: `pageleaving${n}`, ending: `leaving_${n}` }, { amount: 3000 });
-    provider.settlePayment(received.paymentIntentId, received.amount);
+    const receivingPage = { uid: person.id, accountId: person.accountId, pageId: `pageleaving${n}`, ending: `leaving_${n}` };
+    const received = await payAtSandbox(db(), sandbox.provider, receivingPage, await seedSession(db(), receivingPage, { amount: 3000 }));
     await receivePaymentEvent(db(), events.checkout("checkout.completed", received), webhookDeps(db(), provider));
     // Money they paid, as a signed-in sponsor with their address, to someone who was told so.
-    const paid = await seedSession(db(), other, { amount: 1500 });
+    const paid = await payAtSandbox(db(), sandbox.provider, other, await seedSession(db(), other, { amount: 1500 }));
     await db().update(sponsorSessions).set({ sponsorUid: person.id, sponsorEmail: person.email, message: `From ${person.name}` }).where(eq(sponsorSessions.id, paid.sessionId));
-    provider.settlePayment(paid.paymentIntentId, paid.amount);
     await receivePaymentEvent(db(), events.checkout("checkout.completed", paid), webhookDeps(db(), provider));
     await db().insert(notifications).values({ uid: other.uid, title: "Payment received", message: `You received $15.00 from ${person.email} as a tip.` });
     await db().insert(paymentEvents).values({ provider: "stripe", eventId: `evt_leaving${n}`, type: "customer.updated", payload: { metadata: { uid: person.id }, email: person.email } });
@@ -173,7 +185,11 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     expect(await deleteAccount({ db: db(), auth, payments: provider }, person.id, { password: PASSWORD })).toEqual({ kind: "SUCCESS" });
 
     // The provider closed Pro (the customer, and so its subscription) and the payout account.
-    expect(provider.deleted).toEqual([person.customerId, person.accountId]);
+    expect(deleted()).toEqual([{ customerId: person.customerId }, { accountId: person.accountId }]);
+    // Paid, the payout account stays at the provider as a shell that can take nothing (as on Stripe), under its payment records.
+    expect(await sandbox.provider.readAccount(person.accountId)).toMatchObject({ chargesEnabled: false, payoutsEnabled: false });
+    expect(await db().select().from(sandboxPayments).where(eq(sandboxPayments.accountId, person.accountId))).toHaveLength(1);
+    expect((await sandbox.provider.readProState(person.customerId)).subscriptions.map((s) => s.status)).toEqual(["canceled"]);
     // Nothing personal anywhere: not the uid, not the email, not the name.
     expect(await traces()).toEqual({});
 

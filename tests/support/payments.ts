@@ -10,7 +10,6 @@ import { newOpportunityId } from "#server/opportunities/ids";
 import type { NotificationDeps } from "#server/notifications/send";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import type { SandboxProvider } from "#server/payments/sandbox/provider";
-import type { FakePaymentProvider } from "./fake-payment-provider";
 import { payCheckout } from "#server/payments/sandbox/pay";
 import type { PaymentProvider } from "#server/payments/provider";
 
@@ -51,15 +50,13 @@ export async function sandboxAccount(sandbox: SandboxProvider, uid: string, { co
 export type Payee = { uid: string; accountId: string; pageId: string; ending: string };
 
 /** A creator with a bio page and a payout account at the provider (complete unless said otherwise). */
-export async function seedPayee(db: Db, provider: FakePaymentProvider | SandboxProvider, { complete = true }: { complete?: boolean } = {}): Promise<Payee> {
+export async function seedPayee(db: Db, provider: SandboxProvider, { complete = true }: { complete?: boolean } = {}): Promise<Payee> {
   const uid = `creator_${rand()}`;
   const pageId = `page${rand()}`;
   const ending = `page_${rand()}`;
   await db.insert(user).values({ id: uid, name: `Creator ${uid}`, email: `${uid}@pay.example`, emailVerified: true });
   await db.insert(profiles).values({ uid, paymentsEnabled: complete });
-  let accountId = `acct_${rand()}`;
-  if ("setAccount" in provider) provider.setAccount(accountId, { chargesEnabled: complete, payoutsEnabled: complete, detailsSubmitted: complete });
-  else accountId = await sandboxAccount(provider, uid, { complete });
+  const accountId = await sandboxAccount(provider, uid, { complete });
   await db.insert(connectedAccounts).values({ uid, stateToken: `state_${rand()}`, providerAccountId: accountId, completed: complete });
   await db.insert(bioPages).values({ id: pageId, uid, customEnding: ending, name: `Page of ${uid}` });
   return { uid, accountId, pageId, ending };

@@ -20,9 +20,9 @@ const OK_FLAG_RESULT = {
 };
 
 // Where a module may import from: data flows one way, routes → domains → platform and providers.
-const NO_PARENT_PATHS = { regex: "^\\.\\./", message: "Import through #app/, #server/, #isomorphic/ or #tests/ instead of a ../ path." };
-const NO_TEST_HOOKS = { regex: "^#server/test-hooks/", message: "Nothing in the product imports the test hooks: they are mounted by server/http/app.ts only when test routes are on." };
-const NO_APP = { regex: "^#app/", message: "server/ never imports app/: move what both need to isomorphic/." };
+const NO_PARENT_PATHS = { regex: "^\\.\\./", message: "Import through #app/, #server/, #isomorphic/, #page-kit/ or #tests/ instead of a ../ path." };
+const NO_TEST_HOOKS = { regex: "^#server/test-hooks/", message: "Nothing in the product imports the test hooks: they are mounted by server/main/app.ts only when test routes are on." };
+const NO_APP = { regex: "^#app/", message: "server/ never imports app/: move what both need to isomorphic/ (pure code) or page-kit/ (pieces of pages)." };
 const NO_SERVER_VALUES = { regex: "^#server/", allowTypeImports: true, message: "Components and isomorphic code don't import server code: take data by props, or move pure code to isomorphic/." };
 const NO_ROUTES = { regex: "^#app/routes/", allowTypeImports: false, message: "Components don't import routes: a route imports its components, never the other way round." };
 const NO_PROVIDER_INSIDES = {
@@ -53,7 +53,7 @@ export default tseslint.config(
     },
   },
   {
-    // Routes answer through app/lib/respond.server.ts: the refusal's code picks the status, never the route.
+    // Routes answer through page-kit/respond.server.ts: the refusal's code picks the status, never the route.
     files: ["app/routes/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-syntax": [
@@ -75,12 +75,11 @@ export default tseslint.config(
   },
   { files: ["server/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
   // The provider adapters, the one place that picks one, and the composition root that starts it.
-  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/http/composition-root.ts"], rules: importZone(NO_APP) },
-  // The one exception to "server never imports app/": the sandbox's own pages are React route modules mounted into the app,
-  // built from the app's form components like every page (ADR 0020).
-  { files: ["server/payments/sandbox/pages/**", "server/payments/sandbox/components/**"], rules: importZone() },
+  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/main/composition-root.ts"], rules: importZone(NO_APP) },
+  // The building blocks of every page (the app's and the sandbox provider's) sit below both.
+  { files: ["page-kit/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
   { files: ["server/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP] }] } },
-  { files: ["server/http/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_PROVIDER_INSIDES] }] } },
+  { files: ["server/main/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_PROVIDER_INSIDES] }] } },
   { files: ["app/components/**/*.{ts,tsx}"], rules: importZone(NO_SERVER_VALUES, NO_ROUTES) },
   { files: ["isomorphic/**/*.{ts,tsx}"], rules: importZone(NO_APP, { ...NO_SERVER_VALUES, allowTypeImports: false }, NO_NODE) },
   {

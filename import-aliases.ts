@@ -6,5 +6,5 @@ import { fileURLToPath } from "node:url";
  * same to TypeScript, tsx and Playwright; this says it to Vite and Vitest.
  */
 export const PROJECT_ALIASES = Object.fromEntries(
-  ["app", "server", "isomorphic", "tests"].map((dir) => [`#${dir}`, fileURLToPath(new URL(`./${dir}`, import.meta.url))]),
+  ["app", "server", "isomorphic", "page-kit", "tests"].map((dir) => [`#${dir}`, fileURLToPath(new URL(`./${dir}`, import.meta.url))]),
 );

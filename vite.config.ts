@@ -4,7 +4,7 @@ import { PROJECT_ALIASES } from "./import-aliases.ts";
 import { precompressAssets } from "./scripts/precompress-assets.ts";
 import { defineConfig } from "vite";
 
-// The SSR bundle's entry is our own HTTP server (server/http/entry.ts), so
+// The SSR bundle's entry is our own HTTP server (server/main/entry.ts), so
 // the server, the domain code and the React Router build share one module
 // graph and one database handle.
 export default defineConfig(({ isSsrBuild }) => ({
@@ -12,7 +12,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     alias: PROJECT_ALIASES,
   },
   build: {
-    rollupOptions: isSsrBuild ? { input: "./server/http/entry.ts" } : undefined,
+    rollupOptions: isSsrBuild ? { input: "./server/main/entry.ts" } : undefined,
   },
   plugins: [tailwindcss(), reactRouter(), precompressAssets()],
 }));

@@ -6,7 +6,7 @@ export default defineConfig({
     alias: PROJECT_ALIASES,
   },
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "isomorphic/**/*.test.ts", "tests/unit/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "isomorphic/**/*.test.ts", "page-kit/**/*.test.ts", "tests/unit/**/*.test.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 120_000,

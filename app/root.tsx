@@ -17,7 +17,7 @@ import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
-import type { SiteInfo } from "./lib/site";
+import type { SiteInfo } from "#page-kit/site";
 import { takeToast } from "#server/http/toast-cookie";
 import { getSessionAccount } from "#server/auth/session";
 

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { z } from "zod";
-import { isLocalhostOrigin } from "#server/http/loopback";
+import { isLocalhostOrigin } from "#server/loopback";
 
 /**
  * Every environment variable the product reads, validated once at boot.

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { UserType } from "#server/db/schema";
-import { secondaryButton } from "./forms";
+import { secondaryButton } from "#page-kit/forms";
 
 /** "Continue with Google": posts intent=google to the page's own action. */
 export function GoogleSignInButton({ redirectTo, type, disabled }: { redirectTo: string; type: UserType | null; disabled: boolean }) {

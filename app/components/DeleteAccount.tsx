@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { FormNotice, TextField } from "#app/components/forms";
+import { FormNotice, TextField } from "#page-kit/forms";
 
 export type DeleteAccountState = { error?: string; field?: "password" | "email" };
 

@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "react-router";
-import type { SiteInfo } from "#app/lib/site";
+import type { SiteInfo } from "#page-kit/site";
 
 const COPY: Record<"notFound" | "forbidden" | "tooLarge" | "refused" | "error", { title: string; heading: string; body: string }> = {
   notFound: {

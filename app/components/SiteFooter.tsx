@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { SiteInfo } from "#app/lib/site";
+import type { SiteInfo } from "#page-kit/site";
 
 export const FOOTER_GUIDES = [
   { to: "/finding-the-best-sponsorships", label: "Finding the Best Sponsorships" },

@@ -1,4 +1,4 @@
-import type { AppContext } from "#server/http/context";
+import type { AppContext } from "#server/main/context";
 import type { Placeholders } from "#server/content/markdown";
 import { proPriceText } from "#isomorphic/pro-plans";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { listBlogPosts } from "#server/content/library";
 import { PostByline } from "#app/components/PostByline";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/blog-index";
 
 export const handle = { hydrate: false };

@@ -2,9 +2,9 @@ import { Link } from "react-router";
 import { findContent, renderContent } from "#server/content/library";
 import { Prose } from "#app/components/Prose";
 import { PostByline } from "#app/components/PostByline";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/blog-post";
 
 export const handle = { hydrate: false };

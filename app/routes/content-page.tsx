@@ -3,9 +3,9 @@ import { findContent, renderContent } from "#server/content/library";
 import { Prose } from "#app/components/Prose";
 import { GuideLinks } from "#app/components/GuideLinks";
 import { contentPageFor } from "#isomorphic/content-pages";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/content-page";
 
 export const handle = { hydrate: false };

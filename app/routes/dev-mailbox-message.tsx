@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { getOutboxMessage } from "#server/email/outbox";
 import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
-import { refuse } from "#app/lib/respond.server";
+import { pageMeta } from "#page-kit/meta";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/dev-mailbox-message";
 
 /** Only this machine may read stored mail (it holds live links); everyone else, and unknown ids, get a 404. */

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { listOutbox } from "#server/email/outbox";
 import { mayReadMailbox } from "#server/email/mailbox-access";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
-import { refuse } from "#app/lib/respond.server";
+import { pageMeta } from "#page-kit/meta";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/dev-mailbox";
 
 /** The outbox holds live sign-in and reset links: only this machine may see it; everyone else gets a plain 404. */

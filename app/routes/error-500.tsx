@@ -1,4 +1,4 @@
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import { ErrorPage } from "#app/components/ErrorPage";
 
 export const handle = { hydrate: false };

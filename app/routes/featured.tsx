@@ -3,7 +3,7 @@ import { listFeatured } from "#server/featured/featured";
 import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/featured";
 
 export const handle = { hydrate: false };

@@ -5,7 +5,7 @@ import { listBlogPosts } from "#server/content/library";
 import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { LogoMark } from "#app/components/Logo";
 import { GuideLinks } from "#app/components/GuideLinks";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
 import type { Route } from "./+types/home";
 

@@ -1,5 +1,5 @@
 import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
-import { movedPermanently } from "#app/lib/respond.server";
+import { movedPermanently } from "#page-kit/respond.server";
 import type { Route } from "./+types/legacy-redirect";
 
 /** Old addresses still in emails and bookmarks (SPEC §2.2). */

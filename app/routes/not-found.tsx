@@ -1,6 +1,6 @@
 import { requireVerifiedUser } from "#server/auth/session";
 import { isSignedInOnly } from "#app/signed-in-routes";
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/not-found";
 
 export const handle = { hydrate: false };

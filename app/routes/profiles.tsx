@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { listProfiles, parseProfilesQuery } from "#server/profiles/directory";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { ProfileCards } from "#app/components/profiles/ProfileCards";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/profiles";
 
 /** /app/profiles (SPEC §2.1): creators' public bio pages, open to guests; sponsors browse it. */

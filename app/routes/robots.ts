@@ -1,4 +1,4 @@
-import { ROBOTS_APP_RULES } from "#app/lib/public-app-paths";
+import { ROBOTS_APP_RULES } from "#page-kit/public-app-paths";
 import type { Route } from "./+types/robots";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { listBlogPosts } from "#server/content/library";
 import { buildSitemap } from "#server/sitemap/sitemap";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
-import { rawAnswer } from "#app/lib/respond.server";
+import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/sitemap";
 
 /** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity. */

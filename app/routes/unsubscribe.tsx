@@ -1,11 +1,11 @@
 import { Form, Link } from "react-router";
 import { readUnsubscribeLink, unsubscribe } from "#server/notifications/unsubscribe";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
-import { FormNotice, primaryButton } from "#app/components/forms";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { FormNotice, primaryButton } from "#page-kit/forms";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/unsubscribe";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 
 type PageData = { label: string | null; error: string | null; done: boolean };
 
@@ -14,7 +14,7 @@ type PageData = { label: string | null; error: string | null; done: boolean };
  * what it would turn off with a confirm button (link scanners that open every
  * URL change nothing); POST turns it off. A mail client's one-click POST
  * (RFC 8058, body List-Unsubscribe=One-Click) lands on the same action and
- * gets the same 200 page; server/http/app.ts exempts this path from the
+ * gets the same 200 page; server/main/app.ts exempts this path from the
  * cross-site-write guard for it.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {

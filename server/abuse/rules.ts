@@ -44,7 +44,7 @@ export const SIGN_IN_POLICY = {
  * - network: new checkouts one client network starts (a fan tries a few amounts, never ten in ten minutes);
  * - receiptsPerNetwork: of those, the ones naming an email a receipt would go to;
  * - page: new checkouts on one bio page from everyone (six a minute, sustained, is far beyond any creator here).
- * Receipts are also limited per recipient when mailed (receiptsPerRecipient, server/payments/webhooks/announce.ts).
+ * Receipts are also limited per recipient when mailed (receiptsPerRecipient, server/payments/announce.ts).
  */
 export const CHECKOUT_RATE_LIMITS = {
   network: { limit: 10, windowSeconds: minutes(10) },

@@ -22,7 +22,7 @@ import type { Db } from "#server/db/client";
 import type { UserType } from "#server/db/schema";
 import { account, session, user, verification } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
-import { safeRedirectPath } from "./redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
 import {
   flowError,

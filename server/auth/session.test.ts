@@ -105,7 +105,7 @@ describe.each(ENGINES)("the signed-in lookup on %s", (engine) => {
   it("shares one lookup between the loaders of one request", async () => {
     const cookie = await signedIn("shared@example.com");
     const request = requestWith(cookie);
-    // The load context of one request, as server/http/app.ts makes it.
+    // The load context of one request, as server/main/app.ts makes it.
     const context = { ...deps, sessionLookups: new WeakMap() };
     const first = getSessionAccount(request, context);
     expect(getSessionAccount(request, context)).toBe(first);

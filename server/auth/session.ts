@@ -5,7 +5,7 @@ import type { Db } from "#server/db/client";
 import { session, user } from "#server/db/schema";
 import { countUnreadNotifications, unreadNotificationsColumn } from "#server/notifications/unread";
 import type { Auth } from "./auth";
-import { signInPath } from "./redirects";
+import { signInPath } from "#server/http/redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
 /** The signed-in person and the header's "Notifications (n)", read in the same query. */
@@ -14,7 +14,7 @@ export type SessionAccount = { user: SessionUser; unreadNotifications: number };
 /**
  * One HTTP request's session lookups, by the Request object React Router hands each loader
  * (after an action, its loaders get a Request of their own and read the session again).
- * Made per request with the load context (server/http/app.ts), so nothing outlives the request.
+ * Made per request with the load context (server/main/app.ts), so nothing outlives the request.
  */
 export type SessionLookups = WeakMap<Request, Promise<SessionAccount | null>>;
 

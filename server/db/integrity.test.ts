@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import { ENGINES, migratedDatabase, type TestDb } from "#tests/support/databases";
-import { seedDatabase } from "./seed";
+import { seedDatabase } from "#server/seed/index";
 
 /** Runs `query` and returns the error's message (or null), leaving no trace behind. */
 async function violation(database: TestDb, query: SQL): Promise<string | null> {

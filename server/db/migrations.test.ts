@@ -5,9 +5,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { openPglite } from "./client";
-import sponsorTagData from "./seed/data/sponsor-tags.json" with { type: "json" };
-import sponsorData from "./seed/data/sponsors.json" with { type: "json" };
-import { seedDatabase } from "./seed";
+import sponsorTagData from "#server/seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "#server/seed/data/sponsors.json" with { type: "json" };
+import { seedDatabase } from "#server/seed/index";
 
 const EXPECTED_TABLES = [
   "account", "billing_customers", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages",

@@ -1,5 +1,5 @@
 import type { Config } from "#server/config";
-import { isLocalMachineRequest } from "#server/http/loopback";
+import { isLocalMachineRequest } from "#server/loopback";
 
 /**
  * Who may read /dev/mailbox, which holds live verification and password-reset links: only this

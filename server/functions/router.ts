@@ -15,7 +15,7 @@ type FunctionsRouterOptions = {
 /** Where the callable functions answer: `${FUNCTIONS_PATH_PREFIX}<name>`. */
 export const FUNCTIONS_PATH_PREFIX = "/api/functions/";
 
-/** The largest call body, in bytes; server/http/app.ts caps the stream with it before anything reads it. */
+/** The largest call body, in bytes; server/main/app.ts caps the stream with it before anything reads it. */
 export const FUNCTIONS_BODY_LIMIT = 100 * 1024;
 const TOO_LARGE_MESSAGE = "The request body is larger than 100 KB.";
 

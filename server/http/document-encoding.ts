@@ -20,7 +20,7 @@ export type EncodedDocument = { body: Bytes; encoding: DocumentEncoding | null }
 // What the middleware offers and prefers when the client likes several equally.
 const AVAILABLE = ["br", "gzip", "identity"];
 const PREFERRED = ["br", "gzip"];
-/** Brotli quality for pages here and for everything else in the middleware (server/http/app.ts). */
+/** Brotli quality for pages here and for everything else in the middleware (server/main/app.ts). */
 export const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 };
 
 const brotliCompress = promisify(zlib.brotliCompress);

@@ -16,7 +16,7 @@ export type TrustFn = (address: string, hop: number) => boolean;
  * X-Forwarded-For to the client and the trusted proxies, Proto and Host to the
  * value the outermost trusted proxy wrote. From an untrusted peer nothing is
  * changed: Express ignores the headers then, and their presence still tells
- * server/http/loopback.ts that a proxy (not this machine) sent the request.
+ * server/loopback.ts that a proxy (not this machine) sent the request.
  */
 export function trustedForwarding(): RequestHandler {
   return (req, _res, next) => {

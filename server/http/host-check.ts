@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Config } from "#server/config";
-import { isLocalhostName, isLocalhostOrigin } from "./loopback";
+import { isLocalhostName, isLocalhostOrigin } from "#server/loopback";
 import { sendRefusal } from "./refusal";
 
 type HostConfig = Pick<Config, "NODE_ENV" | "PORT" | "PUBLIC_ORIGIN" | "BIO_ORIGIN">;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { redactAccountTokens } from "#server/auth/log-redaction";
+import { redactAccountTokens } from "#server/http/log-redaction";
 import { newRequestId, REQUEST_ID_HEADER, type RequestIds } from "./request-id";
 
 /** The process's logger; each line written while a request is answered carries its `requestId`. */

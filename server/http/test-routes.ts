@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import { isLoopbackAddress, PROXY_HEADERS } from "./loopback";
+import { isLoopbackAddress, PROXY_HEADERS } from "#server/loopback";
 
 export const TEST_ROUTES_PATH = "/__test";
 export const TEST_ROUTES_SECRET_HEADER = "x-test-routes-secret";

@@ -1,4 +1,4 @@
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 
 /**
  * Where a notification's call-to-action button goes (SPEC §2.5 "Notifications").

@@ -1,7 +1,7 @@
 import { fromNodeHeaders } from "better-auth/node";
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { Auth } from "#server/auth/auth";
+import type { AppLoadContext } from "react-router";
 import type { NotificationStreams } from "./stream";
 
 export const NOTIFICATION_STREAM_PATH = "/api/notifications/stream";
@@ -15,7 +15,7 @@ const MAX_BUFFERED_BYTES = 64 * 1024;
  * before compression (which would hold the events back) and answered here, never by React
  * Router. 401 for a guest, so the browser's EventSource stops instead of retrying.
  */
-export function notificationStreamHandler({ streams, auth, logger }: { streams: NotificationStreams; auth: Auth; logger: Logger }): RequestHandler {
+export function notificationStreamHandler({ streams, auth, logger }: { streams: NotificationStreams; auth: AppLoadContext["auth"]; logger: Logger }): RequestHandler {
   const sessionOf = async (headers: Headers) => {
     const result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
     return result && !result.user.disabled ? result : null;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { hearts, logs, opportunityPosts, totals, user } from "#server/db/schema";
-import { seedDatabase } from "#server/db/seed";
+import { seedDatabase } from "#server/seed";
 import { deadlineFields } from "./deadline";
 import { parseOpportunityForm, type OpportunityFormInput } from "./form";
 import { toggleHeart } from "./hearts";

@@ -2,7 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { opportunityPosts, tags, totals } from "#server/db/schema";
-import { seedDatabase } from "#server/db/seed";
+import { seedDatabase } from "#server/seed";
 import { sharedGenerationSource, type GenerationSource } from "#server/page-cache/generation";
 import { toggleHeart } from "./hearts";
 import { listOpportunities } from "./list";

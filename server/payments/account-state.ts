@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { connectedAccounts, profiles } from "#server/db/schema";
 import type { NotificationDeps } from "#server/notifications/send";
-import { announcePayoutsEnabled } from "./webhooks/announce";
+import { announcePayoutsEnabled } from "#server/payments/announce";
 import type { ConnectedAccountState } from "./provider";
 
 export type AccountRow = typeof connectedAccounts.$inferSelect;

@@ -6,7 +6,7 @@ import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, 
 import { failSandboxRefund, testSandbox, withCallLog, withHeldAnswers, withOutage } from "#tests/support/test-sandbox";
 import type { PaymentProvider } from "#server/payments/provider";
 import { refundSponsorship, REFUND_CLAIM_LEASE_MS } from "./refunds";
-import { receivePaymentEvent } from "./webhooks/intake";
+import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 
 describe.each(ENGINES)("refunds on %s", (engine) => {
   const database = migratedDatabase(engine);

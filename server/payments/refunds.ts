@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { refundRequests } from "#server/db/schema";
 import { domainError, success, type DomainError, type Success } from "#server/errors";
 import type { PaymentProvider } from "./provider";
-import { lockSessionById } from "./webhooks/sessions";
+import { lockSessionById } from "#server/payments/locked-sessions";
 
 /**
  * A claim that was never carried to the provider (the process died between

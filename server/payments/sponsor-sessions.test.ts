@@ -6,7 +6,7 @@ import { testSandbox } from "#tests/support/test-sandbox";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { refundSponsorship } from "./refunds";
 import { listSponsorSessions, recentActivity, recentSponsors, sponsorPaymentInfo, statusFilterFrom } from "./sponsor-sessions";
-import { receivePaymentEvent } from "./webhooks/intake";
+import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 
 describe("statusFilterFrom", () => {
   it("takes completed, pending and refunded; anything else is all (SPEC §2.4)", () => {

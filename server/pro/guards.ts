@@ -1,6 +1,5 @@
-import { redirect } from "react-router";
+import { redirect, type AppLoadContext } from "react-router";
 import { requireVerifiedUser, type SessionUser } from "#server/auth/session";
-import type { AppContext } from "#server/http/context";
 import { getProStatus, type ProStatus } from "./pro-status";
 
 /** Where a non-Pro person is sent: the Pro page, which brings them back here once they have paid. */
@@ -15,7 +14,7 @@ export function proUpsellPath(returnTo: string): string {
  */
 export async function requirePro(
   request: Request,
-  context: Pick<AppContext, "auth" | "db">,
+  context: Pick<AppLoadContext, "auth" | "db">,
 ): Promise<{ user: SessionUser; pro: ProStatus }> {
   const user = await requireVerifiedUser(request, context);
   const pro = await getProStatus(context.db, user.id);

@@ -10,7 +10,7 @@ import { payProCheckout } from "#server/payments/sandbox/pro-pay";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
-import { handleWebhookRequest } from "#server/payments/webhooks/http";
+import { handleWebhookRequest } from "#server/payment-webhooks/http";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps, silentLogger } from "#tests/support/payments";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";

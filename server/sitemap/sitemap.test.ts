@@ -1,7 +1,7 @@
 import { desc } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { opportunityPosts } from "#server/db/schema";
-import { seedDatabase } from "#server/db/seed";
+import { seedDatabase } from "#server/seed";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { buildSitemap } from "./sitemap";
 

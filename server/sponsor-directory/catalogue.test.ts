@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
-import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
+import sponsorTagData from "#server/seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "#server/seed/data/sponsors.json" with { type: "json" };
 import {
   ADDED_FROM,
   BLURB_CHARS,
@@ -29,7 +29,7 @@ function allStrings(value: unknown): string[] {
   return [];
 }
 
-describe("the sponsor directory file (server/db/seed/data/sponsors.json)", () => {
+describe("the sponsor directory file (server/seed/data/sponsors.json)", () => {
   const { tags, rows } = sponsorCatalogue(sponsorData, sponsorTagData);
 
   it("validates, with at least 150 companies and a tag list of 20 to 30", () => {

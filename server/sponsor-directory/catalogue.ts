@@ -1,5 +1,5 @@
 /**
- * The curated sponsor directory as it is written (server/db/seed/data/
+ * The curated sponsor directory as it is written (server/seed/data/
  * sponsors.json and sponsor-tags.json) turned into the rows the database
  * keeps. Pure: no database here, so a bad entry fails in a unit test and at
  * start-up with the same message, naming the entry and the field.

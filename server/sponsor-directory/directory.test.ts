@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, beforeAll } from "vitest";
-import sponsorTagData from "#server/db/seed/data/sponsor-tags.json" with { type: "json" };
-import sponsorData from "#server/db/seed/data/sponsors.json" with { type: "json" };
-import { upsertSponsorDirectory } from "#server/db/seed/sponsor-directory";
+import sponsorTagData from "#server/seed/data/sponsor-tags.json" with { type: "json" };
+import sponsorData from "#server/seed/data/sponsors.json" with { type: "json" };
+import { upsertSponsorDirectory } from "#server/seed/sponsor-directory";
 import { externalSponsors, logs, proMemberships, user } from "#server/db/schema";
 import { createSearchLog } from "#server/search-log/search-log";
 import { directoryAccess } from "#server/sponsor-directory/access";

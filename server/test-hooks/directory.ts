@@ -19,7 +19,7 @@ import { hook, HookRefusal, queryOf, signedInUser, type TestHooksDeps } from "./
  * - `sponsors`: `count` (1…60) directory companies "<prefix> 01"… tagged `tag`, the
  *   first two in the preview sample; each spec passes its own random prefix and tag.
  *   Inserted here: the directory's only writer is the start-up seed from the curated
- *   file (server/db/seed/sponsor-directory.ts), whose rules (2–5 tags, a source or
+ *   file (server/seed/sponsor-directory.ts), whose rules (2–5 tags, a source or
  *   the sample flag) a test company does not meet; the seed never touches other ids.
  * - `opportunity-post` (signed in): a post of theirs dated 2001 that the posts total
  *   does not count, so opportunities.spec.ts (total rises by exactly one, newest

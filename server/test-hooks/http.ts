@@ -1,13 +1,13 @@
+import type { AppLoadContext } from "react-router";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { getSessionUser, type SessionUser } from "#server/auth/session";
-import type { AppContext } from "#server/http/context";
 import type { NotificationStreams } from "#server/notifications/stream";
 
-/** How a request's load context is made (server/http/app.ts). */
-export type LoadContextOf = (req: ExpressRequest, res: ExpressResponse) => AppContext;
+/** How a request's load context is made (server/main/app.ts). */
+export type LoadContextOf = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 
 /** What the hooks work with: the services every route gets, and the pages' own request handler. */
-export type TestHooksDeps = Pick<AppContext, "config" | "db" | "logger" | "auth" | "mailer" | "payments" | "sandbox" | "viewCounter" | "sessionSecret"> & {
+export type TestHooksDeps = Pick<AppLoadContext, "config" | "db" | "logger" | "auth" | "mailer" | "payments" | "sandbox" | "viewCounter" | "sessionSecret"> & {
   notificationStreams?: NotificationStreams | null;
   /** React Router's handler over the product's own build, with the load context given. */
   pages: (getLoadContext: LoadContextOf) => RequestHandler;

@@ -1,20 +1,20 @@
+import type { AppLoadContext } from "react-router";
 import { Router } from "express";
 import { z } from "zod";
 import { toastSchema } from "#server/http/toast";
 import { toastCookie } from "#server/http/toast-cookie";
-import type { AppContext } from "#server/http/context";
 import { HOOK_PATHS } from "./contract";
 import { fetchRequestOf, queryOf, type TestHooksDeps } from "./http";
 
 /** What the page renderer itself needs; every other service fails when a loader reaches for it. */
-const RENDERER_NEEDS: ReadonlySet<PropertyKey> = new Set<keyof AppContext>(["cspNonce", "renderedDocuments", "logger"]);
+const RENDERER_NEEDS: ReadonlySet<PropertyKey> = new Set<keyof AppLoadContext>(["cspNonce", "renderedDocuments", "logger"]);
 
 /**
  * The load context of a server whose services all broke at once: reading any of
  * them throws, as a dead database or a lost configuration would. The marker lets
  * the specs prove that no word of the error reaches the page.
  */
-function brokenServices(context: AppContext): AppContext {
+function brokenServices(context: AppLoadContext): AppLoadContext {
   return new Proxy(context, {
     get(target, key, receiver) {
       // Only the services fail: anything else (a `then` probe, symbols) reads as usual.

@@ -50,7 +50,7 @@ describe("test hooks stay out of the product", () => {
     const importers = [...sourceFiles("app"), ...sourceFiles("server")]
       .filter((file) => !file.startsWith("server/test-hooks/") && !/\.test\.tsx?$/.test(file))
       .filter((file) => read(file).includes("#server/test-hooks/"));
-    expect(importers).toEqual(["server/http/app.ts"]);
+    expect(importers).toEqual(["server/main/app.ts"]);
   });
 
   it("every hook is named in docs/ARCHITECTURE.md", () => {

@@ -10,7 +10,7 @@ import { paymentHooks } from "./payments";
 export type { LoadContextOf, TestHooksDeps } from "./http";
 
 /**
- * The end-to-end suite's hooks, mounted under /__test by server/http/app.ts only
+ * The end-to-end suite's hooks, mounted under /__test by server/main/app.ts only
  * when ENABLE_TEST_ROUTES is on, and behind server/http/test-routes.ts (this
  * machine and the run's TEST_ROUTES_SECRET, else a plain 404). They are not
  * part of the product: no route in app/routes.ts, and no product module imports

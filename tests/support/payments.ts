@@ -5,7 +5,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, opportunityPosts, profiles, sponsorSessions, user } from "#server/db/schema";
 import { createMailer } from "#server/email/mailer";
 import type { PaymentEvent, PaymentEventOf } from "#server/payments/events";
-import type { WebhookDeps } from "#server/payments/webhooks/types";
+import type { WebhookDeps } from "#server/payment-webhooks/types";
 import { newOpportunityId } from "#server/opportunities/ids";
 import type { NotificationDeps } from "#server/notifications/send";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";

@@ -26,7 +26,7 @@ export type ServerProcess = {
 
 /**
  * Runs the built server (`node server.js`) as its own process, as `npm start` does, or with
- * `args` another entry (the development server: `--import tsx server/http/dev.ts`).
+ * `args` another entry (the development server: `--import tsx server/main/dev.ts`).
  */
 export async function startServerProcess(env: Record<string, string>, options: { expectExit?: boolean; startTimeoutMs?: number; args?: string[] } = {}) {
   const port = env.PORT ? Number(env.PORT) : await freePort();

@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
 
 describe("module boundaries", () => {
   it("no domain module imports seed data: the seed depends on the domain, never the other way round", () => {
-    // Only the boot (the composition root, server/http/composition-root.ts) and the seed itself may reach the seed.
+    // Only the boot (the composition root, server/main/composition-root.ts) and the seed itself may reach the seed.
     const allowed = (file: string) => file.startsWith(path.join("server", "db", "seed")) || file === path.join("server", "http", "composition-root.ts");
     const offenders = [...sourceFiles("server"), ...sourceFiles("app")]
       .filter((file) => !allowed(file))

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
-import { FormNotice, primaryButton, TextArea, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
 import { LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
 

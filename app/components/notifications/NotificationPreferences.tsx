@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { primaryButton } from "#app/components/forms";
+import { primaryButton } from "#page-kit/forms";
 
 export type PreferenceRow = { kind: string; label: string; description: string; mail: boolean };
 

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import type { FieldErrors, OpportunityFormInput } from "#server/opportunities/form";
 import { MAX_POST_TAGS, TAG_GROUPS, type TagCatalogue } from "#isomorphic/tag-groups";
 import { useHydrated } from "#app/lib/use-hydrated";
-import { primaryButton, SelectField, TextArea, TextField } from "#app/components/forms";
+import { primaryButton, SelectField, TextArea, TextField } from "#page-kit/forms";
 
 type Props = {
   values: Partial<OpportunityFormInput>;

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 
 /**
  * The payments setup (SPEC §2.5), shown on /app/payments/setup and, while the

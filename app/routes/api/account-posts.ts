@@ -1,4 +1,4 @@
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 import { loadAccountList } from "#app/routes/opportunities/account-lists.server";
 import type { Route } from "./+types/account-posts";
 

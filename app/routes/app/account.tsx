@@ -1,6 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { accountTypeOf, getProfile, saveProfileName } from "#server/accounts/profiles";
-import { deleteAccount, deletionProofKind } from "#server/accounts/deletion";
+import { deleteAccount, deletionProofKind } from "#server/account-deletion/deletion";
 import { cookieHeaders } from "#server/auth/session";
 import { signOut } from "#server/auth/flows";
 import { requestPasswordReset } from "#server/auth/flows";
@@ -13,14 +13,14 @@ import { getProStatus } from "#server/pro/pro-status";
 import { NOTIFICATION_CATALOGUE, NOTIFICATION_KINDS, PREFERENCE_ORDER } from "#server/notifications/kinds";
 import { mailPreferencesOf, saveMailPreferences, type MailPreferences } from "#server/notifications/preferences";
 import { NotificationPreferences } from "#app/components/notifications/NotificationPreferences";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { formText, identityDeps } from "#app/lib/identity.server";
-import { pageMeta } from "#app/lib/meta";
-import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#page-kit/meta";
+import { readForm } from "#page-kit/form.server";
 import { redirectWithToast, toastCookie } from "#server/http/toast-cookie";
 import type { Route } from "./+types/account";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import { domainError } from "#server/errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
 
 type Card = { id: string; title: string; text: string; to: string };

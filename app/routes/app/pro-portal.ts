@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/pro-portal";
-import { seeOther } from "#app/lib/respond.server";
+import { seeOther } from "#page-kit/respond.server";
 
 const ACCOUNT = "/app/account";
 

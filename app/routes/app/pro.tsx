@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { requireVerifiedUser } from "#server/auth/session";
 import { buildProSession, proPurchaseRule } from "#server/pro/checkout";
 import { findBillingCustomer } from "#server/pro/customers";
@@ -8,11 +8,11 @@ import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import { getProStatus } from "#server/pro/pro-status";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { refreshAfterCheckout } from "#server/pro/refresh";
-import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/pro";
-import { answerRefusal, seeOther } from "#app/lib/respond.server";
+import { answerRefusal, seeOther } from "#page-kit/respond.server";
 
 const PRO_PATH = "/app/pro";
 const PLAN_BLURB = {

@@ -2,14 +2,14 @@ import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
 import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
-import { choosePasswordPath } from "#server/auth/redirects";
-import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
+import { choosePasswordPath } from "#server/http/redirects";
+import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { formText, identityDeps } from "#app/lib/identity.server";
-import { pageMeta } from "#app/lib/meta";
-import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#page-kit/meta";
+import { readForm } from "#page-kit/form.server";
 import { toastCookie } from "#server/http/toast-cookie";
 import type { Route } from "./+types/verify";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 
 // SPEC §2.5, word for word.
 export const VERIFY_MESSAGES = {

@@ -2,14 +2,14 @@ import { Form, Link, useNavigation } from "react-router";
 import { fieldRefusal } from "#server/errors";
 import { resetPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps } from "#app/lib/identity.server";
-import { pageMeta } from "#app/lib/meta";
-import { readForm } from "#app/lib/form.server";
+import { pageMeta } from "#page-kit/meta";
+import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/reset-password";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;

@@ -1,18 +1,18 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { fieldRefusal } from "#server/errors";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/auth/errors";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
 import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
 import { parseUserType } from "#server/accounts/profiles";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/signin";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 
 // better-auth's OAuth error codes: SPEC §8 gives them no message of their own, so each reads the
 // generic one with what to do on the second line.

@@ -3,17 +3,17 @@ import { fieldRefusal } from "#server/errors";
 import { parseUserType } from "#server/accounts/profiles";
 import { signUpWithPassword } from "#server/auth/flows";
 import { passwordPolicyFrom } from "#server/auth/password-policy";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { cookieHeaders, getSessionUser } from "#server/auth/session";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/signup";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -3,9 +3,9 @@ import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
-import { primaryButton } from "#app/components/forms";
+import { primaryButton } from "#page-kit/forms";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
 import { PAGE_LIMIT_MESSAGE } from "./editor.server";
 

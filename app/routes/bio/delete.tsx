@@ -6,7 +6,7 @@ import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
-import { answerRefusal, refuseWith, requireForm } from "#app/lib/respond.server";
+import { answerRefusal, refuseWith, requireForm } from "#page-kit/respond.server";
 import type { DeleteAnswer } from "#app/components/bio/BioPageRow";
 
 /**

@@ -3,8 +3,8 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
-import { refuseWith } from "#app/lib/respond.server";
+import { pageMeta } from "#page-kit/meta";
+import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext } from "./editor.server";
 

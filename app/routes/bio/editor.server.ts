@@ -5,9 +5,9 @@ import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
 import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
 import type { DomainError } from "#server/errors";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
-import { answerRefusal, refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { BioFormOptions } from "#app/components/bio/BioPageForm";
 

@@ -8,9 +8,9 @@ import { count } from "#app/components/bio/insights-format";
 import { ClicksTable, InsightsTableToggle, ViewsTable } from "#app/components/bio/InsightsTables";
 import { QrCode } from "#app/components/bio/QrCode";
 import { ViewsChart } from "#app/components/bio/ViewsChart";
-import { secondaryButton } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
-import { refuse } from "#app/lib/respond.server";
+import { secondaryButton } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/insights";
 
 // Read-only numbers and pictures: the page works as plain HTML and ships no JavaScript.

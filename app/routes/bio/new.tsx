@@ -2,9 +2,9 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
-import { FormNotice } from "#app/components/forms";
+import { FormNotice } from "#page-kit/forms";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/new";
 import { bioEditorAction, editorContext, PAGE_LIMIT_MESSAGE } from "./editor.server";
 

@@ -1,7 +1,7 @@
 import { getOwnPage } from "#server/bio/pages";
 import { bioPageAddress, qrPng, qrSvg, QR_PNG_SIZE } from "#server/bio/qr";
-import type { AppContext } from "#server/http/context";
-import { plainTextRefusal } from "#app/lib/respond.server";
+import type { AppContext } from "#server/main/context";
+import { plainTextRefusal } from "#page-kit/respond.server";
 
 export type QrFormat = "svg" | "png";
 

@@ -1,6 +1,6 @@
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import type { DomainError } from "#server/errors";
 import { deleteNotification, markAllAsRead, markAsRead } from "#server/notifications/actions";
 import { listNotifications } from "#server/notifications/list";
@@ -9,11 +9,11 @@ import { NotificationsScreen } from "#app/components/notifications/Notifications
 import { NOTIFICATIONS_PATH, type NotificationAnswer } from "#app/components/notifications/types";
 import { localeFrom } from "#isomorphic/format";
 import { formText } from "#app/lib/identity.server";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/notifications";
 import { notificationCard } from "./view.server";
-import { answerRefusal, refuse, refuseWith, requireForm } from "#app/lib/respond.server";
+import { answerRefusal, refuse, refuseWith, requireForm } from "#page-kit/respond.server";
 
 /**
  * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's

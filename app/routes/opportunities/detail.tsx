@@ -3,16 +3,16 @@ import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
 import { listHref } from "#isomorphic/opportunity-links";
 import { deleteOpportunity } from "#server/opportunities/mutations";
 import { getOpportunity } from "#server/opportunities/read";
-import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "#app/components/opportunities/HeartButton";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formText } from "#app/lib/identity.server";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/detail";
-import { refuse, refuseWith, requireForm } from "#app/lib/respond.server";
+import { refuse, refuseWith, requireForm } from "#page-kit/respond.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getSessionUser(request, context);

@@ -4,10 +4,10 @@ import type { OpportunityFormInput } from "#server/opportunities/form";
 import { deadlineFields, timeZoneChoices } from "#server/opportunities/deadline";
 import { getOpportunity } from "#server/opportunities/read";
 import { loadTagCatalogue } from "#server/opportunities/tags";
-import { FormNotice } from "#app/components/forms";
+import { FormNotice } from "#page-kit/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
-import { pageMeta } from "#app/lib/meta";
-import { refuse } from "#app/lib/respond.server";
+import { pageMeta } from "#page-kit/meta";
+import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { saveOpportunity } from "./editor.server";
 

@@ -2,8 +2,8 @@ import type { AppLoadContext } from "react-router";
 import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
 import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
 import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
-import { readForm } from "#app/lib/form.server";
-import { answerRefusal } from "#app/lib/respond.server";
+import { readForm } from "#page-kit/form.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 
 export type EditorActionData = {

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { safeRedirectPath, signInPath } from "#server/auth/redirects";
+import { safeRedirectPath, signInPath } from "#server/http/redirects";
 import { getSessionUser } from "#server/auth/session";
 import { toggleHeart } from "#server/opportunities/hearts";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
-import { plainTextRefusal, refuse } from "#app/lib/respond.server";
+import { plainTextRefusal, refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/heart";
 
 /**

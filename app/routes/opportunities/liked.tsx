@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { AccountPostList } from "#app/components/opportunities/AccountPostList";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/liked";
 import { loadAccountList } from "./account-lists.server";
 

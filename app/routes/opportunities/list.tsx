@@ -6,12 +6,12 @@ import { parseListQuery } from "#server/opportunities/list-query";
 import { logTagSearch } from "#server/opportunities/read";
 import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#isomorphic/tag-groups";
 import { allTags } from "#server/opportunities/tags";
-import { FormNotice, primaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton } from "#page-kit/forms";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { TagFilter } from "#app/components/opportunities/TagFilter";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
-import { answerRefusal } from "#app/lib/respond.server";
+import { pageMeta } from "#page-kit/meta";
+import { answerRefusal } from "#page-kit/respond.server";
 import type { Route } from "./+types/list";
 
 export const EMPTY_TEXT = "Sorry, we couldn't find any opportunities matching your search criteria.";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { AccountPostList } from "#app/components/opportunities/AccountPostList";
-import { primaryButton } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
+import { primaryButton } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/my-posts";
 import { loadAccountList } from "./account-lists.server";
 

@@ -2,9 +2,9 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { timeZoneChoices } from "#server/opportunities/deadline";
 import { loadTagCatalogue } from "#server/opportunities/tags";
-import { FormNotice } from "#app/components/forms";
+import { FormNotice } from "#page-kit/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/new";
 import { saveOpportunity } from "./editor.server";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { primaryButton, secondaryButton } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
+import { primaryButton, secondaryButton } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/sponsor";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

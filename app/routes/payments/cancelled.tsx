@@ -1,9 +1,9 @@
 import { Link, redirect } from "react-router";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { sessionReceipt } from "#server/payments/checkout";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
-import { FormNotice } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
+import { FormNotice } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/cancelled";
 
 /**

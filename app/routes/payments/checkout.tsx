@@ -11,12 +11,12 @@ import {
 } from "#server/payments/sponsor-checkout";
 import type { FieldErrors } from "#server/payments/checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/payments/checkout-reuse";
-import { FormNotice, primaryButton, TextArea, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
 import { formatMoney } from "#isomorphic/format";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/checkout";
-import { answerRefusal, answerRetryLater, refuse, seeOther } from "#app/lib/respond.server";
+import { answerRefusal, answerRetryLater, refuse, seeOther } from "#page-kit/respond.server";
 
 async function offerFor(request: Request, context: Route.LoaderArgs["context"]) {
   const target = checkoutTarget(new URL(request.url).searchParams);

@@ -2,10 +2,10 @@ import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { formatMoney } from "#server/payments/money";
 import { paymentsOverview } from "#server/payments/payments-overview";
-import { primaryButton } from "#app/components/forms";
+import { primaryButton } from "#page-kit/forms";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
 import { dateTimeFormat, localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/my-payments";
 import { connectAction, payoutSetupData } from "./payments.server";
 

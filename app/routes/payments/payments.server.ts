@@ -4,9 +4,9 @@ import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/paym
 import { payoutAccountOf } from "#server/payments/payments-overview";
 import { parseSetupForm } from "#server/payments/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
-import { answerRefusal, refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 
 /** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */
 const ERROR_PAGE = "/500";

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { payoutsDashboardLink } from "#server/payments/payments-overview";
 import { MY_PAYMENTS_PATH } from "#app/components/payments/PayoutSetup";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import type { Route } from "./+types/payouts-dashboard";
 

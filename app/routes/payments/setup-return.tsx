@@ -3,10 +3,10 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { completeOnboardingReturn } from "#server/payments/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
-import { FormNotice } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
+import { FormNotice } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
 import { redirectWithToast } from "#server/http/toast-cookie";
-import { answerRefusal } from "#app/lib/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import type { Route } from "./+types/setup-return";
 import { payoutSetupData } from "./payments.server";
 

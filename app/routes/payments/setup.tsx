@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/setup";
 import { connectAction, payoutSetupData } from "./payments.server";
 

@@ -2,8 +2,8 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { sessionReceipt } from "#server/payments/checkout";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
-import { FormNotice } from "#app/components/forms";
-import { pageMeta } from "#app/lib/meta";
+import { FormNotice } from "#page-kit/forms";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/success";
 
 /** Seconds between looks while the provider's event is on its way. */

@@ -3,9 +3,9 @@ import { SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
 import { getSponsorDetail } from "#server/sponsor-directory/detail";
 import { requirePro } from "#server/pro/guards";
 import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/detail";
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 
 /** A company's page (SPEC detail + page): Pro only, checked before the id is even looked at. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

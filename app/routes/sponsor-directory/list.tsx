@@ -7,13 +7,13 @@ import { listSponsorPreviews, type SponsorPreview } from "#server/sponsor-direct
 import { parseDirectoryQuery } from "#server/sponsor-directory/query";
 import { logSponsorSearch } from "#server/sponsor-directory/search-log";
 import { listSponsorTags } from "#server/sponsor-directory/tags";
-import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { ProNotice } from "#app/components/sponsor-directory/ProNotice";
 import { ProUpsell } from "#app/components/sponsor-directory/ProUpsell";
 import { SearchControls } from "#app/components/sponsor-directory/SearchControls";
 import { SponsorBlurbCards, SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/list";
 
 type Loaded =

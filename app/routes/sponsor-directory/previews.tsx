@@ -3,10 +3,10 @@ import { getSessionUser } from "#server/auth/session";
 import { directoryAccess, type DirectoryAccess } from "#server/sponsor-directory/access";
 import { PREVIEWS_PATH, SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
 import { listSponsorPreviews } from "#server/sponsor-directory/previews";
-import { primaryButton, secondaryButton } from "#app/components/forms";
+import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { ProUpsell } from "#app/components/sponsor-directory/ProUpsell";
 import { SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/previews";
 
 const BACK_HERE = encodeURIComponent(PREVIEWS_PATH);

@@ -6,7 +6,7 @@ import { requirePro } from "#server/pro/guards";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { SponsorBlurbCards } from "#app/components/sponsor-directory/SponsorCards";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/recent";
 
 /** Recently added sponsors (SPEC recents): Pro only; anyone else goes to the Pro page (SPEC §8). */

@@ -7,11 +7,11 @@ import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payment-info";
 import { ACTIVITY_LABELS, PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
 import { activityView } from "./view.server";
-import { refuse } from "#app/lib/respond.server";
+import { refuse } from "#page-kit/respond.server";
 
 /**
  * SPEC §2.5 "Payment info page" (§7.1 sponsorPaymentInfo): Transaction,

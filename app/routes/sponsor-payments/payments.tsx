@@ -5,7 +5,7 @@ import { SponsorPaymentCard } from "#app/components/sponsor-payments/SponsorPaym
 import { useCardsHeldAfterRefund } from "#app/components/sponsor-payments/use-cards-held-after-refund";
 import { useRefundFollowUp } from "#app/components/sponsor-payments/use-refund-follow-up";
 import { localeFrom } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments";
 import { PAYMENTS_PATH, SPONSORS_DASHBOARD_PATH } from "#app/components/sponsor-payments/paths";
 import { cardView } from "./view.server";

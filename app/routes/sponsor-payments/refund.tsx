@@ -1,13 +1,13 @@
 import { data, redirect } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { refundSponsorship } from "#server/payments/refunds";
-import { readForm } from "#app/lib/form.server";
+import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import { PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
 import type { Route } from "./+types/refund";
-import { answerRefusal, refuse, refuseWith } from "#app/lib/respond.server";
+import { answerRefusal, refuse, refuseWith } from "#page-kit/respond.server";
 import type { RefundAnswer } from "#app/components/sponsor-payments/RefundButton";
 
 const REQUESTED = "Refund requested. The payment shows as refunded once the payment provider confirms it.";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#server/db/client";
 import { bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/db/schema";
-import { seedDatabase } from "#server/db/seed";
+import { seedDatabase } from "#server/seed";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { createViewCounter, VIEW_DEDUPE_WINDOW_MS } from "./view-counter";
 

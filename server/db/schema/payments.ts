@@ -194,7 +194,7 @@ export const proMemberships = pgTable(
  * Every webhook event a provider delivered, stored once by (provider, event id)
  * with its payload; `handled_at` is set in the transaction that applied it, so
  * an event whose handler failed stays unhandled and the provider's retry runs
- * it again (server/payments/webhooks/intake.ts).
+ * it again (server/payment-webhooks/intake.ts).
  */
 export const paymentEvents = pgTable(
   "payment_events",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { domainError, success } from "#server/errors";
 import { buildProSession } from "#server/pro/checkout";
 import { PRO_PLAN_KEYS } from "#isomorphic/pro-plans";

@@ -10,7 +10,7 @@ import { portalLink } from "#server/payments/sandbox/portal";
 import { CALLABLE_ORIGIN, CROSS_SITE, serveCallables, type Caller } from "#tests/support/callables";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
-import { receivePaymentEvent } from "#server/payments/webhooks/intake";
+import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { recordingCalls } from "#tests/support/test-sandbox-extras";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { domainError, success } from "#server/errors";
 import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import type { CallableFunction } from "#server/functions/protocol";

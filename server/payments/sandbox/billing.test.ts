@@ -4,7 +4,7 @@ import type { Config } from "#server/config";
 import { notifications, proMemberships, user } from "#server/db/schema";
 import { sandboxPrices, sandboxProCheckouts, sandboxSubscriptions } from "#server/payments/sandbox/schema";
 import { createMailer } from "#server/email/mailer";
-import { handleWebhookRequest } from "#server/payments/webhooks/http";
+import { handleWebhookRequest } from "#server/payment-webhooks/http";
 import { buildProSession } from "#server/pro/checkout";
 import { PRO_PRICE_SPECS } from "#server/pro/prices";
 import { getProStatus } from "#server/pro/pro-status";

@@ -1,4 +1,4 @@
-import { safeRedirectPath } from "#server/auth/redirects";
+import { safeRedirectPath } from "#server/http/redirects";
 import { SandboxRequestError } from "./errors";
 import { checkLink, type LinkCheck, signLink } from "./signing";
 

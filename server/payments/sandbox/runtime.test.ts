@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AppContext } from "#server/http/context";
+import type { AppContext } from "#server/main/context";
 import { requireSandbox } from "#server/payments/sandbox/pages/sandbox.server";
 import { sandboxFor } from "./runtime";
 import type { SandboxProvider } from "./provider";

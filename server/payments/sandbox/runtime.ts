@@ -1,7 +1,7 @@
 import type { SandboxProvider } from "./provider";
 
 /**
- * The sandbox the composition root built (server/http/composition-root.ts), for its /sandbox
+ * The sandbox the composition root built (server/main/composition-root.ts), for its /sandbox
  * pages and the test hooks: there is one only while the sandbox is the payment provider.
  */
 export function sandboxFor(context: { sandbox: SandboxProvider | null }): SandboxProvider {

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { TextField } from "#app/components/forms";
+import { TextField } from "#page-kit/forms";
 import type { CardField } from "#server/payments/sandbox/cards";
 
 type Props = {

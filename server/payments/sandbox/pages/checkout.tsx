@@ -2,14 +2,14 @@ import { Form, redirect, useNavigation } from "react-router";
 import { loadCheckoutView } from "#server/payments/sandbox/checkout-view";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { payCheckout, type PaymentFormField } from "#server/payments/sandbox/pay";
-import { FormNotice, primaryButton, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/checkout";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal, refuse } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const sandbox = requireSandbox(context);

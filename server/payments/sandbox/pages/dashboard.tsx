@@ -3,10 +3,10 @@ import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkLoginLink } from "#server/payments/sandbox/links";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
 import { dateTimeFormat } from "#isomorphic/format";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal, refuse } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 /** Opened through a login link (createLoginLink): signed, for one account, for 15 minutes. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

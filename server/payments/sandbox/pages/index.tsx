@@ -1,6 +1,6 @@
 import { TEST_CARDS } from "#server/payments/sandbox/cards";
 import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { pageMeta } from "#app/lib/meta";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/index";
 import { requireSandbox } from "./sandbox.server";
 

@@ -3,13 +3,13 @@ import { findSandboxAccount, isCurrentOnboardingLink } from "#server/payments/sa
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkOnboardingLink, readOnboardingLink, safeReturnUrl } from "#server/payments/sandbox/links";
 import { parseOnboardingForm, TEST_BANK_ACCOUNT, type OnboardingField, type OnboardingValues } from "#server/payments/sandbox/onboarding-form";
-import { FormNotice, primaryButton, SelectField, TextField } from "#app/components/forms";
+import { FormNotice, primaryButton, SelectField, TextField } from "#page-kit/forms";
 import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/onboarding";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal, refuse } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 /**
  * The account link checks out and the account exists; an expired link goes

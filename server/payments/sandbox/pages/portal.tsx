@@ -4,14 +4,14 @@ import { isSandboxId } from "#server/payments/sandbox/ids";
 import { safeReturnUrl } from "#server/payments/sandbox/links";
 import { applyPortalAction, checkPortalLink, type PortalAction, readPortal } from "#server/payments/sandbox/portal";
 import { isProPlanKey, PRO_PLANS } from "#isomorphic/pro-plans";
-import { FormNotice, primaryButton, secondaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/portal";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal, refuse } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
 const STATUS_TEXT = { active: "Active", past_due: "Past due: the renewal payment failed", canceled: "Ended" } as Record<string, string>;

@@ -2,14 +2,14 @@ import { Form, redirect, useNavigation } from "react-router";
 import type { CardField } from "#server/payments/sandbox/cards";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { loadProCheckoutView, payProCheckout } from "#server/payments/sandbox/pro-pay";
-import { FormNotice, primaryButton } from "#app/components/forms";
+import { FormNotice, primaryButton } from "#page-kit/forms";
 import { CardFieldset } from "#server/payments/sandbox/components/CardFieldset";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
-import { readForm } from "#app/lib/form.server";
-import { pageMeta } from "#app/lib/meta";
+import { readForm } from "#page-kit/form.server";
+import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/pro-checkout";
 import { requireSandbox } from "./sandbox.server";
-import { answerRefusal, refuse } from "#app/lib/respond.server";
+import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 /** The sandbox's hosted checkout for a Pro plan: a subscription (Launchpad, Star Power) or a one-time payment (Limitless). */
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -1,0 +1,170 @@
+import { createRequestHandler } from "@react-router/express";
+import { toNodeHandler } from "better-auth/node";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { ServerBuild } from "react-router";
+import { captchaRouter } from "#server/captcha/routes";
+import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/functions/router";
+import { paymentCallables } from "#server/functions/callables/index";
+import { getSessionUser } from "#server/auth/session";
+import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
+import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
+import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
+import { externalBillingOrigins } from "#server/pro/portal";
+import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payment-webhooks/http";
+import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
+import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
+import type { Services } from "./composition-root";
+import { capRequestBodies } from "#server/http/body-limit";
+import { BROTLI_PARAMS } from "#server/http/document-encoding";
+import { trustedForwarding } from "#server/http/forwarding";
+import { refuseUnknownHosts } from "#server/http/host-check";
+import { requestLogger } from "#server/http/logging";
+import { refuseUnreadableUrls } from "#server/http/malformed-url";
+import type { RequestIds } from "#server/http/request-id";
+import { personalisedResponses } from "#server/http/personalised";
+import { precompressedAssets } from "#server/http/precompressed";
+import { createRenderedDocuments, neverKept } from "#server/http/rendered-documents";
+import { refuseCrossSiteWrites } from "#server/http/same-origin";
+import { securityHeaders } from "#server/http/security";
+import { guardTestRoutes, TEST_ROUTES_PATH } from "#server/http/test-routes";
+import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
+
+/** What `npm run dev` adds (server/main/dev.ts): Vite, which serves the modules pages load in development. */
+export type DevelopmentServer = { middlewares: RequestHandler };
+
+type HttpAppOptions = {
+  /** The built app, or (development) a function that loads the current one per request. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  clientDir: string;
+  /** What the composition root built (server/main/composition-root.ts). */
+  services: Services;
+  /** Where each request's id is kept while it is answered (the logger reads it too). */
+  requestIds?: RequestIds;
+  development?: DevelopmentServer | null;
+};
+
+/** The whole HTTP surface: headers, logging, static files, then React Router. */
+export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
+  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  // Guards first: who sent it and through which proxy, for which host, what address, how big.
+  app.use(trustedForwarding());
+  app.use(requestLogger(logger, requestIds));
+  app.use(
+    securityHeaders({
+      captchaProvider: config.CAPTCHA_PROVIDER,
+      imageOrigins: [config.BIO_ORIGIN],
+      formTargetOrigins: [
+        ...new Set([...externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }), ...externalBillingOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL })]),
+      ],
+    }),
+  );
+  app.use(refuseUnknownHosts(config));
+  app.use(refuseUnreadableUrls());
+  app.use(
+    capRequestBodies([
+      {
+        prefix: FUNCTIONS_PATH_PREFIX,
+        limit: FUNCTIONS_BODY_LIMIT,
+        refuse: (_req, res) => refuseOversizedCall(res),
+      },
+      // Provider webhooks: read raw by their route (the signature covers the exact bytes).
+      webhookBodyRule,
+    ]),
+  );
+  app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
+  if (notificationStreams) {
+    // Server-sent events, before compression: gzip would hold every event back until its buffer fills.
+    app.get(NOTIFICATION_STREAM_PATH, notificationStreamHandler({ streams: notificationStreams, auth, logger }));
+  }
+  // One brotli quality for every response, whether compressed here or by entry.server.tsx.
+  app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
+  // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,
+  // and callable functions, whose router makes the same check and answers it in the functions protocol.
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX, FUNCTIONS_PATH_PREFIX]));
+  // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
+  // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).
+  app.use(UNSUBSCRIBE_PATH_PREFIX, (req, _res, next) => {
+    if (req.method === "POST") delete req.headers.origin;
+    next();
+  });
+
+  // Development: Vite serves the modules (and /@vite/client) the pages load.
+  if (development) app.use(development.middlewares);
+  // Fingerprinted build output never changes under the same name; brotli'd once at build time.
+  app.use("/assets", precompressedAssets(`${clientDir}/assets`));
+  app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // Everything below may be personal: session-bound responses are never cached or sent in clear.
+  app.use(personalisedResponses({ sessionCookiePrefix: SESSION_COOKIE_PREFIX }));
+
+  // better-auth answers only the OAuth callback over HTTP; every other identity
+  // flow runs through our own actions, which apply the rate limits.
+  app.get("/api/auth/callback/:provider", toNodeHandler(auth));
+  app.use(captchaRouter(captcha));
+  const sessionLookup = { auth, db };
+  app.use(
+    functionsRouter({
+      functions: { verifyRecaptcha: verifyRecaptchaFunction(captcha), ...paymentCallables({ db, payments, config }) },
+      // The pages' own session lookup (from the database, a disabled account signed out), by the session cookie.
+      resolveUser: (req) => getSessionUser(new Request(new URL(req.originalUrl, config.PUBLIC_ORIGIN), { headers: { cookie: req.headers.cookie ?? "" } }), sessionLookup),
+      logger,
+      // The router refuses other sites' pages itself, in the functions protocol (exempt from the plain guard above).
+      allowedOrigins: [config.PUBLIC_ORIGIN],
+    }),
+  );
+
+  // In development a component may change under the same data: every page is rendered afresh.
+  const renderedDocuments = development ? neverKept : createRenderedDocuments();
+  const loadContext: LoadContextOf = (req, res) => ({
+    config,
+    db,
+    logger,
+    auth,
+    mailer,
+    captcha,
+    payments,
+    sandbox,
+    searchLog,
+    viewCounter,
+    tagCatalogue,
+    renderedDocuments,
+    sessionSecret,
+    cspNonce: res.locals.cspNonce as string,
+    clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+    requestId: String(req.id),
+    sessionLookups: new WeakMap(),
+  });
+  const pages = (getLoadContext: LoadContextOf) =>
+    createRequestHandler({ build, mode: config.NODE_ENV === "production" ? "production" : "development", getLoadContext });
+  // The end-to-end hooks exist only where enabled, past guardTestRoutes above (server/test-hooks/).
+  if (config.ENABLE_TEST_ROUTES) app.use(TEST_ROUTES_PATH, testHooksRouter({ ...services, pages, loadContext }));
+  if (guestPages) app.use(guestPages.capture);
+  app.all("/{*path}", pages(loadContext));
+
+  app.use(finalErrorHandler(logger));
+  return app;
+}
+
+/** Anything that escapes React Router: log it, answer 500 without details. */
+function finalErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    logger.error({ err: error, url: req.url }, "unhandled request error");
+    if (res.headersSent) return res.end();
+    const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+    res
+      .status(status)
+      .type("html")
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+          `<title>Something went wrong</title></head><body><main><h1>Something went wrong</h1>` +
+          `<p>Please try again in a moment. <a href="/">Go to the home page</a>.</p></main></body></html>`,
+      );
+  };
+}

@@ -1,0 +1,180 @@
+import crypto from "node:crypto";
+import type { Logger } from "pino";
+import { spendNonce } from "#server/abuse/spent-nonces";
+import { createAuth, type Auth } from "#server/auth/auth";
+import { createBioHost, type BioHost } from "#server/bio/host/bio-host";
+import { createViewCounter, type ViewCounter } from "#server/bio/host/view-counter";
+import { createCaptcha, type Captcha } from "#server/captcha/captcha";
+import type { Config } from "#server/config";
+import type { DatabaseHandle, Db } from "#server/db/client";
+import { openConfiguredDatabase } from "#server/db/open";
+import { seedDatabase } from "#server/seed";
+import { createMailer, type Mailer } from "#server/email/mailer";
+import { listenForNotificationChanges } from "#server/notifications/changes";
+import { notificationDepsOf } from "#server/notifications/deps";
+import { startHeartsDigest } from "#server/notifications/hearts-digest";
+import { createNotificationStreams, type NotificationStreams } from "#server/notifications/stream";
+import { countUnreadNotifications } from "#server/notifications/unread";
+import { cachedTagCatalogue, type TagCatalogueReader } from "#server/opportunities/tags";
+import type { GenerationSource } from "#server/page-cache/generation";
+import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
+import { guestPageCacheFor, startGenerationSource } from "#server/page-cache/setup";
+import type { PaymentProvider } from "#server/payments/provider";
+import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
+import { createPaymentProvider, providerMigrations } from "#server/payments/setup";
+import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
+import { ensuringProPricesOnce } from "#server/pro/prices";
+import { resolveSessionSecret } from "#server/http/secret";
+
+/** Everything one app process runs with, built once at start by `startServices`. */
+export type Services = {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  db: Db;
+  sessionSecret: string;
+  mailer: Mailer;
+  auth: Auth;
+  captcha: Captcha;
+  /** Opportunity and sponsor searches, counted in memory and written in batches. */
+  searchLog: SearchLog;
+  /** Bio page views and link clicks, counted in memory and written every second. */
+  viewCounter: ViewCounter;
+  /** The built-in payment sandbox, when it is the provider (its pages and delivery worker use it); else null. */
+  sandbox: SandboxProvider | null;
+  /** The configured card payment provider; it asks for the Pro prices once per process. */
+  payments: PaymentProvider;
+  /** The guest pages' generation (moved by the database's trigger), shared by the caches below. */
+  generation: GenerationSource;
+  /** Guest pages kept in memory, or null when GUEST_PAGE_CACHE=off. */
+  guestPages: GuestPageCache | null;
+  tagCatalogue: TagCatalogueReader;
+  /** Each open tab's live unread count. */
+  notificationStreams: NotificationStreams;
+  /** The bio host (BIO_ORIGIN), answered before Express. */
+  bioHost: BioHost;
+};
+
+export type RunningServices = {
+  services: Services;
+  /** Closes what was built, the last built first; the database last of all. */
+  close(): Promise<void>;
+};
+
+/**
+ * The composition root: the one place that builds the services of an app process, in order,
+ * and remembers how to close each. Nothing else keeps state across requests: routes receive
+ * these through the load context (server/main/context.ts), workers through their arguments.
+ * Should a step fail, what was built before it is closed again before the error goes on.
+ */
+export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
+  const closers: { name: string; close: () => Promise<void> | void }[] = [];
+  const owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void): T => {
+    closers.push({ name, close: () => close(service) });
+    return service;
+  };
+  const close = async () => {
+    for (let closer = closers.pop(); closer; closer = closers.pop()) {
+      logger.debug({ service: closer.name }, "closing");
+      await closer.close();
+    }
+  };
+
+  try {
+    return { services: await build(config, logger, owned), close };
+  } catch (error) {
+    await close().catch((closeError: unknown) => logger.error({ err: closeError }, "closing after a failed start failed"));
+    throw error;
+  }
+}
+
+type Owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void) => T;
+
+async function build(config: Config, logger: Logger, owned: Owned): Promise<Services> {
+  const opened = await openConfiguredDatabase(config, {
+    onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
+  });
+  // Closed last: it checkpoints the embedded database and releases its lock.
+  const database = owned("database", opened.database, () => opened.close());
+  // The product's tables, then the payment provider's own (the sandbox's, only when it is the provider).
+  await database.migrate(providerMigrations(config));
+  const seeded = await seedDatabase(database.db);
+  logger.info({ engine: database.engine, ...seeded }, "database ready");
+  const db = database.db;
+
+  const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  // A mail under way finishes (bounded); queued mail waits in the database for the next start.
+  const mailer = owned("mailer", createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === "production" }), (m) => m.close());
+  if (config.DEV_MAILBOX && config.NODE_ENV === "production") {
+    logger.warn({ devMailbox: true }, "DEV_MAILBOX is on in production: /dev/mailbox shows password-reset links to requests from this machine");
+  }
+  const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
+  const captcha = createCaptcha({
+    provider: config.CAPTCHA_PROVIDER,
+    // A key of its own, derived so that one secret is all an operator manages.
+    hmacKey: crypto.createHmac("sha256", sessionSecret).update("altcha").digest("hex"),
+    maxNumber: config.ALTCHA_MAX_NUMBER,
+    siteKey: config.CAPTCHA_SITE_KEY,
+    secretKey: config.CAPTCHA_SECRET_KEY,
+    onError: (error) => logger.warn({ err: error }, "captcha check could not be made"),
+    spendNonce: (nonce, expiresAt) => spendNonce(db, nonce, expiresAt),
+  });
+
+  // Searches and bio page views counted in the last seconds are written before the database closes.
+  const searchLog = owned(
+    "search log",
+    createSearchLog(db, {
+      onDropped: (dropped) => logger.warn({ dropped }, "search log buffer full: searches dropped"),
+      onError: (err) => logger.error({ err }, "search log flush failed"),
+    }),
+    (log) => log.close(),
+  );
+  const viewCounter = owned(
+    "view counter",
+    createViewCounter(db, { onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try") }),
+    (counter) => counter.close(),
+  );
+
+  // Stripe when configured, else the built-in sandbox, which delivers its stored events to our
+  // webhook endpoint from this process (undelivered events wait in the database).
+  const sandbox =
+    config.PAYMENT_PROVIDER === "sandbox" ? owned("payment sandbox", createSandboxProvider({ db, config, sessionSecret, logger }), (s) => s.close()) : null;
+  if (sandbox) {
+    sandbox.start();
+    // Chosen outright (server/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
+    if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
+  }
+  const payments = ensuringProPricesOnce(createPaymentProvider(config, { sandbox: () => sandbox! }));
+
+  const generation = owned("guest page generation", await startGenerationSource(database), (source) => source.close());
+  const guestPages = guestPageCacheFor(config, generation);
+  const tagCatalogue = cachedTagCatalogue(db, generation);
+
+  // Live unread counts: every committed notification change (the trigger of migration 0013) reaches this
+  // process through LISTEN, and each tab's stream hears its user's new count (ADR 0024).
+  const notificationStreams = owned(
+    "notification streams",
+    createNotificationStreams({
+      countUnread: (uid) => countUnreadNotifications(db, uid),
+      onError: (error, uid) => logger.warn({ err: error, uid }, "unread count not sent; the next change sends it"),
+    }),
+    (streams) => streams.closeAll(),
+  );
+  owned(
+    "notification changes",
+    await listenForNotificationChanges(database, {
+      onChange: notificationStreams.changed,
+      onGap: () => {
+        logger.info("notification changes: listening again; every open stream's count is sent again");
+        notificationStreams.refreshAll();
+      },
+      onError: (error) => logger.warn({ err: error }, "notification changes: connection lost; reconnecting"),
+    }),
+    (listening) => listening.close(),
+  );
+  // The daily hearts roll-up: now, then hourly; every process may run it (one notification per person and day).
+  owned("hearts digest", startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger }), (digest) => digest.close());
+  const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger });
+
+  return { config, logger, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost };
+}

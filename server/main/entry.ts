@@ -1,0 +1,16 @@
+// Entry of the server bundle (see vite.config.ts): binds the React Router
+// build to our HTTP server. `server.js` at the project root imports this.
+import { fileURLToPath } from "node:url";
+import * as build from "virtual:react-router/server-build";
+import { startServer } from "./lifecycle";
+
+export { ConfigError } from "#server/config";
+export { DataDirLockedError } from "#server/db/lock";
+export { PortUnavailableError } from "#server/http/listen";
+
+export function start() {
+  return startServer({
+    build: build as unknown as Parameters<typeof startServer>[0]["build"],
+    clientDir: fileURLToPath(new URL("../client", import.meta.url)),
+  });
+}

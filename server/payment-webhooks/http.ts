@@ -1,0 +1,67 @@
+import type { AppLoadContext } from "react-router";
+import type { BodyLimitRule } from "#server/http/body-limit";
+import { httpStatusOf } from "#server/errors";
+import { WebhookSignatureError, type ProviderName } from "#server/payments/provider";
+import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
+import { receivePaymentEvent } from "./intake";
+import type { WebhookDeps } from "./types";
+
+/** The most a webhook delivery may weigh (server/main/app.ts caps it before anything reads it). */
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+export const WEBHOOK_PATH_PREFIX = "/api/payments/webhooks/";
+
+/** The body cap of the webhook path (server/main/app.ts mounts it before anything reads a body). */
+export const webhookBodyRule: BodyLimitRule = {
+  prefix: WEBHOOK_PATH_PREFIX,
+  limit: WEBHOOK_BODY_LIMIT,
+  refuse: (_req, res) => void res.status(413).type("text/plain").send("Webhook body too large.\n"),
+};
+
+/** The header each provider signs its deliveries in (the sandbox copies Stripe's scheme). */
+const SIGNATURE_HEADER: Record<ProviderName, string> = { stripe: "stripe-signature", sandbox: "sandbox-signature" };
+
+export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "sessionSecret">): WebhookDeps {
+  const { config } = context;
+  return {
+    provider: context.payments,
+    mailer: context.mailer,
+    logger: context.logger,
+    site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN, bioOrigin: config.BIO_ORIGIN },
+    unsubscribeKey: unsubscribeSigningKey(context.sessionSecret),
+  };
+}
+
+const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** Providers only POST: any other method is told so (405 with Allow), as HTTP asks. */
+export function webhookMethodNotAllowed(): Response {
+  return new Response("Webhook deliveries are POST requests.\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * One delivery: the signature is checked over the exact bytes received (400,
+ * and nothing is stored, if it fails), then the event is recorded and handled
+ * once. 200 for handled, already handled or a type we do not act on; 500 only
+ * when the handler failed, which is what makes the provider deliver it again.
+ */
+export async function handleWebhookRequest(
+  request: Request,
+  providerParam: string | undefined,
+  context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "db" | "sessionSecret">,
+): Promise<Response> {
+  const provider = context.payments;
+  if (providerParam !== provider.name) return text(404, "No such webhook endpoint.");
+  const rawBody = Buffer.from(await request.arrayBuffer());
+  let event;
+  try {
+    event = provider.parseWebhook(rawBody, request.headers.get(SIGNATURE_HEADER[provider.name]) ?? undefined);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return text(400, error.message);
+    if (error instanceof SyntaxError) return text(400, "The body is not JSON.");
+    throw error;
+  }
+  if (!event) return text(200, "Ignored: not an event this endpoint acts on.");
+  const result = await receivePaymentEvent(context.db, event, webhookDepsOf(context));
+  if (result.kind === "ERROR") return text(httpStatusOf(result.code), result.message);
+  return text(200, result.outcome === "ALREADY_HANDLED" ? "Already handled." : "Handled.");
+}

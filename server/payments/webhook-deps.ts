@@ -1,0 +1,15 @@
+import type { Logger } from "pino";
+import type { Mailer } from "#server/email/mailer";
+import type { EmailSite } from "#server/email/messages";
+import type { PaymentProvider } from "#server/payments/provider";
+
+/** What handling a provider's event needs besides the database: the payments domain's receipts use it too. */
+export type WebhookDeps = {
+  provider: PaymentProvider;
+  /** Receipts and notification mail go into the outbox with the handler's transaction. */
+  mailer: Mailer;
+  site: EmailSite & { publicOrigin: string; bioOrigin: string };
+  /** Signs the unsubscribe links of notification mails: with `mailer` and `site`, these are sendNotification's deps. */
+  unsubscribeKey: string;
+  logger?: Logger;
+};

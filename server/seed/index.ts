@@ -1,0 +1,134 @@
+import { hashPassword } from "better-auth/crypto";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { account, bioPageViews, bioPages, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
+import { newOpportunityId } from "#server/opportunities/ids";
+import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
+import bioPageData from "#server/seed/data/bio-pages.json" with { type: "json" };
+import opportunityData from "#server/seed/data/opportunities.json" with { type: "json" };
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
+import { upsertSponsorDirectory } from "./sponsor-directory";
+import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
+
+/** `sponsorsRetired`: rows of retired (unsourced) companies this run deleted, logged at start. */
+export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired: number; demoAdded: boolean };
+
+/**
+ * Idempotent: the tag catalogue and the sponsor directory (product content,
+ * so also with demo data off) are upserted on every start, and the demo data
+ * goes in once, in one transaction, only while the demo creator does not exist.
+ */
+export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean } = {}): Promise<SeedResult> {
+  const now = options.now ?? new Date();
+  const tagRows = Object.entries(OPPORTUNITY_TAG_GROUPS).flatMap(([kind, names]) =>
+    names.map((name) => ({ kind: kind as keyof typeof OPPORTUNITY_TAG_GROUPS, name })),
+  );
+  const added = await db.insert(tags).values(tagRows).onConflictDoNothing().returning({ name: tags.name });
+  await db.insert(totals).values({ name: OPPORTUNITY_POSTS_TOTAL, total: 0 }).onConflictDoNothing();
+  const directory = await upsertSponsorDirectory(db);
+  const tagsAdded = added.length + directory.tagsAdded;
+
+  const sponsors = { sponsors: directory.sponsors, sponsorsRetired: directory.retired };
+  if (options.demo === false) return { tagsAdded, ...sponsors, demoAdded: false };
+  const demoAdded = await db.transaction(async (tx) => {
+    const existing = await tx.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
+    if (existing.length > 0) return false;
+    await insertDemoData(tx as unknown as Db, now);
+    return true;
+  });
+  return { tagsAdded, ...sponsors, demoAdded };
+}
+
+async function insertDemoData(db: Db, now: Date): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const people = Object.values(DEMO_ACCOUNTS);
+  await db.insert(user).values(
+    people.map((p) => ({ id: p.id, name: p.name, email: p.email, emailVerified: true, createdAt: now, updatedAt: now })),
+  );
+  await db.insert(account).values(
+    people.map((p) => ({ id: `${p.id}-credential`, accountId: p.id, providerId: "credential", userId: p.id, password: passwordHash })),
+  );
+  await db.insert(profiles).values(people.map((p) => ({ uid: p.id, name: p.profileName, userType: p.type })));
+  await db
+    .insert(logs)
+    .values(people.map((p) => ({ uid: p.id, collection: "users", docId: p.id, description: "signup", type: p.type })));
+
+  const hour = 3_600_000;
+  const posts = opportunityData.map((o) => {
+    const posted = new Date(now.getTime() - o.postedHoursAgo * hour);
+    const poster = DEMO_ACCOUNTS[o.poster as DemoAccountKey];
+    return {
+      id: newOpportunityId(posted),
+      title: o.title,
+      organization: o.organization,
+      description: o.description,
+      bullets: o.bullets,
+      website: o.website,
+      contactName: o.contactName,
+      contactEmail: o.contactEmail,
+      contactPhone: o.contactPhone,
+      minContributionCents: o.minContributionDollars * 100,
+      applicationDeadline: deadline(now, o.deadlineDaysFromNow, o.deadlineTime),
+      datePosted: posted,
+      updatedAt: posted,
+      posterUid: poster.id,
+      posterName: poster.profileName,
+      tags: [...new Set(o.tags)],
+      featuredAt: o.featured ? now : null,
+    };
+  });
+  await db.insert(opportunityPosts).values(posts);
+  await db
+    .update(totals)
+    .set({ total: sql`${totals.total} + ${posts.length}` })
+    .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
+
+  const pages = bioPageData.map((p, index) => ({
+    id: `demo_page_${p.customEnding}`,
+    uid: DEMO_ACCOUNTS[p.owner as DemoAccountKey].id,
+    customEnding: p.customEnding,
+    name: p.name,
+    blurb: p.blurb,
+    links: p.links as (typeof bioPages.$inferInsert)["links"],
+    paymentsEnabled: false,
+    created: new Date(now.getTime() - (index + 1) * 24 * hour),
+    updatedAt: now,
+    featuredAt: p.featured ? now : null,
+  }));
+  await db.insert(bioPages).values(pages);
+  await db.insert(bioPageViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
+
+  const creator = DEMO_ACCOUNTS.creator.id;
+  await db.insert(notifications).values([
+    {
+      uid: creator,
+      title: "Welcome to Sponsorgrid!",
+      message: "Start by browsing opportunities, or publish a bio page so fans and brands can support you.",
+      buttonText: "Browse opportunities",
+      buttonDestination: "/app/opportunities",
+      created: new Date(now.getTime() - 2 * hour),
+    },
+    {
+      uid: creator,
+      title: "Collect tips on your bio page",
+      message: "Connect a Stripe account to receive tips and sponsorships, paid out to your bank.",
+      buttonText: "Set up payments",
+      buttonDestination: "/app/payments/setup",
+      created: new Date(now.getTime() - hour),
+    },
+    {
+      uid: creator,
+      title: "Your profile is ready",
+      message: "Your public profile name is Maya Makes. You can change it on My Account.",
+      unread: false,
+      readOn: new Date(now.getTime() - 3 * hour),
+      created: new Date(now.getTime() - 4 * hour),
+    },
+  ]);
+}
+
+function deadline(now: Date, daysFromNow: number | null, time: string): Date | null {
+  if (daysFromNow === null) return null;
+  const day = new Date(now.getTime() + daysFromNow * 86_400_000).toISOString().slice(0, 10);
+  return new Date(`${day}T${time}:00Z`);
+}

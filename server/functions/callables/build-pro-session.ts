@@ -5,7 +5,7 @@ import { buildProSession } from "#server/pro/checkout";
 import { PRO_PLAN_KEYS } from "#isomorphic/pro-plans";
 import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import type { CallableFunction } from "#server/functions/protocol";
-import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { type CallableDeps, refusedWith, verifiedCall } from "./support";
 
 const proSessionInput = z.object(
   {
@@ -28,12 +28,9 @@ const UNAVAILABLE = "The checkout could not be opened. Please try again in a mom
 export function buildProSessionFunction({ db, payments, config }: CallableDeps): CallableFunction {
   const origins = { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL };
   return async (data, context) => {
-    const verified = verifiedCaller(context);
-    if (verified.kind === "ERROR") return verified;
-    const { caller } = verified;
-    const read = readData(proSessionInput, data);
-    if (read.kind === "ERROR") return read;
-    const { plan, returnTo: asked } = read.input;
+    const call = verifiedCall(context, proSessionInput, data);
+    if (call.kind === "ERROR") return call;
+    const { caller, input: { plan, returnTo: asked } } = call;
     const returnTo = safeRedirectPath(asked, "/app");
     const result = await buildProSession(db, payments, { uid: caller.id, email: caller.email, plan, returnTo, publicOrigin: config.PUBLIC_ORIGIN });
     if (result.kind === "ERROR") return refusedWith(result);

@@ -2,7 +2,7 @@ import { success } from "#server/errors";
 import { z } from "zod";
 import { payoutsDashboardLink } from "#server/payments/payments-overview";
 import type { CallableFunction } from "#server/functions/protocol";
-import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { type CallableDeps, refusedWith, verifiedCall } from "./support";
 
 const noInput = z.strictObject({}, { error: () => "data must be null or an empty object." }).nullable();
 
@@ -13,11 +13,9 @@ const noInput = z.strictObject({}, { error: () => "data must be null or an empty
  */
 export function createLoginLinkFunction({ db, payments }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const verified = verifiedCaller(context);
-    if (verified.kind === "ERROR") return verified;
-    const { caller } = verified;
-    const read = readData(noInput, data);
-    if (read.kind === "ERROR") return read;
+    const call = verifiedCall(context, noInput, data);
+    if (call.kind === "ERROR") return call;
+    const { caller } = call;
     const result = await payoutsDashboardLink(db, payments, caller.id);
     if (result.kind === "ERROR") return refusedWith(result);
     return success({ result: { url: result.url } });

@@ -3,7 +3,7 @@ import { safeRedirectPath } from "#server/http/redirects";
 import { domainError, success } from "#server/errors";
 import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
 import type { CallableFunction } from "#server/functions/protocol";
-import { refusedWith, readData, verifiedCaller, type CallableDeps } from "./support";
+import { type CallableDeps, refusedWith, verifiedCall } from "./support";
 
 /** Where the portal returns to unless the call names a path of ours: My Account, as its Pro Portal button. */
 const ACCOUNT_PATH = "/app/account";
@@ -22,12 +22,9 @@ const portalInput = z
  */
 export function createPortalLinkFunction({ db, payments, config }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const verified = verifiedCaller(context);
-    if (verified.kind === "ERROR") return verified;
-    const { caller } = verified;
-    const read = readData(portalInput, data);
-    if (read.kind === "ERROR") return read;
-    const input = read.input;
+    const call = verifiedCall(context, portalInput, data);
+    if (call.kind === "ERROR") return call;
+    const { caller, input } = call;
     const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
     const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
     if (link.kind === "ERROR") return refusedWith(link);

@@ -1,7 +1,7 @@
 import { success } from "#server/errors";
 import { refundSponsorship } from "#server/payments/refunds";
 import type { CallableFunction } from "#server/functions/protocol";
-import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
+import { type CallableDeps, refusedWith, sponsorSessionIdInput, verifiedCall } from "./support";
 
 /**
  * SPEC §7.1 refundSponsorship: { sponsorSessionId } → { code: 200 } once the
@@ -11,12 +11,9 @@ import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type Call
  */
 export function refundSponsorshipFunction({ db, payments }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const verified = verifiedCaller(context);
-    if (verified.kind === "ERROR") return verified;
-    const { caller } = verified;
-    const read = readData(sponsorSessionIdInput, data);
-    if (read.kind === "ERROR") return read;
-    const { sponsorSessionId } = read.input;
+    const call = verifiedCall(context, sponsorSessionIdInput, data);
+    if (call.kind === "ERROR") return call;
+    const { caller, input: { sponsorSessionId } } = call;
     const result = await refundSponsorship(db, payments, { uid: caller.id, sessionId: sponsorSessionId });
     if (result.kind === "ERROR") return refusedWith(result);
     return success({ result: { code: 200, status: result.status, alreadyRequested: result.alreadyRequested } });

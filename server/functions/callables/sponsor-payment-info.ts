@@ -2,7 +2,7 @@ import { success } from "#server/errors";
 import { paymentFigures } from "#server/payments/payment-figures";
 import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
 import type { CallableFunction } from "#server/functions/protocol";
-import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type CallableDeps } from "./support";
+import { type CallableDeps, refusedWith, sponsorSessionIdInput, verifiedCall } from "./support";
 
 /**
  * SPEC §7.1 sponsorPaymentInfo: { sponsorSessionId } → { code: 200, … } with
@@ -13,12 +13,9 @@ import { refusedWith, readData, sponsorSessionIdInput, verifiedCaller, type Call
  */
 export function sponsorPaymentInfoFunction({ db }: CallableDeps): CallableFunction {
   return async (data, context) => {
-    const verified = verifiedCaller(context);
-    if (verified.kind === "ERROR") return verified;
-    const { caller } = verified;
-    const read = readData(sponsorSessionIdInput, data);
-    if (read.kind === "ERROR") return read;
-    const { sponsorSessionId } = read.input;
+    const call = verifiedCall(context, sponsorSessionIdInput, data);
+    if (call.kind === "ERROR") return call;
+    const { caller, input: { sponsorSessionId } } = call;
     const found = await sponsorPaymentInfo(db, caller.id, sponsorSessionId);
     if (found.kind === "ERROR") return refusedWith(found);
     const { session, entries } = found.info;

@@ -31,6 +31,19 @@ export function verifiedCaller(context: FunctionContext): Success<{ caller: Call
   return success({ caller: context.user });
 }
 
+/** A verified caller's call: who asks and their data, read by `schema`; else the first refusal (401, 403 or 400). */
+export function verifiedCall<Schema extends z.ZodType>(
+  context: FunctionContext,
+  schema: Schema,
+  data: unknown,
+): Success<{ caller: Caller; input: z.infer<Schema> }> | CallableRefusal {
+  const verified = verifiedCaller(context);
+  if (verified.kind === "ERROR") return verified;
+  const read = readData(schema, data);
+  if (read.kind === "ERROR") return read;
+  return success({ caller: verified.caller, input: read.input });
+}
+
 /** A domain function's refusal as the protocol sends it: code and message, never the domain's own fields. */
 export function refusedWith(refused: { code: CallableRefusal["code"]; message: string }, details?: unknown): CallableRefusal {
   return details === undefined ? domainError(refused.code, refused.message) : domainError(refused.code, refused.message, { details });

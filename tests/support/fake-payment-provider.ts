@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
-import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
+import { success } from "#server/errors";
+import { paymentEventSchema } from "#server/payments/events";
 import {
-  WebhookSignatureError,
+  badSignature,
+  notJson,
   type AccountType,
   type CheckoutCreated,
   type ConnectedAccountState,
+  type ParsedWebhook,
   type PaymentDetails,
   type PaymentProvider,
   type ProCheckoutInput,
@@ -211,15 +214,21 @@ export class FakePaymentProvider implements PaymentProvider {
     return `t=${t},v1=${v1}`;
   }
 
-  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent | null {
+  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ParsedWebhook {
     const parts = new Map((signatureHeader ?? "").split(",").map((p) => p.split("=", 2) as [string, string]));
     const t = Number(parts.get("t"));
     const v1 = parts.get("v1") ?? "";
-    if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(v1)) throw new WebhookSignatureError("No valid signature");
-    if (Math.abs(Date.now() / 1000 - t) > 300) throw new WebhookSignatureError("The signature is too old");
+    if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(v1)) return badSignature("No valid signature");
+    if (Math.abs(Date.now() / 1000 - t) > 300) return badSignature("The signature is too old");
     const expected = crypto.createHmac("sha256", this.webhookSecret).update(`${t}.`).update(rawBody).digest();
-    if (!crypto.timingSafeEqual(expected, Buffer.from(v1, "hex"))) throw new WebhookSignatureError("The signature does not match");
-    const parsed = paymentEventSchema.safeParse(JSON.parse(rawBody.toString("utf8")));
-    return parsed.success ? parsed.data : null;
+    if (!crypto.timingSafeEqual(expected, Buffer.from(v1, "hex"))) return badSignature("The signature does not match");
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString("utf8"));
+    } catch {
+      return notJson("The body is not JSON.");
+    }
+    const parsed = paymentEventSchema.safeParse(body);
+    return success({ event: parsed.success ? parsed.data : null });
   }
 }

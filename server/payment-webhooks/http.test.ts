@@ -51,6 +51,14 @@ describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
     expect(await stored(event)).toBeUndefined();
   });
 
+  it("tells the sender in words why it refused a delivery", async () => {
+    const notJson = "{not json";
+    const refusedBody = await post(notJson, sandboxSignature(notJson));
+    expect([refusedBody.status, await refusedBody.text()]).toEqual([400, "The signed body is not JSON\n"]);
+    const unsigned = await post(JSON.stringify(events.checkout("checkout.completed", s)), null);
+    expect([unsigned.status, await unsigned.text()]).toEqual([400, "No Sandbox-Signature header\n"]);
+  });
+
   it("answers 404 for another provider's endpoint, 200 for a type it does not act on", async () => {
     const event = events.checkout("checkout.completed", s);
     const body = JSON.stringify(event);

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { BodyLimitRule } from "#server/http/body-limit";
 import { httpStatusOf } from "#server/errors";
-import { WebhookSignatureError, type ProviderName } from "#server/payments/provider";
+import type { ProviderName } from "#server/payments/provider";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
 import { receivePaymentEvent } from "./intake";
 import type { WebhookDeps } from "./types";
@@ -52,14 +52,9 @@ export async function handleWebhookRequest(
   const provider = context.payments;
   if (providerParam !== provider.name) return text(404, "No such webhook endpoint.");
   const rawBody = Buffer.from(await request.arrayBuffer());
-  let event;
-  try {
-    event = provider.parseWebhook(rawBody, request.headers.get(SIGNATURE_HEADER[provider.name]) ?? undefined);
-  } catch (error) {
-    if (error instanceof WebhookSignatureError) return text(400, error.message);
-    if (error instanceof SyntaxError) return text(400, "The body is not JSON.");
-    throw error;
-  }
+  const parsed = provider.parseWebhook(rawBody, request.headers.get(SIGNATURE_HEADER[provider.name]) ?? undefined);
+  if (parsed.kind === "ERROR") return text(httpStatusOf(parsed.code), parsed.message);
+  const { event } = parsed;
   if (!event) return text(200, "Ignored: not an event this endpoint acts on.");
   const result = await receivePaymentEvent(context.db, event, webhookDepsOf(context));
   if (result.kind === "ERROR") return text(httpStatusOf(result.code), result.message);

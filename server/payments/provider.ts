@@ -1,3 +1,4 @@
+import { refusal, type Refusal, type Success } from "#server/errors";
 import type { PaymentEvent } from "./events";
 
 /**
@@ -51,11 +52,22 @@ export type PaymentDetails = {
 
 export type RefundCreated = { refundId: string; status: "pending" | "succeeded" | "failed" | "canceled" | "requires_action" };
 
-export class WebhookSignatureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WebhookSignatureError";
-  }
+/**
+ * A webhook delivery refused (answered 400, nothing stored): a missing, forged
+ * or stale signature, or a body that is not JSON, is what an attacker or a
+ * misconfigured endpoint sends, an expected refusal rather than a bug.
+ */
+export type WebhookRefusal = Refusal<"invalid-argument", "BAD_SIGNATURE" | "NOT_JSON">;
+
+/** A checked delivery: our event, or null for an event type we do not handle. */
+export type ParsedWebhook = Success<{ event: PaymentEvent | null }> | WebhookRefusal;
+
+export function badSignature(message: string): Refusal<"invalid-argument", "BAD_SIGNATURE"> {
+  return refusal("invalid-argument", "BAD_SIGNATURE", message);
+}
+
+export function notJson(message: string): Refusal<"invalid-argument", "NOT_JSON"> {
+  return refusal("invalid-argument", "NOT_JSON", message);
 }
 
 export interface PaymentProvider extends ProBilling {
@@ -90,11 +102,12 @@ export interface PaymentProvider extends ProBilling {
   refundPayment(input: { idempotencyKey: string; paymentIntentId: string }): Promise<RefundCreated>;
 
   /**
-   * Checks a webhook delivery's signature over the raw body and returns the
-   * event as ours, or null for an event type we do not handle. Throws
-   * WebhookSignatureError for a missing, bad or stale signature.
+   * Checks a webhook delivery's signature over the raw body and answers the
+   * event as ours, or null for an event type we do not handle; a missing, bad
+   * or stale signature is a BAD_SIGNATURE refusal, a signed body that is not
+   * JSON a NOT_JSON one.
    */
-  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent | null;
+  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ParsedWebhook;
 }
 
 /* ---------------------------------------------------------------------------

@@ -35,7 +35,7 @@ describe("createPaymentProvider", () => {
     const [event] = await emulator.completeOnboarding(accountId);
     // A Connect event, signed with the Connect endpoint's secret.
     const signed = emulator.sign(event!);
-    expect(provider.parseWebhook(Buffer.from(signed.payload), signed.header)).toMatchObject({ type: "account.updated", accountId, chargesEnabled: true });
+    expect(provider.parseWebhook(Buffer.from(signed.payload), signed.header)).toMatchObject({ kind: "SUCCESS", event: { type: "account.updated", accountId, chargesEnabled: true } });
   });
 
   it("uses the sandbox when it is chosen even with Stripe keys", () => {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PaymentEvent } from "#server/payments/events";
+import type { ParsedWebhook } from "#server/payments/provider";
 import { SIGNATURE_HEADER } from "#server/payments/sandbox/signing";
 
 /**
@@ -8,7 +9,7 @@ import { SIGNATURE_HEADER } from "#server/payments/sandbox/signing";
  * provider's parseWebhook), keeps what it accepted, and can be told to fail
  * the next deliveries with a 500.
  */
-export async function startTestReceiver(parse: (raw: Buffer, header: string | undefined) => PaymentEvent | null) {
+export async function startTestReceiver(parse: (raw: Buffer, header: string | undefined) => ParsedWebhook) {
   const received: PaymentEvent[] = [];
   const refused: string[] = [];
   let failNext = 0;
@@ -21,14 +22,14 @@ export async function startTestReceiver(parse: (raw: Buffer, header: string | un
         res.writeHead(500).end();
         return;
       }
-      try {
-        const event = parse(Buffer.concat(chunks), req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined);
-        if (event) received.push(event);
-        res.writeHead(200).end();
-      } catch (error) {
-        refused.push(error instanceof Error ? error.message : String(error));
+      const parsed = parse(Buffer.concat(chunks), req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined);
+      if (parsed.kind === "ERROR") {
+        refused.push(parsed.message);
         res.writeHead(400).end();
+        return;
       }
+      if (parsed.event) received.push(parsed.event);
+      res.writeHead(200).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

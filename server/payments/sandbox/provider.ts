@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
-import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
-import { type PaymentProvider, WebhookSignatureError } from "#server/payments/provider";
+import { success } from "#server/errors";
+import { paymentEventSchema } from "#server/payments/events";
+import { badSignature, notJson, type PaymentProvider } from "#server/payments/provider";
 import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
@@ -143,19 +144,20 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       outbox.kick();
     },
 
-    parseWebhook(rawBody, signatureHeader): PaymentEvent | null {
-      verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));
+    parseWebhook(rawBody, signatureHeader) {
+      const verified = verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));
+      if (verified.kind === "ERROR") return verified;
       let body: unknown;
       try {
         body = JSON.parse(rawBody.toString("utf8"));
       } catch {
-        throw new WebhookSignatureError("The signed body is not JSON");
+        return notJson("The signed body is not JSON");
       }
       const type = (body as { type?: unknown } | null)?.type;
-      if (typeof type !== "string" || !KNOWN_TYPES.has(type)) return null;
+      if (typeof type !== "string" || !KNOWN_TYPES.has(type)) return success({ event: null });
       const parsed = paymentEventSchema.safeParse(body);
-      if (!parsed.success || parsed.data.provider !== "sandbox") throw new WebhookSignatureError("The signed body is not a sandbox event");
-      return parsed.data;
+      if (!parsed.success || parsed.data.provider !== "sandbox") return badSignature("The signed body is not a sandbox event");
+      return success({ event: parsed.data });
     },
 
     deliverPendingSandboxEvents: () => outbox.deliverDue(),

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { WebhookSignatureError } from "#server/payments/provider";
+import { success, type Refusal, type Result } from "#server/errors";
+import { badSignature } from "#server/payments/provider";
 
 /**
  * The sandbox signs its webhook deliveries as Stripe does: HMAC-SHA256 over
@@ -23,9 +24,14 @@ export function signatureHeader(key: string, rawBody: Buffer | string, timestamp
   return `t=${timestamp},v1=${hmacHex(key, timestamp, rawBody)}`;
 }
 
-/** Throws WebhookSignatureError unless one v1 signature matches and the timestamp is recent. */
-export function verifySignature(key: string, rawBody: Buffer, header: string | undefined, nowSeconds: number): void {
-  if (!header) throw new WebhookSignatureError(`No ${SIGNATURE_HEADER} header`);
+/** Succeeds when one v1 signature matches and the timestamp is recent; a BAD_SIGNATURE refusal says what is wrong otherwise. */
+export function verifySignature(
+  key: string,
+  rawBody: Buffer,
+  header: string | undefined,
+  nowSeconds: number,
+): Result<object, Refusal<"invalid-argument", "BAD_SIGNATURE">> {
+  if (!header) return badSignature(`No ${SIGNATURE_HEADER} header`);
   let timestamp: number | null = null;
   const signatures: string[] = [];
   for (const part of header.slice(0, 2048).split(",")) {
@@ -33,14 +39,15 @@ export function verifySignature(key: string, rawBody: Buffer, header: string | u
     if (name === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value);
     if (name === "v1" && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
   }
-  if (timestamp === null || signatures.length === 0) throw new WebhookSignatureError(`Unreadable ${SIGNATURE_HEADER} header`);
+  if (timestamp === null || signatures.length === 0) return badSignature(`Unreadable ${SIGNATURE_HEADER} header`);
   const expected = Buffer.from(hmacHex(key, timestamp, rawBody), "hex");
   if (!signatures.some((signature) => crypto.timingSafeEqual(Buffer.from(signature, "hex"), expected))) {
-    throw new WebhookSignatureError("No signature matches the body");
+    return badSignature("No signature matches the body");
   }
   if (Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
-    throw new WebhookSignatureError(`Signature timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} s away from now (stale or replayed)`);
+    return badSignature(`Signature timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} s away from now (stale or replayed)`);
   }
+  return success();
 }
 
 /**

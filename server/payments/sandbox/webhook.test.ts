@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { WebhookSignatureError } from "#server/payments/provider";
 import { createSandboxProvider } from "./provider";
 import { signatureHeader, webhookSigningKey } from "./signing";
 
@@ -24,6 +23,8 @@ const event = {
   currency: "usd",
 };
 const raw = (body: unknown) => Buffer.from(JSON.stringify(body));
+const badSignature = { kind: "ERROR", code: "invalid-argument", reason: "BAD_SIGNATURE" };
+const eventIdOf = (parsed: ReturnType<typeof sandbox.parseWebhook>) => (parsed.kind === "SUCCESS" ? parsed.event?.eventId : undefined);
 
 describe("sandbox parseWebhook", () => {
   it("derives its key from the session secret as the brief says", () => {
@@ -33,13 +34,13 @@ describe("sandbox parseWebhook", () => {
 
   it("returns our event for a good signature", () => {
     const body = raw(event);
-    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ ...event, occurredAt: NOW });
+    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ kind: "SUCCESS", event: { ...event, occurredAt: NOW } });
   });
 
   it("accepts a header with several signatures when one matches (key rotation)", () => {
     const body = raw(event);
     const header = `t=${t},v1=${"0".repeat(64)},${signatureHeader(key, body, t).split(",")[1]}`;
-    expect(sandbox.parseWebhook(body, header)?.eventId).toBe(event.eventId);
+    expect(eventIdOf(sandbox.parseWebhook(body, header))).toBe(event.eventId);
   });
 
   it.each([
@@ -51,22 +52,22 @@ describe("sandbox parseWebhook", () => {
     ["a short signature", `t=${t},v1=abc`],
     ["garbage", "\u0000\u0000"],
   ])("refuses %s", (_name, header) => {
-    expect(() => sandbox.parseWebhook(raw(event), header)).toThrow(WebhookSignatureError);
+    expect(sandbox.parseWebhook(raw(event), header)).toMatchObject(badSignature);
   });
 
   it("refuses a body changed after signing, and a key from another secret", () => {
     const body = raw(event);
     const header = signatureHeader(key, body, t);
-    expect(() => sandbox.parseWebhook(raw({ ...event, amount: 1 }), header)).toThrow(WebhookSignatureError);
+    expect(sandbox.parseWebhook(raw({ ...event, amount: 1 }), header)).toMatchObject({ ...badSignature, message: "No signature matches the body" });
     const forged = signatureHeader(webhookSigningKey("someone-else's-secret-of-32-characters"), body, t);
-    expect(() => sandbox.parseWebhook(body, forged)).toThrow(WebhookSignatureError);
+    expect(sandbox.parseWebhook(body, forged)).toMatchObject({ ...badSignature, message: "No signature matches the body" });
   });
 
   it("refuses a stale signature (older than 300 s) and one from the future", () => {
     const body = raw(event);
-    expect(() => sandbox.parseWebhook(body, signatureHeader(key, body, t - 301))).toThrow(/stale/);
-    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t - 300))?.eventId).toBe(event.eventId);
-    expect(() => sandbox.parseWebhook(body, signatureHeader(key, body, t + 301))).toThrow(WebhookSignatureError);
+    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t - 301))).toMatchObject({ ...badSignature, message: expect.stringMatching(/stale/) });
+    expect(eventIdOf(sandbox.parseWebhook(body, signatureHeader(key, body, t - 300)))).toBe(event.eventId);
+    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t + 301))).toMatchObject(badSignature);
   });
 
   it("parses a replay within the tolerance to the same event id (intake records it once), and refuses it later", () => {
@@ -74,10 +75,11 @@ describe("sandbox parseWebhook", () => {
     const header = signatureHeader(key, body, t);
     const first = sandbox.parseWebhook(body, header);
     const replay = sandbox.parseWebhook(body, header);
-    expect(replay?.eventId).toBe(first?.eventId);
+    expect(eventIdOf(first)).toBe(event.eventId);
+    expect(eventIdOf(replay)).toBe(eventIdOf(first));
     clock.now = new Date(NOW.getTime() + 301_000);
     try {
-      expect(() => sandbox.parseWebhook(body, header)).toThrow(WebhookSignatureError);
+      expect(sandbox.parseWebhook(body, header)).toMatchObject(badSignature);
     } finally {
       clock.now = NOW;
     }
@@ -85,12 +87,12 @@ describe("sandbox parseWebhook", () => {
 
   it("returns null for an event type we do not handle, and refuses a signed body that is not a sandbox event", () => {
     const unknown = raw({ ...event, type: "payout.paid" });
-    expect(sandbox.parseWebhook(unknown, signatureHeader(key, unknown, t))).toBeNull();
+    expect(sandbox.parseWebhook(unknown, signatureHeader(key, unknown, t))).toEqual({ kind: "SUCCESS", event: null });
     for (const bad of [{ ...event, provider: "stripe" }, { ...event, amount: -5 }, { ...event, currency: "USD" }]) {
       const body = raw(bad);
-      expect(() => sandbox.parseWebhook(body, signatureHeader(key, body, t))).toThrow(WebhookSignatureError);
+      expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toMatchObject({ ...badSignature, message: "The signed body is not a sandbox event" });
     }
     const notJson = Buffer.from("{not json");
-    expect(() => sandbox.parseWebhook(notJson, signatureHeader(key, notJson, t))).toThrow(WebhookSignatureError);
+    expect(sandbox.parseWebhook(notJson, signatureHeader(key, notJson, t))).toMatchObject({ kind: "ERROR", reason: "NOT_JSON", message: "The signed body is not JSON" });
   });
 });

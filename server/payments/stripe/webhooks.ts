@@ -1,6 +1,6 @@
 import Stripe from "stripe";
-import type { PaymentEvent } from "#server/payments/events";
-import { WebhookSignatureError } from "#server/payments/provider";
+import { success } from "#server/errors";
+import { badSignature, notJson, type ParsedWebhook } from "#server/payments/provider";
 import { toPaymentEvent } from "#server/payments/stripe/events";
 
 /**
@@ -28,8 +28,8 @@ export function parseStripeWebhook(
   signatureHeader: string | undefined,
   secrets: readonly string[],
   now: () => number = Date.now,
-): PaymentEvent | null {
-  if (!signatureHeader) throw new WebhookSignatureError("No Stripe-Signature header");
+): ParsedWebhook {
+  if (!signatureHeader) return badSignature("No Stripe-Signature header");
   let event: Stripe.Event | null = null;
   let problem = "no webhook secret configured";
   for (const secret of secrets) {
@@ -37,14 +37,16 @@ export function parseStripeWebhook(
       event = Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, now());
       break;
     } catch (error) {
+      // The SDK parses the body only once a signature matched it.
+      if (error instanceof SyntaxError) return notJson("The body is not JSON.");
       if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
       problem = error.message;
     }
   }
-  if (!event) throw new WebhookSignatureError(problem);
+  if (!event) return badSignature(problem);
   const timestamp = signedAt(signatureHeader);
   if (timestamp === null || timestamp - Math.floor(now() / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
-    throw new WebhookSignatureError(`Signature timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s ahead of now (outside the tolerance zone)`);
+    return badSignature(`Signature timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s ahead of now (outside the tolerance zone)`);
   }
-  return toPaymentEvent(event);
+  return success({ event: toPaymentEvent(event) });
 }

@@ -8,7 +8,7 @@
  * - a form page that shows a refusal beside the person's input returns
  *   `answerRefusal(refusal, actionData)`: the page's data with the status the
  *   refusal's code maps to;
- * - a success moves on with `redirectWithToast` (`#app/lib/toast.server`) or
+ * - a success moves on with `redirectWithToast` (`#server/http/toast-cookie`) or
  *   returns the page's data.
  */
 import { data, redirect } from "react-router";

@@ -59,9 +59,11 @@ test("a kept page's scripts run: its nonce is the request's own", async ({ brows
   const before = (await heart.getAttribute("aria-label"))!;
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => navigations.push(frame.url()));
-  await heart.click();
+  // Each toggle is answered before the next click (the button takes one toggle at a time).
+  const toggled = () => page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/heart"));
+  await Promise.all([toggled(), heart.click()]);
   await expect(heart).not.toHaveAttribute("aria-label", before);
-  await heart.click();
+  await Promise.all([toggled(), heart.click()]);
   await expect(heart).toHaveAttribute("aria-label", before);
   // Hearted through the page's script (a fetcher), not by a full page load.
   expect(navigations).toEqual([]);

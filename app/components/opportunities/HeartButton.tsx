@@ -56,6 +56,9 @@ function LiveHeartButton({ liked, totalHearts, ...rest }: HeartButtonProps) {
     : (fetcher.data ?? { liked, totalHearts });
   function submit(event: MouseEvent<HTMLButtonElement>) {
     event.preventDefault();
+    // One toggle at a time: a second click while the first is in flight would race it at the
+    // server, and the answer that arrived last, not the toggle that ran last, would stay on screen.
+    if (pending) return;
     void fetcher.submit({ via: "fetcher", returnTo }, { method: "post", action: heartAction(rest.postId) });
   }
   return <HeartButtonView {...rest} {...state} onClick={submit} />;

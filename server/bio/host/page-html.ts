@@ -1,26 +1,15 @@
-import { contributionText } from "#isomorphic/contribution-text";
 import type { PublicBioPage } from "#server/bio/public-page";
-import { LINK_LABELS, httpUrl } from "#server/bio/links";
-import { linkIcon } from "./icons";
+import { escapeHtml, type BioSite } from "./sections/escape";
+import { goalSection } from "./sections/goal";
+import { linksSection } from "./sections/links";
+import { profileSection } from "./sections/profile";
+import { sponsorshipsSection } from "./sections/sponsorships";
+import { supportSection } from "./sections/support";
+import { wallSection } from "./sections/wall";
 import { BIO_STYLE } from "./style";
 
-/** What every page of the host needs to know about the site. */
-export type BioSite = { bioOrigin: string; publicOrigin: string; appName: string };
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Text for element content and double- or single-quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-/** The address as a reader recognises it: host without "www.", then the path, shortened. */
-export function shownDestination(url: URL): string {
-  const host = url.hostname.replace(/^www\./, "");
-  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
-  const shown = `${host}${path}`;
-  return shown.length > 48 ? `${shown.slice(0, 47)}…` : shown;
-}
+export { escapeHtml, type BioSite };
+export { shownDestination } from "./sections/links";
 
 /** The first `max` characters of `text` (whole code points), on one line, for meta descriptions. */
 function summary(text: string, max: number): string {
@@ -51,10 +40,10 @@ function footer(site: BioSite): string {
 
 /**
  * A public bio page as one HTML document: no script, one inline style,
- * inline icons for the links it has. Every value from the page is escaped;
- * a link is rendered only if its stored address is an http(s) URL (checked
- * again here, whatever `readPublicPage` filtered), and it points at the
- * host's counted redirect, with the destination shown under its label.
+ * inline icons for the links it has. Every value from the page is escaped.
+ * Each part of the page is drawn by its own file in ./sections/, in the
+ * order a visitor reads it: who this is, how to support them, the goal,
+ * the links, the sponsorship offers, the supporters.
  */
 export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: string): string {
   const canonical = `${site.bioOrigin}/${page.customEnding}`;
@@ -76,35 +65,15 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     meta("name", "twitter:description", description) +
     meta("name", "twitter:image", image);
 
-  const links = page.links.flatMap((link) => {
-    const url = httpUrl(link.url);
-    if (!url) return [];
-    return [
-      `<li><a href="/${page.customEnding}/go/${link.type}" rel="noopener">${linkIcon(link.type)}` +
-        `<span><b>${escapeHtml(LINK_LABELS[link.type])}</b><small>${escapeHtml(shownDestination(url))}</small></span></a></li>`,
-    ];
-  });
-  // Pay actions are plain links to the app host's checkout (ADR 0017): this host keeps no script and no form.
-  const checkout = (query: string) => `${escapeHtml(site.publicOrigin)}/app/payments/checkout?page=${encodeURIComponent(page.customEnding)}&amp;${query}`;
-  const sponsorships = page.sponsorships.map((option) => {
-    const collectable = option.minContributionCents > 0;
-    const action =
-      page.takesPayments && collectable
-        ? `<a class="p" href="${checkout(`option=${encodeURIComponent(option.id)}`)}" aria-label="Sponsor ${escapeHtml(option.title)}">Sponsor</a>`
-        : "";
-    return `<li><b>${escapeHtml(option.title)}</b>${escapeHtml(contributionText(option.minContributionCents, option.currency, site.appName))}${action}</li>`;
-  });
-  const tip = page.takesPayments ? `<p class="t"><a class="p" href="${checkout("kind=tip")}">Send a tip</a></p>` : "";
-  const initial = [...page.name.trim()][0]?.toLocaleUpperCase("en-US") ?? "";
-
   return (
     head({ title: `${page.name} | ${site.appName}`, description, canonical, extra: social, site }) +
-    `<body><main><header><div class="i" aria-hidden="true">${escapeHtml(initial)}</div><h1>${escapeHtml(page.name)}</h1>` +
-    (page.blurb.trim() ? `<p class="b">${escapeHtml(page.blurb.replace(/\r\n?/g, "\n").trim())}</p>` : "") +
-    `</header>` +
-    (links.length > 0 ? `<nav aria-label="Links"><ul class="l">${links.join("")}</ul></nav>` : "") +
-    (sponsorships.length > 0 ? `<section aria-labelledby="s"><h2 id="s">Sponsorship options</h2><ul class="s">${sponsorships.join("")}</ul></section>` : "") +
-    tip +
+    `<body><main>` +
+    profileSection(page) +
+    supportSection(page, site) +
+    goalSection(page) +
+    linksSection(page) +
+    sponsorshipsSection(page, site) +
+    wallSection(page) +
     `</main>${footer(site)}</body></html>`
   );
 }

@@ -16,6 +16,8 @@ export const profiles = pgTable(
     paymentsEnabled: boolean().notNull().default(false),
     // Derived from the signup log entry; kept here so reads need no log scan.
     userType: text().$type<UserType>(),
+    // The profile photo's content id (server/media/); null shows the name's initial.
+    photoId: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import type { BioTheme } from "#isomorphic/bio-theme";
 import { user } from "./auth";
 
 export const LINK_TYPES = [
@@ -7,7 +8,12 @@ export const LINK_TYPES = [
   "store", "tiktok", "twitch", "twitter", "website", "youtube",
 ] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
-export type BioPageLink = { type: LinkType; url: string };
+/**
+ * One link of a page. `title` replaces the type's label when set; `enabled`
+ * false keeps the link in the editor but off the public page. The array's
+ * order is the page's order.
+ */
+export type BioPageLink = { type: LinkType; url: string; title?: string; enabled?: boolean };
 export type BioPageSponsorship = { post_id: string };
 
 /** A public bio (link-in-bio) page; SPEC calls it a business-bio page (bizb) served at {BIO_ORIGIN}/{custom_ending}. */
@@ -28,6 +34,18 @@ export const bioPages = pgTable(
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     featuredAt: timestamp({ withTimezone: true }),
+    // The page's look (isomorphic/bio-theme.ts); null is the default theme.
+    theme: jsonb().$type<BioTheme>(),
+    // The support block at the top of the page: tips on/off, preset amounts and the minimum, in minor units.
+    acceptTips: boolean().notNull().default(true),
+    tipPresets: jsonb().$type<number[]>().notNull().default([300, 500, 1000]),
+    tipMinimum: integer().notNull().default(100),
+    // Shown to a supporter on the success page after paying.
+    thankYouMessage: text().notNull().default(""),
+    // The opt-in supporter wall, and an optional goal (target in minor units of the page's currency).
+    wallEnabled: boolean().notNull().default(false),
+    goalTitle: text(),
+    goalTarget: integer(),
   },
   (t) => [
     check("bio_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),
@@ -37,6 +55,8 @@ export const bioPages = pgTable(
       sql`jsonb_typeof(${t.sponsorships}) = 'array' and jsonb_array_length(${t.sponsorships}) <= 10`,
     ),
     index("bio_pages_uid_idx").on(t.uid, t.updatedAt),
+    check("bio_pages_tip_minimum_check", sql`${t.tipMinimum} > 0`),
+    check("bio_pages_goal_target_check", sql`${t.goalTarget} is null or ${t.goalTarget} > 0`),
     index("bio_pages_featured_idx").on(t.featuredAt).where(sql`${t.featuredAt} is not null`),
   ],
 );

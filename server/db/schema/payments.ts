@@ -61,6 +61,11 @@ export const sponsorSessions = pgTable(
     platformFee: integer().notNull().default(0),
     sponsorEmail: text(),
     message: text().notNull(),
+    // The name the supporter chose to show the creator (optional), whether they asked to keep their
+    // support off the public wall, and whether the creator hid it from the wall.
+    supporterName: text(),
+    private: boolean().notNull().default(false),
+    hiddenFromWall: boolean().notNull().default(false),
     paymentIntentId: text().unique("sponsor_sessions_payment_intent_id_unique"),
     status: text().$type<SponsorSessionStatus>().notNull().default("pending"),
     expiresAt: timestamp({ withTimezone: true }),

@@ -3,8 +3,10 @@ import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
+import { goalProgress, goalRaised, type GoalProgress } from "./goal";
 import { httpUrl, isLinkType, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
+import { readWall, type WallEntry } from "./wall";
 
 /** Everything a public bio page shows, as of one read. */
 export type PublicBioPage = {
@@ -28,6 +30,10 @@ export type PublicBioPage = {
    */
   ownerActive: boolean;
   updatedAt: Date;
+  /** The goal bar, when the owner set a goal (server/bio/goal.ts). */
+  goal: GoalProgress | null;
+  /** The supporter wall's entries, newest first; null while the owner has the wall off (server/bio/wall.ts). */
+  wall: WallEntry[] | null;
 };
 
 /** The page at `ending`, or null (unknown, or not an ending at all: no query then). */
@@ -45,15 +51,26 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
       ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
+      wallEnabled: bioPages.wallEnabled,
+      goalTitle: bioPages.goalTitle,
+      goalTarget: bioPages.goalTarget,
+      goalStartedAt: bioPages.goalStartedAt,
     })
     .from(bioPages)
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
     .where(eq(bioPages.customEnding, ending));
   if (!page) return null;
-  const { accountCompleted, ...fields } = page;
-  // Nothing of a disabled owner's page is shown, so its sponsorship options are not read.
-  const sponsorships = page.ownerActive ? await publicSponsorshipOptions(db, page.uid, page.sponsorships) : [];
-  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
+  const { accountCompleted, wallEnabled, goalTitle, goalTarget, goalStartedAt, ...fields } = page;
+  // Nothing of a disabled owner's page is shown, so its sponsorship options, goal and wall are not read.
+  const active = page.ownerActive;
+  const hasGoal = active && goalTarget !== null && goalTarget > 0;
+  const [sponsorships, raised, wall] = await Promise.all([
+    active ? publicSponsorshipOptions(db, page.uid, page.sponsorships) : [],
+    hasGoal ? goalRaised(db, page.id, goalStartedAt) : 0,
+    active && wallEnabled ? readWall(db, page.id) : null,
+  ]);
+  const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
+  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true, goal, wall };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

@@ -2,11 +2,13 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext } from "./editor.server";
+import { isWallGoalPost, wallGoalAction, wallGoalView } from "./wall-goal.server";
 
 /**
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
@@ -27,11 +29,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     page: { id: page.id, customEnding: page.customEnding },
     values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: page.links, sponsorships: page.sponsorships },
     locale: localeFrom(request.headers.get("Accept-Language")),
+    wallGoal: await wallGoalView(context, user.id, page.id),
   };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
+  if (await isWallGoalPost(request)) return wallGoalAction(request, context, user.id, pageIdFrom(request, params));
   return bioEditorAction(request, context, user.id, pageIdFrom(request, params));
 }
 
@@ -39,6 +43,8 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit 
 
 export default function EditBioPage({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const wallGoalAnswer = actionData && "wallGoal" in actionData ? actionData.wallGoal : null;
+  const pageAnswer = actionData && !("wallGoal" in actionData) ? actionData : null;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
@@ -46,10 +52,10 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
       </Link>
       <h1 className="mt-4 text-3xl font-bold">Edit bio page</h1>
       <BioPageForm
-        key={actionData?.formKey ?? "form"}
-        values={actionData?.values ?? loaderData.values}
-        errors={actionData?.errors ?? {}}
-        message={actionData?.message}
+        key={pageAnswer?.formKey ?? "form"}
+        values={pageAnswer?.values ?? loaderData.values}
+        errors={pageAnswer?.errors ?? {}}
+        message={pageAnswer?.message}
         choices={loaderData.choices}
         options={loaderData.options}
         bioOrigin={loaderData.bioOrigin}
@@ -57,6 +63,15 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
         submitLabel="Save changes"
         busy={busy}
         locale={loaderData.locale}
+      />
+      <WallAndGoalSettings
+        key={wallGoalAnswer?.formKey ?? "wall-goal"}
+        values={wallGoalAnswer?.values ?? loaderData.wallGoal.values}
+        errors={wallGoalAnswer?.errors ?? {}}
+        hasGoal={loaderData.wallGoal.hasGoal}
+        progressText={loaderData.wallGoal.progressText}
+        supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
+        busy={busy}
       />
     </div>
   );

@@ -22,6 +22,8 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     takesPayments: false,
     ownerActive: true,
     updatedAt: new Date(0),
+    goal: null,
+    wall: null,
     ...overrides,
   };
 }

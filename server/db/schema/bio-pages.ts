@@ -46,6 +46,8 @@ export const bioPages = pgTable(
     wallEnabled: boolean().notNull().default(false),
     goalTitle: text(),
     goalTarget: integer(),
+    // When the current goal was set: only payments from then on count towards it (a new goal starts at zero).
+    goalStartedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     check("bio_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),

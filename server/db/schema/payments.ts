@@ -91,6 +91,8 @@ export const sponsorSessions = pgTable(
     index("sponsor_sessions_poster_created_idx").on(t.posterUid, t.created),
     // My Payments: what a signed-in person paid as a sponsor.
     index("sponsor_sessions_sponsor_created_idx").on(t.sponsorUid, t.created),
+    // A bio page's supporter wall and goal: its sessions, newest first.
+    index("sponsor_sessions_bio_page_created_idx").on(t.bioPageId, t.created),
     // An open checkout found again for the same browser and form (only pending rows are looked up).
     index("sponsor_sessions_reuse_key_idx").on(t.reuseKey).where(sql`${t.reuseKey} is not null and ${t.status} = 'pending'`),
   ],

@@ -1,0 +1,77 @@
+import { Form, Link } from "react-router";
+import type { WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
+import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
+
+/** What the form shows: the saved settings, or what was typed when a save was refused. */
+export type WallGoalFormValues = { wallEnabled: boolean; goalTitle: string; goalTarget: string };
+
+type Props = {
+  values: WallGoalFormValues;
+  errors: WallGoalFieldErrors;
+  /** Whether a goal is saved now (the Remove button shows then). */
+  hasGoal: boolean;
+  /** "$120 of $500 raised · 24%", for a saved goal. */
+  progressText: string | null;
+  supportersHref: string;
+  busy: boolean;
+};
+
+/**
+ * The bio editor's "Supporter wall and goal" form: its own form and intent
+ * (wall-goal), so it saves without the page form, and works without JavaScript.
+ */
+export function WallAndGoalSettings({ values, errors, hasGoal, progressText, supportersHref, busy }: Props) {
+  const problems = Object.values(errors).filter(Boolean);
+  return (
+    <section aria-labelledby="wall-goal-heading" className="mt-12 rounded-2xl border border-primary/15 bg-white p-5 shadow-sm sm:p-6">
+      <h2 id="wall-goal-heading" className="text-xl font-bold">
+        Supporter wall and goal
+      </h2>
+      <Form method="post" noValidate className="mt-4 space-y-6">
+        {problems.length > 0 ? <FormNotice>Please correct the {problems.length === 1 ? "field" : "fields"} below: nothing was saved.</FormNotice> : null}
+        <div>
+          <label className="flex items-start gap-3 font-medium">
+            <input type="checkbox" name="wallEnabled" value="on" defaultChecked={values.wallEnabled} aria-describedby="wall-hint" className="mt-1 h-5 w-5 flex-none accent-primary" />
+            Show a supporter wall on my page
+          </label>
+          <p id="wall-hint" className="mt-1 pl-8 text-sm text-muted">
+            Your 10 latest supporters with the name and message they gave. Supporters who asked to stay private show as &ldquo;A private supporter&rdquo;, refunded payments
+            leave the wall, and you can hide anyone from <Link to={supportersHref}>your supporters list</Link>.
+          </p>
+        </div>
+        <fieldset className="space-y-4">
+          <legend className="font-semibold">Goal</legend>
+          <p className="text-sm text-muted">
+            A progress bar under your support button. It counts what supporters pay from the moment you set the goal; refunds come off.
+          </p>
+          {progressText ? (
+            <p className="rounded-lg bg-secondary/40 px-3 py-2 text-sm" data-testid="goal-progress">
+              So far: {progressText}
+            </p>
+          ) : null}
+          <TextField label="Goal title" name="goalTitle" defaultValue={values.goalTitle} maxLength={100} error={errors.goalTitle} hint="Up to 100 characters, like “New camera”." />
+          <TextField
+            label="Target (USD)"
+            name="goalTarget"
+            defaultValue={values.goalTarget}
+            inputMode="decimal"
+            autoComplete="off"
+            error={errors.goalTarget}
+            hint="In dollars, like 500 or 499.99."
+            className="max-w-xs"
+          />
+        </fieldset>
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" name="intent" value="wall-goal" className={primaryButton} disabled={busy}>
+            Save wall and goal
+          </button>
+          {hasGoal ? (
+            <button type="submit" name="intent" value="wall-goal-remove" className={secondaryButton} disabled={busy}>
+              Remove goal
+            </button>
+          ) : null}
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "bio_pages" ADD COLUMN "goal_started_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "sponsor_sessions_bio_page_created_idx" ON "sponsor_sessions" USING btree ("bio_page_id","created");

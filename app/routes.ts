@@ -57,6 +57,7 @@ export default [
   route("app/account/bizbio/delete", "routes/bio/delete.tsx"),
   // Insights of one page: the owner's charts, QR code and share image.
   route("app/account/bizbio/:pageId/insights", "routes/bio/insights.tsx"),
+  route("app/account/bizbio/:pageId/supporters", "routes/bio/supporters.tsx"),
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
 

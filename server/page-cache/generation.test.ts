@@ -19,6 +19,8 @@ const WATCHED_WRITES: Record<string, string> = {
   "profiles (payments on or off)": `update profiles set payments_enabled = payments_enabled where false`,
   "user (disabled)": `update "user" set disabled = disabled where false`,
   "user (deleted)": `delete from "user" where false`,
+  "ledger_entries (a payment, refund or dispute: wall and goal)": `delete from ledger_entries where false`,
+  "sponsor_sessions (hidden from the wall)": `update sponsor_sessions set hidden_from_wall = hidden_from_wall where false`,
 };
 // Writes guest pages never show: they leave the cached pages alone.
 const UNWATCHED_WRITES: Record<string, string> = {
@@ -26,6 +28,7 @@ const UNWATCHED_WRITES: Record<string, string> = {
   "rate limits": `delete from rate_limits where false`,
   "profiles (user type)": `update profiles set user_type = user_type where false`,
   "user (name)": `update "user" set name = name where false`,
+  "sponsor sessions (a checkout's status)": `update sponsor_sessions set status = status where false`,
 };
 
 describe("the count of unit-test generations", () => {

@@ -1,4 +1,4 @@
-import { formatMoney } from "#isomorphic/format";
+import { dateTimeFormat, formatMoney } from "#isomorphic/format";
 import type { PublicBioPage } from "#server/bio/public-page";
 import type { WallEntry } from "#server/bio/wall";
 import { escapeHtml } from "./escape";
@@ -22,7 +22,7 @@ export function wallMessage(text: string): string {
 }
 
 // The page is kept as rendered bytes for everyone, so a date, not "2 hours ago", which would go stale.
-const DAY = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const DAY = dateTimeFormat("en-US", "longDateUtc");
 
 function entryHtml(entry: WallEntry): string {
   const when = `<small><time datetime="${entry.at.toISOString()}">${DAY.format(entry.at)}</time></small>`;

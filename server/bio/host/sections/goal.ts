@@ -4,11 +4,13 @@ import { escapeHtml } from "./escape";
 
 /**
  * The goal card's look, in the page's theme colours (the bio host's CSS
- * contract: --btn card, --btn-fg text and bar). A native <progress> needs no
- * inline style (the CSP allows none) and is announced as a progress bar.
+ * contract): an outline in the text colour on the page background, so it
+ * does not read as a tappable link card; the bar is drawn in the text colour
+ * too. A native <progress> needs no inline style (the CSP allows none) and is
+ * announced as a progress bar.
  */
 export const GOAL_STYLE = [
-  ".g{margin:2rem 0 0;padding:1rem 1.25rem;border-radius:1rem;background:var(--btn,#b4fee7);color:var(--btn-fg,#2b1a40)}",
+  ".g{margin:2rem 0 0;padding:1rem 1.25rem;border:2px solid var(--fg,#fff);border-radius:1rem;color:var(--fg,#fff)}",
   ".g h2{margin:0;font-size:1.1rem;text-align:left;overflow-wrap:anywhere}",
   ".g progress{display:block;width:100%;height:1rem;margin:.6rem 0 .4rem;-webkit-appearance:none;appearance:none;border:2px solid currentColor;border-radius:1rem;background:none;overflow:hidden}",
   ".g progress::-webkit-progress-bar{background:none}",

@@ -9,7 +9,23 @@ export const MAIN_NAV = [
   { to: "/featured", label: "Featured" },
 ] as const;
 
-export type HeaderAccount = { name: string; email: string; unreadNotifications: number };
+export type HeaderAccount = {
+  name: string;
+  email: string;
+  unreadNotifications: number;
+  /** The person's bio pages as the header needs them: its only page's id (else null), and whether there is any. */
+  pages: { onlyPageId: string | null; hasPage: boolean };
+};
+
+/**
+ * A creator's own two links (docs/decisions/0035-creator-home.md): "My page" for every signed-in
+ * person (the only page's editor, else the dashboard of pages, where the first one is made) and
+ * "Earnings" (SPEC's My Payments) once there is a page to earn from.
+ */
+export function creatorNav(pages: HeaderAccount["pages"]): { to: string; label: string }[] {
+  const myPage = { to: pages.onlyPageId ? `/edit/${pages.onlyPageId}` : "/app/account/bizbio", label: "My page" };
+  return pages.hasPage ? [myPage, { to: "/app/account/payments", label: "Earnings" }] : [myPage];
+}
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium no-underline hover:bg-primary/10 ${isActive ? "text-primary underline decoration-2 underline-offset-8" : "text-ink"}`;
@@ -96,6 +112,13 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
                 {item.label}
               </NavLink>
             ))}
+            {account
+              ? creatorNav(account.pages).map((item) => (
+                  <NavLink key={item.to} to={item.to} className={linkClass}>
+                    {item.label}
+                  </NavLink>
+                ))
+              : null}
             {account ? null : (
               <Link
                 to="/signin"
@@ -119,6 +142,13 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
                   {item.label}
                 </NavLink>
               ))}
+              {account
+                ? creatorNav(account.pages).map((item) => (
+                    <NavLink key={item.to} to={item.to} className={linkClass}>
+                      {item.label}
+                    </NavLink>
+                  ))
+                : null}
               {account ? null : (
                 <Link to="/signin" className="mt-1 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white no-underline">
                   Sign In

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { ledgerEntries, sponsorSessions, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
 
@@ -32,7 +32,7 @@ export function monthWindow(now: Date, length = EARNINGS_MONTHS): string[] {
   return Array.from({ length }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (length - 1 - i), 1)).toISOString().slice(0, 7));
 }
 
-const sum = (column: typeof ledgerEntries.gross) => sql<number>`coalesce(sum(${column}), 0)::int`;
+const sum = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::int`;
 
 /**
  * A creator's earnings per currency, by UTC month for the last EARNINGS_MONTHS

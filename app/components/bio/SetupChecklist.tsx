@@ -31,8 +31,8 @@ function Step({ number, title, done, children }: { number: number; title: string
       </span>
       <div className="min-w-0 flex-1">
         <h3 className="font-bold">
-          {title}
-          <span className={done ? "ml-2 rounded-full bg-secondary px-2 py-0.5 text-xs font-semibold text-ink" : "sr-only"}>{done ? "Done" : "(to do)"}</span>
+          {title}{" "}
+          <span className={done ? "ml-1 rounded-full bg-secondary px-2 py-0.5 text-xs font-semibold text-ink" : "sr-only"}>{done ? "Done" : "(to do)"}</span>
         </h3>
         <div className="mt-1 text-sm text-muted">{children}</div>
       </div>

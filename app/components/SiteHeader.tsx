@@ -112,9 +112,10 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
                 {item.label}
               </NavLink>
             ))}
+            {/* From lg up: below it they would wrap the bar, and sit in the Menu instead. */}
             {account
               ? creatorNav(account.pages).map((item) => (
-                  <NavLink key={item.to} to={item.to} className={linkClass}>
+                  <NavLink key={item.to} to={item.to} className={(state) => `${linkClass(state)} hidden lg:inline`}>
                     {item.label}
                   </NavLink>
                 ))
@@ -129,7 +130,7 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
             )}
           </nav>
 
-          <details className="relative md:hidden">
+          <details className={`relative ${account ? "lg:hidden" : "md:hidden"}`}>
             <summary className="cursor-pointer rounded-md border border-primary/30 px-3 py-2 font-medium text-primary">
               Menu
             </summary>
@@ -138,7 +139,7 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
               className="absolute right-0 z-20 mt-2 flex w-56 flex-col gap-1 rounded-lg border border-primary/15 bg-white p-2 shadow-lg"
             >
               {MAIN_NAV.map((item) => (
-                <NavLink key={item.to} to={item.to} className={linkClass}>
+                <NavLink key={item.to} to={item.to} className={(state) => `${linkClass(state)} ${account ? "md:hidden" : ""}`}>
                   {item.label}
                 </NavLink>
               ))}

@@ -64,7 +64,8 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             </span>
           ) : null}
         </span>
-        <span className="sr-only sm:not-sr-only">Account</span>
+        {/* Only the avatar below lg: the bar holds the Menu there too (My page, Earnings). */}
+        <span className="sr-only lg:not-sr-only">Account</span>
       </summary>
       <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-primary/15 bg-white p-2 shadow-lg">
         <p className="truncate px-3 py-2 text-sm text-muted">{account.email}</p>

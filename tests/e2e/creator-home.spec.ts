@@ -104,6 +104,8 @@ function parseCsv(text: string): string[][] {
 
 
 test("a new creator sees the checklist until payouts are connected through the sandbox; then the page takes tips", async ({ page, context }) => {
+  // Sign-up, onboarding and axe on two screens at two sizes: more than the default minute on two busy cores.
+  test.slow();
   await verifiedUser(page);
   const main = page.getByRole("navigation", { name: "Main" });
   // No page yet: "My page" leads to the dashboard of pages, and there is nothing to earn from.
@@ -172,6 +174,7 @@ test("a new creator sees the checklist until payouts are connected through the s
 });
 
 test("the home shows earnings after tips; the CSV matches the ledger to the cent; Refund asks first", async ({ page }) => {
+  test.slow();
   await verifiedUser(page, "Earning Creator");
   const hooks = testHooks(page.request);
   await hooks.paymentsReady();

@@ -78,6 +78,8 @@ export default [
   route("app/payments/setup/refresh", "routes/payments/setup-refresh.tsx"),
   route("app/account/payments", "routes/payments/my-payments.tsx"),
   route("app/account/payments/dashboard", "routes/payments/payouts-dashboard.ts"),
+  // The received payments as a spreadsheet (a file, no page).
+  route("app/account/payments/export.csv", "routes/payments/export-csv.ts"),
 
   // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),

@@ -9,7 +9,23 @@ export const MAIN_NAV = [
   { to: "/featured", label: "Featured" },
 ] as const;
 
-export type HeaderAccount = { name: string; email: string; unreadNotifications: number };
+export type HeaderAccount = {
+  name: string;
+  email: string;
+  unreadNotifications: number;
+  /** The person's bio pages as the header needs them: its only page's id (else null), and whether there is any. */
+  pages: { onlyPageId: string | null; hasPage: boolean };
+};
+
+/**
+ * A creator's own two links (docs/decisions/0036-creator-home.md): "My page" for every signed-in
+ * person (the only page's editor, else the dashboard of pages, where the first one is made) and
+ * "Earnings" (SPEC's My Payments) once there is a page to earn from.
+ */
+export function creatorNav(pages: HeaderAccount["pages"]): { to: string; label: string }[] {
+  const myPage = { to: pages.onlyPageId ? `/edit/${pages.onlyPageId}` : "/app/account/bizbio", label: "My page" };
+  return pages.hasPage ? [myPage, { to: "/app/account/payments", label: "Earnings" }] : [myPage];
+}
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium no-underline hover:bg-primary/10 ${isActive ? "text-primary underline decoration-2 underline-offset-8" : "text-ink"}`;
@@ -48,7 +64,8 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             </span>
           ) : null}
         </span>
-        <span className="sr-only sm:not-sr-only">Account</span>
+        {/* Only the avatar below lg: the bar holds the Menu there too (My page, Earnings). */}
+        <span className="sr-only lg:not-sr-only">Account</span>
       </summary>
       <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-primary/15 bg-white p-2 shadow-lg">
         <p className="truncate px-3 py-2 text-sm text-muted">{account.email}</p>
@@ -96,6 +113,14 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
                 {item.label}
               </NavLink>
             ))}
+            {/* From lg up: below it they would wrap the bar, and sit in the Menu instead. */}
+            {account
+              ? creatorNav(account.pages).map((item) => (
+                  <NavLink key={item.to} to={item.to} className={(state) => `${linkClass(state)} hidden lg:inline`}>
+                    {item.label}
+                  </NavLink>
+                ))
+              : null}
             {account ? null : (
               <Link
                 to="/signin"
@@ -106,7 +131,7 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
             )}
           </nav>
 
-          <details className="relative md:hidden">
+          <details className={`relative ${account ? "lg:hidden" : "md:hidden"}`}>
             <summary className="cursor-pointer rounded-md border border-primary/30 px-3 py-2 font-medium text-primary">
               Menu
             </summary>
@@ -115,10 +140,17 @@ export function SiteHeader({ appName, account }: { appName: string; account: Hea
               className="absolute right-0 z-20 mt-2 flex w-56 flex-col gap-1 rounded-lg border border-primary/15 bg-white p-2 shadow-lg"
             >
               {MAIN_NAV.map((item) => (
-                <NavLink key={item.to} to={item.to} className={linkClass}>
+                <NavLink key={item.to} to={item.to} className={(state) => `${linkClass(state)} ${account ? "md:hidden" : ""}`}>
                   {item.label}
                 </NavLink>
               ))}
+              {account
+                ? creatorNav(account.pages).map((item) => (
+                    <NavLink key={item.to} to={item.to} className={linkClass}>
+                      {item.label}
+                    </NavLink>
+                  ))
+                : null}
               {account ? null : (
                 <Link to="/signin" className="mt-1 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white no-underline">
                   Sign In

@@ -4,12 +4,13 @@ import { redirect } from "react-router";
 import type { Db } from "#server/db/client";
 import { session, user } from "#server/db/schema";
 import { countUnreadNotifications, unreadNotificationsColumn } from "#server/notifications/unread";
+import { hasBioPageColumn, onlyBioPageColumn, type HeaderPages } from "#server/bio/header-pages";
 import type { Auth } from "./auth";
 import { signInPath } from "#server/http/redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
 /** The signed-in person and the header's "Notifications (n)", read in the same query. */
-export type SessionAccount = { user: SessionUser; unreadNotifications: number };
+export type SessionAccount = { user: SessionUser; unreadNotifications: number; pages: HeaderPages };
 
 /**
  * One HTTP request's session lookups, by the Request object React Router hands each loader
@@ -78,6 +79,8 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
       disabled: user.disabled,
       expiresAt: session.expiresAt,
       unreadNotifications: unreadNotificationsColumn(user.id),
+      onlyPageId: onlyBioPageColumn(user.id),
+      hasPage: hasBioPageColumn(user.id),
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
@@ -92,6 +95,7 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
   return {
     user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image ?? null },
     unreadNotifications: Number(row.unreadNotifications),
+    pages: { onlyPageId: row.onlyPageId ?? null, hasPage: Boolean(row.hasPage) },
   };
 }
 
@@ -102,7 +106,13 @@ async function lookUpThroughBetterAuth(headers: Headers, context: SessionContext
   return {
     user: { id, email, name, emailVerified, image: image ?? null },
     unreadNotifications: await countUnreadNotifications(context.db, id),
+    pages: await headerPagesOf(context.db, id),
   };
+}
+
+async function headerPagesOf(db: Db, uid: string): Promise<HeaderPages> {
+  const [row] = await db.select({ onlyPageId: onlyBioPageColumn(user.id), hasPage: hasBioPageColumn(user.id) }).from(user).where(eq(user.id, uid));
+  return { onlyPageId: row?.onlyPageId ?? null, hasPage: Boolean(row?.hasPage) };
 }
 
 /** The value of a cookie better-auth signed, or null when it is absent or its signature is not ours. */

@@ -21,7 +21,7 @@ import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
 import { guestPageCacheFor, startGenerationSource } from "#server/page-cache/setup";
 import type { PaymentProvider } from "#server/payments/provider";
 import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
-import { createPaymentProvider, providerMigrations } from "#server/payments/setup";
+import { createPaymentProvider, demoPayoutAccount, providerMigrations } from "#server/payments/setup";
 import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
 import { ensuringProPricesOnce } from "#server/pro/prices";
 import { resolveSessionSecret } from "#server/http/secret";
@@ -98,7 +98,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   const database = owned("database", opened.database, () => opened.close());
   // The product's tables, then the payment provider's own (the sandbox's, only when it is the provider).
   await database.migrate(providerMigrations(config));
-  const seeded = await seedDatabase(database.db);
+  const seeded = await seedDatabase(database.db, { payoutAccount: demoPayoutAccount(config) });
   logger.info({ engine: database.engine, ...seeded }, "database ready");
   const db = database.db;
 

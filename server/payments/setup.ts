@@ -2,6 +2,8 @@ import type { Config } from "#server/config";
 import type { MigrationChain } from "#server/db/migrate";
 import type { PaymentProvider } from "#server/payments/provider";
 import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
+import { sandboxDemoPayoutAccount } from "#server/payments/sandbox/demo-account";
+import type { DemoPayoutAccount } from "#server/seed";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
 
@@ -43,4 +45,14 @@ export function createPaymentProvider(config: PaymentConfig, deps: PaymentProvid
 /** The migrations the configured provider's own tables need, after the product's: the sandbox keeps its records in our database, Stripe keeps none here. */
 export function providerMigrations(config: Pick<Config, "PAYMENT_PROVIDER">): readonly MigrationChain[] {
   return config.PAYMENT_PROVIDER === "sandbox" ? [SANDBOX_MIGRATIONS] : [];
+}
+
+/**
+ * How the seed gives the demo creator a complete payout account: at the
+ * sandbox, which keeps its accounts in our database. With Stripe there is no
+ * honest way to (a real account needs a real person), so the demo page then
+ * shows the setup checklist like anyone's.
+ */
+export function demoPayoutAccount(config: Pick<Config, "PAYMENT_PROVIDER">): DemoPayoutAccount | undefined {
+  return config.PAYMENT_PROVIDER === "sandbox" ? sandboxDemoPayoutAccount : undefined;
 }

@@ -1,7 +1,8 @@
 import { hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { account, bioPageViews, bioPages, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
+import crypto from "node:crypto";
+import { account, bioPageViews, bioPages, connectedAccounts, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
 import { newOpportunityId } from "#server/opportunities/ids";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
 import bioPageData from "#server/seed/data/bio-pages.json" with { type: "json" };
@@ -9,6 +10,13 @@ import opportunityData from "#server/seed/data/opportunities.json" with { type: 
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
 import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
+
+/**
+ * Makes a complete payout account for a demo person at the configured provider
+ * and answers its id (server/payments/setup.ts `demoPayoutAccount`: the
+ * sandbox only). Passed in, as the seed reaches no provider by itself.
+ */
+export type DemoPayoutAccount = (db: Db, person: { uid: string; email: string; legalName: string }, now?: Date) => Promise<string>;
 
 /** `sponsorsRetired`: rows of retired (unsourced) companies this run deleted, logged at start. */
 export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired: number; demoAdded: boolean };
@@ -18,7 +26,7 @@ export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired:
  * so also with demo data off) are upserted on every start, and the demo data
  * goes in once, in one transaction, only while the demo creator does not exist.
  */
-export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean } = {}): Promise<SeedResult> {
+export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean; payoutAccount?: DemoPayoutAccount } = {}): Promise<SeedResult> {
   const now = options.now ?? new Date();
   const tagRows = Object.entries(OPPORTUNITY_TAG_GROUPS).flatMap(([kind, names]) =>
     names.map((name) => ({ kind: kind as keyof typeof OPPORTUNITY_TAG_GROUPS, name })),
@@ -33,13 +41,13 @@ export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean
   const demoAdded = await db.transaction(async (tx) => {
     const existing = await tx.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
     if (existing.length > 0) return false;
-    await insertDemoData(tx as unknown as Db, now);
+    await insertDemoData(tx as unknown as Db, now, options.payoutAccount);
     return true;
   });
   return { tagsAdded, ...sponsors, demoAdded };
 }
 
-async function insertDemoData(db: Db, now: Date): Promise<void> {
+async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccount | undefined): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const people = Object.values(DEMO_ACCOUNTS);
   await db.insert(user).values(
@@ -99,6 +107,7 @@ async function insertDemoData(db: Db, now: Date): Promise<void> {
   await db.insert(bioPageViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
 
   const creator = DEMO_ACCOUNTS.creator.id;
+  if (payoutAccount) await connectDemoCreator(db, payoutAccount, now);
   await db.insert(notifications).values([
     {
       uid: creator,
@@ -125,6 +134,20 @@ async function insertDemoData(db: Db, now: Date): Promise<void> {
       created: new Date(now.getTime() - 4 * hour),
     },
   ]);
+}
+
+/**
+ * The demo creator's page takes tips out of the box: her payout account is
+ * complete at the provider, and our row and her profile say what the provider
+ * says (as account-state.ts writes them from its word). Tips are on by
+ * default. No payments are seeded: money only enters through the ledger's
+ * real path (a checkout paid at the provider and its webhook).
+ */
+async function connectDemoCreator(db: Db, payoutAccount: DemoPayoutAccount, now: Date): Promise<void> {
+  const maya = DEMO_ACCOUNTS.creator;
+  const accountId = await payoutAccount(db, { uid: maya.id, email: maya.email, legalName: maya.name }, now);
+  await db.insert(connectedAccounts).values({ uid: maya.id, stateToken: crypto.randomBytes(24).toString("base64url"), providerAccountId: accountId, completed: true, created: now });
+  await db.update(profiles).set({ paymentsEnabled: true }).where(eq(profiles.uid, maya.id));
 }
 
 function deadline(now: Date, daysFromNow: number | null, time: string): Date | null {

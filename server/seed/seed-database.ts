@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { ConfigError, loadConfig } from "#server/config";
 import { DataDirLockedError } from "#server/db/lock";
 import { openConfiguredDatabase } from "#server/db/open";
-import { providerMigrations } from "#server/payments/setup";
+import { demoPayoutAccount, providerMigrations } from "#server/payments/setup";
 import { seedDatabase } from "./index";
 
 async function main(): Promise<number> {
@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const { database, close } = await openConfiguredDatabase(config);
   try {
     await database.migrate(providerMigrations(config));
-    const result = await seedDatabase(database.db);
+    const result = await seedDatabase(database.db, { payoutAccount: demoPayoutAccount(config) });
     const where = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.DATA_DIR}`;
     console.log(
       `Seeded ${where}: ${result.tagsAdded} tags added; ${result.sponsors} sponsor companies in the directory; ` +

@@ -34,7 +34,7 @@ type Made = { ending: string; paid: string[]; pending: string[]; email: string }
  * before the page loaded), then a disabled button until the webhook lands. Leaves the route hold in
  * place; the caller unroutes it once the status has followed.
  */
-async function refundShowsItsStates(page: Page, button: Locator): Promise<void> {
+async function refundShowsItsStates(page: Page, button: Locator, scope: Locator): Promise<void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/refund.data*", async (route) => {
@@ -43,7 +43,7 @@ async function refundShowsItsStates(page: Page, button: Locator): Promise<void> 
   });
   // From here page time moves only when the test moves it, however slow the machine is.
   await page.clock.pauseAt(Date.now() + 60_000);
-  await button.click();
+  await confirmRefund(button, scope);
   await expect(button).toHaveText("Loading...");
   await expect(button).toBeDisabled();
   release();
@@ -54,6 +54,22 @@ async function refundShowsItsStates(page: Page, button: Locator): Promise<void> 
   await expect(button).toHaveText("Refund");
   await expect(button).toBeDisabled();
   await page.clock.resume();
+}
+
+/**
+ * Refund asks first: the question names the amount and the sponsor, Escape or Cancel closes it and
+ * gives the focus back to Refund, and only "Yes, refund" sends it.
+ */
+async function confirmRefund(button: Locator, scope: Locator): Promise<void> {
+  const question = scope.getByRole("group", { name: /^Are you sure\? Refund \$25\.00 to fan-.+@sponsor\.example\?$/ });
+  await button.click();
+  await expect(question).toBeVisible();
+  await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await button.page().keyboard.press("Escape");
+  await expect(question).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await button.click();
+  await question.getByRole("button", { name: "Yes, refund" }).click();
 }
 
 async function creatorWithPayments(page: Page, counts: { paid: number; pending?: number }): Promise<Made> {
@@ -157,7 +173,7 @@ test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook con
   const card = cardOf(page, first);
   const button = card.getByRole("button", { name: /^(Refund|Loading\.\.\.|Refunded)$/ });
 
-  await refundShowsItsStates(page, button);
+  await refundShowsItsStates(page, button, card);
   // Without a reload: the list follows the provider's webhook.
   await expect(card.getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
   await page.unroute("**/refund.data*");
@@ -177,11 +193,12 @@ test("Refund: Loading..., 'Refunded' for 4 s, then refunded once the webhook con
 
   // A double click, and five more posts from other tabs: one refund reaches the provider.
   await page.goto(LIST);
-  await cardOf(page, second).getByRole("button", { name: "Refund", exact: true }).dblclick();
+  await cardOf(page, second).getByRole("button", { name: "Refund", exact: true }).click();
+  await cardOf(page, second).getByRole("button", { name: "Yes, refund" }).dblclick();
   await expect(cardOf(page, second).getByRole("button", { name: "Refunded", exact: true })).toBeVisible();
   const posts = await Promise.all(
     Array.from({ length: 5 }, () =>
-      page.request.post(`${LIST}/${second}/refund`, { form: { returnTo: LIST }, maxRedirects: 0 }),
+      page.request.post(`${LIST}/${second}/refund`, { form: { returnTo: LIST, confirmed: "yes" }, maxRedirects: 0 }),
     ),
   );
   expect(posts.map((r) => r.status())).toEqual([302, 302, 302, 302, 302]);
@@ -202,6 +219,7 @@ test("under the Completed filter a refunded card says 'Refunded' for 4 s before 
   // The 4 s are counted on the page's clock, which moves only when the test moves it.
   await page.clock.pauseAt(Date.now() + 60_000);
   await button.click();
+  await cardOf(page, first).getByRole("button", { name: "Yes, refund" }).click();
   await expect(button).toHaveText("Refunded");
   // The provider confirms within moments and the list is revalidated meanwhile: the card stays, saying so.
   await expect.poll(async () => (await sessionState(page, first)).status, { timeout: 10_000 }).toBe("refunded");
@@ -229,7 +247,7 @@ test("the Sponsors Dashboard's My Sponsors has Refund: only for a completed paym
   await expect(button).toHaveText("Refund");
   await expect(button).toBeEnabled();
 
-  await refundShowsItsStates(page, button);
+  await refundShowsItsStates(page, button, rowOf(first));
   await expect(rowOf(first).getByText("Status: Refunded")).toBeVisible({ timeout: 15_000 });
   await page.unroute("**/refund.data*");
   expect(await sessionState(page, first)).toMatchObject({ status: "refunded", sandboxRefunds: 1 });
@@ -242,6 +260,8 @@ test("the Sponsors Dashboard's My Sponsors has Refund: only for a completed paym
   const plain = await otherClient(browser, { javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
   await plain.page.goto(DASHBOARD);
   await plain.page.getByRole("list", { name: "Recent sponsors" }).getByRole("listitem").filter({ has: plain.page.locator(`a[href$="/payments/${second}"]`) }).getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(plain.page.getByRole("heading", { name: /^Are you sure\? Refund \$25\.00 to fan-/ })).toBeVisible();
+  await plain.page.getByRole("button", { name: "Yes, refund" }).click();
   await expect(plain.page).toHaveURL(DASHBOARD);
   await expect(plain.page.getByText("Refund requested. The payment shows as refunded once the payment provider confirms it.")).toBeVisible();
   await expect.poll(async () => (await sessionState(page, second)).status, { timeout: 15_000 }).toBe("refunded");
@@ -287,8 +307,10 @@ test("another person gets 404 on the Info page and cannot refund", async ({ page
   expect(info?.status()).toBe(404);
   const unknown = await stranger.page.goto(`${LIST}/ss_000000000000000000000000`);
   expect(unknown?.status()).toBe(404);
-  const refund = await stranger.page.request.post(`${LIST}/${sessionId}/refund`, { form: { returnTo: LIST }, maxRedirects: 0 });
+  const refund = await stranger.page.request.post(`${LIST}/${sessionId}/refund`, { form: { returnTo: LIST, confirmed: "yes" }, maxRedirects: 0 });
   expect(refund.status()).toBe(404);
+  const question = await stranger.page.goto(`${LIST}/${sessionId}/refund`);
+  expect(question?.status()).toBe(404);
   await stranger.page.goto(LIST);
   await expect(stranger.page.getByText("You haven't gotten any sponsors yet.")).toBeVisible();
   await stranger.context.close();
@@ -314,12 +336,30 @@ test("a creator with no payments sees the empty state; on a phone nothing scroll
   await axeClean(page);
 });
 
-test("without JavaScript, Refund posts the form and comes back to the list with a toast", async ({ page, browser, baseURL }) => {
+test("without JavaScript, Refund asks on a page of its own, then posts and comes back to the list with a toast", async ({ page, browser, baseURL }) => {
   const made = await creatorWithPayments(page, { paid: 1 });
   const sessionId = made.paid[0]!;
+  // A post that skipped the question is sent to it, and refunds nothing.
+  const unasked = await page.request.post(`${LIST}/${sessionId}/refund`, { form: { returnTo: LIST }, maxRedirects: 0 });
+  expect(unasked.status()).toBe(303);
+  expect(unasked.headers().location).toBe(`${LIST}/${sessionId}/refund?returnTo=${encodeURIComponent(LIST)}`);
+  expect(await sessionState(page, sessionId)).toMatchObject({ status: "completed", refundRequest: null });
+  // The question's own page (axe runs scripts, so it looks with the JavaScript-enabled browser).
+  await page.goto(unasked.headers().location!);
+  await expect(page.getByRole("heading", { level: 1, name: "Refund" })).toBeVisible();
+  await axeClean(page);
+
   const plain = await otherClient(browser, { javaScriptEnabled: false, baseURL, storageState: await page.context().storageState() });
   await plain.page.goto(`${LIST}?status=completed`);
-  await cardOf(plain.page, sessionId).getByRole("button", { name: "Refund", exact: true }).click();
+  const refundButton = cardOf(plain.page, sessionId).getByRole("button", { name: "Refund", exact: true });
+  await refundButton.click();
+  const question = plain.page.getByRole("heading", { name: /^Are you sure\? Refund \$25\.00 to fan-.+@sponsor\.example\?$/ });
+  await expect(question).toBeVisible();
+  await plain.page.getByRole("link", { name: "Cancel" }).click();
+  await expect(plain.page).toHaveURL(`${LIST}?status=completed`);
+  expect(await sessionState(page, sessionId)).toMatchObject({ status: "completed", refundRequest: null });
+  await refundButton.click();
+  await plain.page.getByRole("button", { name: "Yes, refund" }).click();
   await expect(plain.page).toHaveURL(`${LIST}?status=completed`);
   await expect(plain.page.getByText("Refund requested. The payment shows as refunded once the payment provider confirms it.")).toBeVisible();
   await expect.poll(async () => (await sessionState(page, sessionId)).status, { timeout: 15_000 }).toBe("refunded");

@@ -2,11 +2,37 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { useHydrated } from "#app/lib/use-hydrated";
+import type { Blocker } from "#server/bio/readiness";
+import { BLOCKER_TEXT, blockerPath } from "./SetupChecklist";
 
 /** What the dashboard's Yes gets back when it deletes from the page (a fetcher). */
 export type DeleteAnswer = { kind: "SUCCESS" } | { kind: "ERROR"; message: string };
 
-export type DashboardPage = { id: string; customEnding: string; name: string; updatedAt: string; views: number };
+export type DashboardPage = {
+  id: string;
+  customEnding: string;
+  name: string;
+  updatedAt: string;
+  views: number;
+  /** What stops the page taking money (server/bio/readiness.ts), null when it takes tips. */
+  nextStep: Blocker | null;
+};
+
+/** "Takes tips", or what to do first so it can (the dashboard's checklist has every step). */
+function MoneyStatus({ page }: { page: DashboardPage }) {
+  if (page.nextStep === null) {
+    return <p className="mt-2 inline-flex rounded-full bg-secondary px-3 py-0.5 text-sm font-semibold text-ink">Takes tips</p>;
+  }
+  return (
+    <p className="mt-2 text-sm">
+      <span className="font-semibold text-red-800">Can't take money yet:</span>{" "}
+      <Link to={blockerPath(page.nextStep, page.id)}>
+        {BLOCKER_TEXT[page.nextStep]}
+        <span className="sr-only"> for {page.name}</span>
+      </Link>
+    </p>
+  );
+}
 
 /** SPEC §9: 'Done!' stays for 2 seconds before the row goes. */
 export const DONE_MS = 2000;
@@ -82,6 +108,7 @@ export function BioPageRow({ page, bioOrigin, locale, confirming: askedByServer,
           <p className="break-all text-muted">
             {host}/<span className="font-semibold text-ink">{page.customEnding}</span>
           </p>
+          <MoneyStatus page={page} />
         </div>
         <dl className="grid grid-cols-[auto_auto] gap-x-3 text-sm">
           <dt className="text-muted">Updated</dt>

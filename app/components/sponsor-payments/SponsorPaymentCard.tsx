@@ -62,6 +62,8 @@ export function SponsorPaymentCard({
           refundPending={card.refundPending}
           returnTo={returnTo}
           describedBy={headingId}
+          amount={card.amount}
+          sponsor={card.sponsorEmail}
           onRefunded={onRefunded ? (status) => onRefunded(card, status) : undefined}
         />
         <Link to={`/app/account/sponsors/payments/${card.id}`} className={infoButton} aria-describedby={headingId}>

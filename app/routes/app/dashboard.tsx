@@ -1,7 +1,11 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
+import { readCreatorHome } from "#server/bio/creator-home";
+import { CreatorHome } from "#app/components/home/CreatorHome";
+import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
+import { creatorHomeView } from "./creator-home.server";
 
 type Card = { id: string; title: string; text: string; to: string };
 
@@ -25,7 +29,13 @@ const CREATOR_TYPES: Card[] = [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  return { name: user.name };
+  const { home } = await readCreatorHome(context.db, user.id);
+  return {
+    name: user.name,
+    // Someone with a bio page gets their page's figures above SPEC's cards.
+    home: home ? await creatorHomeView(home, context.config.BIO_ORIGIN) : null,
+    locale: localeFrom(request.headers.get("Accept-Language")),
+  };
 }
 
 // Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).
@@ -61,6 +71,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <p className="text-muted">Hi {loaderData.name}!</p>
+      {loaderData.home ? (
+        <div className="mt-4">
+          <CreatorHome home={loaderData.home} locale={loaderData.locale} />
+        </div>
+      ) : null}
       <h1 className="mt-1 text-3xl font-bold">What would you like to do today?</h1>
       <ul className="mt-6 grid gap-3 md:grid-cols-2 md:gap-6 lg:grid-cols-4">
         {TASKS.map((card) => (

@@ -2,7 +2,10 @@ import { useCallback, useRef, useState } from "react";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { bioPageAddress, qrSvg } from "#server/bio/qr";
+import { readinessOfOwnPages } from "#server/bio/readiness";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
+import { SetupChecklist } from "#app/components/bio/SetupChecklist";
 import { primaryButton } from "#page-kit/forms";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
@@ -11,9 +14,30 @@ import { PAGE_LIMIT_MESSAGE } from "./editor.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const pages = await listOwnPages(context.db, user.id);
+  const [pages, readiness] = await Promise.all([listOwnPages(context.db, user.id), readinessOfOwnPages(context.db, user.id)]);
+  const ready = new Map(readiness.map((r) => [r.pageId, r]));
+  // The checklist is about the first listed page that can't take money yet (the last one updated).
+  const unready = pages.find((page) => ready.get(page.id)?.canTakeMoney === false);
+  const checkReadiness = unready ? ready.get(unready.id)! : null;
+  const address = unready ? bioPageAddress(context.config.BIO_ORIGIN, unready.customEnding) : null;
   return {
-    pages: pages.map((page) => ({ id: page.id, customEnding: page.customEnding, name: page.name, updatedAt: page.updatedAt.toISOString(), views: page.views })),
+    pages: pages.map((page) => ({
+      id: page.id,
+      customEnding: page.customEnding,
+      name: page.name,
+      updatedAt: page.updatedAt.toISOString(),
+      views: page.views,
+      nextStep: ready.get(page.id)?.nextStep ?? null,
+    })),
+    checklist:
+      unready && checkReadiness && address
+        ? {
+            page: { id: unready.id, name: unready.name },
+            readiness: { payoutsConnected: checkReadiness.payoutsConnected, tipsOn: checkReadiness.tipsOn, ownerActive: checkReadiness.ownerActive },
+            address,
+            qrSvg: await qrSvg(address),
+          }
+        : null,
     confirm: new URL(request.url).searchParams.get("confirm"),
     bioOrigin: context.config.BIO_ORIGIN,
     maxPages: MAX_PAGES_PER_OWNER,
@@ -30,7 +54,7 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your Pages" });
 
 export default function BioDashboard({ loaderData }: Route.ComponentProps) {
-  const { pages, confirm, bioOrigin, locale, maxPages, limitMessage } = loaderData;
+  const { pages, confirm, bioOrigin, locale, maxPages, limitMessage, checklist } = loaderData;
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const heading = useRef<HTMLHeadingElement>(null);
   const onGone = useCallback((id: string) => {
@@ -63,6 +87,12 @@ export default function BioDashboard({ loaderData }: Route.ComponentProps) {
         <p id="page-limit" className="mt-3 text-sm text-muted">
           {limitMessage}
         </p>
+      ) : null}
+
+      {checklist && shown.some((page) => page.id === checklist.page.id) ? (
+        <div className="mt-8">
+          <SetupChecklist {...checklist} />
+        </div>
       ) : null}
 
       {shown.length === 0 ? (

@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { formatMoney } from "#server/payments/money";
 import { paymentsOverview } from "#server/payments/payments-overview";
-import { primaryButton } from "#page-kit/forms";
+import { primaryButton, secondaryButton } from "#page-kit/forms";
+import { PAYMENTS_CSV_PATH } from "#app/components/home/CreatorHome";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
 import { dateTimeFormat, localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
@@ -124,6 +125,13 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
               <p className="text-sm text-muted">
                 Refunds and disputes are already subtracted. Each payment, with its sponsor and message, is on your{" "}
                 <Link to="/app/account/sponsors">Sponsors Dashboard</Link>.
+              </p>
+              <p>
+                {/* A file, not a page: a plain link the browser downloads. */}
+                <a href={PAYMENTS_CSV_PATH} download className={`${secondaryButton} no-underline`}>
+                  Download CSV
+                </a>
+                <span className="ml-3 text-sm text-muted">Every payment, refund and dispute, with fees and provider ids.</span>
               </p>
             </div>
           )}

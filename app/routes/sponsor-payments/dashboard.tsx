@@ -99,7 +99,7 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
                 <div className="flex flex-wrap items-center gap-3" aria-live="polite">
                   <span className="font-semibold">{s.amount}</span>
                   <StatusBadge status={s.status} refundPending={s.refundPending} />
-                  <RefundButton sessionId={s.id} status={s.status} refundPending={s.refundPending} returnTo={SPONSORS_DASHBOARD_PATH} describedBy={`sponsor-${s.id}`} />
+                  <RefundButton sessionId={s.id} status={s.status} refundPending={s.refundPending} returnTo={SPONSORS_DASHBOARD_PATH} describedBy={`sponsor-${s.id}`} amount={s.amount} sponsor={s.sponsorEmail} />
                   <Link to={`${PAYMENTS_PATH}/${s.id}`}>
                     Info<span className="sr-only"> about the payment from {s.sponsorEmail ?? "a sponsor"}</span>
                   </Link>

@@ -1,0 +1,57 @@
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { bioPageDailyViews, bioPageViews } from "#server/db/schema";
+import { success, type Success } from "#server/errors";
+import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/payments/earnings";
+import { listOwnPages, type OwnBioPage } from "./pages";
+import { readinessOfOwnPages, type PageReadiness } from "./readiness";
+import { windowDays, type DailyViews } from "./stats";
+
+export type CreatorHome = {
+  /** The page the home is about: the one updated last (the dashboard's first row). */
+  page: OwnBioPage & { readiness: PageReadiness };
+  pageCount: number;
+  earnings: CurrencyEarnings[];
+  supporters: Supporter[];
+  /** Views of all the owner's pages: per UTC day for the insights window, and all time. */
+  views: { days: DailyViews[]; inWindow: number; allTime: number };
+};
+
+/**
+ * What the signed-in home shows a creator above the SPEC's cards: `home: null`
+ * for someone without a bio page (the home is then SPEC's dashboard alone).
+ * Reads only `uid`'s own pages, payments and views.
+ */
+export async function readCreatorHome(db: Db, uid: string, now = new Date()): Promise<Success<{ home: CreatorHome | null }>> {
+  const pages = await listOwnPages(db, uid);
+  const first = pages[0];
+  if (!first) return success({ home: null });
+  const ids = pages.map((p) => p.id);
+  const dayList = windowDays(now);
+  const [readiness, earnings, supporters, daily, [total]] = await Promise.all([
+    readinessOfOwnPages(db, uid),
+    earningsByMonth(db, uid, now),
+    latestSupporters(db, uid),
+    db
+      .select({ day: bioPageDailyViews.day, views: sql<number>`sum(${bioPageDailyViews.count})::int` })
+      .from(bioPageDailyViews)
+      .where(and(inArray(bioPageDailyViews.pageId, ids), gte(bioPageDailyViews.day, dayList[0]!), lte(bioPageDailyViews.day, dayList.at(-1)!)))
+      .groupBy(bioPageDailyViews.day),
+    db
+      .select({ views: sql<number>`coalesce(sum(${bioPageViews.count}), 0)::int` })
+      .from(bioPageViews)
+      .where(and(inArray(bioPageViews.pageId, ids), eq(bioPageViews.uid, uid))),
+  ]);
+  const byDay = new Map(daily.map((row) => [row.day, row.views]));
+  const days = dayList.map((day) => ({ day, views: byDay.get(day) ?? 0 }));
+  const ready = readiness.find((r) => r.pageId === first.id)!;
+  return success({
+    home: {
+      page: { ...first, readiness: ready },
+      pageCount: pages.length,
+      earnings,
+      supporters,
+      views: { days, inWindow: days.reduce((s, d) => s + d.views, 0), allTime: total?.views ?? 0 },
+    },
+  });
+}

@@ -1,0 +1,272 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
+
+/**
+ * A creator's side of taking money: whether each page can, the setup checklist until it can, the
+ * home with earnings, views, link and supporters, the header's "My page" and "Earnings", the CSV
+ * of received payments checked against the ledger to the cent, and Refund asking first. Every test
+ * but the demo's signs up its own verified person; money moves only along the real path (the
+ * sandbox's checkout and its webhook, through the test hooks).
+ */
+const BIO = "http://bio.localhost:3100";
+const BIO_DASHBOARD = "/app/account/bizbio";
+const MY_PAYMENTS = "/app/account/payments";
+const SPONSORS = "/app/account/sponsors";
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+async function verifiedUser(page: Page, name = "Home Creator"): Promise<string> {
+  const email = uniqueEmail("home");
+  await signUp(page, { email, password: "tidy-harbor-42", name });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  return email;
+}
+
+/** A page made through the form's own endpoint; answers its id from the dashboard's Edit link. */
+async function createPage(page: Page, name: string): Promise<{ id: string; ending: string }> {
+  const ending = `home_${randomBytes(4).toString("hex")}`;
+  const response = await page.request.post(`${BIO_DASHBOARD}/new`, {
+    data: new URLSearchParams([["name", name], ["customEnding", ending], ["blurb", "Tips welcome."]]).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  await page.goto(BIO_DASHBOARD);
+  const href = await page.getByRole("listitem", { name, exact: true }).getByRole("link", { name: /^Edit/ }).getAttribute("href");
+  return { id: href!.replace("/edit/", ""), ending };
+}
+
+async function axeClean(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** axe and no sideways scrolling, on a phone and on a desktop. */
+async function fitsAndPasses(page: Page, path: string) {
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await axeClean(page);
+  }
+}
+
+/** "$1,234.56" or "-$0.50" → minor units. */
+const cents = (text: string) => {
+  const match = /(-?)\$([\d,]+)\.(\d\d)/.exec(text);
+  if (!match) throw new Error(`No amount in ${text}`);
+  const value = Number(match[2]!.replaceAll(",", "")) * 100 + Number(match[3]);
+  return match[1] ? -value : value;
+};
+
+/** "25.00" or "-0.50" → minor units, exactly. */
+const decimalCents = (text: string) => {
+  const negative = text.startsWith("-");
+  const [whole, frac] = text.replace("-", "").split(".");
+  const value = Number(whole) * 100 + Number(frac);
+  return negative ? -value : value;
+};
+
+/** RFC 4180 rows. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += c;
+  }
+  return rows;
+}
+
+
+test("a new creator sees the checklist until payouts are connected through the sandbox; then the page takes tips", async ({ page, context }) => {
+  // Sign-up, onboarding and axe on two screens at two sizes: more than the default minute on two busy cores.
+  test.slow();
+  await verifiedUser(page);
+  const main = page.getByRole("navigation", { name: "Main" });
+  // No page yet: "My page" leads to the dashboard of pages, and there is nothing to earn from.
+  await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", BIO_DASHBOARD);
+  await expect(main.getByRole("link", { name: "Earnings" })).toHaveCount(0);
+  await expect(page.locator("[data-creator-home]")).toHaveCount(0);
+
+  const { id, ending } = await createPage(page, "Tip Jar");
+  await page.goto(BIO_DASHBOARD);
+  const row = page.getByRole("listitem", { name: "Tip Jar", exact: true });
+  await expect(row).toContainText("Can't take money yet: connect payouts");
+  await expect(row.getByRole("link", { name: "connect payouts for Tip Jar" })).toHaveAttribute("href", "/app/payments/setup");
+
+  const checklist = page.getByRole("region", { name: "Get ready to take tips" });
+  await expect(checklist).toBeVisible();
+  const steps = checklist.getByRole("listitem");
+  await expect(steps).toHaveCount(3);
+  await expect(steps.nth(0).getByRole("heading", { name: "Connect payouts (to do)" })).toBeVisible();
+  await expect(steps.nth(1).getByRole("heading", { name: "Turn on tips Done" })).toBeVisible();
+  await expect(steps.nth(1).getByRole("link", { name: "Tip settings" })).toHaveAttribute("href", `/edit/${id}#support`);
+  await expect(steps.nth(2)).toContainText("Copy your link");
+  await expect(steps.nth(2).getByRole("textbox", { name: "Address of Tip Jar" })).toHaveValue(`${BIO}/${ending}`);
+  await expect(steps.nth(2).getByRole("img", { name: `QR code for ${BIO}/${ending}` })).toBeVisible();
+
+  // Copy puts the address on the clipboard and says so.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await steps.nth(2).getByRole("button", { name: "Copy address of tip jar" }).click();
+  await expect(steps.nth(2).getByRole("status")).toHaveText("Copied!");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BIO}/${ending}`);
+
+  // The header: the only page's editor, and Earnings now that there is a page.
+  await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", `/edit/${id}`);
+  await expect(main.getByRole("link", { name: "Earnings" })).toHaveAttribute("href", MY_PAYMENTS);
+  await fitsAndPasses(page, BIO_DASHBOARD);
+  // On a phone the two links are in the menu.
+  await page.setViewportSize(PHONE);
+  await page.getByText("Menu", { exact: true }).click();
+  await expect(page.getByRole("navigation", { name: "Main (mobile)" }).getByRole("link", { name: "Earnings" })).toBeVisible();
+
+  // The home says the next step too, above SPEC's own heading and cards.
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/app");
+  await expect(page.getByRole("heading", { name: "Next step: connect payouts" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "What would you like to do today?" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Collect Tips" }).first()).toBeAttached();
+  await fitsAndPasses(page, "/app");
+
+  // Step 1 through the sandbox's onboarding, as a person does it.
+  await page.goto(BIO_DASHBOARD);
+  await checklist.getByRole("link", { name: "Connect payouts" }).click();
+  await expect(page).toHaveURL("/app/payments/setup");
+  await page.getByRole("button", { name: "Connect with Sandbox" }).click();
+  await expect(page).toHaveURL(/\/sandbox\/onboarding\/acct_sbx_/);
+  await page.getByRole("textbox", { name: /Legal name/ }).fill("Home Creator");
+  await page.getByRole("checkbox", { name: /I agree/ }).check();
+  await page.getByRole("button", { name: "Agree and continue" }).click();
+  await expect(page).toHaveURL(MY_PAYMENTS);
+
+  await page.goto(BIO_DASHBOARD);
+  await expect(checklist).toHaveCount(0);
+  await expect(row).toContainText("Takes tips");
+  await expect(row).not.toContainText("Can't take money yet");
+  await page.goto("/app");
+  await expect(page.getByRole("heading", { name: /^Next step/ })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Your link" })).toContainText("Takes tips");
+});
+
+test("the home shows earnings after tips; the CSV matches the ledger to the cent; Refund asks first", async ({ page }) => {
+  test.slow();
+  await verifiedUser(page, "Earning Creator");
+  const hooks = testHooks(page.request);
+  await hooks.paymentsReady();
+  const made = await hooks.sponsorPayments({ paid: 2, amount: 500 });
+
+  await page.goto("/app");
+  const earnings = page.getByRole("region", { name: "Earnings" });
+  const home = async () => ({ month: cents(await earnings.locator("dt", { hasText: "This month" }).locator("xpath=following-sibling::dd[1]").innerText()) });
+  const before = await home();
+  expect(before.month).toBeGreaterThan(0);
+  expect(before.month).toBeLessThanOrEqual(1000);
+  await expect(earnings.locator('svg[data-chart="earnings"]')).toHaveAttribute("aria-label", /What you received per month over the last 12 months, in USD/);
+  await earnings.getByText("Show as table").click();
+  await expect(earnings.getByRole("table")).toContainText(new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" }).format(new Date()));
+  const supporters = page.getByRole("list", { name: "Latest supporters" });
+  await expect(supporters.getByRole("listitem")).toHaveCount(2);
+  await expect(supporters.getByRole("listitem").first()).toContainText("Someone");
+  await expect(supporters.getByRole("listitem").first()).toContainText("$5.00");
+  await expect(supporters).toContainText("Thanks for everything #1");
+  await expect(page.getByRole("region", { name: "Page views" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Your link" }).getByRole("textbox")).toHaveValue(`${BIO}/${made.ending}`);
+  await fitsAndPasses(page, "/app");
+
+  // Refund asks first, on the Sponsors Dashboard: the amount and who gets it back.
+  await page.goto(SPONSORS);
+  const refunded = made.paid[0]!;
+  const rowOf = page.getByRole("list", { name: "Recent sponsors" }).getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${refunded}"]`) });
+  await rowOf.getByRole("button", { name: "Refund", exact: true }).click();
+  const question = rowOf.getByRole("group", { name: /^Are you sure\? Refund \$5\.00 to fan-.+@sponsor\.example\?$/ });
+  await expect(question).toBeVisible();
+  await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await axeClean(page);
+  await question.getByRole("button", { name: "Cancel" }).click();
+  await expect(question).toHaveCount(0);
+  expect(await hooks.sponsorSession(refunded)).toMatchObject({ status: "completed", refundRequest: null });
+  await rowOf.getByRole("button", { name: "Refund", exact: true }).click();
+  await question.getByRole("button", { name: "Yes, refund" }).click();
+  await expect.poll(async () => (await hooks.sponsorSession(refunded)).status, { timeout: 15_000 }).toBe("refunded");
+
+  // The home subtracts the refund in this month.
+  await page.goto("/app");
+  const after = await home();
+  expect(after.month).toBeLessThan(before.month);
+  await expect(page.getByRole("list", { name: "Latest supporters" })).toContainText("(refunded)");
+
+  // My Payments' figures, and the CSV it offers: each money column sums to them, to the cent.
+  await page.goto(MY_PAYMENTS);
+  const received = page.getByRole("region", { name: "Money received" });
+  const figure = async (term: string) => cents(await received.locator("dt", { hasText: term }).locator("xpath=following-sibling::dd[1]").innerText());
+  const shown = { gross: await figure("Sponsors paid (gross)"), fee: await figure("platform fee"), net: await figure("You receive (net)") };
+  expect(shown.net).toBe(after.month);
+  const download = page.waitForEvent("download");
+  await received.getByRole("link", { name: "Download CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await fs.readFile((await file.path())!, "utf8");
+  expect(text.startsWith("\uFEFF")).toBe(true);
+  const [header, ...rows] = parseCsv(text.slice(1));
+  expect(header).toEqual(["date", "supporter", "email", "private", "kind", "type", "currency", "gross", "fee", "net", "status", "session_id", "checkout_session_id", "payment_intent_id", "provider_reference", "message"]);
+  const col = (name: string) => header!.indexOf(name);
+  const sum = (name: string) => rows.reduce((total, r) => total + decimalCents(r[col(name)]!), 0);
+  expect({ gross: sum("gross"), fee: sum("fee"), net: sum("net") }).toEqual(shown);
+  // One row per ledger entry: two payments and the refund, whose entries the ledger holds.
+  expect(rows.map((r) => r[col("type")]).sort()).toEqual(["payment", "payment", "refund"]);
+  let ledgerGross = 0;
+  for (const sessionId of made.paid) {
+    const state = await hooks.sponsorSession(sessionId);
+    ledgerGross += state.entries.reduce((total, e) => total + e.gross, 0);
+    const mine = rows.filter((r) => r[col("session_id")] === sessionId);
+    expect(mine.map((r) => decimalCents(r[col("gross")]!)).sort()).toEqual(state.entries.map((e) => e.gross).sort());
+    for (const r of mine) {
+      expect(r[col("checkout_session_id")]).not.toBe("");
+      expect(r[col("payment_intent_id")]).not.toBe("");
+      expect(r[col("currency")]).toBe("USD");
+    }
+  }
+  expect(sum("gross")).toBe(ledgerGross);
+  expect(rows.find((r) => r[col("type")] === "refund")![col("gross")]).toBe("-5.00");
+  await fitsAndPasses(page, MY_PAYMENTS);
+});
+
+test("the demo creator's pages take tips out of the box after seeding", async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL("/app");
+  await expect(page.getByRole("heading", { name: /^Next step/ })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Your link" })).toContainText("Takes tips");
+  await page.goto(BIO_DASHBOARD);
+  await expect(page.getByRole("region", { name: "Get ready to take tips" })).toHaveCount(0);
+  const rows = page.getByRole("list", { name: "Your bio pages" }).getByRole("listitem");
+  expect(await rows.count()).toBeGreaterThan(0);
+  for (const row of await rows.all()) await expect(row).toContainText("Takes tips");
+  // The public page offers to pay her: a way to checkout, with no JavaScript.
+  await page.goto(`${BIO}/mayamakes`);
+  await expect(page.locator('a[href*="/app/payments/checkout"], form[action*="/app/payments/checkout"]').first()).toBeAttached();
+});

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import { SPONSORSHIPS_STYLE } from "./sections/sponsorships";
+import { SUPPORT_STYLE } from "./sections/support";
 
 /**
  * The bio host's only stylesheet, inlined in every page it serves (one
@@ -37,6 +39,8 @@ export const BIO_STYLE = [
   ".t .p:hover{background:#b4fee7}",
   "footer{margin-top:3rem;text-align:center;font-size:.9rem}",
   "footer a,main>p a{color:#b4fee7}",
+  SUPPORT_STYLE,
+  SPONSORSHIPS_STYLE,
 ].join("");
 
 const STYLE_HASH = `'sha256-${crypto.createHash("sha256").update(BIO_STYLE).digest("base64")}'`;

@@ -1,5 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_THEME } from "#isomorphic/bio-theme";
 import { bioPages, profiles, sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { PaymentProvider } from "#server/payments/provider";
@@ -143,6 +144,7 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     expect(await sessionReceipt(db(), result.sessionId)).toEqual({
       reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, pageEnding: payee.ending, kind: "tip", status: "pending",
       bioPageId: payee.pageId, thankYouMessage: "", receiptEmail: "f•••@sponsor.example",
+      look: { name: `Page of ${payee.uid}`, ending: payee.ending, photoId: null, theme: DEFAULT_THEME },
     });
     expect(await sessionReceipt(db(), "ss_nope")).toBeNull();
   });

@@ -5,6 +5,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionKind } from "#server/db/schema";
 import { domainError, refusal, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
+import { readCreatorLook, type CreatorLook } from "#server/bio/creator-look";
 import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
 import { checkoutRateLimited, type CheckoutRateLimited } from "./checkout-limits";
@@ -191,8 +192,9 @@ export type SessionReceipt = {
   payeeName: string;
   /** The bio page the payment started from (the cancelled page links back to it), or null once that page is gone. */
   pageEnding: string | null;
-  /** Its id, for the creator's look on the result pages (server/bio/creator-look.ts). */
   bioPageId: string | null;
+  /** The creator's face, name and colours, which the result pages wear; null once the page is gone. */
+  look: CreatorLook | null;
   /** The creator's own thank-you (the editor's Support settings), blank when they wrote none. */
   thankYouMessage: string;
   /**
@@ -268,6 +270,7 @@ export async function sessionReceipt(db: Db, sessionId: string, browserToken: st
     payeeName: row.pageName ?? row.ownerName ?? "",
     pageEnding: row.pageEnding,
     bioPageId: row.bioPageId,
+    look: row.bioPageId ? await readCreatorLook(db, row.bioPageId) : null,
     thankYouMessage: row.thankYouMessage ?? "",
     receiptEmail: row.sponsorEmail === null ? null : sentThisCheckout ? row.sponsorEmail : maskedEmail(row.sponsorEmail),
     kind: row.kind,

@@ -70,9 +70,10 @@ export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
 export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise<{ kind: "SUCCESS"; offer: CheckoutOffer } | DomainError<"not-found">> {
   const page = await readPublicPage(db, target.ending);
   if (!page) return domainError("not-found", "There is no such page.");
-  const look = (await readCreatorLook(db, page.id)) ?? { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };
   const tips = { acceptsTips: page.acceptTips, tipPresets: page.tipPresets, tipMinimum: page.tipMinimum };
   if (!page.ownerActive) {
+    // Nothing of a disabled owner's page is shown: not their face, not their colours.
+    const look = { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };
     const offer: CheckoutOffer = {
       ending: page.customEnding,
       payeeName: page.name,
@@ -86,6 +87,7 @@ export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise
     };
     return { kind: "SUCCESS", offer };
   }
+  const look = (await readCreatorLook(db, page.id)) ?? { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };
   let option: SponsorshipChoice | null = null;
   if (target.kind === "sponsorship") {
     option = page.sponsorships.find((s) => s.id === target.postId) ?? null;
@@ -160,8 +162,9 @@ export async function startSponsorCheckout(
   if (result.kind !== "ERROR" || result.code !== "invalid-argument") return result;
   const fieldErrors: FieldErrors = { ...result.fieldErrors };
   if (amount === null) fieldErrors.amount = values.amount.trim() ? "Enter an amount in dollars, like 25 or 25.50" : "Required";
-  else if (!fieldErrors.amount) {
+  else if (!fieldErrors.amount || target.kind === "tip") {
     // buildSponsorSession checks the option's or the tip's minimum only once the fields are fine: say it now too.
+    // Below the creator's tip minimum, that minimum is the one worth saying (it is at least the provider's).
     const loaded = await loadCheckoutOffer(db, target);
     const offer = loaded.kind === "SUCCESS" ? loaded.offer : null;
     const option = offer?.option ?? null;

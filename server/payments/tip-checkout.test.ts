@@ -44,6 +44,8 @@ describe.each(ENGINES)("tips at checkout on %s", (engine) => {
 
   it("holds a tip to the creator's minimum and lets the fan pay more", async () => {
     expect(await tip({ amount: "1.50" })).toMatchObject({ code: "invalid-argument", fieldErrors: { amount: "The minimum tip is $2.00" } });
+    // Below what the provider can charge too: the creator's minimum is the one worth saying.
+    expect(await tip({ amount: "0.10" })).toMatchObject({ fieldErrors: { amount: "The minimum tip is $2.00" } });
     // With another field wrong too, both are said at once.
     expect(await tip({ amount: "1", message: "" })).toMatchObject({ fieldErrors: { amount: "The minimum tip is $2.00", message: "Required" } });
     const direct = await buildSponsorSession(

@@ -44,7 +44,7 @@ export function SupportSettings({
         <div className="mt-4">
           <FormNotice kind="info">
             <p>
-              Your page can't take payments yet, so fans don't see this. <a href="/app/payments/setup">Set up payments</a> to turn it on.
+              Your page can't take payments yet, so fans don't see this. <a href="/app/payments/setup">Connect your payout account</a> to turn it on.
             </p>
           </FormNotice>
         </div>

@@ -47,10 +47,20 @@ function useShipsJavaScript(): boolean {
   return !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
 }
 
+/**
+ * A page that wears someone else's look (checkout and its result pages wear
+ * the creator's) sets `handle = { siteChrome: false }`: no marketing header
+ * or footer around it.
+ */
+function useSiteChrome(): boolean {
+  return !useMatches().some((match) => (match.handle as { siteChrome?: boolean } | undefined)?.siteChrome === false);
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const shipsJavaScript = useShipsJavaScript();
+  const siteChrome = useSiteChrome();
   const site = rootData?.site;
   return (
     <html lang="en">
@@ -68,11 +78,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader appName={site?.appName ?? "Sponsorgrid"} account={rootData?.account ?? null} />
+        {siteChrome ? <SiteHeader appName={site?.appName ?? "Sponsorgrid"} account={rootData?.account ?? null} /> : null}
         <main id="main" className="flex-1">
           {children}
         </main>
-        {site ? <SiteFooter site={site} /> : null}
+        {site && siteChrome ? <SiteFooter site={site} /> : null}
         <Toasts toast={rootData?.toast ?? null} />
         {shipsJavaScript ? (
           <>

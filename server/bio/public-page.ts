@@ -5,7 +5,7 @@ import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema
 import { couldBeEnding } from "./endings";
 import { goalProgress, goalRaised, type GoalProgress } from "./goal";
 import { httpUrl, isLinkType, LINK_LABELS } from "./links";
-import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
+import { publicSponsorshipOptions, type SponsorshipOffer } from "./sponsorship-options";
 import { readWall, type WallEntry } from "./wall";
 
 /** Everything a public bio page shows, as of one read. */
@@ -17,7 +17,11 @@ export type PublicBioPage = {
   blurb: string;
   /** Only http(s) links, whatever the row holds (data written before today's rules, by hand, …). */
   links: BioPageLink[];
-  sponsorships: SponsorshipChoice[];
+  sponsorships: SponsorshipOffer[];
+  /** The support block (server/bio/support-settings.ts): tips on/off, the preset amounts and the least a tip may be, in minor units. */
+  acceptTips: boolean;
+  tipPresets: number[];
+  tipMinimum: number;
   /**
    * The owner's payout account is complete (connected_accounts.completed), so
    * the page offers Sponsor and tip actions. It turns on together with
@@ -48,6 +52,9 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       blurb: bioPages.blurb,
       links: bioPages.links,
       sponsorships: bioPages.sponsorships,
+      acceptTips: bioPages.acceptTips,
+      tipPresets: bioPages.tipPresets,
+      tipMinimum: bioPages.tipMinimum,
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
       ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),

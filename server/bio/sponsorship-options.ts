@@ -7,6 +7,9 @@ import { isPostId } from "#server/opportunities/ids";
 /** A post the owner may offer as a sponsorship option. */
 export type SponsorshipChoice = { id: string; title: string; minContributionCents: number; currency: string };
 
+/** An option as the public page offers it: the choice and what the sponsor gets (the post's benefits, else its description). */
+export type SponsorshipOffer = SponsorshipChoice & { benefits: string[]; description: string };
+
 export type SponsorshipChoices = { paymentsEnabled: boolean; posts: SponsorshipChoice[] };
 
 type Reader = Pick<Db, "select">;
@@ -61,11 +64,13 @@ export async function checkSponsorships(
 }
 
 /** The options a public page shows, in the owner's order: posts still there, and only while payments are on. */
-export async function publicSponsorshipOptions(db: Reader, uid: string, chosen: BioPageSponsorship[]): Promise<SponsorshipChoice[]> {
+export async function publicSponsorshipOptions(db: Reader, uid: string, chosen: BioPageSponsorship[]): Promise<SponsorshipOffer[]> {
   if (chosen.length === 0) return [];
   if (!(await paymentsEnabledFor(db, uid))) return [];
   const ids = chosen.map((s) => s.post_id);
-  const posts = await db.select(choiceColumns).from(opportunityPosts).where(and(inArray(opportunityPosts.id, ids), eq(opportunityPosts.posterUid, uid)));
+  const columns = { ...choiceColumns, description: opportunityPosts.description, bullets: opportunityPosts.bullets };
+  const rows = await db.select(columns).from(opportunityPosts).where(and(inArray(opportunityPosts.id, ids), eq(opportunityPosts.posterUid, uid)));
+  const posts = rows.map(({ bullets, ...post }) => ({ ...post, benefits: (bullets ?? []).map((b) => b.trim()).filter(Boolean) }));
   const byId = new Map(posts.map((p) => [p.id, p]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -135,7 +135,7 @@ describe.each(ENGINES)("checkout limits and reuse on %s", (engine) => {
     expect(readCheckoutToken("sg_checkout=short")).toBeNull();
     expect(readCheckoutToken("sg_checkout=<script>aaaaaaaaaaaaaaaaaaaaaaa")).toBeNull();
     expect(readCheckoutToken(null)).toBeNull();
-    expect(checkoutCookie(token, true)).toBe(`sg_checkout=${token}; Path=/app/payments/checkout; Max-Age=3600; HttpOnly; SameSite=Lax; Secure`);
+    expect(checkoutCookie(token, true)).toBe(`sg_checkout=${token}; Path=/app/payments; Max-Age=3600; HttpOnly; SameSite=Lax; Secure`);
     expect(checkoutCookie(token, false)).not.toContain("Secure");
   });
 

@@ -12,7 +12,7 @@ import { sponsorSessions, type SponsorSessionKind } from "#server/db/schema";
  * The browser is known by a random token in a short-lived, HttpOnly cookie,
  * set by the checkout page; nothing about the person is in it. A session is
  * found again only by the hash of that token together with every fact of the
- * form (page, option, amount, email, message, who is signed in): another
+ * form (page, option, amount, email, message, name, privacy, who is signed in): another
  * browser cannot compute it, and even the same browser gets someone else's
  * checkout only by typing exactly what was typed for it. Only a session that
  * is still pending and open for a while longer is reused.
@@ -42,9 +42,13 @@ export function newCheckoutToken(): string {
   return crypto.randomBytes(18).toString("base64url");
 }
 
-/** The Set-Cookie value that keeps `token` in this browser, for the checkout page only. */
+/**
+ * The Set-Cookie value that keeps `token` in this browser, for the checkout
+ * and its result pages only (the success page shows the receipt's address in
+ * full only to the browser whose token made the checkout).
+ */
 export function checkoutCookie(token: string, https: boolean): string {
-  return `${CHECKOUT_COOKIE}=${token}; Path=/app/payments/checkout; Max-Age=${CHECKOUT_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${https ? "; Secure" : ""}`;
+  return `${CHECKOUT_COOKIE}=${token}; Path=/app/payments; Max-Age=${CHECKOUT_COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${https ? "; Secure" : ""}`;
 }
 
 export type CheckoutFacts = {
@@ -56,10 +60,12 @@ export type CheckoutFacts = {
   sponsorEmail: string | null;
   message: string;
   sponsorUid: string | null;
+  supporterName: string | null;
+  private: boolean;
 };
 
 export function checkoutReuseKey(token: string, facts: CheckoutFacts): string {
-  const ordered = [facts.pageId, facts.kind, facts.postId, facts.amount, facts.currency, facts.sponsorEmail, facts.message, facts.sponsorUid];
+  const ordered = [facts.pageId, facts.kind, facts.postId, facts.amount, facts.currency, facts.sponsorEmail, facts.message, facts.sponsorUid, facts.supporterName, facts.private];
   return crypto.createHash("sha256").update(token).update("\u0000").update(JSON.stringify(ordered)).digest("base64url");
 }
 

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { profiles, sponsorSessions, user } from "#server/db/schema";
+import { DEFAULT_THEME } from "#isomorphic/bio-theme";
+import { bioPages, profiles, sponsorSessions, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { PaymentProvider } from "#server/payments/provider";
 import { sandboxCheckouts } from "#server/payments/sandbox/schema";
@@ -85,7 +86,10 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
 
   it("keeps the amount within the limits", async () => {
     expect(await fieldError({ amount: 49 })).toEqual({ amount: "The amount must be at least $0.50" });
+    // A creator may let tips go down to what the provider can charge (the default minimum is $1).
+    await db().update(bioPages).set({ tipMinimum: 50 }).where(eq(bioPages.id, payee.pageId));
     expect((await build(tip({ amount: 50 }))).kind).toBe("SUCCESS");
+    await db().update(bioPages).set({ tipMinimum: 100 }).where(eq(bioPages.id, payee.pageId));
     expect((await build(tip({ amount: 1_000_000 }))).kind).toBe("SUCCESS");
     expect(await fieldError({ amount: 1_000_001 })).toEqual({ amount: "The amount must be at most $10,000.00" });
     expect(await fieldError({ amount: 12.5 })).toEqual({ amount: "Enter an amount" });
@@ -139,6 +143,8 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
     if (result.kind !== "SUCCESS") throw new Error(result.message);
     expect(await sessionReceipt(db(), result.sessionId)).toEqual({
       reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, pageEnding: payee.ending, kind: "tip", status: "pending",
+      bioPageId: payee.pageId, thankYouMessage: "", receiptEmail: "f•••@sponsor.example",
+      look: { name: `Page of ${payee.uid}`, ending: payee.ending, photoId: null, theme: DEFAULT_THEME },
     });
     expect(await sessionReceipt(db(), "ss_nope")).toBeNull();
   });

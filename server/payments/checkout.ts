@@ -3,8 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionKind } from "#server/db/schema";
-import { domainError, type DomainError } from "#server/errors";
+import { domainError, refusal, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
+import { readCreatorLook, type CreatorLook } from "#server/bio/creator-look";
 import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
 import { checkoutRateLimited, type CheckoutRateLimited } from "./checkout-limits";
@@ -26,6 +27,10 @@ export type SponsorCheckoutRequest = {
   /** Optional (SPEC §5 requires only the message): blank means no receipt. */
   sponsorEmail: string;
   message: string;
+  /** The name the supporter chose to show the creator; blank for none. */
+  supporterName?: string;
+  /** The supporter asked to keep their support off the public page (the wall). */
+  private?: boolean;
   /** The signed-in sponsor, or null for a guest. */
   sponsorUid: string | null;
   /**
@@ -40,7 +45,15 @@ export type CheckoutClient = { ip: string; browserToken: string | null };
 
 export type CheckoutOptions = { platformFeePercent: number; publicOrigin: string };
 
-export type FieldErrors = Partial<Record<"sponsorEmail" | "message" | "amount" | "postId", string>>;
+export type FieldErrors = Partial<Record<"sponsorEmail" | "message" | "amount" | "postId" | "supporterName", string>>;
+
+/** SPEC §5's shorter bound, for the name a supporter shows the creator. */
+export const MAX_SUPPORTER_NAME_LENGTH = 99;
+
+/** The tip minimum's message, the same wherever the amount is checked. */
+export function minimumTipMessage(minimum: number, currency: string): string {
+  return `The minimum tip is ${formatMoney(minimum, currency)}`;
+}
 
 export type BuildResult =
   | { kind: "SUCCESS"; sessionId: string; url: string }
@@ -57,6 +70,7 @@ function checkFields(input: SponsorCheckoutRequest): FieldErrors {
   const message = input.message.trim();
   if (!message) errors.message = "Required";
   else if (message.length > MAX_MESSAGE_LENGTH) errors.message = "Must be under 1000 characters";
+  if ((input.supporterName ?? "").trim().length > MAX_SUPPORTER_NAME_LENGTH) errors.supporterName = "Must be under 100 characters";
   const problem = amountProblem(input.amount, DEFAULT_CURRENCY);
   if (problem?.reason === "BELOW_MINIMUM") errors.amount = `The amount must be at least ${formatMoney(problem.minimum, DEFAULT_CURRENCY)}`;
   else if (problem?.reason === "ABOVE_MAXIMUM") errors.amount = `The amount must be at most ${formatMoney(problem.maximum, DEFAULT_CURRENCY)}`;
@@ -92,7 +106,11 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
   let currency = "usd";
   let productName = `Tip for ${page.name}`;
   let postId: string | null = null;
-  if (input.kind === "sponsorship") {
+  if (input.kind === "tip") {
+    // The creator's own rules for tips (server/bio/support-settings.ts): on or off, and the least one may be.
+    if (!page.acceptTips) return refusal("aborted", "TIPS_OFF", `${page.name} isn't taking tips right now.`);
+    if (input.amount < page.tipMinimum) return invalid({ amount: minimumTipMessage(page.tipMinimum, currency) });
+  } else {
     // Only an option the page offers now (its owner's post, payments on), at its minimum or more.
     const option = page.sponsorships.find((s) => s.id === input.postId);
     if (!option) return invalid({ postId: "Choose one of this page's sponsorship options" });
@@ -107,8 +125,11 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
 
   const sponsorEmail = input.sponsorEmail.trim() || null;
   const message = input.message.trim();
+  const supporterName = (input.supporterName ?? "").replace(/\s+/g, " ").trim() || null;
+  const keptPrivate = input.private === true;
   const token = input.client?.browserToken;
-  const reuseKey = token ? checkoutReuseKey(token, { pageId: page.id, kind: input.kind, postId, amount: input.amount, currency, sponsorEmail, message, sponsorUid: input.sponsorUid }) : null;
+  const facts = { pageId: page.id, kind: input.kind, postId, amount: input.amount, currency, sponsorEmail, message, sponsorUid: input.sponsorUid, supporterName, private: keptPrivate };
+  const reuseKey = token ? checkoutReuseKey(token, facts) : null;
   const open = reuseKey ? await findOpenCheckout(db, reuseKey) : null;
   if (open) return { kind: "SUCCESS", ...open };
   if (input.client) {
@@ -132,6 +153,8 @@ export async function buildSponsorSession(db: Db, provider: PaymentProvider, inp
     platformFee,
     sponsorEmail,
     message,
+    supporterName,
+    private: keptPrivate,
     reuseKey,
   });
 
@@ -169,12 +192,35 @@ export type SessionReceipt = {
   payeeName: string;
   /** The bio page the payment started from (the cancelled page links back to it), or null once that page is gone. */
   pageEnding: string | null;
+  bioPageId: string | null;
+  /** The creator's face, name and colours, which the result pages wear; null once the page is gone. */
+  look: CreatorLook | null;
+  /** The creator's own thank-you (the editor's Support settings), blank when they wrote none. */
+  thankYouMessage: string;
+  /**
+   * Where the receipt went: the whole address only to the browser that sent
+   * this checkout (its checkout cookie proves it), otherwise hidden but its
+   * first letter and domain, so a success address passed on shows no one's
+   * email. Null when no email was given.
+   */
+  receiptEmail: string | null;
   kind: SponsorSessionKind;
   status: typeof sponsorSessions.$inferSelect.status;
 };
 
-/** What the success page says (SPEC §2.5 payment receipt), read from our row, never from the address's words. */
-export async function sessionReceipt(db: Db, sessionId: string): Promise<SessionReceipt | null> {
+/** "maya@example.com" → "m•••@example.com". */
+export function maskedEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "•••";
+  return `${[...email.slice(0, at)][0]}•••${email.slice(at)}`;
+}
+
+/**
+ * What the success page says (SPEC §2.5 payment receipt), read from our row,
+ * never from the address's words. `browserToken` is the asking browser's
+ * checkout cookie (server/payments/checkout-reuse.ts), or null.
+ */
+export async function sessionReceipt(db: Db, sessionId: string, browserToken: string | null = null): Promise<SessionReceipt | null> {
   const [row] = await db
     .select({
       id: sponsorSessions.id,
@@ -182,8 +228,17 @@ export async function sessionReceipt(db: Db, sessionId: string): Promise<Session
       currency: sponsorSessions.currency,
       kind: sponsorSessions.kind,
       status: sponsorSessions.status,
+      postId: sponsorSessions.postId,
+      sponsorEmail: sponsorSessions.sponsorEmail,
+      message: sponsorSessions.message,
+      sponsorUid: sponsorSessions.sponsorUid,
+      supporterName: sponsorSessions.supporterName,
+      private: sponsorSessions.private,
+      reuseKey: sponsorSessions.reuseKey,
+      bioPageId: sponsorSessions.bioPageId,
       pageName: bioPages.name,
       pageEnding: bioPages.customEnding,
+      thankYouMessage: bioPages.thankYouMessage,
       ownerName: user.name,
     })
     .from(sponsorSessions)
@@ -191,6 +246,22 @@ export async function sessionReceipt(db: Db, sessionId: string): Promise<Session
     .leftJoin(user, eq(user.id, sponsorSessions.posterUid))
     .where(eq(sponsorSessions.id, sessionId));
   if (!row) return null;
+  const sentThisCheckout =
+    browserToken !== null &&
+    row.reuseKey !== null &&
+    row.bioPageId !== null &&
+    checkoutReuseKey(browserToken, {
+      pageId: row.bioPageId,
+      kind: row.kind,
+      postId: row.postId,
+      amount: row.amount,
+      currency: row.currency,
+      sponsorEmail: row.sponsorEmail,
+      message: row.message,
+      sponsorUid: row.sponsorUid,
+      supporterName: row.supporterName,
+      private: row.private,
+    }) === row.reuseKey;
   return {
     reference: row.id,
     amount: row.amount,
@@ -198,6 +269,10 @@ export async function sessionReceipt(db: Db, sessionId: string): Promise<Session
     formattedAmount: formatMoney(row.amount, row.currency),
     payeeName: row.pageName ?? row.ownerName ?? "",
     pageEnding: row.pageEnding,
+    bioPageId: row.bioPageId,
+    look: row.bioPageId ? await readCreatorLook(db, row.bioPageId) : null,
+    thankYouMessage: row.thankYouMessage ?? "",
+    receiptEmail: row.sponsorEmail === null ? null : sentThisCheckout ? row.sponsorEmail : maskedEmail(row.sponsorEmail),
     kind: row.kind,
     status: row.status,
   };

@@ -70,8 +70,12 @@ describe("where the checkout form may send the browser", () => {
 
 describe("checkout targets", () => {
   it("reads the bio page's links", () => {
-    expect(checkoutTarget(new URLSearchParams("page=maya&option=9_x"))).toEqual({ ending: "maya", kind: "sponsorship", postId: "9_x" });
-    expect(checkoutTarget(new URLSearchParams("page=maya&kind=tip"))).toEqual({ ending: "maya", kind: "tip", postId: null });
+    expect(checkoutTarget(new URLSearchParams("page=maya&option=9_x&amount=500"))).toEqual({ ending: "maya", kind: "sponsorship", postId: "9_x", amount: null });
+    expect(checkoutTarget(new URLSearchParams("page=maya&kind=tip"))).toEqual({ ending: "maya", kind: "tip", postId: null, amount: null });
+    expect(checkoutTarget(new URLSearchParams("page=maya&kind=tip&amount=500"))).toEqual({ ending: "maya", kind: "tip", postId: null, amount: 500 });
+    for (const amount of ["0", "-5", "5.5", "05", "1e3", "9999999999", "five"]) {
+      expect(checkoutTarget(new URLSearchParams(`page=maya&kind=tip&amount=${amount}`))?.amount, amount).toBeNull();
+    }
     expect(checkoutTarget(new URLSearchParams("page=maya"))).toBeNull();
     expect(checkoutTarget(new URLSearchParams("kind=tip"))).toBeNull();
   });

@@ -4,7 +4,11 @@ import { domainError, type DomainError } from "#server/errors";
 import { readPublicPage } from "#server/bio/public-page";
 import { OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner";
 import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
-import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { readCreatorLook, type CreatorLook } from "#server/bio/creator-look";
+import { themeOf } from "#isomorphic/bio-theme";
+import { buildSponsorSession, minimumTipMessage, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { amountProblem, DEFAULT_CURRENCY } from "./limits";
+import { amountInputText, parseAmountInput } from "#isomorphic/amount-input";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
 import { allowedProviderUrl } from "#server/payments/provider-urls";
@@ -26,19 +30,39 @@ export type CheckoutOffer = {
   kind: SponsorSessionKind;
   /** The sponsorship option (kind "sponsorship" only). */
   option: SponsorshipChoice | null;
-  /** Minor units the amount field starts with: the option's minimum, blank for a tip. */
+  /**
+   * Minor units the amount field starts with: the option's minimum, or for a
+   * tip the amount the fan picked on the bio page (when it can be paid), else blank.
+   */
   suggestedAmount: number | null;
+  /** The creator's face, name and colours, which the page wears. */
+  look: CreatorLook;
+  /** Tips: whether the creator takes them now, their preset amounts and the least one may be (minor units). */
+  acceptsTips: boolean;
+  tipPresets: number[];
+  tipMinimum: number;
 };
 
-export type CheckoutTarget = { ending: string; kind: SponsorSessionKind; postId: string | null };
+export type CheckoutTarget = {
+  ending: string;
+  kind: SponsorSessionKind;
+  postId: string | null;
+  /** `amount=500`: the preset the fan picked on the bio page, in minor units (only a suggestion: the form's amount is what is charged). */
+  amount?: number | null;
+};
 
-/** `?page=…&option=…` or `?page=…&kind=tip` (the bio page's links) as a target; null when it names neither. */
+/** A whole number of minor units, as the bio page's preset links carry it; null for anything else. */
+function suggestedFromQuery(value: string | null): number | null {
+  return value !== null && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
+}
+
+/** `?page=…&option=…` or `?page=…&kind=tip[&amount=…]` (the bio page's links) as a target; null when it names neither. */
 export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
   const ending = search.get("page") ?? "";
   const option = search.get("option");
   if (!ending) return null;
-  if (option) return { ending, kind: "sponsorship", postId: option };
-  if (search.get("kind") === "tip") return { ending, kind: "tip", postId: null };
+  if (option) return { ending, kind: "sponsorship", postId: option, amount: null };
+  if (search.get("kind") === "tip") return { ending, kind: "tip", postId: null, amount: suggestedFromQuery(search.get("amount")) };
   return null;
 }
 
@@ -46,10 +70,24 @@ export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
 export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise<{ kind: "SUCCESS"; offer: CheckoutOffer } | DomainError<"not-found">> {
   const page = await readPublicPage(db, target.ending);
   if (!page) return domainError("not-found", "There is no such page.");
+  const tips = { acceptsTips: page.acceptTips, tipPresets: page.tipPresets, tipMinimum: page.tipMinimum };
   if (!page.ownerActive) {
-    const offer: CheckoutOffer = { ending: page.customEnding, payeeName: page.name, takesPayments: false, unavailable: OWNER_UNAVAILABLE_PAYMENT_MESSAGE, kind: target.kind, option: null, suggestedAmount: null };
+    // Nothing of a disabled owner's page is shown: not their face, not their colours.
+    const look = { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };
+    const offer: CheckoutOffer = {
+      ending: page.customEnding,
+      payeeName: page.name,
+      takesPayments: false,
+      unavailable: OWNER_UNAVAILABLE_PAYMENT_MESSAGE,
+      kind: target.kind,
+      option: null,
+      suggestedAmount: null,
+      look,
+      ...tips,
+    };
     return { kind: "SUCCESS", offer };
   }
+  const look = (await readCreatorLook(db, page.id)) ?? { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };
   let option: SponsorshipChoice | null = null;
   if (target.kind === "sponsorship") {
     option = page.sponsorships.find((s) => s.id === target.postId) ?? null;
@@ -64,34 +102,30 @@ export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise
       unavailable: null,
       kind: target.kind,
       option,
-      suggestedAmount: option && option.minContributionCents > 0 ? option.minContributionCents : null,
+      suggestedAmount: option ? (option.minContributionCents > 0 ? option.minContributionCents : null) : tipSuggestion(target.amount ?? null, page.tipMinimum),
+      look,
+      ...tips,
     },
   };
 }
 
-const AMOUNT_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?$/;
-
-/**
- * "25", "25.5", "25.50", "$1,250.00" → minor units (2500, 2550, 2550, 125000);
- * null for anything else (negative, three decimals, letters, empty). Integer
- * arithmetic only: no float ever touches the amount.
- */
-export function parseAmountInput(text: string): number | null {
-  const match = AMOUNT_PATTERN.exec(text.trim());
-  if (!match) return null;
-  const dollars = Number(match[1]!.replaceAll(",", ""));
-  const cents = Number((match[2] ?? "").padEnd(2, "0"));
-  return dollars * 100 + cents;
+/** The picked amount when it could be paid as it is; otherwise the field starts blank. */
+function tipSuggestion(amount: number | null, minimum: number): number | null {
+  if (amount === null || amount < minimum || amountProblem(amount, DEFAULT_CURRENCY)) return null;
+  return amount;
 }
 
-/** Amounts as the field shows them again: 2500 → "25", 2550 → "25.50". */
-export function amountInputText(minorUnits: number): string {
-  const dollars = Math.floor(minorUnits / 100);
-  const cents = minorUnits % 100;
-  return cents === 0 ? String(dollars) : `${dollars}.${String(cents).padStart(2, "0")}`;
-}
+export { amountInputText, parseAmountInput };
 
-export type CheckoutFormValues = { amount: string; sponsorEmail: string; message: string };
+export type CheckoutFormValues = {
+  amount: string;
+  sponsorEmail: string;
+  message: string;
+  /** "Your name (shown to {creator})", optional. */
+  supporterName?: string;
+  /** "Keep my support private". */
+  private?: boolean;
+};
 
 /**
  * The form sent: the amount read from what was typed, then buildSponsorSession
@@ -111,18 +145,33 @@ export async function startSponsorCheckout(
   const result = await buildSponsorSession(
     db,
     provider,
-    { ending: target.ending, kind: target.kind, postId: target.postId, amount: amount ?? Number.NaN, sponsorEmail: values.sponsorEmail, message: values.message, sponsorUid, client },
+    {
+      ending: target.ending,
+      kind: target.kind,
+      postId: target.postId,
+      amount: amount ?? Number.NaN,
+      sponsorEmail: values.sponsorEmail,
+      message: values.message,
+      supporterName: values.supporterName ?? "",
+      private: values.private === true,
+      sponsorUid,
+      client,
+    },
     options,
   );
   if (result.kind !== "ERROR" || result.code !== "invalid-argument") return result;
   const fieldErrors: FieldErrors = { ...result.fieldErrors };
   if (amount === null) fieldErrors.amount = values.amount.trim() ? "Enter an amount in dollars, like 25 or 25.50" : "Required";
-  else if (!fieldErrors.amount && target.kind === "sponsorship") {
-    // buildSponsorSession checks the option's minimum only once the fields are fine: say it now too.
-    const offer = await loadCheckoutOffer(db, target);
-    const option = offer.kind === "SUCCESS" ? offer.offer.option : null;
+  else if (!fieldErrors.amount || target.kind === "tip") {
+    // buildSponsorSession checks the option's or the tip's minimum only once the fields are fine: say it now too.
+    // Below the creator's tip minimum, that minimum is the one worth saying (it is at least the provider's).
+    const loaded = await loadCheckoutOffer(db, target);
+    const offer = loaded.kind === "SUCCESS" ? loaded.offer : null;
+    const option = offer?.option ?? null;
     if (option && option.minContributionCents > 0 && amount < option.minContributionCents) {
       fieldErrors.amount = `The minimum contribution is ${formatMoney(option.minContributionCents, option.currency)}`;
+    } else if (offer && target.kind === "tip" && amount < offer.tipMinimum) {
+      fieldErrors.amount = minimumTipMessage(offer.tipMinimum, DEFAULT_CURRENCY);
     }
   }
   return domainError("invalid-argument", Object.values(fieldErrors)[0] ?? result.message, { fieldErrors });

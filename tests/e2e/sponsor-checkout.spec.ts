@@ -6,7 +6,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
  * A signed-out sponsor pays a creator from their bio page:
- * the bio host's Sponsor / Send a tip links, the app host's checkout form,
+ * the bio host's Sponsor and support-block links, the app host's checkout form,
  * the sandbox's hosted checkout with test cards, and the result pages.
  *
  * Each test makes its own verified owner and bio page. The owner's payout
@@ -104,8 +104,8 @@ test("a signed-out sponsor tips and sponsors from the bio page and gets a receip
   await expect(freeItem.getByRole("link")).toHaveCount(0);
   await expectAccessibleAndNarrow(sponsor, "bio page with pay actions");
 
-  // The tip.
-  await sponsor.getByRole("link", { name: "Send a tip" }).click();
+  // The tip: "Other" in the support block opens checkout with no amount chosen.
+  await sponsor.getByRole("link", { name: "Other", exact: true }).click();
   await expect(sponsor).toHaveURL(`/app/payments/checkout?page=${creator.ending}&kind=tip`);
   await expect(sponsor.getByRole("heading", { level: 1 })).toHaveText(`Send a tip to ${creator.name}`);
   await expect(sponsor.getByLabel("Amount (USD)")).toHaveValue("");
@@ -178,9 +178,10 @@ test("without JavaScript a guest tips from the bio page to the receipt", async (
   const context = await sponsorContext(browser, baseURL, extraHTTPHeaders, false);
   const sponsor = await context.newPage();
   await sponsor.goto(`${BIO_ORIGIN}/${creator.ending}`);
-  await sponsor.getByRole("link", { name: "Send a tip" }).click();
+  await sponsor.getByRole("link", { name: "Other", exact: true }).click();
   await fillCheckout(sponsor, { amount: "0.10", email: "", message: "" });
-  await expect(sponsor.locator("#field-amount-error")).toHaveText("The amount must be at least $0.50");
+  // The creator's minimum tip (the default $1), which is above what the provider can charge.
+  await expect(sponsor.locator("#field-amount-error")).toHaveText("The minimum tip is $1.00");
   await expect(sponsor.locator("#field-message-error")).toHaveText("Required");
   // The email is optional (SPEC §5 requires only the message).
   await expect(sponsor.locator("#field-sponsorEmail-error")).toHaveCount(0);
@@ -201,7 +202,8 @@ test("a page whose owner cannot take payments offers no pay action and its check
   const sponsor = await context.newPage();
   await sponsor.goto(`${BIO_ORIGIN}/${creator.ending}`);
   await expect(sponsor.getByRole("heading", { level: 1 })).toHaveText(creator.name);
-  await expect(sponsor.getByRole("link", { name: "Send a tip" })).toHaveCount(0);
+  await expect(sponsor.getByRole("heading", { name: `Support ${creator.name}` })).toHaveCount(0);
+  await expect(sponsor.getByRole("link", { name: "Other", exact: true })).toHaveCount(0);
   await sponsor.goto(`/app/payments/checkout?page=${creator.ending}&kind=tip`);
   await expect(sponsor.getByText(`${creator.name} cannot take payments yet.`)).toBeVisible();
   await expect(sponsor.getByRole("button", { name: "Proceed to Checkout" })).toHaveCount(0);
@@ -220,7 +222,7 @@ test("the sponsor email is optional: a tip without one is paid, and the owner's 
   const context = await sponsorContext(browser, baseURL, extraHTTPHeaders);
   const sponsor = await context.newPage();
   await sponsor.goto(`/app/payments/checkout?page=${creator.ending}&kind=tip`);
-  await expect(sponsor.getByText("Optional. Your receipt goes here; leave it empty and no receipt is sent.")).toBeVisible();
+  await expect(sponsor.getByText("We'll send your receipt here. Optional: leave it empty and no receipt is sent.")).toBeVisible();
   const message = `No email from me ${randomBytes(3).toString("hex")}`;
   await fillCheckout(sponsor, { amount: "9", email: "", message });
   // The provider's own page asks for an email of its own (as Stripe's does); ours keeps none.

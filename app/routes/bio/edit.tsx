@@ -3,12 +3,15 @@ import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
+import { SupportSettings } from "#app/components/bio/SupportSettings";
+import { readSupportSettings, supportSettingsInput } from "#server/bio/support-settings";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
-import { bioEditorAction, editorContext } from "./editor.server";
-import { isWallGoalPost, wallGoalAction, wallGoalView } from "./wall-goal.server";
+import { bioEditorAction, editorContext, type BioEditorActionData } from "./editor.server";
+import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView, type WallGoalActionData } from "./wall-goal.server";
+import { SUPPORT_INTENT, supportSettingsAction } from "./support-settings.server";
 
 /**
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
@@ -24,7 +27,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const result = await getOwnPage(context.db, { uid: user.id }, pageIdFrom(request, params));
   if (result.kind === "ERROR") refuseWith(result);
   const { page } = result;
+  const support = await readSupportSettings(context.db, { uid: user.id }, page.id);
+  if (support.kind === "ERROR") refuseWith(support);
   return {
+    support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
     ...(await editorContext(context, user.id)),
     page: { id: page.id, customEnding: page.customEnding },
     values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: page.links, sponsorships: page.sponsorships },
@@ -35,16 +41,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  if (await isWallGoalPost(request)) return wallGoalAction(request, context, user.id, pageIdFrom(request, params));
-  return bioEditorAction(request, context, user.id, pageIdFrom(request, params));
+  const pageId = pageIdFrom(request, params);
+  const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
+  return bioEditorAction(request, context, user.id, pageId, {
+    [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
+    ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),
+  });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page", noindex: true });
 
-export default function EditBioPage({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state === "submitting";
-  const wallGoalAnswer = actionData && "wallGoal" in actionData ? actionData.wallGoal : null;
-  const pageAnswer = actionData && !("wallGoal" in actionData) ? actionData : null;
+export default function EditBioPage({ loaderData, actionData: answered }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const intent = navigation.formData?.get("intent");
+  // Each of the editor's forms answers in its own shape and reads only its own answer.
+  const supportAnswer = answered && "support" in answered ? answered.support : undefined;
+  // The intents' answers are typed by the first handler only, so the wall and goal form's is named here.
+  const wallGoalAnswer = answered && "wallGoal" in answered ? (answered as WallGoalActionData).wallGoal : undefined;
+  const pageAnswer = answered && !("support" in answered) && !("wallGoal" in answered) ? (answered as BioEditorActionData) : undefined;
+  const savingSupport = busy && intent === "support";
+  const savingWallGoal = busy && typeof intent === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(intent);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
@@ -61,8 +78,16 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
         bioOrigin={loaderData.bioOrigin}
         fixedEnding={loaderData.page.customEnding}
         submitLabel="Save changes"
-        busy={busy}
+        busy={busy && !savingSupport && !savingWallGoal}
         locale={loaderData.locale}
+      />
+      <SupportSettings
+        values={supportAnswer?.values ?? loaderData.support.values}
+        errors={supportAnswer?.errors ?? {}}
+        message={supportAnswer?.message}
+        takesPayments={loaderData.support.takesPayments}
+        pageName={loaderData.values.name}
+        busy={savingSupport}
       />
       <WallAndGoalSettings
         key={wallGoalAnswer?.formKey ?? "wall-goal"}
@@ -71,7 +96,7 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
         hasGoal={loaderData.wallGoal.hasGoal}
         progressText={loaderData.wallGoal.progressText}
         supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
-        busy={busy}
+        busy={savingWallGoal}
       />
     </div>
   );

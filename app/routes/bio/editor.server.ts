@@ -39,9 +39,16 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
  * submit button share the form: "Add link" / "Remove" (intent `add-link`,
  * `remove-link:<row>`) only re-render the form with what was typed, so the
  * link rows work without JavaScript; anything else saves. Nothing is written
- * unless every field passes.
+ * unless every field passes. `intents` answers the editor's other forms
+ * (each with its own submit `intent`), read once and only for the owner.
  */
-export async function bioEditorAction(request: Request, context: AppLoadContext, uid: string, pageId: string | null) {
+export async function bioEditorAction<Answer = never>(
+  request: Request,
+  context: AppLoadContext,
+  uid: string,
+  pageId: string | null,
+  intents: Record<string, (form: FormData) => Promise<Answer>> = {},
+) {
   if (pageId !== null) {
     // Someone else's page (or none) is "not found" before anything is read or re-rendered.
     const own = await getOwnPage(context.db, { uid }, pageId);
@@ -49,9 +56,12 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
   }
   const read = await readForm(request);
   if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read);
+  const intent = formText(read.form, "intent");
+  // A part of the editor with a form of its own (Support, …) is answered by its own handler.
+  const own = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
+  if (own) return own(read.form);
   const input = formDataToBioInput(read.form);
 
-  const intent = formText(read.form, "intent");
   if (intent === "add-link") {
     const links = input.links.length < MAX_LINKS ? [...input.links, { type: "", url: "" }] : input.links;
     return answer({ values: { ...input, links }, errors: {} });

@@ -1,20 +1,13 @@
 import type { AppLoadContext } from "react-router";
 import { formatMoney } from "#isomorphic/format";
 import { readWallGoalSettings, saveWallGoal, type WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
-import { readForm } from "#page-kit/form.server";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import type { WallGoalFormValues } from "#app/components/bio/WallAndGoalSettings";
 
-/** The intents of the editor's "Supporter wall and goal" form. */
-const WALL_GOAL_INTENTS = new Set(["wall-goal", "wall-goal-remove"]);
-
-/** Whether the edit page's post came from the wall and goal form (read from a copy: the body stays for whoever handles it). */
-export async function isWallGoalPost(request: Request): Promise<boolean> {
-  const read = await readForm(request.clone());
-  return read.kind === "SUCCESS" && WALL_GOAL_INTENTS.has(formText(read.form, "intent"));
-}
+/** The intents of the editor's "Supporter wall and goal" form: save, and remove the goal. */
+export const WALL_GOAL_INTENTS = ["wall-goal", "wall-goal-remove"] as const;
 
 /** Dollars as the target field shows them again: 50000 → "500", 49999 → "499.99". */
 function targetText(target: number | null): string {
@@ -40,10 +33,7 @@ export async function wallGoalView(context: AppLoadContext, uid: string, pageId:
 export type WallGoalActionData = { wallGoal: { values: WallGoalFormValues; errors: WallGoalFieldErrors; formKey: string } };
 
 /** Saves the wall and goal form; a refused field comes back beside what was typed. */
-export async function wallGoalAction(request: Request, context: AppLoadContext, uid: string, pageId: string) {
-  const read = await readForm(request);
-  if (read.kind === "ERROR") refuseWith(read);
-  const form = read.form;
+export async function wallGoalAction(request: Request, context: AppLoadContext, uid: string, pageId: string, form: FormData) {
   const values = { wallEnabled: formText(form, "wallEnabled") === "on", goalTitle: formText(form, "goalTitle"), goalTarget: formText(form, "goalTarget") };
   const removeGoal = formText(form, "intent") === "wall-goal-remove";
   const result = await saveWallGoal(context.db, { uid }, pageId, { ...values, removeGoal });

@@ -1,8 +1,9 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import { safeRedirectPath } from "#server/http/redirects";
 import { sessionReceipt } from "#server/payments/checkout";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
 import { FormNotice } from "#page-kit/forms";
+import { CreatorFrame } from "#app/components/payments/CreatorFrame";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/cancelled";
 
@@ -18,28 +19,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (receipt && (receipt.status === "completed" || receipt.status === "refunded" || receipt.status === "disputed")) {
     throw redirect(safeRedirectPath(`/app/payments/success?session=${receipt.reference}`));
   }
-  const page = receipt?.pageEnding ? { url: `${context.config.BIO_ORIGIN}/${receipt.pageEnding}`, name: receipt.payeeName } : null;
-  return { page };
+  return { look: receipt?.look ?? null, bioOrigin: context.config.BIO_ORIGIN, appName: context.config.APP_NAME };
 }
+
+/** The creator's look, not the marketing site's (app/root.tsx). */
+export const handle = { siteChrome: false };
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payment cancelled", noindex: true });
 
 export default function PaymentCancelled({ loaderData }: Route.ComponentProps) {
-  const { page } = loaderData;
+  const { look, bioOrigin, appName } = loaderData;
   return (
-    <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-bold">Payment cancelled</h1>
+    <CreatorFrame look={look} bioOrigin={bioOrigin} appName={appName}>
+      <h1 className="text-2xl font-bold sm:text-3xl">Payment cancelled</h1>
       <div className="mt-6">
         <FormNotice kind="info">
           <p>You cancelled the checkout. Nothing was charged.</p>
         </FormNotice>
       </div>
-      <p className="mt-6 flex flex-wrap gap-4">
-        {page ? <a href={page.url}>Back to {page.name}'s page</a> : null}
-        <Link to="/">Home</Link>
-      </p>
-    </div>
+      {look ? <p className="mt-4">Changed your mind? You can go back to {look.name}'s page and support them any time.</p> : null}
+    </CreatorFrame>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import {
@@ -8,11 +9,14 @@ import {
   providerCheckoutUrl,
   startSponsorCheckout,
   type CheckoutFormValues,
+  type CheckoutOffer,
 } from "#server/payments/sponsor-checkout";
 import type { FieldErrors } from "#server/payments/checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/payments/checkout-reuse";
-import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
+import { FormNotice, TextArea, TextField } from "#page-kit/forms";
 import { formatMoney } from "#isomorphic/format";
+import { AmountChoice } from "#app/components/payments/AmountChoice";
+import { CreatorFrame, themedButtonClass, themedButtonStyle } from "#app/components/payments/CreatorFrame";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/checkout";
@@ -29,8 +33,11 @@ async function offerFor(request: Request, context: Route.LoaderArgs["context"]) 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { offer } = await offerFor(request, context);
   const user = await getSessionUser(request, context);
-  return { offer, bioOrigin: context.config.BIO_ORIGIN, signedInEmail: user?.email ?? "" };
+  return { offer, bioOrigin: context.config.BIO_ORIGIN, appName: context.config.APP_NAME, signedInEmail: user?.email ?? "" };
 }
+
+/** The creator's look, not the marketing site's (app/root.tsx). */
+export const handle = { siteChrome: false };
 
 type ActionData = { values: CheckoutFormValues; fieldErrors: FieldErrors; message: string | null };
 
@@ -39,16 +46,25 @@ const text = (form: FormData, name: string) => {
   return typeof value === "string" ? value : "";
 };
 
+/** The form's fields as typed; an unticked box sends nothing. */
+const valuesOf = (form: FormData): CheckoutFormValues => ({
+  amount: text(form, "amount"),
+  sponsorEmail: text(form, "sponsorEmail"),
+  message: text(form, "message"),
+  supporterName: text(form, "supporterName"),
+  private: text(form, "private") === "on",
+});
+
 export async function action({ request, context }: Route.ActionArgs) {
   const target = checkoutTarget(new URL(request.url).searchParams);
   if (!target) refuse("not-found");
   const read = await readForm(request);
   if (read.kind === "ERROR") {
     const salvaged = read.salvaged ?? new FormData();
-    const values = { amount: text(salvaged, "amount"), sponsorEmail: text(salvaged, "sponsorEmail"), message: text(salvaged, "message") };
+    const values = valuesOf(salvaged);
     return answerRefusal<ActionData>(read, { values, fieldErrors: {}, message: read.message });
   }
-  const values = { amount: text(read.form, "amount"), sponsorEmail: text(read.form, "sponsorEmail"), message: text(read.form, "message") };
+  const values = valuesOf(read.form);
   const user = await getSessionUser(request, context);
   // This browser's checkout token: the same form sent again reopens the checkout it made (server/payments/checkout-reuse.ts).
   const browserToken = readCheckoutToken(request.headers.get("Cookie")) ?? newCheckoutToken();
@@ -91,92 +107,127 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: args.data && !args.data.offer.unavailable ? `Sponsor ${args.data.offer.payeeName}` : "Sponsor checkout", noindex: true });
 
 export default function SponsorCheckout({ loaderData, actionData }: Route.ComponentProps) {
-  const { offer, bioOrigin, signedInEmail } = loaderData;
+  const { offer, bioOrigin, appName, signedInEmail } = loaderData;
+  return (
+    <CreatorFrame look={offer.look} bioOrigin={bioOrigin} appName={appName}>
+      <CheckoutBody offer={offer} signedInEmail={signedInEmail} actionData={actionData} />
+    </CreatorFrame>
+  );
+}
+
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <div className="mt-6">
+      <FormNotice kind="info">{children}</FormNotice>
+    </div>
+  );
+}
+
+function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOffer; signedInEmail: string; actionData: ActionData | undefined }) {
   const busy = useNavigation().state !== "idle";
   const errors = actionData?.fieldErrors ?? {};
   const option = offer.option;
-  const collectable = offer.kind === "tip" || (option !== null && option.minContributionCents > 0);
-  const pageUrl = `${bioOrigin}/${offer.ending}`;
+  const tip = offer.kind === "tip";
+  const collectable = tip || (option !== null && option.minContributionCents > 0);
+  const values = actionData?.values;
 
   if (offer.unavailable) {
     return (
-      <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
-        <h1 className="text-3xl font-bold">Sponsor checkout</h1>
-        <div className="mt-6">
-          <FormNotice kind="info">
-            <p>{offer.unavailable}</p>
-          </FormNotice>
-        </div>
-      </div>
+      <>
+        <h1 className="text-2xl font-bold sm:text-3xl">Sponsor checkout</h1>
+        <Notice>
+          <p>{offer.unavailable}</p>
+        </Notice>
+      </>
     );
   }
 
   return (
-    <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-bold">{offer.kind === "tip" ? `Send a tip to ${offer.payeeName}` : `Sponsor ${offer.payeeName}`}</h1>
-      <section aria-labelledby="what-heading" className="mt-6 rounded-2xl border border-primary/15 bg-secondary/20 p-5">
-        <h2 id="what-heading" className="text-lg font-bold">
-          {option ? option.title : "A tip"}
-        </h2>
-        <p className="mt-1 text-muted">
-          {option
-            ? option.minContributionCents > 0
-              ? `Minimum contribution ${formatMoney(option.minContributionCents, option.currency)}`
-              : NO_PLATFORM_FUNDS_MESSAGE
-            : "Any amount you choose, paid to the creator."}
-        </p>
-        <p className="mt-2 text-sm">
-          To <a href={pageUrl}>{offer.payeeName}</a>
-        </p>
-      </section>
+    <>
+      <h1 className="text-2xl font-bold sm:text-3xl">{tip ? `Send a tip to ${offer.payeeName}` : `Sponsor ${offer.payeeName}`}</h1>
+      {option ? (
+        <section aria-labelledby="what-heading" className="mt-4 rounded-2xl border border-primary/15 bg-secondary/20 p-4">
+          <h2 id="what-heading" className="text-lg font-bold">
+            {option.title}
+          </h2>
+          <p className="mt-1 text-muted">
+            {option.minContributionCents > 0 ? `Minimum contribution ${formatMoney(option.minContributionCents, option.currency)}` : NO_PLATFORM_FUNDS_MESSAGE}
+          </p>
+        </section>
+      ) : (
+        <p className="mt-2 text-muted">Your tip goes to {offer.payeeName}.</p>
+      )}
 
       {!offer.takesPayments ? (
-        <div className="mt-6">
-          <FormNotice kind="info">
-            <p>{offer.payeeName} cannot take payments yet. Nothing can be paid through this page for now.</p>
-          </FormNotice>
-        </div>
+        <Notice>
+          <p>{offer.payeeName} cannot take payments yet. Nothing can be paid through this page for now.</p>
+        </Notice>
+      ) : tip && !offer.acceptsTips ? (
+        <Notice>
+          <p>{offer.payeeName} isn't taking tips right now.</p>
+        </Notice>
       ) : !collectable ? (
-        <div className="mt-6">
-          <FormNotice kind="info">
-            <p>{NO_PLATFORM_FUNDS_MESSAGE}. Contact {offer.payeeName} directly to arrange it.</p>
-          </FormNotice>
-        </div>
+        <Notice>
+          <p>
+            {NO_PLATFORM_FUNDS_MESSAGE}. Contact {offer.payeeName} directly to arrange it.
+          </p>
+        </Notice>
       ) : (
         <Form method="post" noValidate className="mt-6 space-y-5">
           {actionData?.message ? <FormNotice>{actionData.message}</FormNotice> : null}
-          <TextField
-            label="Amount (USD)"
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={actionData?.values.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
-            error={errors.amount}
-            hint={option ? `At least ${formatMoney(option.minContributionCents, option.currency)}. Whole dollars or dollars and cents, like 25 or 25.50.` : "Whole dollars or dollars and cents, like 25 or 25.50."}
-          />
+          {tip ? (
+            <AmountChoice
+              presets={offer.tipPresets}
+              presetHref={(amount) => `/app/payments/checkout?page=${encodeURIComponent(offer.ending)}&kind=tip&amount=${amount}`}
+              defaultValue={values?.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
+              error={errors.amount}
+              hint={`At least ${formatMoney(offer.tipMinimum)}, and you can always give more. Whole dollars or dollars and cents, like 25 or 25.50.`}
+            />
+          ) : (
+            <TextField
+              label="Amount (USD)"
+              name="amount"
+              inputMode="decimal"
+              autoComplete="off"
+              defaultValue={values?.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
+              error={errors.amount}
+              hint={option ? `At least ${formatMoney(option.minContributionCents, option.currency)}. Whole dollars or dollars and cents, like 25 or 25.50.` : undefined}
+            />
+          )}
           <TextField
             label="Sponsor email"
             name="sponsorEmail"
             type="email"
             autoComplete="email"
-            defaultValue={actionData?.values.sponsorEmail ?? signedInEmail}
+            defaultValue={values?.sponsorEmail ?? signedInEmail}
             error={errors.sponsorEmail}
-            hint="Optional. Your receipt goes here; leave it empty and no receipt is sent."
+            hint="We'll send your receipt here. Optional: leave it empty and no receipt is sent."
           />
-          <TextArea
-            label="Message"
-            name="message"
-            rows={4}
-            defaultValue={actionData?.values.message ?? ""}
-            error={errors.message}
-            hint={`${offer.payeeName} sees it with your payment.`}
+          <TextArea label="Message" name="message" rows={3} defaultValue={values?.message ?? ""} error={errors.message} hint={`${offer.payeeName} sees it with your payment.`} />
+          <TextField
+            label={`Your name (shown to ${offer.payeeName})`}
+            name="supporterName"
+            autoComplete="name"
+            maxLength={99}
+            defaultValue={values?.supporterName ?? ""}
+            error={errors.supporterName}
+            hint="Optional."
           />
+          <label className="flex min-h-11 items-start gap-3">
+            <input type="checkbox" name="private" value="on" defaultChecked={values?.private ?? false} aria-describedby="private-hint" className="mt-1 h-5 w-5 flex-none accent-primary" />
+            <span>
+              <span className="font-medium">Keep my support private</span>
+              <span id="private-hint" className="block text-sm text-muted">
+                {offer.payeeName} still sees it, but it isn't shown on their public page.
+              </span>
+            </span>
+          </label>
           <p className="text-sm text-muted">You pay on the payment provider's secure page next. Nothing is charged until you confirm there.</p>
-          <button type="submit" className={primaryButton} disabled={busy}>
+          <button type="submit" className={`${themedButtonClass} w-full sm:w-auto`} style={themedButtonStyle(offer.look.theme)} disabled={busy}>
             {busy ? "Opening checkout…" : "Proceed to Checkout"}
           </button>
         </Form>
       )}
-    </div>
+    </>
   );
 }

@@ -1,7 +1,10 @@
 import { useEffect } from "react";
-import { Link, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import { sessionReceipt } from "#server/payments/checkout";
+import { readCheckoutToken } from "#server/payments/checkout-reuse";
 import { isSponsorSessionId } from "#server/payments/sponsor-checkout";
+import { CreatorFrame, themedButtonClass, themedButtonStyle } from "#app/components/payments/CreatorFrame";
+import { ShareButton } from "#app/components/payments/ShareButton";
 import { FormNotice } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/success";
@@ -16,18 +19,23 @@ export const CONFIRMING_MAX_CHECKS = 40;
  * (SPEC §2.1). Everything shown comes from our session row as the webhook
  * left it, never from the address: until the provider's event has completed
  * the row (or for an id we don't know), the page only says it is confirming.
+ * It wears the creator's look (the id's session's page), and shows the
+ * receipt's address in full only to the browser that sent the checkout.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const id = search.get("session");
-  const found = isSponsorSessionId(id) ? await sessionReceipt(context.db, id) : null;
+  const found = isSponsorSessionId(id) ? await sessionReceipt(context.db, id, readCheckoutToken(request.headers.get("Cookie"))) : null;
   const receipt = found && found.status !== "pending" ? found : null;
   const checks = Math.min(Number.parseInt(search.get("check") ?? "0", 10) || 0, CONFIRMING_MAX_CHECKS);
   // Only an id of our own shape goes back into the page (it is written into a <noscript> refresh below).
   const again = `/app/payments/success?session=${isSponsorSessionId(id) ? id : ""}`;
   const nextCheck = !receipt && checks < CONFIRMING_MAX_CHECKS ? `${again}&check=${checks + 1}` : null;
-  return { receipt, bioOrigin: context.config.BIO_ORIGIN, again, nextCheck };
+  return { receipt, look: found?.look ?? null, bioOrigin: context.config.BIO_ORIGIN, appName: context.config.APP_NAME, again, nextCheck };
 }
+
+/** The creator's look, not the marketing site's (app/root.tsx). */
+export const handle = { siteChrome: false };
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
@@ -49,17 +57,17 @@ function useConfirmingPoll(active: boolean) {
 }
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
-  const { receipt, bioOrigin, again, nextCheck } = loaderData;
+  const { receipt, look, bioOrigin, appName, again, nextCheck } = loaderData;
   useConfirmingPoll(!receipt);
   if (!receipt) {
     return (
-      <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
+      <CreatorFrame look={look} bioOrigin={bioOrigin} appName={appName}>
         {nextCheck ? (
           // Without JavaScript the browser looks again by itself, at most CONFIRMING_MAX_CHECKS times.
           // Inside <noscript> only: with JavaScript the poll above reloads data, never the page.
           <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${CONFIRMING_REFRESH_SECONDS}; url=${nextCheck.replaceAll("&", "&amp;")}">` }} />
         ) : null}
-        <h1 className="text-3xl font-bold">We're confirming your payment</h1>
+        <h1 className="text-2xl font-bold sm:text-3xl">We're confirming your payment</h1>
         <div className="mt-6">
           <FormNotice kind="info">
             <p>The payment provider is telling us about your payment. Your receipt appears here as soon as it is confirmed, usually within seconds.</p>
@@ -68,15 +76,23 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
         <p className="mt-6">
           <a href={again}>Check again</a>
         </p>
-      </div>
+      </CreatorFrame>
     );
   }
   const what = `${receipt.kind === "tip" ? "tip" : "sponsorship payment"} of ${receipt.formattedAmount} to ${receipt.payeeName}`;
   const paid = receipt.status === "completed" || receipt.status === "refunded" || receipt.status === "disputed";
+  const thanks = receipt.thankYouMessage.trim() || `Thank you so much for supporting me. It means a lot, and it keeps me making what you enjoy.`;
+  const pageUrl = receipt.pageEnding ? `${bioOrigin}/${receipt.pageEnding}` : null;
   return (
-    <div className="mx-auto max-w-xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-bold">{paid ? "Thank you for your payment" : "Your payment did not go through"}</h1>
-      <section aria-labelledby="receipt-heading" className="mt-6 rounded-2xl border border-primary/15 bg-secondary/20 p-5">
+    <CreatorFrame look={look} bioOrigin={bioOrigin} appName={appName}>
+      <h1 className="text-2xl font-bold sm:text-3xl">{paid ? "Thank you for your payment" : "Your payment did not go through"}</h1>
+      {paid ? (
+        <figure className="mt-5 rounded-2xl bg-secondary/30 p-4">
+          <blockquote className="whitespace-pre-line break-words text-lg">{thanks}</blockquote>
+          <figcaption className="mt-2 text-sm font-semibold text-muted">— {receipt.payeeName}</figcaption>
+        </figure>
+      ) : null}
+      <section aria-labelledby="receipt-heading" className="mt-6 rounded-2xl border border-primary/15 p-5">
         <h2 id="receipt-heading" className="text-lg font-bold">
           Payment receipt
         </h2>
@@ -87,6 +103,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
               ? `The checkout for your ${what} expired before it was paid. Nothing was charged.`
               : `Your ${what} did not go through. Nothing was charged.`}
         </p>
+        {paid && receipt.receiptEmail ? <p className="mt-2 break-words">Receipt sent to {receipt.receiptEmail}</p> : null}
         {receipt.status === "refunded" ? <p className="mt-2">This payment has since been refunded.</p> : null}
         {receipt.status === "disputed" ? <p className="mt-2">This payment is disputed with your card issuer.</p> : null}
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -98,10 +115,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
           <dd className="break-all font-mono">{receipt.reference}</dd>
         </dl>
       </section>
-      <p className="mt-6 flex flex-wrap gap-4">
-        {receipt.pageEnding ? <a href={`${bioOrigin}/${receipt.pageEnding}`}>Back to {receipt.payeeName}'s page</a> : null}
-        <Link to="/">Home</Link>
-      </p>
-    </div>
+      {paid && pageUrl && look ? (
+        <div className="mt-6">
+          <ShareButton url={pageUrl} name={receipt.payeeName} className={themedButtonClass} style={themedButtonStyle(look.theme)} />
+        </div>
+      ) : null}
+    </CreatorFrame>
   );
 }

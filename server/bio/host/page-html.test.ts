@@ -20,6 +20,9 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }],
     sponsorships: [],
     takesPayments: false,
+    acceptTips: true,
+    tipPresets: [300, 500, 1000],
+    tipMinimum: 100,
     ownerActive: true,
     updatedAt: new Date(0),
     goal: null,
@@ -37,7 +40,7 @@ describe("bio page HTML", () => {
         name: HOSTILE,
         blurb: `${HOSTILE}\nsecond line`,
         links: [{ type: "website", url: `https://evil.example/"><script>alert(1)</script>` }],
-        sponsorships: [{ id: "p", title: HOSTILE, minContributionCents: 2500, currency: "usd" }],
+        sponsorships: [{ id: "p", title: HOSTILE, minContributionCents: 2500, currency: "usd", benefits: [HOSTILE], description: HOSTILE }],
       }),
       site,
       "v1",
@@ -49,7 +52,7 @@ describe("bio page HTML", () => {
     expect(html).toContain(`&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;&quot;`);
     // The about text keeps its line break (the CSS shows it: white-space: pre-line).
     expect(html).toContain("&amp;amp;&quot;\nsecond line</p>");
-    expect(html).toContain("Minimum contribution $25");
+    expect(html).toContain("From $25");
     // Exactly one <title>, one <style>, and the style is the one the CSP allows.
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(html.match(/<style>([^<]*)<\/style>/)![1]).toBe(BIO_STYLE);
@@ -83,7 +86,7 @@ describe("bio page HTML", () => {
         name: "N".repeat(99),
         blurb: "word ".repeat(199),
         links: LINK_TYPES.slice(0, 10).map((type) => ({ type, url: `https://www.${type}.com/${"p".repeat(80)}` })),
-        sponsorships: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: "T".repeat(100), minContributionCents: 1_000_050, currency: "usd" })),
+        sponsorships: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: "T".repeat(100), minContributionCents: 1_000_050, currency: "usd", benefits: ["B".repeat(200), "b", "c", "d"], description: "" })),
         takesPayments: true,
       }),
       site,
@@ -146,8 +149,8 @@ describe("human visits", () => {
 
 describe("bio page pay actions", () => {
   const options = [
-    { id: "9_post", title: "Mid-roll <ad>", minContributionCents: 2500, currency: "usd" },
-    { id: "8_free", title: "Shout-out", minContributionCents: 0, currency: "usd" },
+    { id: "9_post", title: "Mid-roll <ad>", minContributionCents: 2500, currency: "usd", benefits: ["60 seconds in the video", "Link in the description"], description: "A mid-roll read." },
+    { id: "8_free", title: "Shout-out", minContributionCents: 0, currency: "usd", benefits: [], description: "A thank-you\nat the end." },
   ];
 
   it("links each collectable option and a tip to the app host's checkout, with no script and no form", () => {
@@ -155,22 +158,24 @@ describe("bio page pay actions", () => {
     expect(html).toContain(
       `<a class="p" href="https://sponsorgrid.example/app/payments/checkout?page=maya&amp;option=9_post" aria-label="Sponsor Mid-roll &lt;ad&gt;">Sponsor</a>`,
     );
-    expect(html).toContain(`<a class="p" href="https://sponsorgrid.example/app/payments/checkout?page=maya&amp;kind=tip">Send a tip</a>`);
-    // A $0 minimum: no Sponsor action, the SPEC's sentence instead.
+    expect(html).toContain(`<a href="https://sponsorgrid.example/app/payments/checkout?page=maya&amp;kind=tip&amp;amount=500">$5</a>`);
+    // Read as offers: the price where it starts, and what the sponsor gets.
+    expect(html).toContain(`<b>Mid-roll &lt;ad&gt;</b><span class="r">From $25</span><ul class="g" aria-label="What you get"><li>60 seconds in the video</li><li>Link in the description</li></ul>`);
+    // A $0 minimum: no Sponsor action, the SPEC's sentence instead; no benefits, so the description.
     expect(html.match(/>Sponsor</g)).toHaveLength(1);
-    expect(html).toContain("<b>Shout-out</b>Funds can&#39;t be collected through Sponsorgrid</li>");
+    expect(html).toContain(`<b>Shout-out</b><span class="r">Funds can&#39;t be collected through Sponsorgrid</span><p class="d">A thank-you at the end.</p></li>`);
     expect(html).not.toMatch(/<script|<form/i);
   });
 
   it("offers no pay action while the owner's payout account is not complete", () => {
     const html = renderBioPage(page({ sponsorships: options, takesPayments: false }), site, "v1");
     expect(html).not.toContain("/app/payments/checkout");
-    expect(html).toContain("Minimum contribution $25");
+    expect(html).toContain("From $25");
   });
 
-  it("offers a tip on a page with no sponsorship options", () => {
+  it("offers tips on a page with no sponsorship options", () => {
     const html = renderBioPage(page({ takesPayments: true }), site, "v1");
-    expect(html).toContain(">Send a tip</a>");
+    expect(html).toContain(`<h2 id="u">Support Maya</h2>`);
     expect(html).not.toContain("Sponsorship options");
   });
 });

@@ -152,10 +152,14 @@ export function createRenderedPages({
   };
 }
 
-/** Everything the page shows; equal fingerprints render to equal bytes. */
+/**
+ * Everything the page shows; equal fingerprints render to equal bytes. The
+ * whole read but its time stamp, so a field a new part of the page shows
+ * can't be left out of it by mistake.
+ */
 function fingerprintOf(page: PublicBioPage): string {
-  const { customEnding, name, blurb, links, sponsorships, takesPayments, id, goal, wall } = page;
-  return JSON.stringify([id, customEnding, name, blurb, links, sponsorships, takesPayments, goal, wall]);
+  const { updatedAt: _updatedAt, ...shown } = page;
+  return JSON.stringify(shown);
 }
 
 const hash = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("base64url");

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import { GOAL_STYLE } from "./sections/goal";
 import { WALL_STYLE } from "./sections/wall";
+import { SPONSORSHIPS_STYLE } from "./sections/sponsorships";
+import { SUPPORT_STYLE } from "./sections/support";
 
 /**
  * The bio host's only stylesheet, inlined in every page it serves (one
@@ -41,6 +43,8 @@ export const BIO_STYLE = [
   "footer a,main>p a{color:#b4fee7}",
   GOAL_STYLE,
   WALL_STYLE,
+  SUPPORT_STYLE,
+  SPONSORSHIPS_STYLE,
 ].join("");
 
 const STYLE_HASH = `'sha256-${crypto.createHash("sha256").update(BIO_STYLE).digest("base64")}'`;

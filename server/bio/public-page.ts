@@ -3,7 +3,7 @@ import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
-import { httpUrl, isLinkType, LINK_LABELS } from "./links";
+import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
 
 /** Everything a public bio page shows, as of one read. */
@@ -13,7 +13,11 @@ export type PublicBioPage = {
   customEnding: string;
   name: string;
   blurb: string;
-  /** Only http(s) links, whatever the row holds (data written before today's rules, by hand, …). */
+  /**
+   * Only links switched on, in the owner's order, and only http(s) ones,
+   * whatever the row holds (data written before today's rules, by hand, …).
+   * The host redirects only to these: a link switched off answers 404.
+   */
   links: BioPageLink[];
   sponsorships: SponsorshipChoice[];
   /**
@@ -53,7 +57,7 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   const { accountCompleted, ...fields } = page;
   // Nothing of a disabled owner's page is shown, so its sponsorship options are not read.
   const sponsorships = page.ownerActive ? await publicSponsorshipOptions(db, page.uid, page.sponsorships) : [];
-  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
+  return { ...fields, links: page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */
@@ -68,7 +72,8 @@ export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard
     .orderBy(desc(bioPages.featuredAt), bioPages.id)
     .limit(limit);
   return rows.map(({ links, ...page }) => {
-    const types = links.map((link) => link.type).filter(isLinkType);
+    // The card lists what the page shows, by type (a custom title is the page's own words, too long for a card).
+    const types = links.filter(isShown).map((link) => link.type).filter(isLinkType);
     return { ...page, linkTypes: types, linkLabels: types.map((type) => LINK_LABELS[type]) };
   });
 }

@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
-import { formDataToBioInput, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
+import { formDataToBioInput, linkRowsAfter, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
 import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
 import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
@@ -36,9 +36,9 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
 
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
- * submit button share the form: "Add link" / "Remove" (intent `add-link`,
- * `remove-link:<row>`) only re-render the form with what was typed, so the
- * link rows work without JavaScript; anything else saves. Nothing is written
+ * submit button share the form: "Add link", "Remove", "Move up" and "Move
+ * down" (server/bio/form.ts `linkRowsAfter`) only re-render the form with
+ * what was typed, so the link rows work without JavaScript; anything else saves. Nothing is written
  * unless every field passes.
  */
 export async function bioEditorAction(request: Request, context: AppLoadContext, uid: string, pageId: string | null) {
@@ -51,15 +51,8 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
   if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read);
   const input = formDataToBioInput(read.form);
 
-  const intent = formText(read.form, "intent");
-  if (intent === "add-link") {
-    const links = input.links.length < MAX_LINKS ? [...input.links, { type: "", url: "" }] : input.links;
-    return answer({ values: { ...input, links }, errors: {} });
-  }
-  if (intent.startsWith("remove-link:")) {
-    const row = Number(intent.slice("remove-link:".length));
-    return answer({ values: { ...input, links: input.links.filter((_, index) => index !== row) }, errors: {} });
-  }
+  const links = linkRowsAfter(formText(read.form, "intent"), input.links);
+  if (links) return answer({ values: { ...input, links }, errors: {} });
 
   const parsed = parseBioPageForm(input);
   if (parsed.kind === "ERROR") {

@@ -120,7 +120,8 @@ describe("the bio page form (SPEC §5 messages)", () => {
       name: "Maya",
       customEnding: "",
       blurb: "",
-      links: [{ type: "youtube", url: "https://youtube.com/@maya" }, { type: "twitch", url: "" }],
+      // No row keys (a form from before the on/off switch): every link is on.
+      links: [{ type: "youtube", url: "https://youtube.com/@maya", title: "", enabled: true }, { type: "twitch", url: "", title: "", enabled: true }],
       sponsorships: ["a", "b"],
     });
   });

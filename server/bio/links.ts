@@ -1,4 +1,4 @@
-import { LINK_TYPES, type LinkType } from "#server/db/schema";
+import { LINK_TYPES, type BioPageLink, type LinkType } from "#server/db/schema";
 
 export { LINK_TYPES, type LinkType };
 
@@ -17,7 +17,43 @@ export const LINK_LABELS: Record<LinkType, string> = {
   twitter: "X (Twitter)",
   website: "Website",
   youtube: "YouTube",
+  bluesky: "Bluesky",
+  discord: "Discord",
+  github: "GitHub",
+  snapchat: "Snapchat",
+  spotify: "Spotify",
+  threads: "Threads",
+  whatsapp: "WhatsApp",
+  event: "Event",
+  music: "Music",
+  newsletter: "Newsletter",
+  podcast: "Podcast",
+  portfolio: "Portfolio",
 };
+
+/**
+ * The networks a page shows as a compact row of their icons under the
+ * support block; every other type is a full-width button with its title
+ * (ADR 0035). Patreon and Amazon are buttons: they ask for money or sell,
+ * which a visitor should read, not guess from a logo.
+ */
+export const SOCIAL_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
+  "instagram", "tiktok", "youtube", "twitter", "facebook", "threads", "bluesky", "snapchat",
+  "linkedin", "pinterest", "reddit", "twitch", "discord", "github", "spotify", "whatsapp",
+]);
+
+/** A link title's longest length, in characters (SPEC §5's 'Must be under 100 characters'). */
+export const TITLE_UNDER = 100;
+
+/** What a link says on the page: its own title, else its type's label. */
+export function linkTitle(link: Pick<BioPageLink, "type" | "title">): string {
+  return link.title?.trim() || LINK_LABELS[link.type];
+}
+
+/** A link the public sees: not switched off in the editor (links saved before the switch have no `enabled`). */
+export function isShown(link: Pick<BioPageLink, "enabled">): boolean {
+  return link.enabled !== false;
+}
 
 type DomainRule = { accepts(hostname: string): boolean; shown: string };
 
@@ -31,7 +67,8 @@ function onDomains(...domains: string[]): DomainRule {
 const AMAZON_HOST = /(^|\.)(amazon\.(com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})|amzn\.(to|eu)|a\.co)$/;
 
 /**
- * The domains a link of a network's type must be on. Store and website take
+ * The domains a link of a network's type must be on. Store, website and the
+ * other kinds of button (event, music, newsletter, podcast, portfolio) take
  * any address. SPEC §5: social URLs need "a valid social media domain",
  * Patreon its own.
  */
@@ -47,6 +84,13 @@ export const LINK_DOMAINS: Partial<Record<LinkType, DomainRule>> = {
   twitch: onDomains("twitch.tv"),
   twitter: onDomains("x.com", "twitter.com"),
   youtube: onDomains("youtube.com", "youtu.be"),
+  bluesky: onDomains("bsky.app"),
+  discord: onDomains("discord.gg", "discord.com"),
+  github: onDomains("github.com"),
+  snapchat: onDomains("snapchat.com"),
+  spotify: onDomains("spotify.com", "spotify.link"),
+  threads: onDomains("threads.net", "threads.com"),
+  whatsapp: onDomains("wa.me", "whatsapp.com"),
 };
 
 export const HTTP_URL_MESSAGE = "URL must start with either http:// or https://";

@@ -4,7 +4,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
 import { goalProgress, goalRaised, type GoalProgress } from "./goal";
-import { httpUrl, isLinkType, LINK_LABELS } from "./links";
+import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipOffer } from "./sponsorship-options";
 import { readWall, type WallEntry } from "./wall";
 
@@ -15,7 +15,11 @@ export type PublicBioPage = {
   customEnding: string;
   name: string;
   blurb: string;
-  /** Only http(s) links, whatever the row holds (data written before today's rules, by hand, …). */
+  /**
+   * Only links switched on, in the owner's order, and only http(s) ones,
+   * whatever the row holds (data written before today's rules, by hand, …).
+   * The host redirects only to these: a link switched off answers 404.
+   */
   links: BioPageLink[];
   sponsorships: SponsorshipOffer[];
   /** The support block (server/bio/support-settings.ts): tips on/off, the preset amounts and the least a tip may be, in minor units. */
@@ -77,7 +81,8 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
     active && wallEnabled ? readWall(db, page.id) : null,
   ]);
   const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
-  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true, goal, wall };
+  const links = page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null);
+  return { ...fields, links, sponsorships, takesPayments: accountCompleted === true, goal, wall };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */
@@ -92,7 +97,8 @@ export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard
     .orderBy(desc(bioPages.featuredAt), bioPages.id)
     .limit(limit);
   return rows.map(({ links, ...page }) => {
-    const types = links.map((link) => link.type).filter(isLinkType);
+    // The card lists what the page shows, by type (a custom title is the page's own words, too long for a card).
+    const types = links.filter(isShown).map((link) => link.type).filter(isLinkType);
     return { ...page, linkTypes: types, linkLabels: types.map((type) => LINK_LABELS[type]) };
   });
 }

@@ -86,10 +86,10 @@ describe.each(ENGINES)("bio page insights on %s", (engine) => {
     const result = await readBioPageInsights(database.db, OWNER, pageId, NOW);
     if (result.kind !== "SUCCESS") throw new Error(result.message);
     expect(result.insights.clicks).toEqual([
-      { type: "youtube", label: "YouTube", url: "https://youtube.com/@owner", lastDays: 5, allTime: 11 },
-      { type: "website", label: "Website", url: "https://owner.example", lastDays: 3, allTime: 43 },
-      { type: "instagram", label: "Instagram", url: "https://instagram.com/owner", lastDays: 0, allTime: 0 },
-      { type: "tiktok", label: "TikTok", url: null, lastDays: 8, allTime: 8 },
+      { type: "youtube", label: "YouTube", url: "https://youtube.com/@owner", shown: true, lastDays: 5, allTime: 11 },
+      { type: "website", label: "Website", url: "https://owner.example", shown: true, lastDays: 3, allTime: 43 },
+      { type: "instagram", label: "Instagram", url: "https://instagram.com/owner", shown: true, lastDays: 0, allTime: 0 },
+      { type: "tiktok", label: "TikTok", url: null, shown: false, lastDays: 8, allTime: 8 },
     ]);
     expect(result.insights.page).toMatchObject({ id: pageId, name: "Stats page" });
   });

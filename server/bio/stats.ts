@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { bioPageDailyViews, bioPageLinkClicks, bioPages, bioPageViews } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { isBioPageId } from "./endings";
-import { isLinkType, LINK_LABELS, type LinkType } from "./links";
+import { isLinkType, isShown, LINK_LABELS, linkTitle, type LinkType } from "./links";
 
 /** How many UTC days the owner's charts cover, today included (docs/decisions/0018-bio-insights.md). */
 export const INSIGHTS_DAYS = 30;
@@ -12,9 +12,12 @@ export type DailyViews = { /** A UTC day, YYYY-MM-DD. */ day: string; views: num
 
 export type LinkClicks = {
   type: LinkType;
+  /** The link's own title, else its type's label. */
   label: string;
   /** The link's address on the page now; null when the link was removed after it was clicked. */
   url: string | null;
+  /** False while the owner has the link switched off (it stays in the editor, off the page). */
+  shown: boolean;
   lastDays: number;
   allTime: number;
 };
@@ -91,15 +94,16 @@ export async function readBioPageInsights(
   const clicks: LinkClicks[] = [
     ...links.map((link) => ({
       type: link.type,
-      label: LINK_LABELS[link.type],
+      label: linkTitle(link),
       url: link.url,
+      shown: isShown(link),
       lastDays: clicksByType.get(link.type)?.lastDays ?? 0,
       allTime: clicksByType.get(link.type)?.allTime ?? 0,
     })),
     ...clicked
       .filter((row) => !onPage.has(row.linkType) && isLinkType(row.linkType) && row.allTime > 0)
       .sort((a, b) => b.allTime - a.allTime || a.linkType.localeCompare(b.linkType))
-      .map((row) => ({ type: row.linkType, label: LINK_LABELS[row.linkType], url: null, lastDays: row.lastDays, allTime: row.allTime })),
+      .map((row) => ({ type: row.linkType, label: LINK_LABELS[row.linkType], url: null, shown: false, lastDays: row.lastDays, allTime: row.allTime })),
   ];
 
   return {

@@ -2,7 +2,7 @@ import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, profiles } from "#server/db/schema";
-import { httpUrl, isLinkType, LINK_LABELS } from "#server/bio/links";
+import { httpUrl, isLinkType, LINK_LABELS, isShown } from "#server/bio/links";
 
 export const PROFILES_PAGE_SIZE = 12;
 export const MAX_PROFILES_PAGE = 500;
@@ -52,7 +52,7 @@ export async function listProfiles(db: Db, query: string, page: number): Promise
     .limit(PROFILES_PAGE_SIZE + 1)
     .offset((page - 1) * PROFILES_PAGE_SIZE);
   const items = rows.slice(0, PROFILES_PAGE_SIZE).map((row) => {
-    const types = row.links.filter((link) => httpUrl(link.url) !== null).map((link) => link.type).filter(isLinkType);
+    const types = row.links.filter((link) => isShown(link) && httpUrl(link.url) !== null).map((link) => link.type).filter(isLinkType);
     return {
       customEnding: row.customEnding,
       name: row.name,

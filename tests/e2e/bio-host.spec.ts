@@ -44,10 +44,11 @@ test.describe("bio host", () => {
     expect(response!.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1, name: "Maya Chen | Maya Makes" })).toBeVisible();
     await expect(page.getByText("Maker, YouTuber, and host of the Small Shop Hours podcast.")).toBeVisible();
-    const youtube = page.getByRole("link", { name: /YouTube/ });
+    // Networks are a row of icons named for screen readers; other links are buttons showing where they lead.
+    const youtube = page.getByRole("navigation", { name: "Social networks" }).getByRole("link", { name: "YouTube" });
     await expect(youtube).toHaveAttribute("href", "/mayamakes/go/youtube");
-    await expect(youtube).toContainText("youtube.com/@mayamakes");
-    await expect(page.getByRole("link", { name: /Instagram/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Instagram" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Links" }).getByRole("link", { name: /Patreon/ })).toContainText("patreon.com/mayamakes");
     await expect(page.getByRole("link", { name: "Made with Sponsorgrid" })).toHaveAttribute("href", `http://localhost:${PORT}/`);
     await expect(page.locator("script")).toHaveCount(0);
 

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
 import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
 import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
-import { LinkRows } from "./LinkRows";
+import { isAddressMessage, LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
 
 /** The form's choices, from the bio page rules: link types and the SPEC limits. */
@@ -30,11 +30,11 @@ function summary(errors: BioPageFieldErrors): { field: string; label: string; me
   return Object.entries(errors)
     .flatMap(([field, message]) => {
       if (!message) return [];
-      const row = /^links\.(\d+)$/.exec(field);
-      const label = row ? `Link ${Number(row[1]) + 1}` : (labels[field] ?? field);
-      const addressWrong = message.startsWith("URL must") || message.startsWith("Must be under");
-      const target = row ? `link-${addressWrong ? "url" : "type"}-${row[1]}` : field === "links" || field === "sponsorships" ? `${field}-hint` : `field-${field}`;
-      return [{ field: target, label, message, order: row ? 3 + Number(row[1]) / 100 : FIELD_ORDER.indexOf(field) }];
+      const row = /^links\.(\d+)(\.title)?$/.exec(field);
+      const label = row ? `Link ${Number(row[1]) + 1}${row[2] ? " title" : ""}` : (labels[field] ?? field);
+      const control = row?.[2] ? "title" : isAddressMessage(message) ? "url" : "type";
+      const target = row ? `link-${control}-${row[1]}` : field === "links" || field === "sponsorships" ? `${field}-hint` : `field-${field}`;
+      return [{ field: target, label, message, order: row ? 3 + Number(row[1]) / 100 + (row[2] ? 0.001 : 0) : FIELD_ORDER.indexOf(field) }];
     })
     .sort((a, b) => a.order - b.order);
 }

@@ -1,7 +1,7 @@
 import { scaleLinear } from "d3-scale";
 import { clicksSummary, count } from "./insights-format";
 
-type Link = { type: string; label: string; url: string | null; lastDays: number; allTime: number };
+type Link = { type: string; label: string; url: string | null; shown?: boolean; lastDays: number; allTime: number };
 
 export const CLICKS_COLOURS = { lastDays: "#603f8b", allTime: "#fd49a0" } as const;
 
@@ -42,7 +42,7 @@ export function ClicksChart({ links, windowDays }: { links: Link[]; windowDays: 
         return (
           <g key={link.type} data-link={link.type}>
             <text x={0} y={top + LABEL} className="text-ink" fill="currentColor" fontWeight={600}>
-              {link.url === null ? `${link.label} (removed)` : link.label}
+              {link.url === null ? `${link.label} (removed)` : link.shown === false ? `${link.label} (off)` : link.label}
             </text>
             {bars.map((bar) => (
               <g key={bar.key}>

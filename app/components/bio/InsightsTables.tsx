@@ -51,7 +51,7 @@ export function ViewsTable({ days }: { days: { day: string; views: number }[] })
   );
 }
 
-type Link = { type: string; label: string; url: string | null; lastDays: number; allTime: number };
+type Link = { type: string; label: string; url: string | null; shown?: boolean; lastDays: number; allTime: number };
 
 export function ClicksTable({ links, windowDays }: { links: Link[]; windowDays: number }) {
   return (
@@ -75,7 +75,7 @@ export function ClicksTable({ links, windowDays }: { links: Link[]; windowDays: 
           <tr key={link.type}>
             <th scope="row" className={`${cell} text-left font-normal`}>
               {link.label}
-              {link.url === null ? <span className="text-muted"> (removed from the page)</span> : null}
+              {link.url === null ? <span className="text-muted"> (removed from the page)</span> : link.shown === false ? <span className="text-muted"> (switched off)</span> : null}
             </th>
             <td className={number}>{count(link.lastDays)}</td>
             <td className={number}>{count(link.allTime)}</td>

@@ -1,6 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
+import { linkRowsOf } from "#server/bio/form";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
 import { SupportSettings } from "#app/components/bio/SupportSettings";
@@ -33,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
     ...(await editorContext(context, user.id)),
     page: { id: page.id, customEnding: page.customEnding },
-    values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: page.links, sponsorships: page.sponsorships },
+    values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: linkRowsOf(page.links), sponsorships: page.sponsorships },
     locale: localeFrom(request.headers.get("Accept-Language")),
     wallGoal: await wallGoalView(context, user.id, page.id),
   };

@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
-import { formDataToBioInput, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
+import { formDataToBioInput, linkRowsAfter, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
 import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
 import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
@@ -36,11 +36,12 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
 
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
- * submit button share the form: "Add link" / "Remove" (intent `add-link`,
- * `remove-link:<row>`) only re-render the form with what was typed, so the
- * link rows work without JavaScript; anything else saves. Nothing is written
- * unless every field passes. `intents` answers the editor's other forms
- * (each with its own submit `intent`), read once and only for the owner.
+ * submit button share the form: "Add link", "Remove", "Move up" and "Move
+ * down" (server/bio/form.ts `linkRowsAfter`) only re-render the form with
+ * what was typed, so the link rows work without JavaScript; anything else
+ * saves. Nothing is written unless every field passes. `intents` answers the
+ * editor's other forms (each with its own submit `intent`), read once and
+ * only for the owner.
  */
 export async function bioEditorAction<Answer = never>(
   request: Request,
@@ -62,14 +63,8 @@ export async function bioEditorAction<Answer = never>(
   if (own) return own(read.form);
   const input = formDataToBioInput(read.form);
 
-  if (intent === "add-link") {
-    const links = input.links.length < MAX_LINKS ? [...input.links, { type: "", url: "" }] : input.links;
-    return answer({ values: { ...input, links }, errors: {} });
-  }
-  if (intent.startsWith("remove-link:")) {
-    const row = Number(intent.slice("remove-link:".length));
-    return answer({ values: { ...input, links: input.links.filter((_, index) => index !== row) }, errors: {} });
-  }
+  const links = linkRowsAfter(intent, input.links);
+  if (links) return answer({ values: { ...input, links }, errors: {} });
 
   const parsed = parseBioPageForm(input);
   if (parsed.kind === "ERROR") {

@@ -90,8 +90,9 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     const html = zlib.brotliDecompressSync(page.body).toString();
     expect(html).toContain("<h1>Maya Chen | Maya Makes</h1>");
     expect(html).toContain("garage workshop");
-    expect(html).toContain('<a href="/mayamakes/go/youtube" rel="noopener">');
-    expect(html).toContain("<small>youtube.com/@mayamakes</small>");
+    expect(html).toContain('<a href="/mayamakes/go/youtube" rel="noopener" aria-label="YouTube">');
+    expect(html).toContain('<a href="/mayamakes/go/patreon" rel="noopener">');
+    expect(html).toContain("<small>patreon.com/mayamakes</small>");
     expect(html).toContain('<link rel="canonical" href="http://bio.localhost:3000/mayamakes">');
     expect(html).not.toMatch(/<script/i);
     expect(page.body.length).toBeLessThan(20_000);
@@ -228,6 +229,29 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     expect(back.status).toBe(200);
     expect(back.body.toString()).toBe(live.body.toString());
     expect((await ask("/mayamakes/go/youtube")).status).toBe(302);
+  });
+
+  it("leaves a link switched off out of the page, and its redirect answers 404 uncounted", async () => {
+    const before = await database.db.select({ links: bioPages.links }).from(bioPages).where(eq(bioPages.id, mayaId));
+    await database.db
+      .update(bioPages)
+      .set({ links: [{ type: "youtube", url: "https://www.youtube.com/@mayamakes", enabled: false }, { type: "website", url: "https://mayamakes.example", title: "My <shop> & more" }] })
+      .where(eq(bioPages.id, mayaId));
+    await counter.flush();
+    const clicksBefore = await database.db.select().from(bioPageLinkClicks).where(eq(bioPageLinkClicks.pageId, mayaId));
+    const html = (await ask("/mayamakes")).body.toString();
+    expect(html).not.toContain("/go/youtube");
+    expect(html).toContain("<b>My &lt;shop&gt; &amp; more</b>");
+    const off = await ask("/mayamakes/go/youtube");
+    expect(off.status).toBe(404);
+    expect(off.headers["location"]).toBeUndefined();
+    expect((await ask("/mayamakes/go/website")).status).toBe(302);
+    await counter.flush();
+    const clicks = await database.db.select().from(bioPageLinkClicks).where(eq(bioPageLinkClicks.pageId, mayaId));
+    const count = (rows: typeof clicks, type: string) => rows.filter((c) => c.linkType === type).reduce((sum, c) => sum + c.count, 0);
+    expect(count(clicks, "youtube")).toBe(count(clicksBefore, "youtube"));
+    expect(count(clicks, "website")).toBe(count(clicksBefore, "website") + 1);
+    await database.db.update(bioPages).set({ links: before[0]!.links }).where(eq(bioPages.id, mayaId));
   });
 
   it("never links or redirects to a non-http address, whatever the row holds", async () => {

@@ -68,15 +68,18 @@ describe("bio page HTML", () => {
           { type: "store", url: "data:text/html,hi" },
           { type: "twitter", url: " https://x.com/maya" },
           { type: "youtube", url: "https://www.youtube.com/@maya" },
+          { type: "newsletter", url: "https://www.maya.example/letters/" },
         ],
       }),
       site,
       "v1",
     );
     expect(html).not.toMatch(/javascript|data:/);
-    expect(html.match(/<a href="\/maya\/go\//g)).toHaveLength(1);
-    expect(html).toContain('<a href="/maya/go/youtube" rel="noopener">');
-    expect(html).toContain("<small>youtube.com/@maya</small>");
+    expect(html.match(/<a href="\/maya\/go\//g)).toHaveLength(2);
+    // A network is an icon named for screen readers; any other link a button with its destination under its title.
+    expect(html).toContain('<a href="/maya/go/youtube" rel="noopener" aria-label="YouTube">');
+    expect(html).toContain('<a href="/maya/go/newsletter" rel="noopener">');
+    expect(html).toContain("<b>Newsletter</b><small>maya.example/letters</small>");
     expect(html).not.toContain("https://www.youtube.com/@maya\"");
   });
 

@@ -1,7 +1,7 @@
 import type { PublicBioPage } from "#server/bio/public-page";
 import { escapeHtml, type BioSite } from "./sections/escape";
 import { goalSection } from "./sections/goal";
-import { linksSection } from "./sections/links";
+import { linksSection, socialsSection } from "./sections/links";
 import { profileSection } from "./sections/profile";
 import { sponsorshipsSection } from "./sections/sponsorships";
 import { supportSection } from "./sections/support";
@@ -42,7 +42,8 @@ function footer(site: BioSite): string {
  * A public bio page as one HTML document: no script, one inline style,
  * inline icons for the links it has. Every value from the page is escaped.
  * Each part of the page is drawn by its own file in ./sections/, in the
- * order a visitor reads it: who this is, how to support them, the goal,
+ * order a visitor reads it: who this is, how to support them, where else
+ * to find them (the social icons), the goal,
  * the links, the sponsorship offers, the supporters.
  */
 export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: string): string {
@@ -70,6 +71,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     `<body><main>` +
     profileSection(page) +
     supportSection(page, site) +
+    socialsSection(page) +
     goalSection(page) +
     linksSection(page) +
     sponsorshipsSection(page, site) +

@@ -3,6 +3,7 @@ import { GOAL_STYLE } from "./sections/goal";
 import { WALL_STYLE } from "./sections/wall";
 import { SPONSORSHIPS_STYLE } from "./sections/sponsorships";
 import { SUPPORT_STYLE } from "./sections/support";
+import { LINKS_STYLE } from "./sections/links";
 
 /**
  * The bio host's only stylesheet, inlined in every page it serves (one
@@ -45,6 +46,7 @@ export const BIO_STYLE = [
   WALL_STYLE,
   SUPPORT_STYLE,
   SPONSORSHIPS_STYLE,
+  LINKS_STYLE,
 ].join("");
 
 const STYLE_HASH = `'sha256-${crypto.createHash("sha256").update(BIO_STYLE).digest("base64")}'`;

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
+import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
@@ -27,6 +28,8 @@ export type PublicBioPage = {
    * as unavailable and takes no payment (server/accounts/active-owner.ts).
    */
   ownerActive: boolean;
+  /** The page's look (the default theme when it never chose one). */
+  theme: BioTheme;
   updatedAt: Date;
 };
 
@@ -42,6 +45,7 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       blurb: bioPages.blurb,
       links: bioPages.links,
       sponsorships: bioPages.sponsorships,
+      theme: bioPages.theme,
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
       ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
@@ -53,7 +57,13 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   const { accountCompleted, ...fields } = page;
   // Nothing of a disabled owner's page is shown, so its sponsorship options are not read.
   const sponsorships = page.ownerActive ? await publicSponsorshipOptions(db, page.uid, page.sponsorships) : [];
-  return { ...fields, links: page.links.filter((link) => httpUrl(link.url) !== null), sponsorships, takesPayments: accountCompleted === true };
+  return {
+    ...fields,
+    links: page.links.filter((link) => httpUrl(link.url) !== null),
+    sponsorships,
+    takesPayments: accountCompleted === true,
+    theme: themeOf(page.theme),
+  };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

@@ -18,6 +18,16 @@ export type BioThemeColour = "background" | "button" | "buttonText" | "text";
 export const THEME_COLOURS: readonly BioThemeColour[] = ["background", "text", "button", "buttonText"];
 export const CUSTOM_PRESET = "custom";
 
+/** The theme picker's field names: prefixed, since the editor's preview sends every form of the page together. */
+export const THEME_FIELD_NAMES: Record<"preset" | "font" | BioThemeColour, string> = {
+  preset: "themePreset",
+  font: "themeFont",
+  background: "themeBackground",
+  text: "themeText",
+  button: "themeButton",
+  buttonText: "themeButtonText",
+};
+
 /**
  * Font stacks of fonts phones and computers already have: the page downloads
  * none. Each ends in a generic family, so an unknown system still gets the kind.

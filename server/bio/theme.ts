@@ -6,6 +6,7 @@ import {
   normaliseHex,
   presetById,
   THEME_COLOURS,
+  THEME_FIELD_NAMES,
   type BioTheme,
   type BioThemeColour,
 } from "#isomorphic/bio-theme";
@@ -21,11 +22,17 @@ export type ThemeFormInput = { preset: string; font: string } & Record<BioThemeC
 export type ThemeFieldErrors = Partial<Record<keyof ThemeFormInput, string>>;
 
 export function formDataToThemeInput(form: FormData): ThemeFormInput {
-  const text = (name: string) => {
-    const value = form.get(name);
+  const text = (key: keyof ThemeFormInput) => {
+    const value = form.get(THEME_FIELD_NAMES[key]);
     return typeof value === "string" ? value : "";
   };
   return { preset: text("preset"), font: text("font"), background: text("background"), button: text("button"), buttonText: text("buttonText"), text: text("text") };
+}
+
+/** A saved theme as the picker's fields show it. */
+export function themeFormValues(theme: BioTheme): ThemeFormInput {
+  const { preset, font, background, text, button, buttonText } = theme;
+  return { preset: presetById(preset) ? preset : CUSTOM_PRESET, font, background, text, button, buttonText };
 }
 
 const COLOUR_LABELS: Record<BioThemeColour, string> = { background: "Background", text: "Text", button: "Button", buttonText: "Button text" };

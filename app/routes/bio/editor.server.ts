@@ -39,9 +39,19 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
  * submit button share the form: "Add link" / "Remove" (intent `add-link`,
  * `remove-link:<row>`) only re-render the form with what was typed, so the
  * link rows work without JavaScript; anything else saves. Nothing is written
- * unless every field passes.
+ * unless every field passes. On the edit page, other forms post here too,
+ * each with an intent of its own, handed to its handler in `intents`.
  */
-export async function bioEditorAction(request: Request, context: AppLoadContext, uid: string, pageId: string | null) {
+/** A form of the edit page with a save of its own (the theme picker's `theme`): it answers for itself. */
+export type EditorIntent<Answer> = (request: Request, context: AppLoadContext, uid: string, pageId: string, form: FormData) => Promise<Answer>;
+
+export async function bioEditorAction<Answer = never>(
+  request: Request,
+  context: AppLoadContext,
+  uid: string,
+  pageId: string | null,
+  intents: Partial<Record<string, EditorIntent<Answer>>> = {},
+) {
   if (pageId !== null) {
     // Someone else's page (or none) is "not found" before anything is read or re-rendered.
     const own = await getOwnPage(context.db, { uid }, pageId);
@@ -52,6 +62,8 @@ export async function bioEditorAction(request: Request, context: AppLoadContext,
   const input = formDataToBioInput(read.form);
 
   const intent = formText(read.form, "intent");
+  const own = pageId !== null ? intents[intent] : undefined;
+  if (own && pageId !== null) return own(request, context, uid, pageId, read.form);
   if (intent === "add-link") {
     const links = input.links.length < MAX_LINKS ? [...input.links, { type: "", url: "" }] : input.links;
     return answer({ values: { ...input, links }, errors: {} });

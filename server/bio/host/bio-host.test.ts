@@ -25,7 +25,7 @@ const BOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
 /** A document's policy allows exactly its own style elements, by hash, and no script. */
-function expectOwnPolicy(csp: string | undefined, html: string) {
+function expectOwnPolicy(csp: string | string[] | undefined, html: string) {
   expect(csp).toBe(bioCspFor(html));
   expect(csp).not.toMatch(/script-src/);
   const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1]!);

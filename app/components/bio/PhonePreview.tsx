@@ -75,7 +75,6 @@ export function PhonePreview({ src, forms }: Props) {
           src={src}
           title="Preview of your page"
           sandbox=""
-          loading="lazy"
           className="block h-[740px] w-full rounded-[2rem] bg-white lg:h-[min(740px,calc(100vh-9rem))]"
         />
       </div>

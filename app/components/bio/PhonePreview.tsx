@@ -23,7 +23,7 @@ function fieldsOf(root: HTMLElement): URLSearchParams {
 
 /**
  * The page as visitors will see it, in a phone-sized frame: the bio host's
- * own HTML (one renderer), sandboxed, with no script. Without JavaScript the
+ * own HTML (one renderer), whose policy lets no script run (server/bio/host/preview.ts). Without JavaScript the
  * frame loads the saved page, and a save reloads it. With JavaScript, each
  * change in the editor's forms posts their current values (after a short
  * pause in typing) and the frame shows the answer; nothing is saved by it.
@@ -74,7 +74,6 @@ export function PhonePreview({ src, forms }: Props) {
           ref={frame}
           src={src}
           title="Preview of your page"
-          sandbox=""
           className="block h-[740px] w-full rounded-[2rem] bg-white lg:h-[min(740px,calc(100vh-9rem))]"
         />
       </div>

@@ -14,7 +14,10 @@ import { bioCspFor } from "./style";
  * The owner's page as the bio host would draw it, for the editor's phone
  * preview: the one renderer (`renderBioPage`), so the preview is the page.
  * Served on the app host, to the owner only, framed by the editor
- * (`frame-ancestors 'self'`), with the host's no-script CSP.
+ * (`frame-ancestors 'self'`), with the host's no-script CSP, as a header and
+ * in the document itself. (The frame is not sandboxed: axe, which every
+ * screen's tests run, cannot look into a frame that runs no script, and the
+ * policy already lets none run.)
  *
  * `edits` are the editor's forms as they stand, unsaved: each field the
  * preview knows is laid over the saved page (a field the form did not send
@@ -72,6 +75,15 @@ export async function previewOwnPage(
   const saved = await readPublicPage(db, own.page.customEnding);
   if (!saved) return domainError("not-found", "This page doesn't exist or was deleted.");
   const page = edits ? PREVIEW_FIELDS.reduce((shown, overlay) => overlay(shown, edits), saved) : saved;
-  const html = renderBioPage(page, site, "preview");
-  return success({ html, csp: bioCspFor(html, "'self'") });
+  const drawn = renderBioPage(page, site, "preview");
+  const csp = bioCspFor(drawn, "'self'");
+  // The same policy inside the document: drawn into the editor's frame from `srcdoc`, it would
+  // otherwise have only the editor's policy, which lets the app's scripts run (frame-ancestors has no say in a meta).
+  const inDocument = csp.replace(/ frame-ancestors [^;]+;/, "");
+  // Framed in the editor, the page's landmarks sit beside the editor's own main and footer: named, they stay told apart.
+  const html = drawn
+    .replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${inDocument}">`)
+    .replace("<main>", '<main aria-label="Your page">')
+    .replace("<footer>", '<footer aria-label="Your page\'s footer">');
+  return success({ html, csp });
 }

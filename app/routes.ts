@@ -60,6 +60,7 @@ export default [
   route("app/account/bizbio/:pageId/supporters", "routes/bio/supporters.tsx"),
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
+  route("app/account/bizbio/:pageId/preview", "routes/bio/preview.ts"),
 
   // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5).
   route("app/payments/checkout", "routes/payments/checkout.tsx"),

@@ -34,7 +34,7 @@ export const LINK_LABELS: Record<LinkType, string> = {
 /**
  * The networks a page shows as a compact row of their icons under the
  * support block; every other type is a full-width button with its title
- * (ADR 0035). Patreon and Amazon are buttons: they ask for money or sell,
+ * (ADR 0038). Patreon and Amazon are buttons: they ask for money or sell,
  * which a visitor should read, not guess from a logo.
  */
 export const SOCIAL_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/db/client";
 import { bioPageViews, bioPages, opportunityPosts, user, type BioPageLink } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
@@ -40,6 +41,8 @@ export type EditableBioPage = {
   links: BioPageLink[];
   /** Chosen post ids whose post still exists. */
   sponsorships: string[];
+  /** The look as stored (null: never chosen; `themeOf` reads it). */
+  theme: BioTheme | null;
   updatedAt: Date;
 };
 
@@ -56,6 +59,7 @@ export async function getOwnPage(db: Db, owner: Owner, id: string): Promise<{ ki
       blurb: bioPages.blurb,
       links: bioPages.links,
       sponsorships: bioPages.sponsorships,
+      theme: bioPages.theme,
       updatedAt: bioPages.updatedAt,
     })
     .from(bioPages)

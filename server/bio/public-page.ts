@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
+import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
@@ -37,6 +38,8 @@ export type PublicBioPage = {
    * as unavailable and takes no payment (server/accounts/active-owner.ts).
    */
   ownerActive: boolean;
+  /** The page's look (the default theme when it never chose one). */
+  theme: BioTheme;
   updatedAt: Date;
   /** The goal bar, when the owner set a goal (server/bio/goal.ts). */
   goal: GoalProgress | null;
@@ -59,6 +62,7 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       acceptTips: bioPages.acceptTips,
       tipPresets: bioPages.tipPresets,
       tipMinimum: bioPages.tipMinimum,
+      theme: bioPages.theme,
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
       ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
@@ -82,7 +86,7 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   ]);
   const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
   const links = page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null);
-  return { ...fields, links, sponsorships, takesPayments: accountCompleted === true, goal, wall };
+  return { ...fields, links, sponsorships, takesPayments: accountCompleted === true, goal, wall, theme: themeOf(page.theme) };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

@@ -20,7 +20,19 @@ export function securityHeaders({
   captchaProvider = "altcha",
   imageOrigins = [],
   formTargetOrigins = [],
-}: { captchaProvider?: CaptchaProvider; imageOrigins?: string[]; /** Where a form's redirect may lead: the payment provider's hosted checkout. */ formTargetOrigins?: string[] } = {}): RequestHandler[] {
+  ownPolicyPaths = [],
+}: {
+  captchaProvider?: CaptchaProvider;
+  imageOrigins?: string[];
+  /** Where a form's redirect may lead: the payment provider's hosted checkout. */
+  formTargetOrigins?: string[];
+  /**
+   * Paths whose answer brings its own, stricter CSP and framing rule: the
+   * bio editor's preview, a no-script page the editor frames. The app's
+   * policy (which forbids framing) is taken off them here; their route sets its own.
+   */
+  ownPolicyPaths?: RegExp[];
+} = {}): RequestHandler[] {
   const widget = CAPTCHA_WIDGET_SOURCES[captchaProvider];
   const csp = helmet({
     contentSecurityPolicy: {
@@ -54,5 +66,12 @@ export function securityHeaders({
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
-  return [assignNonce, csp, hsts];
+  const ownPolicy: RequestHandler = (req, res, next) => {
+    if (ownPolicyPaths.some((path) => path.test(req.path))) {
+      res.removeHeader("Content-Security-Policy");
+      res.removeHeader("X-Frame-Options");
+    }
+    next();
+  };
+  return ownPolicyPaths.length > 0 ? [assignNonce, csp, ownPolicy, hsts] : [assignNonce, csp, hsts];
 }

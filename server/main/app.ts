@@ -28,6 +28,7 @@ import { precompressedAssets } from "#server/http/precompressed";
 import { createRenderedDocuments, neverKept } from "#server/http/rendered-documents";
 import { refuseCrossSiteWrites } from "#server/http/same-origin";
 import { securityHeaders } from "#server/http/security";
+import { PREVIEW_PATH as BIO_PREVIEW_PATH } from "#server/bio/host/preview";
 import { guardTestRoutes, TEST_ROUTES_PATH } from "#server/http/test-routes";
 import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
 
@@ -60,6 +61,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     securityHeaders({
       captchaProvider: config.CAPTCHA_PROVIDER,
       imageOrigins: [config.BIO_ORIGIN],
+      ownPolicyPaths: [BIO_PREVIEW_PATH],
       formTargetOrigins: [
         ...new Set([...externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }), ...externalBillingOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL })]),
       ],

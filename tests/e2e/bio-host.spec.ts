@@ -54,7 +54,7 @@ test.describe("bio host", () => {
 
     const headers = response!.headers();
     expect(headers["set-cookie"]).toBeUndefined();
-    expect(headers["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'$/);
+    expect(headers["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-[^']+' 'sha256-[^']+'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'$/);
     expect(headers["content-security-policy"]).not.toMatch(/script-src/);
     expect(await context.cookies()).toEqual([]);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${BIO}/mayamakes`);

@@ -1,18 +1,26 @@
+import { useRef } from "react";
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { getOwnPage } from "#server/bio/pages";
 import { linkRowsOf } from "#server/bio/form";
-import { BioPageForm } from "#app/components/bio/BioPageForm";
-import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
-import { SupportSettings } from "#app/components/bio/SupportSettings";
+import { getOwnPage } from "#server/bio/pages";
 import { readSupportSettings, supportSettingsInput } from "#server/bio/support-settings";
+import { themeFormValues } from "#server/bio/theme";
+import { profilePhotoOf } from "#server/media/photos";
+import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { PhonePreview } from "#app/components/bio/PhonePreview";
+import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
+import { SupportSettings } from "#app/components/bio/SupportSettings";
+import { ThemePicker } from "#app/components/bio/ThemePicker";
+import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
+import { themeOf } from "#isomorphic/bio-theme";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext, type BioEditorActionData } from "./editor.server";
-import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView, type WallGoalActionData } from "./wall-goal.server";
 import { SUPPORT_INTENT, supportSettingsAction } from "./support-settings.server";
+import { bioThemeAction, type ThemeActionData } from "./theme-action.server";
+import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView, type WallGoalActionData } from "./wall-goal.server";
 
 /**
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
@@ -30,13 +38,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { page } = result;
   const support = await readSupportSettings(context.db, { uid: user.id }, page.id);
   if (support.kind === "ERROR") refuseWith(support);
+  const here = new URL(request.url);
   return {
-    support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
     ...(await editorContext(context, user.id)),
     page: { id: page.id, customEnding: page.customEnding },
     values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: linkRowsOf(page.links), sponsorships: page.sponsorships },
-    locale: localeFrom(request.headers.get("Accept-Language")),
+    photo: { name: user.name, photoId: await profilePhotoOf(context.db, user.id), returnTo: `${here.pathname}${here.search}` },
+    theme: themeFormValues(themeOf(page.theme)),
+    support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
     wallGoal: await wallGoalView(context, user.id, page.id),
+    locale: localeFrom(request.headers.get("Accept-Language")),
   };
 }
 
@@ -45,6 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const pageId = pageIdFrom(request, params);
   const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
   return bioEditorAction(request, context, user.id, pageId, {
+    theme: (form) => bioThemeAction(request, context, user.id, pageId, form),
     [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
     ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),
   });
@@ -52,53 +64,79 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page", noindex: true });
 
+/**
+ * The forms on the left, the page as visitors will see it on the right (on
+ * a phone: below the forms, a link away), kept in view while the forms scroll.
+ * Each form answers in its own shape and reads only its own answer (the
+ * intents' answers are typed by the first handler only, so each is named here).
+ */
 export default function EditBioPage({ loaderData, actionData: answered }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const intent = navigation.formData?.get("intent");
-  // Each of the editor's forms answers in its own shape and reads only its own answer.
+  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const forms = useRef<HTMLDivElement>(null);
+  const themeAnswer = answered && "theme" in answered ? (answered as ThemeActionData).theme : undefined;
   const supportAnswer = answered && "support" in answered ? answered.support : undefined;
-  // The intents' answers are typed by the first handler only, so the wall and goal form's is named here.
   const wallGoalAnswer = answered && "wallGoal" in answered ? (answered as WallGoalActionData).wallGoal : undefined;
-  const pageAnswer = answered && !("support" in answered) && !("wallGoal" in answered) ? (answered as BioEditorActionData) : undefined;
-  const savingSupport = busy && intent === "support";
-  const savingWallGoal = busy && typeof intent === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(intent);
+  const pageAnswer = answered && "formKey" in answered ? (answered as BioEditorActionData) : undefined;
+  const savingTheme = submitting === "theme";
+  const savingSupport = submitting === SUPPORT_INTENT;
+  const savingWallGoal = typeof submitting === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(submitting);
+  const savingPage = Boolean(submitting) && !savingTheme && !savingSupport && !savingWallGoal;
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
         ← Your Pages
       </Link>
       <h1 className="mt-4 text-3xl font-bold">Edit bio page</h1>
-      <BioPageForm
-        key={pageAnswer?.formKey ?? "form"}
-        values={pageAnswer?.values ?? loaderData.values}
-        errors={pageAnswer?.errors ?? {}}
-        message={pageAnswer?.message}
-        choices={loaderData.choices}
-        options={loaderData.options}
-        bioOrigin={loaderData.bioOrigin}
-        fixedEnding={loaderData.page.customEnding}
-        submitLabel="Save changes"
-        busy={busy && !savingSupport && !savingWallGoal}
-        locale={loaderData.locale}
-      />
-      <SupportSettings
-        values={supportAnswer?.values ?? loaderData.support.values}
-        errors={supportAnswer?.errors ?? {}}
-        message={supportAnswer?.message}
-        takesPayments={loaderData.support.takesPayments}
-        pageName={loaderData.values.name}
-        busy={savingSupport}
-      />
-      <WallAndGoalSettings
-        key={wallGoalAnswer?.formKey ?? "wall-goal"}
-        values={wallGoalAnswer?.values ?? loaderData.wallGoal.values}
-        errors={wallGoalAnswer?.errors ?? {}}
-        hasGoal={loaderData.wallGoal.hasGoal}
-        progressText={loaderData.wallGoal.progressText}
-        supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
-        busy={savingWallGoal}
-      />
+      <a href="#preview" className="mt-2 inline-block text-sm font-semibold lg:hidden">
+        See the preview
+      </a>
+      <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_26rem] lg:gap-12">
+        <div ref={forms} className="min-w-0">
+          <ProfilePhotoSection {...loaderData.photo} />
+          <BioPageForm
+            key={pageAnswer?.formKey ?? "form"}
+            values={pageAnswer?.values ?? loaderData.values}
+            errors={pageAnswer?.errors ?? {}}
+            message={pageAnswer?.message}
+            choices={loaderData.choices}
+            options={loaderData.options}
+            bioOrigin={loaderData.bioOrigin}
+            fixedEnding={loaderData.page.customEnding}
+            submitLabel="Save changes"
+            busy={savingPage}
+            locale={loaderData.locale}
+          />
+          <SupportSettings
+            values={supportAnswer?.values ?? loaderData.support.values}
+            errors={supportAnswer?.errors ?? {}}
+            message={supportAnswer?.message}
+            takesPayments={loaderData.support.takesPayments}
+            pageName={loaderData.values.name}
+            busy={savingSupport}
+          />
+          <section id="look" className="mt-12 scroll-mt-6 border-t border-ink/15 pt-10">
+            <ThemePicker key={themeAnswer?.formKey ?? "theme"} initial={themeAnswer?.values ?? loaderData.theme} errors={themeAnswer?.errors ?? {}} busy={savingTheme} />
+          </section>
+          <WallAndGoalSettings
+            key={wallGoalAnswer?.formKey ?? "wall-goal"}
+            values={wallGoalAnswer?.values ?? loaderData.wallGoal.values}
+            errors={wallGoalAnswer?.errors ?? {}}
+            hasGoal={loaderData.wallGoal.hasGoal}
+            progressText={loaderData.wallGoal.progressText}
+            supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
+            busy={savingWallGoal}
+          />
+        </div>
+        <section id="preview" aria-labelledby="preview-heading" className="mt-12 scroll-mt-6 lg:mt-8">
+          <div className="lg:sticky lg:top-6">
+            <h2 id="preview-heading" className="mb-4 text-center text-lg font-semibold">
+              Preview
+            </h2>
+            <PhonePreview src={`/app/account/bizbio/${loaderData.page.id}/preview`} forms={forms} />
+          </div>
+        </section>
+      </div>
     </div>
   );
 }

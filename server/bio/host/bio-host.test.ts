@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import crypto from "node:crypto";
 import fc from "fast-check";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,14 +13,25 @@ import { DEMO_ACCOUNTS } from "#server/seed/demo-accounts";
 import type { RunningGenerationSource } from "#server/page-cache/generation";
 import { startGenerationSource } from "#server/page-cache/setup";
 import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
+import { saveBioTheme } from "#server/bio/theme";
 import { createBioHost } from "./bio-host";
-import { BIO_CSP } from "./style";
+import { NO_STYLE_CSP } from "./responses";
+import { bioCspFor } from "./style";
 import { createViewCounter, type ViewCounter } from "./view-counter";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const BOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** A document's policy allows exactly its own style elements, by hash, and no script. */
+function expectOwnPolicy(csp: string | string[] | undefined, html: string) {
+  expect(csp).toBe(bioCspFor(html));
+  expect(csp).not.toMatch(/script-src/);
+  const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1]!);
+  expect(styles.length).toBeGreaterThan(0);
+  for (const css of styles) expect(csp).toContain(`'sha256-${crypto.createHash("sha256").update(css).digest("base64")}'`);
+}
 
 describe.each(ENGINES)("the bio host on %s", (engine) => {
   let database: TestDatabase;
@@ -83,11 +95,10 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     expect(page.headers["content-encoding"]).toBe("br");
     expect(page.headers["vary"]).toBe("Accept-Encoding");
     expect(page.headers["set-cookie"]).toBeUndefined();
-    expect(page.headers["content-security-policy"]).toBe(BIO_CSP);
-    expect(page.headers["content-security-policy"]).not.toMatch(/script-src/);
     expect(page.headers["x-content-type-options"]).toBe("nosniff");
     expect(page.headers["strict-transport-security"]).toBeUndefined();
     const html = zlib.brotliDecompressSync(page.body).toString();
+    expectOwnPolicy(page.headers["content-security-policy"], html);
     expect(html).toContain("<h1>Maya Chen | Maya Makes</h1>");
     expect(html).toContain("garage workshop");
     expect(html).toContain('<a href="/mayamakes/go/youtube" rel="noopener" aria-label="YouTube">');
@@ -123,7 +134,7 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
       const answer = await ask(path);
       expect(answer.status, path).toBe(404);
       expect(answer.body.toString(), path).toContain("This page doesn't exist");
-      expect(answer.headers["content-security-policy"]).toBe(BIO_CSP);
+      expectOwnPolicy(answer.headers["content-security-policy"], answer.body.toString());
       expect(answer.headers["set-cookie"]).toBeUndefined();
     }
     expect((await ask(`/${"a".repeat(3000)}`)).status).toBe(414);
@@ -146,7 +157,8 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
         expect(answer.status).toBeGreaterThanOrEqual(200);
         expect(answer.status).toBeLessThan(500);
         // Node's own parser answers 400 (no headers) to bytes it refuses in a request line; every other answer is the host's.
-        if (answer.status !== 400) expect(answer.headers["content-security-policy"], `${answer.status} ${pieces.join("")}`).toBe(BIO_CSP);
+        if (String(answer.headers["content-type"]).startsWith("text/html")) expectOwnPolicy(answer.headers["content-security-policy"], answer.body.toString());
+        else if (answer.status !== 400) expect(answer.headers["content-security-policy"], `${answer.status} ${pieces.join("")}`).toBe(NO_STYLE_CSP);
       }),
       { numRuns: 300 },
     );
@@ -171,7 +183,28 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     const start = await views();
     const again = await ask("/mayamakes", { "accept-encoding": "br", "if-none-match": String(first.headers.etag) });
     expect(again.status).toBe(304);
+    expect(again.headers["content-security-policy"]).toBe(first.headers["content-security-policy"]);
     expect(await views()).toBe(start + 1);
+  });
+
+  it("draws the page in the theme its owner saves, with a policy that allows that theme's style and no other", async () => {
+    const before = await ask("/mayamakes");
+    expect(before.body.toString()).toContain(":root{--bg:#603f8b;--fg:#ffffff;--btn:#b4fee7;--btn-fg:#2b1a40;");
+    const [{ uid }] = (await database.db.select({ uid: bioPages.uid }).from(bioPages).where(eq(bioPages.id, mayaId))) as [{ uid: string }];
+    const saved = await saveBioTheme(database.db, { uid }, mayaId, { preset: "paper", font: "serif", background: "", text: "", button: "", buttonText: "" });
+    expect(saved.kind).toBe("SUCCESS");
+    const after = await ask("/mayamakes");
+    const html = after.body.toString();
+    expect(html).toContain(":root{--bg:#faf7f0;--fg:#1f1d1a;--btn:#1f1d1a;--btn-fg:#faf7f0;--font:Charter,");
+    expect(html).toContain('<meta name="theme-color" content="#faf7f0">');
+    expectOwnPolicy(after.headers["content-security-policy"], html);
+    expect(after.headers["content-security-policy"]).not.toBe(before.headers["content-security-policy"]);
+    // Someone else's save changes nothing.
+    const stranger = await saveBioTheme(database.db, { uid: "someone_else" }, mayaId, { preset: "mono", font: "mono", background: "", text: "", button: "", buttonText: "" });
+    expect(stranger).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect((await ask("/mayamakes")).body.toString()).toBe(html);
+    await database.db.update(bioPages).set({ theme: null }).where(eq(bioPages.id, mayaId));
+    expect((await ask("/mayamakes")).body.toString()).toBe(before.body.toString());
   });
 
   it("counts one view per client network and page, and one click per link, however often it asks", async () => {

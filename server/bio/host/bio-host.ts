@@ -23,7 +23,7 @@ import type { ViewCounter } from "./view-counter";
  *   /robots.txt, /favicon.ico
  * and its own 404 for everything else (app routes included). GET and HEAD
  * only. No cookie is ever read or set, every response carries the host's
- * strict CSP.
+ * strict CSP (a page's lists the hashes of its own style elements).
  */
 export type BioHost = {
   /** Whether this request is for the bio host (else the app answers it). */
@@ -60,10 +60,12 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
   // A disabled owner's page, link or image: 404 with its own words (ADR 0029), never counted, never cached as the page.
   const sendNotFound = (req: IncomingMessage, res: ServerResponse, https: boolean, lookup: PageLookup = null) => {
     const encoding = encodingFor(req.headers["accept-encoding"]);
+    const page = lookup === "unavailable" ? unavailable : notFound;
     send(res, {
       status: 404,
       https,
-      body: (lookup === "unavailable" ? unavailable : notFound)[encoding],
+      body: page[encoding],
+      csp: page.csp,
       encoding,
       contentType: "text/html; charset=utf-8",
       headers: ["Vary", "Accept-Encoding", "Cache-Control", "no-cache"],
@@ -79,11 +81,11 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
     if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id, host.clientAddress(req));
     const headers = ["Vary", "Accept-Encoding", "ETag", etag, "Cache-Control", "no-cache"];
     if (req.headers["if-none-match"] === etag) {
-      res.writeHead(304, [...headers, ...securityHeadersFor(https)]);
+      res.writeHead(304, [...headers, ...securityHeadersFor(https, rendered.csp)]);
       res.end();
       return;
     }
-    send(res, { status: 200, https, body: rendered[encoding], encoding, contentType: "text/html; charset=utf-8", headers });
+    send(res, { status: 200, https, body: rendered[encoding], csp: rendered.csp, encoding, contentType: "text/html; charset=utf-8", headers });
   };
 
   const sendLink = (req: IncomingMessage, res: ServerResponse, https: boolean, rendered: PageLookup, type: string) => {

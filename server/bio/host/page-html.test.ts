@@ -6,7 +6,8 @@ import { LINK_TYPES } from "#server/db/schema";
 import { isHumanVisit } from "./human-visit";
 import { escapeHtml, renderBioPage, renderNotFound, shownDestination } from "./page-html";
 import { shareImageSvg, wrapText } from "./share-image";
-import { BIO_CSP, BIO_STYLE } from "./style";
+import { DEFAULT_THEME, presetById, type BioTheme } from "#isomorphic/bio-theme";
+import { bioCspFor, BIO_STYLE, themeStyle } from "./style";
 
 const site = { bioOrigin: "https://bio.sponsorgrid.example", publicOrigin: "https://sponsorgrid.example", appName: "Sponsorgrid" };
 
@@ -24,6 +25,7 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     tipPresets: [300, 500, 1000],
     tipMinimum: 100,
     ownerActive: true,
+    theme: DEFAULT_THEME,
     updatedAt: new Date(0),
     goal: null,
     wall: null,
@@ -32,6 +34,39 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
 }
 
 const HOSTILE = `</title><script>alert("x")</script><img src=x onerror='alert(1)'>&amp;"`;
+
+describe("bio page themes", () => {
+  it("draws every colour from the theme's custom properties: the stylesheet names no colour of its own", () => {
+    expect(BIO_STYLE).not.toMatch(/#[0-9a-f]{3,6}\b|rgb|hsl/i);
+    for (const name of ["--bg", "--fg", "--btn", "--btn-fg", "--font"]) expect(BIO_STYLE).toContain(`var(${name})`);
+  });
+
+  it("sets the page's theme as :root variables, its font stack and its browser colour", () => {
+    const ocean = presetById("ocean")!.theme;
+    const html = renderBioPage(page({ theme: { ...ocean, font: "mono" } }), site, "v1");
+    expect(html).toContain(`<style>:root{--bg:#e0f2fe;--fg:#0c4a6e;--btn:#0369a1;--btn-fg:#ffffff;--font:ui-monospace,`);
+    expect(html).toContain('<meta name="theme-color" content="#e0f2fe">');
+    expect(bioCspFor(html)).not.toBe(bioCspFor(renderBioPage(page(), site, "v1")));
+  });
+
+  it("never lets a stored theme that is not well formed into the CSS: the default is drawn instead", () => {
+    const hostile = { ...DEFAULT_THEME, background: "red}</style><script>alert(1)</script>" } as BioTheme;
+    for (const theme of [hostile, { ...DEFAULT_THEME, font: "Comic Sans" }, null, { preset: "x" }] as BioTheme[]) {
+      const html = renderBioPage(page({ theme }), site, "v1");
+      expect(html).not.toMatch(/<script/i);
+      expect(html).toContain(themeStyle(DEFAULT_THEME));
+    }
+  });
+
+  it("paints the share image in the page's colours", () => {
+    const candy = presetById("candy")!.theme;
+    const svg = shareImageSvg({ ...page(), theme: candy }, site);
+    expect(svg).toContain(`fill="${candy.background}"`);
+    expect(svg).toContain(`fill="${candy.text}"`);
+    expect(svg).toContain(`fill="${candy.buttonText}"`);
+    expect(svg).not.toContain("#603f8b");
+  });
+});
 
 describe("bio page HTML", () => {
   it("escapes hostile names, about texts, link addresses and sponsorship titles everywhere", () => {
@@ -53,11 +88,13 @@ describe("bio page HTML", () => {
     // The about text keeps its line break (the CSS shows it: white-space: pre-line).
     expect(html).toContain("&amp;amp;&quot;\nsecond line</p>");
     expect(html).toContain("From $25");
-    // Exactly one <title>, one <style>, and the style is the one the CSP allows.
+    // Exactly one <title>, two <style>s (the theme, the stylesheet), and those are the ones the page's CSP allows.
     expect(html.match(/<title>/g)).toHaveLength(1);
-    expect(html.match(/<style>([^<]*)<\/style>/)![1]).toBe(BIO_STYLE);
-    const hash = crypto.createHash("sha256").update(BIO_STYLE).digest("base64");
-    expect(BIO_CSP).toContain(`'sha256-${hash}'`);
+    expect([...html.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1])).toEqual([themeStyle(DEFAULT_THEME), BIO_STYLE]);
+    const csp = bioCspFor(html);
+    for (const css of [themeStyle(DEFAULT_THEME), BIO_STYLE]) expect(csp).toContain(`'sha256-${crypto.createHash("sha256").update(css).digest("base64")}'`);
+    expect(csp.match(/'sha256-/g)).toHaveLength(2);
+    expect(csp).not.toMatch(/script-src|unsafe/);
   });
 
   it("renders only http(s) addresses as links, through the counted redirect, destination shown", () => {

@@ -1,3 +1,4 @@
+import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import type { PublicBioPage } from "#server/bio/public-page";
 import { escapeHtml, type BioSite } from "./sections/escape";
 import { goalSection } from "./sections/goal";
@@ -6,7 +7,7 @@ import { profileSection } from "./sections/profile";
 import { sponsorshipsSection } from "./sections/sponsorships";
 import { supportSection } from "./sections/support";
 import { wallSection } from "./sections/wall";
-import { BIO_STYLE } from "./style";
+import { styleElements } from "./style";
 
 export { escapeHtml, type BioSite };
 export { shownDestination } from "./sections/links";
@@ -18,8 +19,9 @@ function summary(text: string, max: number): string {
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
 }
 
-function head(parts: { title: string; description: string; canonical?: string; extra?: string; site: BioSite; robots?: string }): string {
+function head(parts: { title: string; description: string; canonical?: string; extra?: string; site: BioSite; robots?: string; theme?: BioTheme }): string {
   const { title, description, canonical, extra = "", robots } = parts;
+  const theme = themeOf(parts.theme);
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1">` +
@@ -27,10 +29,11 @@ function head(parts: { title: string; description: string; canonical?: string; e
     `<meta name="description" content="${escapeHtml(description)}">` +
     (robots ? `<meta name="robots" content="${robots}">` : "") +
     (canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : "") +
-    `<meta name="theme-color" content="#603f8b">` +
+    `<meta name="theme-color" content="${theme.background}">` +
     `<link rel="icon" href="/favicon.ico" type="image/svg+xml">` +
     extra +
-    `<style>${BIO_STYLE}</style></head>`
+    styleElements(theme) +
+    `</head>`
   );
 }
 
@@ -39,7 +42,8 @@ function footer(site: BioSite): string {
 }
 
 /**
- * A public bio page as one HTML document: no script, one inline style,
+ * A public bio page as one HTML document: no script, two inline styles (its
+ * theme's colours and font, the host's stylesheet; `bioCspFor` lists them),
  * inline icons for the links it has. Every value from the page is escaped.
  * Each part of the page is drawn by its own file in ./sections/, in the
  * order a visitor reads it: who this is, how to support them, where else
@@ -67,7 +71,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     meta("name", "twitter:image", image);
 
   return (
-    head({ title: `${page.name} | ${site.appName}`, description, canonical, extra: social, site }) +
+    head({ title: `${page.name} | ${site.appName}`, description, canonical, extra: social, site, theme: page.theme }) +
     `<body><main>` +
     profileSection(page) +
     supportSection(page, site) +

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_THEME, presetById } from "#isomorphic/bio-theme";
 import type { PublicBioPage } from "#server/bio/public-page";
 import type { Db } from "#server/db/client";
 import { createRenderedPages, type PageLookup, type RenderedPage } from "./rendered-pages";
+import { bioCspFor } from "./style";
 
 const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
 
 function page(ending: string, name = "Maya"): PublicBioPage {
-  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, acceptTips: true, tipPresets: [300, 500, 1000], tipMinimum: 100, ownerActive: true, updatedAt: new Date(0), goal: null, wall: null };
+  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, acceptTips: true, tipPresets: [300, 500, 1000], tipMinimum: 100, ownerActive: true, theme: DEFAULT_THEME, updatedAt: new Date(0), goal: null, wall: null };
 }
 
 /** The lookup as a rendered page (the test fails if it is "unavailable" or missing). */
@@ -61,6 +63,19 @@ describe("pages rendered once per version", () => {
     rows.delete("maya");
     bump();
     expect(await pages.get("maya")).toBeNull();
+  });
+
+  it("renders again when only the theme changed, and keeps the new page's CSP and share image version with its bytes", async () => {
+    const { pages, rows, bump } = setup();
+    const first = renderedOf(await pages.get("maya"));
+    expect(first.csp).toBe(bioCspFor(first.identity.toString()));
+    rows.set("maya", { ...page("maya"), theme: presetById("midnight")!.theme });
+    bump();
+    const second = renderedOf(await pages.get("maya"));
+    expect(second.identity.toString()).toContain("--bg:#0f172a");
+    expect(second.csp).toBe(bioCspFor(second.identity.toString()));
+    expect(second.csp).not.toBe(first.csp);
+    expect(second.shareVersion).not.toBe(first.shareVersion);
   });
 
   it("answers 'unavailable' while the owner is disabled, with nothing of the page kept, and the page again once enabled", async () => {

@@ -7,6 +7,7 @@ import type { Db } from "#server/db/client";
 import type { GenerationSource } from "#server/page-cache/generation";
 import { renderBioPage, type BioSite } from "./page-html";
 import { renderShareImage } from "./share-image";
+import { bioCspFor } from "./style";
 
 /**
  * Bio pages rendered once per version and kept as bytes.
@@ -23,6 +24,8 @@ import { renderShareImage } from "./share-image";
  */
 export type RenderedPage = {
   page: PublicBioPage;
+  /** The page's own Content-Security-Policy: the hashes of its style elements. */
+  csp: string;
   /** Strong validator of the HTML (per encoding, suffixed by the sender). */
   etag: string;
   identity: Buffer;
@@ -165,8 +168,9 @@ function fingerprintOf(page: PublicBioPage): string {
 const hash = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("base64url");
 
 async function render(page: PublicBioPage, site: BioSite, grew: (value: RenderedPage, added: number) => void): Promise<RenderedPage> {
-  const shareVersion = hash(JSON.stringify([page.name, page.blurb, page.customEnding, site.bioOrigin, site.appName])).slice(0, 12);
-  const identity = Buffer.from(renderBioPage(page, site, shareVersion), "utf8");
+  const shareVersion = hash(JSON.stringify([page.name, page.blurb, page.customEnding, page.theme, site.bioOrigin, site.appName])).slice(0, 12);
+  const html = renderBioPage(page, site, shareVersion);
+  const identity = Buffer.from(html, "utf8");
   // Compressed once per version, so at the best ratio rather than the fastest.
   const [br, gz] = await Promise.all([
     brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
@@ -175,6 +179,7 @@ async function render(page: PublicBioPage, site: BioSite, grew: (value: Rendered
   let image: Promise<Buffer> | null = null;
   const rendered: RenderedPage = {
     page,
+    csp: bioCspFor(html),
     etag: hash(identity).slice(0, 22),
     identity,
     br,

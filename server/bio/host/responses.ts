@@ -1,11 +1,13 @@
 import type { ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { documentEncoding } from "#server/http/document-encoding";
-import { BIO_CSP } from "./style";
+import { bioCspFor } from "./style";
 
-/** Headers every bio host response carries (HSTS is added for https). Never Set-Cookie. */
+/** The policy of a response with no style element (text, images, redirects): nothing may load or run. */
+export const NO_STYLE_CSP = bioCspFor("");
+
+/** Headers every bio host response carries besides its CSP (HSTS is added for https). Never Set-Cookie. */
 const SECURITY: string[] = [
-  "Content-Security-Policy", BIO_CSP,
   "X-Content-Type-Options", "nosniff",
   "Referrer-Policy", "strict-origin-when-cross-origin",
   "X-Frame-Options", "DENY",
@@ -16,9 +18,9 @@ const HSTS = ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"
 const PLAIN = SECURITY;
 const SECURE = [...SECURITY, ...HSTS];
 
-/** The host's security headers, for a response written without `send` (a 304). */
-export function securityHeadersFor(https: boolean): string[] {
-  return https ? SECURE : PLAIN;
+/** The host's security headers with a document's CSP, for a response written without `send` (a 304). */
+export function securityHeadersFor(https: boolean, csp = NO_STYLE_CSP): string[] {
+  return ["Content-Security-Policy", csp, ...(https ? SECURE : PLAIN)];
 }
 
 export type Encoding = "br" | "gzip" | "identity";
@@ -37,12 +39,13 @@ export function encodingFor(acceptEncoding: string | undefined): Encoding {
   return encoding;
 }
 
-/** An HTML document in three encodings, made once. */
-export type EncodedHtml = Record<Encoding, Buffer>;
+/** An HTML document in three encodings, made once, with its own CSP. */
+export type EncodedHtml = Record<Encoding, Buffer> & { csp: string };
 
 export function encodeOnce(html: string): EncodedHtml {
   const identity = Buffer.from(html, "utf8");
   return {
+    csp: bioCspFor(html),
     identity,
     br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
     gzip: zlib.gzipSync(identity, { level: 9 }),
@@ -56,16 +59,18 @@ type Sent = {
   contentType: string;
   encoding?: Encoding;
   headers?: string[];
+  /** The document's own policy (`bioCspFor`); anything else gets one that allows no style. */
+  csp?: string;
 };
 
 /** Writes a whole response at once: status, the host's headers, Content-Length, body (none for HEAD: Node leaves it out). */
-export function send(res: ServerResponse, { status, https, body, contentType, encoding = "identity", headers = [] }: Sent): void {
+export function send(res: ServerResponse, { status, https, body, contentType, encoding = "identity", headers = [], csp }: Sent): void {
   const all = [
     "Content-Type", contentType,
     "Content-Length", String(body.length),
     ...(encoding === "identity" ? [] : ["Content-Encoding", encoding]),
     ...headers,
-    ...(https ? SECURE : PLAIN),
+    ...securityHeadersFor(https, csp),
   ];
   res.writeHead(status, all);
   res.end(body);

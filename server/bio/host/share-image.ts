@@ -1,11 +1,14 @@
 import { createRequire } from "node:module";
 import { renderAsync } from "@resvg/resvg-js";
+import { themeOf } from "#isomorphic/bio-theme";
 import type { PublicBioPage } from "#server/bio/public-page";
 import type { BioSite } from "./page-html";
 
 /**
  * The page's Open Graph image (1200×630 PNG): its name, the start of its
- * about text and its address, on the theme's colours. Drawn as SVG here and
+ * about text and its address, in the page's theme: its text on its
+ * background, its address on a bar of its button colour (pairs the theme
+ * holds to 4.5:1). Drawn as SVG here and
  * rasterised by resvg with the DejaVu fonts shipped from npm
  * (`dejavu-fonts-ttf`), never the machine's fonts, so every server draws the
  * same picture. The host keeps one per page version (server/bio/host/pages.ts).
@@ -70,7 +73,10 @@ function textLines(lines: string[], y: number, lineHeight: number, attributes: s
 }
 
 /** The image as SVG (exported for tests: it must escape whatever the page holds). */
-export function shareImageSvg(page: Pick<PublicBioPage, "name" | "blurb" | "customEnding">, site: BioSite): string {
+type SharedPage = Pick<PublicBioPage, "name" | "blurb" | "customEnding"> & Partial<Pick<PublicBioPage, "theme">>;
+
+export function shareImageSvg(page: SharedPage, site: BioSite): string {
+  const theme = themeOf(page.theme);
   const name = wrapText(page.name, 25, 2);
   const nameTop = 200;
   const blurbTop = nameTop + name.length * 76 + 30;
@@ -78,23 +84,23 @@ export function shareImageSvg(page: Pick<PublicBioPage, "name" | "blurb" | "cust
   const address = `${new URL(site.bioOrigin).host}/${page.customEnding}`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}">` +
-    `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="#603f8b"/>` +
-    `<circle cx="1150" cy="10" r="140" fill="#fd49a0"/>` +
-    `<circle cx="1150" cy="10" r="88" fill="#603f8b"/>` +
-    `<rect x="${TEXT_LEFT}" y="96" width="120" height="12" rx="6" fill="#b4fee7"/>` +
-    textLines(name, nameTop, 76, 'font-family="DejaVu Sans" font-weight="bold" font-size="64" fill="#ffffff"') +
-    textLines(blurb, blurbTop, 46, 'font-family="DejaVu Sans" font-size="32" fill="#f1e9fb"') +
-    `<rect x="0" y="${SHARE_HEIGHT - 96}" width="${SHARE_WIDTH}" height="96" fill="#4b2f70"/>` +
-    `<text x="${TEXT_LEFT}" y="${SHARE_HEIGHT - 36}" font-family="DejaVu Sans" font-weight="bold" font-size="32" fill="#b4fee7">${xml(
+    `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="${theme.background}"/>` +
+    `<circle cx="1150" cy="10" r="140" fill="${theme.button}"/>` +
+    `<circle cx="1150" cy="10" r="88" fill="${theme.background}"/>` +
+    `<rect x="${TEXT_LEFT}" y="96" width="120" height="12" rx="6" fill="${theme.button}"/>` +
+    textLines(name, nameTop, 76, `font-family="DejaVu Sans" font-weight="bold" font-size="64" fill="${theme.text}"`) +
+    textLines(blurb, blurbTop, 46, `font-family="DejaVu Sans" font-size="32" fill="${theme.text}"`) +
+    `<rect x="0" y="${SHARE_HEIGHT - 96}" width="${SHARE_WIDTH}" height="96" fill="${theme.button}"/>` +
+    `<text x="${TEXT_LEFT}" y="${SHARE_HEIGHT - 36}" font-family="DejaVu Sans" font-weight="bold" font-size="32" fill="${theme.buttonText}">${xml(
       wrapText(address, 44, 1)[0] ?? "",
     )}</text>` +
-    `<text x="${TEXT_LEFT + TEXT_WIDTH}" y="${SHARE_HEIGHT - 36}" text-anchor="end" font-family="DejaVu Sans" font-size="28" fill="#ffffff">${xml(site.appName)}</text>` +
+    `<text x="${TEXT_LEFT + TEXT_WIDTH}" y="${SHARE_HEIGHT - 36}" text-anchor="end" font-family="DejaVu Sans" font-size="28" fill="${theme.buttonText}">${xml(site.appName)}</text>` +
     `</svg>`
   );
 }
 
 /** The PNG, rasterised off the main thread (resvg's async render runs on libuv's pool). */
-export async function renderShareImage(page: Pick<PublicBioPage, "name" | "blurb" | "customEnding">, site: BioSite): Promise<Buffer> {
+export async function renderShareImage(page: SharedPage, site: BioSite): Promise<Buffer> {
   const image = await renderAsync(shareImageSvg(page, site), {
     font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" },
     fitTo: { mode: "original" },

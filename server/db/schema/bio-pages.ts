@@ -3,7 +3,7 @@ import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKe
 import type { BioTheme } from "#isomorphic/bio-theme";
 import { user } from "./auth";
 
-// SPEC §3's thirteen types first, then more networks and a few kinds of button (ADR 0035).
+// SPEC §3's thirteen types first, then more networks and a few kinds of button (ADR 0038).
 // Lowercase letters only: the host's /{ending}/go/{type} address relies on it.
 export const LINK_TYPES = [
   "amazon", "facebook", "instagram", "linkedin", "patreon", "pinterest", "reddit",

@@ -31,7 +31,7 @@ function drawn(page: PublicBioPage): { socials: DrawnLink[]; buttons: DrawnLink[
 /**
  * The social networks as one compact row of their icons, each a counted
  * redirect named by its title (or the network's name) for screen readers.
- * Placed right under the support block, as link-in-bio pages do (ADR 0035).
+ * Placed right under the support block, as link-in-bio pages do (ADR 0038).
  */
 export function socialsSection(page: PublicBioPage): string {
   const { socials } = drawn(page);

@@ -16,6 +16,8 @@ import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payment-webhooks/h
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
 import type { Services } from "./composition-root";
+import { photoBodyRule, photoHandler } from "#server/media/http";
+import { PHOTO_PATH_PREFIX } from "#server/media/serve";
 import { capRequestBodies } from "#server/http/body-limit";
 import { BROTLI_PARAMS } from "#server/http/document-encoding";
 import { trustedForwarding } from "#server/http/forwarding";
@@ -47,7 +49,7 @@ type HttpAppOptions = {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
-  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams } = services;
+  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -76,6 +78,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       },
       // Provider webhooks: read raw by their route (the signature covers the exact bytes).
       webhookBodyRule,
+      // The profile photo form carries an image (server/media/).
+      photoBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
@@ -83,6 +87,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     // Server-sent events, before compression: gzip would hold every event back until its buffer fills.
     app.get(NOTIFICATION_STREAM_PATH, notificationStreamHandler({ streams: notificationStreams, auth, logger }));
   }
+  // Profile photos: already compressed images, answered from memory before gzip and everything personal.
+  app.use(PHOTO_PATH_PREFIX, photoHandler(photos.server));
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,
@@ -134,6 +140,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     searchLog,
     viewCounter,
     tagCatalogue,
+    photos,
     renderedDocuments,
     sessionSecret,
     cspNonce: res.locals.cspNonce as string,

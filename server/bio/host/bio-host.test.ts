@@ -12,6 +12,7 @@ import { DEMO_ACCOUNTS } from "#server/seed/demo-accounts";
 import type { RunningGenerationSource } from "#server/page-cache/generation";
 import { startGenerationSource } from "#server/page-cache/setup";
 import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
+import { createPhotoServer } from "#server/media/serve";
 import { createBioHost } from "./bio-host";
 import { BIO_CSP } from "./style";
 import { createViewCounter, type ViewCounter } from "./view-counter";
@@ -61,7 +62,7 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     mayaId = (await database.db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, "mayamakes")))[0]!.id;
     const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });
     counter = createViewCounter(database.db, { flushEveryMs: 60_000 });
-    const host = createBioHost({ config, db: database.db, generation: (generation = await startGenerationSource(database)), counter, logger: console });
+    const host = createBioHost({ config, db: database.db, generation: (generation = await startGenerationSource(database)), counter, logger: console, photos: createPhotoServer({ db: database.db, generation }) });
     server = http.createServer((req, res) => {
       if (host.handles(req)) return host.handle(req, res);
       appRequests += 1;

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink } from "react-router";
 import { useLiveUnreadCount } from "#app/lib/use-live-unread-count";
+import { Avatar } from "./Avatar";
 import { LogoMark } from "./Logo";
 
 export const MAIN_NAV = [
@@ -9,7 +10,7 @@ export const MAIN_NAV = [
   { to: "/featured", label: "Featured" },
 ] as const;
 
-export type HeaderAccount = { name: string; email: string; unreadNotifications: number };
+export type HeaderAccount = { name: string; email: string; unreadNotifications: number; photoId: string | null };
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium no-underline hover:bg-primary/10 ${isActive ? "text-primary underline decoration-2 underline-offset-8" : "text-ink"}`;
@@ -38,9 +39,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
     <details className="relative">
       <summary className="flex cursor-pointer items-center gap-2 rounded-full border border-primary/30 px-3 py-1.5 font-medium text-primary">
         <span className="relative">
-          <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
-            {account.name.charAt(0).toUpperCase() || "?"}
-          </span>
+          <Avatar name={account.name} photoId={account.photoId} size={28} />
           {unread > 0 ? (
             <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-ink ring-2 ring-white">
               {unread}

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
-import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
+import { bioPages, connectedAccounts, profiles, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
 import { httpUrl, isLinkType, LINK_LABELS } from "./links";
 import { publicSponsorshipOptions, type SponsorshipChoice } from "./sponsorship-options";
@@ -27,6 +27,8 @@ export type PublicBioPage = {
    * as unavailable and takes no payment (server/accounts/active-owner.ts).
    */
   ownerActive: boolean;
+  /** The owner's profile photo (server/media/), or null: the page shows the name's initial. */
+  photoId: string | null;
   updatedAt: Date;
 };
 
@@ -45,9 +47,11 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
       ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
+      photoId: profiles.photoId,
     })
     .from(bioPages)
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
+    .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
     .where(eq(bioPages.customEnding, ending));
   if (!page) return null;
   const { accountCompleted, ...fields } = page;

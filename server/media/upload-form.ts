@@ -2,11 +2,11 @@ import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "#isomorphic/photo-upload";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { PHOTO_MESSAGES } from "./process";
 
-/** The photo, plus the form's few small fields (intent, returnTo) and multipart's framing. */
+/** The photo, plus the form's one small field (intent) and multipart's framing. */
 export const PHOTO_BODY_LIMIT = PHOTO_MAX_BYTES + 64 * 1024;
 const MAX_TEXT_FIELD = 2_000;
 
-export type PhotoForm = Success<{ intent: "upload" | "remove"; file: Buffer | null; returnTo: string }>;
+export type PhotoForm = Success<{ intent: "upload"; file: Buffer } | { intent: "remove" }>;
 type PhotoFormRefusal = Refusal<"invalid-argument" | "unsupported-media-type", "TOO_LARGE" | "MALFORMED">;
 
 const MALFORMED = "We couldn't read this upload: it was incomplete or garbled. Please choose the photo and send it again.";
@@ -49,12 +49,10 @@ export async function readPhotoForm(request: Request): Promise<PhotoForm | Photo
     const value = form.get(name);
     return typeof value === "string" && value.length <= MAX_TEXT_FIELD && !value.includes("\0") ? value : "";
   };
-  const intent = text("intent") === "remove" ? "remove" : "upload";
-  const returnTo = text("returnTo");
-  if (intent === "remove") return success({ intent, file: null, returnTo });
+  if (text("intent") === "remove") return success({ intent: "remove" as const });
   const file = form.get(PHOTO_FIELD);
-  // A form sent with no file chosen carries an empty, nameless part: the same as none.
-  if (!(file instanceof Blob) || file.size === 0) return success({ intent, file: Buffer.alloc(0), returnTo });
+  // A form sent with no file chosen carries an empty, nameless part: the same as none (processPhoto says so).
+  if (!(file instanceof Blob) || file.size === 0) return success({ intent: "upload" as const, file: Buffer.alloc(0) });
   if (file.size > PHOTO_MAX_BYTES) return tooLarge();
-  return success({ intent, file: Buffer.from(await file.arrayBuffer()), returnTo });
+  return success({ intent: "upload" as const, file: Buffer.from(await file.arrayBuffer()) });
 }

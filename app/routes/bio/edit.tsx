@@ -2,6 +2,8 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { getOwnPage } from "#server/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
+import { profilePhotoOf } from "#server/media/photos";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
@@ -27,6 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     page: { id: page.id, customEnding: page.customEnding },
     values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: page.links, sponsorships: page.sponsorships },
     locale: localeFrom(request.headers.get("Accept-Language")),
+    photo: { name: user.name, photoId: await profilePhotoOf(context.db, user.id), returnTo: `${new URL(request.url).pathname}${new URL(request.url).search}` },
   };
 }
 
@@ -45,6 +48,7 @@ export default function EditBioPage({ loaderData, actionData }: Route.ComponentP
         ← Your Pages
       </Link>
       <h1 className="mt-4 text-3xl font-bold">Edit bio page</h1>
+      <ProfilePhotoSection {...loaderData.photo} />
       <BioPageForm
         key={actionData?.formKey ?? "form"}
         values={actionData?.values ?? loaderData.values}

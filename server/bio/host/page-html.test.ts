@@ -21,6 +21,7 @@ function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
     sponsorships: [],
     takesPayments: false,
     ownerActive: true,
+    photoId: null,
     updatedAt: new Date(0),
     ...overrides,
   };

@@ -6,7 +6,7 @@ import { createRenderedPages, type PageLookup, type RenderedPage } from "./rende
 const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
 
 function page(ending: string, name = "Maya"): PublicBioPage {
-  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, ownerActive: true, updatedAt: new Date(0) };
+  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, ownerActive: true, photoId: null, updatedAt: new Date(0) };
 }
 
 /** The lookup as a rendered page (the test fails if it is "unavailable" or missing). */

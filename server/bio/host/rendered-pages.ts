@@ -154,8 +154,8 @@ export function createRenderedPages({
 
 /** Everything the page shows; equal fingerprints render to equal bytes. */
 function fingerprintOf(page: PublicBioPage): string {
-  const { customEnding, name, blurb, links, sponsorships, takesPayments, id } = page;
-  return JSON.stringify([id, customEnding, name, blurb, links, sponsorships, takesPayments]);
+  const { customEnding, name, blurb, links, sponsorships, takesPayments, id, photoId } = page;
+  return JSON.stringify([id, customEnding, name, blurb, links, sponsorships, takesPayments, photoId]);
 }
 
 const hash = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("base64url");

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { PROFILE_STYLE } from "./sections/profile";
 
 /**
  * The bio host's only stylesheet, inlined in every page it serves (one
@@ -37,6 +38,7 @@ export const BIO_STYLE = [
   ".t .p:hover{background:#b4fee7}",
   "footer{margin-top:3rem;text-align:center;font-size:.9rem}",
   "footer a,main>p a{color:#b4fee7}",
+  PROFILE_STYLE,
 ].join("");
 
 const STYLE_HASH = `'sha256-${crypto.createHash("sha256").update(BIO_STYLE).digest("base64")}'`;

@@ -172,4 +172,13 @@ describe("bio page pay actions", () => {
     expect(html).toContain(">Send a tip</a>");
     expect(html).not.toContain("Sponsorship options");
   });
+
+  it("shows the owner's photo (AVIF, else WebP, 1× and 2×, sized, alt empty beside the name), else the initial", () => {
+    const id = "0123456789abcdef0123456789abcdef";
+    const html = renderBioPage(page({ photoId: id }), site, "v1");
+    expect(html).toContain(`<source type="image/avif" srcset="/media/photos/${id}-96.avif 1x, /media/photos/${id}-192.avif 2x">`);
+    expect(html).toMatch(new RegExp(`<img class="i" src="/media/photos/${id}-96.webp" srcset="/media/photos/${id}-96.webp 1x, /media/photos/${id}-192.webp 2x" width="88" height="88" alt=""`));
+    expect(html).not.toContain(`aria-hidden="true">M</div>`);
+    expect(renderBioPage(page(), site, "v1")).toContain(`<div class="i" aria-hidden="true">M</div>`);
+  });
 });

@@ -18,7 +18,7 @@ export async function phonePhoto({ width = 4032, height = 3024, quality = 92, no
       `<rect x="0" y="${height * 0.78}" width="${width}" height="${height * 0.22}" fill="#2f5d34" opacity="0.85"/>` +
       `</svg>`,
   );
-  const grain = await sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: noise } } })
+  const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: noise } } })
     .raw()
     .toBuffer();
   return sharp(scene)

@@ -83,8 +83,10 @@ test("upload in the editor: the photo shows on the public page, the header, My A
   const face = publicPage.locator("header img.i");
   await expect(face).toHaveAttribute("alt", "");
   await expect.poll(() => face.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-  const served = await publicPage.request.get(`${BIO_ORIGIN}/media/photos/${id}-192.webp`);
+  // Through the browser, which resolves bio.localhost (Node's resolver may not).
+  const served = (await publicPage.goto(`${BIO_ORIGIN}/media/photos/${id}-192.webp`))!;
   expect(served.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(served.headers()["content-type"]).toBe("image/webp");
   expect((await served.body()).includes(Buffer.from("TestPhone"))).toBe(false);
   expect((await sharp(await served.body()).metadata()).exif).toBeUndefined();
 

@@ -2,26 +2,33 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 
 /**
- * A phone-like photo: a sky gradient, a few soft shapes and sensor noise, so
+ * A phone-like photo: a sky gradient, many small shapes and sensor noise, so
  * it compresses like a real picture (a flat colour would make every size
  * figure meaningless). By default 12 MP, about 5 MB as JPEG, with EXIF that
  * names the camera and where it was taken.
  */
-export async function phonePhoto({ width = 4032, height = 3024, quality = 92, noise = 18, orientation }: { width?: number; height?: number; quality?: number; noise?: number; orientation?: number } = {}): Promise<Buffer> {
+export async function phonePhoto({ width = 4032, height = 3024, quality = 85, noise = 12, orientation, seed = 7 }: { width?: number; height?: number; quality?: number; noise?: number; orientation?: number; seed?: number } = {}): Promise<Buffer> {
+  // Drawn at a quarter of the size (rendering SVG is slow), then scaled up: the detail a face
+  // photo has at 192 px (hair, foliage) comes from many small shapes, the grain from noise.
+  const [w, h] = [Math.round(width / 4), Math.round(height / 4)];
+  let state = seed;
+  const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
+  let shapes = "";
+  for (let i = 0; i < 1500; i++) {
+    shapes += `<circle cx="${Math.floor(random() * w)}" cy="${Math.floor(random() * h)}" r="${(2 + random() * 22).toFixed(1)}" fill="hsl(${Math.floor(random() * 360)},${Math.floor(30 + random() * 60)}%,${Math.floor(25 + random() * 50)}%)" fill-opacity="0.7"/>`;
+  }
   const scene = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-      `<defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#3a7bd5"/><stop offset="0.6" stop-color="#f3c98b"/><stop offset="1" stop-color="#5b3b1f"/></linearGradient>` +
-      `<radialGradient id="f" cx="0.5" cy="0.4" r="0.5"><stop offset="0" stop-color="#f1c6a8"/><stop offset="1" stop-color="#8a5a44"/></radialGradient></defs>` +
-      `<rect width="100%" height="100%" fill="url(#s)"/>` +
-      `<ellipse cx="${width / 2}" cy="${height * 0.42}" rx="${width * 0.16}" ry="${height * 0.26}" fill="url(#f)"/>` +
-      `<circle cx="${width * 0.2}" cy="${height * 0.25}" r="${height * 0.12}" fill="#ffe27a" opacity="0.8"/>` +
-      `<rect x="0" y="${height * 0.78}" width="${width}" height="${height * 0.22}" fill="#2f5d34" opacity="0.85"/>` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">` +
+      `<defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#3a7bd5"/><stop offset="0.6" stop-color="#f3c98b"/><stop offset="1" stop-color="#5b3b1f"/></linearGradient></defs>` +
+      `<rect width="100%" height="100%" fill="url(#s)"/>${shapes}` +
+      `<ellipse cx="${w / 2}" cy="${h * 0.42}" rx="${w * 0.16}" ry="${h * 0.26}" fill="#e0b090"/>` +
       `</svg>`,
   );
+  const drawn = await sharp(scene).resize(width, height).raw().toBuffer();
   const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: noise } } })
     .raw()
     .toBuffer();
-  return sharp(scene)
+  return sharp(drawn, { raw: { width, height, channels: 3 } })
     .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: "overlay" }])
     .jpeg({ quality })
     .withExif({

@@ -57,6 +57,9 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
 
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
   app.use(trustedForwarding());
+  // Profile photos: public, immutable images answered from memory with headers of their own, before the
+  // request log, the page headers and every guard a page needs (the bio host serves them the same way).
+  app.use(PHOTO_PATH_PREFIX, photoHandler(photos.server));
   app.use(requestLogger(logger, requestIds));
   app.use(
     securityHeaders({
@@ -87,8 +90,6 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     // Server-sent events, before compression: gzip would hold every event back until its buffer fills.
     app.get(NOTIFICATION_STREAM_PATH, notificationStreamHandler({ streams: notificationStreams, auth, logger }));
   }
-  // Profile photos: already compressed images, answered from memory before gzip and everything personal.
-  app.use(PHOTO_PATH_PREFIX, photoHandler(photos.server));
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,

@@ -13,13 +13,19 @@ export const photoBodyRule: BodyLimitRule = {
     sendRefusal(req, res, 413, "That photo is too large", `Profile photos can be up to ${PHOTO_MAX_TEXT}. Go back, choose a smaller photo and upload it again.`),
 };
 
+/**
+ * What an image needs of the page headers, since it is answered before them: never taken for
+ * another type, nothing run inside it if opened on its own, and only this site's pages embed it.
+ */
+const IMAGE_HEADERS = ["X-Content-Type-Options", "nosniff", "Content-Security-Policy", "default-src 'none'", "Cross-Origin-Resource-Policy", "same-site"];
+
 /** `GET /media/photos/…` on the app host (the bio host has its own, server/bio/host/photos.ts). */
 export function photoHandler(photos: PhotoServer): RequestHandler {
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const write = ({ status, headers, body }: Awaited<ReturnType<PhotoServer["answer"]>>) => {
-      for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
-      res.status(status).end(status === 304 ? undefined : body);
+      res.writeHead(status, [...headers, ...IMAGE_HEADERS]);
+      res.end(status === 304 ? undefined : body);
     };
     // Mounted under its prefix, where req.path has lost it: the whole address is what is matched.
     const answer = photos.answer(req.originalUrl.split("?")[0]!, req.headers["if-none-match"]);

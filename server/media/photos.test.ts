@@ -9,7 +9,6 @@ import { createViewCounter } from "#server/bio/host/view-counter";
 import { readPublicPage } from "#server/bio/public-page";
 import { loadConfig } from "#server/config";
 import { bioPages, photos, photoVariants, profiles, user } from "#server/db/schema";
-import { securityHeaders } from "#server/http/security";
 import { sharedGenerationSource } from "#server/page-cache/generation";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { photoHandler } from "./http";
@@ -117,7 +116,6 @@ describe.each(ENGINES)("profile photos on %s", (engine) => {
       const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });
       const bio = createBioHost({ config, db: db(), generation, counter: createViewCounter(db(), { flushEveryMs: 60_000 }), logger: console, photos: photosServer });
       const app = express();
-      app.use(securityHeaders());
       app.use("/media/photos/", photoHandler(photosServer));
       app.use((_req, res) => void res.status(404).end("app 404"));
       server = http.createServer((req, res) => (bio.handles(req) ? bio.handle(req, res) : app(req, res)));

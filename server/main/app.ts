@@ -16,8 +16,7 @@ import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payment-webhooks/h
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
 import type { Services } from "./composition-root";
-import { photoBodyRule, photoHandler } from "#server/media/http";
-import { PHOTO_PATH_PREFIX } from "#server/media/serve";
+import { photoBodyRule } from "#server/media/http";
 import { capRequestBodies } from "#server/http/body-limit";
 import { BROTLI_PARAMS } from "#server/http/document-encoding";
 import { trustedForwarding } from "#server/http/forwarding";
@@ -57,9 +56,6 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
 
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
   app.use(trustedForwarding());
-  // Profile photos: public, immutable images answered from memory with headers of their own, before the
-  // request log, the page headers and every guard a page needs (the bio host serves them the same way).
-  app.use(PHOTO_PATH_PREFIX, photoHandler(photos.server));
   app.use(requestLogger(logger, requestIds));
   app.use(
     securityHeaders({

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import express from "express";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -11,7 +10,7 @@ import { loadConfig } from "#server/config";
 import { bioPages, photos, photoVariants, profiles, user } from "#server/db/schema";
 import { sharedGenerationSource } from "#server/page-cache/generation";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { photoHandler } from "./http";
+import { appPhotoListener } from "./http";
 import { profilePhotoOf, removeProfilePhoto, setProfilePhoto } from "./photos";
 import { createSemaphore } from "./semaphore";
 import { createPhotoServer, type PhotoServer } from "./serve";
@@ -115,10 +114,9 @@ describe.each(ENGINES)("profile photos on %s", (engine) => {
       photosServer = createPhotoServer({ db: db(), generation });
       const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });
       const bio = createBioHost({ config, db: db(), generation, counter: createViewCounter(db(), { flushEveryMs: 60_000 }), logger: console, photos: photosServer });
-      const app = express();
-      app.use("/media/photos/", photoHandler(photosServer));
-      app.use((_req, res) => void res.status(404).end("app 404"));
-      server = http.createServer((req, res) => (bio.handles(req) ? bio.handle(req, res) : app(req, res)));
+      // As server/main/lifecycle.ts composes them: the bio host, the app host's photos, then the app.
+      const appPhotos = appPhotoListener(photosServer, (error) => console.error(error));
+      server = http.createServer((req, res) => bio.handles(req) ? bio.handle(req, res) : appPhotos(req, res) || void res.writeHead(404).end("app 404"));
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       port = (server.address() as AddressInfo).port;
     });

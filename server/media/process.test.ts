@@ -75,6 +75,13 @@ describe("processPhoto", () => {
     expect(await refusedWith(svg)).toMatchObject({ code: "unsupported-media-type", message: PHOTO_MESSAGES.svg });
   });
 
+  it("says how to send a HEIC photo the decoder can't read", async () => {
+    // An HEVC-coded HEIC's signature with no image the decoder can open behind it.
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypheic\0\0\0\0mif1heic"), Buffer.alloc(200, 7)]);
+    expect(sniffImage(heic)).toBe("heif");
+    expect((await refusedWith(heic)).message).toBe(PHOTO_MESSAGES.heic);
+  });
+
   it("refuses GIFs, HTML and PDFs", async () => {
     const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#f00" } }).gif().toBuffer();
     expect((await refusedWith(gif)).message).toBe(PHOTO_MESSAGES.gif);

@@ -29,7 +29,11 @@ export function PhotoUpload({ name, photoId, returnTo, error }: { name: string; 
     setPreviewFor(photoId);
     setPreview(null);
   }
+  // Only a change of photo clears the picker: a file chosen before the page finished loading stays chosen.
+  const clearedFor = useRef(photoId);
   useEffect(() => {
+    if (clearedFor.current === photoId) return;
+    clearedFor.current = photoId;
     if (input.current) input.current.value = "";
   }, [photoId]);
   // The address carries where to come back to, so a refused upload's page (no JavaScript) still knows it.

@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const [{ toast, setCookie }, signedIn] = await Promise.all([takeToast(request, sessionSecret), getSessionAccount(request, context)]);
   const account = signedIn
-    ? { name: signedIn.user.name, email: signedIn.user.email, unreadNotifications: signedIn.unreadNotifications, pages: signedIn.pages }
+    ? { name: signedIn.user.name, email: signedIn.user.email, unreadNotifications: signedIn.unreadNotifications, pages: signedIn.pages, photoId: signedIn.photoId }
     : null;
   return data({ site, toast, account }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }

@@ -28,6 +28,8 @@ export default [
   // Pro membership (SPEC §2.5, §6): the plans, checkout's return, and My Account's Pro Portal button.
   route("app/pro", "routes/app/pro.tsx"),
   route("app/account/pro-portal", "routes/app/pro-portal.ts"),
+  // The profile photo, one per person (server/media/): the editor and My Account post here.
+  route("app/account/photo", "routes/app/photo.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 

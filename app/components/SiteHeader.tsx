@@ -1,5 +1,6 @@
 import { Form, Link, NavLink } from "react-router";
 import { useLiveUnreadCount } from "#app/lib/use-live-unread-count";
+import { Avatar } from "./Avatar";
 import { LogoMark } from "./Logo";
 
 export const MAIN_NAV = [
@@ -13,6 +14,8 @@ export type HeaderAccount = {
   name: string;
   email: string;
   unreadNotifications: number;
+  /** Their profile photo (server/media/), or null: the initial shows. */
+  photoId: string | null;
   /** The person's bio pages as the header needs them: its only page's id (else null), and whether there is any. */
   pages: { onlyPageId: string | null; hasPage: boolean };
 };
@@ -54,9 +57,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
     <details className="relative">
       <summary className="flex cursor-pointer items-center gap-2 rounded-full border border-primary/30 px-3 py-1.5 font-medium text-primary">
         <span className="relative">
-          <span aria-hidden="true" className="grid h-7 w-7 place-items-center rounded-full bg-primary text-sm text-white">
-            {account.name.charAt(0).toUpperCase() || "?"}
-          </span>
+          <Avatar name={account.name} photoId={account.photoId} size={28} />
           {unread > 0 ? (
             <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-ink ring-2 ring-white">
               {unread}

@@ -2,15 +2,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import type { Db } from "#server/db/client";
-import { session, user } from "#server/db/schema";
+import { profiles, session, user } from "#server/db/schema";
 import { countUnreadNotifications, unreadNotificationsColumn } from "#server/notifications/unread";
 import { hasBioPageColumn, onlyBioPageColumn, type HeaderPages } from "#server/bio/header-pages";
 import type { Auth } from "./auth";
 import { signInPath } from "#server/http/redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
-/** The signed-in person and the header's "Notifications (n)", read in the same query. */
-export type SessionAccount = { user: SessionUser; unreadNotifications: number; pages: HeaderPages };
+/** The signed-in person, the header's "Notifications (n)", their pages and profile photo (server/media/), read in the same query. */
+export type SessionAccount = { user: SessionUser; unreadNotifications: number; pages: HeaderPages; photoId: string | null };
 
 /**
  * One HTTP request's session lookups, by the Request object React Router hands each loader
@@ -81,9 +81,11 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
       unreadNotifications: unreadNotificationsColumn(user.id),
       onlyPageId: onlyBioPageColumn(user.id),
       hasPage: hasBioPageColumn(user.id),
+      photoId: profiles.photoId,
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
+    .leftJoin(profiles, eq(profiles.uid, user.id))
     .where(eq(session.token, token));
   if (!row || row.disabled) return null;
   const now = Date.now();
@@ -96,6 +98,7 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
     user: { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image ?? null },
     unreadNotifications: Number(row.unreadNotifications),
     pages: { onlyPageId: row.onlyPageId ?? null, hasPage: Boolean(row.hasPage) },
+    photoId: row.photoId ?? null,
   };
 }
 
@@ -107,6 +110,7 @@ async function lookUpThroughBetterAuth(headers: Headers, context: SessionContext
     user: { id, email, name, emailVerified, image: image ?? null },
     unreadNotifications: await countUnreadNotifications(context.db, id),
     pages: await headerPagesOf(context.db, id),
+    photoId: (await context.db.select({ photoId: profiles.photoId }).from(profiles).where(eq(profiles.uid, id)))[0]?.photoId ?? null,
   };
 }
 

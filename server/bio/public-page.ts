@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/db/client";
-import { bioPages, connectedAccounts, type BioPageLink } from "#server/db/schema";
+import { bioPages, connectedAccounts, profiles, type BioPageLink } from "#server/db/schema";
 import { couldBeEnding } from "./endings";
 import { goalProgress, goalRaised, type GoalProgress } from "./goal";
 import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
@@ -40,6 +40,8 @@ export type PublicBioPage = {
   ownerActive: boolean;
   /** The page's look (the default theme when it never chose one). */
   theme: BioTheme;
+  /** The owner's profile photo (server/media/), or null: the page shows the name's initial. */
+  photoId: string | null;
   updatedAt: Date;
   /** The goal bar, when the owner set a goal (server/bio/goal.ts). */
   goal: GoalProgress | null;
@@ -70,9 +72,11 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       goalTitle: bioPages.goalTitle,
       goalTarget: bioPages.goalTarget,
       goalStartedAt: bioPages.goalStartedAt,
+      photoId: profiles.photoId,
     })
     .from(bioPages)
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
+    .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
     .where(eq(bioPages.customEnding, ending));
   if (!page) return null;
   const { accountCompleted, wallEnabled, goalTitle, goalTarget, goalStartedAt, ...fields } = page;

@@ -16,6 +16,7 @@ import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payment-webhooks/h
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
 import type { Services } from "./composition-root";
+import { photoBodyRule } from "#server/media/http";
 import { capRequestBodies } from "#server/http/body-limit";
 import { BROTLI_PARAMS } from "#server/http/document-encoding";
 import { trustedForwarding } from "#server/http/forwarding";
@@ -48,7 +49,7 @@ type HttpAppOptions = {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
-  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams } = services;
+  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -78,6 +79,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       },
       // Provider webhooks: read raw by their route (the signature covers the exact bytes).
       webhookBodyRule,
+      // The profile photo form carries an image (server/media/).
+      photoBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
@@ -136,6 +139,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     searchLog,
     viewCounter,
     tagCatalogue,
+    photos,
     renderedDocuments,
     sessionSecret,
     cspNonce: res.locals.cspNonce as string,

@@ -5,6 +5,7 @@ import { createAuth, type Auth } from "#server/auth/auth";
 import { createBioHost, type BioHost } from "#server/bio/host/bio-host";
 import { createViewCounter, type ViewCounter } from "#server/bio/host/view-counter";
 import { createCaptcha, type Captcha } from "#server/captcha/captcha";
+import { createPhotoMedia, type PhotoMedia } from "#server/media/media";
 import type { Config } from "#server/config";
 import type { DatabaseHandle, Db } from "#server/db/client";
 import { openConfiguredDatabase } from "#server/db/open";
@@ -53,6 +54,8 @@ export type Services = {
   notificationStreams: NotificationStreams;
   /** The bio host (BIO_ORIGIN), answered before Express. */
   bioHost: BioHost;
+  /** Profile photos: their processing turns and the cache of their bytes (both hosts serve them). */
+  photos: PhotoMedia;
 };
 
 export type RunningServices = {
@@ -174,7 +177,8 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   );
   // The daily hearts roll-up: now, then hourly; every process may run it (one notification per person and day).
   owned("hearts digest", startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger }), (digest) => digest.close());
-  const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger });
+  const photos = createPhotoMedia({ db, generation });
+  const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger, photos: photos.server });
 
-  return { config, logger, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost };
+  return { config, logger, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos };
 }

@@ -11,6 +11,7 @@ import type { SandboxProvider } from "#server/payments/sandbox/provider";
 import type { TagCatalogueReader } from "#server/opportunities/tags";
 import type { SearchLog } from "#server/search-log/search-log";
 import type { RenderedDocuments } from "#server/http/rendered-documents";
+import type { PhotoMedia } from "#server/media/media";
 
 /**
  * What every loader and action receives as `context`: the services the composition root
@@ -33,6 +34,8 @@ export type AppContext = {
   viewCounter: ViewCounter;
   /** The opportunity tag catalogue, kept in memory per guest page generation (server/opportunities/tags.ts). */
   tagCatalogue: TagCatalogueReader;
+  /** Profile photos: processing turns and served bytes (server/media/). */
+  photos: PhotoMedia;
   /** Documents already rendered, by what they were rendered from (app/entry.server.tsx). */
   renderedDocuments: RenderedDocuments;
   /** Signs the flash (toast) cookie; shared by every app process. */

@@ -3,6 +3,7 @@ import type { ServerBuild } from "react-router";
 import http from "node:http";
 import { loadConfig } from "#server/config";
 import { createHttpApp, type DevelopmentServer } from "./app";
+import { appPhotoListener } from "#server/media/http";
 import { startServices } from "./composition-root";
 import { listen } from "#server/http/listen";
 import { createLogger } from "#server/http/logging";
@@ -27,11 +28,12 @@ export async function startServer({ build, clientDir, env = process.env, develop
   const logger = createLogger(config.LOG_LEVEL, requestIds);
   const running = await startServices(config, logger);
   const { services } = running;
-  const { guestPages, bioHost, notificationStreams } = services;
+  const { guestPages, bioHost, notificationStreams, photos } = services;
   const app = createHttpApp({ build, clientDir, services, requestIds, development });
-  // The bio host, then guest pages kept in memory, are answered before Express (server/bio/host/, server/page-cache/).
+  // The bio host, profile photos and guest pages kept in memory are answered before Express (server/bio/host/, server/media/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
-  const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appListener(req, res)));
+  const appPhotos = appPhotoListener(photos.server, (error) => logger.error({ err: error }, "photo could not be read"));
+  const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appPhotos(req, res) || appListener(req, res)));
 
   let stopping: Promise<void> | null = null;
   const stop = (reason: string) => {

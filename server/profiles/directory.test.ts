@@ -38,7 +38,7 @@ describe.each(ENGINES)("profiles directory (%s)", (engine) => {
 
   it("shows the owner's name, safe link labels and whether they take sponsorships", async () => {
     const [zebra] = (await listProfiles(database.db, "zebra", 1)).items;
-    expect(zebra).toEqual({ customEnding: "ending_01", name: "zebra Tunes", ownerName: "Ana Rivers", blurb: "Music every week.", linkLabels: ["YouTube"], acceptsSponsorships: true });
+    expect(zebra).toEqual({ customEnding: "ending_01", name: "zebra Tunes", ownerName: "Ana Rivers", blurb: "Music every week.", linkLabels: ["YouTube"], acceptsSponsorships: true, photoId: null });
     const [apple] = (await listProfiles(database.db, "apple talk", 1)).items;
     expect(apple).toMatchObject({ ownerName: "Ben 100%_Real", acceptsSponsorships: false });
   });

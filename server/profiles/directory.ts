@@ -18,6 +18,8 @@ export type ProfileCard = {
   linkLabels: string[];
   /** The owner can be paid (completed payout account): the page offers Sponsor and tips. */
   acceptsSponsorships: boolean;
+  /** The owner's profile photo (server/media/), or null. */
+  photoId: string | null;
 };
 
 export type ProfilesPage = { items: ProfileCard[]; page: number; hasPrevious: boolean; hasNext: boolean };
@@ -43,6 +45,7 @@ export async function listProfiles(db: Db, query: string, page: number): Promise
       blurb: bioPages.blurb,
       links: bioPages.links,
       completed: connectedAccounts.completed,
+      photoId: profiles.photoId,
     })
     .from(bioPages)
     .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
@@ -60,6 +63,7 @@ export async function listProfiles(db: Db, query: string, page: number): Promise
       blurb: row.blurb,
       linkLabels: types.map((type) => LINK_LABELS[type]),
       acceptsSponsorships: row.completed === true,
+      photoId: row.photoId ?? null,
     };
   });
   return { items, page, hasPrevious: page > 1, hasNext: rows.length > PROFILES_PAGE_SIZE };

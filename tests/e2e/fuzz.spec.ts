@@ -161,6 +161,8 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     { path: "/edit/demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({})) },
     { path: "/app/account/bizbio/delete", bodies: fc.oneof(refusedBody, wellFormed({ pageId: "demo_page_mayamakes" }), wellFormed({ pageId: "demo_page_mayamakes", via: "fetcher" })) },
     { path: "/app/account/bizbio", bodies: refusedBody },
+    // The profile photo form: no file, or anything but a photo, is refused and changes nothing.
+    { path: "/app/account/photo", bodies: fc.oneof(refusedBody, wellFormed({})) },
     { path: "/app/notifications", bodies: fc.oneof(refusedBody, wellFormed({ intent: "read", id: "00000000-0000-0000-0000-000000000000" }), wellFormed({ intent: "delete", id: "not-a-uuid", via: "fetcher" })) },
     { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/__proto__", bodies: jsonBody },
@@ -183,7 +185,7 @@ function getPaths(postId: string): string[] {
     "/app/opportunities/new", "/app/opportunities/edit", "/app/opportunities/sponsor", `/app/opportunities/${postId}`,
     `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
     "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
-    "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
+    "/app/account/photo", "/media/photos/00000000000000000000000000000000-96.webp", "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
     ...Object.keys(LEGACY_REDIRECTS),
   ];
 }

@@ -1,4 +1,5 @@
 import type { ProfileCard } from "#server/profiles/directory";
+import { Avatar } from "#app/components/Avatar";
 
 /** Bio pages in the Profiles directory; each card opens the page on the bio host. */
 export function ProfileCards({ profiles, bioOrigin }: { profiles: ProfileCard[]; bioOrigin: string }) {
@@ -7,11 +8,14 @@ export function ProfileCards({ profiles, bioOrigin }: { profiles: ProfileCard[];
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
       {profiles.map((profile) => (
         <li key={profile.customEnding} className="relative flex flex-col rounded-2xl bg-secondary/30 p-6 focus-within:ring-2 focus-within:ring-primary">
-          <h2 className="break-words text-lg font-bold">
-            <a href={`${bioOrigin}/${profile.customEnding}`} className="no-underline after:absolute after:inset-0 after:content-['']">
-              {profile.name}
-            </a>
-          </h2>
+          <div className="flex items-center gap-3">
+            <Avatar name={profile.name} photoId={profile.photoId} size={48} className="shrink-0" />
+            <h2 className="min-w-0 break-words text-lg font-bold">
+              <a href={`${bioOrigin}/${profile.customEnding}`} className="no-underline after:absolute after:inset-0 after:content-['']">
+                {profile.name}
+              </a>
+            </h2>
+          </div>
           {profile.ownerName ? <p className="text-sm">by {profile.ownerName}</p> : null}
           <p className="break-all text-sm text-muted">
             {host}/{profile.customEnding}

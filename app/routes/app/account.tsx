@@ -15,6 +15,8 @@ import { mailPreferencesOf, saveMailPreferences, type MailPreferences } from "#s
 import { NotificationPreferences } from "#app/components/notifications/NotificationPreferences";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
+import { PhotoUpload } from "#app/components/PhotoUpload";
+import { profilePhotoOf } from "#server/media/photos";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
 import { readForm } from "#page-kit/form.server";
@@ -25,7 +27,7 @@ import { domainError } from "#server/errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType, payout, pro, customerId, mail, deletionProof] = await Promise.all([
+  const [profile, accountType, payout, pro, customerId, mail, deletionProof, photoId] = await Promise.all([
     getProfile(context.db, user.id),
     accountTypeOf(context.db, user.id),
     payoutAccountOf(context.db, user.id),
@@ -33,10 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     findBillingCustomer(context.db, user.id),
     mailPreferencesOf(context.db, user.id),
     deletionProofKind(context.db, user.id),
+    profilePhotoOf(context.db, user.id),
   ]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
     profileName: profile?.name ?? "",
+    photoId,
     accountType,
     payoutState: payout.state,
     providerName: context.payments.displayName,
@@ -153,7 +157,7 @@ function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "
 }
 
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows, deletionProof } = loaderData;
+  const { user, profileName, photoId, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows, deletionProof } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -214,6 +218,10 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
               {saving ? "Saving..." : "Save"}
             </button>
           </Form>
+        </Section>
+
+        <Section title="Profile Photo" anchor="photo" className="scroll-mt-20 md:col-span-2">
+          <PhotoUpload name={profileName || user.name} photoId={photoId} returnTo="/app/account#photo" />
         </Section>
 
         <Section title="Collect Tips">

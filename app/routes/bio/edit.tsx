@@ -17,10 +17,10 @@ import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
-import { bioEditorAction, editorContext, type BioEditorActionData } from "./editor.server";
+import { bioEditorAction, editorContext } from "./editor.server";
 import { SUPPORT_INTENT, supportSettingsAction } from "./support-settings.server";
-import { bioThemeAction, type ThemeActionData } from "./theme-action.server";
-import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView, type WallGoalActionData } from "./wall-goal.server";
+import { bioThemeAction } from "./theme-action.server";
+import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView } from "./wall-goal.server";
 
 /**
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
@@ -51,11 +51,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/** What the edit page's own-intent forms answer: each its own shape, so the page tells them apart. */
+type EditorFormAnswer = Awaited<ReturnType<typeof bioThemeAction | typeof supportSettingsAction | typeof wallGoalAction>>;
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const pageId = pageIdFrom(request, params);
   const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
-  return bioEditorAction(request, context, user.id, pageId, {
+  return bioEditorAction<EditorFormAnswer>(request, context, user.id, pageId, {
     theme: (form) => bioThemeAction(request, context, user.id, pageId, form),
     [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
     ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),
@@ -67,17 +70,16 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit 
 /**
  * The forms on the left, the page as visitors will see it on the right (on
  * a phone: below the forms, a link away), kept in view while the forms scroll.
- * Each form answers in its own shape and reads only its own answer (the
- * intents' answers are typed by the first handler only, so each is named here).
+ * Each form answers in its own shape and reads only its own answer.
  */
 export default function EditBioPage({ loaderData, actionData: answered }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const forms = useRef<HTMLDivElement>(null);
-  const themeAnswer = answered && "theme" in answered ? (answered as ThemeActionData).theme : undefined;
+  const themeAnswer = answered && "theme" in answered ? answered.theme : undefined;
   const supportAnswer = answered && "support" in answered ? answered.support : undefined;
-  const wallGoalAnswer = answered && "wallGoal" in answered ? (answered as WallGoalActionData).wallGoal : undefined;
-  const pageAnswer = answered && "formKey" in answered ? (answered as BioEditorActionData) : undefined;
+  const wallGoalAnswer = answered && "wallGoal" in answered ? answered.wallGoal : undefined;
+  const pageAnswer = answered && "formKey" in answered ? answered : undefined;
   const savingTheme = submitting === "theme";
   const savingSupport = submitting === SUPPORT_INTENT;
   const savingWallGoal = typeof submitting === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(submitting);

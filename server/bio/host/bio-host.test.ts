@@ -14,6 +14,7 @@ import type { RunningGenerationSource } from "#server/page-cache/generation";
 import { startGenerationSource } from "#server/page-cache/setup";
 import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
 import { saveBioTheme } from "#server/bio/theme";
+import { createPhotoServer } from "#server/media/serve";
 import { createBioHost } from "./bio-host";
 import { NO_STYLE_CSP } from "./responses";
 import { bioCspFor } from "./style";
@@ -73,7 +74,7 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
     mayaId = (await database.db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, "mayamakes")))[0]!.id;
     const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });
     counter = createViewCounter(database.db, { flushEveryMs: 60_000 });
-    const host = createBioHost({ config, db: database.db, generation: (generation = await startGenerationSource(database)), counter, logger: console });
+    const host = createBioHost({ config, db: database.db, generation: (generation = await startGenerationSource(database)), counter, logger: console, photos: createPhotoServer({ db: database.db, generation }) });
     server = http.createServer((req, res) => {
       if (host.handles(req)) return host.handle(req, res);
       appRequests += 1;

@@ -4,7 +4,9 @@ import { httpUrl, isLinkType } from "#server/bio/links";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import type { GenerationSource } from "#server/page-cache/generation";
+import { PHOTO_PATH_PREFIX, type PhotoServer } from "#server/media/serve";
 import { hostMatcher } from "./host-match";
+import { sendPhoto } from "./photos";
 import { isHumanVisit } from "./human-visit";
 import { FAVICON_SVG } from "./icons";
 import { renderNotFound, renderUnavailable, type BioSite } from "./page-html";
@@ -20,6 +22,7 @@ import type { ViewCounter } from "./view-counter";
  *   /{ending}                the page (HTML, no script)
  *   /{ending}/go/{linkType}  a counted redirect to one of its links
  *   /{ending}/share.png      its Open Graph image
+ *   /media/photos/{id}-{size}.{format}  the owner's profile photo (server/media/)
  *   /robots.txt, /favicon.ico
  * and its own 404 for everything else (app routes included). GET and HEAD
  * only. No cookie is ever read or set, every response carries the host's
@@ -38,6 +41,8 @@ export type BioHostOptions = {
   generation: GenerationSource;
   counter: ViewCounter;
   logger: Pick<Logger, "error">;
+  /** Profile photos, served here too so the pages' images come from their own origin. */
+  photos: PhotoServer;
 };
 
 const MAX_URL = 2048;
@@ -48,7 +53,7 @@ const SLASHED_OR_CASED = /^\/([A-Za-z0-9_]{1,99})\/?$/;
 const ROBOTS = Buffer.from("User-agent: *\nDisallow: /*/go/\n");
 const FAVICON = Buffer.from(FAVICON_SVG);
 
-export function createBioHost({ config, db, generation, counter, logger }: BioHostOptions): BioHost {
+export function createBioHost({ config, db, generation, counter, logger, photos }: BioHostOptions): BioHost {
   const site: BioSite = { bioOrigin: config.BIO_ORIGIN, publicOrigin: config.PUBLIC_ORIGIN, appName: config.APP_NAME };
   const host = hostMatcher(config.BIO_ORIGIN, config.TRUST_PROXY);
   // One address for both would hand the whole app to the bio host: then it stays off.
@@ -126,6 +131,7 @@ export function createBioHost({ config, db, generation, counter, logger }: BioHo
       return withPage(match[1]!, (rendered) => sendLink(req, res, https, rendered, type));
     }
     if ((match = SHARE.exec(path))) return withPage(match[1]!, (rendered) => sendShare(req, res, https, rendered, query));
+    if (path.startsWith(PHOTO_PATH_PREFIX)) return sendPhoto(req, res, https, photos, path);
     if (path === "/robots.txt") {
       return send(res, { status: 200, https, body: ROBOTS, contentType: "text/plain; charset=utf-8", headers: ["Cache-Control", "public, max-age=86400"] });
     }

@@ -1,3 +1,4 @@
+import { publicBioPage } from "#tests/support/public-bio-page";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -12,25 +13,7 @@ import { bioCspFor, BIO_STYLE, themeStyle } from "./style";
 const site = { bioOrigin: "https://bio.sponsorgrid.example", publicOrigin: "https://sponsorgrid.example", appName: "Sponsorgrid" };
 
 function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
-  return {
-    id: "page_1",
-    uid: "user_1",
-    customEnding: "maya",
-    name: "Maya",
-    blurb: "Maker.",
-    links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }],
-    sponsorships: [],
-    takesPayments: false,
-    acceptTips: true,
-    tipPresets: [300, 500, 1000],
-    tipMinimum: 100,
-    ownerActive: true,
-    theme: DEFAULT_THEME,
-    updatedAt: new Date(0),
-    goal: null,
-    wall: null,
-    ...overrides,
-  };
+  return publicBioPage({ blurb: "Maker.", links: [{ type: "youtube", url: "https://www.youtube.com/@maya" }], takesPayments: false, ...overrides });
 }
 
 const HOSTILE = `</title><script>alert("x")</script><img src=x onerror='alert(1)'>&amp;"`;
@@ -217,5 +200,14 @@ describe("bio page pay actions", () => {
     const html = renderBioPage(page({ takesPayments: true }), site, "v1");
     expect(html).toContain(`<h2 id="u">Support Maya</h2>`);
     expect(html).not.toContain("Sponsorship options");
+  });
+
+  it("shows the owner's photo (AVIF, else WebP, 1× and 2×, sized, alt empty beside the name), else the initial", () => {
+    const id = "0123456789abcdef0123456789abcdef";
+    const html = renderBioPage(page({ photoId: id }), site, "v1");
+    expect(html).toContain(`<source type="image/avif" srcset="/media/photos/${id}-96.avif 1x, /media/photos/${id}-192.avif 2x">`);
+    expect(html).toMatch(new RegExp(`<img class="i" src="/media/photos/${id}-96.webp" srcset="/media/photos/${id}-96.webp 1x, /media/photos/${id}-192.webp 2x" width="88" height="88" alt=""`));
+    expect(html).not.toContain(`aria-hidden="true">M</div>`);
+    expect(renderBioPage(page(), site, "v1")).toContain(`<div class="i" aria-hidden="true">M</div>`);
   });
 });

@@ -1,3 +1,4 @@
+import { publicBioPage } from "#tests/support/public-bio-page";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_THEME, presetById } from "#isomorphic/bio-theme";
 import type { PublicBioPage } from "#server/bio/public-page";
@@ -8,7 +9,7 @@ import { bioCspFor } from "./style";
 const site = { bioOrigin: "http://bio.localhost:3000", publicOrigin: "http://localhost:3000", appName: "Sponsorgrid" };
 
 function page(ending: string, name = "Maya"): PublicBioPage {
-  return { id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), links: [], sponsorships: [], takesPayments: false, acceptTips: true, tipPresets: [300, 500, 1000], tipMinimum: 100, ownerActive: true, theme: DEFAULT_THEME, updatedAt: new Date(0), goal: null, wall: null };
+  return publicBioPage({ id: `id_${ending}`, uid: "u", customEnding: ending, name, blurb: "x".repeat(2000), takesPayments: false });
 }
 
 /** The lookup as a rendered page (the test fails if it is "unavailable" or missing). */

@@ -5,6 +5,7 @@ import { SPONSORSHIPS_STYLE } from "./sections/sponsorships";
 import { SUPPORT_STYLE } from "./sections/support";
 import { LINKS_STYLE } from "./sections/links";
 import { fontStack, themeOf, type BioTheme } from "#isomorphic/bio-theme";
+import { PROFILE_STYLE } from "./sections/profile";
 
 /**
  * The bio host's stylesheet, inlined in every page it serves (one request
@@ -50,6 +51,7 @@ export const BIO_STYLE = [
   SUPPORT_STYLE,
   SPONSORSHIPS_STYLE,
   LINKS_STYLE,
+  PROFILE_STYLE,
 ].join("");
 
 /** The page's theme as the custom properties above (values checked by `themeOf`, so nothing else reaches the CSS). */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
+import { photos } from "./media";
 
 export const USER_TYPES = ["creator", "sponsor"] as const;
 export type UserType = (typeof USER_TYPES)[number];
@@ -17,7 +18,7 @@ export const profiles = pgTable(
     // Derived from the signup log entry; kept here so reads need no log scan.
     userType: text().$type<UserType>(),
     // The profile photo's content id (server/media/); null shows the name's initial.
-    photoId: text(),
+    photoId: text().references(() => photos.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -8,3 +8,4 @@ export * from "./notifications";
 export * from "./email";
 export * from "./abuse";
 export * from "./page-cache";
+export * from "./media";

@@ -1,3 +1,4 @@
+import { publicBioPage } from "#tests/support/public-bio-page";
 import { describe, expect, it } from "vitest";
 import type { PublicBioPage } from "#server/bio/public-page";
 import { renderBioPage } from "#server/bio/host/page-html";
@@ -6,24 +7,7 @@ import { supportSection } from "./support";
 const site = { bioOrigin: "https://bio.sponsorgrid.example", publicOrigin: "https://sponsorgrid.example", appName: "Sponsorgrid" };
 
 function page(overrides: Partial<PublicBioPage> = {}): PublicBioPage {
-  return {
-    id: "page_1",
-    uid: "user_1",
-    customEnding: "maya",
-    name: "Maya",
-    blurb: "Maker.",
-    links: [],
-    sponsorships: [],
-    takesPayments: true,
-    acceptTips: true,
-    tipPresets: [300, 500, 1000],
-    tipMinimum: 100,
-    ownerActive: true,
-    updatedAt: new Date(0),
-    goal: null,
-    wall: null,
-    ...overrides,
-  };
+  return publicBioPage({ blurb: "Maker.", ...overrides });
 }
 
 const checkout = "https://sponsorgrid.example/app/payments/checkout?page=maya&amp;kind=tip";

@@ -1,3 +1,4 @@
+import { publicBioPage } from "#tests/support/public-bio-page";
 import { describe, expect, it } from "vitest";
 import type { PublicBioPage } from "#server/bio/public-page";
 import { goalProgress } from "#server/bio/goal";
@@ -8,24 +9,7 @@ import { WALL_MESSAGE_CHARS, wallMessage, wallSection } from "./wall";
 const HOSTILE = `</h2><script>alert("x")</script><img src=x onerror='alert(1)'>&amp;"`;
 
 function page(overrides: Partial<PublicBioPage>): PublicBioPage {
-  return {
-    id: "page_1",
-    uid: "user_1",
-    customEnding: "maya",
-    name: "Maya",
-    blurb: "",
-    links: [],
-    sponsorships: [],
-    takesPayments: true,
-    acceptTips: true,
-    tipPresets: [300, 500, 1000],
-    tipMinimum: 100,
-    ownerActive: true,
-    updatedAt: new Date(0),
-    goal: null,
-    wall: null,
-    ...overrides,
-  };
+  return publicBioPage(overrides);
 }
 
 const entry = (overrides: Partial<WallEntry>): WallEntry => ({

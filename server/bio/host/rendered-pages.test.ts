@@ -1,6 +1,6 @@
 import { publicBioPage } from "#tests/support/public-bio-page";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_THEME, presetById } from "#isomorphic/bio-theme";
+import { presetById } from "#isomorphic/bio-theme";
 import type { PublicBioPage } from "#server/bio/public-page";
 import type { Db } from "#server/db/client";
 import { createRenderedPages, type PageLookup, type RenderedPage } from "./rendered-pages";

@@ -102,6 +102,11 @@ async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccoun
     created: new Date(now.getTime() - (index + 1) * 24 * hour),
     updatedAt: now,
     featuredAt: p.featured ? now : null,
+    // The demo page shows a goal and its supporter wall, as a creator would set them up.
+    wallEnabled: p.wall === true,
+    goalTitle: p.goal?.title ?? null,
+    goalTarget: p.goal?.target ?? null,
+    goalStartedAt: p.goal ? now : null,
   }));
   await db.insert(bioPages).values(pages);
   await db.insert(bioPageViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));

@@ -46,9 +46,9 @@ function footer(site: BioSite): string {
  * theme's colours and font, the host's stylesheet; `bioCspFor` lists them),
  * inline icons for the links it has. Every value from the page is escaped.
  * Each part of the page is drawn by its own file in ./sections/, in the
- * order a visitor reads it: who this is, how to support them, where else
- * to find them (the social icons), the goal,
- * the links, the sponsorship offers, the supporters.
+ * order a visitor reads it: who this is, how to support them and what for
+ * (the goal), where else to find them (the social icons), the links, the
+ * sponsorship offers, the supporters.
  */
 export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: string): string {
   const canonical = `${site.bioOrigin}/${page.customEnding}`;
@@ -75,8 +75,8 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     `<body><main>` +
     profileSection(page) +
     supportSection(page, site) +
-    socialsSection(page) +
     goalSection(page) +
+    socialsSection(page) +
     linksSection(page) +
     sponsorshipsSection(page, site) +
     wallSection(page) +

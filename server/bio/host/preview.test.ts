@@ -66,7 +66,7 @@ describe.each(ENGINES)("the editor's preview on %s", (engine) => {
     if (preview.kind !== "SUCCESS") throw new Error(preview.message);
     expect(preview.html).toContain("<h1>Typed &lt;Name&gt;</h1>");
     expect(preview.html).toContain("Typed about.");
-    expect(preview.html).toContain("youtube.com/@typed");
+    expect(preview.html).toContain(`/go/youtube" rel="noopener" aria-label="YouTube"`);
     expect(preview.html).not.toContain("saved.example");
     expect(preview.html).not.toContain("javascript:");
     // Low contrast shows as typed (the picker says why it can't be saved); what is not a colour keeps the saved one.

@@ -10,7 +10,7 @@ import { escapeHtml } from "./escape";
  * announced as a progress bar.
  */
 export const GOAL_STYLE = [
-  ".g{margin:2rem 0 0;padding:1rem 1.25rem;border:2px solid var(--fg,#fff);border-radius:1rem;color:var(--fg,#fff)}",
+  ".g{margin:2rem 0 0;padding:1rem 1.25rem;border:2px solid var(--fg);border-radius:1rem;color:var(--fg)}",
   ".g h2{margin:0;font-size:1.1rem;text-align:left;overflow-wrap:anywhere}",
   ".g progress{display:block;width:100%;height:1rem;margin:.6rem 0 .4rem;-webkit-appearance:none;appearance:none;border:2px solid currentColor;border-radius:1rem;background:none;overflow:hidden}",
   ".g progress::-webkit-progress-bar{background:none}",

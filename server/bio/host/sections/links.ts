@@ -64,12 +64,12 @@ export function linksSection(page: PublicBioPage): string {
  */
 export const LINKS_STYLE = [
   ".so{display:flex;flex-wrap:wrap;justify-content:center;gap:.25rem;margin:1.25rem 0 0}",
-  ".so a{display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;color:var(--fg,#fff)}",
-  ".so a:hover{background:color-mix(in srgb,var(--fg,#fff) 12%,transparent)}",
-  ".so a:focus-visible,.lk a:focus-visible{outline:3px solid var(--fg,#fff);outline-offset:2px}",
+  ".so a{display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;color:var(--fg)}",
+  ".so a:hover{background:color-mix(in srgb,var(--fg) 12%,transparent)}",
+  ".so a:focus-visible,.lk a:focus-visible{outline:3px solid var(--fg);outline-offset:2px}",
   ".so svg{width:26px;height:26px;fill:currentColor;stroke:none}",
-  ".lk a{display:flex;align-items:center;gap:1rem;min-height:3.5rem;padding:.7rem 1rem;border-radius:1rem;background:var(--btn,#b4fee7);color:var(--btn-fg,#2b1a40);text-decoration:none}",
-  ".lk a:hover{box-shadow:0 0 0 3px var(--fg,#fff)}",
+  ".lk a{display:flex;align-items:center;gap:1rem;min-height:3.5rem;padding:.7rem 1rem;border-radius:1rem;background:var(--btn);color:var(--btn-fg);text-decoration:none}",
+  ".lk a:hover{box-shadow:0 0 0 3px var(--fg)}",
   ".lk svg{width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}",
   ".lk svg.f{fill:currentColor;stroke:none}",
   ".lk span{flex:1;min-width:0}",

@@ -13,11 +13,11 @@ export const SUPPORT_STYLE =
   ".u{margin:1.75rem 0 0;text-align:center}" +
   ".u h2{margin:0;font-size:1.25rem}" +
   ".a{grid-template-columns:repeat(auto-fit,minmax(4.5rem,1fr));gap:.5rem;margin:.75rem 0 0}" +
-  ".a a{display:flex;align-items:center;justify-content:center;min-height:3rem;padding:.5rem;border:2px solid var(--btn,#b4fee7);border-radius:2rem;" +
-  "background:var(--btn,#b4fee7);color:var(--btn-fg,#2b1a40);font-weight:700;font-size:1.1rem;text-decoration:none}" +
+  ".a a{display:flex;align-items:center;justify-content:center;min-height:3rem;padding:.5rem;border:2px solid var(--btn);border-radius:2rem;" +
+  "background:var(--btn);color:var(--btn-fg);font-weight:700;font-size:1.1rem;text-decoration:none}" +
   ".a a:hover{text-decoration:underline}" +
-  ".a .o{background:transparent;color:var(--fg,#fff)}" +
-  ".a a:focus-visible{outline:3px solid var(--fg,#fff);outline-offset:2px}";
+  ".a .o{background:transparent;color:var(--fg)}" +
+  ".a a:focus-visible{outline:3px solid var(--fg);outline-offset:2px}";
 
 /**
  * "Support {name}" right under the profile: the creator's preset amounts and

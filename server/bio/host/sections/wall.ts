@@ -5,7 +5,7 @@ import { escapeHtml } from "./escape";
 
 /** The wall's cards: outlined in the text colour on the page background (the bio host's CSS contract), unlike the filled link cards. */
 export const WALL_STYLE = [
-  ".w li{padding:.75rem 1rem;border:2px solid var(--fg,#fff);border-radius:1rem;color:var(--fg,#fff);overflow-wrap:anywhere}",
+  ".w li{padding:.75rem 1rem;border:2px solid var(--fg);border-radius:1rem;color:var(--fg);overflow-wrap:anywhere}",
   ".w b{margin-right:.5rem}",
   ".w p{margin:.25rem 0 0;white-space:pre-line}",
   ".w small{display:block;margin-top:.25rem;font-size:.85rem}",

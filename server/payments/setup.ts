@@ -3,7 +3,7 @@ import type { MigrationChain } from "#server/db/migrate";
 import type { PaymentProvider } from "#server/payments/provider";
 import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
 import { sandboxDemoPayoutAccount } from "#server/payments/sandbox/demo-account";
-import type { DemoPayoutAccount } from "#server/seed";
+import type { Db } from "#server/db/client";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
 
@@ -46,6 +46,12 @@ export function createPaymentProvider(config: PaymentConfig, deps: PaymentProvid
 export function providerMigrations(config: Pick<Config, "PAYMENT_PROVIDER">): readonly MigrationChain[] {
   return config.PAYMENT_PROVIDER === "sandbox" ? [SANDBOX_MIGRATIONS] : [];
 }
+
+/**
+ * Makes a complete payout account for a demo person at the configured provider
+ * and answers its id. Handed to the seed, which reaches no provider by itself.
+ */
+export type DemoPayoutAccount = (db: Db, person: { uid: string; email: string; legalName: string }, now?: Date) => Promise<string>;
 
 /**
  * How the seed gives the demo creator a complete payout account: at the

@@ -5,18 +5,12 @@ import crypto from "node:crypto";
 import { account, bioPageViews, bioPages, connectedAccounts, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/db/schema";
 import { newOpportunityId } from "#server/opportunities/ids";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/opportunities/totals";
+import type { DemoPayoutAccount } from "#server/payments/setup";
 import bioPageData from "#server/seed/data/bio-pages.json" with { type: "json" };
 import opportunityData from "#server/seed/data/opportunities.json" with { type: "json" };
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
 import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
-
-/**
- * Makes a complete payout account for a demo person at the configured provider
- * and answers its id (server/payments/setup.ts `demoPayoutAccount`: the
- * sandbox only). Passed in, as the seed reaches no provider by itself.
- */
-export type DemoPayoutAccount = (db: Db, person: { uid: string; email: string; legalName: string }, now?: Date) => Promise<string>;
 
 /** `sponsorsRetired`: rows of retired (unsourced) companies this run deleted, logged at start. */
 export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired: number; demoAdded: boolean };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amountProblem, PAYMENT_LIMITS } from "#server/payments/limits";
+import { amountProblem, PAYMENT_LIMITS } from "#isomorphic/payment-limits";
 
 describe("amountProblem", () => {
   it("accepts whole cents from Stripe's 50¢ minimum to $10,000", () => {

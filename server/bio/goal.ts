@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { ledgerEntries, sponsorSessions } from "#server/db/schema";
-import { DEFAULT_CURRENCY } from "#server/payments/limits";
+import { DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
 
 /**
  * A bio page's goal bar (docs/decisions/0035-supporter-wall-and-goal.md).

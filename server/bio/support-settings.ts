@@ -4,7 +4,7 @@ import { formatMoney } from "#isomorphic/format";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts } from "#server/db/schema";
 import { domainError, fieldRefusal, success, type DomainError, type FieldRefusal, type Result } from "#server/errors";
-import { DEFAULT_CURRENCY, PAYMENT_LIMITS } from "#server/payments/limits";
+import { DEFAULT_CURRENCY, PAYMENT_LIMITS } from "#isomorphic/payment-limits";
 import { isBioPageId } from "./endings";
 
 /**
@@ -52,7 +52,7 @@ function readAmount(text: string): number | string {
 /**
  * Every field checked at once, so one save shows every problem: the minimum
  * is at least what the payment provider can charge, each preset at least the
- * minimum, nothing above the largest payment we take (server/payments/limits.ts).
+ * minimum, nothing above the largest payment we take (isomorphic/payment-limits.ts).
  */
 export function parseSupportSettings(input: SupportSettingsInput): Result<{ settings: SupportSettings }, FieldRefusal<SupportSettingsFieldErrors>> {
   const errors: SupportSettingsFieldErrors = {};

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { bioPages } from "#server/db/schema";
 import { domainError, fieldRefusal, success, type DomainError, type FieldRefusal, type Success } from "#server/errors";
-import { parseAmountInput } from "#server/payments/sponsor-checkout";
+import { parseAmountInput } from "#isomorphic/amount-input";
 import { formatMoney } from "#isomorphic/format";
 import { isBioPageId } from "./endings";
 import { goalProgress, goalRaised, MAX_GOAL_TARGET, MAX_GOAL_TITLE_LENGTH, PAGE_CURRENCY, type GoalProgress } from "./goal";

@@ -3,9 +3,9 @@ import type { Db } from "#server/db/client";
 import { bioPageDailyViews, bioPageViews } from "#server/db/schema";
 import { success, type Success } from "#server/errors";
 import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/payments/earnings";
-import { listOwnPages, type OwnBioPage } from "./pages";
-import { readinessOfOwnPages, type PageReadiness } from "./readiness";
-import { windowDays, type DailyViews } from "./stats";
+import { listOwnPages, type OwnBioPage } from "#server/bio/pages";
+import { readinessOfOwnPages, type PageReadiness } from "#server/bio/readiness";
+import { windowDays, type DailyViews } from "#server/bio/stats";
 
 export type CreatorHome = {
   /** The page the home is about: the one updated last (the dashboard's first row). */

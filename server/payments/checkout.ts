@@ -10,7 +10,7 @@ import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
 import { checkoutRateLimited, type CheckoutRateLimited } from "./checkout-limits";
 import { checkoutReuseKey, findOpenCheckout } from "./checkout-reuse";
-import { amountProblem, DEFAULT_CURRENCY } from "./limits";
+import { amountProblem, DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
 

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
@@ -8,35 +9,6 @@ import { csvCell, minorToDecimal, PAYMENTS_CSV_COLUMNS, receivedPaymentsCsv, saf
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 
-/** A tiny RFC 4180 reader for the test: quoted cells, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endCell();
-    else if (c === "\r" && text[i + 1] === "\n") {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
 
 /** Sums decimal strings exactly, in minor units. */
 const toMinor = (value: string, digits = 2) => {
@@ -150,7 +122,7 @@ describe.each(ENGINES)("earnings and the CSV on %s", (engine) => {
     const { csv, rows, filename } = await receivedPaymentsCsv(database.db, owner, NOW);
     expect(filename).toBe("payments-2026-03-15.csv");
     expect(csv.startsWith("\uFEFF")).toBe(true);
-    const [header, ...data] = parseCsv(csv.slice(1));
+    const [header, ...data] = parse(csv.slice(1)) as string[][];
     expect(header).toEqual([...PAYMENTS_CSV_COLUMNS]);
     expect(data).toHaveLength(rows);
     expect(rows).toBe(6);

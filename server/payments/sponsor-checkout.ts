@@ -7,7 +7,7 @@ import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
 import { readCreatorLook, type CreatorLook } from "#server/bio/creator-look";
 import { themeOf } from "#isomorphic/bio-theme";
 import { buildSponsorSession, minimumTipMessage, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
-import { amountProblem, DEFAULT_CURRENCY } from "./limits";
+import { amountProblem, DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
 import { amountInputText, parseAmountInput } from "#isomorphic/amount-input";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
@@ -73,34 +74,6 @@ const decimalCents = (text: string) => {
   return negative ? -value : value;
 };
 
-/** RFC 4180 rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
 
 
 test("a new creator sees the checklist until payouts are connected through the sandbox; then the page takes tips", async ({ page, context }) => {
@@ -232,7 +205,7 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   expect(file.suggestedFilename()).toMatch(/^payments-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await fs.readFile((await file.path())!, "utf8");
   expect(text.startsWith("\uFEFF")).toBe(true);
-  const [header, ...rows] = parseCsv(text.slice(1));
+  const [header, ...rows] = parse(text.slice(1)) as string[][];
   expect(header).toEqual(["date", "supporter", "email", "private", "kind", "type", "currency", "gross", "fee", "net", "status", "session_id", "checkout_session_id", "payment_intent_id", "provider_reference", "message"]);
   const col = (name: string) => header!.indexOf(name);
   const sum = (name: string) => rows.reduce((total, r) => total + decimalCents(r[col(name)]!), 0);

@@ -1,4 +1,4 @@
-import type { CreatorHome } from "#server/bio/creator-home";
+import type { CreatorHome } from "#server/creator-home/creator-home";
 import { bioPageAddress, qrSvg } from "#server/bio/qr";
 import { INSIGHTS_DAYS } from "#server/bio/stats";
 import { formatMoney } from "#server/payments/money";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { readCreatorHome } from "#server/bio/creator-home";
+import { readCreatorHome } from "#server/creator-home/creator-home";
 import { CreatorHome } from "#app/components/home/CreatorHome";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";

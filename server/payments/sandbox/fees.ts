@@ -1,4 +1,4 @@
-import { PAYMENT_LIMITS } from "#server/payments/limits";
+import { PAYMENT_LIMITS } from "#isomorphic/payment-limits";
 import { stripeStandardFee } from "#server/payments/fees";
 
 /** Stripe's minimum charge in USD (50¢); a smaller checkout is refused as Stripe refuses it. */

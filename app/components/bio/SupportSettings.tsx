@@ -1,6 +1,9 @@
 import { Form } from "react-router";
 import { FormNotice, secondaryButton, TextArea, TextField } from "#page-kit/forms";
 
+/** The submit intent of this form on the edit page, which posts every form to one action. */
+export const SUPPORT_INTENT = "support";
+
 /** The settings as the form shows them: amounts as typed, in dollars. */
 export type SupportSettingsValues = { acceptTips: boolean; presets: string[]; tipMinimum: string; thankYouMessage: string };
 export type SupportSettingsErrors = Partial<Record<"preset0" | "preset1" | "preset2" | "tipMinimum" | "thankYouMessage", string>>;
@@ -50,7 +53,7 @@ export function SupportSettings({
         </div>
       ) : null}
       <Form method="post" noValidate className="mt-5 space-y-5">
-        <input type="hidden" name="intent" value="support" />
+        <input type="hidden" name="intent" value={SUPPORT_INTENT} />
         {message ? <FormNotice>{message}</FormNotice> : null}
         <label className="flex min-h-11 items-center gap-3 font-medium">
           <input type="checkbox" role="switch" name="acceptTips" value="on" defaultChecked={values.acceptTips} className="h-6 w-6 flex-none accent-primary" />

@@ -2,6 +2,9 @@ import { Form, Link } from "react-router";
 import type { WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 
+/** The submit intents of this form on the edit page: save, and remove the goal. */
+export const WALL_GOAL_INTENTS = ["wall-goal", "wall-goal-remove"] as const;
+
 /** What the form shows: the saved settings, or what was typed when a save was refused. */
 export type WallGoalFormValues = { wallEnabled: boolean; goalTitle: string; goalTarget: string };
 
@@ -62,11 +65,11 @@ export function WallAndGoalSettings({ values, errors, hasGoal, progressText, sup
           />
         </fieldset>
         <div className="flex flex-wrap gap-3">
-          <button type="submit" name="intent" value="wall-goal" className={primaryButton} disabled={busy}>
+          <button type="submit" name="intent" value={WALL_GOAL_INTENTS[0]} className={primaryButton} disabled={busy}>
             Save wall and goal
           </button>
           {hasGoal ? (
-            <button type="submit" name="intent" value="wall-goal-remove" className={secondaryButton} disabled={busy}>
+            <button type="submit" name="intent" value={WALL_GOAL_INTENTS[1]} className={secondaryButton} disabled={busy}>
               Remove goal
             </button>
           ) : null}

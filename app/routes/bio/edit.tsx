@@ -9,18 +9,18 @@ import { profilePhotoOf } from "#server/media/photos";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { PhonePreview } from "#app/components/bio/PhonePreview";
 import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
-import { SupportSettings } from "#app/components/bio/SupportSettings";
+import { SUPPORT_INTENT, SupportSettings } from "#app/components/bio/SupportSettings";
 import { ThemePicker } from "#app/components/bio/ThemePicker";
-import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
+import { WALL_GOAL_INTENTS, WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
 import { themeOf } from "#isomorphic/bio-theme";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext } from "./editor.server";
-import { SUPPORT_INTENT, supportSettingsAction } from "./support-settings.server";
+import { supportSettingsAction } from "./support-settings.server";
 import { bioThemeAction } from "./theme-action.server";
-import { WALL_GOAL_INTENTS, wallGoalAction, wallGoalView } from "./wall-goal.server";
+import { wallGoalAction, wallGoalView } from "./wall-goal.server";
 
 /**
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's

@@ -6,9 +6,6 @@ import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 import { PRESET_FIELDS, type SupportSettingsActionData } from "#app/components/bio/SupportSettings";
 
-/** The submit `intent` of the editor's Support form. */
-export const SUPPORT_INTENT = "support";
-
 /** The Support form as typed: an unticked switch sends nothing, which is "off". */
 function supportInput(form: FormData): SupportSettingsInput {
   return {

@@ -1,3 +1,4 @@
+import { WALL_GOAL_INTENTS } from "#app/components/bio/WallAndGoalSettings";
 import type { AppLoadContext } from "react-router";
 import { formatMoney } from "#isomorphic/format";
 import { readWallGoalSettings, saveWallGoal, type WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
@@ -6,8 +7,6 @@ import { redirectWithToast } from "#server/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import type { WallGoalFormValues } from "#app/components/bio/WallAndGoalSettings";
 
-/** The intents of the editor's "Supporter wall and goal" form: save, and remove the goal. */
-export const WALL_GOAL_INTENTS = ["wall-goal", "wall-goal-remove"] as const;
 
 /** Dollars as the target field shows them again: 50000 → "500", 49999 → "499.99". */
 function targetText(target: number | null): string {
@@ -35,7 +34,7 @@ export type WallGoalActionData = { wallGoal: { values: WallGoalFormValues; error
 /** Saves the wall and goal form; a refused field comes back beside what was typed. */
 export async function wallGoalAction(request: Request, context: AppLoadContext, uid: string, pageId: string, form: FormData) {
   const values = { wallEnabled: formText(form, "wallEnabled") === "on", goalTitle: formText(form, "goalTitle"), goalTarget: formText(form, "goalTarget") };
-  const removeGoal = formText(form, "intent") === "wall-goal-remove";
+  const removeGoal = formText(form, "intent") === WALL_GOAL_INTENTS[1];
   const result = await saveWallGoal(context.db, { uid }, pageId, { ...values, removeGoal });
   if (result.kind === "ERROR") {
     if (result.code === "not-found") refuseWith(result);

@@ -37,7 +37,16 @@ async function expectAccessible(page: Page) {
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 }
 
-const backgroundOf = (frame: FrameLocator) => frame.locator("html").evaluate((html) => getComputedStyle(html).backgroundColor);
+/**
+ * The preview's page background. The editor redraws the frame as the forms change (its first
+ * draw too), so a read can meet a document being replaced: that read answers null and the
+ * polling reads again.
+ */
+const backgroundOf = (frame: FrameLocator) =>
+  frame
+    .locator("html")
+    .evaluate((html) => getComputedStyle(html).backgroundColor)
+    .catch(() => null);
 
 test("picks a preset and sees the preview change; a low contrast colour is refused with its ratio; the saved look is the public page's", async ({ page }) => {
   test.setTimeout(120_000);
@@ -47,7 +56,7 @@ test("picks a preset and sees the preview change; a low contrast colour is refus
 
   // The preview is the real page, beside the form, in its saved (default) look.
   await expect(preview(page).getByRole("heading", { level: 1 })).toHaveText("Lumen Studio");
-  expect(await backgroundOf(preview(page))).toBe("rgb(96, 63, 139)");
+  await expect.poll(() => backgroundOf(preview(page))).toBe("rgb(96, 63, 139)");
   const frameBox = await page.locator('iframe[title="Preview of your page"]').boundingBox();
   const formBox = await page.getByLabel("Name").boundingBox();
   expect(frameBox!.x).toBeGreaterThan(formBox!.x + formBox!.width);
@@ -127,7 +136,7 @@ test("without JavaScript: a preset is saved and the preview frame shows it after
   });
   const plain = await context.newPage();
   await plain.goto(`/edit/${id}`);
-  expect(await backgroundOf(preview(plain))).toBe("rgb(96, 63, 139)");
+  await expect.poll(() => backgroundOf(preview(plain))).toBe("rgb(96, 63, 139)");
   await plain.getByText("Paper", { exact: true }).click();
   await plain.getByRole("button", { name: "Save look" }).click();
   await expect(plain.getByText("Your page's new look is saved.")).toBeVisible();

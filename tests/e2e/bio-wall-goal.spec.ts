@@ -119,8 +119,8 @@ test("a fan tips, sees themself on the wall and the goal bar move; hiding and a 
   await fan.goto(bioPage);
   await expect(wall).toContainText(message);
 
-  // The creator refunds the tip: the bar goes back down and the supporter leaves the wall.
-  const refund = await page.request.post(`${REFUNDS}/${sessionId}/refund`, { form: { returnTo: REFUNDS }, maxRedirects: 0 });
+  // The creator refunds the tip (answering the question yes): the bar goes back down and the supporter leaves the wall.
+  const refund = await page.request.post(`${REFUNDS}/${sessionId}/refund`, { form: { returnTo: REFUNDS, confirmed: "yes" }, maxRedirects: 0 });
   expect(refund.status()).toBe(302);
   await expect.poll(async () => (await testHooks(page.request).sponsorSession(sessionId)).status, { timeout: 15_000 }).toBe("refunded");
   await fan.goto(bioPage);

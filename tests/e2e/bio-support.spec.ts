@@ -40,7 +40,8 @@ async function creator(page: Page): Promise<Creator> {
 async function openSupportSettings(page: Page) {
   await page.goto("/app/account/bizbio");
   await page.getByRole("link", { name: /^Edit/ }).first().click();
-  await expect(page.getByRole("heading", { level: 2, name: "Support" })).toBeVisible();
+  // Exact: "Supporter wall and goal" and the footer's "Support" column are headings too.
+  await expect(page.getByRole("main").getByRole("heading", { level: 2, name: "Support", exact: true })).toBeVisible();
 }
 
 async function fan(browser: Browser, baseURL: string | undefined, extraHTTPHeaders: Record<string, string> | undefined, javaScriptEnabled: boolean) {

@@ -80,6 +80,8 @@ const configSchema = z
     TEST_ROUTES_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     // Guest pages answered from memory (server/page-cache/); "off" renders every request.
     GUEST_PAGE_CACHE: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
+    // Prometheus scrapes /metrics with "Authorization: Bearer <token>"; unset, there is no /metrics.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 
     // Password policy, served to the sign-up form and enforced on the server.
     PASSWORD_MIN_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(128, "must be at most 128").default(6),

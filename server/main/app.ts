@@ -49,7 +49,7 @@ type HttpAppOptions = {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
-  const { logger, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos } = services;
+  const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -131,6 +131,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     config,
     db,
     logger,
+    metrics,
     auth,
     mailer,
     captcha,

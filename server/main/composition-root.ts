@@ -26,11 +26,14 @@ import { createPaymentProvider, demoPayoutAccount, providerMigrations } from "#s
 import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
 import { ensuringProPricesOnce } from "#server/pro/prices";
 import { resolveSessionSecret } from "#server/http/secret";
+import { createMetrics, type Metrics } from "#server/metrics/metrics";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
   config: Config;
   logger: Logger;
+  /** This process's Prometheus metrics (server/metrics/). */
+  metrics: Metrics;
   database: DatabaseHandle;
   db: Db;
   sessionSecret: string;
@@ -94,6 +97,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
 type Owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void) => T;
 
 async function build(config: Config, logger: Logger, owned: Owned): Promise<Services> {
+  const metrics = createMetrics();
   const opened = await openConfiguredDatabase(config, {
     onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
   });
@@ -180,5 +184,5 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   const photos = createPhotoMedia({ db, generation });
   const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger, photos: photos.server });
 
-  return { config, logger, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos };
+  return { config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos };
 }

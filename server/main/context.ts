@@ -12,6 +12,7 @@ import type { TagCatalogueReader } from "#server/opportunities/tags";
 import type { SearchLog } from "#server/search-log/search-log";
 import type { RenderedDocuments } from "#server/http/rendered-documents";
 import type { PhotoMedia } from "#server/media/media";
+import type { Metrics } from "#server/metrics/metrics";
 
 /**
  * What every loader and action receives as `context`: the services the composition root
@@ -21,6 +22,8 @@ export type AppContext = {
   config: Config;
   db: Db;
   logger: Logger;
+  /** This process's Prometheus metrics (server/metrics/). */
+  metrics: Metrics;
   auth: Auth;
   mailer: Mailer;
   captcha: Captcha;

@@ -12,15 +12,27 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accoun
 import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
 
+// Any fixed number: app processes starting together on one new database seed one after another.
+const SEED_LOCK_KEY = 7_210_431_978;
+
 /** `sponsorsRetired`: rows of retired (unsourced) companies this run deleted, logged at start. */
 export type SeedResult = { tagsAdded: number; sponsors: number; sponsorsRetired: number; demoAdded: boolean };
 
 /**
  * Idempotent: the tag catalogue and the sponsor directory (product content,
  * so also with demo data off) are upserted on every start, and the demo data
- * goes in once, in one transaction, only while the demo creator does not exist.
+ * goes in once, only while the demo creator does not exist. All of it runs in one
+ * transaction under an advisory lock, so processes starting together seed in turn.
  */
 export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean; payoutAccount?: DemoPayoutAccount } = {}): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    // Held to the end of this transaction: the second process finds the demo creator there and adds nothing.
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    return seedUnderLock(tx as unknown as Db, options);
+  });
+}
+
+async function seedUnderLock(db: Db, options: { now?: Date; demo?: boolean; payoutAccount?: DemoPayoutAccount }): Promise<SeedResult> {
   const now = options.now ?? new Date();
   const tagRows = Object.entries(OPPORTUNITY_TAG_GROUPS).flatMap(([kind, names]) =>
     names.map((name) => ({ kind: kind as keyof typeof OPPORTUNITY_TAG_GROUPS, name })),
@@ -32,13 +44,10 @@ export async function seedDatabase(db: Db, options: { now?: Date; demo?: boolean
 
   const sponsors = { sponsors: directory.sponsors, sponsorsRetired: directory.retired };
   if (options.demo === false) return { tagsAdded, ...sponsors, demoAdded: false };
-  const demoAdded = await db.transaction(async (tx) => {
-    const existing = await tx.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
-    if (existing.length > 0) return false;
-    await insertDemoData(tx as unknown as Db, now, options.payoutAccount);
-    return true;
-  });
-  return { tagsAdded, ...sponsors, demoAdded };
+  const existing = await db.select({ id: user.id }).from(user).where(eq(user.id, DEMO_ACCOUNTS.creator.id));
+  if (existing.length > 0) return { tagsAdded, ...sponsors, demoAdded: false };
+  await insertDemoData(db, now, options.payoutAccount);
+  return { tagsAdded, ...sponsors, demoAdded: true };
 }
 
 async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccount | undefined): Promise<void> {

@@ -1,6 +1,10 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { openPostgres } from "#server/db/client";
 import { scheduledJobs } from "#server/db/schema";
 import { createMailer } from "#server/email/mailer";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
@@ -165,3 +169,64 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
     }
   });
 });
+
+// Only PostgreSQL is shared by processes: the embedded database lives inside its one process.
+if (process.env.DATABASE_URL) {
+  describe("a process killed mid-job on PostgreSQL", () => {
+    it("keeps its job while it lives (the lease is renewed), and another process runs it after SIGKILL once the lease ran out", async () => {
+      const adminUrl = process.env.DATABASE_URL!;
+      const dbName = `sg_jobs_kill_${randomBytes(5).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${dbName}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${dbName}`;
+      const database = await openPostgres(url.toString());
+      const child = spawn(process.execPath, ["--import", "tsx", "tests/support/scheduler-child.ts", url.toString(), "crash", "1500"], { stdio: ["ignore", "pipe", "inherit"] });
+      let survivor: Scheduler | null = null;
+      try {
+        await database.migrate();
+        const owner = await new Promise<string>((resolve, reject) => {
+          let out = "";
+          child.stdout.on("data", (chunk: Buffer) => {
+            out += chunk.toString();
+            const started = /started (\S+)/.exec(out);
+            if (started) resolve(started[1]!);
+          });
+          child.once("exit", (code) => reject(new Error(`the child ended early (${code})`)));
+        });
+
+        let runs = 0;
+        let ranAt = 0;
+        const run = async () => {
+          runs += 1;
+          ranAt = Date.now();
+        };
+        survivor = createScheduler({ db: database.db, logger, tickMs: 100, jobs: [{ name: "crash", every: 60 * 60_000, leaseMs: 1500, run }] });
+        survivor.start();
+        // Two leases' time while the child lives and renews: the job stays with it.
+        await sleep(3_000);
+        expect(runs).toBe(0);
+        const held = (await database.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, "crash")))[0]!;
+        expect(held.leaseOwner).toMatch(new RegExp(`^${owner}:`));
+
+        const killedAt = Date.now();
+        child.kill("SIGKILL");
+        while (runs === 0 && Date.now() - killedAt < 10_000) await sleep(50);
+        expect(runs).toBe(1);
+        // Not before the dead process's lease ran out (its last renewal can only have moved it later).
+        expect(ranAt).toBeGreaterThanOrEqual(held.leaseUntil!.getTime());
+        await survivor.idle();
+        const after = (await database.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, "crash")))[0]!;
+        expect(after).toMatchObject({ leaseOwner: null, consecutiveFailures: 0 });
+        expect(after.lastSucceededAt).not.toBeNull();
+      } finally {
+        child.kill("SIGKILL");
+        await survivor?.close();
+        await database.close();
+        await admin.query(`drop database if exists ${dbName} with (force)`);
+        await admin.end();
+      }
+    }, 60_000);
+  });
+}

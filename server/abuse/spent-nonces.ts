@@ -17,3 +17,9 @@ export async function spendNonce(db: Db, nonce: string, expiresAt: Date, now = n
     .returning({ nonce: spentCaptchaNonces.nonce });
   return spent.length === 1;
 }
+
+/** Deletes the nonces of expired challenges (also done on every spend; the scheduled job keeps a quiet site tidy). */
+export async function pruneSpentNonces(db: Db, now = new Date()): Promise<number> {
+  const deleted = await db.delete(spentCaptchaNonces).where(lte(spentCaptchaNonces.expiresAt, now)).returning({ nonce: spentCaptchaNonces.nonce });
+  return deleted.length;
+}

@@ -13,7 +13,6 @@ import { seedDatabase } from "#server/seed";
 import { createMailer, type Mailer } from "#server/email/mailer";
 import { listenForNotificationChanges } from "#server/notifications/changes";
 import { notificationDepsOf } from "#server/notifications/deps";
-import { startHeartsDigest } from "#server/notifications/hearts-digest";
 import { createNotificationStreams, type NotificationStreams } from "#server/notifications/stream";
 import { countUnreadNotifications } from "#server/notifications/unread";
 import { cachedTagCatalogue, type TagCatalogueReader } from "#server/opportunities/tags";
@@ -27,6 +26,8 @@ import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
 import { ensuringProPricesOnce } from "#server/pro/prices";
 import { resolveSessionSecret } from "#server/http/secret";
 import { createMetrics, type Metrics } from "#server/metrics/metrics";
+import { createScheduler, type Scheduler } from "#server/jobs/scheduler";
+import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
@@ -59,6 +60,8 @@ export type Services = {
   bioHost: BioHost;
   /** Profile photos: their processing turns and the cache of their bytes (both hosts serve them). */
   photos: PhotoMedia;
+  /** Periodic jobs, once per period across every process (server/jobs/); `scheduler.stuck()` for readiness. */
+  scheduler: Scheduler;
 };
 
 export type RunningServices = {
@@ -179,10 +182,11 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     }),
     (listening) => listening.close(),
   );
-  // The daily hearts roll-up: now, then hourly; every process may run it (one notification per person and day).
-  owned("hearts digest", startHeartsDigest({ db, deps: notificationDepsOf({ mailer, config, sessionSecret }), logger }), (digest) => digest.close());
+  // Periodic jobs (the hearts roll-up, expiring closed checkouts, pruning): each once per period across all processes.
+  const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger }) }), (s) => s.close());
+  scheduler.start();
   const photos = createPhotoMedia({ db, generation });
   const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger, photos: photos.server });
 
-  return { config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos };
+  return { config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler };
 }

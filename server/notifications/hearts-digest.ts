@@ -1,12 +1,9 @@
 import { and, count, gte, lt, ne, eq } from "drizzle-orm";
-import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
 import { hearts, notificationDigests, opportunityPosts } from "#server/db/schema";
 import { sendNotification, type NotificationDeps } from "./send";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Often enough that the roll-up comes within the hour after midnight UTC, whenever the process started. */
-export const HEARTS_DIGEST_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The UTC day before `now`, as YYYY-MM-DD, with its bounds. */
 export function previousUtcDay(now: Date): { day: string; start: Date; end: Date } {
@@ -24,7 +21,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * one per heart. Each person's notification is written with their
  * notification_digests (uid, day) row in one transaction, so a second run,
  * or another process running at the same time, writes nothing twice.
- * Returns how many notifications it wrote.
+ * Returns how many notifications it wrote. Run once a day by the job scheduler
+ * (server/main/scheduled-jobs.ts), shortly after midnight UTC.
  */
 export async function runHeartsDigest(db: Db, deps: NotificationDeps, now = new Date()): Promise<number> {
   const { day, start, end } = previousUtcDay(now);
@@ -57,37 +55,4 @@ export async function runHeartsDigest(db: Db, deps: NotificationDeps, now = new 
     if (wrote) written += 1;
   }
   return written;
-}
-
-export type HeartsDigestWorker = { close(): Promise<void> };
-
-/** Runs the roll-up now and then every hour in this process; safe to run in several (see runHeartsDigest). */
-export function startHeartsDigest({ db, deps, logger, intervalMs = HEARTS_DIGEST_INTERVAL_MS }: { db: Db; deps: NotificationDeps; logger: Logger; intervalMs?: number }): HeartsDigestWorker {
-  let running: Promise<void> | null = null;
-  let closed = false;
-  const round = () => {
-    if (running || closed) return;
-    running = runHeartsDigest(db, deps)
-      .then((written) => {
-        if (written > 0) {
-          logger.info({ written }, "daily hearts alerts written");
-          // Their mail (for those who want it) goes now rather than on the mail worker's next poll.
-          deps.mailer.deliverDue().catch((error: unknown) => logger.warn({ err: error }, "hearts mail not sent yet; the worker retries"));
-        }
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, "daily hearts alerts not written yet; the next round tries again"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(round, intervalMs);
-  timer.unref();
-  setImmediate(round);
-  return {
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

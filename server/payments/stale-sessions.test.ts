@@ -6,7 +6,7 @@ import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { paymentsMadeBy } from "./payments-overview";
 import { listSponsorSessions, sponsorPaymentInfo } from "./sponsor-sessions";
-import { expireStalePendingSessions, LONGEST_CHECKOUT_LIFETIME_MS } from "./stale-sessions";
+import { expireAllStalePendingSessions, expireStalePendingSessions, LONGEST_CHECKOUT_LIFETIME_MS } from "./stale-sessions";
 
 /** A pending session whose checkout has closed reads as expired, event or not. */
 describe.each(ENGINES)("stale pending sponsor sessions on %s", (engine) => {
@@ -57,5 +57,19 @@ describe.each(ENGINES)("stale pending sponsor sessions on %s", (engine) => {
     await db().insert(user).values({ id: sponsorUid, name: "S", email: `${sponsorUid}@s.example` });
     const made = await pending({ expiresAt: past, sponsorUid });
     expect((await paymentsMadeBy(db(), sponsorUid)).find((p) => p.id === made)?.status).toBe("expired");
+  });
+
+  it("the background job expires everyone's closed checkouts in batches, and only those", async () => {
+    const other = await seedPayee(db(), sandbox.provider);
+    const now = new Date();
+    const closedHere = await pending({ expiresAt: new Date(now.getTime() - 1000) });
+    const open = await pending({ expiresAt: new Date(now.getTime() + HOUR) });
+    const s = await seedSession(db(), other);
+    await db().update(sponsorSessions).set({ expiresAt: new Date(now.getTime() - 1000) }).where(eq(sponsorSessions.id, s.sessionId));
+    const moreClosed = await Promise.all([1, 2, 3].map(() => pending({ expiresAt: new Date(now.getTime() - 1000) })));
+    // A batch of 2 takes three rounds for five rows; a second run finds nothing left.
+    expect(await expireAllStalePendingSessions(db(), now, 2)).toBe(5);
+    expect(await Promise.all([closedHere, s.sessionId, ...moreClosed, open].map(statusOf))).toEqual(["expired", "expired", "expired", "expired", "expired", "pending"]);
+    expect(await expireAllStalePendingSessions(db(), now, 2)).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sponsorSessions } from "#server/db/schema";
 
@@ -24,14 +24,40 @@ export const LONGEST_CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
  */
 export async function expireStalePendingSessions(db: Db, whose: { posterUid: string } | { sponsorUid: string }, now = new Date()): Promise<number> {
   const owner = "posterUid" in whose ? eq(sponsorSessions.posterUid, whose.posterUid) : eq(sponsorSessions.sponsorUid, whose.sponsorUid);
+  const expired = await db
+    .update(sponsorSessions)
+    .set({ status: "expired", updatedAt: now })
+    .where(and(owner, staleAt(now)))
+    .returning({ id: sponsorSessions.id });
+  return expired.length;
+}
+
+/**
+ * The same expiry for everyone's sessions, in batches: the scheduled job (server/main/scheduled-jobs.ts)
+ * runs it in the background, so counts and exports that read sessions without going through a
+ * person's list see closed checkouts as expired too. The read-time expiry above stays: a person's own
+ * list is right at once, whenever the job last ran. Running it twice, or in two processes at once,
+ * changes nothing more (only pending rows match). Returns how many rows changed.
+ */
+export async function expireAllStalePendingSessions(db: Db, now = new Date(), batch = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const due = db.select({ id: sponsorSessions.id }).from(sponsorSessions).where(staleAt(now)).limit(batch);
+    const expired = await db
+      .update(sponsorSessions)
+      .set({ status: "expired", updatedAt: now })
+      .where(and(inArray(sponsorSessions.id, due), staleAt(now)))
+      .returning({ id: sponsorSessions.id });
+    total += expired.length;
+    if (expired.length < batch) return total;
+  }
+}
+
+/** Pending, never paid, and closed at the provider (or older than any checkout lives). */
+function staleAt(now: Date) {
   const closed = or(
     lte(sponsorSessions.expiresAt, now),
     and(isNull(sponsorSessions.expiresAt), lte(sponsorSessions.created, new Date(now.getTime() - LONGEST_CHECKOUT_LIFETIME_MS))),
   );
-  const expired = await db
-    .update(sponsorSessions)
-    .set({ status: "expired", updatedAt: now })
-    .where(and(owner, eq(sponsorSessions.status, "pending"), isNull(sponsorSessions.paymentIntentId), closed))
-    .returning({ id: sponsorSessions.id });
-  return expired.length;
+  return and(eq(sponsorSessions.status, "pending"), isNull(sponsorSessions.paymentIntentId), closed);
 }

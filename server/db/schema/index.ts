@@ -9,3 +9,4 @@ export * from "./email";
 export * from "./abuse";
 export * from "./page-cache";
 export * from "./media";
+export * from "./jobs";

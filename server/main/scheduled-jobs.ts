@@ -1,0 +1,54 @@
+import type { Logger } from "pino";
+import { pruneRateLimits } from "#server/abuse/rate-limit";
+import { pruneSpentNonces } from "#server/abuse/spent-nonces";
+import type { Db } from "#server/db/client";
+import type { ScheduledJob } from "#server/jobs/scheduler";
+import { runHeartsDigest } from "#server/notifications/hearts-digest";
+import type { NotificationDeps } from "#server/notifications/send";
+import { expireAllStalePendingSessions } from "#server/payments/stale-sessions";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Every periodic job of the app, run once per period across all processes by the scheduler
+ * (server/jobs/, ADR 0042). Each must be idempotent: a run cut short by a dying process runs again.
+ * Not here, because every process must do them itself: the outbox workers (mail, sandbox events;
+ * rows leased one by one), flushing the in-memory view counter and search log, stream heartbeats.
+ */
+export function scheduledJobsOf({ db, notificationDeps, logger }: { db: Db; notificationDeps: NotificationDeps; logger: Logger }): ScheduledJob[] {
+  return [
+    {
+      // Yesterday's hearts, one notification per person and day (notification_digests holds the day).
+      name: "hearts-digest",
+      dailyAtUtc: "00:05",
+      async run({ now }) {
+        const written = await runHeartsDigest(db, notificationDeps, now);
+        if (written === 0) return;
+        logger.info({ written }, "daily hearts alerts written");
+        // Their mail goes now rather than on the mail worker's next poll.
+        notificationDeps.mailer.deliverDue().catch((error: unknown) => logger.warn({ err: error }, "hearts mail not sent yet; the worker retries"));
+      },
+    },
+    {
+      // Closed checkouts no event reported; the people's own lists also expire theirs as they read.
+      name: "expire-stale-checkouts",
+      every: 5 * MINUTE,
+      async run({ now }) {
+        const expired = await expireAllStalePendingSessions(db, now);
+        if (expired > 0) logger.info({ expired }, "closed pending checkouts marked expired");
+      },
+    },
+    {
+      // Also pruned every 200th write; this keeps a quiet site from keeping addresses' counters.
+      name: "prune-rate-limits",
+      every: HOUR,
+      run: async ({ now }) => void (await pruneRateLimits(db, now)),
+    },
+    {
+      name: "prune-spent-captcha-nonces",
+      every: HOUR,
+      run: async ({ now }) => void (await pruneSpentNonces(db, now)),
+    },
+  ];
+}

@@ -20,7 +20,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "reports/e2e.json" }]],
   timeout: 60_000,
   // Sign-up solves a proof-of-work captcha in the browser; on two busy cores that can take seconds.
   expect: { timeout: 15_000 },
@@ -31,7 +31,14 @@ export default defineConfig({
     // Opens /__test/* (tests/e2e/fixtures.ts sends it too, next to each test's client address).
     extraHTTPHeaders: { [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } }],
+  projects: [
+    { name: "chromium", testIgnore: /cluster\.spec\.ts$/, use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } },
+    // Two app processes on one PostgreSQL behind nginx (ADR 0045): only where DATABASE_URL names a
+    // server, as the PostgreSQL runs of the unit tests; scripts/run-all-tests.sh runs it on its own.
+    ...(process.env.DATABASE_URL
+      ? [{ name: "cluster", testMatch: /cluster\.spec\.ts$/, use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } }]
+      : []),
+  ],
   webServer: [
     {
       // SMTP sink and the OpenID Connect provider standing in for Google.

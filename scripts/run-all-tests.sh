@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Type check, lint, unit and integration tests
 # (PGlite, and PostgreSQL too when DATABASE_URL is set), build, then the
-# Playwright end-to-end suite in Chromium against the built server.
+# Playwright end-to-end suite in Chromium against the built server (and, with
+# DATABASE_URL, two server processes behind nginx).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p reports
@@ -22,6 +23,14 @@ npm run --silent build > reports/build.log 2>&1 || { cat reports/build.log; exit
 tail -n 4 reports/build.log
 
 step "End-to-end tests (Chromium)"
-npx playwright test
+npx playwright test --project=chromium
 
-node scripts/summarise-test-results.mjs reports/unit.json reports/e2e.json
+e2e_reports=(reports/e2e.json)
+if [ -n "${DATABASE_URL:-}" ]; then
+  # Two app processes on one PostgreSQL behind nginx (ADR 0045), on their own after the suite.
+  step "Two processes behind nginx (PostgreSQL)"
+  E2E_REPORT=reports/e2e-cluster.json npx playwright test --project=cluster
+  e2e_reports+=(reports/e2e-cluster.json)
+fi
+
+node scripts/summarise-test-results.mjs reports/unit.json "${e2e_reports[@]}"

@@ -1,9 +1,14 @@
 // Prints one closing line for the whole suite from the Vitest and Playwright JSON reports.
 import fs from "node:fs";
 
-const [unitFile, e2eFile] = process.argv.slice(2);
+// Playwright may have run more than once (the cluster project runs on its own): their stats add up.
+const [unitFile, ...e2eFiles] = process.argv.slice(2);
 const unit = JSON.parse(fs.readFileSync(unitFile, "utf8"));
-const e2e = JSON.parse(fs.readFileSync(e2eFile, "utf8")).stats;
+const e2e = { expected: 0, unexpected: 0, flaky: 0, skipped: 0 };
+for (const file of e2eFiles) {
+  const stats = JSON.parse(fs.readFileSync(file, "utf8")).stats;
+  for (const key of Object.keys(e2e)) e2e[key] += stats[key] ?? 0;
+}
 
 const passed = unit.numPassedTests + e2e.expected;
 const failed = unit.numFailedTests + e2e.unexpected + (e2e.flaky ?? 0);

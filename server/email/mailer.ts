@@ -94,20 +94,20 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
       const info = await transporter.sendMail({ from: row.from, to: row.to, subject: row.subject, html: row.html, text: row.text, headers: row.headers });
       await db.delete(emailOutbox).where(eq(emailOutbox.id, row.id));
       // No URL here: links carry tokens, and the log is not the place for them once mail really goes out.
-      logger.info({ to: row.to, subject: row.subject, messageId: info.messageId, attempts: row.attempts }, "email sent over SMTP");
+      logger.info({ mailId: row.id, to: row.to, subject: row.subject, messageId: info.messageId, attempts: row.attempts }, "email sent over SMTP");
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const delay = retryDelaysMs[row.attempts - 1];
       if (delay === undefined) {
         await db.update(emailOutbox).set({ status: "failed", lastError: message, nextAttemptAt: null }).where(eq(emailOutbox.id, row.id));
-        logger.error({ to: row.to, subject: row.subject, attempts: row.attempts, err: error }, "email could not be sent; giving up");
+        logger.error({ mailId: row.id, to: row.to, subject: row.subject, attempts: row.attempts, err: error }, "email could not be sent; giving up");
       } else {
         await db
           .update(emailOutbox)
           .set({ lastError: message, nextAttemptAt: new Date(Date.now() + delay) })
           .where(eq(emailOutbox.id, row.id));
-        logger.warn({ to: row.to, subject: row.subject, attempts: row.attempts, retryInMs: delay, err: error }, "email not sent yet; will retry");
+        logger.warn({ mailId: row.id, to: row.to, subject: row.subject, attempts: row.attempts, retryInMs: delay, err: error }, "email not sent yet; will retry");
       }
       return false;
     }
@@ -126,11 +126,14 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
   return {
     transport: "smtp",
     async send({ to, subject, html, text, meta = {}, headers = {} }) {
-      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() });
+      const [row] = await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() }).returning({ id: emailOutbox.id });
+      // The worker delivers it outside this request: its mailId ties this line (with the request id) to the delivery's.
+      logger.info({ mailId: row?.id, to, subject }, "email queued");
       loop.kick();
     },
     async sendWithin(tx, { to, subject, html, text, meta = {}, headers = {} }) {
-      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() });
+      const [row] = await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers, status: "queued", nextAttemptAt: new Date() }).returning({ id: emailOutbox.id });
+      logger.info({ mailId: row?.id, to, subject }, "email queued with its transaction (sent once it commits)");
     },
     deliverDue: loop.deliverDue,
     close: loop.close,
@@ -141,18 +144,14 @@ function outboxMailer({ db, from, logger, production }: MailerOptions): Mailer {
   return {
     transport: "outbox",
     async send({ to, subject, html, text, meta = {}, headers = {} }) {
-      await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers });
-      if (production) {
-        // Links carry sign-in power: never in a production log.
-        logger.info({ to, subject }, "email stored in the outbox (not sent: SMTP_URL is not set)");
-      } else {
-        // In development the link goes to the log so it can be followed without opening the mailbox.
-        logger.info({ to, subject, url: meta.url }, "email stored in the outbox; open /dev/mailbox");
-      }
+      const [row] = await db.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers }).returning({ id: emailOutbox.id });
+      // Links carry sign-in power: never in a log. In development the mail's own page in the mailbox is as near.
+      if (production) logger.info({ mailId: row?.id, to, subject }, "email stored in the outbox (not sent: SMTP_URL is not set)");
+      else logger.info({ mailId: row?.id, to, subject, mailbox: `/dev/mailbox/${row?.id}` }, "email stored in the outbox; open /dev/mailbox");
     },
     async sendWithin(tx, { to, subject, html, text, meta = {}, headers = {} }) {
-      await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers });
-      logger.info({ to, subject }, "email stored in the outbox with its transaction");
+      const [row] = await tx.insert(emailOutbox).values({ to, from, subject, html, text, meta, headers }).returning({ id: emailOutbox.id });
+      logger.info({ mailId: row?.id, to, subject }, "email stored in the outbox with its transaction");
     },
     deliverDue: async () => 0,
     close: async () => {},

@@ -3,13 +3,16 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger, requestLogger } from "./logging";
-import { createRequestIds } from "./request-id";
+import http from "node:http";
+import type { TrustProxy } from "#server/config";
+import { compileTrust } from "./forwarding";
+import { createRequestIds, trustedRequestId, withRequestIds } from "./request-id";
 
 const servers: { close(): void }[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
 
-/** The process's logger and request log as lifecycle.ts wires them, writing into `lines`. */
-async function serveWithLog(lines: Record<string, unknown>[]) {
+/** The process's logger, request ids and request log as lifecycle.ts wires them, writing into `lines`. */
+async function serveWithLog(lines: Record<string, unknown>[], trustProxy: TrustProxy = false) {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
@@ -28,7 +31,7 @@ async function serveWithLog(lines: Record<string, unknown>[]) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     res.send(String(req.query.n));
   });
-  const server = app.listen(0, "127.0.0.1");
+  const server = http.createServer(withRequestIds(requestIds, compileTrust(trustProxy), app)).listen(0, "127.0.0.1");
   servers.push(server);
   await new Promise((resolve) => server.once("listening", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logger };
@@ -56,13 +59,54 @@ describe("request ids", () => {
     expect(lines.find((line) => line.msg === "between requests")).not.toHaveProperty("requestId");
   });
 
-  it("never takes the client's X-Request-Id", async () => {
+  it("without TRUST_PROXY a client's X-Request-Id is never taken", async () => {
     const lines: Record<string, unknown>[] = [];
-    const { url } = await serveWithLog(lines);
+    const { url } = await serveWithLog(lines, false);
     const response = await fetch(`${url}/work?n=3`, { headers: { "X-Request-Id": "chosen-by-the-client" } });
     await response.text();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(response.headers.get("x-request-id")).not.toBe("chosen-by-the-client");
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.some((line) => JSON.stringify(line).includes("chosen-by-the-client"))).toBe(false);
+  });
+
+  it("a trusted proxy's X-Request-Id names the request's lines and is sent back", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { url } = await serveWithLog(lines, ["loopback"]);
+    const response = await fetch(`${url}/work?n=4`, { headers: { "X-Request-Id": "nginx:7f3a9c0e1b2d" } });
+    await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(response.headers.get("x-request-id")).toBe("nginx:7f3a9c0e1b2d");
+    expect(lines.filter((line) => line.requestId === "nginx:7f3a9c0e1b2d").map((line) => line.step ?? "access").sort()).toEqual(["access", "domain", "mail"]);
+  });
+
+  it("a peer that is not the trusted proxy is not believed, whatever TRUST_PROXY lists", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { url } = await serveWithLog(lines, ["10.0.0.0/8"]);
+    const response = await fetch(`${url}/work?n=5`, { headers: { "X-Request-Id": "not-from-the-proxy" } });
+    await response.text();
+    expect(response.headers.get("x-request-id")).not.toBe("not-from-the-proxy");
+  });
+
+  it("replaces a hostile id even from the trusted proxy: newlines, 10 KB, JSON, spaces", () => {
+    const trust = compileTrust(["loopback"]);
+    const from = (value: string | string[]) => trustedRequestId({ "x-request-id": value } as never, "127.0.0.1", trust);
+    expect(from("abc-123_X.y:z")).toBe("abc-123_X.y:z");
+    expect(from("a".repeat(128))).toBe("a".repeat(128));
+    for (const hostile of ["", "a\nb", 'x"}\n{"level":60,"msg":"forged', "a".repeat(129), "x".repeat(10 * 1024), '{"requestId":"x"}', "two words", "caf\u00e9", ["a", "b"]]) {
+      expect(from(hostile)).toBeNull();
+    }
+  });
+
+  it("a hostile id over HTTP becomes a fresh one on the response and in the lines", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { url } = await serveWithLog(lines, ["loopback"]);
+    const big = "x".repeat(10 * 1024);
+    const response = await fetch(`${url}/work?n=6`, { headers: { "X-Request-Id": big } });
+    await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const id = response.headers.get("x-request-id")!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines.filter((line) => line.requestId === id)).toHaveLength(3);
+    expect(JSON.stringify(lines)).not.toContain(big);
   });
 });

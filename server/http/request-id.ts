@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { TrustFn } from "#server/http/forwarding";
 
 /**
  * The id of the request being answered, wherever its work goes (loaders, domain functions,
@@ -19,13 +21,41 @@ export function createRequestIds(): RequestIds {
   return { run: (id, answer) => storage.run(id, answer), current: () => storage.getStore() };
 }
 
-/**
- * A new id for each request. A client's X-Request-Id is never taken: no proxy in front of us is
- * trusted to set one (server/http/forwarding.ts trusts only X-Forwarded-* from TRUST_PROXY),
- * and a caller's own value could mix its lines into another request's.
- */
 export function newRequestId(): string {
   return crypto.randomUUID();
 }
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
+
+/** What a proxy's id may look like: a uuid, a hex trace id, nginx's $request_id, "host:1234". */
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The id a trusted proxy gave this request, or null. Only a proxy TRUST_PROXY trusts (the
+ * peer Express and server/http/forwarding.ts believe for X-Forwarded-For) may name it, so that
+ * one log line ties its access log to ours; a client's own value could mix its lines into
+ * another request's, and a hostile one (a newline, 10 KB, JSON) could forge lines, so neither
+ * is taken. A header sent twice is not believed either.
+ */
+export function trustedRequestId(headers: IncomingHttpHeaders, peer: string, trust: TrustFn): string | null {
+  const value = headers["x-request-id"];
+  if (typeof value !== "string" || !SANE_ID.test(value)) return null;
+  return trust(peer, 0) ? value : null;
+}
+
+type WithId = IncomingMessage & { id?: unknown };
+
+/**
+ * The front of the process's `request` listener: every request, whichever handler answers it
+ * (the bio host, photos and guest pages before Express, or Express), gets its id as `req.id`
+ * (pino-http takes it from there), sends it back as X-Request-Id, and is answered inside that
+ * id's scope, so the lines any of them write carry it.
+ */
+export function withRequestIds(requestIds: RequestIds, trust: TrustFn, listener: RequestListener): RequestListener {
+  return (req: WithId, res: ServerResponse) => {
+    const id = trustedRequestId(req.headers, req.socket.remoteAddress ?? "", trust) ?? newRequestId();
+    req.id = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    requestIds.run(id, () => listener(req, res));
+  };
+}

@@ -7,7 +7,8 @@ import { appPhotoListener } from "#server/media/http";
 import { startServices } from "./composition-root";
 import { listen } from "#server/http/listen";
 import { createLogger } from "#server/http/logging";
-import { createRequestIds } from "#server/http/request-id";
+import { createRequestIds, withRequestIds } from "#server/http/request-id";
+import { compileTrust } from "#server/http/forwarding";
 
 type StartOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -33,7 +34,8 @@ export async function startServer({ build, clientDir, env = process.env, develop
   // The bio host, profile photos and guest pages kept in memory are answered before Express (server/bio/host/, server/media/, server/page-cache/).
   const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
   const appPhotos = appPhotoListener(photos.server, (error) => logger.error({ err: error }, "photo could not be read"));
-  const server: Server = http.createServer((req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appPhotos(req, res) || appListener(req, res)));
+  // Every request gets its id first, whichever handler answers it (server/http/request-id.ts).
+  const server: Server = http.createServer(withRequestIds(requestIds, compileTrust(config.TRUST_PROXY), (req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appPhotos(req, res) || appListener(req, res))));
 
   let stopping: Promise<void> | null = null;
   const stop = (reason: string) => {

@@ -173,7 +173,7 @@ function responseToKeep(res: ServerResponse, body: Buffer): Pick<Entry, "headers
   // Names as they were written (getHeaders() would lower-case them), values as sent.
   for (const name of (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
     const value = res.getHeader(name);
-    // The render's request id names that request alone; a hit is answered before any id is given.
+    // The render's request id names that request alone; each hit is sent its own (server/http/request-id.ts).
     if (value === undefined || name.toLowerCase() === REQUEST_ID_HEADER.toLowerCase()) continue;
     const shown = name.toLowerCase() === "x-guest-cache" ? "hit" : value;
     for (const one of Array.isArray(shown) ? shown : [shown]) {

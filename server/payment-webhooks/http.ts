@@ -58,5 +58,7 @@ export async function handleWebhookRequest(
   if (!event) return text(200, "Ignored: not an event this endpoint acts on.");
   const result = await receivePaymentEvent(context.db, event, webhookDepsOf(context));
   if (result.kind === "ERROR") return text(httpStatusOf(result.code), result.message);
+  // Which event this delivery was (the payload and signature stay out of the log).
+  context.logger.info({ provider: event.provider, eventId: event.eventId, type: event.type, outcome: result.outcome }, "payment event received");
   return text(200, result.outcome === "ALREADY_HANDLED" ? "Already handled." : "Handled.");
 }

@@ -16,7 +16,7 @@ import { createSandboxProvider } from "#server/payments/sandbox/provider";
 import { ENGINES, type Engine } from "#tests/support/databases";
 import { notificationDeps, seedPayee, seedSession, TEST_SESSION_SECRET } from "#tests/support/payments";
 import { createBackup, restoreBackup, type BackupConfig } from "./backup";
-import { BackupFileError } from "./format";
+import { BackupFileError, type BackupHeader } from "./format";
 import { BackupRefusal } from "./refusal";
 
 /**
@@ -205,6 +205,21 @@ describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
     expect(await holdsNoDatabase(target)).toBe(true);
     expect(fs.existsSync(path.join(target.DATA_DIR, "session-secret"))).toBe(false);
   }, 120_000);
+
+  it("refuses a backup made by a newer release (a migration this code does not know), and changes nothing", async () => {
+    const target = await place.make("newer");
+    const bytes = fs.readFileSync(backupFile);
+    const firstEnd = bytes.indexOf(0x0a);
+    const headerEnd = bytes.indexOf(0x0a, firstEnd + 1);
+    const header = JSON.parse(bytes.subarray(firstEnd + 1, headerEnd).toString("utf8")) as BackupHeader;
+    const last = header.migrations.__drizzle_migrations!;
+    header.migrations.__drizzle_migrations = { count: last.count + 1, lastMillis: last.lastMillis + 86_400_000, lastTag: null };
+    const newer = `${backupFile}.newer`;
+    fs.writeFileSync(newer, Buffer.concat([bytes.subarray(0, firstEnd + 1), Buffer.from(`${JSON.stringify(header)}\n`), bytes.subarray(headerEnd + 1)]));
+
+    await expect(restoreBackup(target, newer)).rejects.toThrow(/made by a newer Sponsorgrid.*nothing was changed/);
+    expect(await holdsNoDatabase(target)).toBe(true);
+  });
 
   if (engine === "pglite") {
     it("refuses to back up or restore while a server holds the data folder, naming its pid", async () => {

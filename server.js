@@ -1,7 +1,8 @@
 // Starts the built app: `npm start` (build + serve) or `npm run serve`.
 import fs from "node:fs";
 
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
+// The image sets DOTENV=off: its settings come from the environment only, never from a file in the working folder.
+if (process.env.DOTENV !== "off" && fs.existsSync(".env")) process.loadEnvFile(".env");
 
 if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   console.error("No build found in ./build. Run `npm run build` first (or `npm start`, which builds).");

@@ -1,14 +1,26 @@
 // Starts the built app: `npm start` (build + serve) or `npm run serve`.
 import fs from "node:fs";
 
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
+// The image sets DOTENV=off: its settings come from the environment only, never from a file in the working folder.
+if (process.env.DOTENV !== "off" && fs.existsSync(".env")) process.loadEnvFile(".env");
 
 if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   console.error("No build found in ./build. Run `npm run build` first (or `npm start`, which builds).");
   process.exit(1);
 }
 
-const { start, ConfigError, DataDirLockedError, PortUnavailableError } = await import("./build/server/index.js");
+const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand } = await import("./build/server/index.js");
+
+// `node server.js backup [--out FILE]` and `node server.js restore FILE [--force]`: the backup
+// commands where there is no npm or tsx (the image, a release folder). README "Backups and restore".
+const [command, ...args] = process.argv.slice(2);
+if (command === "backup") process.exit(await backupCommand(args));
+if (command === "restore") process.exit(await restoreCommand(args));
+if (command !== undefined) {
+  console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore\`.`);
+  process.exit(2);
+}
+
 try {
   await start();
 } catch (error) {

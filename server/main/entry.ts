@@ -7,6 +7,8 @@ import { startServer } from "./lifecycle";
 export { ConfigError } from "#server/config";
 export { DataDirLockedError } from "#server/db/lock";
 export { PortUnavailableError } from "#server/http/listen";
+// `node server.js backup|restore`: a release has no tsx to run `npm run backup|restore` with.
+export { backupCommand, restoreCommand } from "#server/backup/commands";
 
 export function start() {
   return startServer({

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# Sponsorgrid's image: the release that scripts/release.sh builds (the same script CI tests,
+# ADR 0043), run by Node as a non-root user from a read-only folder. README.md, "Deploy".
+#   docker build -t sponsorgrid .
+#   docker run -p 3000:3000 -v sponsorgrid-data:/data -e SESSION_SECRET=… sponsorgrid
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY . .
+# npm ci, build, prune to production dependencies; then nobody may write the release, its owner included.
+RUN bash scripts/release.sh /release && chmod -R a-w /release
+
+FROM node:20-bookworm-slim
+# Settings come from the environment only: DOTENV=off never reads a .env file.
+# DATA_DIR holds the embedded database (without DATABASE_URL), its lock and the generated cookie
+# secret (without SESSION_SECRET): the only place the server writes.
+ENV NODE_ENV=production \
+    DOTENV=off \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+# Owned by root, mode without write bits, run as `node` (uid 1000): the app folder is read-only.
+COPY --from=build /release /app
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+USER node
+EXPOSE 3000
+# /readyz: 200 when the database answers and migrations are applied, 503 with the reason otherwise
+# (and from SIGTERM on). The first start migrates and adds the demo data: give it time.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# The flags of `npm run serve` (package.json; bench/README.md, Memory). npm is not needed at run time.
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "server.js"]

@@ -1,0 +1,202 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+
+/**
+ * The deploy recipe's files, checked as far as this machine can without a container runtime
+ * (ADR 0043): nginx's own parser reads the nginx files, a YAML parser the compose and Kubernetes
+ * files, and the Dockerfile is held to what the image promises. tests/unit/release.test.ts runs
+ * the release itself.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+const SERVE_FLAGS: string[] = JSON.parse(read("package.json"))
+  .scripts.serve.split(" ")
+  .filter((word: string) => word.startsWith("--"));
+
+type Yaml = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Every document of a YAML file; a syntax error fails the test with the parser's message. */
+function parseYaml(file: string): Yaml[] {
+  return parseAllDocuments(read(file)).map((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join("; ")}`);
+    return document.toJS() as Yaml;
+  });
+}
+
+describe("deploy/nginx.conf and deploy/nginx-compose.conf", () => {
+  let dir: string;
+  let production: string;
+  let compose: string;
+
+  /** `nginx -t`, then the whole configuration as nginx read it (`-T`: includes inlined). */
+  const check = (name: string) => {
+    const args = ["-p", `${dir}/`, "-c", path.join(dir, name), "-e", path.join(dir, "error.log")];
+    const tested = spawnSync("nginx", ["-t", ...args], { encoding: "utf8" });
+    expect(tested.stderr).toContain("test is successful");
+    expect(tested.status).toBe(0);
+    return spawnSync("nginx", ["-T", "-q", ...args], { encoding: "utf8" }).stdout;
+  };
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sponsorgrid-nginx-test-"));
+    // A throwaway certificate where the placeholders point, and the logs in the temporary folder.
+    for (const host of ["app", "bio"]) {
+      fs.mkdirSync(path.join(dir, host));
+      execFileSync("openssl", [
+        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+        "-subj", `/CN=${host}.sponsorgrid.example`,
+        "-keyout", path.join(dir, host, "privkey.pem"), "-out", path.join(dir, host, "fullchain.pem"),
+      ], { stdio: "ignore" });
+    }
+    const local = (text: string) => text.replaceAll("/etc/ssl/sponsorgrid/", `${dir}/`).replaceAll("/var/log/nginx/", `${dir}/`);
+    for (const name of ["nginx.conf", "nginx-compose.conf", "sponsorgrid-proxy.conf"]) {
+      let text = local(read(`deploy/${name}`));
+      // "app" resolves only inside compose's network; nginx -t looks the name up.
+      if (name === "nginx-compose.conf") text = text.replace(/server app:3000\b/, "server 127.0.0.1:3000");
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    production = check("nginx.conf");
+    compose = check("nginx-compose.conf");
+  });
+
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("terminates TLS for the app host and the bio host, and sends plain HTTP to HTTPS", () => {
+    for (const host of ["sponsorgrid.example", "bio.sponsorgrid.example"]) {
+      expect(production).toMatch(new RegExp(`listen 443 ssl[^}]*server_name ${host.replaceAll(".", "\\.")};[^}]*ssl_certificate `));
+    }
+    expect(production).toMatch(/listen 80;[\s\S]*return 301 https:\/\/\$host\$request_uri;/);
+  });
+
+  it("balances over several app processes", () => {
+    const upstream = /upstream sponsorgrid_app \{([^}]*)\}/.exec(production)?.[1] ?? "";
+    expect(upstream.match(/^\s*server /gm)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("tells the app who the client is and which request this is, in the headers TRUST_PROXY reads", () => {
+    for (const config of [production, compose]) {
+      expect(config).toContain("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;");
+      expect(config).toContain("proxy_set_header X-Forwarded-Proto $scheme;");
+      expect(config).toContain("proxy_set_header X-Forwarded-Host $host;");
+      expect(config).toContain("proxy_set_header Host $host;");
+      expect(config).toContain("proxy_set_header X-Request-Id $request_id;");
+      expect(config).toContain("client_max_body_size 10m;");
+    }
+  });
+
+  it("passes the notification stream unbuffered and keeps it open well past its 25 s heartbeat", () => {
+    for (const config of [production, compose]) {
+      const stream = /location = \/api\/notifications\/stream \{([^}]*)\}/.exec(config)?.[1] ?? "";
+      expect(stream).toContain("proxy_buffering off;");
+      expect(stream).toMatch(/proxy_read_timeout (\d+)h;/);
+    }
+  });
+});
+
+describe("compose.yaml", () => {
+  const [compose] = parseYaml("compose.yaml");
+
+  it("brings up PostgreSQL with a volume and a health check, and the app's replicas once it is healthy", () => {
+    const { postgres, app } = compose!.services;
+    expect(postgres.image).toMatch(/^postgres:\d+/);
+    expect(postgres.volumes[0]).toMatch(/:\/var\/lib\/postgresql\/data$/);
+    expect(postgres.healthcheck.test).toContain("pg_isready");
+    expect(app.build).toBe(".");
+    expect(app.deploy.replicas).toBeGreaterThanOrEqual(2);
+    expect(app.depends_on.postgres.condition).toBe("service_healthy");
+    expect(app.environment.DATABASE_URL).toMatch(/^postgres:\/\/sponsorgrid:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/sponsorgrid$/);
+    expect(app.environment.TRUST_PROXY).toBe("1");
+  });
+
+  it("refuses to start without the secrets and origins, saying what to set", () => {
+    const { postgres, app } = compose!.services;
+    for (const value of [postgres.environment.POSTGRES_PASSWORD, app.environment.SESSION_SECRET, app.environment.PUBLIC_ORIGIN, app.environment.BIO_ORIGIN]) {
+      // ${VAR:?message}: compose stops with the message when VAR is unset or empty.
+      const [, name, message] = /^\$\{(\w+):\?([^}]+)\}$/.exec(value) ?? [];
+      expect(message, value).toMatch(new RegExp(`^set ${name} to .{20,}`));
+    }
+  });
+
+  it("passes optional settings only when set (an empty one would be refused at start)", () => {
+    const optional = Object.entries(compose!.services.app.environment).filter(([, value]) => value === null);
+    expect(optional.length).toBeGreaterThan(10);
+    const config = read("server/config.ts");
+    for (const [name] of optional) expect(config, name).toContain(`${name}:`);
+  });
+
+  it("puts nginx in front with this folder's configuration, once the app is healthy", () => {
+    const { nginx } = compose!.services;
+    expect(nginx.depends_on.app.condition).toBe("service_healthy");
+    for (const mount of nginx.volumes as string[]) {
+      const [source] = mount.split(":");
+      expect(fs.existsSync(path.join(ROOT, source!)), mount).toBe(true);
+    }
+    expect(nginx.volumes).toContain("./deploy/nginx-compose.conf:/etc/nginx/nginx.conf:ro");
+  });
+});
+
+describe("deploy/kubernetes.yaml", () => {
+  const documents = parseYaml("deploy/kubernetes.yaml");
+  const byKind = (kind: string) => documents.find((document) => document.kind === kind)!;
+
+  it("runs two non-root pods with a read-only root, DATA_DIR mounted, probed on /livez and /readyz", () => {
+    const deployment = byKind("Deployment");
+    expect(deployment.spec.replicas).toBe(2);
+    const pod = deployment.spec.template.spec;
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    const [container] = pod.containers;
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(container.livenessProbe.httpGet.path).toBe("/livez");
+    expect(container.readinessProbe.httpGet.path).toBe("/readyz");
+    expect(container.volumeMounts.map((mount: Yaml) => mount.mountPath)).toContain("/data");
+    const secrets = container.env.filter((variable: Yaml) => variable.valueFrom?.secretKeyRef).map((variable: Yaml) => variable.name);
+    expect(secrets).toEqual(expect.arrayContaining(["DATABASE_URL", "SESSION_SECRET"]));
+  });
+
+  it("exposes the pods through a Service and an Ingress for both hosts that does not buffer the stream", () => {
+    expect(byKind("Service").spec.selector).toEqual(byKind("Deployment").spec.selector.matchLabels);
+    const ingress = byKind("Ingress");
+    expect(ingress.spec.rules).toHaveLength(2);
+    expect(ingress.metadata.annotations["nginx.ingress.kubernetes.io/proxy-buffering"]).toBe("off");
+  });
+});
+
+describe("Dockerfile", () => {
+  const dockerfile = read("Dockerfile");
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1)!;
+
+  it("builds with the release script CI tests, and runs the Node major CI tests with", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages[0]).toMatch(/^RUN bash scripts\/release\.sh \/release\b/m);
+    expect(runtime).toMatch(/^COPY --from=build \/release \/app$/m);
+    const major = process.versions.node.split(".")[0];
+    for (const stage of stages) expect(stage).toMatch(new RegExp(`^node:${major}-bookworm-slim\\b`));
+  });
+
+  it("runs as a non-root user with settings from the environment only, DATA_DIR a volume", () => {
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/DOTENV=off/);
+    const dataDir = /DATA_DIR=(\S+)/.exec(runtime)?.[1];
+    expect(dataDir).toBe("/data");
+    expect(runtime).toMatch(new RegExp(`^VOLUME ${dataDir}$`, "m"));
+    expect(runtime).toMatch(/^RUN mkdir -p \/data && chown node:node \/data$/m);
+  });
+
+  it("reports health from /readyz and starts node with the serve script's flags", () => {
+    expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*\/readyz/m);
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtime)?.[1] ?? "[]");
+    expect(cmd).toEqual(["node", ...SERVE_FLAGS, "server.js"]);
+  });
+
+  it("sends no installed modules, build output, data or settings to the build", () => {
+    const ignored = read(".dockerignore").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["node_modules", "build", "data", ".env", ".git"]));
+  });
+});

@@ -40,19 +40,25 @@ export type DatabaseObserver = {
 type Timed = (...args: never[]) => unknown;
 
 /**
- * Times one method of a driver object in place: a promise it answers is timed to its end,
- * anything else (a callback or cursor query) is passed through untimed.
+ * Times one method of a driver object in place, to its answer: a promise's end, or the callback
+ * it was given (`pg`'s pool runs its clients' queries that way); anything else passes untimed.
  */
 function timeMethod(target: object, name: string, onQuery: (seconds: number) => void) {
   const record = target as Record<string, Timed>;
   const original = record[name]!.bind(target) as (...args: unknown[]) => unknown;
   record[name] = ((...args: unknown[]) => {
     const started = performance.now();
-    const answer = original(...args);
-    if (answer instanceof Promise) {
-      const done = () => onQuery((performance.now() - started) / 1000);
-      answer.then(done, done);
+    const done = () => onQuery((performance.now() - started) / 1000);
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (...answer: unknown[]) => {
+        done();
+        return (callback as (...answer: unknown[]) => unknown)(...answer);
+      };
+      return original(...args);
     }
+    const answer = original(...args);
+    if (answer instanceof Promise) answer.then(done, done);
     return answer;
   }) as Timed;
 }

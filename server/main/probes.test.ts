@@ -120,3 +120,26 @@ describe("probes and an unhealthy database", () => {
     });
   });
 });
+
+test("probes in a burst cost one database query per reuse period", async () => {
+  let clock = 0;
+  let queries = 0;
+  const counting = {
+    execute: async () => {
+      queries++;
+      return { rows: [{ c0: Number.MAX_SAFE_INTEGER }] };
+    },
+  } as unknown as Db;
+  const probes = createProbes({ db: counting, chains: [PRODUCT_MIGRATIONS], reuseMs: 250, now: () => clock });
+  const burst = await Promise.all(Array.from({ length: 50 }, () => probes.readiness()));
+  expect(burst.every((answer) => answer.ready)).toBe(true);
+  clock += 200;
+  await probes.readiness();
+  expect(queries).toBe(1);
+  clock += 100;
+  await probes.readiness();
+  expect(queries).toBe(2);
+  // Shutting down is never reused: the very next probe says so.
+  probes.shuttingDown();
+  expect(await probes.readiness()).toEqual({ ready: false, reason: "shutting down" });
+});

@@ -40,6 +40,8 @@ export type ProbeOptions = {
   chains: readonly MigrationChain[];
   /** The longest a readiness query may take before the database counts as unreachable. */
   timeoutMs?: number;
+  /** How long the database's answer is reused: probes from many balancers cost one query per period. */
+  reuseMs?: number;
   now?: () => number;
 };
 
@@ -54,7 +56,7 @@ export function expectedMigrations(chains: readonly MigrationChain[]): { table: 
   });
 }
 
-export function createProbes({ db, chains, timeoutMs = 2_000, now = Date.now }: ProbeOptions): Probes {
+export function createProbes({ db, chains, timeoutMs = 2_000, reuseMs = 250, now = Date.now }: ProbeOptions): Probes {
   const expected = expectedMigrations(chains);
   // Table names are the code's own constants (migrate.ts), never input.
   const recorded = sql.raw(
@@ -63,8 +65,9 @@ export function createProbes({ db, chains, timeoutMs = 2_000, now = Date.now }: 
   const downParts = new Map<string, string>();
   const beats = new Map<string, { maxSilenceMs: number; last: number }>();
   let stopping = false;
-  // Probes from many balancers at once share one query in flight.
+  // Probes from many balancers at once share one query in flight, and its answer for `reuseMs`.
   let inFlight: Promise<Readiness> | null = null;
+  let lastAnswer: { at: number; readiness: Readiness } | null = null;
 
   const checkDatabase = async (): Promise<Readiness> => {
     let timer: NodeJS.Timeout | undefined;
@@ -92,6 +95,17 @@ export function createProbes({ db, chains, timeoutMs = 2_000, now = Date.now }: 
     }
   };
 
+  const databaseReadiness = (): Readiness | Promise<Readiness> => {
+    if (lastAnswer && now() - lastAnswer.at < reuseMs) return lastAnswer.readiness;
+    inFlight ??= checkDatabase()
+      .then((readiness) => {
+        lastAnswer = { at: now(), readiness };
+        return readiness;
+      })
+      .finally(() => (inFlight = null));
+    return inFlight;
+  };
+
   const readiness = async (): Promise<Readiness> => {
     if (stopping) return { ready: false, reason: "shutting down" };
     const [down] = downParts;
@@ -100,8 +114,7 @@ export function createProbes({ db, chains, timeoutMs = 2_000, now = Date.now }: 
       const silence = now() - beat.last;
       if (silence > beat.maxSilenceMs) return { ready: false, reason: `${part}: no heartbeat for ${Math.round(silence / 1000)} s` };
     }
-    inFlight ??= checkDatabase().finally(() => (inFlight = null));
-    const answer = await inFlight;
+    const answer = await databaseReadiness();
     // The signal may have come while the query ran.
     return stopping ? { ready: false, reason: "shutting down" } : answer;
   };

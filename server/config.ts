@@ -82,6 +82,8 @@ const configSchema = z
     GUEST_PAGE_CACHE: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
     // Prometheus scrapes /metrics with "Authorization: Bearer <token>"; unset, there is no /metrics.
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    // After SIGTERM, /readyz answers 503 this long while requests are still served, so the balancer stops sending first.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int("must be a whole number").min(0, "must not be negative").max(120_000, "must be at most 120000").optional(),
 
     // Password policy, served to the sign-up form and enforced on the server.
     PASSWORD_MIN_LENGTH: z.coerce.number().int("must be a whole number").min(6, "must be at least 6").max(128, "must be at most 128").default(6),
@@ -195,6 +197,8 @@ const configSchema = z
       MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
       PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox"),
       DEV_MAILBOX: env.DEV_MAILBOX ? env.DEV_MAILBOX === "on" : env.NODE_ENV !== "production",
+      // A few seconds where a balancer probes a real origin; none on this machine (tests, development).
+      SHUTDOWN_GRACE_MS: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === "production" && !isLocalhostOrigin(publicOrigin) ? 5_000 : 0),
     };
   });
 

@@ -27,7 +27,41 @@ export type DatabaseHandle = {
   listen(channel: string, options: ListenOptions): Promise<Listening>;
   /** Flushes and closes; safe to call twice. */
   close(): Promise<void>;
+  /** PostgreSQL's pool right now (metrics); the embedded database has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 };
+
+/** What opening a database reports as it is used (server/metrics/). */
+export type DatabaseObserver = {
+  /** Each statement's time, from sending it to its answer (or failure). */
+  onQuery?(seconds: number): void;
+};
+
+type Timed = (...args: never[]) => unknown;
+
+/**
+ * Times one method of a driver object in place, to its answer: a promise's end, or the callback
+ * it was given (`pg`'s pool runs its clients' queries that way); anything else passes untimed.
+ */
+function timeMethod(target: object, name: string, onQuery: (seconds: number) => void) {
+  const record = target as Record<string, Timed>;
+  const original = record[name]!.bind(target) as (...args: unknown[]) => unknown;
+  record[name] = ((...args: unknown[]) => {
+    const started = performance.now();
+    const done = () => onQuery((performance.now() - started) / 1000);
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (...answer: unknown[]) => {
+        done();
+        return (callback as (...answer: unknown[]) => unknown)(...answer);
+      };
+      return original(...args);
+    }
+    const answer = original(...args);
+    if (answer instanceof Promise) answer.then(done, done);
+    return answer;
+  }) as Timed;
+}
 
 const drizzleOptions = { schema, casing: "snake_case" } as const;
 
@@ -45,10 +79,23 @@ export function pgliteDir(dataDir: string): string {
 export const PGLITE_SETTINGS = ["shared_buffers=32MB"];
 
 /** Opens PGlite in `dataDir` (or in memory when dataDir is null). The caller holds the lock. */
-export async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+export async function openPglite(dataDir: string | null, observer: DatabaseObserver = {}): Promise<DatabaseHandle> {
   const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])] };
   const client = dataDir ? new PGlite(pgliteDir(dataDir), options) : new PGlite(options);
   await client.waitReady;
+  const { onQuery } = observer;
+  if (onQuery) {
+    // Drizzle sends statements through `query` (and `exec`), a transaction's through its own `tx.query`.
+    timeMethod(client, "query", onQuery);
+    timeMethod(client, "exec", onQuery);
+    const transaction = client.transaction.bind(client);
+    client.transaction = ((run: (tx: object) => Promise<unknown>) =>
+      transaction((tx) => {
+        timeMethod(tx, "query", onQuery);
+        timeMethod(tx, "exec", onQuery);
+        return run(tx);
+      })) as typeof client.transaction;
+  }
   const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Db;
   let closed = false;
   return {
@@ -74,9 +121,12 @@ export async function openPglite(dataDir: string | null): Promise<DatabaseHandle
 
 export async function openPostgres(
   connectionString: string,
-  options: { onIdleClientError?: (error: Error) => void } = {},
+  options: { onIdleClientError?: (error: Error) => void } & DatabaseObserver = {},
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  const { onQuery } = options;
+  // `pool.query` runs on a pooled client too, so timing each client's `query` times every statement.
+  if (onQuery) pool.on("connect", (client) => timeMethod(client, "query", onQuery));
   // An idle connection can be cut by the server (restart, failover, admin shutdown). The pool
   // drops it and opens a new one on next use; without a listener the error would crash the process.
   pool.on("error", (error) => options.onIdleClientError?.(error));
@@ -93,6 +143,7 @@ export async function openPostgres(
       await migrateDatabase({ engine: "postgres", pool }, chains);
     },
     listen: (channel, listenOptions) => listenPostgres(connectionString, channel, listenOptions),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,5 +1,5 @@
 import type { Config } from "#server/config";
-import { openPglite, openPostgres, type DatabaseHandle } from "./client";
+import { openPglite, openPostgres, type DatabaseHandle, type DatabaseObserver } from "./client";
 import { acquireDataDirLock } from "./lock";
 
 /** A database opened as the configuration says, and how to let it go. */
@@ -16,7 +16,7 @@ export type OpenedDatabase = {
  */
 export async function openConfiguredDatabase(
   config: Pick<Config, "DATABASE_URL" | "DATA_DIR">,
-  options: { onIdleClientError?: (error: Error) => void } = {},
+  options: { onIdleClientError?: (error: Error) => void } & DatabaseObserver = {},
 ): Promise<OpenedDatabase> {
   if (config.DATABASE_URL) {
     const database = await openPostgres(config.DATABASE_URL, options);
@@ -25,7 +25,7 @@ export async function openConfiguredDatabase(
   const lock = acquireDataDirLock(config.DATA_DIR);
   let database: DatabaseHandle;
   try {
-    database = await openPglite(config.DATA_DIR);
+    database = await openPglite(config.DATA_DIR, options);
   } catch (error) {
     lock.release();
     throw error;

@@ -28,6 +28,9 @@ import { resolveSessionSecret } from "#server/http/secret";
 import { createMetrics, type Metrics } from "#server/metrics/metrics";
 import { createScheduler, type Scheduler } from "#server/jobs/scheduler";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
+import { attachServiceMetrics, countingPayments } from "#server/metrics/instrument";
+import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
+import { createProbes, type Probes } from "./probes";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
@@ -62,6 +65,8 @@ export type Services = {
   photos: PhotoMedia;
   /** Periodic jobs, once per period across every process (server/jobs/); `scheduler.stuck()` for readiness. */
   scheduler: Scheduler;
+  /** /livez and /readyz (server/main/probes.ts); background parts report their health to it. */
+  probes: Probes;
 };
 
 export type RunningServices = {
@@ -102,6 +107,7 @@ type Owned = <T>(name: string, service: T, close: (service: T) => Promise<void> 
 async function build(config: Config, logger: Logger, owned: Owned): Promise<Services> {
   const metrics = createMetrics();
   const opened = await openConfiguredDatabase(config, {
+    onQuery: (seconds) => metrics.database.queryDuration.observe({ engine: config.DATABASE_URL ? "postgres" : "pglite" }, seconds),
     onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
   });
   // Closed last: it checkpoints the embedded database and releases its lock.
@@ -111,6 +117,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   const seeded = await seedDatabase(database.db, { payoutAccount: demoPayoutAccount(config) });
   logger.info({ engine: database.engine, ...seeded }, "database ready");
   const db = database.db;
+  const probes = createProbes({ db, chains: [PRODUCT_MIGRATIONS, ...providerMigrations(config)] });
 
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   // A mail under way finishes (bounded); queued mail waits in the database for the next start.
@@ -154,10 +161,10 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     // Chosen outright (server/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
     if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
   }
-  const payments = ensuringProPricesOnce(createPaymentProvider(config, { sandbox: () => sandbox! }));
+  const payments = countingPayments(ensuringProPricesOnce(createPaymentProvider(config, { sandbox: () => sandbox! })), metrics);
 
   const generation = owned("guest page generation", await startGenerationSource(database), (source) => source.close());
-  const guestPages = guestPageCacheFor(config, generation);
+  const guestPages = guestPageCacheFor(config, generation, (outcome) => metrics.guestCache.lookups.inc({ cache: "guest", outcome }));
   const tagCatalogue = cachedTagCatalogue(db, generation);
 
   // Live unread counts: every committed notification change (the trigger of migration 0013) reaches this
@@ -175,18 +182,32 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     await listenForNotificationChanges(database, {
       onChange: notificationStreams.changed,
       onGap: () => {
+        probes.health.up("notification LISTEN");
         logger.info("notification changes: listening again; every open stream's count is sent again");
         notificationStreams.refreshAll();
       },
-      onError: (error) => logger.warn({ err: error }, "notification changes: connection lost; reconnecting"),
+      onError: (error) => {
+        probes.health.down("notification LISTEN", "connection lost; reconnecting");
+        logger.warn({ err: error }, "notification changes: connection lost; reconnecting");
+      },
     }),
     (listening) => listening.close(),
   );
   // Periodic jobs (the hearts roll-up, expiring closed checkouts, pruning): each once per period across all processes.
   const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger }) }), (s) => s.close());
   scheduler.start();
+  probes.health.watch("job scheduler", () => scheduler.stuck());
   const photos = createPhotoMedia({ db, generation });
-  const bioHost = createBioHost({ config, db, generation, counter: viewCounter, logger, photos: photos.server });
+  const bioHost = createBioHost({
+    config,
+    db,
+    generation,
+    counter: viewCounter,
+    logger,
+    photos: photos.server,
+    onPageLookup: (outcome) => metrics.guestCache.lookups.inc({ cache: "bio", outcome }),
+  });
 
-  return { config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler };
+  attachServiceMetrics(metrics, { database, sandbox: sandbox !== null, openStreams: notificationStreams.openCount });
+  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler };
 }

@@ -9,6 +9,8 @@ import { listen } from "#server/http/listen";
 import { createLogger } from "#server/http/logging";
 import { createRequestIds, withRequestIds } from "#server/http/request-id";
 import { compileTrust } from "#server/http/forwarding";
+import { metricsEndpoint, pathOf, timeRequest } from "#server/metrics/http";
+import { routePatterns } from "#server/metrics/route-patterns";
 
 type StartOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -29,17 +31,54 @@ export async function startServer({ build, clientDir, env = process.env, develop
   const logger = createLogger(config.LOG_LEVEL, requestIds);
   const running = await startServices(config, logger);
   const { services } = running;
-  const { guestPages, bioHost, notificationStreams, photos } = services;
+  const { guestPages, bioHost, notificationStreams, photos, probes, metrics } = services;
   const app = createHttpApp({ build, clientDir, services, requestIds, development });
-  // The bio host, profile photos and guest pages kept in memory are answered before Express (server/bio/host/, server/media/, server/page-cache/).
-  const appListener: http.RequestListener = guestPages ? (req, res) => guestPages.handle(req, res, () => app(req, res)) : app;
+  // Express's requests are named by the React Router route that answers them, never by their address.
+  const patternsOf = new WeakMap<ServerBuild, (path: string) => string>();
+  const routeOf = async (path: string) => {
+    const current = typeof build === "function" ? await build() : build;
+    let patterns = patternsOf.get(current);
+    if (!patterns) patternsOf.set(current, (patterns = routePatterns(current)));
+    return patterns(path);
+  };
   const appPhotos = appPhotoListener(photos.server, (error) => logger.error({ err: error }, "photo could not be read"));
-  // Every request gets its id first, whichever handler answers it (server/http/request-id.ts).
-  const server: Server = http.createServer(withRequestIds(requestIds, compileTrust(config.TRUST_PROXY), (req, res) => (bioHost.handles(req) ? bioHost.handle(req, res) : appPhotos(req, res) || appListener(req, res))));
+  const scrape = metricsEndpoint({ registry: metrics.registry, token: config.METRICS_TOKEN });
+  // Every request but a probe gets its id first, whichever handler answers it (server/http/request-id.ts).
+  // Then the bio host, the metrics scrape, profile photos and guest pages kept in memory, before Express
+  // (server/bio/host/, server/metrics/, server/media/, server/page-cache/).
+  const answer = withRequestIds(requestIds, compileTrust(config.TRUST_PROXY), (req, res) => {
+    if (bioHost.handles(req)) {
+      timeRequest(metrics, req, res, () => "bio host");
+      return bioHost.handle(req, res);
+    }
+    if (scrape(req, res)) return;
+    let route: () => string | Promise<string> = () => "photo";
+    timeRequest(metrics, req, res, () => route());
+    if (appPhotos(req, res)) return;
+    const toExpress = () => {
+      const path = pathOf(req.url);
+      route = () => routeOf(path);
+      app(req, res);
+    };
+    if (!guestPages) return toExpress();
+    route = () => "guest page";
+    guestPages.handle(req, res, toExpress);
+  });
+  // Probes come first of all, on either host: never cached, rate limited or logged.
+  const server: Server = http.createServer((req, res) => {
+    if (probes.handle(req, res)) return;
+    answer(req, res);
+  });
 
   let stopping: Promise<void> | null = null;
-  const stop = (reason: string) => {
+  const stop = (reason: string, { grace = true } = {}) => {
     stopping ??= (async () => {
+      // Out of the balancer first: /readyz says 503 while requests are still served, then intake stops.
+      probes.shuttingDown();
+      if (grace && config.SHUTDOWN_GRACE_MS > 0) {
+        logger.info({ reason, graceMs: config.SHUTDOWN_GRACE_MS }, "shutting down: not ready any more; still serving for the grace period");
+        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
+      }
       logger.info({ reason }, "shutting down: no new requests");
       // Refuse new connections, let in-flight requests finish, drop idle keep-alives.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -62,7 +101,7 @@ export async function startServer({ build, clientDir, env = process.env, develop
     await listen(server, config.PORT, config.HOST);
   } catch (error) {
     // Nothing was served: close what started (the database is checkpointed, its lock released).
-    await stop(`could not listen on port ${config.PORT}`);
+    await stop(`could not listen on port ${config.PORT}`, { grace: false });
     throw error;
   }
   logger.info({ url: config.PUBLIC_ORIGIN, port: config.PORT }, `${config.APP_NAME} is running at ${config.PUBLIC_ORIGIN}`);

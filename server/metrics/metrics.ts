@@ -8,13 +8,33 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
  */
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** What the gauges read when scraped (server/metrics/instrument.ts fills them in once the services exist). */
+export type MetricSources = {
+  pool?: () => { total: number; idle: number; waiting: number };
+  outboxes?: () => Promise<readonly { queue: string; depth: number; oldestAgeSeconds: number }[]>;
+  openStreams?: () => number;
+};
+
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  // Read at scrape time only: nothing polls the pool or the outbox between scrapes.
+  const sources: MetricSources = {};
+  // Both outbox gauges are collected in one scrape: they share one query.
+  let outboxRead: ReturnType<NonNullable<MetricSources["outboxes"]>> | null = null;
+  const readOutboxes = () => {
+    if (!sources.outboxes) return Promise.resolve([]);
+    outboxRead ??= sources.outboxes().finally(() => (outboxRead = null));
+    return outboxRead;
+  };
 
   return {
     registry,
+    /** Gives the scrape-time gauges what they read; called once by the composition root. */
+    attach(attached: MetricSources) {
+      Object.assign(sources, attached);
+    },
     http: {
       /** By route pattern ("/app/opportunities/:id", "bio page", "guest page") and status class ("2xx"). */
       requestDuration: new Histogram({
@@ -48,16 +68,34 @@ export function createMetrics() {
         help: "Database pool connections, by state.",
         labelNames: ["state"] as const,
         registers,
+        collect() {
+          const pool = sources.pool?.();
+          if (!pool) return;
+          this.set({ state: "total" }, pool.total);
+          this.set({ state: "idle" }, pool.idle);
+          this.set({ state: "waiting" }, pool.waiting);
+        },
       }),
     },
     outbox: {
       /** queue: mail | sandbox_events | … */
-      depth: new Gauge({ name: "sponsorgrid_outbox_depth", help: "Rows waiting in an outbox queue.", labelNames: ["queue"] as const, registers }),
+      depth: new Gauge({
+        name: "sponsorgrid_outbox_depth",
+        help: "Rows waiting in an outbox queue.",
+        labelNames: ["queue"] as const,
+        registers,
+        async collect() {
+          for (const queue of await readOutboxes()) this.set({ queue: queue.queue }, queue.depth);
+        },
+      }),
       oldestAgeSeconds: new Gauge({
         name: "sponsorgrid_outbox_oldest_age_seconds",
         help: "Age of the oldest row waiting in an outbox queue (0 when empty).",
         labelNames: ["queue"] as const,
         registers,
+        async collect() {
+          for (const queue of await readOutboxes()) this.set({ queue: queue.queue }, queue.oldestAgeSeconds);
+        },
       }),
     },
     webhooks: {
@@ -79,7 +117,14 @@ export function createMetrics() {
       }),
     },
     notifications: {
-      openStreams: new Gauge({ name: "sponsorgrid_notification_streams_open", help: "Open live unread-count streams in this process.", registers }),
+      openStreams: new Gauge({
+        name: "sponsorgrid_notification_streams_open",
+        help: "Open live unread-count streams in this process.",
+        registers,
+        collect() {
+          if (sources.openStreams) this.set(sources.openStreams());
+        },
+      }),
     },
     jobs: {
       /** outcome: succeeded | failed | skipped (another process holds it). */

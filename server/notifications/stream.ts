@@ -226,6 +226,9 @@ export function createNotificationStreams(options: {
   return {
     limits,
 
+    /** Streams open in this process now (read by the metrics at scrape time). */
+    openCount: () => total,
+
     /** Adds a stream; the caller has sent the response headers. Sends the current count soon. */
     open({ uid, sink, sessionKey, sessionValid }: OpenStreamOptions): OpenResult {
       if (closedForGood || total >= limits.total) return refusal("unavailable", "STREAMS_FULL", "Too many open streams; try again in a moment");

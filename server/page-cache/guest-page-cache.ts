@@ -44,10 +44,13 @@ export type GuestPageCacheOptions = {
   /** A kept page is rendered again after this long even without a change (the footer's year, …). */
   maxAgeMs?: number;
   now?: () => number;
+  /** Each cacheable request: "hit" answered from memory, "stale" kept at an older generation or age, "miss" not kept. */
+  onLookup?: (outcome: "hit" | "miss" | "stale") => void;
 };
 
 export function createGuestPageCache({
   generation,
+  onLookup,
   maxBytes = 32 * 1024 * 1024,
   maxAgeMs = 10 * 60_000,
   now = Date.now,
@@ -75,10 +78,12 @@ export function createGuestPageCache({
   const serveOrRender = (req: Marked, res: ServerResponse, next: () => void, key: string, current: string) => {
     const entry = entries.get(key);
     if (entry && entry.generation === current && entry.expiresAt > now()) {
+      onLookup?.("hit");
       res.writeHead(200, entry.headers);
       res.end(entry.body);
       return;
     }
+    onLookup?.(entry ? "stale" : "miss");
     if (entry) forget(key);
     req[PENDING] = { key, generation: current };
     next();

@@ -10,7 +10,11 @@ export async function startGenerationSource(database: Pick<DatabaseHandle, "db" 
 }
 
 /** The guest page cache for one app process, or null when GUEST_PAGE_CACHE=off. */
-export function guestPageCacheFor(config: Pick<Config, "GUEST_PAGE_CACHE">, generation: GenerationSource): GuestPageCache | null {
+export function guestPageCacheFor(
+  config: Pick<Config, "GUEST_PAGE_CACHE">,
+  generation: GenerationSource,
+  onLookup?: (outcome: "hit" | "miss" | "stale") => void,
+): GuestPageCache | null {
   if (config.GUEST_PAGE_CACHE === "off") return null;
-  return createGuestPageCache({ generation });
+  return createGuestPageCache({ generation, onLookup });
 }

@@ -3,6 +3,7 @@ import type { BodyLimitRule } from "#server/http/body-limit";
 import { httpStatusOf } from "#server/errors";
 import type { ProviderName } from "#server/payments/provider";
 import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
+import { webhookObserver } from "#server/metrics/instrument";
 import { receivePaymentEvent } from "./intake";
 import type { WebhookDeps } from "./types";
 
@@ -20,9 +21,10 @@ export const webhookBodyRule: BodyLimitRule = {
 /** The header each provider signs its deliveries in (the sandbox copies Stripe's scheme). */
 const SIGNATURE_HEADER: Record<ProviderName, string> = { stripe: "stripe-signature", sandbox: "sandbox-signature" };
 
-export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "sessionSecret">): WebhookDeps {
+export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "sessionSecret"> & Partial<Pick<AppLoadContext, "metrics">>): WebhookDeps {
   const { config } = context;
   return {
+    onEvent: context.metrics ? webhookObserver(context.metrics) : undefined,
     provider: context.payments,
     mailer: context.mailer,
     logger: context.logger,
@@ -47,7 +49,7 @@ export function webhookMethodNotAllowed(): Response {
 export async function handleWebhookRequest(
   request: Request,
   providerParam: string | undefined,
-  context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "db" | "sessionSecret">,
+  context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "db" | "sessionSecret"> & Partial<Pick<AppLoadContext, "metrics">>,
 ): Promise<Response> {
   const provider = context.payments;
   if (providerParam !== provider.name) return text(404, "No such webhook endpoint.");

@@ -41,12 +41,16 @@ export type IntakeResult =
  */
 export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: WebhookDeps): Promise<IntakeResult> {
   const key = and(eq(paymentEvents.provider, event.provider), eq(paymentEvents.eventId, event.eventId));
+  deps.onEvent?.(event, "received");
   await db
     .insert(paymentEvents)
     .values({ provider: event.provider, eventId: event.eventId, type: event.type, payload: event })
     .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] });
   const [stored] = await db.select({ handledAt: paymentEvents.handledAt }).from(paymentEvents).where(key);
-  if (stored?.handledAt) return success({ outcome: "ALREADY_HANDLED" });
+  if (stored?.handledAt) {
+    deps.onEvent?.(event, "duplicate");
+    return success({ outcome: "ALREADY_HANDLED" });
+  }
 
   const handler = (HANDLERS as Partial<Record<PaymentEventType, Handler<PaymentEventType, unknown>>>)[event.type];
   let outcome;
@@ -60,9 +64,12 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
       return { result: success({ outcome: handler ? ("HANDLED" as const) : ("IGNORED" as const) }), after: after ?? undefined };
     });
   } catch (error) {
+    deps.onEvent?.(event, "failed");
     deps.logger?.warn({ err: error, provider: event.provider, eventId: event.eventId, type: event.type }, "payment event not handled; the provider will deliver it again");
     return refusal("internal", "NOT_HANDLED_YET", "Not handled yet; deliver it again.", { error });
   }
+  const outcomeName = outcome.result.outcome;
+  deps.onEvent?.(event, outcomeName === "HANDLED" ? "processed" : outcomeName === "IGNORED" ? "ignored" : "duplicate");
   // Committed: what follows cannot undo it, so its failure is logged, not reported as the event's.
   await runAfterCommit(db, outcome.after, deps).catch((error: unknown) => deps.logger?.error({ err: error, eventId: event.eventId }, "after-commit step of a payment event failed"));
   return outcome.result;

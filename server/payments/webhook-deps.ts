@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Mailer } from "#server/email/mailer";
 import type { EmailSite } from "#server/email/messages";
+import type { PaymentEvent } from "#server/payments/events";
 import type { PaymentProvider } from "#server/payments/provider";
 
 /** What handling a provider's event needs besides the database: the payments domain's receipts use it too. */
@@ -12,4 +13,6 @@ export type WebhookDeps = {
   /** Signs the unsubscribe links of notification mails: with `mailer` and `site`, these are sendNotification's deps. */
   unsubscribeKey: string;
   logger?: Logger;
+  /** Told each event's stage as the intake records it (server/metrics/instrument.ts counts them). */
+  onEvent?(event: PaymentEvent, stage: "received" | "processed" | "duplicate" | "ignored" | "failed"): void;
 };

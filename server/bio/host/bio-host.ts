@@ -43,6 +43,8 @@ export type BioHostOptions = {
   logger: Pick<Logger, "error">;
   /** Profile photos, served here too so the pages' images come from their own origin. */
   photos: PhotoServer;
+  /** Each page lookup: "hit" from the rendered bytes kept in memory, "miss" when it had to be read or rendered. */
+  onPageLookup?(outcome: "hit" | "miss"): void;
 };
 
 const MAX_URL = 2048;
@@ -53,7 +55,7 @@ const SLASHED_OR_CASED = /^\/([A-Za-z0-9_]{1,99})\/?$/;
 const ROBOTS = Buffer.from("User-agent: *\nDisallow: /*/go/\n");
 const FAVICON = Buffer.from(FAVICON_SVG);
 
-export function createBioHost({ config, db, generation, counter, logger, photos }: BioHostOptions): BioHost {
+export function createBioHost({ config, db, generation, counter, logger, photos, onPageLookup }: BioHostOptions): BioHost {
   const site: BioSite = { bioOrigin: config.BIO_ORIGIN, publicOrigin: config.PUBLIC_ORIGIN, appName: config.APP_NAME };
   const host = hostMatcher(config.BIO_ORIGIN, config.TRUST_PROXY);
   // One address for both would hand the whole app to the bio host: then it stays off.
@@ -147,6 +149,7 @@ export function createBioHost({ config, db, generation, counter, logger, photos 
 
   const withPage = (ending: string, then: (rendered: PageLookup) => void | Promise<void>) => {
     const found = pages.get(ending);
+    onPageLookup?.(found instanceof Promise ? "miss" : "hit");
     return found instanceof Promise ? found.then(then) : then(found);
   };
 

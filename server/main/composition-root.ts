@@ -148,7 +148,11 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   );
   const viewCounter = owned(
     "view counter",
-    createViewCounter(db, { onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try") }),
+    createViewCounter(db, {
+      // The same for every process on the database, so that each sees the visits the others counted.
+      visitorSalt: crypto.createHmac("sha256", sessionSecret).update("bio-visitors").digest(),
+      onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
+    }),
     (counter) => counter.close(),
   );
 

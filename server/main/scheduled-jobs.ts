@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { pruneRateLimits } from "#server/abuse/rate-limit";
 import { pruneSpentNonces } from "#server/abuse/spent-nonces";
+import { pruneCountedVisits } from "#server/bio/host/view-counter";
 import type { Db } from "#server/db/client";
 import type { ScheduledJob } from "#server/jobs/scheduler";
 import { runHeartsDigest } from "#server/notifications/hearts-digest";
@@ -49,6 +50,12 @@ export function scheduledJobsOf({ db, notificationDeps, logger }: { db: Db; noti
       name: "prune-spent-captcha-nonces",
       every: HOUR,
       run: async ({ now }) => void (await pruneSpentNonces(db, now)),
+    },
+    {
+      // Bio page visits counted more than a window ago decide nothing any more (view-counter.ts).
+      name: "prune-counted-bio-visits",
+      every: 10 * MINUTE,
+      run: async ({ now }) => void (await pruneCountedVisits(db, now)),
     },
   ];
 }

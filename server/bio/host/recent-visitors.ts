@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { rateLimitSubject } from "#server/abuse/client-ip";
 
 /**
- * Which client networks were already counted on which page, so that one
- * client cannot inflate a page's views or a link's clicks (item 21;
- * docs/decisions/0028-one-view-per-network.md).
+ * Which client networks this process already counted on which page, so that
+ * one client cannot inflate a page's views or a link's clicks
+ * (docs/decisions/0028-one-view-per-network.md).
  *
  * A client network is what the rate limits count (server/abuse/client-ip.ts):
  * an IPv4 address, or an IPv6 /64. A visit counts when that network has no
@@ -12,26 +12,29 @@ import { rateLimitSubject } from "#server/abuse/client-ip";
  * window; the first counted visit starts the window, later ones do not extend
  * it, so a person who keeps the page open counts again every window.
  *
- * Memory is bounded: entries are kept as salted hashes (no address is held in
- * a readable form; the salt is this process's own, new at each start) in
- * insertion order, which is also time order, so expired entries go from the
- * front and, when `maxEntries` is reached, the oldest goes first (a visitor
- * forgotten early may be counted once more, never a flood).
+ * Entries are keyed hashes (HMAC with `salt`; no address is held in a
+ * readable form) kept in insertion order, which is also time order, so
+ * expired entries go from the front and, when `maxEntries` is reached, the
+ * oldest goes first (a visitor forgotten early is only checked again against
+ * the database, see below).
  *
- * Per process: with several app processes, one client may be counted once in
- * each of the processes its requests reach within a window; a balancer that
- * keeps a client on one process (or a single process) gives one.
+ * Across processes: this memory is only the first filter, so that reloads
+ * never reach the database. A first visit in this process returns its key,
+ * and the view counter (view-counter.ts) checks that key against
+ * `bio_counted_visits` when it writes its batch, where a network counted by
+ * another process within the window adds nothing. For that, every process on
+ * one database must hash with the same salt (the composition root derives it
+ * from the session secret).
  */
 export type RecentVisitors = {
-  /** True when this is the first visit of `what` on `pageId` from the client's network within the window (then it is remembered). */
-  firstVisit(clientAddress: string, pageId: string, what: string): boolean;
+  /** The visit's key when this is the first visit of `what` on `pageId` from the client's network within the window in this process (then it is remembered); null otherwise. */
+  firstVisit(clientAddress: string, pageId: string, what: string): string | null;
   size(): number;
 };
 
-export type RecentVisitorsOptions = { windowMs: number; maxEntries: number; now: () => number };
+export type RecentVisitorsOptions = { windowMs: number; maxEntries: number; now: () => number; salt?: Uint8Array | string };
 
-export function createRecentVisitors({ windowMs, maxEntries, now }: RecentVisitorsOptions): RecentVisitors {
-  const salt = randomBytes(16);
+export function createRecentVisitors({ windowMs, maxEntries, now, salt = randomBytes(16) }: RecentVisitorsOptions): RecentVisitors {
   const countedAt = new Map<string, number>();
 
   const forgetExpired = (time: number) => {
@@ -45,11 +48,11 @@ export function createRecentVisitors({ windowMs, maxEntries, now }: RecentVisito
     firstVisit(clientAddress, pageId, what) {
       const time = now();
       forgetExpired(time);
-      const key = createHash("sha256").update(salt).update(`${rateLimitSubject(clientAddress)}\u0000${pageId}\u0000${what}`).digest("base64url").slice(0, 22);
-      if (countedAt.has(key)) return false;
+      const key = createHmac("sha256", salt).update(`${rateLimitSubject(clientAddress)}\u0000${pageId}\u0000${what}`).digest("base64url").slice(0, 22);
+      if (countedAt.has(key)) return null;
       countedAt.set(key, time);
       if (countedAt.size > maxEntries) countedAt.delete(countedAt.keys().next().value!);
-      return true;
+      return key;
     },
     size: () => countedAt.size,
   };

@@ -26,8 +26,17 @@ import { createRecentVisitors } from "./recent-visitors";
  * flush, at most about one second's worth. SIGINT/SIGTERM flush first.
  *
  * One client network counts at most one view of a page, and one click of
- * each of its links, per `dedupeWindowMs` (30 minutes; server/bio/host/recent-visitors.ts,
- * which also says what several processes mean for it).
+ * each of its links, per `dedupeWindowMs` (30 minutes), across every process
+ * on the database (ADR 0028). The process's memory (recent-visitors.ts) drops
+ * repeats without I/O; a first visit in this process waits in the batch as
+ * its keyed hash and time, and the flush's transaction first upserts those
+ * into `bio_counted_visits`, replacing a row only when it is a window old:
+ * only the visits whose row was written (`returning`) are added to the
+ * counts, so a network another process counted within the window adds
+ * nothing. A retried flush is exact too: a rolled-back one wrote no row, and
+ * one that committed but was reported failed finds its own rows, not a window
+ * old. Rows older than the window are pruned by a scheduled job
+ * (`pruneCountedVisits`). Processes must share `salt` for their keys to meet.
  */
 export type ViewCounter = {
   /** `client` is the visitor's address; null counts every call (the server's own callers and tests). */
@@ -36,7 +45,7 @@ export type ViewCounter = {
   /** Writes what waits now; resolves when this flush (and any before it) ended. */
   flush(): Promise<void>;
   close(): Promise<void>;
-  stats(): { pendingKeys: number; dropped: number; flushes: number; failures: number; remembered: number };
+  stats(): { pendingKeys: number; pendingVisits: number; dropped: number; flushes: number; failures: number; remembered: number };
 };
 
 export type ViewCounterOptions = {
@@ -46,6 +55,8 @@ export type ViewCounterOptions = {
   dedupeWindowMs?: number;
   /** How many (network, page, view or link) entries are remembered at most. */
   maxRemembered?: number;
+  /** Keys the visits' hashes; the same for every process on one database (else each counts its own, as a fresh random one does). */
+  visitorSalt?: Uint8Array | string;
   now?: () => number;
   onError?(error: unknown, pendingKeys: number): void;
 };
@@ -61,9 +72,11 @@ export const VIEW_DEDUPE_WINDOW_MS = 30 * 60 * 1000;
 const SEP = "\u0001";
 
 export function createViewCounter(db: Db, options: ViewCounterOptions = {}): ViewCounter {
-  const { flushEveryMs = 1_000, maxKeys = 100_000, now = Date.now } = options;
-  const visitors = createRecentVisitors({ windowMs: options.dedupeWindowMs ?? VIEW_DEDUPE_WINDOW_MS, maxEntries: options.maxRemembered ?? 200_000, now });
+  const { flushEveryMs = 1_000, maxKeys = 100_000, now = Date.now, dedupeWindowMs = VIEW_DEDUPE_WINDOW_MS } = options;
+  const visitors = createRecentVisitors({ windowMs: dedupeWindowMs, maxEntries: options.maxRemembered ?? 200_000, now, salt: options.visitorSalt });
+  // Counts that need no check (no client), and first visits in this process, checked at the flush.
   let pending = new Map<string, number>();
+  let visits: Visit[] = [];
   let dropped = 0;
   let flushes = 0;
   let failures = 0;
@@ -89,6 +102,15 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
     else dropped += n;
   };
 
+  const visit = (client: string | null, pageId: string, what: string, countKey: string) => {
+    if (closed) return;
+    if (client === null) return add(countKey, 1);
+    const key = visitors.firstVisit(client, pageId, what);
+    if (key === null) return;
+    if (visits.length < maxKeys) visits.push({ key, at: now(), countKey });
+    else dropped += 1;
+  };
+
   const timer = setInterval(() => void flush(), flushEveryMs);
   // A waiting flush must not keep a finished process (or a test run) alive.
   timer.unref();
@@ -100,27 +122,30 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
   }
 
   async function write() {
-    if (pending.size === 0) return;
+    if (pending.size === 0 && visits.length === 0) return;
     const batch = pending;
+    const batchVisits = visits;
     pending = new Map();
+    visits = [];
     try {
-      await writeBatch(db, batch);
+      await writeBatch(db, batch, batchVisits, dedupeWindowMs);
       flushes += 1;
     } catch (error) {
       failures += 1;
       for (const [key, n] of batch) add(key, n);
-      options.onError?.(error, pending.size);
+      const waiting = batchVisits.concat(visits);
+      visits = waiting.slice(0, maxKeys);
+      dropped += waiting.length - visits.length;
+      options.onError?.(error, pending.size + visits.length);
     }
   }
 
   return {
     view(pageId, client) {
-      if (closed || (client !== null && !visitors.firstVisit(client, pageId, ""))) return;
-      add(`${pageId}${SEP}${today()}${SEP}`, 1);
+      visit(client, pageId, "", `${pageId}${SEP}${today()}${SEP}`);
     },
     click(pageId, linkType, client) {
-      if (closed || (client !== null && !visitors.firstVisit(client, pageId, linkType))) return;
-      add(`${pageId}${SEP}${today()}${SEP}${linkType}`, 1);
+      visit(client, pageId, linkType, `${pageId}${SEP}${today()}${SEP}${linkType}`);
     },
     flush,
     async close() {
@@ -128,14 +153,62 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
       clearInterval(timer);
       await flush();
     },
-    stats: () => ({ pendingKeys: pending.size, dropped, flushes, failures, remembered: visitors.size() }),
+    stats: () => ({ pendingKeys: pending.size, pendingVisits: visits.length, dropped, flushes, failures, remembered: visitors.size() }),
   };
 }
 
+/** A first visit in this process: its keyed hash, when, and what it adds to if no process counted it within the window. */
+type Visit = { key: string; at: number; countKey: string };
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 type Row = { pageId: string; day: string; linkType: string; n: number };
 
-/** One transaction: totals, days, clicks; each statement's rows in key order. */
-async function writeBatch(db: Db, batch: Map<string, number>): Promise<void> {
+/** One transaction: the visits' rows, then totals, days, clicks; each statement's rows in key order. */
+async function writeBatch(db: Db, batch: Map<string, number>, visits: Visit[], windowMs: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const counts = new Map(batch);
+    for (const visit of await admitted(tx, visits, windowMs)) counts.set(visit.countKey, (counts.get(visit.countKey) ?? 0) + 1);
+    await addCounts(tx, counts);
+  });
+}
+
+/**
+ * The visits no process counted within the window, now recorded as counted.
+ * One key appears at most once per statement (PostgreSQL refuses to update a
+ * row twice in one): a key's later visits (a long outage, a forgotten
+ * visitor) go in later rounds, which see the earlier rounds' rows.
+ */
+async function admitted(tx: Tx, visits: Visit[], windowMs: number): Promise<Visit[]> {
+  const rounds: Visit[][] = [];
+  const seen = new Map<string, number>();
+  for (const visit of visits.toSorted((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.at - b.at))) {
+    const round = seen.get(visit.key) ?? 0;
+    seen.set(visit.key, round + 1);
+    (rounds[round] ??= []).push(visit);
+  }
+  const result: Visit[] = [];
+  for (const round of rounds) {
+    for (const slice of slices(round, CHUNK)) {
+      const values = sql.join(
+        slice.map((visit) => sql`(${visit.key}, ${new Date(visit.at).toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      const written = await tx.execute(sql`
+        insert into bio_counted_visits (key, counted_at)
+        select v.key, v.at from (values ${values}) as v(key, at)
+        order by v.key
+        on conflict (key) do update set counted_at = excluded.counted_at
+        where bio_counted_visits.counted_at <= excluded.counted_at - make_interval(secs => ${windowMs / 1000}::double precision)
+        returning key`);
+      const keys = new Set((written as unknown as { rows: Array<{ key: string }> }).rows.map((row) => row.key));
+      result.push(...slice.filter((visit) => keys.has(visit.key)));
+    }
+  }
+  return result;
+}
+
+async function addCounts(tx: Tx, batch: Map<string, number>): Promise<void> {
   const rows: Row[] = [...batch]
     .map(([key, n]) => {
       const [pageId = "", day = "", linkType = ""] = key.split(SEP);
@@ -147,42 +220,48 @@ async function writeBatch(db: Db, batch: Map<string, number>): Promise<void> {
   const totals = new Map<string, number>();
   for (const row of views) totals.set(row.pageId, (totals.get(row.pageId) ?? 0) + row.n);
 
-  await db.transaction(async (tx) => {
-    // PostgreSQL takes at most 65,535 parameters per statement: a long batch goes in slices.
-    for (const slice of slices([...totals], CHUNK)) {
-      const values = sql.join(
-        slice.map(([pageId, n]) => sql`(${pageId}, ${n}::bigint)`),
-        sql`, `,
-      );
-      await tx.execute(sql`
-        insert into bio_page_views (page_id, uid, count)
-        select v.page_id, p.uid, v.n from (values ${values}) as v(page_id, n) join bio_pages p on p.id = v.page_id
-        order by v.page_id
-        on conflict (page_id) do update set count = bio_page_views.count + excluded.count`);
-    }
-    for (const slice of slices(views, CHUNK)) {
-      const values = sql.join(
-        slice.map((row) => sql`(${row.pageId}, ${row.day}::date, ${row.n}::int)`),
-        sql`, `,
-      );
-      await tx.execute(sql`
-        insert into bio_page_daily_views (page_id, day, count)
-        select v.page_id, v.day, v.n from (values ${values}) as v(page_id, day, n) join bio_pages p on p.id = v.page_id
-        order by v.page_id, v.day
-        on conflict (page_id, day) do update set count = bio_page_daily_views.count + excluded.count`);
-    }
-    for (const slice of slices(clicks, CHUNK)) {
-      const values = sql.join(
-        slice.map((row) => sql`(${row.pageId}, ${row.linkType}, ${row.day}::date, ${row.n}::int)`),
-        sql`, `,
-      );
-      await tx.execute(sql`
-        insert into bio_page_link_clicks (page_id, link_type, day, count)
-        select v.page_id, v.link_type, v.day, v.n from (values ${values}) as v(page_id, link_type, day, n) join bio_pages p on p.id = v.page_id
-        order by v.page_id, v.link_type, v.day
-        on conflict (page_id, link_type, day) do update set count = bio_page_link_clicks.count + excluded.count`);
-    }
-  });
+  // PostgreSQL takes at most 65,535 parameters per statement: a long batch goes in slices.
+  for (const slice of slices([...totals], CHUNK)) {
+    const values = sql.join(
+      slice.map(([pageId, n]) => sql`(${pageId}, ${n}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      insert into bio_page_views (page_id, uid, count)
+      select v.page_id, p.uid, v.n from (values ${values}) as v(page_id, n) join bio_pages p on p.id = v.page_id
+      order by v.page_id
+      on conflict (page_id) do update set count = bio_page_views.count + excluded.count`);
+  }
+  for (const slice of slices(views, CHUNK)) {
+    const values = sql.join(
+      slice.map((row) => sql`(${row.pageId}, ${row.day}::date, ${row.n}::int)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      insert into bio_page_daily_views (page_id, day, count)
+      select v.page_id, v.day, v.n from (values ${values}) as v(page_id, day, n) join bio_pages p on p.id = v.page_id
+      order by v.page_id, v.day
+      on conflict (page_id, day) do update set count = bio_page_daily_views.count + excluded.count`);
+  }
+  for (const slice of slices(clicks, CHUNK)) {
+    const values = sql.join(
+      slice.map((row) => sql`(${row.pageId}, ${row.linkType}, ${row.day}::date, ${row.n}::int)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      insert into bio_page_link_clicks (page_id, link_type, day, count)
+      select v.page_id, v.link_type, v.day, v.n from (values ${values}) as v(page_id, link_type, day, n) join bio_pages p on p.id = v.page_id
+      order by v.page_id, v.link_type, v.day
+      on conflict (page_id, link_type, day) do update set count = bio_page_link_clicks.count + excluded.count`);
+  }
+}
+
+/** Forgets counted visits older than the window (a scheduled job); returns how many. */
+export async function pruneCountedVisits(db: Db, now = new Date(), windowMs = VIEW_DEDUPE_WINDOW_MS): Promise<number> {
+  // Counted in the database: a busy half hour leaves many rows, none of which Node needs to see.
+  const cutoff = new Date(now.getTime() - windowMs).toISOString();
+  const result = await db.execute(sql`with gone as (delete from bio_counted_visits where counted_at < ${cutoff}::timestamptz returning 1) select count(*)::int as n from gone`);
+  return (result as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
 }
 
 const CHUNK = 5_000;

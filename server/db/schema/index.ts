@@ -10,3 +10,4 @@ export * from "./abuse";
 export * from "./page-cache";
 export * from "./media";
 export * from "./jobs";
+export * from "./bio-visits";

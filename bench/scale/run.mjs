@@ -133,6 +133,8 @@ function load(url, headers) {
 
 /** req/s and CPU ms per request of each part, for one page through one front. */
 async function measure(url, headers, parts) {
+  // CHECK_ONLY=1: start, sign in and check every page through every front, but load nothing (to try the harness).
+  if (process.env.CHECK_ONLY) return { rps: NaN, requests: 0, idle: NaN, cpu: { nginx: NaN, app: NaN, autocannon: NaN } };
   const idle = await waitForQuiet();
   await new Promise((resolve, reject) => autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, headers }, (e) => (e ? reject(e) : resolve())));
   const pids = Object.fromEntries(Object.entries(parts).map(([name, list]) => [name, list()]));
@@ -145,7 +147,7 @@ async function measure(url, headers, parts) {
   return { ...result, cpu, idle };
 }
 
-/** The demo creator's session cookie, signed in on one process (as if through the proxy: the origin it checks). */
+/** The demo creator's session cookie. */
 async function signIn(base, origin) {
   const response = await fetch(`${base}/signin`, {
     method: "POST",
@@ -162,7 +164,8 @@ async function main() {
   const log = (line) => console.log(line);
   if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no build: run `npm run build` first");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-scale-"));
-  fs.mkdirSync(path.join(work, "cache"));
+  // nginx's workers (nobody, when started as root) write its temporary files and the micro-cache here.
+  fs.chmodSync(work, 0o755);
   const stops = [];
   try {
     await emptyPostgres(PG_URL);
@@ -177,7 +180,11 @@ async function main() {
       stops.push(() => app.stop());
       apps.push(app);
     }
-    const cookie = await signIn(apps[0].base, publicOrigin);
+    // Signed in through the proxy, as a browser would be (the same-origin check sees the proxy's address).
+    fs.mkdirSync(path.join(work, "nginx-signin"));
+    fs.chmodSync(path.join(work, "nginx-signin"), 0o777);
+    const signInFront = await startNginx(path.join(work, "nginx-signin"), front, "keepalive", [apps[0].base]);
+    const cookie = await signIn(signInFront.base, publicOrigin).finally(() => signInFront.stop());
     const pages = [
       { name: "home (guest, cached)", path: "/", headers: BROWSER },
       { name: "bio page (cached)", path: "/mayamakes", headers: { ...BROWSER, host: bioHost } },
@@ -191,8 +198,8 @@ async function main() {
       const fronts = {};
       for (const count of [1, 2]) {
         const dir = path.join(work, `nginx-${count}`);
-        fs.mkdirSync(dir, { recursive: true });
-        fs.mkdirSync(path.join(dir, "cache"), { recursive: true });
+        fs.mkdirSync(dir, { recursive: true, mode: 0o777 });
+        fs.chmodSync(dir, 0o777);
         fronts[count] = { dir, upstreams: apps.slice(0, count).map((app) => app.base) };
       }
       for (const page of pages) {
@@ -205,6 +212,7 @@ async function main() {
             const { dir, upstreams } = fronts[count];
             fs.rmSync(path.join(dir, "cache"), { recursive: true, force: true });
             fs.mkdirSync(path.join(dir, "cache"));
+            fs.chmodSync(path.join(dir, "cache"), 0o777);
             const nginx = await startNginx(dir, front, variant, upstreams);
             try {
               const check = await fetchRaw(`${nginx.base}${page.path}`, headers);

@@ -242,8 +242,9 @@ describe.each(ENGINES)("wall and goal on %s", (engine) => {
     const input = { wallEnabled: true, goalTitle: "Camera", goalTarget: "100", removeGoal: false };
     await saveWallGoal(db, { uid: page.uid }, page.pageId, input, new Date(Date.now() - 60_000));
     const pages = createRenderedPages({ db, generation: source, site: { bioOrigin: "http://bio.test", publicOrigin: "http://app.test", appName: "Sponsorgrid" }, maxAgeMs: 3_600_000 });
+    // Asked as a person who has just paid or saved asks (ADR 0046): right after the commit, from any process.
     const html = async () => {
-      const got = await pages.get(page.ending);
+      const got = await pages.get(page.ending, { synced: true });
       if (!got || got === "unavailable") throw new Error("no page");
       return got.identity.toString("utf8");
     };

@@ -12,6 +12,11 @@ export type ListenOptions = {
    * everything it derives from the channel.
    */
   onReconnect?(): void;
+  /**
+   * Called as soon as a listening connection is found dropped, before any reconnection: until
+   * `onReconnect`, notifications are not delivered, so the caller stops trusting what it derives.
+   */
+  onLost?(): void;
   onError?(error: Error): void;
   /** First and longest wait between reconnection attempts (doubling in between). */
   backoffMs?: { first: number; max: number };
@@ -43,6 +48,7 @@ export async function listenPostgres(connectionString: string, channel: string, 
       if (lost || client !== next) return;
       lost = true;
       client = null;
+      options.onLost?.();
       if (error) options.onError?.(error);
       next.end().catch(() => {});
       scheduleReconnect();

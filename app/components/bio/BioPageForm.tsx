@@ -116,7 +116,8 @@ function EndingField({ host, bioOrigin, value, fixed, error }: { host: string; b
         {fixed ? (
           <>
             Your page's address is{" "}
-            <a href={`${bioOrigin}/${value}`} target="_blank" rel="noopener noreferrer" className="break-all">
+            {/* `?saved`: the bio host answers as of every committed change, so the owner sees their last save (ADR 0046). */}
+            <a href={`${bioOrigin}/${value}?saved`} target="_blank" rel="noopener noreferrer" className="break-all">
               {host}/{value}
             </a>
             . The ending is permanent and can't be changed.

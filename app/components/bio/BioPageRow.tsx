@@ -123,7 +123,8 @@ export function BioPageRow({ page, bioOrigin, locale, confirming: askedByServer,
       <div className="mt-4 flex flex-wrap items-center gap-2" aria-live="polite">
         {state === "normal" ? (
           <>
-            <a href={address} target="_blank" rel="noopener noreferrer" className={action}>
+            {/* `?saved`: the bio host answers as of every committed change, so the owner sees their last save (ADR 0046). */}
+            <a href={`${address}?saved`} target="_blank" rel="noopener noreferrer" className={action}>
               View<span className="sr-only"> {page.name} (opens in a new tab)</span>
             </a>
             <Link to={`/edit/${page.id}`} className={action}>

@@ -127,7 +127,9 @@ export function createBioHost({ config, db, generation, counter, logger, photos,
     const query = queryAt === -1 ? "" : url.slice(queryAt + 1);
 
     let match = PAGE.exec(path);
-    if (match) return withPage(match[1]!, (rendered) => sendPage(req, res, https, rendered));
+    // A page address never needs a query: one (the editor's "view" links add `?saved`) asks for
+    // the page as of every change already committed, so its owner sees their save (ADR 0046).
+    if (match) return withPage(match[1]!, (rendered) => sendPage(req, res, https, rendered), query !== "");
     if ((match = LINK.exec(path))) {
       const type = match[2]!;
       return withPage(match[1]!, (rendered) => sendLink(req, res, https, rendered, type));
@@ -147,8 +149,8 @@ export function createBioHost({ config, db, generation, counter, logger, photos,
     sendNotFound(req, res, https);
   };
 
-  const withPage = (ending: string, then: (rendered: PageLookup) => void | Promise<void>) => {
-    const found = pages.get(ending);
+  const withPage = (ending: string, then: (rendered: PageLookup) => void | Promise<void>, synced = false) => {
+    const found = pages.get(ending, { synced });
     onPageLookup?.(found instanceof Promise ? "miss" : "hit");
     return found instanceof Promise ? found.then(then) : then(found);
   };

@@ -58,8 +58,11 @@ export type RenderedPagesOptions = {
 };
 
 export type RenderedPages = {
-  /** The page at `ending` as of now (null: none); synchronous when nothing needed reading. */
-  get(ending: string): PageLookup | Promise<PageLookup>;
+  /**
+   * The page at `ending` as of now (null: none); synchronous when nothing needed reading.
+   * `synced`: as of every change committed before the call, in any process (ADR 0046).
+   */
+  get(ending: string, options?: { synced?: boolean }): PageLookup | Promise<PageLookup>;
   stats(): { entries: number; bytes: number; reads: number; renders: number };
 };
 
@@ -146,9 +149,9 @@ export function createRenderedPages({
   };
 
   return {
-    get(ending) {
+    get(ending, { synced = false } = {}) {
       if (!couldBeEnding(ending)) return null;
-      const current = generation.current();
+      const current = synced && generation.synced ? generation.synced() : generation.current();
       return typeof current === "string" ? answer(ending, current) : current.then((value) => answer(ending, value));
     },
     stats: () => ({ entries: entries.size, bytes, reads, renders }),

@@ -185,7 +185,11 @@ test("a run's log: JSON lines, each request's id on its lines, and no secret any
   );
   expect(bio.statusCode).toBe(200);
   expect(bio.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
-  await call("metrics", "/metrics", { headers: { authorization: `Bearer ${SECRETS.METRICS_TOKEN}` } });
+  // The scrape is answered before Express (no access line, like a probe) but carries its id too.
+  const scrape = await fetch(`http://localhost:${port}/metrics`, { headers: { authorization: `Bearer ${SECRETS.METRICS_TOKEN}` } });
+  expect(scrape.status).toBe(200);
+  expect((await scrape.text()).length).toBeGreaterThan(1000);
+  expect(scrape.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   await call("test hook", "/__test/nothing-here", { headers: { "x-test-routes-secret": SECRETS.TEST_ROUTES_SECRET, cookie: session } });
 
   // Delivery of the reset's mail over SMTP and the sandbox's worker finish; then the process stops and flushes.

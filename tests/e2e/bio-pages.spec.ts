@@ -118,7 +118,8 @@ test("creates a page with links, showing every validation message beside its fie
   const row = rowOf(page, "Maya Makes Things");
   await expect(row).toContainText(`bio.localhost:3100/${mine}`);
   await expect(row).toContainText("Views0");
-  await expect(row.getByRole("link", { name: /^View/ })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}`);
+  // `?saved`: the bio host answers the owner as of their last save, whichever process answers (ADR 0046).
+  await expect(row.getByRole("link", { name: /^View/ })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}?saved`);
   await expect(row.getByRole("link", { name: /^View/ })).toHaveAttribute("target", "_blank");
   const editHref = await row.getByRole("link", { name: /^Edit/ }).getAttribute("href");
   expect(editHref).toMatch(/^\/edit\/[A-Za-z0-9_]+$/);
@@ -135,7 +136,7 @@ test("edit keeps the ending read-only and saves; both edit addresses reach the s
   const field = page.getByLabel("Custom ending");
   await expect(field).toHaveValue(mine);
   await expect(field).toHaveAttribute("readonly", "");
-  await expect(page.getByRole("link", { name: `bio.localhost:3100/${mine}` })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}`);
+  await expect(page.getByRole("link", { name: `bio.localhost:3100/${mine}` })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}?saved`);
   await expect(page.getByLabel("Link 1 address")).toHaveValue("https://twitch.tv/before");
 
   await page.getByLabel("Name").fill("After");

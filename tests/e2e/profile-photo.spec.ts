@@ -123,6 +123,8 @@ test("without JavaScript: a refused file shows why on its own page; a photo save
 });
 
 test("the photo form has no axe findings at 390 and 1280 px, with and without a photo", async ({ page }) => {
+  // Twelve axe passes over three pages (the editor with its phone preview among them): past 60 s on two busy cores.
+  test.setTimeout(120_000);
   await verifiedUser(page, "Axe Owner");
   const { editor } = await bioPage(page.request, page, "Axe Page");
   for (const width of [390, 1280]) {

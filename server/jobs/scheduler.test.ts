@@ -182,33 +182,38 @@ if (process.env.DATABASE_URL) {
       const url = new URL(adminUrl);
       url.pathname = `/${dbName}`;
       const database = await openPostgres(url.toString());
-      const child = spawn(process.execPath, ["--import", "tsx", "tests/support/scheduler-child.ts", url.toString(), "crash", "1500"], { stdio: ["ignore", "pipe", "inherit"] });
+      // Migrated before the child starts, and its exit watched from the moment it is spawned: a
+      // child that failed early (say, PostgreSQL out of connections on a busy CI machine) must
+      // fail this test with its reason, not leave it waiting for a "started" that never comes.
+      await database.migrate();
+      const child = spawn(process.execPath, ["--import", "tsx", "tests/support/scheduler-child.ts", url.toString(), "crash", "3000"], { stdio: ["ignore", "pipe", "inherit"] });
+      const owner = new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const started = /started (\S+)/.exec(out);
+          if (started) resolve(started[1]!);
+        });
+        child.once("exit", (code, signal) => reject(new Error(`the child ended before its job started (code ${code}, signal ${signal})`)));
+        child.once("error", reject);
+      });
+      owner.catch(() => {});
       let survivor: Scheduler | null = null;
       try {
-        await database.migrate();
-        const owner = await new Promise<string>((resolve, reject) => {
-          let out = "";
-          child.stdout.on("data", (chunk: Buffer) => {
-            out += chunk.toString();
-            const started = /started (\S+)/.exec(out);
-            if (started) resolve(started[1]!);
-          });
-          child.once("exit", (code) => reject(new Error(`the child ended early (${code})`)));
-        });
-
+        const childOwner = await owner;
         let runs = 0;
         let ranAt = 0;
         const run = async () => {
           runs += 1;
           ranAt = Date.now();
         };
-        survivor = createScheduler({ db: database.db, logger, tickMs: 100, jobs: [{ name: "crash", every: 60 * 60_000, leaseMs: 1500, run }] });
+        survivor = createScheduler({ db: database.db, logger, tickMs: 100, jobs: [{ name: "crash", every: 60 * 60_000, leaseMs: 3000, run }] });
         survivor.start();
         // Two leases' time while the child lives and renews: the job stays with it.
-        await sleep(3_000);
+        await sleep(6_000);
         expect(runs).toBe(0);
         const held = (await database.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, "crash")))[0]!;
-        expect(held.leaseOwner).toMatch(new RegExp(`^${owner}:`));
+        expect(held.leaseOwner).toMatch(new RegExp(`^${childOwner}:`));
 
         const killedAt = Date.now();
         child.kill("SIGKILL");
@@ -227,6 +232,6 @@ if (process.env.DATABASE_URL) {
         await admin.query(`drop database if exists ${dbName} with (force)`);
         await admin.end();
       }
-    }, 60_000);
+    }, 120_000);
   });
 }

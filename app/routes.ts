@@ -87,6 +87,12 @@ export default [
   // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),
 
+  // The back office (server/staff/): staff only, with two-factor sign-in; each section guards itself.
+  route("app/admin", "routes/admin/layout.tsx", [
+    index("routes/admin/overview.tsx"),
+    // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).
+  ]),
+
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).
   ...sandboxRoutes(),
 

@@ -11,6 +11,7 @@ export const SIGNED_IN_PATTERNS: RegExp[] = [
   /^\/app\/payments\/setup(\/(return|refresh))?$/,
   /^\/app\/notifications$/,
   /^\/app\/pro$/,
+  /^\/app\/admin(\/.*)?$/,
   /^\/app\/post\/opportunity$/,
   /^\/app\/bizbio\/new$/,
   /^\/app\/my-sponsors\/all$/,

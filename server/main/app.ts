@@ -24,6 +24,8 @@ import { refuseUnknownHosts } from "#server/http/host-check";
 import { requestLogger } from "#server/http/logging";
 import { refuseUnreadableUrls } from "#server/http/malformed-url";
 import type { RequestIds } from "#server/http/request-id";
+import { backOfficeResponses } from "#server/http/back-office";
+import { ADMIN_PATH } from "#server/staff/guard";
 import { personalisedResponses } from "#server/http/personalised";
 import { precompressedAssets } from "#server/http/precompressed";
 import { createRenderedDocuments, neverKept } from "#server/http/rendered-documents";
@@ -108,6 +110,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   // Everything below may be personal: session-bound responses are never cached or sent in clear.
   app.use(personalisedResponses({ sessionCookiePrefix: SESSION_COOKIE_PREFIX }));
+  // The back office (server/staff/): never kept by any cache, never indexed, whatever a route sets.
+  app.use(ADMIN_PATH, backOfficeResponses());
 
   // better-auth answers only the OAuth callback over HTTP; every other identity
   // flow runs through our own actions, which apply the rate limits.

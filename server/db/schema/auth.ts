@@ -18,6 +18,10 @@ export const user = pgTable(
     image: text(),
     // Set by staff; a disabled account cannot sign in (SPEC §8 "user disabled") and has no public side.
     disabled: boolean().notNull().default(false),
+    // "admin" is granted and revoked from the command line only (npm run admin); staff open /app/admin.
+    role: text().$type<"user" | "admin">().notNull().default("user"),
+    // better-auth's two-factor plugin: set once an authenticator app is enrolled (required for staff).
+    twoFactorEnabled: boolean().notNull().default(false),
     ...timestamps,
   },
   // The few disabled accounts, for the public readers' anti-join (server/accounts/active-owner.ts).

@@ -11,3 +11,4 @@ export * from "./page-cache";
 export * from "./media";
 export * from "./jobs";
 export * from "./bio-visits";
+export * from "./staff";

@@ -16,6 +16,7 @@ export const HOOK_PATHS = {
   boom: "/boom",
   toast: "/toast",
   identity: "/identity",
+  staff: "/staff",
   insightsPage: "/insights-page",
   payments: "/payments",
   bioViews: "/bio-views",
@@ -51,6 +52,10 @@ export type ToastQuery = { kind: "info" | "success" | "error"; message: string; 
 export type IdentityQuery = { email: string; do?: "disable" | "enable" };
 export type SignInFailure = { description: string | null; subtype: string | null; type: string | null };
 export type IdentityAnswer = SignInFailure[] | { disabled: string } | { enabled: string };
+
+/** `staff`: the account becomes staff with two-factor sign-in (server/test-hooks/staff.ts). */
+export type StaffQuery = { email: string };
+export type StaffAnswer = { uid: string; totpSecret: string | null };
 
 // --- Bio pages ---
 

@@ -3,6 +3,7 @@ import { bioHooks } from "./bio";
 import { directoryHooks } from "./directory";
 import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
+import { staffHooks } from "./staff";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
 import { paymentHooks } from "./payments";
@@ -31,6 +32,7 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   const router = Router();
   router.use(pageHooks(deps));
   router.use(identityHooks(deps));
+  router.use(staffHooks(deps));
   router.use(bioHooks(deps));
   router.use(paymentHooks(deps));
   router.use(directoryHooks(deps));

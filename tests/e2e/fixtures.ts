@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import type { ReceivedMail } from "#tests/support/smtp-sink";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
 
@@ -90,4 +91,25 @@ export async function shownFor(page: Page, shown: Locator, ms: number): Promise<
   await page.clock.runFor(1);
   await expect(shown).toBeHidden();
   await page.clock.resume();
+}
+
+/** A new account, signed up and verified through its mail: the page is left signed in to it. */
+export async function signUpVerified(page: Page, options: { prefix: string; name?: string; password?: string }): Promise<{ email: string; password: string }> {
+  const email = uniqueEmail(options.prefix);
+  const password = options.password ?? "tidy-harbor-42";
+  await signUp(page, { email, password, name: options.name ?? "Sam Person" });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
+  await expect(page).toHaveURL("/app");
+  return { email, password };
+}
+
+/**
+ * A new staff member (as `npm run admin -- grant` makes one) with two-factor sign-in, signed in
+ * on `page`: the back office at /app/admin opens for them.
+ */
+export async function signInAsStaff(page: Page): Promise<{ email: string; password: string; uid: string; totpSecret: string | null }> {
+  const account = await signUpVerified(page, { prefix: "staff", name: "Sam Staff" });
+  const staff = await testHooks(page.request).makeStaff(account.email);
+  return { ...account, ...staff };
 }

@@ -8,19 +8,6 @@ import { auditLog } from "#server/db/schema";
 export const AUDIT_ACTIONS = [
   "staff.grant",
   "staff.revoke",
-  "account.suspend",
-  "account.lift",
-  "bio_page.remove",
-  "bio_page.restore",
-  "opportunity.remove",
-  "opportunity.restore",
-  "report.outcome",
-  "payment.refund",
-  "reconciliation.run",
-  "sponsor_company.add",
-  "sponsor_company.edit",
-  "sponsor_company.retire",
-  "sponsor_company.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

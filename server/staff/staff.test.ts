@@ -30,7 +30,7 @@ describe.each(ENGINES)("staff roles and the audit log on %s", (engine) => {
   });
 
   it("keeps the audit log append-only: the database itself refuses UPDATE, DELETE and TRUNCATE", async () => {
-    await recordAudit(db(), { actor: { kind: "staff", id: "x", email: "x@staff.example" }, action: "account.suspend", subject: { type: "user", id: "victim" }, reason: "spam" });
+    await recordAudit(db(), { actor: { kind: "staff", id: "x", email: "x@staff.example" }, action: "staff.revoke", subject: { type: "user", id: "victim" }, reason: "spam" });
     // Drizzle wraps the database's error; its cause carries PostgreSQL's own message.
     const outcome = (attempt: Promise<unknown>) => attempt.then(
       () => "allowed",

@@ -76,7 +76,7 @@ export function auditCsvLine(row: AuditRow): string {
  * The whole (filtered) log as CSV, newest first, streamed in batches so a large log is never held
  * in memory at once. Starts with a BOM so spreadsheets read it as UTF-8.
  */
-export function auditCsv(db: Db, filters: AuditFilters, now = new Date()): { filename: string; body: ReadableStream<Uint8Array> } {
+export function auditCsv(db: Db, filters: AuditFilters, now = new Date(), batchSize = CSV_BATCH): { filename: string; body: ReadableStream<Uint8Array> } {
   const encoder = new TextEncoder();
   let after: { at: Date; id: string } | null = null;
   let started = false;
@@ -87,9 +87,9 @@ export function auditCsv(db: Db, filters: AuditFilters, now = new Date()): { fil
         controller.enqueue(encoder.encode(`\uFEFF${csvLine(AUDIT_CSV_COLUMNS)}\r\n`));
         return;
       }
-      const rows = await batch(db, filters, after, CSV_BATCH);
+      const rows = await batch(db, filters, after, batchSize);
       if (rows.length) controller.enqueue(encoder.encode(rows.map((row) => `${auditCsvLine(row)}\r\n`).join("")));
-      if (rows.length < CSV_BATCH) controller.close();
+      if (rows.length < batchSize) controller.close();
       else after = { at: rows.at(-1)!.at, id: rows.at(-1)!.id };
     },
   });

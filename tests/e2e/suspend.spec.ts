@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { expect, linkIn, signIn, signInAsStaff, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, linkIn, signIn, signInAsStaff, signUp, signUpVerified, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -139,9 +139,24 @@ test("the accounts page fits a phone", async ({ page }) => {
   await expectNoAxeViolations(page);
 });
 
-test("the CSV export is the back office's: others get a 404", async ({ page }) => {
-  await signUp(page, { email: uniqueEmail("notstaff-csv"), password: PASSWORD });
-  const response = await page.request.get("/app/admin/audit/export.csv", { maxRedirects: 0 });
-  expect([302, 404]).toContain(response.status());
-  expect(await response.text()).not.toContain("account.suspend");
+test("accounts, suspending and the audit log and its CSV are the back office's: anyone else gets a 404, a guest sign-in", async ({ page, browser }) => {
+  await signUpVerified(page, { prefix: "notstaff-suspend" });
+  for (const path of ["/app/admin/accounts?q=a", "/app/admin/accounts/anyone", "/app/admin/audit", "/app/admin/audit/export.csv"]) {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(404);
+    expect(await response.text()).not.toContain("account.suspend");
+  }
+  // An action is guarded too: a signed-in non-staff form post suspends nobody.
+  const posted = await page.request.post("/app/admin/accounts/anyone", {
+    form: { intent: "suspend", reason: "no", until: "" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(posted.status()).toBe(404);
+
+  const guest = await browser.newPage();
+  const response = await guest.request.get("/app/admin/audit/export.csv", { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toMatch(/\/signin/);
+  await guest.close();
 });

@@ -91,6 +91,10 @@ export default [
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).
+    route("accounts", "routes/admin/accounts.tsx"),
+    route("accounts/:uid", "routes/admin/account.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
+    route("audit/export.csv", "routes/admin/audit-export.ts"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

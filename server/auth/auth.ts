@@ -12,6 +12,7 @@ import type { Mailer } from "#server/email/mailer";
 import { passwordResetEmail, verificationEmail } from "#server/email/messages";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { welcomeOnce } from "#server/notifications/welcome";
+import { liftIfExpired } from "#server/staff/suspensions";
 
 export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
 
@@ -132,10 +133,11 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
       },
       session: {
         create: {
-          // A disabled account never gets a session, whichever way it signs in.
+          // A disabled account never gets a session, whichever way it signs in; a suspension whose
+          // end date has passed is lifted here rather than at the job's next run (ADR 0051).
           before: async (newSession) => {
             const [row] = await db.select({ disabled: user.disabled }).from(user).where(eq(user.id, newSession.userId));
-            if (row?.disabled) return false;
+            if (row?.disabled && (await liftIfExpired(db, notify, newSession.userId))) return false;
           },
         },
       },

@@ -24,6 +24,7 @@ import { account, session, user, verification } from "#server/db/schema";
 import { SIGNUP_TYPE_STATE_KEY, type Auth } from "./auth";
 import { safeRedirectPath } from "#server/http/redirects";
 import { endOtherSessions, sessionTokenSetBy } from "./sessions";
+import { suspensionHasEnded } from "#server/staff/suspensions";
 import {
   flowError,
   GENERIC_SIGN_IN_ERROR,
@@ -185,7 +186,8 @@ export async function signInWithPassword(
   };
   const person = await findPasswordUser(deps.db, email);
   if (!person) return fail("user-not-found");
-  if (person.disabled) return fail("user-disabled", person.id);
+  // A suspension whose end date has passed does not wait for its job: the session hook lifts it (ADR 0051).
+  if (person.disabled && !(await suspensionHasEnded(deps.db, person.id))) return fail("user-disabled", person.id);
   if (!person.hasPassword) return fail("wrong-password", person.id);
 
   try {

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { Captcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
-import { notifications, session as sessionTable, user } from "#server/db/schema";
+import { accountSuspensions, notifications, session as sessionTable, user } from "#server/db/schema";
+import { suspendAccount } from "#server/staff/suspensions";
 import { createMailer } from "#server/email/mailer";
 import { createAuth } from "./auth";
 import { signInWithPassword, signUpWithPassword, type IdentityDeps } from "./flows";
@@ -112,5 +113,22 @@ describe.each(ENGINES)("the signed-in lookup on %s", (engine) => {
     expect((await getSessionUser(request, context))?.id).toBe(await idOf("shared@example.com"));
     // Nothing outlives the request: the next one reads the session again.
     expect(getSessionAccount(request, { ...deps, sessionLookups: new WeakMap() })).not.toBe(first);
+  });
+  it("a suspended account is signed out and refused with SPEC's text; once its end date has passed, sign-in lifts it without waiting for the job", async () => {
+    const email = "suspended@example.com";
+    const cookie = await signedIn(email);
+    const mail = { mailer: createMailer({ db: database.db, from: "Sponsorgrid <no-reply@localhost>", logger: pino({ level: "silent" }) }), site: { appName: "Sponsorgrid", supportEmail: "help@example.com", publicOrigin: "http://localhost" } };
+    const staff = { kind: "staff", id: "some-staff", email: "staff@example.com" } as const;
+    const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
+    expect(await suspendAccount(database.db, mail, staff, { uid: await idOf(email), reason: "Spam", until: tomorrow })).toMatchObject({ kind: "SUCCESS" });
+    expect(await whoIs(cookie)).toBeNull();
+    const signIn = () => signInWithPassword(deps, { email, password: "correct horse 1", rememberMe: true, ip: "198.51.100.250", headers: headers() });
+    expect(await signIn()).toMatchObject({ kind: "ERROR", code: "permission-denied", message: "Your account has been disabled. Please contact support for further information." });
+    // The end date passes (moved into the past here) before the job has run.
+    await database.db.update(accountSuspensions).set({ until: new Date(Date.now() - 1000) }).where(eq(accountSuspensions.uid, await idOf(email)));
+    expect(await signIn()).toMatchObject({ kind: "SUCCESS" });
+    const [record] = await database.db.select().from(accountSuspensions).where(eq(accountSuspensions.uid, await idOf(email)));
+    expect(record!.liftedAt).not.toBeNull();
+    expect((await database.db.select({ disabled: user.disabled }).from(user).where(eq(user.email, email)))[0]!.disabled).toBe(false);
   });
 });

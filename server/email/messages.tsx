@@ -110,3 +110,50 @@ export async function notificationEmail(input: NotificationEmailInput): Promise<
     headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
 }
+
+type SuspensionEmailInput = {
+  to: string;
+  site: EmailSite & { publicOrigin: string };
+  reason: string;
+  /** When it ends by itself; null: until staff lift it. */
+  until: Date | null;
+};
+
+const longDate = (at: Date) => at.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
+/** The account was suspended: why, until when, and how to appeal (ADR 0051). */
+export async function suspensionEmail({ to, site, reason, until }: SuspensionEmailInput): Promise<MailMessage> {
+  const bodies = await renderBodies(
+    <PaymentMail
+      appName={site.appName}
+      supportEmail={site.supportEmail}
+      preview={`Your ${site.appName} account has been suspended.`}
+      heading="Your account has been suspended"
+      paragraphs={[
+        `Our staff suspended your ${site.appName} account. You cannot sign in, and your bio pages and opportunities are not shown and take no payments while it lasts.`,
+        `Reason: ${reason}`,
+        until ? `The suspension ends on ${longDate(until)} (UTC); everything comes back then.` : "The suspension lasts until our staff lift it.",
+        `To appeal, write to ${site.supportEmail} from this address and tell us why it should be lifted.`,
+      ]}
+      buttonLabel="Read our policies"
+      url={`${site.publicOrigin}/`}
+    />,
+  );
+  return { to, subject: `Your ${site.appName} account has been suspended`, ...bodies, meta: { kind: "account-suspended" } };
+}
+
+/** The suspension is over: they can sign in, and their pages are back. */
+export async function suspensionLiftedEmail({ to, site }: Omit<SuspensionEmailInput, "reason" | "until">): Promise<MailMessage> {
+  const bodies = await renderBodies(
+    <PaymentMail
+      appName={site.appName}
+      supportEmail={site.supportEmail}
+      preview={`Your ${site.appName} account is active again.`}
+      heading="Your account is active again"
+      paragraphs={[`The suspension of your ${site.appName} account has been lifted. You can sign in again, and your bio pages and opportunities are back.`]}
+      buttonLabel="Sign in"
+      url={`${site.publicOrigin}/signin`}
+    />,
+  );
+  return { to, subject: `Your ${site.appName} account is active again`, ...bodies, meta: { kind: "account-suspension-lifted" } };
+}

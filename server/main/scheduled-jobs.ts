@@ -6,6 +6,7 @@ import type { Db } from "#server/db/client";
 import type { ScheduledJob } from "#server/jobs/scheduler";
 import { runHeartsDigest } from "#server/notifications/hearts-digest";
 import type { NotificationDeps } from "#server/notifications/send";
+import { LIFT_JOB, liftExpiredSuspensions } from "#server/staff/suspensions";
 import { expireAllStalePendingSessions } from "#server/payments/stale-sessions";
 
 const MINUTE = 60_000;
@@ -19,6 +20,15 @@ const HOUR = 60 * MINUTE;
  */
 export function scheduledJobsOf({ db, notificationDeps, logger }: { db: Db; notificationDeps: NotificationDeps; logger: Logger }): ScheduledJob[] {
   return [
+    {
+      // Suspensions whose end date passed (sign-in also lifts its own at once; ADR 0051).
+      name: LIFT_JOB,
+      every: MINUTE,
+      async run({ now }) {
+        const lifted = await liftExpiredSuspensions(db, notificationDeps, now);
+        if (lifted > 0) logger.info({ lifted }, "expired suspensions lifted");
+      },
+    },
     {
       // Yesterday's hearts, one notification per person and day (notification_digests holds the day).
       name: "hearts-digest",

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "#server/db/client";
-import { auditLog, user } from "#server/db/schema";
+import { accountSuspensions, auditLog, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { AUDIT_ACTIONS, COMMAND_LINE, type AuditAction } from "./audit-log";
+import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "./audit-log";
 import { grantAdmin, revokeAdmin } from "./roles";
+import { liftSuspension, suspendAccount } from "./suspensions";
+import { notificationDeps } from "#tests/support/payments";
 
 /**
  * Every back-office action writes exactly one audit row. `perform` does the action once, the way
@@ -18,6 +20,8 @@ async function account(db: Db, id: string): Promise<string> {
   return `${id}@audit.example`;
 }
 
+const STAFF: Actor = { kind: "staff", id: "audit-staff", email: "staff@audit.example" };
+
 const CASES: Record<AuditAction, Case> = {
   "staff.grant": {
     perform: async (db, n) => void (await grantAdmin(db, await account(db, `grant-${n}`), COMMAND_LINE)),
@@ -27,6 +31,20 @@ const CASES: Record<AuditAction, Case> = {
       const email = await account(db, `revoke-${n}`);
       await db.update(user).set({ role: "admin" }).where(eq(user.email, email));
       await revokeAdmin(db, email, COMMAND_LINE);
+    },
+  },
+  "account.suspend": {
+    async perform(db, n) {
+      await account(db, `suspend-${n}`);
+      await suspendAccount(db, notificationDeps(db), STAFF, { uid: `suspend-${n}`, reason: "spam", until: "" });
+    },
+  },
+  "account.lift": {
+    async perform(db, n) {
+      await account(db, `lift-${n}`);
+      await db.insert(accountSuspensions).values({ uid: `lift-${n}`, suspendedByLabel: "earlier", reason: "spam" });
+      await db.update(user).set({ disabled: true }).where(eq(user.id, `lift-${n}`));
+      await liftSuspension(db, notificationDeps(db), STAFF, { uid: `lift-${n}`, reason: "appeal upheld" });
     },
   },
 };

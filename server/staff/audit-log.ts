@@ -8,6 +8,8 @@ import { auditLog } from "#server/db/schema";
 export const AUDIT_ACTIONS = [
   "staff.grant",
   "staff.revoke",
+  "account.suspend",
+  "account.lift",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,4 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { user } from "./auth";
 
 /**
  * The back office's audit log: one row per staff action (grant, suspend, remove, refund, a
@@ -22,4 +24,35 @@ export const auditLog = pgTable(
     after: jsonb(),
   },
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_subject_idx").on(t.subjectType, t.subjectId)],
+);
+
+/**
+ * An account staff suspended (ADR 0051): who, when, why and until when; and, once lifted, when, by
+ * whom and why. While a row is open (lifted_at null) the account is `user.disabled`; at most one
+ * is open per account. Kept after lifting as the account's history.
+ */
+export const accountSuspensions = pgTable(
+  "account_suspensions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    uid: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    suspendedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    suspendedById: text(),
+    suspendedByLabel: text().notNull(),
+    reason: text().notNull(),
+    // Null: until staff lift it. Otherwise it ends by itself at this instant.
+    until: timestamp({ withTimezone: true }),
+    liftedAt: timestamp({ withTimezone: true }),
+    liftedById: text(),
+    liftedByLabel: text(),
+    liftReason: text(),
+  },
+  (t) => [
+    index("account_suspensions_uid_idx").on(t.uid, t.suspendedAt),
+    uniqueIndex("account_suspensions_one_open_idx").on(t.uid).where(sql`${t.liftedAt} is null`),
+    // The expiry job's probe: open suspensions with an end date.
+    index("account_suspensions_due_idx").on(t.until).where(sql`${t.liftedAt} is null and ${t.until} is not null`),
+  ],
 );

@@ -56,7 +56,8 @@ export async function upsertSponsorDirectory(
             addedAt: sql`excluded.added_at`,
           },
           // Unchanged rows are not rewritten, so a routine restart leaves no dead tuples behind.
-          setWhere: sql`(${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
+          // Rows staff curated in the back office (staff_edited_at) are theirs now: never overwritten.
+          setWhere: sql`${externalSponsors.staffEditedAt} is null and (${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
             ${externalSponsors.inPreviewSample}, ${externalSponsors.sample}, ${externalSponsors.website}, ${externalSponsors.details}, ${externalSponsors.addedAt})
             is distinct from (excluded.name, excluded.tags, excluded.blurb, excluded.preview,
             excluded.in_preview_sample, excluded.sample, excluded.website, excluded.details, excluded.added_at)`,

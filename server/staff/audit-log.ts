@@ -8,6 +8,10 @@ import { auditLog } from "#server/db/schema";
 export const AUDIT_ACTIONS = [
   "staff.grant",
   "staff.revoke",
+  "sponsor_company.add",
+  "sponsor_company.edit",
+  "sponsor_company.retire",
+  "sponsor_company.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -91,6 +91,11 @@ export default [
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).
+    route("sponsors", "routes/admin/sponsors/list.tsx"),
+    route("sponsors/new", "routes/admin/sponsors/new.tsx"),
+    route("sponsors/import", "routes/admin/sponsors/import.tsx"),
+    route("sponsors/export.csv", "routes/admin/sponsors/export-csv.ts"),
+    route("sponsors/:sponsorId", "routes/admin/sponsors/edit.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

@@ -8,7 +8,8 @@ import { parse } from "csv-parse/sync";
 import { csvLine, safeText } from "#server/payments/payments-csv";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { COMPANY_COLUMNS, type CompanyColumn } from "./company-fields";
-import type { StaffCompany } from "./curation";
+import type { Db } from "#server/db/client";
+import { listStaffCompanies, type StaffCompany } from "./curation";
 
 /** A directory of thousands of companies is well under this. */
 export const MAX_IMPORT_BYTES = 2_000_000;
@@ -23,6 +24,12 @@ export function companiesCsv(companies: readonly StaffCompany[]): string {
     csvLine(COMPANY_COLUMNS.map((column) => safeText(column === "id" ? company.id : column === "added" ? company.addedAt.slice(0, 10) : company.flat[column]))),
   );
   return BOM + [csvLine(COMPANY_COLUMNS), ...lines].join("\r\n") + "\r\n";
+}
+
+/** The whole directory as a file, named by today's date. */
+export async function exportCompaniesCsv(db: Db, now = new Date()): Promise<Success<{ csv: string; filename: string; rows: number }>> {
+  const companies = await listStaffCompanies(db);
+  return success({ csv: companiesCsv(companies), filename: `sponsor-directory-${now.toISOString().slice(0, 10)}.csv`, rows: companies.length });
 }
 
 /** Undoes `safeText`: the ' it puts before a leading = + - @ (or tab / CR). */

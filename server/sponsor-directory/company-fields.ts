@@ -221,3 +221,17 @@ export function slugFor(name: string, taken: (id: string) => boolean): string {
     if (!taken(id)) return id;
   }
 }
+
+/** The staff form's fields as a flat company (tags are checkboxes; anything not text is empty). */
+export function companyFromForm(form: FormData): FlatCompany {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const flat = Object.fromEntries(EDITABLE_COLUMNS.map((c) => [c, text(c)])) as FlatCompany;
+  flat.tags = form
+    .getAll("tags")
+    .filter((v): v is string => typeof v === "string")
+    .join(TAG_SEPARATOR);
+  return flat;
+}

@@ -147,3 +147,17 @@ export async function applyImport(
     return success(counts);
   });
 }
+
+/** The import form's one entry: preview the file, or apply what was previewed. */
+export async function importCompanies(
+  db: Db,
+  actor: Actor,
+  form: { intent: "preview" | "apply"; csv: string; fingerprint: string },
+): Promise<(Success<{ step: "preview"; plan: ImportPlan }> | Success<{ step: "applied"; added: number; changed: number; unchanged: number }>) | ImportRefusal> {
+  if (form.intent === "preview") {
+    const preview = await previewImport(db, form.csv);
+    return preview.kind === "ERROR" ? preview : success({ step: "preview" as const, plan: preview.plan });
+  }
+  const applied = await applyImport(db, actor, form.csv, form.fingerprint);
+  return applied.kind === "ERROR" ? applied : success({ step: "applied" as const, added: applied.added, changed: applied.changed, unchanged: applied.unchanged });
+}

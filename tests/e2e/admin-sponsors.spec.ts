@@ -47,10 +47,10 @@ test("staff add a company Pro members see first in Recently Added, edit it with 
   await expect(page.getByRole("heading", { name: "Add a company", level: 1 })).toBeVisible();
   await axeClean(page);
   // A first try with a bad website and no tags: each field says what is wrong, nothing is added.
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Website", { exact: true }).fill("javascript:alert(1)");
-  await page.getByLabel("Blurb").fill(`${name} sponsors tech reviewers and tutorial channels with integrated reads and discount codes.`);
-  await page.getByLabel("How to apply").fill("Apply through the creator form on the company's own site.");
+  await page.getByLabel("Blurb", { exact: true }).fill(`${name} sponsors tech reviewers and tutorial channels with integrated reads and discount codes.`);
+  await page.getByLabel("How to apply", { exact: true }).fill("Apply through the creator form on the company's own site.");
   await page.getByLabel("Source", { exact: true }).fill("https://press.example/curated");
   await page.getByRole("button", { name: "Add company" }).click();
   await expect(page.getByText("Website must start with https:// or http://.")).toBeVisible();
@@ -78,7 +78,7 @@ test("staff add a company Pro members see first in Recently Added, edit it with 
   await expect(pro.getByRole("link", { name: "https://press.example/curated (opens in a new tab)" })).toBeVisible();
 
   // Staff edit the blurb; the Pro page shows the new words.
-  await page.getByLabel("Blurb").fill(`${name} now sponsors VPN explainers and travel vlogs, with codes and integrated reads alike.`);
+  await page.getByLabel("Blurb", { exact: true }).fill(`${name} now sponsors VPN explainers and travel vlogs, with codes and integrated reads alike.`);
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
   await pro.reload();

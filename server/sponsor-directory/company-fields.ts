@@ -112,7 +112,8 @@ export function checkCompany(
   knownTags: ReadonlySet<string>,
   { sample = false }: { sample?: boolean } = {},
 ): { fields: CompanyFields; errors: null } | { fields: null; errors: CompanyFieldErrors } {
-  const value = Object.fromEntries(EDITABLE_COLUMNS.map((c) => [c, (flat[c] ?? "").trim()])) as FlatCompany;
+  // Line breaks are stored as \n whatever sent them (a browser's form sends \r\n).
+  const value = Object.fromEntries(EDITABLE_COLUMNS.map((c) => [c, (flat[c] ?? "").replace(/\r\n?/g, "\n").trim()])) as FlatCompany;
   const errors: CompanyFieldErrors = {};
   const set = (column: EditableColumn, message: string | null) => {
     if (message) errors[column] = message;

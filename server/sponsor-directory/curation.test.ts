@@ -36,6 +36,8 @@ describe("checkCompany", () => {
     });
     expect(checkCompany(companyFlat("X", { tags: "" }), KNOWN).errors).toEqual({ tags: "Choose 1 to 5 tags." });
     expect(checkCompany(companyFlat("X", { source: "" }), KNOWN, { sample: true }).errors).toBeNull();
+    const blurb = "A blurb typed in a browser's textarea,\r\nwhich sends its line breaks as CR LF, long enough to pass.";
+    expect(checkCompany(companyFlat("X", { blurb }), KNOWN).fields?.blurb).toBe(blurb.replace("\r\n", "\n"));
   });
 });
 

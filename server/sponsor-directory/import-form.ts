@@ -76,5 +76,7 @@ export async function readImportForm(request: Request): Promise<ImportForm | Imp
   }
   // PostgreSQL text cannot hold NUL, and no CSV export has one: a binary file, refused as such.
   if (csv.includes("\0")) return refusal("invalid-argument", "NOT_TEXT", NOT_TEXT);
-  return success({ intent, csv, fingerprint: small("fingerprint") });
+  // A form field comes back with \r\n for every line break: one form for both steps, so the
+  // previewed file and the applied one are the same text (and plan the same fingerprint).
+  return success({ intent, csv: csv.replace(/\r\n?/g, "\n"), fingerprint: small("fingerprint") });
 }

@@ -136,6 +136,9 @@ test("staff export the list, and import a CSV after a preview of what it changes
 
   await page.goto("/app/admin/sponsors/import");
   await axeClean(page);
+  // Larger than the import takes: refused at the door with 413, before anything reads it.
+  const huge = { name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(2_200_000, "a") };
+  expect((await page.request.post("/app/admin/sponsors/import", { multipart: { intent: "preview", file: huge }, maxRedirects: 0 })).status()).toBe(413);
   // A file with one bad row: the preview says which and why, and offers no apply.
   await page.getByLabel("CSV file").setInputFiles(file([good, { ...good, name: `${name} two`, website: "ftp://x.example", tags: "spaceships" }]));
   await page.getByRole("button", { name: "Preview import" }).click();
@@ -164,6 +167,9 @@ test("staff export the list, and import a CSV after a preview of what it changes
   await expect(pro.getByRole("list", { name: "Sponsors" }).getByRole("heading", { level: 3 }).first()).toHaveText(name);
   await pro.getByRole("link", { name }).first().click();
   await expect(pro.getByRole("link", { name: "Source of the how to apply (opens in a new tab)" })).toHaveAttribute("href", "https://imported.example/partners");
+  // Not staff: the export and the import are the site's 404, like the rest of the back office.
+  expect((await pro.request.get("/app/admin/sponsors/export.csv", { maxRedirects: 0 })).status()).toBe(404);
+  expect((await pro.request.post("/app/admin/sponsors/import", { multipart: { intent: "preview", file: file([good]) }, maxRedirects: 0 })).status()).toBe(404);
   await pro.close();
 
   // The export now holds it; imported back unchanged, it changes nothing.

@@ -95,6 +95,11 @@ export default [
     route("accounts/:uid", "routes/admin/account.tsx"),
     route("audit", "routes/admin/audit.tsx"),
     route("audit/export.csv", "routes/admin/audit-export.ts"),
+    route("sponsors", "routes/admin/sponsors/list.tsx"),
+    route("sponsors/new", "routes/admin/sponsors/new.tsx"),
+    route("sponsors/import", "routes/admin/sponsors/import.tsx"),
+    route("sponsors/export.csv", "routes/admin/sponsors/export-csv.ts"),
+    route("sponsors/:sponsorId", "routes/admin/sponsors/edit.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

@@ -17,6 +17,7 @@ import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
 import type { Services } from "./composition-root";
 import { photoBodyRule } from "#server/media/http";
+import { importBodyRule } from "#server/sponsor-directory/import-form";
 import { capRequestBodies } from "#server/http/body-limit";
 import { BROTLI_PARAMS } from "#server/http/document-encoding";
 import { trustedForwarding } from "#server/http/forwarding";
@@ -83,6 +84,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       webhookBodyRule,
       // The profile photo form carries an image (server/media/).
       photoBodyRule,
+      // The back office's sponsor directory import carries a CSV file (server/sponsor-directory/).
+      importBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));

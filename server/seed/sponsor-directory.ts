@@ -14,6 +14,8 @@ import sponsorData from "#server/seed/data/sponsors.json" with { type: "json" };
  * Companies (and tags) no longer in the files are left in the database:
  * Pro members may have a company's page open or bookmarked, and a hand edit
  * that drops an entry by mistake should not silently empty the directory.
+ * Staff curate companies in the back office (ADR 0055): a row they changed (staff_edited_at) is
+ * theirs and never overwritten here, and they retire rather than delete.
  * Removing a company is a deliberate act: delete its row
  * (`delete from external_sponsors where id = '…'`) when taking it out of the file,
  * or list its id in `retired-sponsor-ids.json`.
@@ -56,7 +58,8 @@ export async function upsertSponsorDirectory(
             addedAt: sql`excluded.added_at`,
           },
           // Unchanged rows are not rewritten, so a routine restart leaves no dead tuples behind.
-          setWhere: sql`(${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
+          // Rows staff curated in the back office (staff_edited_at) are theirs now: never overwritten.
+          setWhere: sql`${externalSponsors.staffEditedAt} is null and (${externalSponsors.name}, ${externalSponsors.tags}, ${externalSponsors.blurb}, ${externalSponsors.preview},
             ${externalSponsors.inPreviewSample}, ${externalSponsors.sample}, ${externalSponsors.website}, ${externalSponsors.details}, ${externalSponsors.addedAt})
             is distinct from (excluded.name, excluded.tags, excluded.blurb, excluded.preview,
             excluded.in_preview_sample, excluded.sample, excluded.website, excluded.details, excluded.added_at)`,

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors, type ExternalSponsorDetails } from "#server/db/schema";
 
@@ -16,7 +16,7 @@ export type SponsorDetail = {
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
-/** The company with this id, or null (unknown, or not an id at all: no query then). */
+/** The company with this id, or null (unknown, retired, or not an id at all: no query then). */
 export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetail | null> {
   if (!ID.test(id)) return null;
   const [row] = await db
@@ -31,6 +31,6 @@ export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetai
       addedAt: externalSponsors.addedAt,
     })
     .from(externalSponsors)
-    .where(eq(externalSponsors.id, id));
+    .where(and(eq(externalSponsors.id, id), isNull(externalSponsors.retiredAt)));
   return row ? { ...row, addedAt: row.addedAt.toISOString() } : null;
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors } from "#server/db/schema";
 import { RECENT_SPONSOR_COUNT, SPONSOR_PAGE_SIZE } from "#isomorphic/sponsor-directory-links";
@@ -33,7 +33,7 @@ export async function listSponsorBlurbs(db: Db, query: Pick<DirectoryQuery, "tag
   const rows = await db
     .select(blurbColumns)
     .from(externalSponsors)
-    .where(and(containsAll(externalSponsors.tags, query.tags), containsAll(externalSponsors.namePrefixes, query.terms)))
+    .where(and(isNull(externalSponsors.retiredAt), containsAll(externalSponsors.tags, query.tags), containsAll(externalSponsors.namePrefixes, query.terms)))
     .orderBy(asc(externalSponsors.name), asc(externalSponsors.id))
     .limit(SPONSOR_PAGE_SIZE + 1)
     .offset((query.page - 1) * SPONSOR_PAGE_SIZE);
@@ -44,7 +44,8 @@ export async function listSponsorBlurbs(db: Db, query: Pick<DirectoryQuery, "tag
  * Recently added (SPEC recents): the RECENT_SPONSOR_COUNT newest companies,
  * by added time then id (newest first), 10 a page, read backwards along
  * external_sponsors_added_idx. No date window: a company added today is first
- * today, and the list never empties because time passed. Pro only.
+ * today, and the list never empties because time passed. Retired companies
+ * (back office) are left out. Pro only.
  */
 export async function listRecentSponsors(db: Db, page: number): Promise<SponsorPage<SponsorBlurb & { addedAt: string }>> {
   const offset = (page - 1) * SPONSOR_PAGE_SIZE;
@@ -53,6 +54,7 @@ export async function listRecentSponsors(db: Db, page: number): Promise<SponsorP
   const rows = await db
     .select({ ...blurbColumns, addedAt: externalSponsors.addedAt })
     .from(externalSponsors)
+    .where(isNull(externalSponsors.retiredAt))
     .orderBy(desc(externalSponsors.addedAt), desc(externalSponsors.id))
     .limit(room + 1)
     .offset(offset);

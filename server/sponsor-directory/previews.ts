@@ -1,4 +1,4 @@
-import { asc, sql } from "drizzle-orm";
+import { and, asc, isNull, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors } from "#server/db/schema";
 
@@ -13,7 +13,7 @@ export async function listSponsorPreviews(db: Db): Promise<SponsorPreview[]> {
   return db
     .select({ id: externalSponsors.id, name: externalSponsors.name, tags: externalSponsors.tags, preview: externalSponsors.preview, sample: externalSponsors.sample })
     .from(externalSponsors)
-    .where(sql`${externalSponsors.inPreviewSample}`)
+    .where(and(sql`${externalSponsors.inPreviewSample}`, isNull(externalSponsors.retiredAt)))
     .orderBy(asc(externalSponsors.name), asc(externalSponsors.id))
     .limit(MAX_SAMPLE);
 }

@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "#server/db/client";
-import { accountSuspensions, auditLog, user } from "#server/db/schema";
+import { accountSuspensions, auditLog, tags, user } from "#server/db/schema";
+import { addCompany, editCompany, setCompanyRetired } from "#server/sponsor-directory/curation";
+import { applyImport, previewImport } from "#server/sponsor-directory/company-import";
+import { companyFlat, csvOf, insertCompany } from "#tests/support/sponsor-companies";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "./audit-log";
 import { grantAdmin, revokeAdmin } from "./roles";
@@ -21,6 +24,11 @@ async function account(db: Db, id: string): Promise<string> {
 }
 
 const STAFF: Actor = { kind: "staff", id: "audit-staff", email: "staff@audit.example" };
+/** A company the way the seed writes one: straight into the table, no audit row of its own. */
+async function sponsorCompany(db: Db, n: number): Promise<string> {
+  await db.insert(tags).values({ kind: "external_sponsor", name: "tech" }).onConflictDoNothing();
+  return insertCompany(db, `audit_co_${n}`, companyFlat(`Audit Co ${n}`));
+}
 
 const CASES: Record<AuditAction, Case> = {
   "staff.grant": {
@@ -45,6 +53,35 @@ const CASES: Record<AuditAction, Case> = {
       await db.insert(accountSuspensions).values({ uid: `lift-${n}`, suspendedByLabel: "earlier", reason: "spam" });
       await db.update(user).set({ disabled: true }).where(eq(user.id, `lift-${n}`));
       await liftSuspension(db, notificationDeps(db), STAFF, { uid: `lift-${n}`, reason: "appeal upheld" });
+    },
+  },
+  "sponsor_company.add": {
+    async perform(db, n) {
+      await db.insert(tags).values({ kind: "external_sponsor", name: "tech" }).onConflictDoNothing();
+      expect(await addCompany(db, COMMAND_LINE, companyFlat(`Added Co ${n}`))).toMatchObject({ kind: "SUCCESS" });
+    },
+  },
+  "sponsor_company.edit": {
+    async perform(db, n) {
+      const id = await sponsorCompany(db, n);
+      await db.insert(tags).values({ kind: "external_sponsor", name: "audio" }).onConflictDoNothing();
+      const edited = await editCompany(db, COMMAND_LINE, id, { ...companyFlat(`Audit Co ${n}`), tags: "tech; audio" });
+      expect(edited).toMatchObject({ kind: "SUCCESS", changed: true });
+    },
+  },
+  "sponsor_company.retire": {
+    async perform(db, n) {
+      const id = await sponsorCompany(db, n);
+      expect(await setCompanyRetired(db, COMMAND_LINE, id, true)).toMatchObject({ kind: "SUCCESS", changed: true });
+    },
+  },
+  "sponsor_company.import": {
+    async perform(db, n) {
+      await db.insert(tags).values({ kind: "external_sponsor", name: "tech" }).onConflictDoNothing();
+      const csv = csvOf([{ ...companyFlat(`Imported Co ${n}`), id: "", added: "" }]);
+      const preview = await previewImport(db, csv);
+      if (preview.kind === "ERROR") throw new Error(preview.message);
+      expect(await applyImport(db, COMMAND_LINE, csv, preview.plan.fingerprint)).toMatchObject({ kind: "SUCCESS", added: 1 });
     },
   },
 };

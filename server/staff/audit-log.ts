@@ -10,6 +10,10 @@ export const AUDIT_ACTIONS = [
   "staff.revoke",
   "account.suspend",
   "account.lift",
+  "sponsor_company.add",
+  "sponsor_company.edit",
+  "sponsor_company.retire",
+  "sponsor_company.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

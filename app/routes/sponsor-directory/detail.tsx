@@ -17,9 +17,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data?.sponsor.name ?? "Sponsor", noindex: true });
 
+/** A fact's own public source, when staff cited one (the page's Source line covers the rest). */
+function Cite({ url, fact, block = false }: { url: string | undefined; fact: string; block?: boolean }) {
+  if (!url) return null;
+  const link = (
+    <a href={url} target="_blank" rel="noopener noreferrer external" className="text-sm">
+      Source<span className="sr-only"> of the {fact} (opens in a new tab)</span>
+    </a>
+  );
+  return block ? <p className="mt-1 text-muted">{link}</p> : <span className="ml-2 text-muted">{link}</span>;
+}
+
 export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) {
   const { sponsor } = loaderData;
   const { details } = sponsor;
+  const sources = details.sources ?? {};
   return (
     <article className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <p className="text-sm">
@@ -32,6 +44,7 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
           {sponsor.website}
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
+        <Cite url={sources.website} fact="website" />
       </p>
       {sponsor.tags.length ? (
         <ul className="mt-4 flex flex-wrap gap-2" aria-label="Tags">
@@ -42,9 +55,16 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
           ))}
         </ul>
       ) : null}
+      <Cite url={sources.tags} fact="tags" block />
       <p className="mt-6 text-lg">{sponsor.blurb}</p>
-      <h2 className="mt-8 text-xl font-bold">What they sponsor</h2>
-      <p className="mt-2">{details.sponsors}</p>
+      <Cite url={sources.blurb} fact="description" block />
+      {details.sponsors ? (
+        <>
+          <h2 className="mt-8 text-xl font-bold">What they sponsor</h2>
+          <p className="mt-2">{details.sponsors}</p>
+          <Cite url={sources.sponsors} fact="what they sponsor" block />
+        </>
+      ) : null}
       {details.formats.length ? (
         <>
           <h2 className="mt-8 text-xl font-bold">Formats</h2>
@@ -57,6 +77,7 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
       ) : null}
       <h2 className="mt-8 text-xl font-bold">How to apply</h2>
       <p className="mt-2">{details.apply}</p>
+      <Cite url={sources.apply} fact="how to apply" block />
       {details.applyUrl ? (
         <p className="mt-2 break-all">
           <a href={details.applyUrl} target="_blank" rel="noopener noreferrer external">

@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ access, allTags, search, searched, previews: await listSponsorPreviews(context.db) } as Loaded);
   }
   const page = await listSponsorBlurbs(context.db, query);
-  if (query.page === 1) logSponsorSearch(context.searchLog, user!.id, query);
+  if (query.page === 1) logSponsorSearch(context.searchLog, user!.id, query, page.items.length);
   return data({ access, allTags, search, error, ...page } as Loaded, { status: error ? 400 : 200 });
 }
 

@@ -47,6 +47,8 @@ export const logs = pgTable(
   (t) => [
     // "logs where uid equals the user and description is signup" (SPEC §7.2).
     index("logs_uid_description_idx").on(t.uid, t.description),
+    // The back office's "searched and not found" report reads one collection over a period.
+    index("logs_collection_created_idx").on(t.collection, t.created),
     check("logs_count_check", sql`${t.count} >= 1`),
   ],
 );

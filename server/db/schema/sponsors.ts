@@ -16,7 +16,16 @@ export type ExternalSponsorDetails = {
    * invented sample company (`sample`). Optional: rows written before migration 0018 lack it.
    */
   source?: string | null;
+  /**
+   * The public page behind one shown fact, when it is not `source` (staff curate these in the
+   * back office, server/sponsor-directory/curation.ts). Absent: the fact cites `source`.
+   */
+  sources?: Partial<Record<SourcedFact, string>>;
 };
+
+/** The facts a company's page shows that may each cite their own public source. */
+export const SOURCED_FACTS = ["website", "blurb", "tags", "sponsors", "apply"] as const;
+export type SourcedFact = (typeof SOURCED_FACTS)[number];
 
 /**
  * A company in the curated sponsor directory. SPEC's blurb, detail, page,
@@ -45,6 +54,11 @@ export const externalSponsors = pgTable(
     website: text().notNull(),
     details: jsonb().$type<ExternalSponsorDetails>().notNull(),
     addedAt: timestamp({ withTimezone: true }).notNull(),
+    // Retired by staff: hidden from every directory read, kept (and restorable) in the back office.
+    retiredAt: timestamp({ withTimezone: true }),
+    // Last changed in the back office: the start-up seed upsert leaves such a row alone, so a
+    // restart never undoes what staff curated.
+    staffEditedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index("external_sponsors_name_idx").on(t.name, t.id),

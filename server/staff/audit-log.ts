@@ -8,6 +8,11 @@ import { auditLog } from "#server/db/schema";
 export const AUDIT_ACTIONS = [
   "staff.grant",
   "staff.revoke",
+  "report.outcome",
+  "bio_page.remove",
+  "bio_page.restore",
+  "opportunity.remove",
+  "opportunity.restore",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -150,6 +150,7 @@ describe.each(ENGINES)("reports and take-downs on %s", (engine) => {
     expect(kept.length).toBeGreaterThan(0);
     for (const row of kept) {
       expect(row.note.length).toBeLessThanOrEqual(REPORT_NOTE_MAX);
+      // eslint-disable-next-line no-control-regex -- the control characters are what must not be kept
       expect(row.note).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/);
       expect(REPORT_REASONS as readonly string[]).toContain(row.reason);
     }

@@ -78,3 +78,18 @@ export async function submitReport(db: Db, input: ReportInput, reporter: Reporte
     .returning({ id: contentReports.id });
   return success({ counted: written.length > 0 });
 }
+
+/** What the report form names: the item, or a not-found refusal (none, or already taken down). */
+export async function reportTarget(db: Db, type: ReportTargetType, address: string) {
+  const item = await itemByAddress(db, type, address);
+  if (!item || item.removedAt) return refusal("not-found", "NO_SUCH_ITEM", "There is nothing to report at this address: it may have been deleted or taken down already.");
+  return success({ target: { type: item.type, address: item.address, title: item.title } });
+}
+
+/** The form's query: `?page={ending}` or `?opportunity={id}`. */
+export function reportQuery(params: URLSearchParams): { type: ReportTargetType; address: string } | null {
+  const page = params.get("page");
+  if (page) return { type: "bio_page", address: page };
+  const opportunity = params.get("opportunity");
+  return opportunity ? { type: "opportunity", address: opportunity } : null;
+}

@@ -5,7 +5,7 @@ import { refusal, success } from "#server/errors";
 import { sendNotification, type NotificationDeps } from "#server/notifications/send";
 import { recordAudit, type Actor } from "#server/staff/audit-log";
 import { MODERATION_REASON_MAX, type ReportTargetType } from "#isomorphic/report-reasons";
-import { itemById, type ContentItem } from "./targets";
+import { itemByAddress, itemById, parseItemAddress, type ContentItem } from "./targets";
 
 export type ModerationDeps = NotificationDeps;
 
@@ -110,4 +110,13 @@ export async function listRemoved(db: Db, limit = 200): Promise<RemovedItem[]> {
     .filter((item): item is RemovedItem => item !== null && item.removedAt !== null)
     .sort((a, b) => b.removedAt.getTime() - a.removedAt.getTime())
     .slice(0, limit);
+}
+
+/** Takes down whatever a pasted address names (a bio page's address or ending, an opportunity's address or id). */
+export async function removeByAddress(db: Db, deps: ModerationDeps, actor: Actor, input: { address: string; bioOrigin: string }, reason: string) {
+  const parsed = parseItemAddress(input.address, input.bioOrigin);
+  if (!parsed) return refusal("invalid-argument", "NOT_AN_ADDRESS", "Paste a bio page's address (or its ending) or an opportunity's address (or its id).");
+  const item = await itemByAddress(db, parsed.type, parsed.address);
+  if (!item) return refusal("not-found", "NO_SUCH_ITEM", "There is no bio page or opportunity at that address.");
+  return removeContent(db, deps, actor, { type: item.type, id: item.id }, reason);
 }

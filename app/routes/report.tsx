@@ -45,7 +45,7 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
   const href = target.type === "bio_page" ? `${bioOrigin}/${target.address}` : `/app/opportunities/${target.address}`;
   if (actionData?.thanks) {
     return (
-      <main className="mx-auto max-w-xl px-4 py-10">
+      <div className="mx-auto max-w-xl px-4 py-10">
         <h1 className="text-3xl font-bold">Report received</h1>
         <div className="mt-6">
           <FormNotice kind="success">
@@ -55,12 +55,12 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
         <p className="mt-6">
           <a href={href}>Back to the {what}</a>
         </p>
-      </main>
+      </div>
     );
   }
   const errors: ReportFieldErrors = actionData?.fieldErrors ?? {};
   return (
-    <main className="mx-auto max-w-xl px-4 py-10">
+    <div className="mx-auto max-w-xl px-4 py-10">
       <h1 className="text-3xl font-bold">Report this {what}</h1>
       <p className="mt-2 text-muted">
         You are reporting the {what} <a href={href}>{target.title}</a>. Tell us which rule of our <Link to="/support/code-of-conduct">Code of Conduct</Link> it
@@ -110,6 +110,6 @@ export default function Report({ loaderData, actionData }: Route.ComponentProps)
           </button>
         </div>
       </Form>
-    </main>
+    </div>
   );
 }

@@ -13,6 +13,8 @@ export default [
   route("blog", "routes/blog-index.tsx"),
   route("blog/:slug", "routes/blog-post.tsx"),
   route("featured", "routes/featured.tsx"),
+  // Reporting a bio page or an opportunity, open to guests, no cookie (server/moderation/, ADR 0050).
+  route("report", "routes/report.tsx"),
   route("500", "routes/error-500.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
@@ -100,6 +102,9 @@ export default [
     route("sponsors/import", "routes/admin/sponsors/import.tsx"),
     route("sponsors/export.csv", "routes/admin/sponsors/export-csv.ts"),
     route("sponsors/:sponsorId", "routes/admin/sponsors/edit.tsx"),
+    route("reports", "routes/admin/reports.tsx"),
+    route("reports/:type/:id", "routes/admin/report-item.tsx"),
+    route("content", "routes/admin/content.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

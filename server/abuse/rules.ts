@@ -54,6 +54,15 @@ export const CHECKOUT_RATE_LIMITS = {
 } satisfies Record<string, RateLimitRule>;
 
 /**
+ * Reports of content (server/moderation/, ADR 0050): per client network (or account when signed
+ * in), counted only for a new report (a repeat of one still open is thanked, uncounted). Twenty an
+ * hour is more than any honest reporter sends; a flood from one network stops there.
+ */
+export const REPORT_RATE_LIMITS = {
+  network: { limit: 20, windowSeconds: hours(1) },
+} satisfies Record<string, RateLimitRule>;
+
+/**
  * How long any rate_limits row matters: longer than every window and backoff
  * memory above. Older rows are deleted (server/abuse/rate-limit.ts).
  */

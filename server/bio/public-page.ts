@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/db/client";
@@ -67,7 +67,8 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
       theme: bioPages.theme,
       updatedAt: bioPages.updatedAt,
       accountCompleted: connectedAccounts.completed,
-      ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
+      // A page staff took down answers exactly as a disabled owner's does ("unavailable", no payments).
+      ownerActive: sql<boolean>`(${ownerIsActive(bioPages.uid)} and ${bioPages.removedAt} is null)`.mapWith(Boolean),
       wallEnabled: bioPages.wallEnabled,
       goalTitle: bioPages.goalTitle,
       goalTarget: bioPages.goalTarget,
@@ -101,7 +102,7 @@ export async function listFeaturedPages(db: Db, limit = 12): Promise<BioPageCard
   const rows = await db
     .select({ customEnding: bioPages.customEnding, name: bioPages.name, blurb: bioPages.blurb, links: bioPages.links })
     .from(bioPages)
-    .where(and(isNotNull(bioPages.featuredAt), ownerIsActive(bioPages.uid)))
+    .where(and(isNotNull(bioPages.featuredAt), ownerIsActive(bioPages.uid), isNull(bioPages.removedAt)))
     .orderBy(desc(bioPages.featuredAt), bioPages.id)
     .limit(limit);
   return rows.map(({ links, ...page }) => {

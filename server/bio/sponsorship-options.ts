@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { opportunityPosts, profiles, type BioPageSponsorship } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
@@ -69,7 +69,7 @@ export async function publicSponsorshipOptions(db: Reader, uid: string, chosen: 
   if (!(await paymentsEnabledFor(db, uid))) return [];
   const ids = chosen.map((s) => s.post_id);
   const columns = { ...choiceColumns, description: opportunityPosts.description, bullets: opportunityPosts.bullets };
-  const rows = await db.select(columns).from(opportunityPosts).where(and(inArray(opportunityPosts.id, ids), eq(opportunityPosts.posterUid, uid)));
+  const rows = await db.select(columns).from(opportunityPosts).where(and(inArray(opportunityPosts.id, ids), eq(opportunityPosts.posterUid, uid), isNull(opportunityPosts.removedAt)));
   const posts = rows.map(({ bullets, ...post }) => ({ ...post, benefits: (bullets ?? []).map((b) => b.trim()).filter(Boolean) }));
   const byId = new Map(posts.map((p) => [p.id, p]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -3,6 +3,7 @@ import type { ReactElement } from "react";
 import type { MailMessage } from "./mailer";
 import { NotificationMail } from "./templates/NotificationMail";
 import { PaymentMail } from "./templates/PaymentMail";
+import { ReportOutcomeMail } from "./templates/ReportOutcomeMail";
 import { ResetPassword } from "./templates/ResetPassword";
 import { VerifyEmail } from "./templates/VerifyEmail";
 
@@ -156,4 +157,27 @@ export async function suspensionLiftedEmail({ to, site }: Omit<SuspensionEmailIn
     />,
   );
   return { to, subject: `Your ${site.appName} account is active again`, ...bodies, meta: { kind: "account-suspension-lifted" } };
+}
+
+type ReportOutcomeEmailInput = {
+  to: string;
+  site: EmailSite;
+  /** "the bio page maya" / "the opportunity “Summer tour”", as the reporter saw it. */
+  itemLabel: string;
+  outcome: "actioned" | "dismissed";
+  /** The reporting guidelines page, absolute. */
+  guidelinesUrl: string;
+};
+
+/** The outcome of a report, to each reporter who gave an address (ADR 0050). */
+export async function reportOutcomeEmail({ to, site, itemLabel, outcome, guidelinesUrl }: ReportOutcomeEmailInput): Promise<MailMessage> {
+  const paragraphs =
+    outcome === "actioned"
+      ? [`Thank you for your report of ${itemLabel}. We reviewed it and found that it broke our rules, so we took it down.`]
+      : [`Thank you for your report of ${itemLabel}. We reviewed it and found that it does not break our rules, so it stays up.`];
+  paragraphs.push("To protect everyone's privacy, we can't share more about the action we took. Thank you for helping keep the community safe.");
+  const bodies = await renderBodies(
+    <ReportOutcomeMail appName={site.appName} supportEmail={site.supportEmail} heading="We reviewed your report" paragraphs={paragraphs} buttonLabel="Read our reporting guidelines" url={guidelinesUrl} />,
+  );
+  return { to, subject: `Your report to ${site.appName}: we reviewed it`, ...bodies, meta: { kind: `report-${outcome}`, url: guidelinesUrl } };
 }

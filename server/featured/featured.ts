@@ -1,4 +1,4 @@
-import { and, desc, isNotNull } from "drizzle-orm";
+import { and, desc, isNotNull, isNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { opportunityPosts } from "#server/db/schema";
@@ -15,7 +15,7 @@ export async function listFeatured(db: Db, viewerUid: string | null, limit = 12)
     db
       .select(summaryColumns)
       .from(opportunityPosts)
-      .where(and(isNotNull(opportunityPosts.featuredAt), ownerIsActive(opportunityPosts.posterUid)))
+      .where(and(isNotNull(opportunityPosts.featuredAt), ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)))
       .orderBy(desc(opportunityPosts.featuredAt), opportunityPosts.id)
       .limit(limit),
     listFeaturedPages(db, limit),

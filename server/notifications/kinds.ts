@@ -14,6 +14,8 @@ export const NOTIFICATION_KINDS = [
   "pro-ended",
   "welcome",
   "hearts-daily",
+  "content-removed",
+  "content-restored",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -36,6 +38,9 @@ export const NOTIFICATION_CATALOGUE: Record<NotificationKind, KindEntry> = {
   "pro-started": { label: "Pro started", description: "Your Pro membership began (a receipt of sorts).", mailByDefault: true },
   "pro-renewal-failed": { label: "Pro renewal failed", description: "Your Pro membership could not be renewed.", mailByDefault: true },
   "pro-ended": { label: "Pro ended", description: "Your Pro membership ended.", mailByDefault: true },
+  // Staff took down or restored a bio page or opportunity (server/moderation/): always worth a mail by default.
+  "content-removed": { label: "Content removed", description: "Staff took down one of your bio pages or opportunities, with the reason.", mailByDefault: true },
+  "content-restored": { label: "Content restored", description: "Staff restored one of your bio pages or opportunities.", mailByDefault: true },
   "hearts-daily": { label: "Daily hearts", description: "Once a day, how many hearts your opportunities got the day before.", mailByDefault: false },
   // The verification mail already greeted them by mail; the welcome is an in-app note.
   welcome: { label: "Welcome", description: "Once, after you verify your email address.", mailByDefault: false },
@@ -51,6 +56,8 @@ export const PREFERENCE_ORDER: readonly NotificationKind[] = [
   "pro-started",
   "pro-renewal-failed",
   "pro-ended",
+  "content-removed",
+  "content-restored",
   "hearts-daily",
   "welcome",
   "general",

@@ -1,5 +1,5 @@
 import type { DomainError } from "#server/errors";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
@@ -20,7 +20,7 @@ export async function toggleHeart(db: Db, postId: string, uid: string): Promise<
     const [post] = await tx
       .select({ id: opportunityPosts.id })
       .from(opportunityPosts)
-      .where(and(eq(opportunityPosts.id, postId), ownerIsActive(opportunityPosts.posterUid)))
+      .where(and(eq(opportunityPosts.id, postId), ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)))
       .for("update");
     if (!post) return { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." } as const;
 

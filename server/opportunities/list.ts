@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableName, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gt, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, totals } from "#server/db/schema";
@@ -66,7 +66,7 @@ export async function withLikedFlags(db: Db, viewerUid: string | null, rows: Sum
  * A disabled account's posts are left out (ownerIsActive).
  */
 export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null): Promise<ListResult> {
-  const conditions: SQL[] = [ownerIsActive(opportunityPosts.posterUid)];
+  const conditions: SQL[] = [ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)];
   const tagFilter = hasEveryTag(query.tags);
   if (tagFilter) conditions.push(tagFilter);
   if (query.after) conditions.push(gt(opportunityPosts.id, query.after));

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts } from "#server/db/schema";
@@ -18,13 +18,19 @@ export type OpportunityDetail = OpportunitySummary & {
   datePosted: string;
   posterUid: string;
   posterName: string;
+  /** Set only for its poster when staff took it down: why. */
+  removedReason: string | null;
 };
 
-/** A post by its id; null when there is none, or its poster's account is disabled. */
+/**
+ * A post by its id; null when there is none, or its poster's account is disabled, or staff took
+ * it down (server/moderation/) and the viewer is not its poster, who still sees it, marked removed.
+ */
 export async function getOpportunity(db: Db, id: string, viewerUid: string | null): Promise<OpportunityDetail | null> {
   if (!isPostId(id)) return null;
   const [row] = await db.select().from(opportunityPosts).where(and(eq(opportunityPosts.id, id), ownerIsActive(opportunityPosts.posterUid)));
   if (!row) return null;
+  if (row.removedAt && row.posterUid !== viewerUid) return null;
   const liked = await heartedAmong(db, viewerUid, [id]);
   return {
     id: row.id,
@@ -46,6 +52,7 @@ export async function getOpportunity(db: Db, id: string, viewerUid: string | nul
     datePosted: row.datePosted.toISOString(),
     posterUid: row.posterUid,
     posterName: row.posterName,
+    removedReason: row.removedAt ? (row.removedReason ?? "") : null,
   };
 }
 
@@ -81,6 +88,7 @@ export async function listLikedBy(db: Db, uid: string, after: string | null): Pr
       and(
         eq(hearts.uid, uid),
         ownerIsActive(opportunityPosts.posterUid),
+        isNull(opportunityPosts.removedAt),
         cursor
           ? or(lt(hearts.createdAt, cursor.at), and(eq(hearts.createdAt, cursor.at), lt(hearts.id, cursor.id)))
           : undefined,

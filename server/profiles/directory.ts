@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, isNull, or, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { bioPages, connectedAccounts, profiles } from "#server/db/schema";
@@ -50,7 +50,7 @@ export async function listProfiles(db: Db, query: string, page: number): Promise
     .from(bioPages)
     .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
-    .where(and(ownerIsActive(bioPages.uid), pattern ? or(ilike(bioPages.name, pattern), ilike(profiles.name, pattern)) : undefined))
+    .where(and(ownerIsActive(bioPages.uid), isNull(bioPages.removedAt), pattern ? or(ilike(bioPages.name, pattern), ilike(profiles.name, pattern)) : undefined))
     .orderBy(sql`lower(${bioPages.name})`, asc(bioPages.customEnding))
     .limit(PROFILES_PAGE_SIZE + 1)
     .offset((page - 1) * PROFILES_PAGE_SIZE);

@@ -1,4 +1,4 @@
-import { count, desc } from "drizzle-orm";
+import { and, count, desc, isNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
 import { opportunityPosts } from "#server/db/schema";
@@ -32,7 +32,7 @@ async function opportunityEntries(db: Db, offset: number, limit: number): Promis
   const rows = await db
     .select({ id: opportunityPosts.id, updatedAt: opportunityPosts.updatedAt })
     .from(opportunityPosts)
-    .where(ownerIsActive(opportunityPosts.posterUid))
+    .where(and(ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)))
     .orderBy(desc(opportunityPosts.id))
     .offset(offset)
     .limit(limit);
@@ -57,7 +57,7 @@ export async function buildSitemap(
   if (options.part === null) {
     const newest = await opportunityEntries(db, 0, firstRoom + 1);
     if (newest.length <= firstRoom) return success({ xml: urlset(origin, [...pages, ...newest]) });
-    const [row] = await db.select({ posts: count() }).from(opportunityPosts).where(ownerIsActive(opportunityPosts.posterUid));
+    const [row] = await db.select({ posts: count() }).from(opportunityPosts).where(and(ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)));
     const parts = 1 + Math.ceil(Math.max(0, (row?.posts ?? 0) - firstRoom) / maxUrls);
     return success({ xml: sitemapIndex(origin, parts) });
   }

@@ -14,6 +14,11 @@ export const AUDIT_ACTIONS = [
   "sponsor_company.edit",
   "sponsor_company.retire",
   "sponsor_company.import",
+  "report.outcome",
+  "bio_page.remove",
+  "bio_page.restore",
+  "opportunity.remove",
+  "opportunity.restore",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

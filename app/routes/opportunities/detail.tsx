@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
 import { listHref } from "#isomorphic/opportunity-links";
+import { reportPath } from "#isomorphic/report-reasons";
 import { deleteOpportunity } from "#server/opportunities/mutations";
 import { getOpportunity } from "#server/opportunities/read";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
@@ -24,6 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     confirmDelete: new URL(request.url).searchParams.get("delete") === "confirm",
     locale: localeFrom(request.headers.get("Accept-Language")),
     appName: context.config.APP_NAME,
+    supportEmail: context.config.SUPPORT_EMAIL,
   };
 }
 
@@ -52,7 +54,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function OpportunityDetail({ loaderData }: Route.ComponentProps) {
-  const { post, isOwner, confirmDelete, locale, appName } = loaderData;
+  const { post, isOwner, confirmDelete, locale, appName, supportEmail } = loaderData;
   const deleting = useNavigation().formData?.get("intent") === "delete";
   return (
     <article className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -68,6 +70,17 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
         <HeartForm />
       </div>
 
+      {post.removedReason !== null ? (
+        <div className="mt-6">
+          <FormNotice>
+            <p className="font-semibold">Removed by our team</p>
+            <p className="mt-1">{`Only you can see this opportunity. Reason: ${post.removedReason}`}</p>
+            <p className="mt-1">
+              If you think we got it wrong, email {supportEmail} within 30 days with “Appeal” in the subject line (see our <Link to="/support/reporting">Reporting Guidelines</Link>).
+            </p>
+          </FormNotice>
+        </div>
+      ) : null}
       {isOwner ? (
         <div className="mt-6 flex flex-wrap gap-3">
           <Link to={`/app/opportunities/edit?docId=${post.id}`} className={`${secondaryButton} no-underline`}>
@@ -165,6 +178,13 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
           <p className="mt-2 text-muted">The poster left no contact details.</p>
         ) : null}
       </section>
+      {isOwner ? null : (
+        <p className="mt-8 text-sm">
+          <Link to={reportPath("opportunity", post.id)} className="text-muted">
+            Report this opportunity
+          </Link>
+        </p>
+      )}
     </article>
   );
 }

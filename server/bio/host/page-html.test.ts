@@ -211,3 +211,15 @@ describe("bio page pay actions", () => {
     expect(renderBioPage(page(), site, "v1")).toContain(`<div class="i" aria-hidden="true">M</div>`);
   });
 });
+
+describe("the Report link", () => {
+  it("is on every page, a plain link (no form, no script) to the app host's report form for that page", () => {
+    const html = renderBioPage(page({ customEnding: "maya_2" }), site, "v1");
+    expect(html).toContain(`<a href="https://sponsorgrid.example/report?page=maya_2" rel="nofollow">Report this page</a>`);
+    expect(html).not.toMatch(/<form|<script/i);
+  });
+
+  it("is not on the host's own 404", () => {
+    expect(renderNotFound(site)).not.toContain("Report this page");
+  });
+});

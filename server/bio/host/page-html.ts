@@ -1,4 +1,5 @@
 import { themeOf, type BioTheme } from "#isomorphic/bio-theme";
+import { reportPath } from "#isomorphic/report-reasons";
 import type { PublicBioPage } from "#server/bio/public-page";
 import { escapeHtml, type BioSite } from "./sections/escape";
 import { goalSection } from "./sections/goal";
@@ -37,8 +38,15 @@ function head(parts: { title: string; description: string; canonical?: string; e
   );
 }
 
-function footer(site: BioSite): string {
-  return `<footer><a href="${escapeHtml(site.publicOrigin)}/">Made with ${escapeHtml(site.appName)}</a></footer>`;
+/**
+ * The footer; a page's own adds "Report", a plain link to the app host's report form (no
+ * script, no cookie, no form on this host: ADR 0050).
+ */
+function footer(site: BioSite, reportEnding?: string): string {
+  const report = reportEnding
+    ? ` · <a href="${escapeHtml(`${site.publicOrigin}${reportPath("bio_page", reportEnding)}`)}" rel="nofollow">Report this page</a>`
+    : "";
+  return `<footer><a href="${escapeHtml(site.publicOrigin)}/">Made with ${escapeHtml(site.appName)}</a>${report}</footer>`;
 }
 
 /**
@@ -80,7 +88,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     linksSection(page) +
     sponsorshipsSection(page, site) +
     wallSection(page) +
-    `</main>${footer(site)}</body></html>`
+    `</main>${footer(site, page.customEnding)}</body></html>`
   );
 }
 

@@ -52,6 +52,11 @@ export const bioPages = pgTable(
     goalTarget: integer(),
     // When the current goal was set: only payments from then on count towards it (a new goal starts at zero).
     goalStartedAt: timestamp({ withTimezone: true }),
+    // Taken down by staff (server/moderation/): while set, the page answers "unavailable" like a disabled owner's.
+    removedAt: timestamp({ withTimezone: true }),
+    removedReason: text(),
+    // Who took it down (the staff member's email), for the back office's list.
+    removedBy: text(),
   },
   (t) => [
     check("bio_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),

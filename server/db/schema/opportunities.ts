@@ -36,6 +36,11 @@ export const opportunityPosts = pgTable(
     totalHearts: integer().notNull().default(0),
     // Set by staff to show the post on /featured.
     featuredAt: timestamp({ withTimezone: true }),
+    // Taken down by staff (server/moderation/): while set, only its poster sees it, marked removed with the reason.
+    removedAt: timestamp({ withTimezone: true }),
+    removedReason: text(),
+    // Who took it down (the staff member's email), for the back office's list.
+    removedBy: text(),
   },
   (t) => [
     check("opportunity_posts_id_format_check", sql`${t.id} ~ '^[0-9]{10}_[A-Za-z0-9]+$'`),

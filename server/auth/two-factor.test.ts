@@ -128,7 +128,7 @@ describe.each(ENGINES)("two-factor sign-in on %s", (engine) => {
     }
     ({ cookies } = await passwordStep("guess@example.com", "198.51.100.8"));
     const limited = await completeTwoFactorSignIn(deps, { code: await codeFor(secret), method: "app", ip: "198.51.100.8", headers: cookies });
-    expect(limited).toMatchObject({ kind: "ERROR", code: "resource-exhausted", message: expect.stringMatching(/^Too many wrong codes\. /) });
+    expect(limited).toMatchObject({ kind: "ERROR", code: "resource-exhausted", message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/) });
   });
 
   it("new recovery codes replace the old; turning it off signs in with the password alone", async () => {

@@ -188,7 +188,7 @@ export async function completeTwoFactorSignIn(
     [keys.network, TWO_FACTOR_RATE_LIMITS.network],
   ] as const) {
     const peeked = await peekRateLimit(deps.db, key, rule);
-    if (!peeked.allowed) return refusal("resource-exhausted", "TOO_MANY_CODES", `Too many wrong codes. ${retryMessage(peeked.retryAfterSeconds)}`);
+    if (!peeked.allowed) return refusal("resource-exhausted", "TOO_MANY_CODES", retryMessage(peeked.retryAfterSeconds));
   }
   const code = input.method === "app" ? normalisedCode(input.code) : input.code.trim();
   const wrong = input.method === "app" ? WRONG_CODE : WRONG_RECOVERY_CODE;
@@ -208,7 +208,7 @@ export async function completeTwoFactorSignIn(
     }
     if (reason === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" || reason === "INVALID_TWO_FACTOR_COOKIE") return EXPIRED;
     if (reason === "ACCOUNT_TEMPORARILY_LOCKED") {
-      return refusal("resource-exhausted", "TOO_MANY_CODES", "Too many wrong codes. Please wait 15 minutes before trying again.");
+      return refusal("resource-exhausted", "TOO_MANY_CODES", "Too many attempts. Please try again in 15 minutes.");
     }
     if (isAPIError(error) && error.statusCode === 409) return refusal("aborted", "TRY_AGAIN", "Please enter the code again.");
     throw error;

@@ -22,6 +22,9 @@ import { welcomeOnce } from "#server/notifications/welcome";
  */
 export const TWO_FACTOR_OPTIONS = {
   twoFactorCookieMaxAge: 10 * 60,
+  // Enrolling, turning off and new recovery codes ask for the password when the account has one;
+  // a Google-only account has none to give, and its session is its only credential.
+  allowPasswordless: true,
   backupCodeOptions: { amount: 10, length: 10 },
 } as const;
 

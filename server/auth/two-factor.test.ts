@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { Captcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
-import { session as sessionTable, user } from "#server/db/schema";
+import { account, session as sessionTable, user } from "#server/db/schema";
 import { createMailer } from "#server/email/mailer";
 import { createAuth } from "./auth";
 import { signInWithPassword, signUpWithPassword, type IdentityDeps } from "./flows";
@@ -140,6 +140,18 @@ describe.each(ENGINES)("two-factor sign-in on %s", (engine) => {
     expect((await twoFactorStanding(deps, userId)).enabled).toBe(false);
     const { result } = await passwordStep("off@example.com");
     expect(result.twoFactorRequired).toBeUndefined();
+  });
+
+  it("an account without a password (Google only) enrols without one; one with a password must give it", async () => {
+    const { userId, cookies } = await signedIn("google-only@example.com");
+    expect((await twoFactorStanding(deps, userId)).hasPassword).toBe(true);
+    expect(await startTwoFactorEnrolment(deps, { userId, password: "", headers: cookies })).toMatchObject({ kind: "ERROR", code: "invalid-argument" });
+    await database.db.delete(account).where(eq(account.userId, userId));
+    expect((await twoFactorStanding(deps, userId)).hasPassword).toBe(false);
+    const started = await startTwoFactorEnrolment(deps, { userId, password: "", headers: cookies });
+    expect(started.kind).toBe("SUCCESS");
+    const confirmed = await confirmTwoFactorEnrolment(deps, { userId, code: await codeFor(started.kind === "SUCCESS" ? started.secret : ""), headers: cookies });
+    expect(confirmed.kind).toBe("SUCCESS");
   });
 
   it("with no password step in this browser, the code step says to sign in again", async () => {

@@ -2,12 +2,12 @@ import { isAPIError } from "better-auth/api";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { rateLimitSubject } from "#server/abuse/client-ip";
 import { consumeRateLimit, peekRateLimit, rateLimitKey, retryMessage } from "#server/abuse/rate-limit";
 import { TWO_FACTOR_RATE_LIMITS } from "#server/abuse/rules";
 import type { Db } from "#server/db/client";
-import { twoFactor, user } from "#server/db/schema";
+import { account, twoFactor, user } from "#server/db/schema";
 import { fieldRefusal, refusal, success, type Result } from "#server/errors";
 import type { Auth } from "./auth";
 import { readCookie, verifiedValue } from "./session";
@@ -23,7 +23,8 @@ export type TwoFactorDeps = { db: Db; auth: Auth };
 /** The name the app shows beside the code; also the QR code's content. */
 export type Enrolment = { uri: string; secret: string };
 
-export type TwoFactorStanding = { enabled: boolean; recoveryCodesLeft: number | null; pending: Enrolment | null };
+/** `hasPassword`: the forms ask for it; a Google-only account has none (and is not asked). */
+export type TwoFactorStanding = { enabled: boolean; hasPassword: boolean; recoveryCodesLeft: number | null; pending: Enrolment | null };
 
 const WRONG_PASSWORD = () => fieldRefusal({ password: "That password is not right. Please try again." });
 const WRONG_CODE = refusal("invalid-argument", "WRONG_CODE", "That code is not right. Check the app and try the newest code.");
@@ -62,17 +63,23 @@ async function enrolmentOf(deps: TwoFactorDeps, userId: string, encrypted: strin
 /** Whether the account has two-factor sign-in, how many recovery codes are left, or an enrolment waiting for its first code. */
 export async function twoFactorStanding(deps: TwoFactorDeps, userId: string): Promise<TwoFactorStanding> {
   const [row] = await deps.db
-    .select({ enabled: user.twoFactorEnabled, secret: twoFactor.secret, verified: twoFactor.verified })
+    .select({
+      enabled: user.twoFactorEnabled,
+      secret: twoFactor.secret,
+      verified: twoFactor.verified,
+      hasPassword: sql<boolean>`exists (select 1 from ${account} where ${account.userId} = ${user.id} and ${account.providerId} = 'credential' and ${account.password} is not null)`,
+    })
     .from(user)
     .leftJoin(twoFactor, eq(twoFactor.userId, user.id))
     .where(eq(user.id, userId));
-  if (!row) return { enabled: false, recoveryCodesLeft: null, pending: null };
+  if (!row) return { enabled: false, hasPassword: false, recoveryCodesLeft: null, pending: null };
+  const hasPassword = Boolean(row.hasPassword);
   if (row.enabled) {
     const codes = await deps.auth.api.viewBackupCodes({ body: { userId } }).catch(() => null);
-    return { enabled: true, recoveryCodesLeft: codes ? codes.backupCodes.length : null, pending: null };
+    return { enabled: true, hasPassword, recoveryCodesLeft: codes ? codes.backupCodes.length : null, pending: null };
   }
   const pending = row.secret && row.verified === false ? await enrolmentOf(deps, userId, row.secret) : null;
-  return { enabled: false, recoveryCodesLeft: null, pending };
+  return { enabled: false, hasPassword, recoveryCodesLeft: null, pending };
 }
 
 /** Step one of enrolment: the password, then a new secret (not yet in force) for the app. */
@@ -80,9 +87,8 @@ export async function startTwoFactorEnrolment(
   deps: TwoFactorDeps,
   input: { userId: string; password: string; headers: Headers },
 ): Promise<Result<Enrolment>> {
-  if (!input.password) return fieldRefusal({ password: "Enter your password." });
   try {
-    await deps.auth.api.enableTwoFactor({ body: { password: input.password }, headers: input.headers });
+    await deps.auth.api.enableTwoFactor({ body: { password: input.password || undefined }, headers: input.headers });
   } catch (error) {
     const code = codeOf(error);
     if (code === "INVALID_PASSWORD" || code === "CREDENTIAL_ACCOUNT_NOT_FOUND") return WRONG_PASSWORD();
@@ -121,9 +127,8 @@ export async function turnOffTwoFactor(
   deps: TwoFactorDeps,
   input: { password: string; headers: Headers },
 ): Promise<Result<{ headers: Headers }>> {
-  if (!input.password) return fieldRefusal({ password: "Enter your password." });
   try {
-    const { headers } = await deps.auth.api.disableTwoFactor({ body: { password: input.password }, headers: input.headers, returnHeaders: true });
+    const { headers } = await deps.auth.api.disableTwoFactor({ body: { password: input.password || undefined }, headers: input.headers, returnHeaders: true });
     return success({ headers });
   } catch (error) {
     const code = codeOf(error);
@@ -137,9 +142,8 @@ export async function newRecoveryCodes(
   deps: TwoFactorDeps,
   input: { password: string; headers: Headers },
 ): Promise<Result<{ recoveryCodes: string[] }>> {
-  if (!input.password) return fieldRefusal({ password: "Enter your password." });
   try {
-    const { backupCodes } = await deps.auth.api.generateBackupCodes({ body: { password: input.password }, headers: input.headers });
+    const { backupCodes } = await deps.auth.api.generateBackupCodes({ body: { password: input.password || undefined }, headers: input.headers });
     return success({ recoveryCodes: backupCodes });
   } catch (error) {
     const code = codeOf(error);

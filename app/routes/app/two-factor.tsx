@@ -40,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     appName: context.config.APP_NAME,
     next: nextOf(new URL(request.url).searchParams.get("next")),
     enabled: standing.enabled,
+    hasPassword: standing.hasPassword,
     recoveryCodesLeft: standing.recoveryCodesLeft,
     pending: standing.pending ? await shown(standing.pending) : null,
   };
@@ -93,11 +94,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Two-factor sign-in", noindex: true });
 
-function PasswordForm({ intent, label, error, danger = false }: { intent: string; label: string; error?: string; danger?: boolean }) {
+function PasswordForm({ intent, label, error, danger = false, hasPassword }: { intent: string; label: string; error?: string; danger?: boolean; hasPassword: boolean }) {
   const busy = useNavigation().formData?.get("intent") === intent;
   return (
     <Form method="post" noValidate className="mt-4 space-y-3">
-      <TextField label="Your password" name="password" type="password" autoComplete="current-password" aria-required="true" error={error} id={`${intent}-password`} />
+      {hasPassword ? (
+        <TextField label="Your password" name="password" type="password" autoComplete="current-password" aria-required="true" error={error} id={`${intent}-password`} />
+      ) : error ? (
+        <FormNotice>{error}</FormNotice>
+      ) : null}
       <button type="submit" name="intent" value={intent} className={danger ? secondaryButton : primaryButton} disabled={busy}>
         {label}
       </button>
@@ -106,7 +111,7 @@ function PasswordForm({ intent, label, error, danger = false }: { intent: string
 }
 
 export default function TwoFactorSetup({ loaderData, actionData }: Route.ComponentProps) {
-  const { appName, next, enabled, recoveryCodesLeft } = loaderData;
+  const { appName, next, enabled, recoveryCodesLeft, hasPassword } = loaderData;
   const enrolment = actionData?.enrolment ?? loaderData.pending;
   const passwordError = (intent: string) => (actionData?.intent === intent ? actionData.passwordError : undefined);
   const confirming = useNavigation().formData?.get("intent") === "confirm";
@@ -159,14 +164,14 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
               {recoveryCodesLeft === null ? "" : `${recoveryCodesLeft} unused recovery ${recoveryCodesLeft === 1 ? "code" : "codes"} left. `}
               New codes replace all the old ones.
             </p>
-            <PasswordForm intent="regenerate" label="Get new recovery codes" error={passwordError("regenerate")} />
+            <PasswordForm intent="regenerate" label="Get new recovery codes" error={passwordError("regenerate")} hasPassword={hasPassword} />
           </section>
           <section aria-labelledby="off-heading" className="mt-10">
             <h2 id="off-heading" className="text-xl font-bold">
               Turn off two-factor sign-in
             </h2>
             <p className="mt-2">Signing in will ask for your password only. Staff cannot open the back office without it.</p>
-            <PasswordForm intent="off" label="Turn off two-factor sign-in" error={passwordError("off")} danger />
+            <PasswordForm intent="off" label="Turn off two-factor sign-in" error={passwordError("off")} danger hasPassword={hasPassword} />
           </section>
         </>
       ) : enrolment ? (
@@ -204,8 +209,8 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
           <h2 id="start-heading" className="text-xl font-bold">
             Set up an authenticator app
           </h2>
-          <p className="mt-2">Enter your password to get the QR code for your app.</p>
-          <PasswordForm intent="start" label="Set up two-factor sign-in" error={passwordError("start")} />
+          <p className="mt-2">{hasPassword ? "Enter your password to get the QR code for your app." : "Get the QR code for your app."}</p>
+          <PasswordForm intent="start" label="Set up two-factor sign-in" error={passwordError("start")} hasPassword={hasPassword} />
         </section>
       )}
     </div>

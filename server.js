@@ -9,15 +9,19 @@ if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   process.exit(1);
 }
 
-const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand } = await import("./build/server/index.js");
+const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand, runAdminCommand } = await import(
+  "./build/server/index.js"
+);
 
 // `node server.js backup [--out FILE]` and `node server.js restore FILE [--force]`: the backup
 // commands where there is no npm or tsx (the image, a release folder). README "Backups and restore".
 const [command, ...args] = process.argv.slice(2);
 if (command === "backup") process.exit(await backupCommand(args));
 if (command === "restore") process.exit(await restoreCommand(args));
+// `node server.js admin grant EMAIL|revoke EMAIL|list`: who is staff (README "Back office").
+if (command === "admin") process.exit(await runAdminCommand(args));
 if (command !== undefined) {
-  console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore\`.`);
+  console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore|admin\`.`);
   process.exit(2);
 }
 

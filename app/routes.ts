@@ -21,6 +21,8 @@ export default [
 
   // Identity (SPEC §2.2, §2.5, §4)
   route("signin", "routes/auth/signin.tsx"),
+  // The second step of a sign-in with two-factor (ADR 0049).
+  route("signin/two-factor", "routes/auth/two-factor.tsx"),
   route("signup", "routes/auth/signup.tsx"),
   route("signout", "routes/auth/signout.tsx"),
   route("reset-password", "routes/auth/reset-password.tsx"),
@@ -32,6 +34,8 @@ export default [
   route("app/account/pro-portal", "routes/app/pro-portal.ts"),
   // The profile photo, one per person (server/media/): the editor and My Account post here.
   route("app/account/photo", "routes/app/photo.tsx"),
+  // Two-factor sign-in with an authenticator app, for everyone; staff are sent here first (ADR 0049).
+  route("app/account/two-factor", "routes/app/two-factor.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 

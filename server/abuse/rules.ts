@@ -38,6 +38,17 @@ export const SIGN_IN_POLICY = {
 };
 
 /**
+ * Wrong two-factor codes at sign-in (docs/decisions/0049-two-factor-and-admin-command.md): only
+ * failures count, so the owner typing the right code is never slowed. Per account, a handful in
+ * a quarter hour (a six-digit code cannot be guessed in that many); per network, more, for an
+ * office behind one address. The plugin also ends a challenge after five wrong codes.
+ */
+export const TWO_FACTOR_RATE_LIMITS = {
+  account: { limit: 5, windowSeconds: minutes(15) },
+  network: { limit: 20, windowSeconds: minutes(15) },
+} satisfies Record<string, RateLimitRule>;
+
+/**
  * Sponsor checkouts (docs/decisions/0027-checkout-and-receipt-limits.md).
  * Only checkouts that make a new provider session count: the same browser
  * sending the same form again gets its open checkout back, uncounted.

@@ -1,18 +1,33 @@
 import { betterAuth } from "better-auth";
 import { getOAuthState } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { genericOAuth } from "better-auth/plugins";
+import { genericOAuth, twoFactor as twoFactorPlugin } from "better-auth/plugins";
 import { and, eq, like } from "drizzle-orm";
 import type { Logger } from "pino";
 import { createProfileForNewUser, parseUserType, recordSignupType } from "#server/accounts/profiles";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
-import { account, session, user, verification } from "#server/db/schema";
+import { account, session, twoFactor, user, verification } from "#server/db/schema";
 import type { Mailer } from "#server/email/mailer";
 import { passwordResetEmail, verificationEmail } from "#server/email/messages";
+import { oauthTwoFactor } from "#server/auth/oauth-two-factor";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { welcomeOnce } from "#server/notifications/welcome";
 import { liftIfExpired } from "#server/staff/suspensions";
+
+/**
+ * better-auth's two-factor plugin (ADR 0049): an authenticator app (TOTP) with ten recovery
+ * codes, offered to everyone and required of staff. The half-signed-in state between password
+ * and code is a signed `two_factor` cookie naming a short-lived verification row, never a session.
+ * No trusted devices: every sign-in asks for the code.
+ */
+export const TWO_FACTOR_OPTIONS = {
+  twoFactorCookieMaxAge: 10 * 60,
+  // Enrolling, turning off and new recovery codes ask for the password when the account has one;
+  // a Google-only account has none to give, and its session is its only credential.
+  allowPasswordless: true,
+  backupCodeOptions: { amount: 10, length: 10 },
+} as const;
 
 export type AuthDependencies = { db: Db; config: Config; secret: string; mailer: Mailer; logger: Logger };
 
@@ -65,7 +80,7 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
       level: "warn",
       log: (level, message, ...args) => logger[level]({ args }, `auth: ${message}`),
     },
-    database: drizzleAdapter(db, { provider: "pg", schema: { user, session, account, verification } }),
+    database: drizzleAdapter(db, { provider: "pg", schema: { user, session, account, verification, twoFactor } }),
     user: {
       additionalFields: { disabled: { type: "boolean", required: false, defaultValue: false, input: false } },
     },
@@ -142,7 +157,8 @@ export function createAuth({ db, config, secret, mailer, logger }: AuthDependenc
         },
       },
     },
-    plugins: google ? [google] : [],
+    // oauthTwoFactor after Google's: a Google sign-in of a two-factor account asks for the code too.
+    plugins: [twoFactorPlugin(TWO_FACTOR_OPTIONS), ...(google ? [google, oauthTwoFactor(TWO_FACTOR_OPTIONS.twoFactorCookieMaxAge)] : [])],
   });
 }
 

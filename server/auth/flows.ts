@@ -67,7 +67,8 @@ export async function settleDetachedWork(): Promise<void> {
   while (detachedWork.size > 0) await Promise.all([...detachedWork]);
 }
 
-export type FlowSuccess = { kind: "SUCCESS"; headers: Headers };
+/** `twoFactorRequired`: the password was right and the account asks for its second step next. */
+export type FlowSuccess = { kind: "SUCCESS"; headers: Headers; twoFactorRequired?: true };
 
 const emailSchema = z.email();
 
@@ -199,6 +200,9 @@ export async function signInWithPassword(
     // The owner is in: their network's attempt is given back and the account's failures are forgotten.
     await releaseBackoffAttempt(deps.db, addressKey);
     await clearRateLimit(deps.db, signInKeys.accountFailures(email));
+    // Two-factor sign-in (ADR 0049): better-auth made no session, only the signed `two_factor`
+    // cookie of the second step, which /signin/two-factor completes.
+    if ("twoFactorRedirect" in response) return { kind: "SUCCESS", headers, twoFactorRequired: true };
     if (!response.user.emailVerified) {
       await deps.auth.api.sendVerificationEmail({ body: { email } }).catch(() => undefined);
     }

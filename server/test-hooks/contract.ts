@@ -54,7 +54,7 @@ export type SignInFailure = { description: string | null; subtype: string | null
 export type IdentityAnswer = SignInFailure[] | { disabled: string } | { enabled: string };
 
 /** `staff`: the account becomes staff with two-factor sign-in (server/test-hooks/staff.ts). */
-export type StaffQuery = { email: string };
+export type StaffQuery = { email: string; twoFactor?: "off" };
 export type StaffAnswer = { uid: string; totpSecret: string | null };
 
 // --- Bio pages ---

@@ -1,5 +1,7 @@
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import type { ReceivedMail } from "#tests/support/smtp-sink";
@@ -104,12 +106,30 @@ export async function signUpVerified(page: Page, options: { prefix: string; name
   return { email, password };
 }
 
+/** The code an authenticator app shows now for this secret (base32), as the two-factor step takes it. */
+export async function totpCode(secret: string): Promise<string> {
+  return createOTP(base32.decode(secret)).totp();
+}
+
+/** The second step of a sign-in: the code page, a code from the app (ADR 0049). */
+export async function enterTwoFactorCode(page: Page, secret: string) {
+  await expect(page).toHaveURL(/\/signin\/two-factor/);
+  await page.getByLabel("6-digit code").fill(await totpCode(secret));
+  await page.getByRole("button", { name: "Verify" }).click();
+}
+
 /**
- * A new staff member (as `npm run admin -- grant` makes one) with two-factor sign-in, signed in
- * on `page`: the back office at /app/admin opens for them.
+ * A new staff member (as `npm run admin -- grant` makes one) with an authenticator app enrolled,
+ * signed in on `page` through the real two-factor step (password, then a code computed from the
+ * secret): the back office at /app/admin opens for them.
  */
-export async function signInAsStaff(page: Page): Promise<{ email: string; password: string; uid: string; totpSecret: string | null }> {
+export async function signInAsStaff(page: Page): Promise<{ email: string; password: string; uid: string; totpSecret: string }> {
   const account = await signUpVerified(page, { prefix: "staff", name: "Sam Staff" });
   const staff = await testHooks(page.request).makeStaff(account.email);
-  return { ...account, ...staff };
+  // Signed out, then in again as staff do: the password, then the code.
+  await page.context().clearCookies();
+  await signIn(page, account.email, account.password);
+  await enterTwoFactorCode(page, staff.totpSecret!);
+  await expect(page).toHaveURL("/app");
+  return { ...account, uid: staff.uid, totpSecret: staff.totpSecret! };
 }

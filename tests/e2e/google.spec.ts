@@ -1,4 +1,5 @@
-import { expect, linkIn, setGoogleIdentity, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
+import { enterTwoFactorCode, expect, linkIn, setGoogleIdentity, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 // One stand-in Google: its "current user" is shared, so these run one at a time.
 test.describe.configure({ mode: "serial" });
@@ -91,4 +92,22 @@ test("a Google-only account deletes itself by typing its email address, as it ha
   await continueWithGoogle(page, "/signin?redirectTo=%2Fapp%2Faccount");
   await expect(page).toHaveURL("/app/account");
   await expect(page.getByRole("region", { name: "Account Info" })).toContainText("No type chosen");
+});
+
+test("a Google sign-in of an account with two-factor asks for the code too, and is not signed in before it", async ({ page }) => {
+  const email = uniqueEmail("google-2fa");
+  await setGoogleIdentity({ email, name: "Tess Twofactor", email_verified: true });
+  await continueWithGoogle(page, "/signin?redirectTo=%2Fapp%2Faccount");
+  await expect(page).toHaveURL("/app/account");
+  const { totpSecret } = await testHooks(page.request).makeStaff(email);
+  await page.context().clearCookies();
+
+  await continueWithGoogle(page, "/signin?redirectTo=%2Fapp%2Faccount");
+  await expect(page).toHaveURL("/signin/two-factor?redirectTo=%2Fapp%2Faccount");
+  const probe = await page.request.get("/app/account", { maxRedirects: 0 });
+  expect(probe.status()).toBe(302);
+  expect(probe.headers()["location"]).toMatch(/^\/signin\?/);
+  await enterTwoFactorCode(page, totpSecret!);
+  await expect(page).toHaveURL("/app/account");
+  await expect(page.getByRole("region", { name: "Account Info" })).toContainText(email);
 });

@@ -61,8 +61,8 @@ export function testHooks(request: APIRequestContext) {
     /** Disables an account as staff would: its sessions end at once. */
     disableAccount: (email: string) => call<{ disabled: string }>("identity", { do: "disable", email }),
     enableAccount: (email: string) => call<{ enabled: string }>("identity", { do: "enable", email }),
-    /** Makes the account staff with two-factor sign-in (its authenticator secret, once wired). */
-    makeStaff: (email: string) => call<StaffAnswer>("staff", { email }),
+    /** Makes the account staff with an authenticator app enrolled (its base32 secret); `twoFactor: "off"` grants only. */
+    makeStaff: (email: string, options: { twoFactor?: "off" } = {}) => call<StaffAnswer>("staff", { email, twoFactor: options.twoFactor }),
 
     /** The signed-in owner's new bio page with seeded views and clicks (none with `empty`). */
     insightsPage: (options: { name?: string; empty?: boolean } = {}) => call<InsightsPageAnswer>("insightsPage", { name: options.name, empty: options.empty ? 1 : undefined }),

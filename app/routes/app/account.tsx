@@ -24,10 +24,11 @@ import { redirectWithToast, toastCookie } from "#server/http/toast-cookie";
 import type { Route } from "./+types/account";
 import { answerRefusal } from "#page-kit/respond.server";
 import { domainError } from "#server/errors";
+import { hasTwoFactor } from "#server/auth/two-factor";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [profile, accountType, payout, pro, customerId, mail, deletionProof, photoId] = await Promise.all([
+  const [profile, accountType, payout, pro, customerId, mail, deletionProof, photoId, twoFactorOn] = await Promise.all([
     getProfile(context.db, user.id),
     accountTypeOf(context.db, user.id),
     payoutAccountOf(context.db, user.id),
@@ -36,6 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mailPreferencesOf(context.db, user.id),
     deletionProofKind(context.db, user.id),
     profilePhotoOf(context.db, user.id),
+    hasTwoFactor(context.db, user.id),
   ]);
   return {
     user: { id: user.id, email: user.email, name: user.name },
@@ -47,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     proLine: proLine(pro),
     hasBillingCustomer: customerId !== null,
     deletionProof,
+    twoFactorOn,
     notificationRows: PREFERENCE_ORDER.map((kind) => ({ kind, ...NOTIFICATION_CATALOGUE[kind], mail: mail[kind] })),
   };
 }
@@ -157,7 +160,7 @@ function CollectTips({ state, providerName }: { state: "none" | "incomplete" | "
 }
 
 export default function MyAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profileName, photoId, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows, deletionProof } = loaderData;
+  const { user, profileName, photoId, accountType, payoutState, providerName, proLine, hasBillingCustomer, notificationRows, deletionProof, twoFactorOn } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "profile";
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -218,6 +221,17 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
               {saving ? "Saving..." : "Save"}
             </button>
           </Form>
+        </Section>
+
+        <Section title="Two-factor sign-in" anchor="two-factor" className="scroll-mt-20 md:col-span-2">
+          <p>
+            {twoFactorOn
+              ? "On: signing in asks for your password and a code from your authenticator app."
+              : "Off: add a code from an authenticator app to your password, so a stolen password alone cannot sign in."}
+          </p>
+          <p className="mt-3">
+            <Link to="/app/account/two-factor">{twoFactorOn ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}</Link>
+          </p>
         </Section>
 
         <Section title="Profile Photo" anchor="photo" className="scroll-mt-20 md:col-span-2">

@@ -84,6 +84,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const errorDetail = "detail" in result ? result.detail : undefined;
     return answerRefusal<ActionResult>(result, { error: result.message, errorDetail, email, captchaRequired });
   }
+  if (result.twoFactorRequired) {
+    throw redirect(`/signin/two-factor?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: cookieHeaders(result.headers) });
+  }
   throw redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 // Tables owned by better-auth (user, session, account, verification). Field
 // names are the ones its drizzle adapter expects; columns are snake_case.
@@ -75,4 +75,24 @@ export const verification = pgTable(
     ...timestamps,
   },
   (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// better-auth's two-factor plugin: one authenticator app per account. The secret and the recovery
+// codes are stored encrypted with the auth secret; each recovery code is removed once used.
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text().primaryKey(),
+    secret: text().notNull(),
+    backupCodes: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    // False until the first code from the app confirms the enrolment.
+    verified: boolean().default(true),
+    // The plugin's own lock after many wrong codes in a row (besides server/abuse limits).
+    failedVerificationCount: integer().default(0),
+    lockedUntil: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
 );

@@ -58,7 +58,7 @@ function storyEvents(story: Story, s: SeededSession, refundVia: "both" | "charge
         ...(refundVia !== "charge" ? [events.refundUpdated(s, "succeeded")] : []),
       ];
     case "disputed":
-      return [paid, events.disputeCreated(s)];
+      return [paid, events.disputeChanged(s)];
     case "refundFailed":
       return [paid, events.refundUpdated(s, "failed")];
   }

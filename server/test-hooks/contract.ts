@@ -77,11 +77,12 @@ export type SandboxQuery =
   | { do: "account" }
   | { do: "checkout"; amount?: number; email?: string }
   | { do: "login"; account: string }
-  | { do: "dispute"; payment: string }
+  | { do: "dispute"; payment: string; outcome?: "open" | "won" | "lost" }
   | { do: "state"; checkout: string };
 export type SandboxAccountAnswer = { accountId: string; url: string };
 export type SandboxCheckoutAnswer = { accountId: string; checkoutId: string; url: string };
 export type SandboxLoginAnswer = { url: string };
+export type SandboxDisputeAnswer = { disputeId: string };
 export type SandboxCheckoutState = {
   status: string;
   payments: { id: string; amount: number; fee: number; net: number }[];

@@ -182,8 +182,14 @@ export function paymentHooks(deps: TestHooksDeps): Router {
         }
         case "login":
           return provider.createLoginLink({ accountId: query.get("account") ?? "" });
-        case "dispute":
-          return provider.openDispute({ paymentIntentId: query.get("payment") ?? "" });
+        case "dispute": {
+          // outcome: absent or "open" opens the dispute; "won" / "lost" closes the payment's dispute so.
+          const paymentIntentId = query.get("payment") ?? "";
+          const outcome = query.get("outcome") ?? "open";
+          if (outcome === "won" || outcome === "lost") return provider.closeDispute({ paymentIntentId, outcome });
+          if (outcome !== "open") throw new HookRefusal(400, "outcome is open, won or lost");
+          return provider.openDispute({ paymentIntentId });
+        }
         case "state": {
           const id = query.get("checkout") ?? "";
           const [checkout] = await deps.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));

@@ -9,6 +9,14 @@ export function formatDeadline(date: Date): string {
   return date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 }
 
+/** The line a payment card shows under its "Disputed" badge. */
+export function disputeLine(dispute: Pick<DisputeRow, "status" | "evidenceDueBy">): { open: boolean; text: string } {
+  if (dispute.status === "won") return { open: false, text: "Dispute won" };
+  if (dispute.status === "lost") return { open: false, text: "Dispute lost" };
+  const due = dispute.evidenceDueBy ? `evidence due by ${formatDeadline(dispute.evidenceDueBy)}` : "evidence requested";
+  return { open: true, text: `Disputed: ${due}${dispute.status === "under_review" ? " (under review)" : ""}` };
+}
+
 const sponsor = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
 
 /**

@@ -1,4 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
+import { refusal, success, type Refusal, type Result } from "#server/errors";
 import type { Db } from "#server/db/client";
 import { sandboxDisputes, sandboxPayments } from "#server/payments/sandbox/schema";
 import { missing, SandboxRequestError } from "./errors";
@@ -89,4 +90,31 @@ export async function sandboxDisputesByPayment(db: Db, paymentIntentIds: string[
   if (paymentIntentIds.length === 0) return new Map();
   const rows = await db.select().from(sandboxDisputes).where(inArray(sandboxDisputes.paymentIntentId, paymentIntentIds));
   return new Map(rows.map((row) => [row.paymentIntentId, row]));
+}
+
+export type DashboardDisputeIntent = "dispute" | "won" | "lost";
+
+/**
+ * The payouts dashboard's test actions: pretend to be the sponsor's bank and
+ * open a dispute on one of this account's payments, or decide it. Another
+ * account's payment is not found; a refunded one cannot be disputed.
+ */
+export async function applyDashboardDisputeAction(
+  db: Db,
+  input: { accountId: string; paymentIntentId: string; intent: DashboardDisputeIntent },
+  now: Date,
+): Promise<Result<{ message: string }, Refusal<"not-found", "NO_SUCH_PAYMENT", object> | Refusal<"aborted", "NOT_DISPUTABLE", object>>> {
+  const [payment] = await db.select({ id: sandboxPayments.id }).from(sandboxPayments).where(and(eq(sandboxPayments.id, input.paymentIntentId), eq(sandboxPayments.accountId, input.accountId)));
+  if (!payment) return refusal("not-found", "NO_SUCH_PAYMENT", "There is no such payment on this account.");
+  try {
+    if (input.intent === "dispute") {
+      await disputeSandboxPayment(db, { paymentIntentId: payment.id }, now);
+      return success({ message: "The sponsor's bank disputed the payment: the amount and a $15.00 dispute fee were withdrawn." });
+    }
+    await closeSandboxDispute(db, { paymentIntentId: payment.id, outcome: input.intent }, now);
+    return success({ message: input.intent === "won" ? "The bank decided for the creator: the amount was returned (the fee was not)." : "The bank decided for the sponsor: the amount stays with them." });
+  } catch (error) {
+    if (error instanceof SandboxRequestError) return refusal("aborted", "NOT_DISPUTABLE", error.message);
+    throw error;
+  }
 }

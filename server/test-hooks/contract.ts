@@ -94,7 +94,8 @@ export type SponsorPaymentsQuery = { paid?: number; pending?: number; amount?: n
 export type SponsorPaymentsMade = { ending: string; paid: string[]; pending: string[] };
 export type SponsorSessionState = {
   status: string;
-  entries: { kind: string; gross: number }[];
+  paymentIntentId: string | null;
+  entries: { kind: string; gross: number; providerFee: number; providerReference: string }[];
   refundRequest: { status: string; attempt: number } | null;
   sandboxRefunds: number;
 };

@@ -109,6 +109,7 @@ export default [
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:type/:id", "routes/admin/report-item.tsx"),
     route("content", "routes/admin/content.tsx"),
+    route("disputes", "routes/admin/disputes.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

@@ -127,7 +127,7 @@ describe.each(ENGINES)("wall and goal on %s", (engine) => {
     const refunded = await support(db, page, { amount: 2_500, status: "refunded" });
     await refund(db, refunded);
     const disputed = await support(db, page, { amount: 4_000, status: "disputed" });
-    await recordDispute(db, { sessionId: disputed.id, disputeId: `dp_${rand()}`, amount: 4_000, currency: "usd", payment: { gross: 4_000, platformFee: 0 } });
+    await recordDispute(db, { sessionId: disputed.id, disputeId: `dp_${rand()}`, amount: 4_000, providerFee: 1_500, currency: "usd", payment: { gross: 4_000, platformFee: 0 } });
     await support(db, page, { amount: 9_900, currency: "eur" });
     await support(db, page, { amount: 7_000, status: "pending" });
     await support(db, other, { amount: 50_000 });
@@ -151,7 +151,7 @@ describe.each(ENGINES)("wall and goal on %s", (engine) => {
     const lone = await creator(db);
     const twice = await support(db, lone, { amount: 3_000, status: "disputed" });
     await refund(db, twice);
-    await recordDispute(db, { sessionId: twice.id, disputeId: `dp_${rand()}`, amount: 3_000, currency: "usd", payment: { gross: 3_000, platformFee: 0 } });
+    await recordDispute(db, { sessionId: twice.id, disputeId: `dp_${rand()}`, amount: 3_000, providerFee: 1_500, currency: "usd", payment: { gross: 3_000, platformFee: 0 } });
     expect(await goalRaised(db, lone.pageId, null)).toBe(0);
   });
 

@@ -75,8 +75,8 @@ function paymentOutcome(event: PaymentEvent): [kind: string, outcome: string] | 
       return ["checkout", "failed"];
     case "checkout.expired":
       return ["checkout", "expired"];
-    case "dispute.created":
-      return ["checkout", "disputed"];
+    case "dispute.changed":
+      return ["dispute", event.status];
     case "charge.refunded":
       return ["refund", "succeeded"];
     case "refund.updated":

@@ -5,7 +5,7 @@ import { checkoutAsyncPaymentFailed } from "#server/payment-webhooks/handlers/ch
 import { checkoutAsyncPaymentSucceeded } from "#server/payment-webhooks/handlers/checkout-async-payment-succeeded";
 import { checkoutCompleted } from "#server/payment-webhooks/handlers/checkout-completed";
 import { checkoutExpired } from "#server/payment-webhooks/handlers/checkout-expired";
-import { disputeCreated } from "#server/payment-webhooks/handlers/dispute-created";
+import { disputeChanged } from "#server/payment-webhooks/handlers/dispute-changed";
 import { proCustomerChanged } from "#server/payment-webhooks/handlers/pro-customer-changed";
 import { refundUpdated } from "#server/payment-webhooks/handlers/refund-updated";
 import type { Handler } from "./types";
@@ -18,7 +18,7 @@ export const HANDLERS: { [T in PaymentEventType]: Handler<T, unknown> } = {
   "checkout.expired": checkoutExpired,
   "charge.refunded": chargeRefunded,
   "refund.updated": refundUpdated,
-  "dispute.created": disputeCreated,
+  "dispute.changed": disputeChanged,
   "account.updated": accountUpdated,
   "pro.customer_changed": proCustomerChanged,
 };

@@ -115,14 +115,19 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
 
   it("records a dispute once, marks the payment disputed and alerts the owner", async () => {
     await pay();
-    const dispute = events.disputeCreated(s);
+    const dispute = events.disputeChanged(s);
     await deliver(dispute);
     await deliver({ ...dispute, eventId: `${dispute.eventId}_again` });
     const disputes = (await entries()).filter((e) => e.kind === "dispute");
     expect(disputes).toHaveLength(1);
-    expect(disputes[0]).toMatchObject({ gross: -2500, net: -2250 });
+    expect(disputes[0]).toMatchObject({ gross: -2500, providerFee: 1500, platformFee: -250, net: -2250, providerReference: dispute.type === "dispute.changed" ? dispute.disputeId : "" });
     expect((await session()).status).toBe("disputed");
-    expect(await notificationRows("dispute-opened")).toHaveLength(1);
+    const opened = await notificationRows("dispute-opened");
+    expect(opened).toHaveLength(1);
+    // The amount, the deadline and what to do.
+    expect(opened[0]!.message).toContain("$25.00");
+    expect(opened[0]!.message).toContain("December 3, 2026");
+    expect(opened[0]!.message).toContain("Do not refund");
   });
 
   it("account.updated writes the provider's current state: payments on, alert once; off again when charges stop", async () => {

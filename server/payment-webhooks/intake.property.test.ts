@@ -58,7 +58,7 @@ function storyEvents(story: Story, s: SeededSession, refundVia: "both" | "charge
         ...(refundVia !== "charge" ? [events.refundUpdated(s, "succeeded")] : []),
       ];
     case "disputed":
-      return [paid, events.disputeCreated(s)];
+      return [paid, events.disputeChanged(s)];
     case "refundFailed":
       return [paid, events.refundUpdated(s, "failed")];
   }
@@ -178,7 +178,8 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
           const payment = { sessionId: s.sessionId, kind: "payment", gross: s.amount, providerFee: stripeStandardFee(s.amount, "usd"), platformFee: s.platformFee, net: s.amount - s.platformFee };
           const back = { sessionId: s.sessionId, gross: -s.amount, providerFee: 0, platformFee: -s.platformFee, net: -(s.amount - s.platformFee) };
           if (refundedStories.has(story)) return [payment, { ...back, kind: "refund" }];
-          if (story === "disputed") return [payment, { ...back, kind: "dispute" }];
+          // The dispute costs the platform the provider's dispute fee (events.disputeChanged carries Stripe's 1500).
+          if (story === "disputed") return [payment, { ...back, kind: "dispute", providerFee: 1_500 }];
           return [payment];
         });
         expect(entries.map(shape).sort()).toEqual(expected.map(shape).sort());

@@ -96,18 +96,6 @@ export async function announceRefund(tx: Db, session: LockedSession, amountRefun
   }, deps);
 }
 
-export async function announceDispute(tx: Db, session: LockedSession, amount: number, currency: string, deps: NotificationDeps): Promise<void> {
-  if (!session.posterUid) return;
-  await sendNotification(tx, {
-    uid: session.posterUid,
-    kind: "dispute-opened",
-    title: "Dispute opened",
-    message: `The sponsor's bank disputes the ${formatMoney(amount, currency)} payment from ${from(session)}; the amount is held until the dispute is settled.`,
-    buttonText: "View payment",
-    buttonDestination: paymentInfoPath(session.id),
-  }, deps);
-}
-
 export async function announcePayoutsEnabled(tx: Db, uid: string, deps: NotificationDeps): Promise<void> {
   await sendNotification(tx, {
     uid,

@@ -49,13 +49,24 @@ export const paymentEventSchema = z.discriminatedUnion("type", [
     status: z.enum(["pending", "requires_action", "succeeded", "failed", "canceled"]),
     ...money,
   }),
+  /**
+   * A chargeback as the provider reports it now: Stripe's charge.dispute.created,
+   * .updated, .closed, .funds_withdrawn and .funds_reinstated all carry the whole
+   * dispute object, so all become this one event, and the handler converges on
+   * the status it carries (server/payments/disputes.ts), whatever the order.
+   * `fee`: the provider's dispute fee from the dispute's balance transactions, null
+   * when the event carries none.
+   */
   z.object({
     ...base,
-    type: z.literal("dispute.created"),
+    type: z.literal("dispute.changed"),
     disputeId: z.string().min(1),
     paymentIntentId: z.string().min(1).nullable(),
     chargeId: z.string().min(1),
     reason: z.string(),
+    status: z.enum(["needs_response", "under_review", "won", "lost"]),
+    evidenceDueBy: z.coerce.date().nullable(),
+    fee: z.number().int().nonnegative().nullable(),
     ...money,
   }),
   /**

@@ -51,11 +51,11 @@ describe.each(ENGINES)("ledger on %s", (engine) => {
     const refund = { sessionId: b.sessionId, paymentIntentId: b.paymentIntentId, amount: 2_000, currency: "usd", payment: { gross: 2_000, platformFee: 0 } };
     expect((await recordRefund(db, refund)).outcome).toBe("RECORDED");
     expect(await recordRefund(db, refund)).toEqual({ kind: "SUCCESS", outcome: "ALREADY_RECORDED" });
-    expect((await recordDispute(db, { sessionId: a.sessionId, disputeId: "dp_1", amount: 10_000, currency: "usd", payment: { gross: 10_000, platformFee: 1_000 } })).outcome).toBe("RECORDED");
+    expect((await recordDispute(db, { sessionId: a.sessionId, disputeId: "dp_1", amount: 10_000, providerFee: 1_500, currency: "usd", payment: { gross: 10_000, platformFee: 1_000 } })).outcome).toBe("RECORDED");
 
     expect(await sessionTotals(db, b.sessionId)).toEqual([{ currency: "usd", gross: 0, providerFee: 88, platformFee: 0, net: 0, platformNet: -88 }]);
-    expect(await sessionTotals(db, a.sessionId)).toEqual([{ currency: "usd", gross: 0, providerFee: 320, platformFee: 0, net: 0, platformNet: -320 }]);
-    expect(await ownerTotals(db, payee.uid)).toEqual([{ currency: "usd", gross: 0, providerFee: 408, platformFee: 0, net: 0, platformNet: -408 }]);
+    expect(await sessionTotals(db, a.sessionId)).toEqual([{ currency: "usd", gross: 0, providerFee: 1_820, platformFee: 0, net: 0, platformNet: -1_820 }]);
+    expect(await ownerTotals(db, payee.uid)).toEqual([{ currency: "usd", gross: 0, providerFee: 1_908, platformFee: 0, net: 0, platformNet: -1_908 }]);
     expect(await ownerTotals(db, "nobody")).toEqual([]);
   });
 

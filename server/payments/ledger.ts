@@ -82,17 +82,38 @@ export function recordRefund(
   });
 }
 
-/** Money taken back by a card dispute, once per dispute; the dispute fee is not in the event, so not here. */
+/**
+ * Money taken back by a card dispute, once per dispute, written when the
+ * provider withdraws it: the creator's share goes back as with a refund, and
+ * the provider charges the platform its dispute fee (Stripe: 1500 in USD),
+ * which is kept in provider_fee (ADR 0053).
+ */
 export function recordDispute(
   tx: Db,
-  input: { sessionId: string; disputeId: string; amount: number; currency: string; payment: { gross: number; platformFee: number } },
+  input: { sessionId: string; disputeId: string; amount: number; providerFee: number; currency: string; payment: { gross: number; platformFee: number } },
 ): Promise<LedgerWrite> {
   const amount = Math.min(input.amount, input.payment.gross);
   return append(tx, "dispute", {
     sessionId: input.sessionId,
     gross: -amount,
-    providerFee: 0,
+    providerFee: input.providerFee,
     platformFee: -platformFeeShare(input.payment, amount),
+    currency: input.currency,
+    providerReference: input.disputeId,
+  });
+}
+
+/** A won dispute: the money comes back, once per dispute; the provider keeps its dispute fee, so provider_fee is 0. */
+export function recordDisputeReversal(
+  tx: Db,
+  input: { sessionId: string; disputeId: string; amount: number; currency: string; payment: { gross: number; platformFee: number } },
+): Promise<LedgerWrite> {
+  const amount = Math.min(input.amount, input.payment.gross);
+  return append(tx, "dispute_reversal", {
+    sessionId: input.sessionId,
+    gross: amount,
+    providerFee: 0,
+    platformFee: platformFeeShare(input.payment, amount),
     currency: input.currency,
     providerReference: input.disputeId,
   });

@@ -67,7 +67,7 @@ describe.each(ENGINES)("sponsor sessions on %s", (engine) => {
     const disputed = await session(10);
     await db().update(sponsorSessions).set({ status: "failed" }).where(eq(sponsorSessions.id, failed.sessionId));
     await db().update(sponsorSessions).set({ status: "expired" }).where(eq(sponsorSessions.id, expired.sessionId));
-    await receivePaymentEvent(db(), events.disputeCreated(disputed), webhookDeps(db(), sandbox.provider));
+    await receivePaymentEvent(db(), events.disputeChanged(disputed), webhookDeps(db(), sandbox.provider));
 
     const ids = (list: { sessions: { id: string }[] }) => list.sessions.map((s) => s.id);
     expect(ids(await listSponsorSessions(db(), payee.uid))).toEqual([disputed.sessionId]);

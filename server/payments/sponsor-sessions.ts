@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { ledgerEntries, refundRequests, sponsorSessions, type LedgerEntryKind, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
+import { disputes, ledgerEntries, refundRequests, sponsorSessions, type DisputeStatus, type LedgerEntryKind, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
 import { domainError, type DomainError } from "#server/errors";
 import { ENTRY_MONEY_COLUMNS, sessionTotals, type Totals } from "./ledger";
 import { expireStalePendingSessions } from "./stale-sessions";
@@ -50,6 +50,8 @@ export type SponsorSessionCard = {
   created: Date;
   /** A refund the provider has not confirmed yet (the status stays completed until its webhook). */
   refundPending: boolean;
+  /** The payment's chargeback, if the sponsor's bank disputed it (one per charge). */
+  dispute: { status: DisputeStatus; evidenceDueBy: Date | null } | null;
 };
 
 const cardColumns = {
@@ -62,12 +64,15 @@ const cardColumns = {
   message: sponsorSessions.message,
   created: sponsorSessions.created,
   refundStatus: refundRequests.status,
+  disputeStatus: disputes.status,
+  disputeDueBy: disputes.evidenceDueBy,
 };
 
-type CardRow = Omit<SponsorSessionCard, "refundPending"> & { refundStatus: string | null };
+type CardRow = Omit<SponsorSessionCard, "refundPending" | "dispute"> & { refundStatus: string | null; disputeStatus: DisputeStatus | null; disputeDueBy: Date | null };
 
-const toCard = ({ refundStatus, ...row }: CardRow): SponsorSessionCard => ({
+const toCard = ({ refundStatus, disputeStatus, disputeDueBy, ...row }: CardRow): SponsorSessionCard => ({
   ...row,
+  dispute: disputeStatus ? { status: disputeStatus, evidenceDueBy: disputeDueBy } : null,
   sponsorEmail: row.sponsorEmail?.trim() ? row.sponsorEmail : null,
   refundPending: row.status === "completed" && (refundStatus === "requested" || refundStatus === "pending"),
 });
@@ -77,6 +82,7 @@ function selectCards(db: Db, where: SQL | undefined) {
     .select(cardColumns)
     .from(sponsorSessions)
     .leftJoin(refundRequests, eq(refundRequests.sessionId, sponsorSessions.id))
+    .leftJoin(disputes, eq(disputes.sessionId, sponsorSessions.id))
     .where(where)
     .orderBy(desc(sponsorSessions.created), desc(sponsorSessions.id));
 }
@@ -141,6 +147,7 @@ export async function sponsorPaymentInfo(db: Db, uid: string, sessionId: string)
     .select({ ...cardColumns, paymentIntentId: sponsorSessions.paymentIntentId, provider: sponsorSessions.provider, updatedAt: sponsorSessions.updatedAt })
     .from(sponsorSessions)
     .leftJoin(refundRequests, eq(refundRequests.sessionId, sponsorSessions.id))
+    .leftJoin(disputes, eq(disputes.sessionId, sponsorSessions.id))
     .where(and(eq(sponsorSessions.id, sessionId), eq(sponsorSessions.posterUid, uid)));
   if (!row) return domainError("not-found", "There is no such payment.");
   const { paymentIntentId, provider, updatedAt, ...card } = row;

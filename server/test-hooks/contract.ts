@@ -77,11 +77,12 @@ export type SandboxQuery =
   | { do: "account" }
   | { do: "checkout"; amount?: number; email?: string }
   | { do: "login"; account: string }
-  | { do: "dispute"; payment: string }
+  | { do: "dispute"; payment: string; outcome?: "open" | "won" | "lost" }
   | { do: "state"; checkout: string };
 export type SandboxAccountAnswer = { accountId: string; url: string };
 export type SandboxCheckoutAnswer = { accountId: string; checkoutId: string; url: string };
 export type SandboxLoginAnswer = { url: string };
+export type SandboxDisputeAnswer = { disputeId: string };
 export type SandboxCheckoutState = {
   status: string;
   payments: { id: string; amount: number; fee: number; net: number }[];
@@ -93,7 +94,8 @@ export type SponsorPaymentsQuery = { paid?: number; pending?: number; amount?: n
 export type SponsorPaymentsMade = { ending: string; paid: string[]; pending: string[] };
 export type SponsorSessionState = {
   status: string;
-  entries: { kind: string; gross: number }[];
+  paymentIntentId: string | null;
+  entries: { kind: string; gross: number; providerFee: number; providerReference: string }[];
   refundRequest: { status: string; attempt: number } | null;
   sandboxRefunds: number;
 };

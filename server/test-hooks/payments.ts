@@ -99,10 +99,12 @@ export function paymentHooks(deps: TestHooksDeps): Router {
       if (asked) {
         const [session] = await db.select().from(sponsorSessions).where(eq(sponsorSessions.id, asked));
         if (!session || session.posterUid !== me.id) throw new HookRefusal(404, "No such session of yours");
-        const entries = await db.select({ kind: ledgerEntries.kind, gross: ledgerEntries.gross }).from(ledgerEntries).where(eq(ledgerEntries.sessionId, asked));
+        const entries = await db
+          .select({ kind: ledgerEntries.kind, gross: ledgerEntries.gross, providerFee: ledgerEntries.providerFee, providerReference: ledgerEntries.providerReference })
+          .from(ledgerEntries).where(eq(ledgerEntries.sessionId, asked));
         const [refund] = await db.select({ status: refundRequests.status, attempt: refundRequests.attempt }).from(refundRequests).where(eq(refundRequests.sessionId, asked));
         const refunds = session.paymentIntentId ? await db.select({ id: sandboxRefunds.id }).from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, session.paymentIntentId)) : [];
-        return { status: session.status, entries, refundRequest: refund ?? null, sandboxRefunds: refunds.length };
+        return { status: session.status, paymentIntentId: session.paymentIntentId, entries, refundRequest: refund ?? null, sandboxRefunds: refunds.length };
       }
 
       const paid = boundedInt(query.get("paid"), 0, 0, MAX_PAYMENTS);
@@ -182,8 +184,14 @@ export function paymentHooks(deps: TestHooksDeps): Router {
         }
         case "login":
           return provider.createLoginLink({ accountId: query.get("account") ?? "" });
-        case "dispute":
-          return provider.openDispute({ paymentIntentId: query.get("payment") ?? "" });
+        case "dispute": {
+          // outcome: absent or "open" opens the dispute; "won" / "lost" closes the payment's dispute so.
+          const paymentIntentId = query.get("payment") ?? "";
+          const outcome = query.get("outcome") ?? "open";
+          if (outcome === "won" || outcome === "lost") return provider.closeDispute({ paymentIntentId, outcome });
+          if (outcome !== "open") throw new HookRefusal(400, "outcome is open, won or lost");
+          return provider.openDispute({ paymentIntentId });
+        }
         case "state": {
           const id = query.get("checkout") ?? "";
           const [checkout] = await deps.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));

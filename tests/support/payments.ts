@@ -139,8 +139,27 @@ export const events = {
   refundUpdated(s: SeededSession, status: "pending" | "succeeded" | "failed", refundId = `re_${s.paymentIntentId}`): PaymentEvent {
     return { ...base(), type: "refund.updated", refundId, paymentIntentId: s.paymentIntentId, status, amount: s.amount, currency: "usd" };
   },
-  disputeCreated(s: SeededSession, disputeId = `dp_${s.paymentIntentId}`): PaymentEvent {
-    return { ...base(), type: "dispute.created", disputeId, paymentIntentId: s.paymentIntentId, chargeId: `ch_${s.paymentIntentId}`, reason: "fraudulent", amount: s.amount, currency: "usd" };
+  /** The dispute as the provider reports it: opened (needs_response) unless `status` says otherwise; the fee is Stripe's 1500. */
+  disputeChanged(
+    s: SeededSession,
+    status: "needs_response" | "under_review" | "won" | "lost" = "needs_response",
+    disputeId = `dp_${s.paymentIntentId}`,
+    occurredAt?: Date,
+  ): PaymentEvent {
+    return {
+      ...base(),
+      ...(occurredAt ? { occurredAt } : {}),
+      type: "dispute.changed",
+      disputeId,
+      paymentIntentId: s.paymentIntentId,
+      chargeId: `ch_${s.paymentIntentId}`,
+      reason: "fraudulent",
+      status,
+      evidenceDueBy: new Date("2026-12-03T23:59:59Z"),
+      fee: 1500,
+      amount: s.amount,
+      currency: "usd",
+    };
   },
   accountUpdated(accountId: string, chargesEnabled: boolean): PaymentEvent {
     return { ...base(), type: "account.updated", accountId, chargesEnabled, payoutsEnabled: chargesEnabled, detailsSubmitted: true };

@@ -22,6 +22,7 @@ import {
   type StaffAnswer,
   type SandboxCheckoutState,
   type SandboxLoginAnswer,
+  type SandboxDisputeAnswer,
   type SignInFailure,
   type SponsorPaymentsMade,
   type SponsorSessionState,
@@ -84,8 +85,8 @@ export function testHooks(request: APIRequestContext) {
       /** A new onboarded account and a checkout for it. */
       checkout: (options: { amount?: number; email?: string } = {}) => call<SandboxCheckoutAnswer>("sandbox", { do: "checkout", ...options }),
       login: (account: string) => call<SandboxLoginAnswer>("sandbox", { do: "login", account }),
-      /** The sponsor's bank disputes the payment. */
-      dispute: (payment: string) => call<unknown>("sandbox", { do: "dispute", payment }),
+      /** The sponsor's bank disputes the payment ("open", the default), or decides its dispute ("won" / "lost"). */
+      dispute: (payment: string, outcome: "open" | "won" | "lost" = "open") => call<SandboxDisputeAnswer>("sandbox", { do: "dispute", payment, outcome }),
       state: (checkout: string) => call<SandboxCheckoutState>("sandbox", { do: "state", checkout }),
     },
 

@@ -13,6 +13,8 @@ export type PaymentCardView = {
   message: string;
   amount: string;
   kind: "tip" | "sponsorship";
+  /** The chargeback in words: "Evidence due by December 3, 2026" while open, "Dispute won" / "Dispute lost" once decided. */
+  dispute: { open: boolean; text: string } | null;
 };
 
 const pill = "inline-flex items-center justify-center rounded-full border px-4 py-2 text-sm font-semibold no-underline";
@@ -42,6 +44,9 @@ export function SponsorPaymentCard({
         </h2>
         <StatusBadge status={card.status} refundPending={card.refundPending} />
       </div>
+      {card.dispute ? (
+        <p className={`mt-1 text-sm font-semibold ${card.dispute.open ? "text-red-800" : "text-ink"}`}>{card.dispute.text}</p>
+      ) : null}
       <p className="mt-1 text-sm text-muted">
         {card.kind === "sponsorship" ? "Sponsorship" : "Tip"} · <span className="font-semibold text-ink">{card.amount}</span>
       </p>

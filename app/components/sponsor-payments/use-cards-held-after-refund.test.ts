@@ -7,6 +7,7 @@ const card = (id: string, created: string, status: PaymentCardView["status"] = "
   created,
   status,
   refundPending: false,
+  dispute: null,
   sponsorEmail: null,
   message: "",
   amount: "$25.00",

@@ -10,7 +10,7 @@ import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payment-info";
 import { ACTIVITY_LABELS, PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
-import { activityView } from "./view.server";
+import { activityView, disputeView } from "./view.server";
 import { refuse } from "#page-kit/respond.server";
 
 /**
@@ -46,6 +46,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     platformFee: money(platformFee),
     providerFee: money(providerFee),
     entries: entries.map(activityView),
+    dispute: session.dispute ? disputeView(session.dispute, context.config.SUPPORT_EMAIL) : null,
     appName: context.config.APP_NAME,
     providerName: context.payments.displayName,
     locale: localeFrom(request.headers.get("Accept-Language")),
@@ -75,7 +76,7 @@ const Row = ({ term, children }: { term: string; children: ReactNode }) => (
 );
 
 export default function PaymentInfo({ loaderData }: Route.ComponentProps) {
-  const { session, paid, gross, returned, net, platformFee, providerFee, entries, appName, providerName, locale } = loaderData;
+  const { session, paid, gross, returned, net, platformFee, providerFee, entries, dispute, appName, providerName, locale } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <p className="text-sm">
@@ -87,6 +88,12 @@ export default function PaymentInfo({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="mt-8 grid grid-cols-1 gap-4">
+        {dispute ? (
+          <Section id="dispute" title="Dispute">
+            <p className={`text-sm font-semibold ${dispute.open ? "text-red-800" : ""}`}>{dispute.text}</p>
+            {dispute.guidance ? <p className="mt-2 text-sm">{dispute.guidance}</p> : null}
+          </Section>
+        ) : null}
         <Section id="transaction" title="Transaction">
           <dl className="space-y-1 text-sm">
             <Row term="Reference">{session.id}</Row>

@@ -1,5 +1,6 @@
 import type { LedgerActivity, SponsorSessionCard } from "#server/payments/sponsor-sessions";
 import { formatMoney } from "#server/payments/money";
+import { disputeGuidance, disputeLine } from "#server/payments/dispute-notices";
 import type { PaymentCardView } from "#app/components/sponsor-payments/SponsorPaymentCard";
 
 /** What a card shows, with its amount already in words (the browser gets no ledger maths). */
@@ -13,6 +14,7 @@ export function cardView(session: SponsorSessionCard): PaymentCardView {
     message: session.message,
     amount: formatMoney(session.amount, session.currency),
     kind: session.kind,
+    dispute: session.dispute ? disputeLine(session.dispute) : null,
   };
 }
 
@@ -26,4 +28,12 @@ export function activityView(entry: LedgerActivity): ActivityView {
     gross: formatMoney(entry.gross, entry.currency),
     net: formatMoney(entry.net, entry.currency),
   };
+}
+
+export type DisputeView = { open: boolean; text: string; guidance: string | null };
+
+/** The payment's chargeback on its Info page: the line of its card, and while open what to do before the deadline. */
+export function disputeView(dispute: NonNullable<SponsorSessionCard["dispute"]>, supportEmail: string): DisputeView {
+  const line = disputeLine(dispute);
+  return { ...line, guidance: line.open ? disputeGuidance(dispute, supportEmail) : null };
 }

@@ -13,3 +13,4 @@ export * from "./jobs";
 export * from "./bio-visits";
 export * from "./staff";
 export * from "./moderation";
+export * from "./disputes";

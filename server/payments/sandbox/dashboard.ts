@@ -2,6 +2,7 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
 import { findSandboxAccount, type SandboxAccount } from "./accounts";
+import { sandboxDisputesByPayment } from "./disputes";
 
 export type DashboardPayment = {
   id: string;
@@ -14,6 +15,8 @@ export type DashboardPayment = {
   net: number;
   currency: string;
   refunded: boolean;
+  /** The chargeback on this payment, opened from the dashboard's test actions or the test hook. */
+  dispute: { id: string; status: string; fee: number; evidenceDueBy: Date } | null;
 };
 export type DashboardRefund = { id: string; paymentId: string; created: Date; amount: number; debit: number; currency: string };
 
@@ -57,6 +60,7 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
     .innerJoin(sandboxPayments, eq(sandboxPayments.id, sandboxRefunds.paymentId))
     .where(eq(sandboxPayments.accountId, accountId));
   const balance = Number(credited?.total ?? 0) - Number(debited?.total ?? 0);
+  const disputes = await sandboxDisputesByPayment(db, [...byId.keys()]);
   return {
     account,
     balance,
@@ -71,6 +75,7 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
       net: payment.net,
       currency: payment.currency,
       refunded: payment.amountRefunded > 0,
+      dispute: ((d) => (d ? { id: d.id, status: d.status, fee: d.fee, evidenceDueBy: d.evidenceDueBy } : null))(disputes.get(payment.id)),
     })),
     refunds: refundRows,
   };

@@ -204,15 +204,22 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     await expect(sandbox.refundPayment({ idempotencyKey: "refund_x", paymentIntentId: "pi_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
   });
 
-  it("opens a dispute on a payment as a bank would, storing dispute.created", async () => {
+  it("opens a dispute on a payment as a bank would, with the dispute fee, and closes it won or lost once", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 4200 }));
     const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
     if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     const { disputeId } = await sandbox.openDispute({ paymentIntentId: paid.paymentIntentId, reason: "product_not_received" });
     expect(isSandboxId("du", disputeId)).toBe(true);
-    expect((await events("dispute.created")).filter((e) => e.disputeId === disputeId)).toEqual([
-      expect.objectContaining({ paymentIntentId: paid.paymentIntentId, chargeId: expect.stringMatching(/^ch_sbx_/), reason: "product_not_received", amount: 4200 }),
+    // Opening again is the same dispute: a charge has one chargeback.
+    expect(await sandbox.openDispute({ paymentIntentId: paid.paymentIntentId })).toEqual({ disputeId });
+    expect((await events("dispute.changed")).filter((e) => e.disputeId === disputeId)).toEqual([
+      expect.objectContaining({ paymentIntentId: paid.paymentIntentId, chargeId: expect.stringMatching(/^ch_sbx_/), reason: "product_not_received", amount: 4200, status: "needs_response", fee: 1500 }),
     ]);
+    expect(await sandbox.closeDispute({ paymentIntentId: paid.paymentIntentId, outcome: "lost" })).toEqual({ disputeId });
+    // Closed stays closed: a later "won" changes nothing and stores nothing.
+    await sandbox.closeDispute({ paymentIntentId: paid.paymentIntentId, outcome: "won" });
+    expect((await events("dispute.changed")).filter((e) => e.disputeId === disputeId).map((e) => String(e.status)).sort()).toEqual(["lost", "needs_response"]);
+    await expect(sandbox.closeDispute({ paymentIntentId: "pi_sbx_none", outcome: "won" })).rejects.toMatchObject({ code: "resource_missing" });
     await expect(sandbox.openDispute({ paymentIntentId: "pi_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
   });
 

@@ -8,7 +8,7 @@ import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
 import { deleteSandboxAccount, deleteSandboxCustomer } from "./deletion";
-import { type DisputeReason, disputeSandboxPayment } from "./disputes";
+import { closeSandboxDispute, type DisputeOutcome, type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
 import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
@@ -49,8 +49,10 @@ export type SandboxProvider = PaymentProvider & {
    * already used or replaced by a newer one.
    */
   completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2], linkId?: string) => ReturnType<typeof completeSandboxOnboarding>;
-  /** The sponsor's bank disputes a payment (tests and demos): stores `dispute.created`. */
+  /** The sponsor's bank disputes a payment (dashboard, tests, demos): stores `dispute.changed` needs_response. */
   openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
+  /** The bank decides the payment's dispute: stores `dispute.changed` won or lost. */
+  closeDispute(input: { paymentIntentId: string; outcome: DisputeOutcome }): Promise<{ disputeId: string }>;
   /** Starts the delivery worker and the expiry sweep in this process. */
   start(): void;
   close(): Promise<void>;
@@ -126,6 +128,11 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
 
     async openDispute(input) {
       const dispute = await disputeSandboxPayment(db, input, now());
+      outbox.kick();
+      return dispute;
+    },
+    async closeDispute(input) {
+      const dispute = await closeSandboxDispute(db, input, now());
       outbox.kick();
       return dispute;
     },

@@ -232,3 +232,25 @@ export const sandboxOneTimePurchases = sandboxSchema.table(
   },
   (t) => [index("sandbox_one_time_purchases_customer_idx").on(t.customerId)],
 );
+
+/**
+ * A chargeback on a sandbox payment, opened, won or lost from the sandbox's
+ * dashboard or the test hook (./disputes.ts). One per payment, as a card
+ * network allows one chargeback per charge.
+ */
+export const sandboxDisputes = sandboxSchema.table("sandbox_disputes", {
+  id: text().primaryKey(),
+  paymentIntentId: text()
+    .notNull()
+    .unique("sandbox_disputes_payment_unique")
+    .references(() => sandboxPayments.id),
+  amount: integer().notNull(),
+  currency: text().notNull(),
+  reason: text().notNull(),
+  // needs_response, won or lost (the sandbox has no evidence step, so never under_review).
+  status: text().notNull(),
+  // The dispute fee taken from the platform's balance (Stripe's 1500 in USD).
+  fee: integer().notNull(),
+  evidenceDueBy: timestamp({ withTimezone: true }).notNull(),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -31,6 +31,10 @@ export const HANDLED_STRIPE_EVENT_TYPES = [
   "refund.updated",
   "refund.failed",
   "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.closed",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated",
   "account.updated",
   "customer.subscription.created",
   "customer.subscription.updated",
@@ -74,6 +78,45 @@ function proCustomerChanged(type: keyof typeof PRO_CAUSES, customer: string | { 
   return { type: "pro.customer_changed", customerId: idOf(customer), cause: PRO_CAUSES[type] };
 }
 
+/**
+ * Stripe's dispute statuses → ours. Inquiries (warning_*) and prevented
+ * disputes move no money and ask nothing of the creator: null, not handled.
+ */
+const DISPUTE_STATUSES: Partial<Record<Stripe.Dispute.Status, "needs_response" | "under_review" | "won" | "lost">> = {
+  needs_response: "needs_response",
+  under_review: "under_review",
+  won: "won",
+  lost: "lost",
+};
+
+/**
+ * The dispute fee: the fee of the balance transaction that withdrew the
+ * money (Stripe's 1500 in USD), null while the dispute carries none (funds
+ * not withdrawn yet). The reinstating transaction of a won dispute is positive and not counted.
+ */
+export function disputeFee(dispute: Stripe.Dispute): number | null {
+  const withdrawals = dispute.balance_transactions.filter((txn) => txn.amount < 0);
+  return withdrawals.length === 0 ? null : withdrawals.reduce((sum, txn) => sum + txn.fee, 0);
+}
+
+function disputeChanged(dispute: Stripe.Dispute) {
+  const status = DISPUTE_STATUSES[dispute.status];
+  if (!status) return null;
+  const dueBy = dispute.evidence_details?.due_by;
+  return {
+    type: "dispute.changed",
+    disputeId: dispute.id,
+    paymentIntentId: idOf(dispute.payment_intent),
+    chargeId: idOf(dispute.charge),
+    reason: dispute.reason,
+    status,
+    evidenceDueBy: dueBy ? new Date(dueBy * 1000) : null,
+    fee: disputeFee(dispute),
+    amount: dispute.amount,
+    currency: dispute.currency,
+  };
+}
+
 function fields(event: Stripe.Event): Record<string, unknown> | null {
   switch (event.type) {
     case "checkout.session.completed":
@@ -109,18 +152,12 @@ function fields(event: Stripe.Event): Record<string, unknown> | null {
         currency: refund.currency,
       };
     }
-    case "charge.dispute.created": {
-      const dispute = event.data.object;
-      return {
-        type: "dispute.created",
-        disputeId: dispute.id,
-        paymentIntentId: idOf(dispute.payment_intent),
-        chargeId: idOf(dispute.charge),
-        reason: dispute.reason,
-        amount: dispute.amount,
-        currency: dispute.currency,
-      };
-    }
+    case "charge.dispute.created":
+    case "charge.dispute.updated":
+    case "charge.dispute.closed":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated":
+      return disputeChanged(event.data.object);
     case "account.updated": {
       const account = event.data.object;
       return {

@@ -164,7 +164,9 @@ describe("Stripe webhooks → our events", () => {
     const disputedIntent = emulator.store.checkoutSessions.get(disputed.checkoutId)!.payment_intent as string;
     const [disputeCreated] = await emulator.openDispute(disputedIntent, "fraudulent");
     expect(parse(disputeCreated!)).toMatchObject({
-      type: "dispute.created",
+      type: "dispute.changed",
+      status: "needs_response",
+      fee: 1_500,
       disputeId: (disputeCreated!.data.object as Stripe.Dispute).id,
       paymentIntentId: disputedIntent,
       chargeId: emulator.store.paymentIntents.get(disputedIntent)!.latest_charge,
@@ -172,6 +174,10 @@ describe("Stripe webhooks → our events", () => {
       amount: 1_500,
       currency: "usd",
     });
+    const disputeId = (disputeCreated!.data.object as Stripe.Dispute).id;
+    const [evidence] = await emulator.submitDisputeEvidence(disputeId);
+    expect(parse(evidence!)).toMatchObject({ type: "dispute.changed", disputeId, status: "under_review" });
+    for (const closing of await emulator.closeDispute(disputeId, "won")) expect(parse(closing)).toMatchObject({ type: "dispute.changed", disputeId, status: "won", fee: 1_500 });
 
     const delayed = await checkout("row-delayed");
     const [completedUnpaid] = await emulator.completeCheckout(delayed.checkoutId, { delayed: true });

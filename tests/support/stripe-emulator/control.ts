@@ -3,7 +3,8 @@ import type { ApiContext } from "#tests/support/stripe-emulator/handler";
 import { newEvent, type EmulatorEvent } from "#tests/support/stripe-emulator/events";
 import { nowSeconds } from "#tests/support/stripe-emulator/fixtures";
 import { advanceSubscription, completeSubscriptionCheckout } from "#tests/support/stripe-emulator/billing-control";
-import { completeAccount, newBalanceTransaction, newCharge, newDispute, newPaymentIntent, processingFee } from "#tests/support/stripe-emulator/objects";
+import { completeAccount, newBalanceTransaction, newCharge, newPaymentIntent, processingFee } from "#tests/support/stripe-emulator/objects";
+import { closeDispute, openDispute, submitDisputeEvidence } from "#tests/support/stripe-emulator/disputes";
 
 /**
  * What happens at Stripe without our app calling it: a creator finishing
@@ -156,14 +157,16 @@ export class EmulatorControl {
     return [newEvent("refund.failed", refund)];
   }
 
-  /** The cardholder disputed the payment with their bank. */
+  /** The cardholder disputed the payment with their bank (./disputes.ts). */
   openDispute(paymentIntentId: string, reason = "fraudulent"): EmulatorEvent[] {
-    const intent = this.store.paymentIntents.get(paymentIntentId);
-    const charge = intent && this.store.charges.get(String(intent.latest_charge));
-    if (!charge || !charge.paid) throw new Error(`Payment ${paymentIntentId} has no paid charge to dispute`);
-    const dispute = newDispute(charge, reason);
-    this.store.disputes.set(dispute.id, dispute);
-    charge.disputed = true;
-    return [newEvent("charge.dispute.created", dispute)];
+    return openDispute(this.store, paymentIntentId, reason);
+  }
+
+  submitDisputeEvidence(disputeId: string): EmulatorEvent[] {
+    return submitDisputeEvidence(this.store, disputeId);
+  }
+
+  closeDispute(disputeId: string, outcome: "won" | "lost"): EmulatorEvent[] {
+    return closeDispute(this.store, disputeId, outcome);
   }
 }

@@ -1,4 +1,8 @@
+import { data, Form, useNavigation } from "react-router";
 import { readSandboxDashboard } from "#server/payments/sandbox/dashboard";
+import { applyDashboardDisputeAction, type DashboardDisputeIntent } from "#server/payments/sandbox/disputes";
+import { readForm } from "#page-kit/form.server";
+import { FormNotice, secondaryButton } from "#page-kit/forms";
 import { isSandboxId } from "#server/payments/sandbox/ids";
 import { checkLoginLink } from "#server/payments/sandbox/links";
 import { formatAmount, SandboxPage } from "#server/payments/sandbox/components/TestModeBanner";
@@ -27,10 +31,38 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       bankLast4: account.bankLast4,
       payoutsEnabled: account.payoutsEnabled,
       balance: dashboard.balance,
-      payments: dashboard.payments.map((p) => ({ ...p, created: p.created.toISOString() })),
+      payments: dashboard.payments.map((p) => ({
+        ...p,
+        created: p.created.toISOString(),
+        dispute: p.dispute ? { ...p.dispute, evidenceDueBy: p.dispute.evidenceDueBy.toISOString() } : null,
+      })),
       refunds: dashboard.refunds.map((r) => ({ ...r, created: r.created.toISOString() })),
     },
   };
+}
+
+type ActionData = { done: boolean; message: string };
+const INTENTS: readonly string[] = ["dispute", "won", "lost"] satisfies DashboardDisputeIntent[];
+
+/** The dashboard's test actions (the sandbox only): play the sponsor's bank, opening a dispute on a payment or deciding it. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const sandbox = requireSandbox(context);
+  if (!isSandboxId("acct", params.accountId)) refuse("not-found");
+  const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
+  if (check === "invalid") refuse("not-found");
+  if (check === "expired") return answerRefusal<ActionData>({ code: "gone" }, { done: false, message: "This dashboard link has expired. Open it again from your payments page." });
+  const read = await readForm(request);
+  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { done: false, message: read.message });
+  const intent = String(read.form.get("intent") ?? "");
+  if (!INTENTS.includes(intent)) return answerRefusal<ActionData>({ code: "invalid-argument" }, { done: false, message: "Unknown action." });
+  const result = await applyDashboardDisputeAction(
+    context.db,
+    { accountId: params.accountId, paymentIntentId: String(read.form.get("payment") ?? ""), intent: intent as DashboardDisputeIntent },
+    sandbox.now(),
+  );
+  if (result.kind === "ERROR") return answerRefusal<ActionData>(result, { done: false, message: result.message });
+  sandbox.outbox.kick();
+  return data<ActionData>({ done: true, message: result.message });
 }
 
 /** A person's checkout, account or balance: never kept by a shared cache or on disk. */
@@ -40,8 +72,11 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payou
 
 const when = (iso: string) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(iso));
 
-export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
+const DISPUTE_LABELS: Record<string, string> = { needs_response: "Disputed", won: "Dispute won", lost: "Dispute lost" };
+
+export default function SandboxDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { appName } = loaderData;
+  const busy = useNavigation().state !== "idle";
   if (loaderData.expired || !loaderData.dashboard) {
     return (
       <SandboxPage title="This link has expired">
@@ -57,6 +92,11 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
   const minus = (n: number) => (n === 0 ? usd(0) : `−${usd(n)}`);
   return (
     <SandboxPage title="Payouts dashboard" wide>
+      {actionData ? (
+        <div className="mb-4">
+          <FormNotice kind={actionData.done ? "success" : "error"}>{actionData.message}</FormNotice>
+        </div>
+      ) : null}
       <p className="text-muted">
         Account of <strong className="text-ink">{d.name}</strong>
         {d.bankLast4 ? <> · pays out to the test bank account ending {d.bankLast4}</> : null}
@@ -107,6 +147,34 @@ export default function SandboxDashboard({ loaderData }: Route.ComponentProps) {
                   </div>
                 </dl>
                 <p className="mt-2 text-sm text-muted">Card processing fee {usd(p.processingFee)}, paid by the platform.</p>
+                {p.dispute ? (
+                  <p className="mt-2 text-sm font-semibold">
+                    {DISPUTE_LABELS[p.dispute.status] ?? p.dispute.status}
+                    {p.dispute.status === "needs_response" ? ` · evidence due by ${when(p.dispute.evidenceDueBy)}` : ""} · dispute fee {usd(p.dispute.fee)}, paid by the platform
+                  </p>
+                ) : null}
+                {p.refunded && !p.dispute ? null : (
+                  <Form method="post" className="mt-3 flex flex-wrap items-center gap-2" aria-label={`Test actions for the payment of ${when(p.created)}`}>
+                    <input type="hidden" name="payment" value={p.id} />
+                    <span className="text-sm text-muted">Test actions (as the sponsor&apos;s bank):</span>
+                    {!p.dispute ? (
+                      <button type="submit" name="intent" value="dispute" className={secondaryButton} disabled={busy}>
+                        Open a dispute
+                      </button>
+                    ) : p.dispute.status === "needs_response" ? (
+                      <>
+                        <button type="submit" name="intent" value="won" className={secondaryButton} disabled={busy}>
+                          Dispute won
+                        </button>
+                        <button type="submit" name="intent" value="lost" className={secondaryButton} disabled={busy}>
+                          Dispute lost
+                        </button>
+                      </>
+                    ) : (
+                      <span className="text-sm">Decided.</span>
+                    )}
+                  </Form>
+                )}
               </li>
             ))}
           </ul>

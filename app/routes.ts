@@ -91,6 +91,7 @@ export default [
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).
+    route("reconciliation", "routes/admin/reconciliation.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

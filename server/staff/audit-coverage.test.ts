@@ -5,6 +5,7 @@ import { auditLog, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { AUDIT_ACTIONS, COMMAND_LINE, type AuditAction } from "./audit-log";
 import { grantAdmin, revokeAdmin } from "./roles";
+import { reconcile, yesterdayUtc } from "#server/reconciliation/run";
 
 /**
  * Every back-office action writes exactly one audit row. `perform` does the action once, the way
@@ -27,6 +28,13 @@ const CASES: Record<AuditAction, Case> = {
       const email = await account(db, `revoke-${n}`);
       await db.update(user).set({ role: "admin" }).where(eq(user.email, email));
       await revokeAdmin(db, email, COMMAND_LINE);
+    },
+  },
+  "reconciliation.run": {
+    async perform(db) {
+      const provider = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
+      const result = await reconcile(db, provider, { period: yesterdayUtc(new Date()), actor: { kind: "scheduled-job", job: "reconcile-ledger" } });
+      expect(result.kind).toBe("SUCCESS");
     },
   },
 };

@@ -12,3 +12,4 @@ export * from "./media";
 export * from "./jobs";
 export * from "./bio-visits";
 export * from "./staff";
+export * from "./reconciliation";

@@ -47,6 +47,11 @@ test("staff reconcile today after sandbox payments and a refund, and see 0 diffe
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
 
+  // On a phone, nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // A person's mistake is answered on its field, with the page as it was.
   await page.getByLabel("First day (UTC)").fill(today());
   await page.getByLabel("Last day (UTC)").fill("2001-01-01");

@@ -110,6 +110,7 @@ export default [
     route("reports/:type/:id", "routes/admin/report-item.tsx"),
     route("content", "routes/admin/content.tsx"),
     route("disputes", "routes/admin/disputes.tsx"),
+    route("reconciliation", "routes/admin/reconciliation.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

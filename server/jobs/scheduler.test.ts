@@ -153,7 +153,9 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
   it("runs every job of the app against a real schema, in process, and records each run", async () => {
     const mailer = createMailer({ db: db(), from: "app@example.test", logger });
     const notificationDeps = { mailer, site: { appName: "Sponsorgrid", supportEmail: "help@example.test", publicOrigin: "http://localhost" }, unsubscribeKey: "k" };
-    const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger });
+    // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees.
+    const payments = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
+    const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments });
     const s = createScheduler({ db: db(), jobs, logger });
     started.push(s);
     await s.tick();

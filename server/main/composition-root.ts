@@ -198,7 +198,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     (listening) => listening.close(),
   );
   // Periodic jobs (the hearts roll-up, expiring closed checkouts, pruning): each once per period across all processes.
-  const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger }) }), (s) => s.close());
+  const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger, payments }) }), (s) => s.close());
   scheduler.start();
   probes.health.watch("job scheduler", () => scheduler.stuck());
   const photos = createPhotoMedia({ db, generation });

@@ -7,7 +7,9 @@ import type { ScheduledJob } from "#server/jobs/scheduler";
 import { runHeartsDigest } from "#server/notifications/hearts-digest";
 import type { NotificationDeps } from "#server/notifications/send";
 import { LIFT_JOB, liftExpiredSuspensions } from "#server/staff/suspensions";
+import type { PaymentProvider } from "#server/payments/provider";
 import { expireAllStalePendingSessions } from "#server/payments/stale-sessions";
+import { DAILY_JOB, reconcileYesterday } from "#server/reconciliation/daily";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,7 +20,17 @@ const HOUR = 60 * MINUTE;
  * Not here, because every process must do them itself: the outbox workers (mail, sandbox events;
  * rows leased one by one), flushing the in-memory view counter and search log, stream heartbeats.
  */
-export function scheduledJobsOf({ db, notificationDeps, logger }: { db: Db; notificationDeps: NotificationDeps; logger: Logger }): ScheduledJob[] {
+export function scheduledJobsOf({
+  db,
+  notificationDeps,
+  logger,
+  payments,
+}: {
+  db: Db;
+  notificationDeps: NotificationDeps;
+  logger: Logger;
+  payments: Pick<PaymentProvider, "name" | "listBalanceTransactions">;
+}): ScheduledJob[] {
   return [
     {
       // Suspensions whose end date passed (sign-in also lifts its own at once; ADR 0051).
@@ -27,6 +39,18 @@ export function scheduledJobsOf({ db, notificationDeps, logger }: { db: Db; noti
       async run({ now }) {
         const lifted = await liftExpiredSuspensions(db, notificationDeps, now);
         if (lifted > 0) logger.info({ lifted }, "expired suspensions lifted");
+      },
+    },
+    {
+      // Yesterday's provider balance against the ledger (ADR 0054); a late webhook has had a day and more.
+      name: DAILY_JOB,
+      dailyAtUtc: "03:10",
+      leaseMs: 15 * MINUTE,
+      async run({ now }) {
+        const run = await reconcileYesterday(db, payments, now);
+        if (!run) return;
+        const log = run.differenceCount === 0 ? logger.info.bind(logger) : logger.warn.bind(logger);
+        log({ runId: run.id, compared: run.movementsCompared, differences: run.differenceCount }, "ledger reconciled with the provider");
       },
     },
     {

@@ -50,6 +50,47 @@ export type PaymentDetails = {
   currency: string;
 };
 
+/**
+ * One movement on the platform's balance at the provider (Stripe's balance
+ * transaction), normalised for reconciliation (server/reconciliation/). Signed
+ * integer minor units as the platform's balance sees them: a charge is
+ * positive, a refund or a dispute negative; `fee` is what the provider took
+ * for it (positive). `paymentIntentId` / `disputeId` tie it to our ledger.
+ */
+export const BALANCE_TRANSACTION_TYPES = [
+  "charge",
+  "refund",
+  "application_fee",
+  "application_fee_refund",
+  "dispute",
+  "dispute_reversal",
+  "transfer",
+  "transfer_reversal",
+  "other",
+] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+export type ProviderBalanceTransaction = {
+  id: string;
+  type: BalanceTransactionType;
+  amount: number;
+  fee: number;
+  currency: string;
+  created: Date;
+  /** The object it moved money for (ch_, re_, fee_, fr_, du_, tr_…). */
+  sourceId: string;
+  paymentIntentId: string | null;
+  disputeId: string | null;
+  /**
+   * On a charge: our sponsor_sessions id the checkout carried (its metadata), so a payment the
+   * ledger never heard of is still known as ours, and Pro billing's charges are told apart.
+   */
+  sessionId: string | null;
+};
+
+/** A half-open period [from, to). */
+export type Period = { from: Date; to: Date };
+
 export type RefundCreated = { refundId: string; status: "pending" | "succeeded" | "failed" | "canceled" | "requires_action" };
 
 /**
@@ -98,6 +139,11 @@ export interface PaymentProvider extends ProBilling {
   createSponsorCheckout(input: SponsorCheckoutInput): Promise<CheckoutCreated>;
   /** Gross and the provider's real fee of a paid payment (its balance transaction). */
   paymentDetails(paymentIntentId: string): Promise<PaymentDetails>;
+  /**
+   * Every balance transaction the provider created in `period` (reconciliation reads them
+   * once a day; Stripe pages through them 100 at a time).
+   */
+  listBalanceTransactions(period: Period): Promise<ProviderBalanceTransaction[]>;
   /** Refunds all of a payment, reversing the transfer and the application fee (SPEC §7.1 refundSponsorship). */
   refundPayment(input: { idempotencyKey: string; paymentIntentId: string }): Promise<RefundCreated>;
 

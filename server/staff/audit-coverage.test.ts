@@ -13,6 +13,7 @@ import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "./aud
 import { grantAdmin, revokeAdmin } from "./roles";
 import { liftSuspension, suspendAccount } from "./suspensions";
 import { notificationDeps } from "#tests/support/payments";
+import { reconcile, yesterdayUtc } from "#server/reconciliation/run";
 
 /**
  * Every back-office action writes exactly one audit row. `perform` does the action once, the way
@@ -133,6 +134,13 @@ const CASES: Record<AuditAction, Case> = {
       const preview = await previewImport(db, csv);
       if (preview.kind === "ERROR") throw new Error(preview.message);
       expect(await applyImport(db, COMMAND_LINE, csv, preview.plan.fingerprint)).toMatchObject({ kind: "SUCCESS", added: 1 });
+    },
+  },
+  "reconciliation.run": {
+    async perform(db) {
+      const provider = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
+      const result = await reconcile(db, provider, { period: yesterdayUtc(new Date()), actor: { kind: "scheduled-job", job: "reconcile-ledger" } });
+      expect(result.kind).toBe("SUCCESS");
     },
   },
 };

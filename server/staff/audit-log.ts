@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   "bio_page.restore",
   "opportunity.remove",
   "opportunity.restore",
+  "reconciliation.run",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

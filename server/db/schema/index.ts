@@ -14,3 +14,4 @@ export * from "./bio-visits";
 export * from "./staff";
 export * from "./moderation";
 export * from "./disputes";
+export * from "./reconciliation";

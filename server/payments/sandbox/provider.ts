@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client";
 import { success } from "#server/errors";
 import { paymentEventSchema } from "#server/payments/events";
 import { badSignature, notJson, type PaymentProvider } from "#server/payments/provider";
+import { listSandboxBalanceTransactions } from "./balance-transactions";
 import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
 import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
@@ -115,6 +116,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return createSandboxCheckout(db, origin, input, now());
     },
     paymentDetails: (paymentIntentId) => sandboxPaymentDetails(db, paymentIntentId),
+    listBalanceTransactions: (period) => listSandboxBalanceTransactions(db, period),
     async refundPayment(input) {
       const refund = await refundSandboxPayment(db, input, now());
       outbox.kick();

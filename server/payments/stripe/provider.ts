@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import type { PaymentProvider, ProBilling } from "#server/payments/provider";
 import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/payments/stripe/billing";
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/payments/stripe/connect";
+import { listStripeBalanceTransactions } from "#server/payments/stripe/balance-transactions";
 import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/payments/stripe/webhooks";
 
@@ -39,6 +40,7 @@ export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }:
     deleteCustomer: ({ customerId }) => deleteGone(() => stripe.customers.del(customerId)),
     createSponsorCheckout: (input) => createSponsorCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
     paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
+    listBalanceTransactions: (period) => listStripeBalanceTransactions(stripe, period),
     refundPayment: (input) => refundPayment(stripe, input),
     ensureProPrices: (plans) => ensureProPrices(stripe, plans),
     createCustomer: (input) => createCustomer(stripe, input),

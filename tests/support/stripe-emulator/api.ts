@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { BALANCE_TRANSACTION_ROUTES } from "#tests/support/stripe-emulator/balance-transactions-api";
 import { invalidRequest, requiredParam, StripeApiError } from "#tests/support/stripe-emulator/errors";
 import { newEvent } from "#tests/support/stripe-emulator/events";
 import { newId, nowSeconds } from "#tests/support/stripe-emulator/fixtures";
@@ -196,6 +197,7 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/refunds/:id", retrieve((store) => store.refunds, "refund")),
   route("GET", "/v1/disputes/:id", retrieve((store) => store.disputes, "dispute")),
   ...BILLING_ROUTES,
+  ...BALANCE_TRANSACTION_ROUTES,
 ];
 
 export function findRoute(method: string, path: string): { route: Route; ids: string[] } | null {

@@ -1,0 +1,67 @@
+import AxeBuilder from "@axe-core/playwright";
+import { randomInt } from "node:crypto";
+import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
+import { testHooks } from "#tests/support/test-hooks-client";
+import { expect, signInAsStaff, signUpVerified, test } from "./fixtures";
+
+const PAGE = "/app/admin/reconciliation";
+const today = () => new Date().toISOString().slice(0, 10);
+
+test("staff reconcile today after sandbox payments and a refund, and see 0 differences", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  // A creator, in a browser of their own, is paid twice at the sandbox and refunds one payment.
+  const creator = await browser.newContext({
+    extraHTTPHeaders: { "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`, [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
+  });
+  const creatorPage = await creator.newPage();
+  await signUpVerified(creatorPage, { prefix: "recon-creator" });
+  const hooks = testHooks(creatorPage.request);
+  await hooks.paymentsReady();
+  const made = await hooks.sponsorPayments({ paid: 2, amount: 2500 });
+  const [refunded, kept] = made.paid as [string, string];
+  await expect.poll(async () => (await hooks.sponsorSession(kept)).status, { timeout: 15_000 }).toBe("completed");
+  await creatorPage.goto("/app/account/sponsors/payments");
+  const card = creatorPage.getByRole("listitem").filter({ has: creatorPage.locator(`a[href$="/payments/${refunded}"]`) });
+  await card.getByRole("button", { name: "Refund", exact: true }).click();
+  await card.getByRole("button", { name: "Yes, refund" }).click();
+  await expect.poll(async () => (await hooks.sponsorSession(refunded)).status, { timeout: 15_000 }).toBe("refunded");
+  await creator.close();
+
+  // Staff open the page, choose today, and run it.
+  await signInAsStaff(page);
+  await page.goto("/app/admin");
+  await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Reconciliation" }).click();
+  await expect(page).toHaveURL(PAGE);
+  await expect(page.getByRole("heading", { name: "Reconciliation", level: 1 })).toBeVisible();
+  await page.getByLabel("First day (UTC)").fill(today());
+  await page.getByLabel("Last day (UTC)").fill(today());
+  await page.getByRole("button", { name: "Reconcile" }).click();
+
+  const latest = page.getByRole("region", { name: /^Latest run: / });
+  await expect(latest.getByRole("status")).toHaveText("0 differences");
+  await expect(latest).toContainText(`Latest run: ${today()}`);
+  // Two payments and a refund, at least (other tests' payments today are compared too).
+  const compared = Number((await latest.textContent())!.match(/(\d+) movements compared/)![1]);
+  expect(compared).toBeGreaterThanOrEqual(3);
+  await expect(page.getByText("Reconciled: 0 differences.")).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  // On a phone, nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A person's mistake is answered on its field, with the page as it was.
+  await page.getByLabel("First day (UTC)").fill(today());
+  await page.getByLabel("Last day (UTC)").fill("2001-01-01");
+  await page.getByRole("button", { name: "Reconcile" }).click();
+  await expect(page.getByText("The last day must not be before the first.")).toBeVisible();
+  await expect(page.getByLabel("Last day (UTC)")).toHaveAttribute("aria-invalid", "true");
+});
+
+test("is the site's 404 for someone who is not staff", async ({ page }) => {
+  await signUpVerified(page, { prefix: "recon-notstaff" });
+  const response = await page.goto(PAGE);
+  expect(response?.status()).toBe(404);
+});

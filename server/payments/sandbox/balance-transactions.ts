@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import type { Period, ProviderBalanceTransaction } from "#server/payments/provider";
 import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
@@ -31,7 +31,7 @@ export async function listSandboxBalanceTransactions(db: Db, period: Period): Pr
   const disputeEvents = await db
     .select({ type: sandboxEvents.type, payload: sandboxEvents.payload, created: sandboxEvents.created })
     .from(sandboxEvents)
-    .where(and(within(sandboxEvents.created), inArray(sandboxEvents.type, ["dispute.created", "dispute.closed"])));
+    .where(and(within(sandboxEvents.created), eq(sandboxEvents.type, "dispute.changed")));
 
   const rows: ProviderBalanceTransaction[] = [];
   type Row = Omit<ProviderBalanceTransaction, "disputeId" | "sessionId"> & { disputeId?: string | null; sessionId?: string | null };
@@ -54,7 +54,8 @@ export async function listSandboxBalanceTransactions(db: Db, period: Period): Pr
     const d = disputeOf(event.payload);
     if (!d) continue;
     const base = { currency: d.currency, created: event.created, paymentIntentId: d.paymentIntentId, disputeId: d.disputeId, sourceId: d.disputeId };
-    if (event.type === "dispute.created") row({ ...base, id: `txn_${d.disputeId}`, type: "dispute", amount: -d.amount, fee: d.fee, sourceId: d.disputeId });
+    // The sandbox reports a dispute when it opens (the money and the fee leave then) and when it closes.
+    if (d.status === "needs_response") row({ ...base, id: `txn_${d.disputeId}`, type: "dispute", amount: -d.amount, fee: d.fee, sourceId: d.disputeId });
     else if (d.status === "won") row({ ...base, id: `txn_rev_${d.disputeId}`, type: "dispute_reversal", amount: d.amount, fee: 0 });
   }
   return rows.sort((a, b) => a.created.getTime() - b.created.getTime() || a.id.localeCompare(b.id));

@@ -8,6 +8,7 @@ import { auditLog } from "#server/db/schema";
 export const AUDIT_ACTIONS = [
   "staff.grant",
   "staff.revoke",
+  "payment.refund",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -91,6 +91,11 @@ export default [
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).
+    route("payments", "routes/admin/payments.tsx"),
+    route("payments/pro", "routes/admin/payments-pro.tsx"),
+    route("payments/payouts", "routes/admin/payments-payouts.tsx"),
+    route("payments/fees", "routes/admin/payments-fees.tsx"),
+    route("payments/:sessionId", "routes/admin/payment.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

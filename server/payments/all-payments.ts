@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "#server/db/client";
 import { bioPages, ledgerEntries, paymentEvents, refundRequests, SPONSOR_SESSION_STATUSES, sponsorSessions, user, type SponsorSessionStatus } from "#server/db/schema";
 import { parseAmountInput } from "#isomorphic/amount-input";
@@ -94,7 +95,7 @@ function conditions(f: PaymentFilters): SQL[] {
 /** Sums of ledger columns, exact: bigint in the database, read back as text, never a float on the way. */
 export type MoneySums = { currency: string; gross: number; providerFee: number; platformFee: number; net: number };
 
-const sumOf = (column: SQL | typeof ledgerEntries.gross) => sql<string>`coalesce(sum(${column}), 0)::bigint::text`;
+const sumOf = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::bigint::text`;
 const SUM_COLUMNS = {
   currency: ledgerEntries.currency,
   gross: sumOf(ledgerEntries.gross),

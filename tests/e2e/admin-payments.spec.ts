@@ -155,3 +155,19 @@ test("the payments pages read on a phone without sideways scrolling, tables as c
   await expect(page.getByRole("row", { name: new RegExp(creator.email.replace(/[.+]/g, "\\$&")) })).toContainText("Can take payments");
   await creator.page.context().close();
 });
+
+test("someone who is not staff gets the site's 404 from every payments page and from the refund", async ({ page, browser }) => {
+  const creator = await creatorWithPayments(browser);
+  for (const path of [PAYMENTS, `${PAYMENTS}/pro`, `${PAYMENTS}/payouts`, `${PAYMENTS}/fees`, `${PAYMENTS}/${creator.largeId}`]) {
+    const response = await creator.page.goto(path);
+    expect({ path, status: response?.status() }).toEqual({ path, status: 404 });
+  }
+  const origin = new URL(creator.page.url()).origin;
+  const refund = await creator.page.request.post(`${PAYMENTS}/${creator.largeId}`, { form: { reason: "mine" }, headers: { Origin: origin } });
+  expect(refund.status()).toBe(404);
+  expect((await testHooks(creator.page.request).sponsorSession(creator.largeId)).refundRequest).toBeNull();
+  await creator.page.context().close();
+  // A guest is sent to sign in.
+  await page.goto(PAYMENTS);
+  await expect(page).toHaveURL(/\/signin\?/);
+});

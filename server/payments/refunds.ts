@@ -92,14 +92,13 @@ export function refundSponsorship(db: Db, provider: PaymentProvider, input: { ui
 
 /** The refund itself, for whoever may ask (the owner above; staff in server/payments/staff-refund.ts). */
 export async function refundAs(db: Db, provider: PaymentProvider, requester: Requester, sessionId: string): Promise<RefundResult> {
-  const input = { sessionId };
-  const claim = await claimRefund(db, requester, input.sessionId);
+  const claim = await claimRefund(db, requester, sessionId);
   if (claim.kind === "ERROR") return claim;
   if (claim.outcome === "ALREADY") return { kind: "SUCCESS", status: claim.status, alreadyRequested: true };
 
   let refund;
   try {
-    refund = await provider.refundPayment({ idempotencyKey: idempotencyKey(input.sessionId, claim.attempt), paymentIntentId: claim.paymentIntentId });
+    refund = await provider.refundPayment({ idempotencyKey: idempotencyKey(sessionId, claim.attempt), paymentIntentId: claim.paymentIntentId });
   } catch {
     // Unknown whether it reached the provider: the claim stays, and a try after the lease repeats the same key.
     return domainError("unavailable", "The refund could not be started. Please try again in a few minutes.");
@@ -109,7 +108,7 @@ export async function refundAs(db: Db, provider: PaymentProvider, requester: Req
   await db
     .update(refundRequests)
     .set({ status: failed ? "failed" : "pending", providerRefundId: refund.refundId, updatedAt: new Date() })
-    .where(and(eq(refundRequests.sessionId, input.sessionId), eq(refundRequests.status, "requested")));
+    .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested")));
   if (failed) return domainError("aborted", "The payment provider declined the refund.");
   return { kind: "SUCCESS", status: refund.status === "succeeded" ? "succeeded" : "pending", alreadyRequested: false };
 }

@@ -111,6 +111,11 @@ export default [
     route("content", "routes/admin/content.tsx"),
     route("disputes", "routes/admin/disputes.tsx"),
     route("reconciliation", "routes/admin/reconciliation.tsx"),
+    route("payments", "routes/admin/payments.tsx"),
+    route("payments/pro", "routes/admin/payments-pro.tsx"),
+    route("payments/payouts", "routes/admin/payments-payouts.tsx"),
+    route("payments/fees", "routes/admin/payments-fees.tsx"),
+    route("payments/:sessionId", "routes/admin/payment.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

@@ -20,9 +20,15 @@ export async function payoutAccountOf(db: Db, uid: string): Promise<PayoutAccoun
     .select({ completed: connectedAccounts.completed, accountType: connectedAccounts.accountType, providerAccountId: connectedAccounts.providerAccountId })
     .from(connectedAccounts)
     .where(eq(connectedAccounts.uid, uid));
-  // A row whose provider account was never made (the provider failed) is, to the person, no account yet.
-  if (!row?.providerAccountId) return { state: "none", accountType: null };
-  return { state: row.completed ? "complete" : "incomplete", accountType: row.accountType as AccountType };
+  if (!row) return { state: "none", accountType: null };
+  const state = payoutStateOf(row);
+  return { state, accountType: state === "none" ? null : (row.accountType as AccountType) };
+}
+
+/** A payout account's state from its row: one whose provider account was never made (the provider failed) is no account yet. */
+export function payoutStateOf(row: { completed: boolean; providerAccountId: string | null }): PayoutAccountState {
+  if (!row.providerAccountId) return "none";
+  return row.completed ? "complete" : "incomplete";
 }
 
 export type PaymentMade = {

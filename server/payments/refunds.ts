@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { refundRequests } from "#server/db/schema";
 import { domainError, success, type DomainError, type Success } from "#server/errors";
 import type { PaymentProvider } from "./provider";
-import { lockSessionById } from "#server/payments/locked-sessions";
+import { lockSessionById, type LockedSession } from "#server/payments/locked-sessions";
 
 /**
  * A claim that was never carried to the provider (the process died between
@@ -26,12 +26,26 @@ type Claim =
   | Success<{ outcome: "ALREADY"; status: "pending" | "succeeded" }>
   | DomainError<"not-found" | "aborted">;
 
+/**
+ * Who asks for a refund: the requester's uid (kept on the request), whether they may refund this
+ * session, and what else must land with the claim (staff's audit row) in its transaction.
+ */
+export type Requester = {
+  uid: string;
+  mayRefund(session: LockedSession): boolean;
+  onClaimed?(tx: Db, session: LockedSession): Promise<void>;
+};
+
+/** The creator, for their own payments only. */
+const owner = (uid: string): Requester => ({ uid, mayRefund: (session) => session.posterUid === uid });
+
 /** Decides, under the session's row lock, whether this call is the one that asks the provider. */
-async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Claim> {
+async function claimRefund(db: Db, requester: Requester, sessionId: string): Promise<Claim> {
+  const uid = requester.uid;
   return db.transaction(async (tx): Promise<Claim> => {
     const session = await lockSessionById(tx, sessionId);
     // Someone else's payment is reported as missing, not as forbidden (SPEC: only the owner ever sees a session).
-    if (!session || session.posterUid !== uid) return domainError("not-found", "There is no such payment.");
+    if (!session || !requester.mayRefund(session)) return domainError("not-found", "There is no such payment.");
     const [request] = await tx.select().from(refundRequests).where(eq(refundRequests.sessionId, sessionId)).for("update");
     if (request?.status === "succeeded" || session.status === "refunded") return success({ outcome: "ALREADY", status: "succeeded" });
     if (request?.status === "pending") return success({ outcome: "ALREADY", status: "pending" });
@@ -41,12 +55,14 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
     const now = new Date();
     if (!request) {
       await tx.insert(refundRequests).values({ sessionId, requestedBy: uid, status: "requested" });
+      await requester.onClaimed?.(tx, session);
       return success({ outcome: "CLAIMED", attempt: 1, paymentIntentId: session.paymentIntentId });
     }
     if (request.status === "failed") {
       // The provider refused the last try: a new try, with a key of its own.
       const attempt = request.attempt + 1;
       await tx.update(refundRequests).set({ status: "requested", attempt, requestedBy: uid, updatedAt: now }).where(eq(refundRequests.sessionId, sessionId));
+      await requester.onClaimed?.(tx, session);
       return success({ outcome: "CLAIMED", attempt, paymentIntentId: session.paymentIntentId });
     }
     // "requested": another click is asking the provider right now — unless that claim is old and was abandoned.
@@ -55,7 +71,9 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
       .set({ updatedAt: now })
       .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested"), lt(refundRequests.updatedAt, new Date(now.getTime() - REFUND_CLAIM_LEASE_MS))))
       .returning({ attempt: refundRequests.attempt });
-    return taken ? success({ outcome: "CLAIMED", attempt: taken.attempt, paymentIntentId: session.paymentIntentId }) : success({ outcome: "ALREADY", status: "pending" });
+    if (!taken) return success({ outcome: "ALREADY", status: "pending" });
+    await requester.onClaimed?.(tx, session);
+    return success({ outcome: "CLAIMED", attempt: taken.attempt, paymentIntentId: session.paymentIntentId });
   });
 }
 
@@ -68,14 +86,19 @@ async function claimRefund(db: Db, uid: string, sessionId: string): Promise<Clai
  * recorded as pending. The provider's webhook (charge.refunded /
  * refund.updated) writes the refund entry and makes the session refunded.
  */
-export async function refundSponsorship(db: Db, provider: PaymentProvider, input: { uid: string; sessionId: string }): Promise<RefundResult> {
-  const claim = await claimRefund(db, input.uid, input.sessionId);
+export function refundSponsorship(db: Db, provider: PaymentProvider, input: { uid: string; sessionId: string }): Promise<RefundResult> {
+  return refundAs(db, provider, owner(input.uid), input.sessionId);
+}
+
+/** The refund itself, for whoever may ask (the owner above; staff in server/payments/staff-refund.ts). */
+export async function refundAs(db: Db, provider: PaymentProvider, requester: Requester, sessionId: string): Promise<RefundResult> {
+  const claim = await claimRefund(db, requester, sessionId);
   if (claim.kind === "ERROR") return claim;
   if (claim.outcome === "ALREADY") return { kind: "SUCCESS", status: claim.status, alreadyRequested: true };
 
   let refund;
   try {
-    refund = await provider.refundPayment({ idempotencyKey: idempotencyKey(input.sessionId, claim.attempt), paymentIntentId: claim.paymentIntentId });
+    refund = await provider.refundPayment({ idempotencyKey: idempotencyKey(sessionId, claim.attempt), paymentIntentId: claim.paymentIntentId });
   } catch {
     // Unknown whether it reached the provider: the claim stays, and a try after the lease repeats the same key.
     return domainError("unavailable", "The refund could not be started. Please try again in a few minutes.");
@@ -85,7 +108,7 @@ export async function refundSponsorship(db: Db, provider: PaymentProvider, input
   await db
     .update(refundRequests)
     .set({ status: failed ? "failed" : "pending", providerRefundId: refund.refundId, updatedAt: new Date() })
-    .where(and(eq(refundRequests.sessionId, input.sessionId), eq(refundRequests.status, "requested")));
+    .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested")));
   if (failed) return domainError("aborted", "The payment provider declined the refund.");
   return { kind: "SUCCESS", status: refund.status === "succeeded" ? "succeeded" : "pending", alreadyRequested: false };
 }

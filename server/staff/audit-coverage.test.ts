@@ -12,8 +12,12 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "./audit-log";
 import { grantAdmin, revokeAdmin } from "./roles";
 import { liftSuspension, suspendAccount } from "./suspensions";
-import { notificationDeps } from "#tests/support/payments";
 import { reconcile, yesterdayUtc } from "#server/reconciliation/run";
+import type { SandboxProvider } from "#server/payments/sandbox/provider";
+import { refundAsStaff } from "#server/payments/staff-refund";
+import { receivePaymentEvent } from "#server/payment-webhooks/intake";
+import { events, notificationDeps, payAtSandbox, seedPayee, seedSession, webhookDeps } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
 
 /**
  * Every back-office action writes exactly one audit row. `perform` does the action once, the way
@@ -23,7 +27,7 @@ import { reconcile, yesterdayUtc } from "#server/reconciliation/run";
 type Case = {
   /** Makes what the action needs (its own audit rows, if any, are not counted). */
   setup?(db: Db, n: number): Promise<string>;
-  perform(db: Db, n: number, prepared: string): Promise<void>;
+  perform(db: Db, n: number, prepared: string, sandbox: SandboxProvider): Promise<void>;
 };
 
 async function account(db: Db, id: string): Promise<string> {
@@ -143,15 +147,28 @@ const CASES: Record<AuditAction, Case> = {
       expect(result.kind).toBe("SUCCESS");
     },
   },
+  "payment.refund": {
+    // A sandbox payment, paid and recorded, refunded from its back-office page.
+    async perform(db, n, _prepared, sandbox) {
+      await account(db, `refunder-${n}`);
+      const payee = await seedPayee(db, sandbox);
+      const paid = await payAtSandbox(db, sandbox, payee, await seedSession(db, payee));
+      await receivePaymentEvent(db, events.checkout("checkout.completed", paid), webhookDeps(db, sandbox));
+      const staff = { id: `refunder-${n}`, actor: { kind: "staff" as const, id: `refunder-${n}`, email: `refunder-${n}@audit.example` } };
+      const result = await refundAsStaff(db, sandbox, { staff, sessionId: paid.sessionId, reason: "The sponsor paid twice by mistake." });
+      if (result.kind !== "SUCCESS") throw new Error(result.message);
+    },
+  },
 };
 
 describe.each(ENGINES)("the audit log on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
 
   it.each(AUDIT_ACTIONS.map((action, n) => [action, n] as const))("%s writes exactly one row", async (action, n) => {
     const prepared = (await CASES[action].setup?.(database.db, n)) ?? "";
     const rowsBefore = await database.db.select({ id: auditLog.id, action: auditLog.action }).from(auditLog);
-    await CASES[action].perform(database.db, n, prepared);
+    await CASES[action].perform(database.db, n, prepared, sandbox.provider);
     const added = (await database.db.select({ id: auditLog.id, action: auditLog.action }).from(auditLog)).filter((row) => !rowsBefore.some((old) => old.id === row.id));
     expect(added.map((row) => row.action)).toEqual([action]);
   });

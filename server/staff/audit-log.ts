@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "opportunity.remove",
   "opportunity.restore",
   "reconciliation.run",
+  "payment.refund",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -89,6 +89,8 @@ export const sponsorSessions = pgTable(
     ),
     // "Sponsor sessions queried by poster_uid, newest first."
     index("sponsor_sessions_poster_created_idx").on(t.posterUid, t.created),
+    // The back office's every payment, newest first, a page at a time by (created, id).
+    index("sponsor_sessions_created_id_idx").on(t.created, t.id),
     // My Payments: what a signed-in person paid as a sponsor.
     index("sponsor_sessions_sponsor_created_idx").on(t.sponsorUid, t.created),
     // A bio page's supporter wall and goal: its sessions, newest first.

@@ -1,0 +1,1 @@
+CREATE INDEX "sponsor_sessions_created_id_idx" ON "sponsor_sessions" USING btree ("created","id");

@@ -33,7 +33,7 @@ async function proMember(browser: Browser): Promise<Page> {
 }
 
 test("staff add a company Pro members see first in Recently Added, edit it with sources, then retire it", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signInAsStaff(page);
   const name = `Curated ${word()}`;
 
@@ -111,7 +111,7 @@ test("staff add a company Pro members see first in Recently Added, edit it with 
 });
 
 test("staff export the list, and import a CSV after a preview of what it changes", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signInAsStaff(page);
   await page.goto("/app/admin/sponsors");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);

@@ -11,6 +11,9 @@ test.describe("the back office", () => {
     expect(response?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
     await expect(page.getByRole("heading", { name: "Back office", level: 1 })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toBeVisible();
+    // What needs attention, each figure linking to its queue.
+    await expect(page.getByRole("link", { name: "Open reports" })).toHaveAttribute("href", "/app/admin/reports");
+    await expect(page.getByRole("link", { name: "Reconciliation", exact: true }).last()).toBeVisible();
   });
 
   test("is the site's ordinary 404 for someone who is not staff, and sign-in for a guest", async ({ page, browser }) => {

@@ -13,7 +13,7 @@ test.describe("the back office", () => {
     await expect(page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Audit log" })).toBeVisible();
     // What needs attention, each figure linking to its queue.
     await expect(page.getByRole("link", { name: "Open reports" })).toHaveAttribute("href", "/app/admin/reports");
-    await expect(page.getByRole("link", { name: "Reconciliation", exact: true }).last()).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open disputes" })).toHaveAttribute("href", "/app/admin/disputes");
   });
 
   test("is the site's ordinary 404 for someone who is not staff, and sign-in for a guest", async ({ page, browser }) => {

@@ -26,7 +26,7 @@ import { requestLogger } from "#server/http/logging";
 import { refuseUnreadableUrls } from "#server/http/malformed-url";
 import type { RequestIds } from "#server/http/request-id";
 import { backOfficeResponses } from "#server/http/back-office";
-import { ADMIN_PATH } from "#server/staff/guard";
+import { ADMIN_PATH } from "#server/auth/staff-guard";
 import { personalisedResponses } from "#server/http/personalised";
 import { precompressedAssets } from "#server/http/precompressed";
 import { createRenderedDocuments, neverKept } from "#server/http/rendered-documents";

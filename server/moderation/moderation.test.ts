@@ -7,7 +7,7 @@ import { auditLog, bioPages, contentReports, emailOutbox, notifications, opportu
 import { readPublicPage } from "#server/bio/public-page";
 import { listOpportunities } from "#server/opportunities/list";
 import { getOpportunity } from "#server/opportunities/read";
-import type { Actor } from "#server/staff/audit-log";
+import type { Actor } from "#server/audit/audit-log";
 import { REPORT_NOTE_MAX, REPORT_REASONS } from "#isomorphic/report-reasons";
 import { notificationDeps } from "#tests/support/payments";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";

@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { contentReports } from "#server/db/schema";
 import { reportOutcomeEmail } from "#server/email/messages";
 import { refusal, success } from "#server/errors";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import type { ReportTargetType } from "#isomorphic/report-reasons";
 import { itemById, type ContentItem } from "./targets";
 import { checkReason, itemLabel, takeDown, type ModerationDeps } from "./takedown";

@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { bioPages, opportunityPosts } from "#server/db/schema";
 import { refusal, success } from "#server/errors";
 import { sendNotification, type NotificationDeps } from "#server/notifications/send";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import { MODERATION_REASON_MAX, type ReportTargetType } from "#isomorphic/report-reasons";
 import { itemByAddress, itemById, parseItemAddress, type ContentItem } from "./targets";
 

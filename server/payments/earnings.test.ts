@@ -5,7 +5,8 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { bioPages, ledgerEntries, sponsorSessions, user } from "#server/db/schema";
 import { earningsByMonth, latestSupporters, monthWindow } from "./earnings";
 import { ownerTotals, recordPayment, recordRefund } from "./ledger";
-import { csvCell, minorToDecimal, PAYMENTS_CSV_COLUMNS, receivedPaymentsCsv, safeText } from "./payments-csv";
+import { csvCell, safeText } from "#isomorphic/csv";
+import { minorToDecimal, PAYMENTS_CSV_COLUMNS, receivedPaymentsCsv } from "./payments-csv";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 

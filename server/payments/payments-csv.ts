@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { ledgerEntries, sponsorSessions } from "#server/db/schema";
 import { success, type Success } from "#server/errors";
+import { csvLine, safeText } from "#isomorphic/csv";
 
 /**
  * The creator's received payments as a spreadsheet (docs/decisions/0036-creator-home.md):
@@ -41,23 +42,6 @@ export function minorToDecimal(minor: number, currency: string): string {
   const unit = 10 ** digits;
   return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}`;
 }
-
-/**
- * Text someone else typed (a name, an email, a message) is neutralised before
- * a spreadsheet can read it as a formula: a leading = + - @ (or tab / CR,
- * which some programs skip before one) gets a ' in front (OWASP's advice).
- * Figures we write ourselves are left as numbers.
- */
-export function safeText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled. */
-export function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-export const csvLine = (cells: readonly string[]) => cells.map(csvCell).join(",");
 
 /** The file name and the whole file of `uid`'s received payments, oldest movement first. */
 export async function receivedPaymentsCsv(db: Db, uid: string, now = new Date()): Promise<Success<{ filename: string; csv: string; rows: number }>> {

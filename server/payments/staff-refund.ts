@@ -1,6 +1,6 @@
 import type { Db } from "#server/db/client";
 import { fieldRefusal, type FieldRefusal } from "#server/errors";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import type { PaymentProvider } from "./provider";
 import { refundAs, type RefundResult } from "./refunds";
 

@@ -1,7 +1,7 @@
 import type { Db } from "#server/db/client";
 import { fieldRefusal, type FieldRefusal, type Success } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
-import type { Actor } from "#server/staff/audit-log";
+import type { Actor } from "#server/audit/audit-log";
 import { checkPeriod, reconcile, type ReconciliationRun } from "./run";
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client";
 import { ledgerEntries, reconciliationRuns, sponsorSessions } from "#server/db/schema";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import type { PaymentProvider, Period } from "#server/payments/provider";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import { compareMovements, movementKey, providerMovements, type Difference, type LedgerRow, type MovementKey } from "./movements";
 
 const DAY = 86_400_000;

@@ -1,11 +1,11 @@
 /**
  * The directory as a CSV file (back office export and import). Export neutralises formulas
- * (server/payments/payments-csv.ts `safeText`); import undoes exactly that, so an exported file
+ * (isomorphic/csv.ts `safeText`); import undoes exactly that, so an exported file
  * imported again changes nothing. The parser is strict and bounded: a file that is not this
  * table is refused with a message that says where and why.
  */
 import { parse } from "csv-parse/sync";
-import { csvLine, safeText } from "#server/payments/payments-csv";
+import { csvLine, safeText } from "#isomorphic/csv";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { COMPANY_COLUMNS, type CompanyColumn } from "./company-fields";
 import type { Db } from "#server/db/client";

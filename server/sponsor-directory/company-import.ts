@@ -10,7 +10,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors } from "#server/db/schema";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import { checkCompany, COLUMN_LABELS, EDITABLE_COLUMNS, flattenFields, slugFor, type CompanyFields, type EditableColumn, type FlatCompany } from "./company-fields";
 import { parseCompaniesCsv } from "./company-csv";
 import { listStaffCompanies, rowValues } from "./curation";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, externalSponsors, logs, tags, user } from "#server/db/schema";
 import { createSearchLog } from "#server/search-log/search-log";
-import { COMMAND_LINE } from "#server/staff/audit-log";
+import { COMMAND_LINE } from "#server/audit/audit-log";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { companyFlat, csvOf, insertCompany } from "#tests/support/sponsor-companies";
 import { upsertSponsorDirectory } from "#server/seed/sponsor-directory";

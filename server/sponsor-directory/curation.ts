@@ -7,7 +7,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { externalSponsors } from "#server/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/errors";
-import { recordAudit, type Actor } from "#server/staff/audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import { namePrefixes, nameWords } from "./names";
 import { listSponsorTags } from "./tags";
 import {

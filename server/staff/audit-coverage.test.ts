@@ -9,7 +9,7 @@ import { resolveReports } from "#server/moderation/queue";
 import { submitReport } from "#server/moderation/report";
 import { removeContent, restoreContent } from "#server/moderation/takedown";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "./audit-log";
+import { AUDIT_ACTIONS, COMMAND_LINE, type Actor, type AuditAction } from "#server/audit/audit-log";
 import { grantAdmin, revokeAdmin } from "./roles";
 import { liftSuspension, suspendAccount } from "./suspensions";
 import { reconcile, yesterdayUtc } from "#server/reconciliation/run";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 import { AUDIT_PAGE_SIZE, auditChanges, auditCsv, auditCsvLine, listAudit } from "./audit-view";
 
 const staff: Actor = { kind: "staff", id: "s1", email: "view@staff.example" };

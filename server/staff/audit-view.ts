@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { auditLog } from "#server/db/schema";
-import { csvLine, safeText } from "#server/payments/payments-csv";
+import { csvLine, safeText } from "#isomorphic/csv";
 
 /** Reading the audit log: the back office's page (newest first, keyset-paged) and its CSV export. */
 

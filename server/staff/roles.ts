@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { user } from "#server/db/schema";
 import { refusal, success, type Result } from "#server/errors";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 
 export type StaffMember = { id: string; email: string; name: string; twoFactorEnabled: boolean };
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { COMMAND_LINE, recordAudit } from "./audit-log";
+import { COMMAND_LINE, recordAudit } from "#server/audit/audit-log";
 import { grantAdmin, listStaff, revokeAdmin, staffStanding } from "./roles";
 
 describe.each(ENGINES)("staff roles and the audit log on %s", (engine) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accountSuspensions, auditLog, emailOutbox, session, user } from "#server/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import type { Actor } from "./audit-log";
+import type { Actor } from "#server/audit/audit-log";
 import { accountDetail, searchAccounts } from "./accounts";
 import { liftExpiredSuspensions, liftIfExpired, liftSuspension, parseUntil, suspendAccount, suspensionHasEnded } from "./suspensions";
 

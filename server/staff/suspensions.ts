@@ -4,7 +4,7 @@ import { accountSuspensions, session, user } from "#server/db/schema";
 import { suspensionEmail, suspensionLiftedEmail } from "#server/email/messages";
 import type { NotificationDeps } from "#server/notifications/send";
 import { fieldRefusal, refusal, success, type Result } from "#server/errors";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor } from "#server/audit/audit-log";
 
 /**
  * Suspending an account (ADR 0051): it becomes a disabled account (SPEC §4) — no sign-in, every

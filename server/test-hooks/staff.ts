@@ -4,7 +4,7 @@ import { symmetricEncrypt } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import { Router } from "express";
 import { twoFactor, user } from "#server/db/schema";
-import { COMMAND_LINE } from "#server/staff/audit-log";
+import { COMMAND_LINE } from "#server/audit/audit-log";
 import { grantAdmin } from "#server/staff/roles";
 import { HOOK_PATHS, type StaffAnswer } from "./contract";
 import { hook, queryOf, type TestHooksDeps } from "./http";

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { accountDetail } from "#server/staff/accounts";
 import { liftSuspension, suspendAccount } from "#server/staff/suspensions";
 import { notificationDepsOf } from "#server/notifications/deps";

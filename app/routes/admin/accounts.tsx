@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { searchAccounts } from "#server/staff/accounts";
 import { pageMeta } from "#page-kit/meta";
 import { primaryButton, secondaryButton } from "#page-kit/forms";

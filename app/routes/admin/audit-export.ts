@@ -1,4 +1,4 @@
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { auditCsv } from "#server/staff/audit-view";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/audit-export";

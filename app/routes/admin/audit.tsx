@@ -1,6 +1,6 @@
 import { Form, Link, useSearchParams } from "react-router";
-import { requireStaff } from "#server/staff/guard";
-import { AUDIT_ACTIONS } from "#server/staff/audit-log";
+import { requireStaff } from "#server/auth/staff-guard";
+import { AUDIT_ACTIONS } from "#server/audit/audit-log";
 import { auditChanges, listAudit } from "#server/staff/audit-view";
 import { pageMeta } from "#page-kit/meta";
 import { SelectField, TextField, primaryButton, secondaryButton } from "#page-kit/forms";

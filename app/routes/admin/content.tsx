@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { isTargetType } from "#server/moderation/queue";
 import { listRemoved, removeByAddress, restoreContent } from "#server/moderation/takedown";
 import { notificationDepsOf } from "#server/notifications/deps";

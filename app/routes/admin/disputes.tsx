@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { disputeQueue, DISPUTE_FLAG_MINIMUM, DISPUTE_RATIO_LIMIT, DISPUTE_WINDOW_DAYS } from "#server/payments/dispute-queue";
 import { formatMoney } from "#server/payments/money";
 import { pageMeta } from "#page-kit/meta";

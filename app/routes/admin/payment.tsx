@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { paymentRecord } from "#server/payments/payment-record";
 import { refundAsStaff, REFUND_REASON_MAX } from "#server/payments/staff-refund";
 import { formatMoney } from "#server/payments/money";

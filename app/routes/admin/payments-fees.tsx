@@ -1,4 +1,4 @@
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { platformFeeByMonth } from "#server/payments/platform-money";
 import { formatMoney } from "#server/payments/money";
 import { DataTable } from "#app/components/admin/DataTable";

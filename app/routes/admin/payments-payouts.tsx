@@ -1,4 +1,4 @@
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { payoutAccountList, PLATFORM_LIST_LIMIT } from "#server/payments/platform-money";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { allPayments, readPaymentFilters } from "#server/payments/all-payments";
 import { formatMoney } from "#server/payments/money";
 import { SPONSOR_SESSION_STATUSES } from "#server/db/schema";

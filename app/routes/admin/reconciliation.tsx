@@ -2,7 +2,7 @@ import { Form, useActionData, useNavigation } from "react-router";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import { latestRuns } from "#server/reconciliation/run";
 import { reconcileDays, type DaysErrors } from "#server/reconciliation/request";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { formText } from "#app/lib/identity.server";
 import { primaryButton } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";

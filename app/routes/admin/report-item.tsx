@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { isTargetType, reportedItem, resolveReports } from "#server/moderation/queue";
 import { notificationDepsOf } from "#server/notifications/deps";
 import { redirectWithToast } from "#server/http/toast-cookie";

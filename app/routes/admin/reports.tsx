@@ -1,5 +1,5 @@
 import { Link, NavLink } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { isReportStatus, listReportQueue, REPORT_STATUSES } from "#server/moderation/queue";
 import { ageText, ItemLink } from "#app/components/admin/ItemLink";
 import { pageMeta } from "#page-kit/meta";

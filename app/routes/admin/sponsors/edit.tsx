@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { editCompany, getStaffCompany, setCompanyRetired } from "#server/sponsor-directory/curation";
 import { companyFromForm, type CompanyFieldErrors, type FlatCompany } from "#server/sponsor-directory/company-fields";
 import { listSponsorTags } from "#server/sponsor-directory/tags";

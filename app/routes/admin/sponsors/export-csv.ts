@@ -1,4 +1,4 @@
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { exportCompaniesCsv } from "#server/sponsor-directory/company-csv";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/export-csv";

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { importCompanies } from "#server/sponsor-directory/company-import";
 import { readImportForm } from "#server/sponsor-directory/import-form";
 import type { ImportPlan } from "#server/sponsor-directory/company-import";

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/staff/guard";
+import { requireStaff } from "#server/auth/staff-guard";
 import { listStaffCompanies } from "#server/sponsor-directory/curation";
 import { listSearchMisses, MISS_PERIODS, parseMissPeriod } from "#server/sponsor-directory/search-misses";
 import { secondaryButton } from "#page-kit/forms";

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { requireUser, type SessionUser } from "#server/auth/session";
-import type { Auth } from "#server/auth/auth";
+import { requireUser, type SessionUser } from "./session";
+import type { Auth } from "./auth";
 import type { Db } from "#server/db/client";
 import { refuse } from "#page-kit/respond.server";
-import type { Actor } from "./audit-log";
-import { staffStanding } from "./roles";
+import type { Actor } from "#server/audit/audit-log";
+import { staffStanding } from "#server/staff/roles";
 
 /** Where an admin without an authenticator app is sent to enrol one, and back. */
 export const TWO_FACTOR_SETUP_PATH = "/app/account/two-factor";

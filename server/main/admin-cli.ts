@@ -7,8 +7,8 @@ import type { Db } from "#server/db/client";
 import { DataDirLockedError } from "#server/db/lock";
 import { openConfiguredDatabase } from "#server/db/open";
 import { providerMigrations } from "#server/payments/setup";
-import { COMMAND_LINE } from "./audit-log";
-import { grantAdmin, listStaff, revokeAdmin } from "./roles";
+import { COMMAND_LINE } from "#server/audit/audit-log";
+import { grantAdmin, listStaff, revokeAdmin } from "#server/staff/roles";
 
 /** Where the command writes: the terminal, or a test's lines. */
 export type AdminIo = { out(line: string): void; err(line: string): void };

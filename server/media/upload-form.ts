@@ -1,6 +1,7 @@
 import { PHOTO_FIELD, PHOTO_MAX_BYTES } from "#isomorphic/photo-upload";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { PHOTO_MESSAGES } from "./process";
+import { readFormWithin } from "#page-kit/bounded-form.server";
 
 /** The photo, plus the form's one small field (intent) and multipart's framing. */
 export const PHOTO_BODY_LIMIT = PHOTO_MAX_BYTES + 64 * 1024;
@@ -11,7 +12,6 @@ type PhotoFormRefusal = Refusal<"invalid-argument" | "unsupported-media-type", "
 
 const MALFORMED = "We couldn't read this upload: it was incomplete or garbled. Please choose the photo and send it again.";
 
-class TooLarge extends Error {}
 
 /**
  * Reads the photo form (multipart, or urlencoded for "Remove photo") as it
@@ -20,30 +20,11 @@ class TooLarge extends Error {}
  * (The app's body cap, server/http/body-limit.ts, holds the same limit below.)
  */
 export async function readPhotoForm(request: Request): Promise<PhotoForm | PhotoFormRefusal> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "multipart/form-data" && type !== "application/x-www-form-urlencoded") {
-    return refusal("unsupported-media-type", "MALFORMED", MALFORMED);
-  }
+  const form = await readFormWithin(request, PHOTO_BODY_LIMIT, ["multipart/form-data", "application/x-www-form-urlencoded"]);
   const tooLarge = () => refusal("invalid-argument", "TOO_LARGE", PHOTO_MESSAGES.tooLarge);
-  if (Number(request.headers.get("Content-Length") ?? 0) > PHOTO_BODY_LIMIT) return tooLarge();
-  if (!request.body) return refusal("invalid-argument", "MALFORMED", MALFORMED);
-
-  let received = 0;
-  const counted = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > PHOTO_BODY_LIMIT) controller.error(new TooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  let form: FormData;
-  try {
-    form = await new Response(counted, { headers: { "Content-Type": request.headers.get("Content-Type")! } }).formData();
-  } catch {
-    return received > PHOTO_BODY_LIMIT ? tooLarge() : refusal("invalid-argument", "MALFORMED", MALFORMED);
-  }
+  if (form === "too-large") return tooLarge();
+  if (form === "wrong-type") return refusal("unsupported-media-type", "MALFORMED", MALFORMED);
+  if (form === "malformed") return refusal("invalid-argument", "MALFORMED", MALFORMED);
 
   const text = (name: string) => {
     const value = form.get(name);

@@ -8,6 +8,7 @@ import type { BodyLimitRule } from "#server/http/body-limit";
 import { sendRefusal } from "#server/http/refusal";
 import { refusal, success, type Refusal, type Success } from "#server/errors";
 import { MAX_IMPORT_BYTES } from "./company-csv";
+import { readFormWithin } from "#page-kit/bounded-form.server";
 
 export const IMPORT_PATH = "/app/admin/sponsors/import";
 /** The file plus the form's small fields and multipart's framing. */
@@ -28,30 +29,12 @@ export const importBodyRule: BodyLimitRule = {
 export type ImportForm = Success<{ intent: "preview" | "apply"; csv: string; fingerprint: string }>;
 type ImportFormRefusal = Refusal<"invalid-argument" | "unsupported-media-type", "TOO_LARGE" | "MALFORMED" | "NOT_TEXT" | "NO_FILE">;
 
-class TooLarge extends Error {}
-
 export async function readImportForm(request: Request): Promise<ImportForm | ImportFormRefusal> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "multipart/form-data") return refusal("unsupported-media-type", "MALFORMED", MALFORMED);
+  const form = await readFormWithin(request, IMPORT_BODY_LIMIT, ["multipart/form-data"]);
   const tooLarge = () => refusal("invalid-argument", "TOO_LARGE", TOO_LARGE);
-  if (Number(request.headers.get("Content-Length") ?? 0) > IMPORT_BODY_LIMIT) return tooLarge();
-  if (!request.body) return refusal("invalid-argument", "MALFORMED", MALFORMED);
-  let received = 0;
-  const counted = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > IMPORT_BODY_LIMIT) controller.error(new TooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  let form: FormData;
-  try {
-    form = await new Response(counted, { headers: { "Content-Type": request.headers.get("Content-Type")! } }).formData();
-  } catch {
-    return received > IMPORT_BODY_LIMIT ? tooLarge() : refusal("invalid-argument", "MALFORMED", MALFORMED);
-  }
+  if (form === "too-large") return tooLarge();
+  if (form === "wrong-type") return refusal("unsupported-media-type", "MALFORMED", MALFORMED);
+  if (form === "malformed") return refusal("invalid-argument", "MALFORMED", MALFORMED);
   const small = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" && value.length <= MAX_SMALL_FIELD ? value : "";

@@ -4,7 +4,7 @@ import type { PaymentProvider } from "#server/payments/provider";
 import { createStripeClient } from "#server/payments/stripe/client";
 import { createStripeProvider } from "#server/payments/stripe/provider";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
-import { DISPUTE_FEE } from "#tests/support/stripe-emulator/balance-transactions-api";
+import { DISPUTE_FEE } from "#tests/support/stripe-emulator/disputes";
 
 let emulator: StripeEmulator;
 let provider: PaymentProvider;

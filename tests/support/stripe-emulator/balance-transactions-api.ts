@@ -10,10 +10,9 @@ import type { EmulatorStore } from "#tests/support/stripe-emulator/store";
  * them; what it does not store is derived here with stable ids, as Stripe
  * writes it for a destination charge with `application_fee_amount`:
  * `application_fee` (+fee, source fee_…), on a refund with reverse_transfer an
- * `application_fee_refund` (−the fee's share, source fr_…), and for a dispute
- * an `adjustment` of category `dispute` (−amount, Stripe's $15 dispute fee).
+ * `application_fee_refund` (−the fee's share, source fr_…). A dispute's
+ * withdrawal and reinstatement are stored by ./disputes.ts as they happen.
  */
-export const DISPUTE_FEE = 1_500;
 
 type Derived = { transaction: Stripe.BalanceTransaction; source: Record<string, unknown> };
 
@@ -51,12 +50,7 @@ function derivedTransactions(store: EmulatorStore): Derived[] {
       rows.push(make(`txn_fr_${refund.id}`, "application_fee_refund", "platform_earning_refund", -share, 0, refund.currency, refund.created, feeRefund));
     }
   }
-  for (const dispute of store.disputes.values()) {
-    rows.push(make(`txn_${dispute.id}`, "adjustment", "dispute", -dispute.amount, DISPUTE_FEE, dispute.currency, dispute.created, dispute as unknown as Record<string, unknown>));
-    if (dispute.status === "won") {
-      rows.push(make(`txn_rev_${dispute.id}`, "adjustment", "dispute_reversal", dispute.amount, 0, dispute.currency, dispute.created, dispute as unknown as Record<string, unknown>));
-    }
-  }
+  // Disputes write their own withdrawal and reinstatement transactions when they happen (./disputes.ts).
   return rows;
 }
 

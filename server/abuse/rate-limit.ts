@@ -47,6 +47,15 @@ function blockedUntil(windowStartedAt: Date, rule: RateLimitRule, now: Date): Ra
  * processes sharing the database.
  */
 export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
+  const counted = await consumeMeteredRateLimit(db, key, rule, now);
+  return counted.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: counted.resetSeconds };
+}
+
+/** A counted attempt with what is left of its window, for `RateLimit` response headers. */
+export type MeteredRateLimit = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
+
+/** As consumeRateLimit, one atomic upsert, also saying how many attempts are left and when the window ends. */
+export async function consumeMeteredRateLimit(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<MeteredRateLimit> {
   const windowStart = new Date(now.getTime() - rule.windowSeconds * 1000);
   const result = (await db.execute(sql`
     insert into rate_limits (key, window_started_at, count) values (${key}, ${now}, 1)
@@ -57,8 +66,9 @@ export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule,
   `)) as unknown as { rows: { count: number; window_started_at: Date | string }[] };
   await afterWrite(db, now);
   const row = result.rows[0]!;
-  if (row.count <= rule.limit) return { allowed: true };
-  return blockedUntil(new Date(row.window_started_at), rule, now);
+  const resetsAt = new Date(row.window_started_at).getTime() + rule.windowSeconds * 1000;
+  const resetSeconds = Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000));
+  return { allowed: row.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - row.count), resetSeconds };
 }
 
 /** Whether `key` still has attempts left, without counting one. */

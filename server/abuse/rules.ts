@@ -78,3 +78,13 @@ export const REPORT_RATE_LIMITS = {
  * memory above. Older rows are deleted (server/abuse/rate-limit.ts).
  */
 export const RATE_LIMIT_RETENTION_SECONDS = hours(48);
+
+/**
+ * The public API (ADR 0056): requests per key per minute, shared by every process through
+ * `rate_limits`; and, per client network, requests that brought no valid key, so guessing
+ * keys or flooding the API anonymously is cut off early.
+ */
+export const API_RATE_LIMITS = {
+  key: { limit: 600, windowSeconds: minutes(1) },
+  unauthenticatedNetwork: { limit: 60, windowSeconds: minutes(1) },
+} satisfies Record<string, RateLimitRule>;

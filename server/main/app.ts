@@ -18,6 +18,8 @@ import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/not
 import type { Services } from "./composition-root";
 import { photoBodyRule } from "#server/media/http";
 import { importBodyRule } from "#server/sponsor-directory/import-form";
+import { apiBodyRule, publicApi } from "#server/api/http";
+import { API_PATH_PREFIX } from "#server/api/operation";
 import { capRequestBodies } from "#server/http/body-limit";
 import { BROTLI_PARAMS } from "#server/http/document-encoding";
 import { trustedForwarding } from "#server/http/forwarding";
@@ -86,6 +88,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       photoBodyRule,
       // The back office's sponsor directory import carries a CSV file (server/sponsor-directory/).
       importBodyRule,
+      // The public API answers an oversized body in its own JSON error shape (server/api/).
+      apiBodyRule,
     ]),
   );
   app.use(guardTestRoutes({ enabled: config.ENABLE_TEST_ROUTES, secret: config.TEST_ROUTES_SECRET, trustsProxy: config.TRUST_PROXY !== false }));
@@ -96,8 +100,9 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   // One brotli quality for every response, whether compressed here or by entry.server.tsx.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
   // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,
-  // and callable functions, whose router makes the same check and answers it in the functions protocol.
-  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX, FUNCTIONS_PATH_PREFIX]));
+  // callable functions, whose router makes the same check and answers it in the functions protocol,
+  // and the public API, which takes no cookie (a bearer key is no ambient authority another site could borrow).
+  app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX, FUNCTIONS_PATH_PREFIX, `${API_PATH_PREFIX}/`]));
   // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
   // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).
   app.use(UNSUBSCRIBE_PATH_PREFIX, (req, _res, next) => {
@@ -120,6 +125,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   // flow runs through our own actions, which apply the rate limits.
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
+  // The public API (server/api/): keys, not sessions; JSON in and out.
+  app.use(publicApi({ deps: { db, payments, config, logger }, sessionSecret }));
   const sessionLookup = { auth, db };
   app.use(
     functionsRouter({

@@ -11,6 +11,9 @@ import { createRequestIds, withRequestIds } from "#server/http/request-id";
 import { compileTrust } from "#server/http/forwarding";
 import { metricsEndpoint, pathOf, timeRequest } from "#server/metrics/http";
 import { routePatterns } from "#server/metrics/route-patterns";
+import { apiRoutePatterns } from "#server/api/routes";
+import { API_OPERATIONS } from "#server/api/operations/index";
+import { API_PATH_PREFIX } from "#server/api/operation";
 
 type StartOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -35,7 +38,9 @@ export async function startServer({ build, clientDir, env = process.env, develop
   const app = createHttpApp({ build, clientDir, services, requestIds, development });
   // Express's requests are named by the React Router route that answers them, never by their address.
   const patternsOf = new WeakMap<ServerBuild, (path: string) => string>();
+  const apiRouteOf = apiRoutePatterns(API_OPERATIONS);
   const routeOf = async (path: string) => {
+    if (path.startsWith(`${API_PATH_PREFIX}/`)) return apiRouteOf(path);
     const current = typeof build === "function" ? await build() : build;
     let patterns = patternsOf.get(current);
     if (!patterns) patternsOf.set(current, (patterns = routePatterns(current)));

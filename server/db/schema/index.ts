@@ -15,3 +15,4 @@ export * from "./staff";
 export * from "./moderation";
 export * from "./disputes";
 export * from "./reconciliation";
+export * from "./public-api";

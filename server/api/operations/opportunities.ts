@@ -1,0 +1,3 @@
+import type { AnyApiOperation } from "#server/api/operation";
+
+export const opportunityOperations: AnyApiOperation[] = [];

@@ -74,6 +74,8 @@ export default defineConfig({
         GOOGLE_CLIENT_SECRET: "e2e-client-secret",
         GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/.well-known/openid-configuration`,
         ALTCHA_MAX_NUMBER: "1000",
+        // Webhook receivers in the specs listen on loopback.
+        WEBHOOK_PRIVATE_TARGETS: "allow",
       },
     },
   ],

@@ -103,6 +103,9 @@ const configSchema = z
     // Email: SMTP when set, otherwise the database outbox; /dev/mailbox shows it to this machine
     // only when DEV_MAILBOX is on (the default outside production: it holds live sign-in links).
     DEV_MAILBOX: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).optional(),
+    // Whether outgoing webhooks may go to loopback, private and link-local addresses (and over
+    // plain http): "allow" by default outside production, "refuse" in production (ADR 0057).
+    WEBHOOK_PRIVATE_TARGETS: z.enum(["allow", "refuse"], { error: 'must be "allow" or "refuse"' }).optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().min(3).optional(),
 
@@ -159,6 +162,14 @@ const configSchema = z
         message: `must not be on when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}): it shows password-reset links; set SMTP_URL to deliver mail`,
       });
     }
+    // A webhook endpoint could otherwise point the server at its own network (metadata services, databases).
+    if (env.WEBHOOK_PRIVATE_TARGETS === "allow" && env.NODE_ENV === "production" && env.PUBLIC_ORIGIN && !isLocalhostOrigin(env.PUBLIC_ORIGIN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["WEBHOOK_PRIVATE_TARGETS"],
+        message: `must not be "allow" when the server runs for real (NODE_ENV=production on ${env.PUBLIC_ORIGIN}): webhooks could reach the server's own network`,
+      });
+    }
     if (env.PAYMENT_PROVIDER === "stripe" && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER is stripe" });
     }
@@ -197,6 +208,7 @@ const configSchema = z
       MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
       PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox"),
       DEV_MAILBOX: env.DEV_MAILBOX ? env.DEV_MAILBOX === "on" : env.NODE_ENV !== "production",
+      WEBHOOK_PRIVATE_TARGETS: env.WEBHOOK_PRIVATE_TARGETS ? env.WEBHOOK_PRIVATE_TARGETS === "allow" : env.NODE_ENV !== "production",
       // A few seconds where a balancer probes a real origin; none on this machine (tests, development).
       SHUTDOWN_GRACE_MS: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === "production" && !isLocalhostOrigin(publicOrigin) ? 5_000 : 0),
     };

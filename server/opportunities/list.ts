@@ -63,9 +63,10 @@ export async function withLikedFlags(db: Db, viewerUid: string | null, rows: Sum
  * newest first): `after` reads forward from the last id seen, `before` reads
  * backwards from the first, so page 500 costs what page 0 does. Tag filters
  * go through the GIN indexes of tags, tag pairs or tag triples (hasEveryTag).
- * A disabled account's posts are left out (ownerIsActive).
+ * A disabled account's posts are left out (ownerIsActive). The page shows 20;
+ * the API lets its caller choose (`pageSize`).
  */
-export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null): Promise<ListResult> {
+export async function listOpportunities(db: Db, query: ListQuery, viewerUid: string | null, pageSize = PAGE_SIZE): Promise<ListResult> {
   const conditions: SQL[] = [ownerIsActive(opportunityPosts.posterUid), isNull(opportunityPosts.removedAt)];
   const tagFilter = hasEveryTag(query.tags);
   if (tagFilter) conditions.push(tagFilter);
@@ -80,10 +81,10 @@ export async function listOpportunities(db: Db, query: ListQuery, viewerUid: str
     .from(opportunityPosts)
     .where(and(...conditions))
     .orderBy(backwards ? desc(opportunityPosts.id) : asc(opportunityPosts.id))
-    .limit(PAGE_SIZE + 1);
+    .limit(pageSize + 1);
   const total = rows[0]?.total ?? (await readPostsTotal(db));
-  const more = rows.length > PAGE_SIZE;
-  const page = rows.slice(0, PAGE_SIZE);
+  const more = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
   if (backwards) page.reverse();
   const items = page.map(({ total: _total, ...row }) => ({ ...row, applicationDeadline: row.applicationDeadline?.toISOString() ?? null }));
   return {

@@ -42,17 +42,27 @@ describe.each(ENGINES)("the API's bio pages on %s", (engine) => {
     return created.id;
   }
 
-  it("lists only your own pages, in one page", async () => {
+  it("lists only your own pages, last updated first, paged with cursors", async () => {
     const uid = await api.newAccount();
-    const first = await pageOf(uid);
-    const second = await pageOf(uid, { name: "Maya Cooks" });
+    const ids: string[] = [];
+    for (const name of ["Maya Makes", "Maya Cooks", "Maya Sings"]) ids.push(await pageOf(uid, { name }));
     await pageOf(await api.newAccount(), { name: "Someone else" });
     const key = await api.keyFor(uid, ["bio_pages:read"]);
-    const listed = await api.call("GET", "/bio-pages", { key });
-    expect(listed.status).toBe(200);
-    expect(listed.body.nextCursor).toBeNull();
-    expect(listed.body.data.map((item: { id: string }) => item.id).sort()).toEqual([first, second].sort());
-    expect(listed.body.data.find((item: { id: string }) => item.id === second)).toMatchObject({ name: "Maya Cooks", views: 0, customEnding: expect.any(String) });
+    const whole = await api.call("GET", "/bio-pages", { key });
+    expect(whole.status).toBe(200);
+    expect(whole.body.nextCursor).toBeNull();
+    expect(whole.body.data.map((item: { id: string }) => item.id).sort()).toEqual([...ids].sort());
+    expect(whole.body.data.find((item: { id: string }) => item.id === ids[1])).toMatchObject({ name: "Maya Cooks", views: 0, customEnding: expect.any(String) });
+    const updated = whole.body.data.map((item: { updatedAt: string }) => item.updatedAt);
+    expect(updated).toEqual([...updated].sort().reverse());
+
+    const first = await api.call("GET", "/bio-pages?limit=2", { key });
+    expect(first.body.data).toEqual(whole.body.data.slice(0, 2));
+    const second = await api.call("GET", `/bio-pages?limit=2&cursor=${first.body.nextCursor}`, { key });
+    expect(second.body).toEqual({ data: whole.body.data.slice(2), nextCursor: null });
+    const refused = await api.call("GET", "/bio-pages?cursor=garbage", { key });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_request");
   });
 
   it("reads your page as the editor shows it; another account's page or a missing one is 404", async () => {

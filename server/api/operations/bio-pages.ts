@@ -4,9 +4,9 @@ import { MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm } from "#server/bio/form"
 import { LINK_TYPES } from "#server/bio/links";
 import { editBioPage, getOwnPage, listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { bioFormInputOf, publicBioPage, publicBioPageSummary } from "#server/bio/public-shape";
-import { fieldRefusal, success } from "#server/errors";
+import { fieldRefusal, refusal, success } from "#server/errors";
 import { defineOperation, type AnyApiOperation } from "#server/api/operation";
-import { pageOf } from "#server/api/paging";
+import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/api/paging";
 
 const linkType = z.enum(LINK_TYPES).meta({ description: "One link per type on a page." });
 
@@ -69,6 +69,12 @@ const changesSchema = z
 
 const idParams = z.object({ id: z.string().meta({ description: "The bio page's id." }) });
 
+// The dashboard's order, last updated first then by id (compared here, by code unit, so a cursor
+// and the order it continues agree whatever the database's collation): the cursor is a place in it.
+type Place = { updatedAt: string; id: string };
+const cursorShape = z.object({ updatedAt: z.iso.datetime(), id: z.string() });
+const byPlace = (a: Place, b: Place) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.updatedAt > b.updatedAt ? -1 : 1);
+
 export const bioPageOperations: AnyApiOperation[] = [
   defineOperation({
     id: "listBioPages",
@@ -76,15 +82,23 @@ export const bioPageOperations: AnyApiOperation[] = [
     path: "/bio-pages",
     tag: "Bio pages",
     summary: "List your bio pages",
-    description: `Your own pages, last updated first. An account has at most ${MAX_PAGES_PER_OWNER}, so they come in one page (\`nextCursor\` is always null). Needs a verified email address, as the dashboard does.`,
+    description: `Your own pages, last updated first, as your dashboard lists them (an account has at most ${MAX_PAGES_PER_OWNER}). Needs a verified email address, as the dashboard does.`,
     scope: "bio_pages:read",
+    query: pageQuery,
     success: { status: 200, description: "Your pages.", schema: pageOf(summarySchema, "BioPageList") },
     refusals: ["permission-denied"],
-    async handle({ caller, deps }) {
+    async handle({ caller, query, deps }) {
+      const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape);
+      if (query.cursor !== undefined && !cursor) return refusal("invalid-argument", "INVALID_REQUEST", "This cursor is not one of ours. Start again without one.");
       const verified = await requireVerifiedEmail(deps.db, caller.uid);
       if (verified.kind === "ERROR") return verified;
-      const pages = await listOwnPages(deps.db, caller.uid);
-      return success({ body: { data: pages.map(publicBioPageSummary), nextCursor: null } });
+      // A handful of pages at most: read whole, paged here in the dashboard's order.
+      const pages = (await listOwnPages(deps.db, caller.uid)).map(publicBioPageSummary).sort(byPlace);
+      const rest = cursor ? pages.filter((page) => byPlace(page, cursor) > 0) : pages;
+      const data = rest.slice(0, query.limit);
+      const last = data.at(-1);
+      const nextCursor = rest.length > query.limit && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null;
+      return success({ body: { data, nextCursor } });
     },
   }),
   defineOperation({

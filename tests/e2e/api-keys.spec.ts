@@ -76,7 +76,7 @@ test("My Account → API keys: make a key shown once, call the API with it, see 
   await expect(page.getByTestId("api-key-last-used")).not.toHaveText("Never used");
   await expect(page.getByTestId("api-key-last-used")).toContainText("UTC");
 
-  await row.getByText("Revoke").click();
+  await row.locator("summary", { hasText: "Revoke" }).click();
   await row.getByRole("button", { name: "Yes, revoke Spreadsheet sync" }).click();
   await expect(page.getByText('Revoked "Spreadsheet sync". It stopped working at once.')).toBeVisible();
   await expect(page.getByTestId("api-key-row")).toContainText("Revoked");

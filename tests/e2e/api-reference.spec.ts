@@ -18,6 +18,7 @@ test("the OpenAPI document is served without a key, and the reference lists ever
   await expect(page.getByRole("heading", { name: "API reference", level: 1 })).toBeVisible();
   // Public and indexable.
   await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+  expect(await (await request.get("/sitemap.xml")).text()).toContain("/developers/api</loc>");
   await expect(page.getByRole("link", { name: "/api/v1/openapi.json" })).toHaveAttribute("href", "/api/v1/openapi.json");
   for (const heading of ["Authentication", "Errors", "Paging", "Rate limits", "Idempotency keys", "Permissions (scopes)"]) {
     await expect(page.getByRole("heading", { name: heading, level: 2 })).toBeVisible();

@@ -10,10 +10,10 @@ export function CodeBlock({ label, children }: { label: string; children: string
 }
 
 /** A table that scrolls sideways on a phone instead of squeezing its columns. */
-export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollTable({ label, children, narrow = false }: { label: string; children: ReactNode; narrow?: boolean }) {
   return (
     <div role="region" aria-label={label} tabIndex={0} className="mt-3 overflow-x-auto rounded-lg border border-ink/15">
-      <table className="w-full min-w-[36rem] border-collapse text-left text-sm">{children}</table>
+      <table className={`w-full border-collapse text-left text-sm ${narrow ? "" : "min-w-[36rem]"}`}>{children}</table>
     </div>
   );
 }

@@ -23,7 +23,7 @@ function FieldTable({ label, rows }: { label: string; rows: FieldRow[] }) {
         {rows.map((row) => (
           <tr key={row.name}>
             <td className={td}>
-              <code className="font-mono break-all" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
+              <code className="whitespace-nowrap font-mono" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
                 {row.name}
               </code>
               {row.required ? null : <span className="ml-1 text-muted">(optional)</span>}

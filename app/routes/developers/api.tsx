@@ -85,7 +85,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
     "fields": { "body.title": "Too small: expected string to have >=1 characters" }
   }
 }`}</CodeBlock>
-        <ScrollTable label="Error codes">
+        <ScrollTable label="Error codes" narrow>
           <thead>
             <tr>
               <th scope="col" className={th}>Code</th>
@@ -96,7 +96,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           <tbody>
             {errorCodes.map((row) => (
               <tr key={row.code}>
-                <td className={td}><code>{row.code}</code></td>
+                <td className={td}><code className="whitespace-nowrap">{row.code}</code></td>
                 <td className={td}>{row.status}</td>
                 <td className={td}><InlineCode text={row.meaning} /></td>
               </tr>
@@ -143,7 +143,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           A key may do only what it was given when it was made. Calling an operation without its permission answers <code>403</code> with{" "}
           <code>insufficient_scope</code>. Another account's objects never appear: they answer <code>404</code>.
         </p>
-        <ScrollTable label="Scopes">
+        <ScrollTable label="Scopes" narrow>
           <thead>
             <tr>
               <th scope="col" className={th}>Scope</th>
@@ -153,7 +153,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           <tbody>
             {scopes.map((row) => (
               <tr key={row.scope}>
-                <td className={td}><code>{row.scope}</code></td>
+                <td className={td}><code className="whitespace-nowrap">{row.scope}</code></td>
                 <td className={td}>{row.allows}</td>
               </tr>
             ))}

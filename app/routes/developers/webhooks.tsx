@@ -74,7 +74,7 @@ export default function WebhooksGuide() {
 
       <section aria-labelledby="events" className="mt-10">
         <h2 id="events" className="text-2xl font-bold">Events</h2>
-        <ScrollTable label="Event types">
+        <ScrollTable label="Event types" narrow>
           <thead>
             <tr>
               <th scope="col" className={th}>Type</th>
@@ -84,7 +84,7 @@ export default function WebhooksGuide() {
           <tbody>
             {WEBHOOK_EVENT_TYPES.map((event) => (
               <tr key={event.type}>
-                <td className={td}><code>{event.type}</code></td>
+                <td className={td}><code className="whitespace-nowrap">{event.type}</code></td>
                 <td className={td}>{event.description}</td>
               </tr>
             ))}

@@ -36,6 +36,8 @@ export default [
   route("app/account/photo", "routes/app/photo.tsx"),
   // Two-factor sign-in with an authenticator app, for everyone; staff are sent here first (ADR 0049).
   route("app/account/two-factor", "routes/app/two-factor.tsx"),
+  // API keys for the public API (server/api-keys/, ADR 0056): made, listed and revoked here.
+  route("app/account/api-keys", "routes/app/api-keys.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 
@@ -92,6 +94,10 @@ export default [
 
   // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),
+
+  // The public API's reference and the webhooks guide, rendered from the OpenAPI document (server/api/reference.ts).
+  route("developers/api", "routes/developers/api.tsx"),
+  route("developers/webhooks", "routes/developers/webhooks.tsx"),
 
   // The back office (server/staff/): staff only, with two-factor sign-in; each section guards itself.
   route("app/admin", "routes/admin/layout.tsx", [

@@ -22,6 +22,7 @@ export const FOOTER_COMPANY = [
   { to: "/blog", label: "Blog" },
   { to: "/featured", label: "Featured" },
   { to: "/support/payments", label: "Payments Support" },
+  { to: "/developers/api", label: "API for developers" },
 ] as const;
 
 function LinkColumn({ title, links }: { title: string; links: ReadonlyArray<{ to: string; label: string }> }) {

@@ -4,7 +4,7 @@ import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/sitemap";
 
-/** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity. */
+/** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity, the API reference and the webhooks guide. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const built = await buildSitemap(context.db, {
     origin: context.config.PUBLIC_ORIGIN,
@@ -18,6 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { path: "/app/sponsors" },
       { path: "/app/sponsors/previews" },
       { path: "/app/opportunities" },
+      { path: "/developers/api" },
+      { path: "/developers/webhooks" },
     ],
   });
   const headers = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" };

@@ -247,6 +247,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
             <li><Link to="/app/account/opportunities">My Posts</Link></li>
             <li><Link to="/app/account/opportunities/liked">Liked Posts</Link></li>
             <li><Link to="/app/account/sponsors">Sponsors Dashboard</Link></li>
+            <li><Link to="/app/account/api-keys">API keys</Link></li>
             <li><Link to="/support">Frequently Asked Questions</Link></li>
             <li><Link to="/support/payments">Payments Support</Link></li>
             <li><Link to="/support/code-of-conduct">Code of Conduct</Link></li>

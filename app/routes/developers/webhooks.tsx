@@ -1,0 +1,144 @@
+import { Link } from "react-router";
+import { CodeBlock, ScrollTable, td, th } from "#app/components/developers/Code";
+import { pageMeta } from "#page-kit/meta";
+import { WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
+import type { Route } from "./+types/webhooks";
+
+// Plain reading: the page needs no JavaScript.
+export const handle = { hydrate: false };
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Webhooks",
+    description: "Get told the moment a payment arrives, a refund or dispute happens, or your Pro membership changes: signed webhooks that follow the Standard Webhooks format.",
+  });
+
+const VERIFY_SNIPPET = `// npm install standardwebhooks express
+import express from "express";
+import { Webhook } from "standardwebhooks";
+
+// The endpoint's signing secret (whsec_…), from My Account → Webhooks.
+const webhook = new Webhook(process.env.SPONSORGRID_WEBHOOK_SECRET);
+const app = express();
+
+// express.raw: the signature covers the exact bytes we sent, so verify
+// the raw body, before any JSON parser has touched it.
+app.post("/sponsorgrid-webhooks", express.raw({ type: "application/json" }), async (req, res) => {
+  let event;
+  try {
+    // Checks webhook-signature against webhook-id, webhook-timestamp and the
+    // body, and refuses a timestamp more than 5 minutes off.
+    event = webhook.verify(req.body, req.headers);
+  } catch {
+    return res.status(400).send("Invalid signature");
+  }
+
+  // A delivery can come more than once (a retry after a timeout): handle
+  // each webhook-id once.
+  const id = req.get("webhook-id");
+  if (await alreadyHandled(id)) return res.sendStatus(200);
+
+  switch (event.type) {
+    case "payment.succeeded":
+      console.log("Paid:", event.data);
+      break;
+    // …
+  }
+  await markHandled(id);
+  res.sendStatus(200);
+});
+
+app.listen(3000);`;
+
+const PAYLOAD_EXAMPLE = `POST /sponsorgrid-webhooks HTTP/1.1
+Content-Type: application/json
+webhook-id: msg_2b7Xv…
+webhook-timestamp: 1767225600
+webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+
+{
+  "type": "payment.succeeded",
+  "timestamp": "2026-01-01T00:00:00.000Z",
+  "data": { … }
+}`;
+
+export default function WebhooksGuide() {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
+      <p className="text-sm font-semibold uppercase tracking-widest text-primary">Developers</p>
+      <h1 className="mt-2 text-3xl font-bold sm:text-4xl">Webhooks</h1>
+      <p className="mt-4 text-lg">
+        Instead of asking the <Link to="/developers/api">API</Link> over and over, let Sponsorgrid tell your server when something happens. Add
+        an HTTPS address in My Account → Webhooks, choose the events it should get, and we send each one as a signed POST request.
+      </p>
+
+      <section aria-labelledby="events" className="mt-10">
+        <h2 id="events" className="text-2xl font-bold">Events</h2>
+        <ScrollTable label="Event types" narrow>
+          <thead>
+            <tr>
+              <th scope="col" className={th}>Type</th>
+              <th scope="col" className={th}>When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {WEBHOOK_EVENT_TYPES.map((event) => (
+              <tr key={event.type}>
+                <td className={td}><code className="whitespace-nowrap">{event.type}</code></td>
+                <td className={td}>{event.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      </section>
+
+      <section aria-labelledby="payload" className="mt-10">
+        <h2 id="payload" className="text-2xl font-bold">What we send</h2>
+        <p className="mt-3">
+          Deliveries follow <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. The body is JSON:{" "}
+          <code>{`{ type, timestamp, data }`}</code>, where <code>type</code> is one of the events above, <code>timestamp</code> when it happened
+          (ISO 8601), and <code>data</code> the object it is about, in the same shape the API answers for it.
+        </p>
+        <CodeBlock label="An example delivery">{PAYLOAD_EXAMPLE}</CodeBlock>
+        <ul className="mt-4 list-disc space-y-2 pl-6">
+          <li><code>webhook-id</code>: the event's id. It stays the same when a delivery is retried or resent: use it to handle each event once.</li>
+          <li><code>webhook-timestamp</code>: when this attempt was sent, in seconds since 1970. Refuse old ones so a captured request cannot be replayed.</li>
+          <li>
+            <code>webhook-signature</code>: <code>v1,</code> and a base64 HMAC-SHA256 of <code>id.timestamp.body</code> under the endpoint's secret. While you
+            rotate the secret, it carries two signatures, one for each secret, so nothing fails during the switch.
+          </li>
+        </ul>
+      </section>
+
+      <section aria-labelledby="verify" className="mt-10">
+        <h2 id="verify" className="text-2xl font-bold">Verifying a delivery</h2>
+        <p className="mt-3">
+          Check the signature of every request before you trust it: anyone can send a POST to your address. In Node, the{" "}
+          <code>standardwebhooks</code> package does it in one call; libraries for other languages are listed on the Standard Webhooks site.
+        </p>
+        <CodeBlock label="Verifying a delivery in Node">{VERIFY_SNIPPET}</CodeBlock>
+        <ul className="mt-4 list-disc space-y-2 pl-6">
+          <li>Verify the raw body as it arrived. Parsing the JSON and serialising it again changes the bytes, and the signature no longer matches.</li>
+          <li>Deduplicate by <code>webhook-id</code>: a delivery can arrive twice, for example when your answer was lost after you had acted.</li>
+          <li>Answer quickly with any 2xx status, then do slow work in the background.</li>
+        </ul>
+      </section>
+
+      <section aria-labelledby="retries" className="mt-10">
+        <h2 id="retries" className="text-2xl font-bold">Retries and failures</h2>
+        <ul className="mt-3 list-disc space-y-2 pl-6">
+          <li>Only a 2xx answer counts as delivered. We wait up to 10 seconds for it, and do not follow redirects.</li>
+          <li>
+            A failed delivery is retried with exponential backoff (from seconds to hours apart) for at least 24 hours. Events about the same
+            object arrive in the order they happened.
+          </li>
+          <li>
+            When deliveries to an endpoint keep failing, we disable it and send you a mail. Turn it back on in My Account once it works again.
+          </li>
+          <li>Each endpoint has a delivery log with every attempt's request and answer, and any delivery can be sent again from there.</li>
+          <li>Endpoints must use HTTPS and a public address: private, loopback and link-local addresses are refused.</li>
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import { sponsorSessions } from "#server/db/schema";
 import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 import { paymentFigures } from "#server/payments/payment-figures";
 import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
-import { apiHarness } from "#tests/support/api";
+import { apiHarness, type ApiAnswer } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { testSandbox, withCallLog, withOutage } from "#tests/support/test-sandbox";
@@ -89,7 +89,7 @@ describe.each(ENGINES)("payments received through the API on %s", (engine) => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const page = await api.call("GET", `/payments?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { key });
+      const page: ApiAnswer = await api.call("GET", `/payments?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { key });
       expect(page.status).toBe(200);
       pages.push(page.body.data.map((p: { id: string }) => p.id));
       cursor = page.body.nextCursor;

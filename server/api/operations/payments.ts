@@ -41,6 +41,8 @@ export const paymentOperations: AnyApiOperation[] = [
     scope: "payments:read",
     query: listQuery,
     success: { status: 200, description: "A page of payments.", schema: pageOf(publicPaymentSummarySchema, "PaymentPage") },
+    // invalid_cursor: a cursor that is not one of ours.
+    refusals: ["invalid-argument"],
     async handle({ caller, query, deps }) {
       const after = query.cursor === undefined ? null : decodeCursor(query.cursor, keysetShape);
       if (after === null && query.cursor !== undefined) return refusal("invalid-argument", "INVALID_CURSOR", "This cursor is not one of ours. Start again from the first page.");

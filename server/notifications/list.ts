@@ -8,12 +8,15 @@ import { isNotificationId } from "./ids";
  * SPEC §7.2/§7.3 getNotifications(uid): a person's notifications, newest first, a page at a
  * time. Keyset paging on (created, id), both descending, so a page never
  * repeats or skips a notification when notifications arrive or go between two loads
- * (an offset would shift). ADR 0026.
+ * (an offset would shift). ADR 0026. `unreadOnly` keeps the same order and cursors (the
+ * public API's `unread` filter).
  */
 export const NOTIFICATIONS_PAGE_SIZE = 12;
 
 export type NotificationView = {
   id: string;
+  /** What it is about (kinds.ts); any text on rows written before kinds existed is "general". */
+  kind: string;
   title: string;
   message: string;
   unread: boolean;
@@ -42,7 +45,7 @@ export function parseCursor(cursor: string): { micros: string; id: string } | nu
 export async function listNotifications(
   db: Db,
   uid: string,
-  options: { cursor?: string | null; pageSize?: number } = {},
+  options: { cursor?: string | null; pageSize?: number; unreadOnly?: boolean } = {},
 ): Promise<NotificationPage | DomainError<"invalid-argument">> {
   const pageSize = options.pageSize ?? NOTIFICATIONS_PAGE_SIZE;
   let after = undefined;
@@ -54,6 +57,7 @@ export async function listNotifications(
   const rows = await db
     .select({
       id: notifications.id,
+      kind: notifications.kind,
       title: notifications.title,
       message: notifications.message,
       unread: notifications.unread,
@@ -64,7 +68,7 @@ export async function listNotifications(
       micros: createdMicros,
     })
     .from(notifications)
-    .where(and(eq(notifications.uid, uid), after))
+    .where(and(eq(notifications.uid, uid), options.unreadOnly ? eq(notifications.unread, true) : undefined, after))
     .orderBy(desc(notifications.created), desc(notifications.id))
     // One row more than shown says whether a next page exists, without a count.
     .limit(pageSize + 1);

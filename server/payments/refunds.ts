@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { refundRequests } from "#server/db/schema";
-import { domainError, success, type DomainError, type Success } from "#server/errors";
+import { domainError, refusal, success, type DomainError, type Refusal, type Success } from "#server/errors";
 import type { PaymentProvider } from "./provider";
 import { lockSessionById, type LockedSession } from "#server/payments/locked-sessions";
 
@@ -16,7 +16,9 @@ export const REFUND_CLAIM_LEASE_MS = 5 * 60_000;
 export type RefundResult =
   /** The provider took the refund (or had it already); the webhook marks the session refunded. */
   | { kind: "SUCCESS"; status: "pending" | "succeeded"; alreadyRequested: boolean }
-  | DomainError<"not-found" | "aborted" | "unavailable">;
+  | DomainError<"not-found" | "unavailable">
+  /** NOT_REFUNDABLE: the payment is not completed; REFUND_DECLINED: the provider said no (API callers branch on these). */
+  | Refusal<"aborted", "NOT_REFUNDABLE" | "REFUND_DECLINED">;
 
 const idempotencyKey = (sessionId: string, attempt: number) => (attempt === 1 ? `refund_${sessionId}` : `refund_${sessionId}_${attempt}`);
 
@@ -24,7 +26,8 @@ const idempotencyKey = (sessionId: string, attempt: number) => (attempt === 1 ? 
 type Claim =
   | Success<{ outcome: "CLAIMED"; attempt: number; paymentIntentId: string }>
   | Success<{ outcome: "ALREADY"; status: "pending" | "succeeded" }>
-  | DomainError<"not-found" | "aborted">;
+  | DomainError<"not-found">
+  | Refusal<"aborted", "NOT_REFUNDABLE">;
 
 /**
  * Who asks for a refund: the requester's uid (kept on the request), whether they may refund this
@@ -50,7 +53,7 @@ async function claimRefund(db: Db, requester: Requester, sessionId: string): Pro
     if (request?.status === "succeeded" || session.status === "refunded") return success({ outcome: "ALREADY", status: "succeeded" });
     if (request?.status === "pending") return success({ outcome: "ALREADY", status: "pending" });
     if (session.status !== "completed" || !session.paymentIntentId) {
-      return domainError("aborted", `Only a completed payment can be refunded; this one is ${session.status}.`);
+      return refusal("aborted", "NOT_REFUNDABLE", `Only a completed payment can be refunded; this one is ${session.status}.`);
     }
     const now = new Date();
     if (!request) {
@@ -109,7 +112,7 @@ export async function refundAs(db: Db, provider: PaymentProvider, requester: Req
     .update(refundRequests)
     .set({ status: failed ? "failed" : "pending", providerRefundId: refund.refundId, updatedAt: new Date() })
     .where(and(eq(refundRequests.sessionId, sessionId), eq(refundRequests.status, "requested")));
-  if (failed) return domainError("aborted", "The payment provider declined the refund.");
+  if (failed) return refusal("aborted", "REFUND_DECLINED", "The payment provider declined the refund.");
   return { kind: "SUCCESS", status: refund.status === "succeeded" ? "succeeded" : "pending", alreadyRequested: false };
 }
 

@@ -104,6 +104,42 @@ export async function listSponsorSessions(
   return { sessions: rows.slice(0, pageSize).map(toCard), hasMore: rows.length > pageSize };
 }
 
+/** Where a keyset page of the owner's sessions goes on from: the last session shown, its `created` in microseconds (a Date keeps milliseconds). */
+export type SessionKeyset = { createdMicros: string; id: string };
+
+const createdMicros = sql<string>`(extract(epoch from ${sponsorSessions.created}) * 1000000)::bigint::text`;
+
+/**
+ * The same list as listSponsorSessions, paged by keyset on (created, id) instead of by page
+ * number, for callers that hold a cursor between requests (the public API): a payment that
+ * arrives between two pages shifts nothing, so no payment is shown twice or skipped.
+ */
+export async function listSponsorSessionsAfter(
+  db: Db,
+  uid: string,
+  options: { status?: StatusFilter; after?: SessionKeyset | null; pageSize?: number } = {},
+): Promise<{ sessions: SponsorSessionCard[]; next: SessionKeyset | null }> {
+  const pageSize = options.pageSize ?? SPONSOR_SESSIONS_PAGE_SIZE;
+  await expireStalePendingSessions(db, { posterUid: uid });
+  const after = options.after
+    ? sql`(${sponsorSessions.created}, ${sponsorSessions.id}) < (timestamptz 'epoch' + ${options.after.createdMicros}::bigint * interval '1 microsecond', ${options.after.id})`
+    : undefined;
+  const rows = await db
+    .select({ ...cardColumns, createdMicros })
+    .from(sponsorSessions)
+    .leftJoin(refundRequests, eq(refundRequests.sessionId, sponsorSessions.id))
+    .leftJoin(disputes, eq(disputes.sessionId, sponsorSessions.id))
+    .where(and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, [...STATUSES_OF_FILTER[options.status ?? "all"]]), after))
+    .orderBy(desc(sponsorSessions.created), desc(sponsorSessions.id))
+    .limit(pageSize + 1);
+  const shown = rows.slice(0, pageSize);
+  const last = shown[shown.length - 1];
+  return {
+    sessions: shown.map(({ createdMicros: _micros, ...row }) => toCard(row)),
+    next: rows.length > pageSize && last ? { createdMicros: last.createdMicros, id: last.id } : null,
+  };
+}
+
 /** The dashboard's My Sponsors: the latest sessions where money arrived (whatever happened to it since). */
 export async function recentSponsors(db: Db, uid: string, limit = 5): Promise<SponsorSessionCard[]> {
   const rows = await selectCards(db, and(eq(sponsorSessions.posterUid, uid), inArray(sponsorSessions.status, [...PAID_STATUSES]))).limit(limit);

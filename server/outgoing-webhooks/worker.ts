@@ -1,0 +1,249 @@
+import { and, eq, sql } from "drizzle-orm";
+import { nanoid } from "nanoid";
+import type { Logger } from "pino";
+import type { Db } from "#server/db/client";
+import { user, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#server/db/schema";
+import type { Mailer } from "#server/email/mailer";
+import type { EmailSite } from "#server/email/messages";
+import type { Metrics } from "#server/metrics/metrics";
+import { createDeliveryLoop, type DeliveryLoop } from "#server/outbox/delivery-loop";
+import { endpointDisabledEmail } from "./disabled-mail";
+import { createAgents, postWebhook, type PostOutcome } from "./post";
+import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
+import { signedHeaders } from "./signing";
+import type { Resolver } from "./targets";
+
+export type WebhookWorkerOptions = {
+  db: Db;
+  /** Opens the endpoints' sealed signing secrets. */
+  sessionSecret: string;
+  logger: Logger;
+  /** WEBHOOK_PRIVATE_TARGETS: http and loopback/private addresses allowed (development, tests). */
+  allowPrivate: boolean;
+  /** The "endpoint disabled" mail: the outbox (used inside the disabling transaction) and the site's facts. */
+  mail: { mailer: Pick<Mailer, "sendWithin">; site: EmailSite & { publicOrigin: string } };
+  metrics?: Pick<Metrics, "webhooksOut">;
+  /** Deliveries under way at once in this process (each its own lane of the shared delivery loop). */
+  concurrency?: number;
+  /** How often an idle worker looks for due retries and rows left by other processes. */
+  pollMs?: number;
+  /** How long a claimed delivery stays this process's; after a crash another one retakes it then. */
+  leaseMs?: number;
+  /** One attempt, all told. */
+  timeoutMs?: number;
+  /** How long close() waits for attempts under way. */
+  drainMs?: number;
+  retryScheduleMs?: readonly number[];
+  disableAfter?: DisableThresholds;
+  /** DNS for the address check (tests pass a fake). */
+  resolve?: Resolver;
+  now?: () => Date;
+};
+
+export type WebhookWorker = {
+  /** Asks for a round now (after queuing events or a resend); returns at once. */
+  kick(): void;
+  /** Delivers everything due, now, on every lane; how many were delivered. Tests and tools. */
+  deliverDue(): Promise<number>;
+  /** Polls every `pollMs`, starting with a round now. */
+  start(): void;
+  /** Stops, and waits (at most `drainMs`) for attempts under way; pending rows stay for the next start. */
+  close(): Promise<void>;
+};
+
+type Claimed = typeof webhookDeliveries.$inferSelect & { leasedUntil: Date };
+
+/**
+ * The outgoing webhook worker (ADR 0057). Deliveries are rows: a process claims a due one with
+ * `for update skip locked` and a lease (`leased_until`), so any number of processes share the
+ * queue and a killed one's claims are retaken when their lease runs out. A delivery is not
+ * claimed while an earlier one (lower event sequence) of the same object to the same endpoint is
+ * still pending — whether under way, waiting for a retry or claimed by another process — so each
+ * object's events arrive in order. Every attempt is recorded in `webhook_attempts` with the
+ * delivery's new state and the endpoint's health, in one transaction that also disables a
+ * long-failing endpoint and queues its owner's mail. Results are fenced by the lease: a process
+ * that lost its lease (it stalled past it) records its attempt but changes no state.
+ */
+export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const {
+    db,
+    sessionSecret,
+    logger,
+    allowPrivate,
+    mail,
+    metrics,
+    concurrency = 8,
+    pollMs = 1_000,
+    leaseMs = 60_000,
+    timeoutMs = 10_000,
+    drainMs = 12_000,
+    retryScheduleMs = DEFAULT_RETRY_SCHEDULE_MS,
+    disableAfter = DEFAULT_DISABLE_THRESHOLDS,
+    resolve,
+    now = () => new Date(),
+  } = options;
+  const agents = createAgents(concurrency);
+
+  async function claim(): Promise<Claimed | null> {
+    const at = now();
+    const leasedUntil = new Date(at.getTime() + leaseMs);
+    const [row] = await db
+      .update(webhookDeliveries)
+      .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, leasedUntil })
+      .where(
+        eq(
+          webhookDeliveries.id,
+          sql`(select d.id from webhook_deliveries d
+                 join webhook_endpoints e on e.id = d.endpoint_id
+                where d.status = 'pending' and d.next_attempt_at <= ${at}
+                  and (d.leased_until is null or d.leased_until <= ${at})
+                  and e.disabled_at is null
+                  and not exists (
+                    select 1 from webhook_deliveries earlier
+                     where earlier.endpoint_id = d.endpoint_id and earlier.ordering_key = d.ordering_key
+                       and earlier.status = 'pending' and earlier.event_sequence < d.event_sequence)
+                order by d.next_attempt_at, d.event_sequence
+                limit 1
+                for update of d skip locked)`,
+        ),
+      )
+      .returning();
+    return row ? { ...row, leasedUntil } : null;
+  }
+
+  async function deliverOne(delivery: Claimed): Promise<boolean> {
+    const [target] = await db
+      .select({ endpoint: webhookEndpoints, payload: webhookEvents.payload })
+      .from(webhookEndpoints)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, delivery.eventId))
+      .where(eq(webhookEndpoints.id, delivery.endpointId));
+    // Cascade-deleted meanwhile (the endpoint or the account went): nothing to send or record.
+    if (!target) return false;
+    const { endpoint } = target;
+    const body = JSON.stringify(target.payload);
+    const at = now();
+    const headers = signedHeaders(endpoint, { eventId: delivery.eventId, body, at, sessionSecret });
+    const outcome = await postWebhook({ url: endpoint.url, headers, body, timeoutMs, allowPrivate, resolve, agents });
+    const delivered = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const retryInMs = delivered ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
+    const result = delivered ? "delivered" : retryInMs === null ? "failed" : "retry";
+    await record(delivery, endpoint, { headers, body, at, outcome, result, retryInMs });
+    metrics?.webhooksOut.deliveries.inc({ outcome: result });
+    metrics?.webhooksOut.attemptDuration.observe({ outcome: result }, outcome.durationMs / 1000);
+    if (!delivered) {
+      logger.warn(
+        { deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.eventId, attempt: delivery.attempts, status: outcome.status, error: outcome.error, retryInMs },
+        result === "failed" ? "webhook delivery failed; giving up" : "webhook delivery attempt failed; will retry",
+      );
+    }
+    return delivered;
+  }
+
+  type Attempt = { headers: Record<string, string>; body: string; at: Date; outcome: PostOutcome; result: "delivered" | "retry" | "failed"; retryInMs: number | null };
+
+  async function record(delivery: Claimed, endpoint: typeof webhookEndpoints.$inferSelect, { headers, body, at, outcome, result, retryInMs }: Attempt) {
+    const finishedAt = now();
+    await db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values({
+        id: `wa_${nanoid(20)}`,
+        deliveryId: delivery.id,
+        attemptedAt: at,
+        requestHeaders: headers,
+        requestBody: body,
+        responseStatus: outcome.status,
+        responseHeaders: outcome.headers,
+        responseBody: outcome.body,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      });
+      const held = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leasedUntil, delivery.leasedUntil));
+      const state =
+        result === "delivered"
+          ? { status: "delivered" as const, finishedAt, leasedUntil: null }
+          : result === "failed"
+            ? { status: "failed" as const, finishedAt, leasedUntil: null }
+            : { nextAttemptAt: new Date(finishedAt.getTime() + retryInMs!), leasedUntil: null };
+      const updated = await tx.update(webhookDeliveries).set(state).where(held).returning({ id: webhookDeliveries.id });
+      // Another process retook it after our lease ran out: its own attempt decides.
+      if (updated.length === 0) return;
+      if (result === "delivered") {
+        await tx
+          .update(webhookEndpoints)
+          .set({ consecutiveFailures: 0, failingSince: null })
+          .where(and(eq(webhookEndpoints.id, endpoint.id), sql`(${webhookEndpoints.consecutiveFailures} <> 0 or ${webhookEndpoints.failingSince} is not null)`));
+        return;
+      }
+      const [health] = await tx
+        .update(webhookEndpoints)
+        .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})` })
+        .where(eq(webhookEndpoints.id, endpoint.id))
+        .returning();
+      if (!health || health.disabledAt || health.consecutiveFailures < disableAfter.failures) return;
+      if (finishedAt.getTime() - health.failingSince!.getTime() < disableAfter.failingForMs) return;
+      const hours = Math.round((finishedAt.getTime() - health.failingSince!.getTime()) / 3_600_000);
+      const last = outcome.error ?? `HTTP ${outcome.status}`;
+      const reason = `${health.consecutiveFailures} attempts in a row failed over ${hours} hours (the last: ${last}).`;
+      await tx.update(webhookEndpoints).set({ disabledAt: finishedAt, disabledReason: reason, updatedAt: finishedAt }).where(eq(webhookEndpoints.id, endpoint.id));
+      const [owner] = await tx.select({ email: user.email }).from(user).where(eq(user.id, health.uid));
+      if (owner) await mail.mailer.sendWithin(tx, await endpointDisabledEmail({ to: owner.email, site: mail.site, endpoint: health, reason }));
+      logger.warn({ endpointId: endpoint.id, uid: health.uid, failures: health.consecutiveFailures }, "webhook endpoint disabled after failing for too long; its owner is told by mail");
+    });
+  }
+
+  // Lanes: each claims and delivers one row at a time; a lane that claimed one wakes the next,
+  // so the lanes at work grow with the queue and an idle worker polls with one query.
+  const delivering = new Array<boolean>(concurrency).fill(false);
+  const lanes: DeliveryLoop[] = [];
+  for (let lane = 0; lane < concurrency; lane += 1) {
+    lanes.push(
+      createDeliveryLoop<Claimed>({
+        async claimNext() {
+          const row = await claim();
+          if (row) lanes[(lane + 1) % concurrency]!.kick();
+          return row;
+        },
+        async deliverOne(row) {
+          delivering[lane] = true;
+          try {
+            return await deliverOne(row);
+          } finally {
+            delivering[lane] = false;
+          }
+        },
+        pollMs,
+        drainMs,
+        onRoundError: (error) => logger.error({ err: error }, "webhook delivery queue could not be read; the next poll tries again"),
+      }),
+    );
+  }
+
+  let poll: NodeJS.Timeout | null = null;
+  let closed = false;
+  // A lane not held by a slow attempt, so that a new event does not wait behind it.
+  const kick = () => {
+    if (closed) return;
+    const free = delivering.findIndex((busy) => !busy);
+    lanes[free === -1 ? 0 : free]!.kick();
+  };
+
+  return {
+    kick,
+    async deliverDue() {
+      const counts = await Promise.all(lanes.map((lane) => lane.deliverDue()));
+      return counts.reduce((sum, count) => sum + count, 0);
+    },
+    start() {
+      if (poll || closed) return;
+      poll = setInterval(kick, pollMs);
+      poll.unref();
+      setImmediate(kick);
+    },
+    async close() {
+      closed = true;
+      if (poll) clearInterval(poll);
+      await Promise.all(lanes.map((lane) => lane.close()));
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

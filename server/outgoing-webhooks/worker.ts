@@ -2,11 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { nanoid } from "nanoid";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
-import { user, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "#server/db/schema";
+import { user, webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db/schema";
 import type { Mailer } from "#server/email/mailer";
 import type { EmailSite } from "#server/email/messages";
 import type { Metrics } from "#server/metrics/metrics";
 import { createDeliveryLoop, type DeliveryLoop } from "#server/outbox/delivery-loop";
+import { claimDue, releaseClaims, type ClaimedDelivery } from "./claim";
 import { endpointDisabledEmail } from "./disabled-mail";
 import { createAgents, postWebhook, type PostOutcome } from "./post";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
@@ -51,8 +52,6 @@ export type WebhookWorker = {
   close(): Promise<void>;
 };
 
-type Claimed = typeof webhookDeliveries.$inferSelect & { leasedUntil: Date };
-
 /**
  * The outgoing webhook worker (ADR 0057). Deliveries are rows: a process claims a due one with
  * `for update skip locked` and a lease (`leased_until`), so any number of processes share the
@@ -83,44 +82,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     now = () => new Date(),
   } = options;
   const agents = createAgents(concurrency);
+  let closed = false;
 
-  async function claim(): Promise<Claimed | null> {
-    const at = now();
-    const leasedUntil = new Date(at.getTime() + leaseMs);
-    const [row] = await db
-      .update(webhookDeliveries)
-      .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, leasedUntil })
-      .where(
-        eq(
-          webhookDeliveries.id,
-          sql`(select d.id from webhook_deliveries d
-                 join webhook_endpoints e on e.id = d.endpoint_id
-                where d.status = 'pending' and d.next_attempt_at <= ${at}
-                  and (d.leased_until is null or d.leased_until <= ${at})
-                  and e.disabled_at is null
-                  and not exists (
-                    select 1 from webhook_deliveries earlier
-                     where earlier.endpoint_id = d.endpoint_id and earlier.ordering_key = d.ordering_key
-                       and earlier.status = 'pending' and earlier.event_sequence < d.event_sequence)
-                order by d.next_attempt_at, d.event_sequence
-                limit 1
-                for update of d skip locked)`,
-        ),
-      )
-      .returning();
-    return row ? { ...row, leasedUntil } : null;
-  }
-
-  async function deliverOne(delivery: Claimed): Promise<boolean> {
-    const [target] = await db
-      .select({ endpoint: webhookEndpoints, payload: webhookEvents.payload })
-      .from(webhookEndpoints)
-      .innerJoin(webhookEvents, eq(webhookEvents.id, delivery.eventId))
-      .where(eq(webhookEndpoints.id, delivery.endpointId));
-    // Cascade-deleted meanwhile (the endpoint or the account went): nothing to send or record.
-    if (!target) return false;
-    const { endpoint } = target;
-    const body = JSON.stringify(target.payload);
+  async function deliverOne({ delivery, endpoint, payload }: ClaimedDelivery): Promise<boolean> {
+    const body = JSON.stringify(payload);
     const at = now();
     const headers = signedHeaders(endpoint, { eventId: delivery.eventId, body, at, sessionSecret });
     const outcome = await postWebhook({ url: endpoint.url, headers, body, timeoutMs, allowPrivate, resolve, agents });
@@ -141,38 +106,41 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   type Attempt = { headers: Record<string, string>; body: string; at: Date; outcome: PostOutcome; result: "delivered" | "retry" | "failed"; retryInMs: number | null };
 
-  async function record(delivery: Claimed, endpoint: typeof webhookEndpoints.$inferSelect, { headers, body, at, outcome, result, retryInMs }: Attempt) {
+  async function record(delivery: ClaimedDelivery["delivery"], endpoint: typeof webhookEndpoints.$inferSelect, { headers, body, at, outcome, result, retryInMs }: Attempt) {
     const finishedAt = now();
-    await db.transaction(async (tx) => {
-      await tx.insert(webhookAttempts).values({
-        id: `wa_${nanoid(20)}`,
-        deliveryId: delivery.id,
-        attemptedAt: at,
-        requestHeaders: headers,
-        requestBody: body,
-        responseStatus: outcome.status,
-        responseHeaders: outcome.headers,
-        responseBody: outcome.body,
-        error: outcome.error,
-        durationMs: outcome.durationMs,
-      });
-      const held = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leasedUntil, delivery.leasedUntil));
-      const state =
-        result === "delivered"
-          ? { status: "delivered" as const, finishedAt, leasedUntil: null }
-          : result === "failed"
-            ? { status: "failed" as const, finishedAt, leasedUntil: null }
-            : { nextAttemptAt: new Date(finishedAt.getTime() + retryInMs!), leasedUntil: null };
-      const updated = await tx.update(webhookDeliveries).set(state).where(held).returning({ id: webhookDeliveries.id });
-      // Another process retook it after our lease ran out: its own attempt decides.
-      if (updated.length === 0) return;
-      if (result === "delivered") {
-        await tx
+    const attempt = {
+      id: `wa_${nanoid(20)}`,
+      deliveryId: delivery.id,
+      attemptedAt: at,
+      requestHeaders: headers,
+      requestBody: body,
+      responseStatus: outcome.status,
+      responseHeaders: outcome.headers,
+      responseBody: outcome.body,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+    };
+    const held = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leasedUntil, delivery.leasedUntil));
+    if (result === "delivered") {
+      // The common case in one statement: the attempt and the delivery's new state (atomic as one).
+      const attemptValues = db.insert(webhookAttempts).values(attempt);
+      const done = db.update(webhookDeliveries).set({ status: "delivered", finishedAt, leasedUntil: null }).where(held).returning({ id: webhookDeliveries.id });
+      await db.execute(sql`with attempt as (${attemptValues.getSQL()}) ${done.getSQL()}`);
+      // The health as read with the claim: a success clears failures only where there were some.
+      if (endpoint.consecutiveFailures > 0 || endpoint.failingSince) {
+        await db
           .update(webhookEndpoints)
           .set({ consecutiveFailures: 0, failingSince: null })
           .where(and(eq(webhookEndpoints.id, endpoint.id), sql`(${webhookEndpoints.consecutiveFailures} <> 0 or ${webhookEndpoints.failingSince} is not null)`));
-        return;
       }
+      return;
+    }
+    await db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values(attempt);
+      const state = result === "failed" ? { status: "failed" as const, finishedAt, leasedUntil: null } : { nextAttemptAt: new Date(finishedAt.getTime() + retryInMs!), leasedUntil: null };
+      const updated = await tx.update(webhookDeliveries).set(state).where(held).returning({ id: webhookDeliveries.id });
+      // Another process retook it after our lease ran out: its own attempt decides.
+      if (updated.length === 0) return;
       const [health] = await tx
         .update(webhookEndpoints)
         .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})` })
@@ -190,20 +158,35 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     });
   }
 
-  // Lanes: each claims and delivers one row at a time; a lane that claimed one wakes the next,
-  // so the lanes at work grow with the queue and an idle worker polls with one query.
+  // Lanes: each delivers one row at a time. Rows are claimed in batches, as many as there are
+  // lanes free, one claim at a time per process; a lane that got a row wakes the others while
+  // claimed rows are left, so the lanes at work grow with the queue and an idle worker polls
+  // with one query.
   const delivering = new Array<boolean>(concurrency).fill(false);
+  const claimed: ClaimedDelivery[] = [];
+  let claiming: Promise<void> | null = null;
   const lanes: DeliveryLoop[] = [];
+
+  async function nextClaim(lane: number): Promise<ClaimedDelivery | null> {
+    if (claimed.length === 0 && !closed) {
+      claiming ??= claimDue(db, { at: now(), leaseMs, limit: Math.max(1, delivering.filter((busy) => !busy).length) })
+        .then((rows) => void claimed.push(...rows))
+        .finally(() => (claiming = null));
+      await claiming;
+    }
+    const row = claimed.shift() ?? null;
+    if (!row) return null;
+    delivering[lane] = true;
+    // Rows left over: every free lane takes one.
+    if (claimed.length > 0) lanes.forEach((other, index) => !delivering[index] && other.kick());
+    return row;
+  }
+
   for (let lane = 0; lane < concurrency; lane += 1) {
     lanes.push(
-      createDeliveryLoop<Claimed>({
-        async claimNext() {
-          const row = await claim();
-          if (row) lanes[(lane + 1) % concurrency]!.kick();
-          return row;
-        },
+      createDeliveryLoop<ClaimedDelivery>({
+        claimNext: () => nextClaim(lane),
         async deliverOne(row) {
-          delivering[lane] = true;
           try {
             return await deliverOne(row);
           } finally {
@@ -218,7 +201,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   }
 
   let poll: NodeJS.Timeout | null = null;
-  let closed = false;
   // A lane not held by a slow attempt, so that a new event does not wait behind it.
   const kick = () => {
     if (closed) return;
@@ -242,6 +224,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       closed = true;
       if (poll) clearInterval(poll);
       await Promise.all(lanes.map((lane) => lane.close()));
+      await claiming?.catch(() => {});
+      // Claimed but not started: given back now rather than held until their lease runs out.
+      await releaseClaims(db, claimed.splice(0)).catch((error: unknown) => logger.warn({ err: error }, "unstarted webhook claims not released; they are retaken when their lease runs out"));
       agents.http.destroy();
       agents.https.destroy();
     },

@@ -23,7 +23,7 @@ import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } fr
  */
 const EVENTS = 1_000;
 const SESSION_SECRET = "delivery-property-session-secret-0123";
-const logger = pino({ level: "silent" });
+const logger = pino({ level: process.env.WEBHOOK_TEST_PROGRESS ? "error" : "silent" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Small, fast, and never giving up or disabling within the test. */
@@ -113,8 +113,24 @@ async function waitForAllDelivered(db: Db, deadlineMs: number) {
   for (;;) {
     const [left] = await db.select({ n: count() }).from(webhookDeliveries).where(sql`${webhookDeliveries.status} <> 'delivered'`);
     if (left!.n === 0) return;
-    if (Date.now() - started > deadlineMs) throw new Error(`${left!.n} deliveries still not delivered after ${deadlineMs} ms`);
+    if (Date.now() - started > deadlineMs) throw new Error(`${left!.n} deliveries still not delivered after ${deadlineMs} ms: ${JSON.stringify(await queueState(db))}`);
     await sleep(50);
+  }
+}
+
+/** For a failure's message: where the rows stand. */
+async function queueState(db: Db) {
+  const result = await db.execute(sql`select status, (leased_until > now()) as leased, (next_attempt_at > now()) as waiting, count(*)::int as n
+    from webhook_deliveries group by 1, 2, 3`);
+  return (result as unknown as { rows: unknown[] }).rows;
+}
+
+async function waitForReceipts(receiver: Receiver, db: Db, pairs: number, deadlineMs: number) {
+  const started = Date.now();
+  while (deliveredPairs(receiver) < pairs) {
+    if (Date.now() - started > deadlineMs) throw new Error(`only ${deliveredPairs(receiver)} of ${pairs} received after ${deadlineMs} ms: ${JSON.stringify(await queueState(db))}`);
+    await sleep(10);
+    if (process.env.WEBHOOK_TEST_PROGRESS && (Date.now() - started) % 1000 < 12) console.info("progress", deliveredPairs(receiver), receiver.receipts.length, Date.now() - started, JSON.stringify(await queueState(db)));
   }
 }
 
@@ -181,7 +197,7 @@ describe.each(ENGINES)("1,000 webhook events through random failures and a resta
       await queueEvents(db, accounts, EVENTS / 2, EVENTS, random);
       first.kick();
       const [{ n: total }] = (await db.select({ n: count() }).from(webhookDeliveries)) as [{ n: number }];
-      while (deliveredPairs(receiver) < total * 0.4) await sleep(10);
+      await waitForReceipts(receiver, db, total * 0.4, 30_000);
       await first.close();
       // What a process killed now leaves behind: due rows claimed, attempted or not, their lease running.
       const orphaned = await db.execute(sql`
@@ -235,7 +251,7 @@ if (process.env.DATABASE_URL) {
           child!.once("error", reject);
         });
         await running;
-        while (deliveredPairs(receiver) < total * 0.4) await sleep(10);
+        await waitForReceipts(receiver, db, total * 0.4, 30_000);
         child.kill("SIGKILL");
         await new Promise((resolve) => child!.once("exit", resolve));
         const killedAt = Date.now();

@@ -30,10 +30,12 @@ export type Agents = { http: http.Agent; https: https.Agent };
 /**
  * Connections kept open between attempts to the same host (a busy endpoint gets its events
  * over a few sockets, not one handshake each). Idle ones close after 4 s, before the common
- * 5 s server keep-alive, so an attempt rarely meets a socket the server is closing.
+ * 5 s server keep-alive, so an attempt rarely meets a socket the server is closing. No cap on
+ * sockets: the worker's lanes already bound the attempts under way, and a cap would make an
+ * attempt wait for a socket inside its own timeout.
  */
-export function createAgents(maxSockets = 8): Agents {
-  const options = { keepAlive: true, maxSockets, timeout: 4_000 };
+export function createAgents(): Agents {
+  const options = { keepAlive: true, timeout: 4_000 };
   return { http: new http.Agent(options), https: new https.Agent(options) };
 }
 

@@ -81,7 +81,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     resolve,
     now = () => new Date(),
   } = options;
-  const agents = createAgents(concurrency);
+  const agents = createAgents();
   let closed = false;
 
   async function deliverOne({ delivery, endpoint, payload }: ClaimedDelivery): Promise<boolean> {

@@ -158,10 +158,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     });
   }
 
-  // Lanes: each delivers one row at a time. Rows are claimed in batches, as many as there are
-  // lanes free, one claim at a time per process; a lane that got a row wakes the others while
-  // claimed rows are left, so the lanes at work grow with the queue and an idle worker polls
-  // with one query.
+  // Lanes: each delivers one row at a time. Rows are claimed in batches of up to one per lane,
+  // one claim at a time per process (a busy queue costs a claim per batch, not per row; a
+  // claimed row waits at most for a lane's attempt, well within its lease); a lane that got a
+  // row wakes the free ones while claimed rows are left, so the lanes at work grow with the
+  // queue and an idle worker polls with one query.
   const delivering = new Array<boolean>(concurrency).fill(false);
   const claimed: ClaimedDelivery[] = [];
   let claiming: Promise<void> | null = null;
@@ -169,7 +170,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   async function nextClaim(lane: number): Promise<ClaimedDelivery | null> {
     if (claimed.length === 0 && !closed) {
-      claiming ??= claimDue(db, { at: now(), leaseMs, limit: Math.max(1, delivering.filter((busy) => !busy).length) })
+      claiming ??= claimDue(db, { at: now(), leaseMs, limit: concurrency })
         .then((rows) => void claimed.push(...rows))
         .finally(() => (claiming = null));
       await claiming;

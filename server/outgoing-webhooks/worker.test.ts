@@ -172,6 +172,19 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     expect(receiver.receipts.map((r) => r.headers["webhook-id"])).toEqual([first, other, first, second]);
   });
 
+  it("finds a head behind a long backlog of another object whose head waits for a retry", async () => {
+    const { uid, endpointId } = await account();
+    // 70 events of one object (more than the quick pass looks at), then one of another.
+    await db().transaction(async (tx) => {
+      for (let n = 0; n < 70; n += 1) await queueWebhookEvent(tx, { uid, type: "payment.succeeded", orderingKey: "payment:busy", data: { n } });
+    });
+    const other = await queue(uid, "payment:quiet");
+    const rows = await deliveriesOf(endpointId);
+    await db().update(webhookDeliveries).set({ nextAttemptAt: new Date(Date.now() + 60_000) }).where(eq(webhookDeliveries.id, rows[0]!.id));
+    expect(await worker().deliverDue()).toBe(1);
+    expect(receiver.receipts.map((r) => r.headers["webhook-id"])).toEqual([other]);
+  });
+
   it("leaves a delivery another process holds until its lease ran out", async () => {
     const { uid, endpointId } = await account();
     await queue(uid);

@@ -1,15 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
-import { nanoid } from "nanoid";
 import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
-import { user, webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db/schema";
 import type { Mailer } from "#server/email/mailer";
 import type { EmailSite } from "#server/email/messages";
 import type { Metrics } from "#server/metrics/metrics";
 import { createDeliveryLoop, type DeliveryLoop } from "#server/outbox/delivery-loop";
 import { claimDue, releaseClaims, type ClaimedDelivery } from "./claim";
-import { endpointDisabledEmail } from "./disabled-mail";
-import { createAgents, postWebhook, type PostOutcome } from "./post";
+import { createAgents, postWebhook } from "./post";
+import { recordAttempt } from "./record";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
 import { signedHeaders } from "./signing";
 import type { Resolver } from "./targets";
@@ -53,15 +50,13 @@ export type WebhookWorker = {
 };
 
 /**
- * The outgoing webhook worker (ADR 0057). Deliveries are rows: a process claims a due one with
- * `for update skip locked` and a lease (`leased_until`), so any number of processes share the
- * queue and a killed one's claims are retaken when their lease runs out. A delivery is not
+ * The outgoing webhook worker (ADR 0057). Deliveries are rows: a process claims due ones with
+ * `for update skip locked` and a lease (`leased_until`, claim.ts), so any number of processes
+ * share the queue and a killed one's claims are retaken when their lease runs out. A delivery is not
  * claimed while an earlier one (lower event sequence) of the same object to the same endpoint is
  * still pending — whether under way, waiting for a retry or claimed by another process — so each
- * object's events arrive in order. Every attempt is recorded in `webhook_attempts` with the
- * delivery's new state and the endpoint's health, in one transaction that also disables a
- * long-failing endpoint and queues its owner's mail. Results are fenced by the lease: a process
- * that lost its lease (it stalled past it) records its attempt but changes no state.
+ * object's events arrive in order. Every attempt is recorded with the delivery's new state and
+ * the endpoint's health (record.ts).
  */
 export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const {
@@ -92,7 +87,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const delivered = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const retryInMs = delivered ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
     const result = delivered ? "delivered" : retryInMs === null ? "failed" : "retry";
-    await record(delivery, endpoint, { headers, body, at, outcome, result, retryInMs });
+    await recordAttempt({ db, logger, mail, disableAfter, finishedAt: now() }, { delivery, endpoint, headers, body, at, outcome, result, retryInMs });
     metrics?.webhooksOut.deliveries.inc({ outcome: result });
     metrics?.webhooksOut.attemptDuration.observe({ outcome: result }, outcome.durationMs / 1000);
     if (!delivered) {
@@ -102,60 +97,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       );
     }
     return delivered;
-  }
-
-  type Attempt = { headers: Record<string, string>; body: string; at: Date; outcome: PostOutcome; result: "delivered" | "retry" | "failed"; retryInMs: number | null };
-
-  async function record(delivery: ClaimedDelivery["delivery"], endpoint: typeof webhookEndpoints.$inferSelect, { headers, body, at, outcome, result, retryInMs }: Attempt) {
-    const finishedAt = now();
-    const attempt = {
-      id: `wa_${nanoid(20)}`,
-      deliveryId: delivery.id,
-      attemptedAt: at,
-      requestHeaders: headers,
-      requestBody: body,
-      responseStatus: outcome.status,
-      responseHeaders: outcome.headers,
-      responseBody: outcome.body,
-      error: outcome.error,
-      durationMs: outcome.durationMs,
-    };
-    const held = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leasedUntil, delivery.leasedUntil));
-    if (result === "delivered") {
-      // The common case in one statement: the attempt and the delivery's new state (atomic as one).
-      const attemptValues = db.insert(webhookAttempts).values(attempt);
-      const done = db.update(webhookDeliveries).set({ status: "delivered", finishedAt, leasedUntil: null }).where(held).returning({ id: webhookDeliveries.id });
-      await db.execute(sql`with attempt as (${attemptValues.getSQL()}) ${done.getSQL()}`);
-      // The health as read with the claim: a success clears failures only where there were some.
-      if (endpoint.consecutiveFailures > 0 || endpoint.failingSince) {
-        await db
-          .update(webhookEndpoints)
-          .set({ consecutiveFailures: 0, failingSince: null })
-          .where(and(eq(webhookEndpoints.id, endpoint.id), sql`(${webhookEndpoints.consecutiveFailures} <> 0 or ${webhookEndpoints.failingSince} is not null)`));
-      }
-      return;
-    }
-    await db.transaction(async (tx) => {
-      await tx.insert(webhookAttempts).values(attempt);
-      const state = result === "failed" ? { status: "failed" as const, finishedAt, leasedUntil: null } : { nextAttemptAt: new Date(finishedAt.getTime() + retryInMs!), leasedUntil: null };
-      const updated = await tx.update(webhookDeliveries).set(state).where(held).returning({ id: webhookDeliveries.id });
-      // Another process retook it after our lease ran out: its own attempt decides.
-      if (updated.length === 0) return;
-      const [health] = await tx
-        .update(webhookEndpoints)
-        .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`, failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})` })
-        .where(eq(webhookEndpoints.id, endpoint.id))
-        .returning();
-      if (!health || health.disabledAt || health.consecutiveFailures < disableAfter.failures) return;
-      if (finishedAt.getTime() - health.failingSince!.getTime() < disableAfter.failingForMs) return;
-      const hours = Math.round((finishedAt.getTime() - health.failingSince!.getTime()) / 3_600_000);
-      const last = outcome.error ?? `HTTP ${outcome.status}`;
-      const reason = `${health.consecutiveFailures} attempts in a row failed over ${hours} hours (the last: ${last}).`;
-      await tx.update(webhookEndpoints).set({ disabledAt: finishedAt, disabledReason: reason, updatedAt: finishedAt }).where(eq(webhookEndpoints.id, endpoint.id));
-      const [owner] = await tx.select({ email: user.email }).from(user).where(eq(user.id, health.uid));
-      if (owner) await mail.mailer.sendWithin(tx, await endpointDisabledEmail({ to: owner.email, site: mail.site, endpoint: health, reason }));
-      logger.warn({ endpointId: endpoint.id, uid: health.uid, failures: health.consecutiveFailures }, "webhook endpoint disabled after failing for too long; its owner is told by mail");
-    });
   }
 
   // Lanes: each delivers one row at a time. Rows are claimed in batches of up to one per lane,

@@ -30,6 +30,7 @@ import { createScheduler, type Scheduler } from "#server/jobs/scheduler";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 import { attachServiceMetrics, countingPayments } from "#server/metrics/instrument";
 import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
+import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
@@ -63,6 +64,8 @@ export type Services = {
   bioHost: BioHost;
   /** Profile photos: their processing turns and the cache of their bytes (both hosts serve them). */
   photos: PhotoMedia;
+  /** Outgoing webhooks' delivery worker: `webhooks.kick()` after queuing events or a resend sends them now. */
+  webhooks: WebhookWorker;
   /** Periodic jobs, once per period across every process (server/jobs/); `scheduler.stuck()` for readiness. */
   scheduler: Scheduler;
   /** /livez and /readyz (server/main/probes.ts); background parts report their health to it. */
@@ -197,6 +200,20 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     }),
     (listening) => listening.close(),
   );
+  // Outgoing webhooks: rows claimed with a lease, so every process works the one queue (ADR 0057).
+  const webhooks = owned(
+    "webhook worker",
+    createWebhookWorker({
+      db,
+      sessionSecret,
+      logger,
+      metrics,
+      allowPrivate: config.WEBHOOK_PRIVATE_TARGETS,
+      mail: { mailer, site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN } },
+    }),
+    (worker) => worker.close(),
+  );
+  webhooks.start();
   // Periodic jobs (the hearts roll-up, expiring closed checkouts, pruning): each once per period across all processes.
   const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger, payments }) }), (s) => s.close());
   scheduler.start();
@@ -213,5 +230,5 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   });
 
   attachServiceMetrics(metrics, { database, sandbox: sandbox !== null, openStreams: notificationStreams.openCount });
-  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler };
+  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler, webhooks };
 }

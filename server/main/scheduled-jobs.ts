@@ -5,6 +5,7 @@ import { pruneCountedVisits } from "#server/bio/host/view-counter";
 import type { Db } from "#server/db/client";
 import type { ScheduledJob } from "#server/jobs/scheduler";
 import { runHeartsDigest } from "#server/notifications/hearts-digest";
+import { pruneWebhookHistory } from "#server/outgoing-webhooks/prune";
 import type { NotificationDeps } from "#server/notifications/send";
 import { LIFT_JOB, liftExpiredSuspensions } from "#server/staff/suspensions";
 import type { PaymentProvider } from "#server/payments/provider";
@@ -17,7 +18,7 @@ const HOUR = 60 * MINUTE;
 /**
  * Every periodic job of the app, run once per period across all processes by the scheduler
  * (server/jobs/, ADR 0042). Each must be idempotent: a run cut short by a dying process runs again.
- * Not here, because every process must do them itself: the outbox workers (mail, sandbox events;
+ * Not here, because every process must do them itself: the outbox workers (mail, sandbox events, outgoing webhooks;
  * rows leased one by one), flushing the in-memory view counter and search log, stream heartbeats.
  */
 export function scheduledJobsOf({
@@ -84,6 +85,15 @@ export function scheduledJobsOf({
       name: "prune-spent-captcha-nonces",
       every: HOUR,
       run: async ({ now }) => void (await pruneSpentNonces(db, now)),
+    },
+    {
+      // Outgoing webhook events, deliveries and attempts older than 30 days (the delivery log's window).
+      name: "prune-webhook-history",
+      every: HOUR,
+      async run({ now }) {
+        const pruned = await pruneWebhookHistory(db, now);
+        if (pruned > 0) logger.info({ pruned }, "old webhook events pruned");
+      },
     },
     {
       // Bio page visits counted more than a window ago decide nothing any more (view-counter.ts).

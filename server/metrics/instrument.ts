@@ -16,7 +16,11 @@ export function attachServiceMetrics(
     `select '${queue}' as queue, count(*)::int as depth,
             coalesce(extract(epoch from now() - min(${created})), 0)::float8 as oldest
        from ${table} where ${where}`;
-  const queries = [waiting("mail", "email_outbox", "status = 'queued'", "created_at")];
+  const queries = [
+    waiting("mail", "email_outbox", "status = 'queued'", "created_at"),
+    // Outgoing webhooks waiting for an attempt (those of disabled endpoints included: they wait too).
+    waiting("webhooks", "webhook_deliveries", "status = 'pending'", "created_at"),
+  ];
   if (sandbox) queries.push(waiting("sandbox_events", "sandbox.sandbox_events", "delivered_at is null and failed_at is null", "created"));
   const outboxQuery = sql.raw(queries.join("\nunion all\n"));
   metrics.attach({

@@ -78,7 +78,7 @@ export function createMetrics() {
       }),
     },
     outbox: {
-      /** queue: mail | sandbox_events | … */
+      /** queue: mail | sandbox_events | webhooks | … */
       depth: new Gauge({
         name: "sponsorgrid_outbox_depth",
         help: "Rows waiting in an outbox queue.",
@@ -104,6 +104,22 @@ export function createMetrics() {
         name: "sponsorgrid_payment_webhook_events_total",
         help: "Payment provider webhook events, by type and stage.",
         labelNames: ["type", "stage"] as const,
+        registers,
+      }),
+    },
+    webhooksOut: {
+      /** Outgoing webhook attempts by what came of the delivery: delivered | retry | failed (given up). */
+      deliveries: new Counter({
+        name: "sponsorgrid_webhook_deliveries_total",
+        help: "Outgoing webhook delivery attempts, by outcome.",
+        labelNames: ["outcome"] as const,
+        registers,
+      }),
+      attemptDuration: new Histogram({
+        name: "sponsorgrid_webhook_attempt_duration_seconds",
+        help: "Time of one outgoing webhook attempt (address check, request, response), by outcome.",
+        labelNames: ["outcome"] as const,
+        buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
         registers,
       }),
     },

@@ -1,0 +1,174 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
+import { fieldRefusal, success, type FieldRefusal, type Success } from "#server/errors";
+
+/**
+ * Where a webhook may be sent. Outside development (WEBHOOK_PRIVATE_TARGETS off) an endpoint is
+ * an https URL whose host resolves only to public addresses: a customer's URL must not make the
+ * server talk to its own network (the metadata service, the database, an admin port). The check
+ * is made on the addresses DNS answers, and the connection goes to the address that was checked
+ * (`pinnedLookup`), so a name that answers differently a moment later (DNS rebinding) gains nothing.
+ */
+
+/** IPv4 ranges no webhook goes to: [first address, prefix length]. */
+const REFUSED_V4: readonly [string, number, string][] = [
+  ["0.0.0.0", 8, "unspecified"],
+  ["10.0.0.0", 8, "private"],
+  ["100.64.0.0", 10, "shared (CGNAT)"],
+  ["127.0.0.0", 8, "loopback"],
+  ["169.254.0.0", 16, "link-local"],
+  ["172.16.0.0", 12, "private"],
+  ["192.0.0.0", 24, "reserved"],
+  ["192.168.0.0", 16, "private"],
+  ["198.18.0.0", 15, "reserved"],
+  ["224.0.0.0", 4, "multicast"],
+  ["240.0.0.0", 4, "reserved"],
+];
+
+/** IPv6 ranges no webhook goes to, beside those that carry an IPv4 address (checked as that address). */
+const REFUSED_V6: readonly [string, number, string][] = [
+  ["::", 96, "unspecified, loopback or IPv4-compatible"],
+  ["100::", 64, "discard"],
+  ["2001::", 32, "Teredo"],
+  ["2001:db8::", 32, "documentation"],
+  ["fc00::", 7, "unique-local"],
+  ["fe80::", 10, "link-local"],
+  ["fec0::", 10, "site-local"],
+  ["ff00::", 8, "multicast"],
+];
+
+function v4Bits(address: string): bigint {
+  return address.split(".").reduce((bits, octet) => (bits << 8n) | BigInt(Number(octet)), 0n);
+}
+
+/** The 128 bits of an IPv6 address (any spelling `net.isIPv6` accepts, with or without an IPv4 tail). */
+function v6Bits(address: string): bigint {
+  let text = address.split("%")[0]!.toLowerCase();
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (tail) {
+    const v4 = v4Bits(tail[1]!);
+    text = `${text.slice(0, -tail[1]!.length)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  }
+  const [head, rest] = text.split("::") as [string, string | undefined];
+  const headGroups = head ? head.split(":") : [];
+  const restGroups = rest ? rest.split(":") : [];
+  const groups = rest === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - restGroups.length).fill("0"), ...restGroups];
+  return groups.reduce((bits, group) => (bits << 16n) | BigInt(parseInt(group, 16)), 0n);
+}
+
+const inRange = (bits: bigint, width: number, base: bigint, prefix: number) => bits >> BigInt(width - prefix) === base >> BigInt(width - prefix);
+
+function refusedV4(bits: bigint): string | null {
+  for (const [base, prefix, why] of REFUSED_V4) if (inRange(bits, 32, v4Bits(base), prefix)) return why;
+  return null;
+}
+
+/**
+ * Why an address may not be a webhook's target (loopback, private, link-local…), or null when
+ * it is a public address. IPv6 forms that carry an IPv4 address (mapped `::ffff:a.b.c.d`, NAT64
+ * `64:ff9b::/96`, 6to4 `2002::/16`) are judged by that address. A string that is no IP address
+ * at all is refused too.
+ */
+export function refusedAddressReason(address: string): string | null {
+  if (isIPv4(address)) return refusedV4(v4Bits(address));
+  if (!isIPv6(address.split("%")[0]!)) return "not an IP address";
+  if (address.includes("%")) return "link-local (scoped)";
+  const bits = v6Bits(address);
+  const embedded = (base: string, prefix: number, shift: number) => (inRange(bits, 128, v6Bits(base), prefix) ? refusedV4((bits >> BigInt(shift)) & 0xffffffffn) : undefined);
+  for (const [base, prefix, shift] of [
+    ["::ffff:0:0", 96, 0],
+    ["64:ff9b::", 96, 0],
+    ["2002::", 16, 80],
+  ] as const) {
+    const v4 = embedded(base, prefix, shift);
+    if (v4 !== undefined) return v4 && `${v4} (IPv4 inside IPv6)`;
+  }
+  for (const [base, prefix, why] of REFUSED_V6) if (inRange(bits, 128, v6Bits(base), prefix)) return why;
+  return null;
+}
+
+/** The host of a parsed URL as an address or a name (`[::1]` → `::1`). */
+function hostOf(url: URL): string {
+  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+const LOCAL_NAMES = /(^|\.)(localhost|local|internal|home\.arpa)\.?$/i;
+
+export type WebhookUrlFieldErrors = { url: string };
+
+/**
+ * The syntactic check of an endpoint's URL, for the endpoint form (no DNS: the worker checks
+ * the resolved addresses before every attempt). With `allowPrivate` false (production): https
+ * only, no IP literal in a refused range, no local names (localhost, *.local, *.internal).
+ */
+export function checkWebhookUrl(raw: string, { allowPrivate }: { allowPrivate: boolean }): Success<{ url: string }> | FieldRefusal<WebhookUrlFieldErrors> {
+  const refused = (message: string) => fieldRefusal<WebhookUrlFieldErrors>({ url: message });
+  const text = raw.trim();
+  if (text.length > 2000) return refused("The URL is too long (at most 2,000 characters).");
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refused("Enter a full URL, like https://example.com/webhooks.");
+  }
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return refused("The URL must start with https://.");
+  if (url.username || url.password) return refused("The URL must not contain a user name or password.");
+  if (!allowPrivate) {
+    const host = hostOf(url);
+    if (isIP(host)) {
+      const why = refusedAddressReason(host);
+      if (why) return refused(`Webhooks cannot be sent to this address (${why}).`);
+    } else if (LOCAL_NAMES.test(host) || !host.includes(".")) {
+      return refused("Webhooks cannot be sent to a local host name; use a public one.");
+    }
+  }
+  return success({ url: url.toString() });
+}
+
+/** Every address a name resolves to (the system resolver, as connections use it). Tests pass their own. */
+export type Resolver = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export type Target = { kind: "SUCCESS"; url: URL; address: string | null; family: 4 | 6 | null } | { kind: "ERROR"; message: string };
+
+/**
+ * Where one attempt connects. With `allowPrivate`, anywhere (the system resolves as usual:
+ * `address` null). Otherwise the URL must be https and EVERY address of its host public (one
+ * private answer among public ones is refused too: which one a client picks is not ours to
+ * guess); the first is the one to connect to.
+ */
+export async function resolveTarget(rawUrl: string, { allowPrivate, resolve = systemResolver }: { allowPrivate: boolean; resolve?: Resolver }): Promise<Target> {
+  const checked = checkWebhookUrl(rawUrl, { allowPrivate });
+  if (checked.kind === "ERROR") return { kind: "ERROR", message: `refused URL: ${checked.fieldErrors.url}` };
+  const url = new URL(checked.url);
+  if (allowPrivate) return { kind: "SUCCESS", url, address: null, family: null };
+  const host = hostOf(url);
+  let addresses: readonly { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      return { kind: "ERROR", message: `DNS lookup failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  if (addresses.length === 0) return { kind: "ERROR", message: "DNS lookup found no address" };
+  for (const { address } of addresses) {
+    const why = refusedAddressReason(address);
+    if (why) return { kind: "ERROR", message: `refused address ${address} (${why})` };
+  }
+  const first = addresses[0]!;
+  return { kind: "SUCCESS", url, address: first.address, family: isIPv4(first.address) ? 4 : 6 };
+}
+
+/**
+ * A `lookup` for the connection that answers the address already checked, whatever the name
+ * resolves to now. Answers both shapes Node asks in (`all: true` with autoSelectFamily).
+ */
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as LookupFunction;
+}

@@ -103,6 +103,8 @@ const configSchema = z
     // Email: SMTP when set, otherwise the database outbox; /dev/mailbox shows it to this machine
     // only when DEV_MAILBOX is on (the default outside production: it holds live sign-in links).
     DEV_MAILBOX: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).optional(),
+    // Requests a minute one API key may make (ADR 0056); counted across every process.
+    API_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").default(600),
     // Whether outgoing webhooks may go to loopback, private and link-local addresses (and over
     // plain http): "allow" by default outside production, "refuse" in production (ADR 0057).
     WEBHOOK_PRIVATE_TARGETS: z.enum(["allow", "refuse"], { error: 'must be "allow" or "refuse"' }).optional(),

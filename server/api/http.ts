@@ -2,6 +2,7 @@ import express from "express";
 import type { BodyLimitRule } from "#server/http/body-limit";
 import { BODY_LIMITS, formatSize } from "#server/http/body-limit";
 import { apiKeyPepper } from "#server/api-keys/key-format";
+import { API_RATE_LIMITS } from "#server/abuse/rules";
 import { openApiDocument } from "./openapi";
 import { API_OPERATIONS } from "./operations/index";
 import { API_PATH_PREFIX, type ApiDeps } from "./operation";
@@ -36,6 +37,7 @@ export function publicApi({ deps, sessionSecret }: { deps: ApiDeps; sessionSecre
       deps,
       pepper: apiKeyPepper(sessionSecret),
       mode: deps.payments.name === "sandbox" ? "test" : "live",
+      rateLimits: { ...API_RATE_LIMITS, key: { limit: deps.config.API_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 } },
       requestIdOf: (req) => String(req.id ?? ""),
     }),
   );

@@ -36,6 +36,9 @@ export default [
   route("app/account/photo", "routes/app/photo.tsx"),
   // Two-factor sign-in with an authenticator app, for everyone; staff are sent here first (ADR 0049).
   route("app/account/two-factor", "routes/app/two-factor.tsx"),
+  // Outgoing webhooks: the account's endpoints, each with its delivery log (server/outgoing-webhooks/).
+  route("app/account/webhooks", "routes/app/webhooks.tsx"),
+  route("app/account/webhooks/:endpointId", "routes/app/webhook-endpoint.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 

@@ -30,11 +30,11 @@ const STATUS_STYLE = {
   failed: "bg-red-100 text-red-800",
 } as const;
 
-function Headers({ headers, label }: { headers: Record<string, string>; label: string }) {
+function HeaderList({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);
   if (entries.length === 0) return <p className="text-sm text-muted">No headers.</p>;
   return (
-    <dl aria-label={label} className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 font-mono text-xs">
+    <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 font-mono text-xs">
       {entries.map(([name, value]) => (
         <div key={name} className="contents">
           <dt className="font-semibold break-all">{name}</dt>
@@ -48,7 +48,7 @@ function Headers({ headers, label }: { headers: Record<string, string>; label: s
 function Body({ body, label }: { body: string | null; label: string }) {
   if (!body) return <p className="text-sm text-muted">Empty body.</p>;
   return (
-    <pre aria-label={label} tabIndex={0} className="max-h-72 overflow-auto rounded-lg bg-ink/5 p-3 font-mono text-xs whitespace-pre-wrap break-all">
+    <pre role="region" aria-label={label} tabIndex={0} className="max-h-72 overflow-auto rounded-lg bg-ink/5 p-3 font-mono text-xs whitespace-pre-wrap break-all">
       {body}
     </pre>
   );
@@ -74,7 +74,7 @@ function AttemptDetails({ attempt, n }: { attempt: Attempt; n: number }) {
         <section aria-label={`Request of attempt ${n}`}>
           <h4 className="font-semibold">Request</h4>
           <div className="mt-1 space-y-2">
-            <Headers headers={attempt.requestHeaders} label="Request headers" />
+            <HeaderList headers={attempt.requestHeaders} />
             <Body body={attempt.requestBody} label="Request body" />
           </div>
         </section>
@@ -82,7 +82,7 @@ function AttemptDetails({ attempt, n }: { attempt: Attempt; n: number }) {
           <h4 className="font-semibold">Response{attempt.responseStatus !== null ? ` (${attempt.responseStatus})` : ""}</h4>
           <div className="mt-1 space-y-2">
             {attempt.error ? <p className="text-sm text-red-800">{attempt.error}</p> : null}
-            {attempt.responseHeaders ? <Headers headers={attempt.responseHeaders} label="Response headers" /> : null}
+            {attempt.responseHeaders ? <HeaderList headers={attempt.responseHeaders} /> : null}
             {attempt.responseStatus !== null ? <Body body={attempt.responseBody} label="Response body" /> : null}
           </div>
         </section>

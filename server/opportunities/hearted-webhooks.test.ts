@@ -49,10 +49,11 @@ describe.each(ENGINES)("batched opportunity.hearted events on %s", (engine) => {
 
     expect(await queueHeartedEvents(db(), at(0))).toBe(2);
     const cut = new Date(at(0).getTime() - 30_000).toISOString();
-    expect(await eventsOf(alice)).toEqual([
+    const byKey = (a: { orderingKey: string }, b: { orderingKey: string }) => a.orderingKey.localeCompare(b.orderingKey);
+    expect((await eventsOf(alice)).sort(byKey)).toEqual([
       { orderingKey: `opportunity:${a1}`, data: { opportunity: { id: a1, title: `Post of ${alice}` }, newHearts: 2, totalHearts: 7, from: at(-20).toISOString(), to: cut } },
       { orderingKey: `opportunity:${a2}`, data: { opportunity: { id: a2, title: `Post of ${alice}` }, newHearts: 1, totalHearts: 2, from: at(-20).toISOString(), to: cut } },
-    ]);
+    ].sort(byKey));
     const deliveries = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
     expect(deliveries).toHaveLength(2);
 

@@ -38,6 +38,9 @@ export default [
   route("app/account/two-factor", "routes/app/two-factor.tsx"),
   // API keys for the public API (server/api-keys/, ADR 0056): made, listed and revoked here.
   route("app/account/api-keys", "routes/app/api-keys.tsx"),
+  // Outgoing webhooks: the account's endpoints, each with its delivery log (server/outgoing-webhooks/).
+  route("app/account/webhooks", "routes/app/webhooks.tsx"),
+  route("app/account/webhooks/:endpointId", "routes/app/webhook-endpoint.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 

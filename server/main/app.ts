@@ -54,7 +54,7 @@ type HttpAppOptions = {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
-  const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos } = services;
+  const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos, webhooks } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
@@ -155,6 +155,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     viewCounter,
     tagCatalogue,
     photos,
+    webhooks,
     renderedDocuments,
     sessionSecret,
     cspNonce: res.locals.cspNonce as string,

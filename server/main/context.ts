@@ -13,6 +13,7 @@ import type { SearchLog } from "#server/search-log/search-log";
 import type { RenderedDocuments } from "#server/http/rendered-documents";
 import type { PhotoMedia } from "#server/media/media";
 import type { Metrics } from "#server/metrics/metrics";
+import type { WebhookWorker } from "#server/outgoing-webhooks/worker";
 
 /**
  * What every loader and action receives as `context`: the services the composition root
@@ -41,6 +42,8 @@ export type AppContext = {
   photos: PhotoMedia;
   /** Documents already rendered, by what they were rendered from (app/entry.server.tsx). */
   renderedDocuments: RenderedDocuments;
+  /** Outgoing webhooks' delivery worker (server/outgoing-webhooks/): `kick()` sends what was just queued now, not at the next poll. */
+  webhooks: Pick<WebhookWorker, "kick">;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

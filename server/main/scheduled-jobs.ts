@@ -6,6 +6,7 @@ import type { Db } from "#server/db/client";
 import type { ScheduledJob } from "#server/jobs/scheduler";
 import { runHeartsDigest } from "#server/notifications/hearts-digest";
 import { pruneWebhookHistory } from "#server/outgoing-webhooks/prune";
+import { HEARTED_BATCH_EVERY_MS, HEARTED_BATCH_JOB, queueHeartedEvents } from "#server/opportunities/hearted-webhooks";
 import type { NotificationDeps } from "#server/notifications/send";
 import { LIFT_JOB, liftExpiredSuspensions } from "#server/staff/suspensions";
 import type { PaymentProvider } from "#server/payments/provider";
@@ -64,6 +65,15 @@ export function scheduledJobsOf({
         logger.info({ written }, "daily hearts alerts written");
         // Their mail goes now rather than on the mail worker's next poll.
         notificationDeps.mailer.deliverDue().catch((error: unknown) => logger.warn({ err: error }, "hearts mail not sent yet; the worker retries"));
+      },
+    },
+    {
+      // opportunity.hearted webhook events, batched: one per hearted opportunity since its owner's last batch.
+      name: HEARTED_BATCH_JOB,
+      every: HEARTED_BATCH_EVERY_MS,
+      async run({ now }) {
+        const queued = await queueHeartedEvents(db, now);
+        if (queued > 0) logger.info({ queued }, "opportunity.hearted webhook events queued");
       },
     },
     {

@@ -3,6 +3,8 @@ import type { Db } from "#server/db/client";
 import { notifications, user } from "#server/db/schema";
 import type { Mailer } from "#server/email/mailer";
 import { notificationEmail, type EmailSite } from "#server/email/messages";
+import { queueWebhookEvent } from "#server/outgoing-webhooks/queue";
+import { toPublicNotification } from "./public-notification";
 import { NOTIFICATION_CATALOGUE, type NotificationKind } from "./kinds";
 import { wantsMail } from "./preferences";
 import { signUnsubscribeToken, unsubscribePath } from "./unsubscribe-token";
@@ -25,12 +27,13 @@ export type NotificationDeps = {
 };
 
 /** A database or an open transaction: notifications are written by whoever made the change they report. */
-type Writer = Pick<Db, "insert" | "select">;
+type Writer = Db;
 
 /** Where the mail's button goes: the notification list, which shows the notification with its own (rewritten) call to action. */
 export const NOTIFICATIONS_PATH = "/app/notifications";
 export const PREFERENCES_PATH = "/app/account#notifications";
 
+/** A notification as the notification.created event carries it (JSON: dates as ISO strings). */
 /**
  * THE way the product writes a notification (SPEC §3 notifications, ADR 0025): the row,
  * and, if the person wants this kind by mail and their address is verified,
@@ -53,8 +56,10 @@ export async function sendNotification(tx: Writer, input: NotificationInput, dep
       buttonDestination: input.buttonDestination ?? null,
     })
     .onConflictDoNothing()
-    .returning({ id: notifications.id });
-  if (written.length === 0) return false;
+    .returning();
+  const [row] = written;
+  if (!row) return false;
+  await queueWebhookEvent(tx, { uid: input.uid, type: "notification.created", orderingKey: `notification:${row.id}`, data: toPublicNotification(row, deps.site.publicOrigin) });
   if (!(await wantsMail(tx, input.uid, input.kind))) return true;
   const [person] = await tx.select({ email: user.email, verified: user.emailVerified }).from(user).where(eq(user.id, input.uid));
   // SPEC §4: notifications are for verified addresses; an unverified one may not even be theirs.

@@ -5,6 +5,7 @@ import { recordRefund, refreshSessionStatus, sessionEntries } from "#server/paym
 import type { NotificationDeps } from "#server/notifications/send";
 import { announceRefund } from "#server/payments/announce";
 import type { LockedSession } from "#server/payments/locked-sessions";
+import { queuePaymentEvent } from "#server/payments/payment-event-data";
 import { RetryLater } from "./types";
 
 /**
@@ -34,4 +35,5 @@ export async function applySucceededRefund(
   if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
   await announceRefund(tx, session, Math.min(refund.amount, payment.gross), refund.currency, deps);
+  await queuePaymentEvent(tx, session.id, "payment.refunded");
 }

@@ -7,6 +7,7 @@ import type { PaymentDetails } from "#server/payments/provider";
 import type { MailMessage } from "#server/email/mailer";
 import { announcePayment, composePaymentMails } from "#server/payments/announce";
 import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/payments/locked-sessions";
+import { queuePaymentEvent } from "#server/payments/payment-event-data";
 import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
@@ -60,5 +61,6 @@ export async function settlePayment(
   if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
   await announcePayment(tx, session, details.gross, details.currency, mails, deps);
+  await queuePaymentEvent(tx, session.id, "payment.succeeded");
   return { mailQueued: mails.length > 0 };
 }

@@ -4,6 +4,7 @@ import { disputes, type DisputeStatus } from "#server/db/schema";
 import type { PaymentEventOf } from "#server/payments/events";
 import { recordDispute, recordDisputeReversal, refreshSessionStatus, type EntrySummary } from "#server/payments/ledger";
 import type { LockedSession } from "#server/payments/locked-sessions";
+import { queuePaymentEvent } from "#server/payments/payment-event-data";
 
 export type DisputeRow = typeof disputes.$inferSelect;
 type DisputeEvent = PaymentEventOf<"dispute.changed">;
@@ -75,6 +76,7 @@ export async function applyDisputeEvent(tx: Db, session: LockedSession, payment:
     .returning();
   let dispute: DisputeRow;
   let closed: boolean;
+  let statusChanged = true;
   if (inserted) {
     dispute = inserted;
     closed = isClosed(inserted.status);
@@ -84,8 +86,11 @@ export async function applyDisputeEvent(tx: Db, session: LockedSession, payment:
     const merged = mergeDispute(current, event);
     [dispute] = (await tx.update(disputes).set({ ...merged, updatedAt: new Date() }).where(eq(disputes.id, current.id)).returning()) as [DisputeRow];
     closed = !isClosed(current.status) && isClosed(dispute.status);
+    statusChanged = current.status !== dispute.status;
   }
   await writeLedger(tx, session, payment, event, dispute);
+  // payment.disputed when a dispute opens and each time its status moves; a repeated report sends nothing.
+  if (statusChanged) await queuePaymentEvent(tx, session.id, "payment.disputed");
   return { dispute, opened: Boolean(inserted) && !isClosed(dispute.status), closed };
 }
 

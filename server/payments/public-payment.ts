@@ -29,6 +29,7 @@ export const publicPaymentSummarySchema = z
     dispute: z
       .object({
         status: z.enum(DISPUTE_STATUSES),
+        reason: z.string().meta({ description: "The bank's reason, as the provider reports it (fraudulent, product_not_received …)." }),
         evidenceDueBy: z.iso.datetime().nullable().meta({ description: "While it needs a response: the deadline for evidence." }),
       })
       .nullable()
@@ -82,7 +83,7 @@ export function toPublicPaymentSummary(card: SponsorSessionCard): PublicPaymentS
     message: card.message,
     createdAt: card.created.toISOString(),
     refundStatus: refundStatusOf(card),
-    dispute: card.dispute ? { status: card.dispute.status, evidenceDueBy: card.dispute.evidenceDueBy?.toISOString() ?? null } : null,
+    dispute: card.dispute ? { status: card.dispute.status, reason: card.dispute.reason, evidenceDueBy: card.dispute.evidenceDueBy?.toISOString() ?? null } : null,
   };
 }
 

@@ -51,7 +51,7 @@ export type SponsorSessionCard = {
   /** A refund the provider has not confirmed yet (the status stays completed until its webhook). */
   refundPending: boolean;
   /** The payment's chargeback, if the sponsor's bank disputed it (one per charge). */
-  dispute: { status: DisputeStatus; evidenceDueBy: Date | null } | null;
+  dispute: { status: DisputeStatus; reason: string; evidenceDueBy: Date | null } | null;
 };
 
 const cardColumns = {
@@ -66,13 +66,14 @@ const cardColumns = {
   refundStatus: refundRequests.status,
   disputeStatus: disputes.status,
   disputeDueBy: disputes.evidenceDueBy,
+  disputeReason: disputes.reason,
 };
 
-type CardRow = Omit<SponsorSessionCard, "refundPending" | "dispute"> & { refundStatus: string | null; disputeStatus: DisputeStatus | null; disputeDueBy: Date | null };
+type CardRow = Omit<SponsorSessionCard, "refundPending" | "dispute"> & { refundStatus: string | null; disputeStatus: DisputeStatus | null; disputeDueBy: Date | null; disputeReason: string | null };
 
-const toCard = ({ refundStatus, disputeStatus, disputeDueBy, ...row }: CardRow): SponsorSessionCard => ({
+const toCard = ({ refundStatus, disputeStatus, disputeDueBy, disputeReason, ...row }: CardRow): SponsorSessionCard => ({
   ...row,
-  dispute: disputeStatus ? { status: disputeStatus, evidenceDueBy: disputeDueBy } : null,
+  dispute: disputeStatus ? { status: disputeStatus, reason: disputeReason ?? "", evidenceDueBy: disputeDueBy } : null,
   sponsorEmail: row.sponsorEmail?.trim() ? row.sponsorEmail : null,
   refundPending: row.status === "completed" && (refundStatus === "requested" || refundStatus === "pending"),
 });
@@ -179,6 +180,11 @@ export type SponsorPaymentInfo = {
 /** SPEC §7.1 sponsorPaymentInfo: one session of the owner's, with its ledger entries and totals. */
 export async function sponsorPaymentInfo(db: Db, uid: string, sessionId: string): Promise<{ kind: "SUCCESS"; info: SponsorPaymentInfo } | DomainError<"not-found">> {
   await expireStalePendingSessions(db, { posterUid: uid });
+  return readSponsorPaymentInfo(db, uid, sessionId);
+}
+
+/** sponsorPaymentInfo without first expiring stale checkouts: a pure read, for a transaction already changing the payment. */
+export async function readSponsorPaymentInfo(db: Db, uid: string, sessionId: string): Promise<{ kind: "SUCCESS"; info: SponsorPaymentInfo } | DomainError<"not-found">> {
   const [row] = await db
     .select({ ...cardColumns, paymentIntentId: sponsorSessions.paymentIntentId, provider: sponsorSessions.provider, updatedAt: sponsorSessions.updatedAt })
     .from(sponsorSessions)

@@ -258,6 +258,13 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
           <NotificationPreferences rows={notificationRows} />
         </Section>
 
+        <Section title="Webhooks" anchor="webhooks" className="scroll-mt-20 md:col-span-2">
+          <p>Send what happens on your account (payments, refunds, Pro, hearts, notifications) to your own tools as signed requests.</p>
+          <p className="mt-3">
+            <Link to="/app/account/webhooks">Manage webhooks</Link>
+          </p>
+        </Section>
+
         <Section title="Delete Account" anchor="delete-account" className="scroll-mt-20 md:col-span-2">
           <DeleteAccount proof={deletionProof} providerName={providerName} state={actionData?.deletion} />
         </Section>

@@ -28,7 +28,7 @@ import { resolveSessionSecret } from "#server/http/secret";
 import { createMetrics, type Metrics } from "#server/metrics/metrics";
 import { createScheduler, type Scheduler } from "#server/jobs/scheduler";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
-import { attachServiceMetrics, countingPayments } from "#server/metrics/instrument";
+import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/metrics/instrument";
 import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
 import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
@@ -207,7 +207,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
       db,
       sessionSecret,
       logger,
-      metrics,
+      onAttempt: webhookAttemptObserver(metrics),
       allowPrivate: config.WEBHOOK_PRIVATE_TARGETS,
       mail: { mailer, site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN } },
     }),

@@ -99,3 +99,11 @@ export function webhookObserver(metrics: Pick<Metrics, "webhooks" | "payments">)
     if (outcome) metrics.payments.outcomes.inc({ kind: outcome[0], outcome: outcome[1] });
   };
 }
+
+/** Outgoing webhook attempts, by outcome, for the delivery worker's `onAttempt` (server/outgoing-webhooks/worker.ts). */
+export function webhookAttemptObserver(metrics: Pick<Metrics, "webhooksOut">): (outcome: "delivered" | "retry" | "failed", seconds: number) => void {
+  return (outcome, seconds) => {
+    metrics.webhooksOut.deliveries.inc({ outcome });
+    metrics.webhooksOut.attemptDuration.observe({ outcome }, seconds);
+  };
+}

@@ -7,6 +7,7 @@ import { user, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEven
 import { emailOutbox } from "#server/db/schema/email";
 import { createMailer } from "#server/email/mailer";
 import { createMetrics } from "#server/metrics/metrics";
+import { webhookAttemptObserver } from "#server/metrics/instrument";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { startWebhookReceiver, type ReceiverAnswer } from "#tests/support/webhook-receiver";
 import { pruneWebhookHistory } from "./prune";
@@ -71,7 +72,7 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     const { uid, endpointId, secret } = await account();
     const eventId = (await queue(uid, "payment:p1", { id: "p1", amount: 2500 }))!;
     const metrics = createMetrics();
-    expect(await worker({ metrics }).deliverDue()).toBe(1);
+    expect(await worker({ onAttempt: webhookAttemptObserver(metrics) }).deliverDue()).toBe(1);
 
     expect(receiver.receipts).toHaveLength(1);
     const [receipt] = receiver.receipts;

@@ -2,7 +2,6 @@ import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
 import type { Mailer } from "#server/email/mailer";
 import type { EmailSite } from "#server/email/messages";
-import type { Metrics } from "#server/metrics/metrics";
 import { createDeliveryLoop, type DeliveryLoop } from "#server/outbox/delivery-loop";
 import { claimDue, releaseClaims, type ClaimedDelivery } from "./claim";
 import { createAgents, postWebhook } from "./post";
@@ -10,6 +9,9 @@ import { recordAttempt } from "./record";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
 import { signedHeaders } from "./signing";
 import type { Resolver } from "./targets";
+
+/** delivered: a 2xx; retry: failed, tried again later; failed: failed for the last time. */
+export type AttemptOutcome = "delivered" | "retry" | "failed";
 
 export type WebhookWorkerOptions = {
   db: Db;
@@ -20,7 +22,8 @@ export type WebhookWorkerOptions = {
   allowPrivate: boolean;
   /** The "endpoint disabled" mail: the outbox (used inside the disabling transaction) and the site's facts. */
   mail: { mailer: Pick<Mailer, "sendWithin">; site: EmailSite & { publicOrigin: string } };
-  metrics?: Pick<Metrics, "webhooksOut">;
+  /** Told of every attempt's outcome and time (the metrics, server/metrics/instrument.ts). */
+  onAttempt?: (outcome: AttemptOutcome, seconds: number) => void;
   /** Deliveries under way at once in this process (each its own lane of the shared delivery loop). */
   concurrency?: number;
   /** How often an idle worker looks for due retries and rows left by other processes. */
@@ -65,7 +68,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     logger,
     allowPrivate,
     mail,
-    metrics,
+    onAttempt,
     concurrency = 8,
     pollMs = 1_000,
     leaseMs = 60_000,
@@ -88,8 +91,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const retryInMs = delivered ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
     const result = delivered ? "delivered" : retryInMs === null ? "failed" : "retry";
     await recordAttempt({ db, logger, mail, disableAfter, finishedAt: now() }, { delivery, endpoint, headers, body, at, outcome, result, retryInMs });
-    metrics?.webhooksOut.deliveries.inc({ outcome: result });
-    metrics?.webhooksOut.attemptDuration.observe({ outcome: result }, outcome.durationMs / 1000);
+    onAttempt?.(result, outcome.durationMs / 1000);
     if (!delivered) {
       logger.warn(
         { deliveryId: delivery.id, endpointId: delivery.endpointId, eventId: delivery.eventId, attempt: delivery.attempts, status: outcome.status, error: outcome.error, retryInMs },

@@ -6,6 +6,7 @@ import { consumeMeteredRateLimit, consumeRateLimit, rateLimitKey, type RateLimit
 import { API_RATE_LIMITS } from "#server/abuse/rules";
 import { rateLimitSubject } from "#server/abuse/client-ip";
 import { BODY_LIMITS, formatSize } from "#server/http/body-limit";
+import { unsaveableText } from "#server/http/unsaveable-text";
 import { apiRefusal, apiRefusalOf, fieldsOf, snakeCase, type ApiRefusal } from "./errors";
 import { beginIdempotentCall, finishIdempotentCall, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from "./idempotency";
 import type { AnyApiOperation, ApiDeps } from "./operation";
@@ -161,6 +162,11 @@ function parseInput(operation: AnyApiOperation, req: Request): Parsed {
   ] as const;
   for (const [part, schema, value, into] of parts) {
     if (!schema) continue;
+    const unsaveable = unsaveableText(value);
+    if (unsaveable) {
+      if (part === "path") return { kind: "refused", refused: apiRefusal("not-found", "not_found", "There is no such object.") };
+      return { kind: "refused", refused: apiRefusal("invalid-argument", "invalid_request", unsaveable, { [part]: unsaveable }) };
+    }
     const result = (schema as z.ZodType).safeParse(value ?? (part === "query" ? {} : value));
     if (!result.success) {
       const fields = fieldsOf(part, result.error);

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type pino from "pino";
 import { domainError, errorStatusName, httpStatusOf, type ErrorCode } from "#server/errors";
 import { CROSS_SITE_MESSAGE, isCrossSite } from "#server/http/same-origin";
+import { unsaveableText } from "#server/http/unsaveable-text";
 import type { CallableFunction, CallableRefusal, FunctionContext } from "./protocol";
 
 type FunctionsRouterOptions = {
@@ -91,28 +92,6 @@ function sendError(res: Response, refusal: CallableRefusal, httpStatus = httpSta
   const { message, details } = refusal;
   const status = errorStatusName(refusal.code);
   res.status(httpStatus).json({ error: details === undefined ? { status, message } : { status, message, details } });
-}
-
-/**
- * Text no function can store or look up: PostgreSQL refuses a NUL character and
- * a lone surrogate (JSON can spell both, "\u0000", "\ud800") with an error that
- * would be a 500. Refused once here, for every function, as readForm does for forms.
- */
-/** With the u flag, a surrogate pair is one code point: only a lone half matches. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-function unsaveableText(value: unknown, depth = 0): string | null {
-  if (typeof value === "string") {
-    if (value.includes("\0")) return "Text must not contain NUL characters.";
-    if (LONE_SURROGATE.test(value)) return "Text must be valid Unicode.";
-    return null;
-  }
-  if (typeof value !== "object" || value === null || depth > 20) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const problem = unsaveableText(key, depth + 1) ?? unsaveableText(item, depth + 1);
-    if (problem) return problem;
-  }
-  return null;
 }
 
 function isBodyParserError(error: unknown): error is { type: string } {

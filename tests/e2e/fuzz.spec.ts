@@ -164,6 +164,13 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     // The profile photo form: no file, or anything but a photo, is refused and changes nothing.
     { path: "/app/account/photo", bodies: fc.oneof(refusedBody, wellFormed({})) },
     { path: "/app/notifications", bodies: fc.oneof(refusedBody, wellFormed({ intent: "read", id: "00000000-0000-0000-0000-000000000000" }), wellFormed({ intent: "delete", id: "not-a-uuid", via: "fetcher" })) },
+    // API keys and webhook endpoints: a refused form makes no key and no endpoint; someone else's (or no) endpoint is 404.
+    { path: "/app/account/api-keys", bodies: fc.oneof(refusedBody, wellFormed({ intent: "create", name: "", expiresInDays: "1e308" }), wellFormed({ intent: "revoke", keyId: "key_doesNotExist" })) },
+    { path: "/app/account/webhooks", bodies: fc.oneof(refusedBody, wellFormed({ intent: "create", url: "javascript:alert(1)", events: "payment.succeeded" })) },
+    { path: "/app/account/webhooks/we_doesNotExist", bodies: fc.oneof(refusedBody, wellFormed({ intent: "delete" })) },
+    // The public API takes a bearer key, never a cookie: without one every body is a 401 in its JSON shape.
+    { path: "/api/v1/opportunities", bodies: fc.oneof(refusedBody, jsonBody) },
+    { path: "/api/v1/payments/ss_doesNotExist/refund", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/verifyRecaptcha", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/functions/__proto__", bodies: jsonBody },
     ...PAYMENT_CALLABLES.map((name) => ({ path: `/api/functions/${name}`, bodies: fc.oneof(jsonBody, callBody) })),
@@ -186,6 +193,8 @@ function getPaths(postId: string): string[] {
     `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
     "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
     "/app/account/photo", "/media/photos/00000000000000000000000000000000-96.webp", "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
+    "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/webhooks",
+    "/api/v1/openapi.json", "/api/v1/me", "/api/v1/opportunities", "/api/v1/payments", "/api/v1/notifications", "/api/v1/no/such/route",
     ...Object.keys(LEGACY_REDIRECTS),
   ];
 }
@@ -299,6 +308,8 @@ async function snapshot(owner: APIRequestContext, postId: string) {
     post: await page(`/app/opportunities/${postId}`),
     account: await page("/app/account"),
     bioPages: await page("/app/account/bizbio"),
+    apiKeys: await page("/app/account/api-keys"),
+    webhooks: await page("/app/account/webhooks"),
     mine: await json("/api/account-posts?kind=mine"),
     liked: await json("/api/account-posts?kind=liked"),
   };

@@ -205,6 +205,57 @@ test("rate limits and bio page views are exact across both processes", async ({ 
   await Promise.all(byTurn.map((request) => request.dispose()));
 });
 
+test("an API key has one budget across both processes, and a webhook event is delivered once whichever process claims it", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { context, page } = await browserOn(browser, cluster.origin);
+  await verifiedCreator(page, "Cluster Integrator");
+  await page.goto("/app/account/api-keys");
+  await page.getByLabel("Name").fill("Overlay");
+  await page.getByRole("group", { name: "Notifications" }).getByLabel("Read", { exact: true }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await page.getByTestId("new-api-key").getByLabel("API key").inputValue();
+
+  // Ten requests a minute for this key (API_RATE_LIMIT_PER_MINUTE in the cluster), counted in
+  // PostgreSQL: alternating between the processes, the eleventh is refused by whichever gets it.
+  const [first, second] = await Promise.all([0, 1].map((index) => playwrightRequest.newContext({ baseURL: cluster.apps[index as 0 | 1].pinnedOrigin })));
+  const byTurn = [first!, second!];
+  const answers: Array<{ status: number; upstream: string; remaining: string | undefined }> = [];
+  for (let i = 0; i < 11; i++) {
+    const response = await byTurn[i % 2]!.get("/api/v1/notifications", { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": clientAddress() } });
+    answers.push({ status: response.status(), upstream: response.headers()["x-upstream"]!, remaining: response.headers()["ratelimit"] });
+  }
+  expect(answers.map((answer) => answer.upstream)).toEqual(Array.from({ length: 11 }, (_, i) => cluster.apps[i % 2]!.upstream));
+  expect(answers.map((answer) => answer.status)).toEqual([...Array(10).fill(200), 429]);
+  expect(answers.map((answer) => /r=(\d+)/.exec(answer.remaining ?? "")?.[1])).toEqual(["9", "8", "7", "6", "5", "4", "3", "2", "1", "0", "0"]);
+
+  // Both processes' workers poll the one queue: a test event reaches the receiver once.
+  const received: string[] = [];
+  const receiver = http.createServer((req, res) => {
+    received.push(String(req.headers["webhook-id"]));
+    req.resume();
+    req.on("end", () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const port = (receiver.address() as { port: number }).port;
+  try {
+    await page.goto("/app/account/webhooks");
+    await page.getByLabel("Endpoint address").fill(`http://127.0.0.1:${port}/in`);
+    await page.getByRole("checkbox", { name: /Notification created/ }).check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByRole("link", { name: /Go to the endpoint/ }).click();
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1);
+    // Long enough for the other process's next poll: nothing arrives twice.
+    await page.waitForTimeout(2_500);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatch(/^msg_/);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+    await context.close();
+    await Promise.all(byTurn.map((request) => request.dispose()));
+  }
+});
+
 /** One person opening a bio page, through nginx's bio host (or, with `port`, straight to one process). */
 function bioView(path: string, forwardedFor: string, port?: number): Promise<{ status: number; upstream: string }> {
   return new Promise((resolve, reject) => {

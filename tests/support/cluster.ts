@@ -89,6 +89,10 @@ export async function startCluster(): Promise<Cluster> {
     SUPPORT_EMAIL: "help@sponsorgrid.example",
     ALTCHA_MAX_NUMBER: "1000",
     LOG_LEVEL: "warn",
+    // A small per-key API budget, so that the spec can show it is one budget across processes.
+    API_RATE_LIMIT_PER_MINUTE: "10",
+    // The spec's webhook receiver listens on loopback.
+    WEBHOOK_PRIVATE_TARGETS: "allow",
   });
   const apps: AppProcess[] = [];
   const ports = [portA!, portB!];

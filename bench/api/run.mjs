@@ -20,7 +20,7 @@ import { Webhook } from "standardwebhooks";
 import { tsImport } from "tsx/esm/api";
 import { builtServerEnv, freePort, startBuiltServer } from "../lib/app-server.mjs";
 import { waitForQuiet } from "../lib/quiet.mjs";
-import { emptyPostgres } from "../lib/requests.mjs";
+import { emptyPostgres, signIn } from "../lib/requests.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "";
@@ -66,17 +66,6 @@ async function makeKey(db) {
   return made.key;
 }
 
-async function signIn(base) {
-  const response = await fetch(`${base}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
-    body: new URLSearchParams({ intent: "signin", email: DEMO_EMAIL, password: "sponsorgrid-demo", redirectTo: "/app" }),
-  });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  if (!cookie) throw new Error(`sign-in set no cookie (${response.status})`);
-  return cookie;
-}
 
 const ID_PATTERN = /\b[0-9]{10}_[A-Za-z0-9]{1,64}\b/g;
 
@@ -101,7 +90,7 @@ async function measure(label, url, headers) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function listBenchmark(app, key) {
-  const cookie = await signIn(app.base);
+  const cookie = await signIn(app.base, DEMO_EMAIL);
   const ways = [
     { key: "api", label: "API  GET /api/v1/opportunities?limit=20", url: `${app.base}/api/v1/opportunities?limit=20`, headers: { authorization: `Bearer ${key}` } },
     { key: "loader", label: "page loader  GET /app/opportunities.data", url: `${app.base}/app/opportunities.data`, headers: { cookie } },

@@ -26,3 +26,16 @@ export async function emptyPostgres(url) {
   await client.query(`create database ${name}`);
   await client.end();
 }
+
+/** Signs a demo account in through the sign-in form, as a browser does; the session cookie to send. */
+export async function signIn(base, email, password = "sponsorgrid-demo") {
+  const response = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+    body: new URLSearchParams({ intent: "signin", email, password, redirectTo: "/app" }),
+  });
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  if (!cookie) throw new Error(`sign-in set no cookie (${response.status})`);
+  return cookie;
+}

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startBuiltServer } from "../lib/app-server.mjs";
-import { emptyPostgres } from "../lib/requests.mjs";
+import { emptyPostgres, signIn } from "../lib/requests.mjs";
 import { DEMO_EMAIL, fillBase, grow, openBenchDb, SEARCH_NAME, SEARCH_TAG, shrink } from "./fill.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -36,17 +36,6 @@ async function startApp() {
   return startBuiltServer({ root: ROOT, dataDir, databaseUrl: PG_URL });
 }
 
-async function signIn(base) {
-  const response = await fetch(`${base}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
-    body: new URLSearchParams({ intent: "signin", email: DEMO_EMAIL, password: "sponsorgrid-demo", redirectTo: "/app" }),
-  });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  if (!cookie) throw new Error(`sign-in set no cookie (${response.status})`);
-  return cookie;
-}
 
 /** The names on the first page, so the run can show both sizes answer the same page. */
 async function firstPage(base, cookie, pathAndQuery) {
@@ -76,7 +65,7 @@ async function withDb(work) {
 async function run(sizeLabel) {
   const app = await startApp();
   try {
-    const cookie = await signIn(app.base);
+    const cookie = await signIn(app.base, DEMO_EMAIL);
     const out = {};
     for (const scenario of SCENARIOS) {
       const names = await firstPage(app.base, cookie, scenario.path);

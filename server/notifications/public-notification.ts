@@ -1,3 +1,4 @@
+import type { NotificationView } from "./list";
 import { z } from "zod";
 import { callToAction } from "./cta";
 import { NOTIFICATION_KINDS, type NotificationKind } from "./kinds";
@@ -27,17 +28,7 @@ export const publicNotificationSchema = z
 export type PublicNotification = z.infer<typeof publicNotificationSchema>;
 
 /** What a notification is made from: a listed notification (list.ts) or a notifications row. */
-export type NotificationFacts = {
-  id: string;
-  kind: string;
-  title: string;
-  message: string;
-  unread: boolean;
-  created: Date;
-  readOn: Date | null;
-  buttonText: string | null;
-  buttonDestination: string | null;
-};
+export type NotificationFacts = NotificationView;
 
 const isKind = (kind: string): kind is NotificationKind => (NOTIFICATION_KINDS as readonly string[]).includes(kind);
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fieldRefusal, type FieldRefusal } from "#server/errors";
-import { parseDeadline, type Deadline } from "./deadline";
+import { deadlineFields, parseDeadline, type Deadline } from "./deadline";
+import type { OpportunityDetail } from "./read";
 import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
 
 export const MAX_BULLETS = 10;
@@ -118,4 +119,22 @@ export function parseOpportunityForm(input: OpportunityFormInput):
     fieldErrors[field] ??= issue.message;
   }
   return fieldRefusal(fieldErrors);
+}
+
+/** The form as the edit page fills it from a stored post; the API's partial edit starts from it too. */
+export function formInputOfPost(post: OpportunityDetail): OpportunityFormInput {
+  return {
+    title: post.title,
+    description: post.description,
+    bullets: post.bullets.join("\n"),
+    organization: post.organization,
+    website: post.website,
+    minContribution: String(post.minContributionCents / 100),
+    // The saved deadline as the wall time it was typed in, in its zone: saving unchanged keeps the instant.
+    ...deadlineFields(post.applicationDeadline, post.applicationDeadlineTimeZone),
+    contactName: post.contactName,
+    contactEmail: post.contactEmail,
+    contactPhone: post.contactPhone,
+    tags: post.tags,
+  };
 }

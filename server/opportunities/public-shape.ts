@@ -1,5 +1,5 @@
 import { deadlineFields } from "./deadline";
-import type { FieldErrors, OpportunityFormInput } from "./form";
+import { formInputOfPost, type FieldErrors, type OpportunityFormInput } from "./form";
 import type { OpportunitySummary } from "./list";
 import type { OpportunityDetail } from "./read";
 
@@ -88,26 +88,9 @@ const EMPTY: OpportunityFormInput = {
   deadlineDate: "", deadlineTime: "", deadlineTimeZone: "", contactName: "", contactEmail: "", contactPhone: "", tags: [],
 };
 
-/** The form as the edit page fills it from a stored post (the same conversions as its loader). */
-function storedInput(post: OpportunityDetail): OpportunityFormInput {
-  return {
-    title: post.title,
-    description: post.description,
-    bullets: post.bullets.join("\n"),
-    organization: post.organization,
-    website: post.website,
-    minContribution: String(post.minContributionCents / 100),
-    ...deadlineFields(post.applicationDeadline, post.applicationDeadlineTimeZone),
-    contactName: post.contactName,
-    contactEmail: post.contactEmail,
-    contactPhone: post.contactPhone,
-    tags: post.tags,
-  };
-}
-
 /** The page form's input for a write: `write` over the stored post (an edit) or over an empty form (a new post). */
 export function formInputOf(stored: OpportunityDetail | null, write: OpportunityWrite): OpportunityFormInput {
-  const base = stored ? storedInput(stored) : EMPTY;
+  const base = stored ? formInputOfPost(stored) : EMPTY;
   const deadline =
     write.deadline === undefined
       ? { deadlineDate: base.deadlineDate, deadlineTime: base.deadlineTime, deadlineTimeZone: base.deadlineTimeZone }

@@ -1,28 +1,10 @@
 import { Form, Link, useNavigation } from "react-router";
 import { secondaryButton } from "#page-kit/forms";
+import type { WebhookAttemptView, WebhookDeliveryView } from "#server/outgoing-webhooks/delivery-log";
 import { DELIVERY_STATUS_TEXT, eventLabel, when } from "./format";
 
-type Attempt = {
-  id: string;
-  attemptedAt: Date;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  responseStatus: number | null;
-  responseHeaders: Record<string, string> | null;
-  responseBody: string | null;
-  error: string | null;
-  durationMs: number;
-};
-
-type Delivery = {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: keyof typeof DELIVERY_STATUS_TEXT;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  attempts: Attempt[];
-};
+type Attempt = WebhookAttemptView;
+type Delivery = WebhookDeliveryView;
 
 const STATUS_STYLE = {
   pending: "bg-accent text-ink",

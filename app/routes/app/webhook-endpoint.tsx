@@ -20,6 +20,7 @@ import { SecretOnce } from "#app/components/webhooks/SecretOnce";
 import { webhookPath, WEBHOOKS_PATH, when } from "#app/components/webhooks/format";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
+import { EndpointUrlField } from "#app/components/webhooks/EndpointUrlField";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
@@ -187,19 +188,7 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
 
       <Section title="Settings" id="settings">
         <Form method="post" noValidate className="space-y-5" key={endpoint.updatedAt.toString()}>
-          <TextField
-            label="Endpoint address"
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={WEBHOOK_URL_MAX}
-            aria-required="true"
-            defaultValue={values?.url ?? endpoint.url}
-            error={actionData?.fieldErrors?.url}
-            hint={httpAllowed ? "This server also allows http:// and private addresses (for development)." : "An https:// address that the internet can reach."}
-          />
+          <EndpointUrlField adding={false} defaultValue={values?.url ?? endpoint.url} error={actionData?.fieldErrors?.url} httpAllowed={httpAllowed} maxLength={WEBHOOK_URL_MAX} />
           <TextField
             label="Description (optional)"
             name="description"

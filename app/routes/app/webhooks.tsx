@@ -7,6 +7,7 @@ import { SecretOnce } from "#app/components/webhooks/SecretOnce";
 import { eventLabel, webhookPath } from "#app/components/webhooks/format";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { EndpointUrlField } from "#app/components/webhooks/EndpointUrlField";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
@@ -126,20 +127,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           </p>
         ) : (
           <Form method="post" noValidate className="mt-4 space-y-5" key={created?.endpointId ?? "new"}>
-            <TextField
-              label="Endpoint address"
-              name="url"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={WEBHOOK_URL_MAX}
-              aria-required="true"
-              placeholder="https://example.com/webhooks/sponsorgrid"
-              defaultValue={values?.url}
-              error={actionData?.fieldErrors?.url}
-              hint={httpAllowed ? "Where we send the events. This server also allows http:// and private addresses (for development)." : "Where we send the events: an https:// address that the internet can reach."}
-            />
+            <EndpointUrlField adding defaultValue={values?.url} error={actionData?.fieldErrors?.url} httpAllowed={httpAllowed} maxLength={WEBHOOK_URL_MAX} />
             <TextField
               label="Description (optional)"
               name="description"

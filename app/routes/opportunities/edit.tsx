@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import type { OpportunityFormInput } from "#server/opportunities/form";
-import { deadlineFields, timeZoneChoices } from "#server/opportunities/deadline";
+import { formInputOfPost } from "#server/opportunities/form";
+import { timeZoneChoices } from "#server/opportunities/deadline";
 import { getOpportunity } from "#server/opportunities/read";
 import { loadTagCatalogue } from "#server/opportunities/tags";
 import { FormNotice } from "#page-kit/forms";
@@ -22,20 +22,7 @@ async function ownPost(context: Route.LoaderArgs["context"], uid: string, docId:
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const post = await ownPost(context, user.id, new URL(request.url).searchParams.get("docId"));
-  const values: OpportunityFormInput = {
-    title: post.title,
-    description: post.description,
-    bullets: post.bullets.join("\n"),
-    organization: post.organization,
-    website: post.website,
-    minContribution: String(post.minContributionCents / 100),
-    // The saved deadline as the wall time it was typed in, in its zone: saving unchanged keeps the instant.
-    ...deadlineFields(post.applicationDeadline, post.applicationDeadlineTimeZone),
-    contactName: post.contactName,
-    contactEmail: post.contactEmail,
-    contactPhone: post.contactPhone,
-    tags: post.tags,
-  };
+  const values = formInputOfPost(post);
   return { docId: post.id, values, catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneChoices() };
 }
 

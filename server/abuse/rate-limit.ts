@@ -62,10 +62,11 @@ export async function consumeMeteredRateLimit(db: Db, key: string, rule: RateLim
     on conflict (key) do update set
       count = case when rate_limits.window_started_at <= ${windowStart} then 1 else rate_limits.count + 1 end,
       window_started_at = case when rate_limits.window_started_at <= ${windowStart} then ${now} else rate_limits.window_started_at end
-    returning count, window_started_at
-  `)) as unknown as { rows: { count: number; window_started_at: Date | string }[] };
-  await afterWrite(db, now);
+    returning count, window_started_at, nextval('rate_limit_writes') % ${PRUNE_EVERY_WRITES} = 0 as prune_due
+  `)) as unknown as { rows: { count: number; window_started_at: Date | string; prune_due: boolean }[] };
   const row = result.rows[0]!;
+  // The write is counted in the same statement (one round trip on the API's every request).
+  if (row.prune_due) await pruneRateLimits(db, now);
   const resetsAt = new Date(row.window_started_at).getTime() + rule.windowSeconds * 1000;
   const resetSeconds = Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000));
   return { allowed: row.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - row.count), resetSeconds };

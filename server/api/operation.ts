@@ -5,6 +5,8 @@ import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import type { ErrorCode, Result } from "#server/errors";
 import type { PaymentProvider } from "#server/payments/provider";
+import type { TagCatalogueReader } from "#server/opportunities/tags";
+import type { SearchLog } from "#server/search-log/search-log";
 import type { ApiScope } from "#isomorphic/api-scopes";
 
 /** The services an operation may use: the same ones the pages get (server/main/context.ts). */
@@ -13,6 +15,10 @@ export type ApiDeps = {
   payments: PaymentProvider;
   config: Config;
   logger: Logger;
+  /** The tag catalogue kept in memory per guest page generation, as the pages read it. */
+  tagCatalogue: TagCatalogueReader;
+  /** Tag searches, logged as the list page logs them (SPEC §7.2). */
+  searchLog: Pick<SearchLog, "record">;
 };
 
 export type ApiMethod = "get" | "post" | "patch" | "delete";

@@ -129,6 +129,8 @@ describe.each(ENGINES)("the API's opportunities on %s", (engine) => {
     expect(both.body.data.map((item: { id: string }) => item.id)).toEqual([ids[0]!, ids[2]!, ids[4]!].sort());
     expect(both.body.nextCursor).toBeNull();
     expect(both.body.data[0]).toMatchObject({ tags: [tag("blue"), tag("one")], minContribution: { amount: 0, currency: "usd" }, deadline: null, liked: false });
+    // Tag searches are logged as the list page logs them (SPEC §7.2).
+    expect(api.searches.at(-1)).toMatchObject({ collection: "opportunity_posts", terms: [`tag_${tag("blue")}`, `tag_${tag("one")}`] });
   });
 
   it("refuses an unknown tag, too many tags and a cursor that is not ours with invalid_request", async () => {

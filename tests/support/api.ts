@@ -17,6 +17,7 @@ import type { RateLimitRule } from "#server/abuse/rate-limit";
 import type { Config } from "#server/config";
 import type { Db } from "#server/db/client";
 import { user } from "#server/db/schema";
+import { loadTagCatalogue } from "#server/opportunities/tags";
 import type { PaymentProvider } from "#server/payments/provider";
 import { API_SCOPES, type ApiScope } from "#isomorphic/api-scopes";
 import { silentLogger, TEST_SESSION_SECRET } from "./payments";
@@ -63,6 +64,8 @@ export type ApiAnswer<Body = any> = { status: number; headers: Headers; body: Bo
 export type ApiHarness = {
   readonly baseUrl: string;
   readonly db: Db;
+  /** Searches the operations logged, as the search log would have written them. */
+  readonly searches: readonly { uid: string | null; collection: string; terms: string[] }[];
   /** An account with nothing in it yet. */
   newAccount(name?: string): Promise<string>;
   /** A key of `uid`'s with these scopes (all of them by default). */
@@ -84,6 +87,7 @@ export function apiHarness(database: TestDb, options: { provider: () => PaymentP
   let server: http.Server;
   let baseUrl = "";
   let counter = 0;
+  const searches: { uid: string | null; collection: string; terms: string[] }[] = [];
 
   beforeAll(async () => {
     const app = express();
@@ -96,7 +100,7 @@ export function apiHarness(database: TestDb, options: { provider: () => PaymentP
       "/api/v1",
       apiRouter({
         operations,
-        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger },
+        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(database.db), searchLog: { record: (uid, collection, terms) => void searches.push({ uid, collection, terms }) } },
         pepper,
         mode: "test",
         rateLimits: options.rateLimits,
@@ -115,6 +119,9 @@ export function apiHarness(database: TestDb, options: { provider: () => PaymentP
     },
     get db() {
       return database.db;
+    },
+    get searches() {
+      return searches;
     },
     async newAccount(name = "API Tester") {
       const uid = `api_user_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;

@@ -7,7 +7,8 @@ import { parseListQuery } from "#server/opportunities/list-query";
 import { createOpportunity, deleteOpportunity, editOpportunity, type MutationError } from "#server/opportunities/mutations";
 import { formInputOf, publicOpportunity, publicOpportunitySummary, writeFieldErrors, type OpportunityWrite, type PublicOpportunity } from "#server/opportunities/public-shape";
 import { getOpportunity } from "#server/opportunities/read";
-import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { allTags } from "#server/opportunities/tags";
+import { logTagSearch } from "#server/opportunities/read";
 import { MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
 import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
 import { defineOperation, type AnyApiOperation, type ApiDeps } from "#server/api/operation";
@@ -129,7 +130,7 @@ async function save(deps: ApiDeps, uid: string, storedId: string | null, write: 
   if (storedId !== null && current?.posterUid !== uid) return NOT_FOUND;
   const parsed = parseOpportunityForm(formInputOf(current, write));
   if (parsed.kind === "ERROR") return fieldRefusal(writeFieldErrors(parsed.fieldErrors));
-  const known = allTags(await loadTagCatalogue(deps.db));
+  const known = allTags(await deps.tagCatalogue());
   const saved = storedId === null ? await createOpportunity(deps.db, { uid }, parsed.form, known) : await editOpportunity(deps.db, { uid }, storedId, parsed.form, known);
   if (saved.kind === "ERROR") return refusedWrite(saved);
   const post = await getOpportunity(deps.db, saved.id, uid);
@@ -155,8 +156,9 @@ export const opportunityOperations: AnyApiOperation[] = [
       // The page's own parser: the same tag checks and messages, and the same cursor format.
       const params = new URLSearchParams(query.tags.map((tag) => ["tags[]", tag]));
       if (cursor) params.set("after", cursor.after);
-      const parsed = parseListQuery(params, allTags(await loadTagCatalogue(deps.db)));
+      const parsed = parseListQuery(params, allTags(await deps.tagCatalogue()));
       if (parsed.kind === "ERROR") return refusal("invalid-argument", "INVALID_REQUEST", parsed.message);
+      logTagSearch(deps.searchLog, caller.uid, parsed.query.tags);
       const page = await listOpportunities(deps.db, parsed.query, caller.uid, query.limit);
       const last = page.items.at(-1);
       return success({ body: { data: page.items.map(publicOpportunitySummary), nextCursor: page.hasNext && last ? encodeCursor({ after: last.id }) : null } });

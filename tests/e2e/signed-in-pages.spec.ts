@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Page, Response } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
 
 // Signed-in pages rendered from identical data are sent again instead of
@@ -16,6 +16,9 @@ async function signedInPage(browser: Browser, person: { email: string; password:
   return page;
 }
 
+/** The list page's own document (not a script, not its data), as a form post's redirect brings it back. */
+const isListDocument = (response: Response) => response.request().resourceType() === "document" && response.request().method() === "GET" && response.url().includes("/app/opportunities?");
+
 const firstHeart = (page: Page) => page.getByRole("main").getByRole("button", { name: /^(Save|Unsave) “/ }).first();
 
 test("a heart shows at once for its giver on a page seen before, and never for anyone else", async ({ browser }) => {
@@ -27,7 +30,9 @@ test("a heart shows at once for its giver on a page seen before, and never for a
   await other.goto(LIST);
   const otherBefore = (await firstHeart(other).getAttribute("aria-label"))!;
 
-  await firstHeart(giver).click();
+  // The form posts, and the page comes back at the same address: wait for that page itself,
+  // since the address alone matches before the post has even been sent.
+  await Promise.all([giver.waitForResponse(isListDocument), firstHeart(giver).click()]);
   await expect(giver).toHaveURL(/tags(\[\]|%5B%5D)=technology/);
   const after = (await firstHeart(giver).getAttribute("aria-label"))!;
   expect(after).not.toBe(before);
@@ -60,7 +65,12 @@ test("a kept page's scripts run: its nonce is the request's own", async ({ brows
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => navigations.push(frame.url()));
   // Each toggle is answered before the next click (the button takes one toggle at a time).
-  const toggled = () => page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/heart"));
+  // The toggle's answer and the list's revalidation after it: only then is the button idle again.
+  const toggled = () =>
+    Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/heart")),
+      page.waitForResponse((response) => response.request().method() === "GET" && response.url().includes("/app/opportunities.data")),
+    ]);
   await Promise.all([toggled(), heart.click()]);
   await expect(heart).not.toHaveAttribute("aria-label", before);
   await Promise.all([toggled(), heart.click()]);

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import type express from "express";
 import { API_SCOPES, type ApiScope } from "#isomorphic/api-scopes";
-import { apiHarness } from "#tests/support/api";
+import { WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
+import { apiHarness, contractOf } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { openApiDocument } from "./openapi";
@@ -52,6 +53,32 @@ describe("the OpenAPI document", () => {
         expect(described.responses[status]?.content?.["application/json"]?.schema, `${operation.id} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
       }
     }
+  });
+});
+
+describe("the OpenAPI document's webhooks", () => {
+  const document = openApiDocument(API_OPERATIONS, { serverUrl: "http://app.test", version: "test" });
+  const contract = contractOf(document);
+  const membership = { plan: "launchpad", planName: "Launchpad", status: "active", currentPeriodEnd: "2026-12-01T00:00:00.000Z", cancelAtPeriodEnd: false };
+
+  it("describe every event type an endpoint can subscribe to, and nothing else", () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(WEBHOOK_EVENT_TYPES.map((event) => event.type).sort());
+  });
+
+  it("carry an example of each that the schema holds", () => {
+    for (const event of WEBHOOK_EVENT_TYPES) {
+      const example = (document.webhooks?.[event.type] as { post: { requestBody: { content: Record<string, { example?: unknown }> } } }).post.requestBody.content["application/json"]!.example;
+      expect(example, event.type).toMatchObject({ type: event.type });
+      expect(() => contract.checkWebhook(example), event.type).not.toThrow();
+    }
+  });
+
+  it("hold a delivery to its type's data schema: a body of another shape, type or with fields we never send is refused", () => {
+    expect(() => contract.checkWebhook({ type: "pro.started", timestamp: "2026-11-26T10:00:00.000Z", data: membership })).not.toThrow();
+    expect(() => contract.checkWebhook({ type: "pro.started", timestamp: "2026-11-26T10:00:00.000Z", data: { ...membership, plan: "gold" } })).toThrow(/does not match/);
+    expect(() => contract.checkWebhook({ type: "pro.started", timestamp: "2026-11-26T10:00:00.000Z", data: { ...membership, secret: 1 } })).toThrow(/does not match/);
+    expect(() => contract.checkWebhook({ type: "payment.succeeded", timestamp: "2026-11-26T10:00:00.000Z", data: membership })).toThrow(/does not match/);
+    expect(() => contract.checkWebhook({ type: "pro.paused", timestamp: "2026-11-26T10:00:00.000Z", data: membership })).toThrow(/not in the document/);
   });
 });
 

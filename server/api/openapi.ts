@@ -5,6 +5,7 @@ import { API_RESOURCES } from "#isomorphic/api-scopes";
 import { apiErrorSchema } from "./errors";
 import { IDEMPOTENCY_KEY_HEADER } from "./idempotency";
 import { API_PATH_PREFIX, type AnyApiOperation } from "./operation";
+import { webhookDataComponents, webhooksSection } from "./webhook-events";
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "The request is not valid: `fields` says where (`invalid_request`, `invalid_json`).",
@@ -62,7 +63,10 @@ function operationObject(operation: AnyApiOperation): ZodOpenApiOperationObject 
   };
 }
 
-/** The OpenAPI 3.1 document of `/api/v1`, generated from the operations' own zod schemas. */
+/**
+ * The OpenAPI 3.1 document of `/api/v1`, generated from the operations' own zod schemas, with
+ * the webhook events an endpoint receives under `webhooks`.
+ */
 export function openApiDocument(operations: readonly AnyApiOperation[], { serverUrl, version }: { serverUrl: string; version: string }) {
   const paths: ZodOpenApiPathsObject = {};
   for (const operation of operations) {
@@ -82,10 +86,12 @@ export function openApiDocument(operations: readonly AnyApiOperation[], { server
     servers: [{ url: `${serverUrl}${API_PATH_PREFIX}` }],
     tags,
     components: {
+      schemas: webhookDataComponents(),
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", bearerFormat: "sg_live_… / sg_test_…", description: "An API key from My Account → API keys." },
       },
     },
     paths,
+    webhooks: webhooksSection(),
   });
 }

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { hearts, opportunityPosts, user, webhookDeliveries, webhookEvents } from "#server/db/schema";
 import { createWebhookEndpoint, disableWebhookEndpoint } from "#server/outgoing-webhooks/endpoints";
+import { webhookContract } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { newOpportunityId } from "./ids";
 import { queueHeartedEvents } from "./hearted-webhooks";
@@ -11,6 +12,7 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 describe.each(ENGINES)("batched opportunity.hearted events on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const contract = webhookContract();
   const db = () => database.db;
   let n = 0;
   const person = async () => {
@@ -31,10 +33,10 @@ describe.each(ENGINES)("batched opportunity.hearted events on %s", (engine) => {
     return made.endpoint.id;
   };
   const eventsOf = async (uid: string) =>
-    (await db().select().from(webhookEvents).where(and(eq(webhookEvents.uid, uid), eq(webhookEvents.type, "opportunity.hearted"))).orderBy(asc(webhookEvents.sequence))).map((e) => ({
-      orderingKey: e.orderingKey,
-      data: (e.payload as { data: unknown }).data,
-    }));
+    (await db().select().from(webhookEvents).where(and(eq(webhookEvents.uid, uid), eq(webhookEvents.type, "opportunity.hearted"))).orderBy(asc(webhookEvents.sequence))).map((e) => {
+      contract.checkWebhook(e.payload); // what is sent is what the OpenAPI document says
+      return { orderingKey: e.orderingKey, data: (e.payload as { data: unknown }).data };
+    });
 
   it("sends one event per hearted opportunity since the last batch, from subscription on, without gaps or repeats", async () => {
     const [alice, fans] = [await person(), await Promise.all([person(), person(), person()])];

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { and, arrayContains, count, eq, gte, isNull, lt, min, ne, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { hearts, opportunityPosts, user, webhookEndpoints, webhookEvents } from "#server/db/schema";
@@ -15,14 +16,18 @@ const LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
 const TYPE = "opportunity.hearted";
 
-export type OpportunityHeartedData = {
-  opportunity: { id: string; title: string };
-  /** Hearts given in [from, to) by others that are still there (a heart taken back is not counted). */
-  newHearts: number;
-  totalHearts: number;
-  from: string;
-  to: string;
-};
+/** The `data` of an opportunity.hearted event, as receivers read it (the OpenAPI document's `webhooks`). */
+export const opportunityHeartedSchema = z
+  .object({
+    opportunity: z.object({ id: z.string(), title: z.string() }).meta({ description: "Your opportunity that was hearted." }),
+    newHearts: z.int().min(1).meta({ description: "Hearts others gave it in [from, to) that are still there: a heart taken back again is not counted." }),
+    totalHearts: z.int().min(0).meta({ description: "Its hearts in all, when the batch was made." }),
+    from: z.iso.datetime().meta({ description: "Where this batch starts: the previous batch's `to`, so batches neither overlap nor leave gaps." }),
+    to: z.iso.datetime().meta({ description: "Where this batch ends (a little before it was sent, so hearts still being written are not missed)." }),
+  })
+  .meta({ id: "OpportunityHearted", description: "People hearted one of your opportunities." });
+
+export type OpportunityHeartedData = z.infer<typeof opportunityHeartedSchema>;
 
 /**
  * The batched `opportunity.hearted` events (ADR 0057): for each person with an endpoint that

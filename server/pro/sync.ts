@@ -5,6 +5,7 @@ import type { ProviderProState, ProviderSubscription } from "#server/payments/pr
 import { sendNotification, type NotificationDeps } from "#server/notifications/send";
 import { queueWebhookEvent } from "#server/outgoing-webhooks/queue";
 import { PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
+import { toPublicMembership } from "./public-membership";
 
 /** What pro_memberships holds for a person, as the provider's truth says it should. */
 export type MembershipRecord = {
@@ -108,17 +109,6 @@ function notificationText(kind: NotificationKind, plan: ProPlanKey) {
   }
 }
 
-/** The membership as pro.started / pro.ended events carry it (JSON: dates as ISO strings). */
-function proEventData(record: MembershipRecord) {
-  return {
-    plan: record.plan,
-    planName: PRO_PLANS[record.plan].name,
-    status: record.status,
-    currentPeriodEnd: record.currentPeriodEnd?.toISOString() ?? null,
-    cancelAtPeriodEnd: record.cancelAtPeriodEnd,
-  };
-}
-
 export type SyncResult = { uid: string; before: MembershipClass; after: MembershipClass; notifications: NotificationKind[] };
 
 /**
@@ -156,7 +146,7 @@ export async function syncProMembership(tx: Db, uid: string, state: ProviderProS
   for (const kind of notifications) {
     await sendNotification(tx, { uid, kind, ...notificationText(kind, next!.plan) }, deps);
     if (kind === "pro-started" || kind === "pro-ended") {
-      await queueWebhookEvent(tx, { uid, type: kind === "pro-started" ? "pro.started" : "pro.ended", orderingKey: `pro:${uid}`, data: proEventData(next!), now });
+      await queueWebhookEvent(tx, { uid, type: kind === "pro-started" ? "pro.started" : "pro.ended", orderingKey: `pro:${uid}`, data: toPublicMembership(next!), now });
     }
   }
   return { uid, before, after, notifications };

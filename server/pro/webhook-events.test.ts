@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { billingCustomers, user, webhookDeliveries, webhookEvents } from "#server/db/schema";
 import { createWebhookEndpoint } from "#server/outgoing-webhooks/endpoints";
 import type { ProviderProState, ProviderSubscription } from "#server/payments/provider";
+import { webhookContract } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps, TEST_SESSION_SECRET } from "#tests/support/payments";
 import { syncProMembership } from "./sync";
@@ -12,6 +13,7 @@ const LATER = new Date("2026-12-22T12:00:00Z");
 
 describe.each(ENGINES)("pro.started / pro.ended webhook events on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const contract = webhookContract();
   const db = () => database.db;
   let n = 0;
   const member = async () => {
@@ -33,7 +35,10 @@ describe.each(ENGINES)("pro.started / pro.ended webhook events on %s", (engine) 
   };
   const sync = (uid: string, status: ProviderSubscription["status"] | null) => db().transaction((tx) => syncProMembership(tx, uid, state(uid, status), NOW, notificationDeps(tx)));
   const eventsOf = async (uid: string) =>
-    (await db().select().from(webhookEvents).where(and(eq(webhookEvents.uid, uid), like(webhookEvents.type, "pro.%"))).orderBy(asc(webhookEvents.sequence))).map((e) => ({ id: e.id, type: e.type, orderingKey: e.orderingKey, data: (e.payload as { data: unknown }).data }));
+    (await db().select().from(webhookEvents).where(and(eq(webhookEvents.uid, uid), like(webhookEvents.type, "pro.%"))).orderBy(asc(webhookEvents.sequence))).map((e) => {
+      contract.checkWebhook(e.payload); // what is sent is what the OpenAPI document says
+      return { id: e.id, type: e.type, orderingKey: e.orderingKey, data: (e.payload as { data: unknown }).data };
+    });
 
   it("one pro.started when the membership starts and one pro.ended when it ends, none for changes within", async () => {
     const uid = await member();

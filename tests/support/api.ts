@@ -54,8 +54,19 @@ export function contractOf(document: Document) {
       const validate = ajv.getSchema(`${pointer}/content/application~1json/schema`) ?? ajv.compile({ $ref: `${pointer}/content/application~1json/schema` });
       if (!validate(body)) throw new Error(`${method} ${route.template} ${status}: body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
     },
+    /** Throws (fails the test) when a webhook delivery's body is not what the document's `webhooks` says its type sends. */
+    checkWebhook(payload: unknown) {
+      const type = (payload as { type?: unknown } | null)?.type;
+      if (typeof type !== "string" || !document.webhooks?.[type]) throw new Error(`The event type ${String(type)} is not in the document's webhooks`);
+      const pointer = `openapi#/webhooks/${type.replaceAll("~", "~0").replaceAll("/", "~1")}/post/requestBody/content/application~1json/schema`;
+      const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+      if (!validate(payload)) throw new Error(`A ${type} delivery does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(payload).slice(0, 500)}`);
+    },
   };
 }
+
+/** The served document's contract: what the producers' tests check each queued event against. */
+export const webhookContract = () => contractOf(openApiDocument(API_OPERATIONS, { serverUrl: TEST_ORIGIN, version: "test" }));
 
 // Answers are JSON a test reads freely; their shape was checked against the document already.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

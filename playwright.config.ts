@@ -76,6 +76,8 @@ export default defineConfig({
         ALTCHA_MAX_NUMBER: "1000",
         // Webhook receivers in the specs listen on loopback.
         WEBHOOK_PRIVATE_TARGETS: "allow",
+        // One site's pages may call the API from a browser (tests/e2e/api-cors.spec.ts); another's may not.
+        API_CORS_ORIGINS: `http://127.0.0.1:${E2E_PORTS.corsAllowedSite}`,
       },
     },
   ],

@@ -12,6 +12,15 @@ describe("loadConfig", () => {
     expect(config.BIO_ORIGIN).toBe("http://bio.localhost:3000");
   });
 
+  it("keeps the API closed to other sites' pages unless API_CORS_ORIGINS opens it, to * or to origins only", () => {
+    expect(loadConfig({}).API_CORS_ORIGINS).toEqual([]);
+    expect(loadConfig({ API_CORS_ORIGINS: "*" }).API_CORS_ORIGINS).toBe("*");
+    expect(loadConfig({ API_CORS_ORIGINS: " https://overlay.example , http://localhost:5173/ " }).API_CORS_ORIGINS).toEqual(["https://overlay.example", "http://localhost:5173"]);
+    for (const bad of ["overlay.example", "https://overlay.example/widget", "ftp://overlay.example", "*,https://overlay.example"]) {
+      expect(() => loadConfig({ API_CORS_ORIGINS: bad }), bad).toThrow(/API_CORS_ORIGINS must be \* or a comma-separated list of origins/);
+    }
+  });
+
   it("derives default origins from PORT and normalises given origins", () => {
     expect(loadConfig({ PORT: "4100" }).PUBLIC_ORIGIN).toBe("http://localhost:4100");
     expect(loadConfig({ PUBLIC_ORIGIN: "https://sponsorgrid.example/" }).PUBLIC_ORIGIN).toBe(

@@ -52,6 +52,29 @@ const origin = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// origin, e.g. http://localhost:3000" })
   .transform((value) => new URL(value).origin);
 
+/**
+ * The sites whose pages may call `/api/v1` from a browser (ADR 0056): none by default, `*` for
+ * any, or a comma-separated list of origins. Keys are bearer tokens, never cookies, so opening
+ * CORS lets a page read what its own key may read, and nothing of a visitor's.
+ */
+const corsOrigins = z
+  .string()
+  .optional()
+  .transform((given, ctx): "*" | string[] => {
+    const entries = (given ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+    if (entries.length === 1 && entries[0] === "*") return "*";
+    const origins: string[] = [];
+    for (const entry of entries) {
+      const parsed = URL.canParse(entry) ? new URL(entry) : null;
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== entry.replace(/\/$/, "")) {
+        ctx.addIssue({ code: "custom", message: `must be * or a comma-separated list of origins such as https://overlay.example.com (no path); "${entry}" is not one` });
+        return z.NEVER;
+      }
+      origins.push(parsed.origin);
+    }
+    return origins;
+  });
+
 const configSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -105,6 +128,7 @@ const configSchema = z
     DEV_MAILBOX: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).optional(),
     // Requests a minute one API key may make (ADR 0056); counted across every process.
     API_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").default(600),
+    API_CORS_ORIGINS: corsOrigins,
     // Whether outgoing webhooks may go to loopback, private and link-local addresses (and over
     // plain http): "allow" by default outside production, "refuse" in production (ADR 0057).
     WEBHOOK_PRIVATE_TARGETS: z.enum(["allow", "refuse"], { error: 'must be "allow" or "refuse"' }).optional(),

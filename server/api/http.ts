@@ -1,7 +1,9 @@
+import cors from "cors";
 import express from "express";
 import type { BodyLimitRule } from "#server/http/body-limit";
 import { BODY_LIMITS, formatSize } from "#server/http/body-limit";
 import { apiKeyPepper } from "#server/api-keys/key-format";
+import { IDEMPOTENCY_KEY_HEADER } from "./idempotency";
 import { API_RATE_LIMITS } from "#server/abuse/rules";
 import { openApiDocument } from "./openapi";
 import { API_OPERATIONS } from "./operations/index";
@@ -22,9 +24,28 @@ export const apiBodyRule: BodyLimitRule = {
     void res.status(413).json({ error: { code: "payload_too_large", message: `The request body is larger than ${formatSize(BODY_LIMITS.json)}.`, requestId: String(req.id ?? "") } }),
 };
 
-/** `/api/v1`: the OpenAPI document, then every operation (server/api/router.ts). */
+/**
+ * CORS for `/api/v1`, off unless API_CORS_ORIGINS names sites (ADR 0056). Browsers may then send
+ * a key and the headers the API reads, and read the answers and their limits; never cookies
+ * (no credentials), so a listed site reaches nothing with a visitor's session.
+ */
+export function apiCors(origins: "*" | readonly string[]): express.RequestHandler | null {
+  if (origins !== "*" && origins.length === 0) return null;
+  return cors({
+    origin: origins === "*" ? "*" : [...origins],
+    methods: ["GET", "POST", "PATCH", "DELETE"],
+    allowedHeaders: ["Authorization", "Content-Type", IDEMPOTENCY_KEY_HEADER],
+    exposedHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After", "Idempotent-Replayed", "WWW-Authenticate", "Allow"],
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+/** `/api/v1`: CORS if opened, the OpenAPI document, then every operation (server/api/router.ts). */
 export function publicApi({ deps, sessionSecret }: { deps: ApiDeps; sessionSecret: string }): express.Router {
   const router = express.Router();
+  const corsHandler = apiCors(deps.config.API_CORS_ORIGINS);
+  if (corsHandler) router.use(API_PATH_PREFIX, corsHandler);
   let document: string | null = null;
   router.get(OPENAPI_PATH, (_req, res) => {
     document ??= JSON.stringify(openApiDocument(API_OPERATIONS, { serverUrl: deps.config.PUBLIC_ORIGIN, version: API_VERSION }), null, 2);

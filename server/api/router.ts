@@ -30,8 +30,8 @@ type Locals = { caller?: ApiCaller };
  * `/api/v1`: one Express route per operation. Each request is authenticated by its bearer key
  * (never a cookie, so there is no cross-site request to forge), counted against the key's
  * limit, checked for the operation's scope, validated by the operation's schemas, and answered
- * by its handler in JSON; every refusal in the one error shape (errors.ts). No CORS headers:
- * browsers on other sites cannot read the answers.
+ * by its handler in JSON; every refusal in the one error shape (errors.ts). CORS, when the
+ * operator opens it, is answered before this router (http.ts `apiCors`).
  */
 export function apiRouter(options: ApiRouterOptions): express.Router {
   const { operations, deps, pepper, mode, requestIdOf } = options;

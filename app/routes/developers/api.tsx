@@ -9,7 +9,7 @@ import type { Route } from "./+types/api";
 export const handle = { hydrate: false };
 
 export function loader({ context }: Route.LoaderArgs) {
-  return apiReference(context.config.PUBLIC_ORIGIN);
+  return { ...apiReference(context.config.PUBLIC_ORIGIN), corsOrigins: context.config.API_CORS_ORIGINS };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = (args) =>
 const slug = (tag: string) => `tag-${tag.toLowerCase().replace(/\W+/g, "-")}`;
 
 export default function ApiReference({ loaderData }: Route.ComponentProps) {
-  const { baseUrl, openApiPath, version, groups, scopes, errorCodes, paging, rateLimit } = loaderData;
+  const { baseUrl, openApiPath, version, groups, scopes, errorCodes, paging, rateLimit, corsOrigins } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
       <p className="text-sm font-semibold uppercase tracking-widest text-primary">Developers</p>
@@ -66,8 +66,20 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
         </p>
         <CodeBlock label="Example request">{`curl -H "Authorization: Bearer sg_live_…" ${baseUrl}/me`}</CodeBlock>
         <p className="mt-3">
-          A revoked or expired key, or a key whose account is suspended, stops working at once. The API sets no CORS headers: call it from a
-          server, never from a web page, where the key would be visible to everyone.
+          A revoked or expired key, or a key whose account is suspended, stops working at once.
+        </p>
+        <p className="mt-3" data-testid="api-cors">
+          {corsOrigins === "*" || corsOrigins.length > 0 ? (
+            <>
+              This server lets web pages on {corsOrigins === "*" ? "any site" : corsOrigins.map((origin, i) => (
+                <span key={origin}>{i > 0 ? ", " : null}<code>{origin}</code></span>
+              ))}{" "}
+              call the API from the browser (CORS; cookies are never sent or read). Anyone who opens such a page can see its key: give it only the
+              permissions you would show them anyway.
+            </>
+          ) : (
+            <>This server sends no CORS headers: call the API from a server, never from a web page, where the key would be visible to everyone.</>
+          )}
         </p>
       </section>
 

@@ -37,7 +37,7 @@ export type ReferenceView = {
   rateLimit: { perKey: number; keyless: number; windowSeconds: number };
 };
 
-type Schema = {
+export type Schema = {
   $ref?: string;
   type?: string | string[];
   format?: string;
@@ -58,7 +58,7 @@ type Schema = {
   maxLength?: number;
   const?: unknown;
 };
-type Components = Record<string, Schema>;
+export type Components = Record<string, Schema>;
 
 /** The codes every operation may answer with; an operation's own (`already_refunded` …) are in its error list. */
 const ERROR_CODES: ReferenceView["errorCodes"] = [

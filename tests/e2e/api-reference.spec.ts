@@ -53,6 +53,29 @@ test("the webhooks guide lists the events and shows how to verify a delivery", a
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
+test("the webhooks guide shows what each event sends: the object's fields, and an example body to open", async ({ page }) => {
+  await page.goto("/developers/webhooks");
+  // From an event's row to the object it sends.
+  await page.getByRole("row").filter({ hasText: "payment.refunded" }).getByRole("link", { name: "Payment" }).click();
+  await expect(page).toHaveURL("/developers/webhooks#data-payment");
+  const payment = page.getByRole("region", { name: "Payment" });
+  await expect(payment).toContainText("The data of payment.succeeded, payment.refunded and payment.disputed");
+  const fields = payment.getByRole("region", { name: "Fields of Payment" });
+  await expect(fields.getByRole("row").filter({ hasText: "figures.net" })).toContainText("Your share after fees");
+
+  // The example is folded until asked for, and is a whole delivery body of its type.
+  const example = payment.getByLabel("An example payment.refunded body");
+  await expect(example).toBeHidden();
+  await payment.getByText("Example: payment.refunded").click();
+  await expect(example).toBeVisible();
+  const body = JSON.parse(await example.innerText()) as { type: string; data: { status: string; figures: { net: number } } };
+  expect(body).toMatchObject({ type: "payment.refunded", data: { status: "refunded", figures: { net: 0 } } });
+
+  await expect(page.getByRole("region", { name: "ProMembership" })).toContainText("The data of pro.started and pro.ended");
+  await expect(page.getByRole("region", { name: "OpportunityHearted" }).getByRole("region", { name: "Fields of OpportunityHearted" })).toContainText("newHearts");
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
 test("the footer links to the API reference, and the pages fit a phone", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto("/");

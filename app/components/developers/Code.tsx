@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { FieldRow } from "#server/api/reference";
 
 /** A block of code that scrolls sideways on a phone; focusable so a keyboard can scroll it too. */
 export function CodeBlock({ label, children }: { label: string; children: string }) {
@@ -36,5 +37,34 @@ export function InlineCode({ text }: { text: string }) {
         ),
       )}
     </>
+  );
+}
+
+/** An object's fields as the OpenAPI document describes them; nested fields indented under their parent. */
+export function FieldTable({ label, rows }: { label: string; rows: FieldRow[] }) {
+  return (
+    <ScrollTable label={label}>
+      <thead>
+        <tr>
+          <th scope="col" className={th}>Field</th>
+          <th scope="col" className={th}>Type</th>
+          <th scope="col" className={th}>Description</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.name}>
+            <td className={td}>
+              <code className="whitespace-nowrap font-mono" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
+                {row.name}
+              </code>
+              {row.required ? null : <span className="ml-1 text-muted">(optional)</span>}
+            </td>
+            <td className={td}>{row.type}</td>
+            <td className={td}>{row.description ? <InlineCode text={row.description} /> : null}</td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }

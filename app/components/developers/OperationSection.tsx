@@ -1,5 +1,5 @@
-import type { FieldRow, OperationView } from "#server/api/reference";
-import { CodeBlock, InlineCode, ScrollTable, td, th } from "./Code";
+import type { OperationView } from "#server/api/reference";
+import { CodeBlock, FieldTable, InlineCode, ScrollTable, td, th } from "./Code";
 
 const METHOD_STYLES: Record<string, string> = {
   GET: "bg-primary/10 text-primary-dark",
@@ -8,34 +8,6 @@ const METHOD_STYLES: Record<string, string> = {
   PUT: "bg-amber-100 text-amber-900",
   DELETE: "bg-red-50 text-red-800",
 };
-
-function FieldTable({ label, rows }: { label: string; rows: FieldRow[] }) {
-  return (
-    <ScrollTable label={label}>
-      <thead>
-        <tr>
-          <th scope="col" className={th}>Field</th>
-          <th scope="col" className={th}>Type</th>
-          <th scope="col" className={th}>Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.name}>
-            <td className={td}>
-              <code className="whitespace-nowrap font-mono" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
-                {row.name}
-              </code>
-              {row.required ? null : <span className="ml-1 text-muted">(optional)</span>}
-            </td>
-            <td className={td}>{row.type}</td>
-            <td className={td}>{row.description ? <InlineCode text={row.description} /> : null}</td>
-          </tr>
-        ))}
-      </tbody>
-    </ScrollTable>
-  );
-}
 
 /** One operation: what it does, what it needs, what it takes and answers, how it can fail, and a curl line. */
 export function OperationSection({ operation }: { operation: OperationView }) {

@@ -1,11 +1,16 @@
 import { Link } from "react-router";
-import { CodeBlock, ScrollTable, td, th } from "#app/components/developers/Code";
+import { CodeBlock, FieldTable, InlineCode, ScrollTable, td, th } from "#app/components/developers/Code";
+import { OPENAPI_PATH } from "#server/api/http";
+import { webhookReference, type WebhookDataGroup } from "#server/api/webhook-reference";
 import { pageMeta } from "#page-kit/meta";
-import { WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
 import type { Route } from "./+types/webhooks";
 
 // Plain reading: the page needs no JavaScript.
 export const handle = { hydrate: false };
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { groups: webhookReference(context.config.PUBLIC_ORIGIN), openApiPath: OPENAPI_PATH };
+}
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -62,7 +67,38 @@ webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
   "data": { … }
 }`;
 
-export default function WebhooksGuide() {
+const groupAnchor = (group: WebhookDataGroup) => `data-${group.schemaName.toLowerCase()}`;
+
+/** One object events send as their `data`: its fields once, then an example delivery of each event that sends it. */
+function DataGroup({ group }: { group: WebhookDataGroup }) {
+  const headingId = `${groupAnchor(group)}-heading`;
+  return (
+    <section id={groupAnchor(group)} aria-labelledby={headingId} className="scroll-mt-20 border-t border-ink/10 py-6" data-testid="webhook-data">
+      <h3 id={headingId} className="text-xl font-bold">{group.schemaName}</h3>
+      <p className="mt-2">
+        The <code>data</code> of{" "}
+        {group.events.map((event, i) => (
+          <span key={event.type}>
+            {i > 0 ? (i === group.events.length - 1 ? " and " : ", ") : null}
+            <code>{event.type}</code>
+          </span>
+        ))}
+        {group.description ? <>: <InlineCode text={group.description} /></> : "."}
+      </p>
+      <FieldTable label={`Fields of ${group.schemaName}`} rows={group.fields} />
+      {group.events.map((event) => (
+        <details key={event.type} className="mt-3 rounded-lg border border-ink/15 px-4 py-2">
+          <summary className="cursor-pointer font-semibold">Example: <code>{event.type}</code></summary>
+          <CodeBlock label={`An example ${event.type} body`}>{event.example}</CodeBlock>
+        </details>
+      ))}
+    </section>
+  );
+}
+
+export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
+  const { groups, openApiPath } = loaderData;
+  const events = groups.flatMap((group) => group.events.map((event) => ({ ...event, group })));
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <p className="text-sm font-semibold uppercase tracking-widest text-primary">Developers</p>
@@ -79,13 +115,19 @@ export default function WebhooksGuide() {
             <tr>
               <th scope="col" className={th}>Type</th>
               <th scope="col" className={th}>When</th>
+              <th scope="col" className={th}>
+                <code>data</code>
+              </th>
             </tr>
           </thead>
           <tbody>
-            {WEBHOOK_EVENT_TYPES.map((event) => (
+            {events.map((event) => (
               <tr key={event.type}>
                 <td className={td}><code className="whitespace-nowrap">{event.type}</code></td>
                 <td className={td}>{event.description}</td>
+                <td className={td}>
+                  <a href={`#${groupAnchor(event.group)}`}>{event.group.schemaName}</a>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -108,6 +150,17 @@ export default function WebhooksGuide() {
             rotate the secret, it carries two signatures, one for each secret, so nothing fails during the switch.
           </li>
         </ul>
+      </section>
+
+      <section aria-labelledby="event-data" className="mt-10">
+        <h2 id="event-data" className="text-2xl font-bold">What each event sends</h2>
+        <p className="mt-3">
+          The same objects the API answers, so one parser reads both. The OpenAPI document at <a href={openApiPath}>{openApiPath}</a>{" "}
+          describes them under <code>webhooks</code>, for code generators.
+        </p>
+        {groups.map((group) => (
+          <DataGroup key={group.schemaName} group={group} />
+        ))}
       </section>
 
       <section aria-labelledby="verify" className="mt-10">

@@ -23,17 +23,20 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
   const database = migratedDatabase(engine);
   const db = () => database.db;
   let answers: ReceiverAnswer[] = [];
+  // Answers for one event: deliveries of different objects go in parallel, so their order of arrival is not theirs to rely on.
+  const answersById = new Map<string, ReceiverAnswer[]>();
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const workers: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
     // Each request takes the next queued answer; 200 once they ran out.
-    receiver = await startWebhookReceiver(() => answers.shift() ?? { status: 200 });
+    receiver = await startWebhookReceiver((_path, headers) => answersById.get(headers["webhook-id"] ?? "")?.shift() ?? answers.shift() ?? { status: 200 });
   });
   afterAll(() => receiver.close());
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((worker) => worker.close()));
     answers = [];
+    answersById.clear();
     receiver.receipts.length = 0;
   });
 
@@ -154,14 +157,14 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
 
   it("keeps each object's events in order: a later one waits while an earlier one is pending", async () => {
     const { uid, endpointId } = await account();
-    answers = [{ status: 500 }];
     const first = await queue(uid, "payment:a", { n: 1 });
     const second = await queue(uid, "payment:a", { n: 2 });
     const other = await queue(uid, "payment:b", { n: 3 });
+    answersById.set(first!, [{ status: 500 }]);
     const w = worker({ retryScheduleMs: [60_000] });
     await w.deliverDue();
-    // The first failed and waits for its retry; the second waits behind it; another object's event went.
-    expect(receiver.receipts.map((r) => r.headers["webhook-id"])).toEqual([first, other]);
+    // The first failed and waits for its retry; the second waits behind it; another object's event went (in parallel: either may arrive first).
+    expect(receiver.receipts.map((r) => r.headers["webhook-id"]).sort()).toEqual([first, other].sort());
     const rows = await deliveriesOf(endpointId);
     expect(rows.map((r) => [r.eventId, r.status])).toEqual([
       [first, "pending"],
@@ -170,7 +173,7 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     ]);
     await db().update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.eventId, first!));
     await w.deliverDue();
-    expect(receiver.receipts.map((r) => r.headers["webhook-id"])).toEqual([first, other, first, second]);
+    expect(receiver.receipts.slice(2).map((r) => r.headers["webhook-id"])).toEqual([first, second]);
   });
 
   it("finds a head behind a long backlog of another object whose head waits for a retry", async () => {

@@ -7,6 +7,12 @@ export const API_RESOURCES = [
   { id: "bio_pages", label: "Bio pages", read: "Read your bio pages", write: "Update your bio pages" },
   { id: "payments", label: "Payments", read: "List and read payments you received", write: "Refund payments" },
   { id: "notifications", label: "Notifications", read: "List your notifications", write: "Mark notifications read and delete them" },
+  {
+    id: "webhooks",
+    label: "Webhooks",
+    read: "List your webhook endpoints and their delivery logs",
+    write: "Add, change, turn off and delete endpoints, rotate their secrets, send test events and resend deliveries",
+  },
 ] as const;
 
 export type ApiResource = (typeof API_RESOURCES)[number]["id"];

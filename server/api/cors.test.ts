@@ -32,7 +32,7 @@ describe.each([
     const db = database.db;
     const config = { ...TEST_API_CONFIG, API_CORS_ORIGINS: origins, API_RATE_LIMIT_PER_MINUTE: 600 } as Config;
     const app = express();
-    app.use(publicApi({ deps: { db, payments: sandbox.provider, config, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(db), searchLog: { record: () => {} } }, sessionSecret: TEST_SESSION_SECRET }));
+    app.use(publicApi({ deps: { db, payments: sandbox.provider, config, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(db), searchLog: { record: () => {} }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} } } }));
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

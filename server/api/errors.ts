@@ -31,6 +31,8 @@ export function apiRefusalOf(refused: DomainError & { reason?: string; fieldErro
     const fields = Object.fromEntries(Object.entries(refused.fieldErrors).filter(([, message]) => typeof message === "string").map(([field, message]) => [`body.${field}`, message as string]));
     return { status: httpStatusOf("invalid-argument"), code: "invalid_request", message: refused.message, fields };
   }
+  // Whatever the domain calls it (ENDPOINT_NOT_FOUND …), a missing object is `not_found`: callers branch on one code.
+  if (refused.code === "not-found") return { status: httpStatusOf("not-found"), code: "not_found", message: refused.message };
   return { status: httpStatusOf(refused.code), code: snakeCase(refused.reason ?? refused.code), message: refused.message };
 }
 

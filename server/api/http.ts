@@ -42,7 +42,7 @@ export function apiCors(origins: "*" | readonly string[]): express.RequestHandle
 }
 
 /** `/api/v1`: CORS if opened, the OpenAPI document, then every operation (server/api/router.ts). */
-export function publicApi({ deps, sessionSecret }: { deps: ApiDeps; sessionSecret: string }): express.Router {
+export function publicApi({ deps }: { deps: ApiDeps }): express.Router {
   const router = express.Router();
   const corsHandler = apiCors(deps.config.API_CORS_ORIGINS);
   if (corsHandler) router.use(API_PATH_PREFIX, corsHandler);
@@ -56,7 +56,7 @@ export function publicApi({ deps, sessionSecret }: { deps: ApiDeps; sessionSecre
     apiRouter({
       operations: API_OPERATIONS,
       deps,
-      pepper: apiKeyPepper(sessionSecret),
+      pepper: apiKeyPepper(deps.sessionSecret),
       mode: deps.payments.name === "sandbox" ? "test" : "live",
       rateLimits: { ...API_RATE_LIMITS, key: { limit: deps.config.API_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 } },
       requestIdOf: (req) => String(req.id ?? ""),

@@ -19,6 +19,10 @@ export type ApiDeps = {
   tagCatalogue: TagCatalogueReader;
   /** Tag searches, logged as the list page logs them (SPEC §7.2). */
   searchLog: Pick<SearchLog, "record">;
+  /** Seals webhook signing secrets, as the pages do (server/outgoing-webhooks/secrets.ts). */
+  sessionSecret: string;
+  /** The webhook delivery worker: `kick()` sends what was just queued now, not at the next poll. */
+  webhooks: { kick(): void };
 };
 
 export type ApiMethod = "get" | "post" | "patch" | "delete";

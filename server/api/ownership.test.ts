@@ -1,11 +1,13 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bioPages, notifications, opportunityPosts, refundRequests, sponsorSessions } from "#server/db/schema";
+import { bioPages, notifications, opportunityPosts, refundRequests, sponsorSessions, webhookDeliveries, webhookEndpoints, webhookEvents } from "#server/db/schema";
+import { createWebhookEndpoint } from "#server/outgoing-webhooks/endpoints";
+import { queueWebhookEvent } from "#server/outgoing-webhooks/queue";
 import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 import { sendNotification } from "#server/notifications/send";
 import { apiHarness } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { events, notificationDeps, payAtSandbox, seedPayee, seedSession, webhookDeps } from "#tests/support/payments";
+import { events, notificationDeps, payAtSandbox, seedPayee, seedSession, TEST_SESSION_SECRET, webhookDeps } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { API_OPERATIONS } from "./operations/index";
 
@@ -52,6 +54,20 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
       const [row] = await db().select().from(notifications).where(eq(notifications.uid, payee.uid)).orderBy(desc(notifications.created));
       return { owner: payee.uid, id: row!.id, snapshot: async () => (await db().select().from(notifications).where(eq(notifications.id, row!.id)))[0] };
     }
+    if (kind === "webhook-endpoints" || kind === "webhook-deliveries") {
+      const made = await createWebhookEndpoint(db(), { uid: payee.uid, sessionSecret: TEST_SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/theirs", description: "Theirs", events: ["notification.created"] });
+      if (made.kind === "ERROR") throw new Error(made.message);
+      const endpointId = made.endpoint.id;
+      await queueWebhookEvent(db(), { uid: payee.uid, type: "notification.created", orderingKey: "notification:theirs", data: { id: "theirs" } });
+      const snapshot = async () => ({
+        endpoint: (await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)))[0],
+        deliveries: await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)),
+        events: await db().select().from(webhookEvents).where(eq(webhookEvents.uid, payee.uid)),
+      });
+      if (kind === "webhook-endpoints") return { owner: payee.uid, id: endpointId, snapshot };
+      const [delivery] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+      return { owner: payee.uid, id: delivery!.id, snapshot };
+    }
     throw new Error(`no object of kind ${kind}`);
   }
 
@@ -61,7 +77,7 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
     const before = await object.snapshot();
     const stranger = await api.keyFor(await api.newAccount("Stranger"));
     // A body the owner could send: only whose object it is can refuse it.
-    const body = operation.method === "patch" ? (kind === "opportunities" ? { title: "Mine now" } : { name: "Mine now" }) : operation.body ? {} : undefined;
+    const body = operation.method === "patch" ? ({ opportunities: { title: "Mine now" }, "webhook-endpoints": { description: "Mine now" } }[kind] ?? { name: "Mine now" }) : operation.body ? {} : undefined;
     const answer = await api.call(operation.method.toUpperCase(), operation.path.replace("{id}", object.id), { key: stranger, body });
     if (PUBLIC_READS.has(name)) {
       expect(answer.status).toBe(200);

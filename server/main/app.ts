@@ -126,7 +126,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
   // The public API (server/api/): keys, not sessions; JSON in and out.
-  app.use(publicApi({ deps: { db, payments, config, logger, tagCatalogue, searchLog }, sessionSecret }));
+  app.use(publicApi({ deps: { db, payments, config, logger, tagCatalogue, searchLog, sessionSecret, webhooks } }));
   const sessionLookup = { auth, db };
   app.use(
     functionsRouter({

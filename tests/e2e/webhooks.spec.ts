@@ -213,3 +213,41 @@ test("a delivery reaches a loopback receiver, signed with the endpoint's secret,
     await sink.close();
   }
 });
+
+test("an endpoint added through the API with a key is the one My Account shows, and its test event arrives signed", async ({ page, request, baseURL }) => {
+  const sink = await receiver();
+  try {
+    await signUpVerified(page, { prefix: "webhooks-api", name: "Dee Veloper" });
+    await page.goto("/app/account/api-keys");
+    await page.getByLabel("Name").fill("Deploy script");
+    await page.getByRole("group", { name: "Webhooks" }).getByLabel("Read and write").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.getByTestId("new-api-key").getByLabel("API key").inputValue();
+    const auth = { Authorization: `Bearer ${key}` };
+
+    const made = await request.post(`${baseURL}/api/v1/webhook-endpoints`, { headers: auth, data: { url: sink.url, description: "Added by the deploy script", events: ["payment.succeeded"] } });
+    expect(made.status()).toBe(201);
+    const endpoint = (await made.json()) as { id: string; secret: string };
+
+    // My Account lists it, without its secret.
+    await page.goto(PATH);
+    await expect(page.getByText("Added by the deploy script")).toBeVisible();
+    await expect(page.locator("body")).not.toContainText(endpoint.secret);
+
+    const sent = await request.post(`${baseURL}/api/v1/webhook-endpoints/${endpoint.id}/test`, { headers: auth });
+    expect(sent.status()).toBe(200);
+    await expect.poll(() => sink.received.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const [first] = sink.received;
+    const headers = Object.fromEntries(Object.entries(first!.headers).map(([name, value]) => [name, String(value)]));
+    expect(new Webhook(endpoint.secret).verify(first!.body, headers)).toMatchObject({ type: "webhook.test" });
+
+    // The API's delivery log and the page's show the same delivery, delivered.
+    await expect
+      .poll(async () => ((await (await request.get(`${baseURL}/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, { headers: auth })).json()) as { data: { status: string }[] }).data[0]?.status, { timeout: 30_000 })
+      .toBe("delivered");
+    await page.goto(`${PATH}/${endpoint.id}`);
+    await expect(deliveries(page).first()).toContainText("Delivered");
+  } finally {
+    await sink.close();
+  }
+});

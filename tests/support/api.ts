@@ -111,7 +111,7 @@ export function apiHarness(database: TestDb, options: { provider: () => PaymentP
       "/api/v1",
       apiRouter({
         operations,
-        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(database.db), searchLog: { record: (uid, collection, terms) => void searches.push({ uid, collection, terms }) } },
+        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(database.db), searchLog: { record: (uid, collection, terms) => void searches.push({ uid, collection, terms }) }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} } },
         pepper,
         mode: "test",
         rateLimits: options.rateLimits,

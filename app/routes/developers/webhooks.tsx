@@ -105,7 +105,8 @@ export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-2 text-3xl font-bold sm:text-4xl">Webhooks</h1>
       <p className="mt-4 text-lg">
         Instead of asking the <Link to="/developers/api">API</Link> over and over, let Sponsorgrid tell your server when something happens. Add
-        an HTTPS address in <Link to="/app/account/webhooks">My Account → Webhooks</Link>, choose the events it should get, and we send each one as a signed POST request.
+        an HTTPS address in <Link to="/app/account/webhooks">My Account → Webhooks</Link> (or through the{" "}
+        <Link to="/developers/api#tag-webhook-endpoints">API</Link>), choose the events it should get, and we send each one as a signed POST request.
       </p>
 
       <section aria-labelledby="events" className="mt-10">

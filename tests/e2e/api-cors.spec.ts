@@ -45,8 +45,9 @@ test("a page on a site the operator opened CORS to reads and writes with a key; 
   await expect(page.getByRole("button", { name: "Mark all as read" })).toBeVisible();
 
   const [allowed, other] = await Promise.all([site(E2E_PORTS.corsAllowedSite), site(E2E_PORTS.corsOtherSite)]);
-  // A browser of its own: nothing of the test's (its headers, the creator's session) comes along.
-  const viewer = await browser.newContext();
+  // A browser of its own: nothing of the test's comes along, neither the creator's session nor the
+  // headers the suite adds to every request (they would be asked for in the preflight, and refused).
+  const viewer = await browser.newContext({ extraHTTPHeaders: {} });
   try {
     const overlay = await viewer.newPage();
     const hash = encodeURIComponent(`${baseURL}/api/v1 ${key}`);

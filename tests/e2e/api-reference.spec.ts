@@ -58,7 +58,7 @@ test("the webhooks guide shows what each event sends: the object's fields, and a
   // From an event's row to the object it sends.
   await page.getByRole("row").filter({ hasText: "payment.refunded" }).getByRole("link", { name: "Payment" }).click();
   await expect(page).toHaveURL("/developers/webhooks#data-payment");
-  const payment = page.getByRole("region", { name: "Payment" });
+  const payment = page.getByRole("region", { name: "Payment", exact: true });
   await expect(payment).toContainText("The data of payment.succeeded, payment.refunded and payment.disputed");
   const fields = payment.getByRole("region", { name: "Fields of Payment" });
   await expect(fields.getByRole("row").filter({ hasText: "figures.net" })).toContainText("Your share after fees");
@@ -71,8 +71,8 @@ test("the webhooks guide shows what each event sends: the object's fields, and a
   const body = JSON.parse(await example.innerText()) as { type: string; data: { status: string; figures: { net: number } } };
   expect(body).toMatchObject({ type: "payment.refunded", data: { status: "refunded", figures: { net: 0 } } });
 
-  await expect(page.getByRole("region", { name: "ProMembership" })).toContainText("The data of pro.started and pro.ended");
-  await expect(page.getByRole("region", { name: "OpportunityHearted" }).getByRole("region", { name: "Fields of OpportunityHearted" })).toContainText("newHearts");
+  await expect(page.getByRole("region", { name: "ProMembership", exact: true })).toContainText("The data of pro.started and pro.ended");
+  await expect(page.getByRole("region", { name: "OpportunityHearted", exact: true }).getByRole("region", { name: "Fields of OpportunityHearted" })).toContainText("newHearts");
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 

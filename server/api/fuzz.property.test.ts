@@ -28,6 +28,12 @@ const body = fc.oneof(
 
 /** Every byte escaped: a lone surrogate too (encodeURIComponent would throw on it). */
 const percentEncoded = (value: string) => [...Buffer.from(value, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+/**
+ * "." and ".." cannot be a path parameter: even escaped (%2e) they are dot segments, which every
+ * URL parser (fetch's too) removes before the request is sent — `/payments/%2e/refund` goes out as
+ * `/payments/refund`, another route. The server never sees them, so they stand for an empty id.
+ */
+const asPathParameter = (id: string) => ([".", ".."].includes(id) ? "" : percentEncoded(id)) || "x";
 
 describe.each(ENGINES)("hostile input to every API operation on %s", (engine) => {
   const database = migratedDatabase(engine);
@@ -38,7 +44,7 @@ describe.each(ENGINES)("hostile input to every API operation on %s", (engine) =>
     const key = await api.keyFor(await api.newAccount());
     await fc.assert(
       fc.asyncProperty(text, query, body, async (id, search, sent) => {
-        const path = operation.path.replace(/\{[^}]+\}/g, percentEncoded(id) || "x");
+        const path = operation.path.replace(/\{[^}]+\}/g, asPathParameter(id));
         const params = new URLSearchParams();
         for (const [name, value] of Object.entries(search)) for (const one of [value].flat()) params.append(name, one);
         const withBody = operation.method === "post" || operation.method === "patch";

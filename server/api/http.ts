@@ -5,13 +5,10 @@ import { BODY_LIMITS, formatSize } from "#server/http/body-limit";
 import { apiKeyPepper } from "#server/api-keys/key-format";
 import { IDEMPOTENCY_KEY_HEADER } from "./idempotency";
 import { API_RATE_LIMITS } from "#server/abuse/rules";
-import { openApiDocument } from "./openapi";
 import { API_OPERATIONS } from "./operations/index";
+import { servedApiDocument } from "./served-document";
 import { API_PATH_PREFIX, type ApiDeps } from "./operation";
 import { apiRouter } from "./router";
-
-/** The API's own version (not the app's): a breaking change would be /api/v2. */
-export const API_VERSION = "1.0.0";
 
 /** Where the document is served, without a key (it is public, like any API reference). */
 export const OPENAPI_PATH = `${API_PATH_PREFIX}/openapi.json`;
@@ -48,7 +45,7 @@ export function publicApi({ deps }: { deps: ApiDeps }): express.Router {
   if (corsHandler) router.use(API_PATH_PREFIX, corsHandler);
   let document: string | null = null;
   router.get(OPENAPI_PATH, (_req, res) => {
-    document ??= JSON.stringify(openApiDocument(API_OPERATIONS, { serverUrl: deps.config.PUBLIC_ORIGIN, version: API_VERSION }), null, 2);
+    document ??= JSON.stringify(servedApiDocument(deps.config.PUBLIC_ORIGIN), null, 2);
     res.set("Cache-Control", "public, max-age=300").type("application/json").send(document);
   });
   router.use(

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { success } from "#server/errors";
 import { API_OPERATIONS } from "./operations/index";
 import { defineOperation } from "./operation";
+import { openApiDocument } from "./openapi";
 import { pageOf, pageQuery } from "./paging";
 import { referenceView } from "./reference";
 
@@ -39,7 +40,7 @@ const listThings = defineOperation({
 });
 
 describe("the API reference's view of the OpenAPI document", () => {
-  const view = referenceView([...API_OPERATIONS, listThings, updateThing], { publicOrigin: "https://sponsorgrid.example", version: "1.0.0" });
+  const view = referenceView(openApiDocument([...API_OPERATIONS, listThings, updateThing], { serverUrl: "https://sponsorgrid.example", version: "1.0.0" }), { publicOrigin: "https://sponsorgrid.example" });
   const operation = (id: string) => view.groups.flatMap((group) => group.operations).find((candidate) => candidate.id === id)!;
 
   it("lists every registered operation, grouped by tag, with the base URL and the document's address", () => {

@@ -1,11 +1,9 @@
 import { API_RATE_LIMITS } from "#server/abuse/rules";
 import { BODY_LIMITS, formatSize } from "#server/http/body-limit";
 import { API_RESOURCES } from "#isomorphic/api-scopes";
-import { API_VERSION } from "./http";
-import { openApiDocument } from "./openapi";
-import { API_OPERATIONS } from "./operations/index";
-import { API_PATH_PREFIX, type AnyApiOperation } from "./operation";
+import { API_PATH_PREFIX } from "./operation";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./paging";
+import { servedApiDocument, type ApiDocument } from "./served-document";
 
 /**
  * What the reference page at /developers/api shows, read from the OpenAPI document itself (not
@@ -205,9 +203,10 @@ function curlOf(method: string, path: string, operation: DocOperation, baseUrl: 
 
 const METHOD_ORDER = ["get", "post", "put", "patch", "delete"] as const;
 
-/** The reference page's whole content, for the operations given (the registry, in production). */
-export function referenceView(operations: readonly AnyApiOperation[], { publicOrigin, version }: { publicOrigin: string; version: string }): ReferenceView {
-  const document = openApiDocument(operations, { serverUrl: publicOrigin, version }) as unknown as {
+/** The reference page's whole content, drawn from an OpenAPI document (this server's, in production). */
+export function referenceView(served: ApiDocument, { publicOrigin }: { publicOrigin: string }): ReferenceView {
+  const document = served as unknown as {
+    info: { version: string };
     paths?: Record<string, Partial<Record<(typeof METHOD_ORDER)[number], DocOperation>>>;
     components?: { schemas?: Components };
     tags?: { name: string }[];
@@ -255,7 +254,7 @@ export function referenceView(operations: readonly AnyApiOperation[], { publicOr
   return {
     baseUrl,
     openApiPath: `${API_PATH_PREFIX}/openapi.json`,
-    version,
+    version: document.info.version,
     groups: [...byTag].filter(([, list]) => list.length > 0).map(([tag, list]) => ({ tag, operations: list })),
     scopes: API_RESOURCES.flatMap((resource) => [
       { scope: `${resource.id}:read`, allows: resource.read },
@@ -267,10 +266,7 @@ export function referenceView(operations: readonly AnyApiOperation[], { publicOr
   };
 }
 
-let cached: { origin: string; view: ReferenceView } | null = null;
-
-/** The reference of the API this server answers (every registered operation); the same until a deploy. */
+/** The reference of the API this server answers: every registered operation. */
 export function apiReference(publicOrigin: string): ReferenceView {
-  if (cached?.origin !== publicOrigin) cached = { origin: publicOrigin, view: referenceView(API_OPERATIONS, { publicOrigin, version: API_VERSION }) };
-  return cached.view;
+  return referenceView(servedApiDocument(publicOrigin), { publicOrigin });
 }

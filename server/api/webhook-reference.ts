@@ -1,8 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
-import { API_VERSION } from "./http";
-import { openApiDocument } from "./openapi";
-import { API_OPERATIONS } from "./operations/index";
 import { fieldRows, type Components, type FieldRow, type Schema } from "./reference";
+import { servedApiDocument } from "./served-document";
 
 /**
  * What the webhooks guide at /developers/webhooks shows of each event's body, read from the
@@ -29,10 +27,7 @@ export function webhookReferenceOf(document: { webhooks?: Record<string, unknown
   return [...groups.values()];
 }
 
-let cached: { origin: string; view: WebhookDataGroup[] } | null = null;
-
-/** The event bodies of this server's document; the same until a deploy. */
+/** The event bodies of this server's document. */
 export function webhookReference(publicOrigin: string): WebhookDataGroup[] {
-  if (cached?.origin !== publicOrigin) cached = { origin: publicOrigin, view: webhookReferenceOf(openApiDocument(API_OPERATIONS, { serverUrl: publicOrigin, version: API_VERSION })) };
-  return cached.view;
+  return webhookReferenceOf(servedApiDocument(publicOrigin));
 }

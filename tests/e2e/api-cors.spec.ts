@@ -1,6 +1,6 @@
 import http from "node:http";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
-import { expect, signUpVerified, test } from "./fixtures";
+import { createApiKey, expect, signUpVerified, test } from "./fixtures";
 
 /**
  * A stream overlay: a page on the creator's own site that shows who they are and their unread
@@ -35,11 +35,7 @@ function site(port: number): Promise<http.Server> {
 
 test("a page on a site the operator opened CORS to reads and writes with a key; another site's page cannot", async ({ page, browser, baseURL }) => {
   await signUpVerified(page, { prefix: "api-cors", name: "Ola Overlay" });
-  await page.goto("/app/account/api-keys");
-  await page.getByLabel("Name").fill("Stream overlay");
-  await page.getByRole("group", { name: "Notifications" }).getByLabel("Read and write").check();
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = await page.getByTestId("new-api-key").getByLabel("API key").inputValue();
+  const key = await createApiKey(page, { name: "Stream overlay", readAndWrite: "Notifications" });
   // The welcome is waiting unread.
   await page.goto("/app/notifications");
   await expect(page.getByRole("button", { name: "Mark all as read" })).toBeVisible();

@@ -107,6 +107,15 @@ export async function signUpVerified(page: Page, options: { prefix: string; name
 }
 
 /** The code an authenticator app shows now for this secret (base32), as the two-factor step takes it. */
+/** Creates an API key in My Account the way a person does, read-and-write on the resource named, and returns it as shown once. */
+export async function createApiKey(page: Page, { name, readAndWrite }: { name: string; readAndWrite: string }): Promise<string> {
+  await page.goto("/app/account/api-keys");
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("group", { name: readAndWrite }).getByLabel("Read and write").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  return page.getByTestId("new-api-key").getByLabel("API key").inputValue();
+}
+
 export async function totpCode(secret: string): Promise<string> {
   return createOTP(base32.decode(secret)).totp();
 }

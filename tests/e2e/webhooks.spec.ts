@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signUpVerified, test } from "./fixtures";
+import { createApiKey, expect, signUpVerified, test } from "./fixtures";
 
 /**
  * Webhooks in My Account (server/outgoing-webhooks/): an endpoint added for a receiver this spec
@@ -218,11 +218,7 @@ test("an endpoint added through the API with a key is the one My Account shows, 
   const sink = await receiver();
   try {
     await signUpVerified(page, { prefix: "webhooks-api", name: "Dee Veloper" });
-    await page.goto("/app/account/api-keys");
-    await page.getByLabel("Name").fill("Deploy script");
-    await page.getByRole("group", { name: "Webhooks" }).getByLabel("Read and write").check();
-    await page.getByRole("button", { name: "Create key" }).click();
-    const key = await page.getByTestId("new-api-key").getByLabel("API key").inputValue();
+    const key = await createApiKey(page, { name: "Deploy script", readAndWrite: "Webhooks" });
     const auth = { Authorization: `Bearer ${key}` };
 
     const made = await request.post(`${baseURL}/api/v1/webhook-endpoints`, { headers: auth, data: { url: sink.url, description: "Added by the deploy script", events: ["payment.succeeded"] } });

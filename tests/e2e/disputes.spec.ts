@@ -121,9 +121,10 @@ test("a disputed sandbox payment: the creator is told with the deadline, staff s
   await staff.reload();
   await expect(staff.getByRole("row").filter({ has: staff.getByRole("link", { name: new RegExp(`Payment ${lostSession}`) }) })).toContainText("Lost");
 
-  // At a phone's width the queue scrolls inside itself, not the page.
+  // At a phone's width each dispute is a card, every value led by its column's name: nothing scrolls sideways.
   await staff.setViewportSize(PHONE);
   await staff.reload();
+  await expect(staff.getByRole("row").filter({ has: staff.getByRole("link", { name: new RegExp(`Payment ${lostSession}`) }) }).getByText("Evidence due", { exact: true })).toBeVisible();
   expect(await staff.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await staff.context().close();
 });

@@ -125,6 +125,11 @@ test("staff suspend a signed-in creator and lift it; the audit log and its CSV s
   expect(csv).toContain("account.suspend");
   expect(csv).toContain("Selling counterfeit goods on your bio page.");
   expect(csv).toContain("Appeal upheld: the goods were genuine.");
+  // On a phone each row is a card, every value led by its column's name, and nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect(rows.nth(1).getByText("Before → after", { exact: true })).toBeVisible();
+  await expect(rows.nth(1)).toContainText("disabled: true → false");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
   await creatorContext.close();
   await guestContext.close();

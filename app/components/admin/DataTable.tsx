@@ -4,11 +4,23 @@ export type Column<Row> = { header: string; cell: (row: Row) => ReactNode; numer
 
 const cellBase = "px-2 py-2 align-top md:border-b md:border-black/10";
 
+type DataTableProps<Row> = {
+  caption: string;
+  rows: Row[];
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  /** What is shown instead of a table with no rows. */
+  empty: string;
+  /** The page's own heading already names the table: the caption is there for screen readers only. */
+  captionHidden?: boolean;
+};
+
 /**
  * A back-office table: a real table with a caption and column headers on wide screens; on a phone
  * each row becomes a stacked card, every cell led by its column's name, so nothing scrolls sideways.
  */
-export function DataTable<Row>({ caption, rows, columns, rowKey, empty }: { caption: string; rows: Row[]; columns: Column<Row>[]; rowKey: (row: Row) => string; empty: string }) {
+export function DataTable<Row>({ caption, rows, columns, rowKey, empty, captionHidden = false }: DataTableProps<Row>) {
+  if (rows.length === 0 && captionHidden) return <p className="mt-4">{empty}</p>;
   if (rows.length === 0) {
     return (
       <section aria-label={caption} className="mt-4">
@@ -19,7 +31,7 @@ export function DataTable<Row>({ caption, rows, columns, rowKey, empty }: { capt
   }
   return (
     <table className="mt-4 w-full text-sm max-md:block">
-      <caption className="mb-2 text-left font-semibold max-md:block">{caption}</caption>
+      <caption className={captionHidden ? "sr-only" : "mb-2 text-left font-semibold max-md:block"}>{caption}</caption>
       <thead className="max-md:sr-only">
         <tr>
           {columns.map((column) => (

@@ -1,10 +1,11 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { requireStaff } from "#server/auth/staff-guard";
 import { AUDIT_ACTIONS } from "#server/audit/audit-log";
-import { auditChanges, listAudit } from "#server/staff/audit-view";
+import { auditChanges, listAudit, type FieldChange } from "#server/staff/audit-view";
 import { pageMeta } from "#page-kit/meta";
 import { SelectField, TextField, primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcTime } from "#app/components/admin/format";
+import { DataTable } from "#app/components/admin/DataTable";
 import type { Route } from "./+types/audit";
 
 /** GET /app/admin/audit: every back-office action, newest first, filtered by action, actor and subject. */
@@ -25,6 +26,28 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Audit
 /** Where a subject can be opened in the back office. */
 function subjectLink(type: string, id: string): string | null {
   return type === "user" ? `/app/admin/accounts/${encodeURIComponent(id)}` : null;
+}
+
+function AuditSubject({ type, id }: { type: string; id: string }) {
+  const link = subjectLink(type, id);
+  return (
+    <span className="break-all">
+      {type}: {link ? <Link to={link}>{id}</Link> : id}
+    </span>
+  );
+}
+
+function AuditChanges({ changes }: { changes: FieldChange[] }) {
+  if (changes.length === 0) return "—";
+  return (
+    <ul>
+      {changes.map((change) => (
+        <li key={change.field} className="break-all font-mono">
+          {change.field}: {change.before} → {change.after}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export default function Audit({ loaderData }: Route.ComponentProps) {
@@ -56,55 +79,23 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
           Export CSV
         </a>
       </p>
-      {loaderData.rows.length === 0 ? (
-        <p className="mt-6">No actions match.</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <caption className="sr-only">Audit log rows, newest first</caption>
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="p-2">When</th>
-                <th scope="col" className="p-2">Who</th>
-                <th scope="col" className="p-2">What</th>
-                <th scope="col" className="p-2">Subject</th>
-                <th scope="col" className="p-2">Reason</th>
-                <th scope="col" className="p-2">Before → after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaderData.rows.map((row) => {
-                const link = subjectLink(row.subjectType, row.subjectId);
-                return (
-                  <tr key={row.id} className="border-b align-top">
-                    <td className="whitespace-nowrap p-2">{utcTime(row.at)}</td>
-                    <td className="break-all p-2">{row.actorLabel}</td>
-                    <td className="p-2 font-mono">{row.action}</td>
-                    <td className="break-all p-2">
-                      {row.subjectType}:{" "}
-                      {link ? <Link to={link}>{row.subjectId}</Link> : row.subjectId}
-                    </td>
-                    <td className="break-words p-2">{row.reason ?? "—"}</td>
-                    <td className="p-2">
-                      {row.changes.length === 0 ? (
-                        "—"
-                      ) : (
-                        <ul>
-                          {row.changes.map((change) => (
-                            <li key={change.field} className="break-all font-mono">
-                              {change.field}: {change.before} → {change.after}
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <div className="mt-2">
+        <DataTable
+          caption="Audit log rows, newest first"
+          captionHidden
+          empty="No actions match."
+          rows={loaderData.rows}
+          rowKey={(row) => row.id}
+          columns={[
+            { header: "When", cell: (row) => <span className="whitespace-nowrap">{utcTime(row.at)}</span> },
+            { header: "Who", cell: (row) => <span className="break-all">{row.actorLabel}</span> },
+            { header: "What", cell: (row) => <span className="font-mono">{row.action}</span> },
+            { header: "Subject", cell: (row) => <AuditSubject type={row.subjectType} id={row.subjectId} /> },
+            { header: "Reason", cell: (row) => row.reason ?? "—" },
+            { header: "Before → after", cell: (row) => <AuditChanges changes={row.changes} /> },
+          ]}
+        />
+      </div>
       {loaderData.next ? (
         <p className="mt-4">
           <Link to={`?${nextParams.toString()}`} className={secondaryButton}>

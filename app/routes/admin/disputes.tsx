@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { requireStaff } from "#server/auth/staff-guard";
 import { disputeQueue, DISPUTE_FLAG_MINIMUM, DISPUTE_RATIO_LIMIT, DISPUTE_WINDOW_DAYS } from "#server/payments/dispute-queue";
 import { formatMoney } from "#server/payments/money";
+import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/disputes";
 
@@ -37,46 +38,39 @@ export default function Disputes({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="text-3xl font-bold">Disputes</h1>
       <p className="mt-2 text-muted">Chargebacks from the payment provider: open ones first, the nearest evidence deadline first. {rule}</p>
-      {disputes.length === 0 ? (
-        <p className="mt-6">No disputes.</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Disputes, open first by evidence deadline</caption>
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="py-2 pr-3">Evidence due</th>
-                <th scope="col" className="py-2 pr-3">Status</th>
-                <th scope="col" className="py-2 pr-3">Amount</th>
-                <th scope="col" className="py-2 pr-3">Dispute fee</th>
-                <th scope="col" className="py-2 pr-3">Reason</th>
-                <th scope="col" className="py-2 pr-3">Creator</th>
-                <th scope="col" className="py-2 pr-3">Payment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {disputes.map((d) => (
-                <tr key={d.id} className="border-b align-top">
-                  <td className="py-2 pr-3">{d.open ? (d.dueBy ?? "Not given") : "Closed"}</td>
-                  <td className="py-2 pr-3 font-semibold">{d.status}</td>
-                  <td className="py-2 pr-3">{d.amount}</td>
-                  <td className="py-2 pr-3">{d.fee}</td>
-                  <td className="py-2 pr-3">{d.reason}</td>
-                  <td className="py-2 pr-3 break-all">
-                    {d.creator}
-                    {d.flag ? <span className="ml-1 inline-block rounded-full bg-red-100 px-2 text-xs font-semibold text-red-900">{d.flag}</span> : null}
-                  </td>
-                  <td className="py-2 pr-3">
-                    <Link to={`/app/admin/payments/${d.sessionId}`} aria-label={`Payment ${d.sessionId}, dispute ${d.id}`}>
-                      {d.sessionId}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <div className="mt-2">
+        <DataTable
+          caption="Disputes, open first by evidence deadline"
+          captionHidden
+          empty="No disputes."
+          rows={disputes}
+          rowKey={(d) => d.id}
+          columns={[
+            { header: "Evidence due", cell: (d) => (d.open ? (d.dueBy ?? "Not given") : "Closed") },
+            { header: "Status", cell: (d) => <span className="font-semibold">{d.status}</span> },
+            { header: "Amount", cell: (d) => d.amount, numeric: true },
+            { header: "Dispute fee", cell: (d) => d.fee, numeric: true },
+            { header: "Reason", cell: (d) => d.reason },
+            {
+              header: "Creator",
+              cell: (d) => (
+                <>
+                  {d.creator}
+                  {d.flag ? <span className="ml-1 inline-block rounded-full bg-red-100 px-2 text-xs font-semibold text-red-900">{d.flag}</span> : null}
+                </>
+              ),
+            },
+            {
+              header: "Payment",
+              cell: (d) => (
+                <Link to={`/app/admin/payments/${d.sessionId}`} aria-label={`Payment ${d.sessionId}, dispute ${d.id}`}>
+                  {d.sessionId}
+                </Link>
+              ),
+            },
+          ]}
+        />
+      </div>
     </>
   );
 }

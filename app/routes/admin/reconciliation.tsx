@@ -5,6 +5,7 @@ import { reconcileDays, type DaysErrors } from "#server/reconciliation/request";
 import { requireStaff } from "#server/auth/staff-guard";
 import { formText } from "#app/lib/identity.server";
 import { primaryButton } from "#page-kit/forms";
+import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal, requireForm } from "#page-kit/respond.server";
 import type { Route } from "./+types/reconciliation";
@@ -107,30 +108,20 @@ export default function Reconciliation({ loaderData }: Route.ComponentProps) {
           <h2 id="earlier-runs" className="text-xl font-semibold">
             Earlier runs
           </h2>
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className="py-2 pr-4">Period</th>
-                  <th scope="col" className="py-2 pr-4">Started</th>
-                  <th scope="col" className="py-2 pr-4">By</th>
-                  <th scope="col" className="py-2 pr-4">Compared</th>
-                  <th scope="col" className="py-2 pr-4">Differences</th>
-                </tr>
-              </thead>
-              <tbody>
-                {earlier.map((run) => (
-                  <tr key={run.id} className="border-t">
-                    <td className="py-2 pr-4">{run.period.from === run.period.to ? run.period.from : `${run.period.from} to ${run.period.to}`}</td>
-                    <td className="py-2 pr-4">{run.startedAt}</td>
-                    <td className="py-2 pr-4">{run.triggeredBy}</td>
-                    <td className="py-2 pr-4">{run.compared}</td>
-                    <td className="py-2 pr-4 font-semibold">{run.differences.length}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Earlier runs, newest first"
+            captionHidden
+            empty="No earlier runs."
+            rows={earlier}
+            rowKey={(run) => run.id}
+            columns={[
+              { header: "Period", cell: (run) => (run.period.from === run.period.to ? run.period.from : `${run.period.from} to ${run.period.to}`) },
+              { header: "Started", cell: (run) => run.startedAt },
+              { header: "By", cell: (run) => run.triggeredBy },
+              { header: "Compared", cell: (run) => run.compared, numeric: true },
+              { header: "Differences", cell: (run) => <span className="font-semibold">{run.differences.length}</span>, numeric: true },
+            ]}
+          />
         </section>
       )}
     </>

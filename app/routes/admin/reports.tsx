@@ -2,6 +2,7 @@ import { Link, NavLink } from "react-router";
 import { requireStaff } from "#server/auth/staff-guard";
 import { isReportStatus, listReportQueue, REPORT_STATUSES } from "#server/moderation/queue";
 import { ageText, ItemLink } from "#app/components/admin/ItemLink";
+import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/reports";
 
@@ -42,42 +43,37 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
-      {rows.length === 0 ? (
-        <p className="mt-6">{`No ${TAB_LABELS[status].toLowerCase()} reports.`}</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{`${TAB_LABELS[status]} reports, one row per item`}</caption>
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="py-2 pr-4">Item</th>
-                <th scope="col" className="py-2 pr-4">Reports</th>
-                <th scope="col" className="py-2 pr-4">Reasons</th>
-                <th scope="col" className="py-2 pr-4">{status === "open" ? "Oldest open" : "Decided"}</th>
-                <th scope="col" className="py-2">Review</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={`${row.item.type}:${row.item.id}`} className="border-b align-top">
-                  <td className="py-2 pr-4">
-                    <ItemLink item={row.item} bioOrigin={bioOrigin} />
-                    {row.item.removed ? <span className="ml-2 rounded bg-red-50 px-1.5 text-xs text-red-800">removed</span> : null}
-                  </td>
-                  <td className="py-2 pr-4">{row.reports}</td>
-                  <td className="py-2 pr-4">{row.reasons.join(", ")}</td>
-                  <td className="py-2 pr-4">{row.age}</td>
-                  <td className="py-2">
-                    <Link to={`/app/admin/reports/${row.item.type}/${encodeURIComponent(row.item.id)}`} aria-label={`Review reports of ${row.item.title}`}>
-                      Review
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <div className="mt-2">
+        <DataTable
+          caption={`${TAB_LABELS[status]} reports, one row per item`}
+          captionHidden
+          empty={`No ${TAB_LABELS[status].toLowerCase()} reports.`}
+          rows={rows}
+          rowKey={(row) => `${row.item.type}:${row.item.id}`}
+          columns={[
+            {
+              header: "Item",
+              cell: (row) => (
+                <>
+                  <ItemLink item={row.item} bioOrigin={bioOrigin} />
+                  {row.item.removed ? <span className="ml-2 rounded bg-red-50 px-1.5 text-xs text-red-800">removed</span> : null}
+                </>
+              ),
+            },
+            { header: "Reports", cell: (row) => row.reports, numeric: true },
+            { header: "Reasons", cell: (row) => row.reasons.join(", ") },
+            { header: status === "open" ? "Oldest open" : "Decided", cell: (row) => row.age },
+            {
+              header: "Review",
+              cell: (row) => (
+                <Link to={`/app/admin/reports/${row.item.type}/${encodeURIComponent(row.item.id)}`} aria-label={`Review reports of ${row.item.title}`}>
+                  Review
+                </Link>
+              ),
+            },
+          ]}
+        />
+      </div>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { requireStaff } from "#server/auth/staff-guard";
 import { listStaffCompanies } from "#server/sponsor-directory/curation";
 import { listSearchMisses, MISS_PERIODS, parseMissPeriod } from "#server/sponsor-directory/search-misses";
 import { secondaryButton } from "#page-kit/forms";
+import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/list";
 
@@ -58,64 +59,46 @@ export default function SponsorDirectoryAdmin({ loaderData }: Route.ComponentPro
             Show
           </button>
         </Form>
-        {misses.length === 0 ? (
-          <p className="mt-3">No search came back empty in the last {days} days.</p>
-        ) : (
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Searches with no results, last {days} days</caption>
-              <thead>
-                <tr className="border-b">
-                  <th scope="col" className="py-2 pr-4">Searched for</th>
-                  <th scope="col" className="py-2 pr-4">Kind</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Searches</th>
-                  <th scope="col" className="py-2">Last searched</th>
-                </tr>
-              </thead>
-              <tbody>
-                {misses.map((miss) => (
-                  <tr key={`${miss.kind}:${miss.text}`} className="border-b border-ink/10">
-                    <td className="break-all py-2 pr-4">{miss.text}</td>
-                    <td className="py-2 pr-4">{miss.kind === "tag" ? "Tag" : "Name"}</td>
-                    <td className="py-2 pr-4 text-right tabular-nums">{miss.count}</td>
-                    <td className="py-2">{date(miss.lastSearched)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption={`Searches with no results, last ${days} days`}
+          captionHidden
+          empty={`No search came back empty in the last ${days} days.`}
+          rows={misses}
+          rowKey={(miss) => `${miss.kind}:${miss.text}`}
+          columns={[
+            { header: "Searched for", cell: (miss) => <span className="break-all">{miss.text}</span> },
+            { header: "Kind", cell: (miss) => (miss.kind === "tag" ? "Tag" : "Name") },
+            { header: "Searches", cell: (miss) => miss.count, numeric: true },
+            { header: "Last searched", cell: (miss) => date(miss.lastSearched) },
+          ]}
+        />
       </section>
 
       <section aria-labelledby="companies-heading" className="mt-10">
         <h2 id="companies-heading" className="text-xl font-bold">
           Companies
         </h2>
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="py-2 pr-4">Name</th>
-                <th scope="col" className="py-2 pr-4">Tags</th>
-                <th scope="col" className="py-2 pr-4">Added</th>
-                <th scope="col" className="py-2">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {companies.map((company) => (
-                <tr key={company.id} className="border-b border-ink/10">
-                  <td className="py-2 pr-4">
-                    <Link to={`/app/admin/sponsors/${company.id}`}>{company.name}</Link>
-                    {company.sample ? <span className="ml-2 text-xs text-muted">(sample)</span> : null}
-                  </td>
-                  <td className="py-2 pr-4">{company.tags}</td>
-                  <td className="whitespace-nowrap py-2 pr-4">{date(company.addedAt)}</td>
-                  <td className="py-2">{company.retiredAt ? `Retired ${date(company.retiredAt)}` : "Shown"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Companies in the directory, retired ones too"
+          captionHidden
+          empty="No companies yet: add one or import a CSV."
+          rows={companies}
+          rowKey={(company) => company.id}
+          columns={[
+            {
+              header: "Name",
+              cell: (company) => (
+                <>
+                  <Link to={`/app/admin/sponsors/${company.id}`}>{company.name}</Link>
+                  {company.sample ? <span className="ml-2 text-xs text-muted">(sample)</span> : null}
+                </>
+              ),
+            },
+            { header: "Tags", cell: (company) => company.tags },
+            { header: "Added", cell: (company) => <span className="whitespace-nowrap">{date(company.addedAt)}</span> },
+            { header: "Status", cell: (company) => (company.retiredAt ? `Retired ${date(company.retiredAt)}` : "Shown") },
+          ]}
+        />
       </section>
     </>
   );

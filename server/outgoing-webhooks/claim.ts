@@ -22,7 +22,12 @@ const isHead = (alias: string) =>
   sql.raw(`${alias}.event_sequence = (select min(h.event_sequence) from webhook_deliveries h
             where h.endpoint_id = ${alias}.endpoint_id and h.ordering_key = ${alias}.ordering_key and h.status = 'pending')`);
 
-const claimable = (alias: string, at: Date) => sql`${sql.raw(alias)}.status = 'pending' and ${sql.raw(alias)}.next_attempt_at <= ${at}
+/**
+ * Due by `at`'s millisecond: the database stamps rows to the microsecond (`next_attempt_at`
+ * defaults to its now()) and a JS date has milliseconds, so a row queued in the same millisecond
+ * as a kick would otherwise look a few microseconds early and wait for the next poll.
+ */
+const claimable = (alias: string, at: Date) => sql`${sql.raw(alias)}.status = 'pending' and ${sql.raw(alias)}.next_attempt_at < ${new Date(at.getTime() + 1)}
   and (${sql.raw(alias)}.leased_until is null or ${sql.raw(alias)}.leased_until <= ${at})
   and not exists (select 1 from webhook_endpoints e where e.id = ${sql.raw(alias)}.endpoint_id and e.disabled_at is not null)`;
 

@@ -21,9 +21,17 @@ export function sealSecret(secret: string, sessionSecret: string): string {
   return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString("base64url")).join(".");
 }
 
-export function openSecret(stored: string, sessionSecret: string): string {
+/**
+ * The secret, or null when it was sealed under another session secret (the operator changed
+ * `SESSION_SECRET`): GCM refuses to open it, and nothing can be signed with it any more.
+ */
+export function openSecret(stored: string, sessionSecret: string): string | null {
   const [iv, tag, sealed] = stored.split(".").map((part) => Buffer.from(part, "base64url"));
-  const decipher = createDecipheriv("aes-256-gcm", keyOf(sessionSecret), iv!);
-  decipher.setAuthTag(tag!);
-  return Buffer.concat([decipher.update(sealed!), decipher.final()]).toString("utf8");
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", keyOf(sessionSecret), iv!);
+    decipher.setAuthTag(tag!);
+    return Buffer.concat([decipher.update(sealed!), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { nanoid } from "nanoid";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
@@ -10,6 +10,7 @@ import { createMetrics } from "#server/metrics/metrics";
 import { webhookAttemptObserver } from "#server/metrics/instrument";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { startWebhookReceiver, type ReceiverAnswer } from "#tests/support/webhook-receiver";
+import { claimDue } from "./claim";
 import { pruneWebhookHistory } from "./prune";
 import { queueWebhookEvent } from "./queue";
 import { generateSigningSecret, sealSecret } from "./secrets";
@@ -112,6 +113,44 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     expect(late.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(() => new Webhook(previous).verify(late.body, late.headers)).toThrow();
     expect(new Webhook(after.secret).verify(late.body, late.headers)).toBeTruthy();
+  });
+
+  it("sends nothing unsigned when the server's secret changed: the attempt fails with the reason, and a rotated secret delivers again", async () => {
+    const { uid, endpointId } = await account({ secretCiphertext: sealSecret(generateSigningSecret(), "the-session-secret-before-the-operator-changed-it") });
+    await queue(uid);
+    await worker({ retryScheduleMs: [3_600_000] }).deliverDue();
+    expect(receiver.receipts).toHaveLength(0);
+    const [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1 });
+    const [attempt] = await db().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
+    expect(attempt!.error).toMatch(/signing secret can no longer be read.*Rotate the signing secret/);
+    expect(attempt!.requestHeaders["webhook-signature"]).toBeUndefined();
+
+    // The owner rotates: the new secret signs; the unreadable one, now the previous, is left out.
+    const fresh = generateSigningSecret();
+    const unreadable = (await endpointRow(endpointId)).secretCiphertext;
+    await db()
+      .update(webhookEndpoints)
+      .set({ secretCiphertext: sealSecret(fresh, SESSION_SECRET), previousSecretCiphertext: unreadable, previousSecretExpiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(webhookEndpoints.id, endpointId));
+    await db().update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, delivery!.id));
+    await worker().deliverDue();
+    expect(receiver.receipts).toHaveLength(1);
+    expect(receiver.receipts[0]!.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(new Webhook(fresh).verify(receiver.receipts[0]!.body, receiver.receipts[0]!.headers)).toBeTruthy();
+    expect((await deliveriesOf(endpointId))[0]).toMatchObject({ status: "delivered", attempts: 2 });
+  });
+
+  it("claims a row stamped later within the same millisecond: the database keeps microseconds, a kick's clock does not", async () => {
+    const { uid, endpointId } = await account();
+    await queue(uid);
+    const at = new Date();
+    await db()
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`${at.toISOString()}::timestamptz + interval '900 microseconds'` })
+      .where(eq(webhookDeliveries.endpointId, endpointId));
+    const claimed = await claimDue(db(), { at, leaseMs: 60_000, limit: 10 });
+    expect(claimed.map((row) => row.delivery.endpointId)).toContain(endpointId);
   });
 
   it("takes a redirect, a 500 and a timeout as failures, retries on schedule, cuts bodies at 4 KB, and gives up after the last retry", async () => {

@@ -4,10 +4,10 @@ import type { Mailer } from "#server/email/mailer";
 import type { EmailSite } from "#server/email/messages";
 import { createDeliveryLoop, type DeliveryLoop } from "#server/outbox/delivery-loop";
 import { claimDue, releaseClaims, type ClaimedDelivery } from "./claim";
-import { createAgents, postWebhook } from "./post";
+import { createAgents, postWebhook, type PostOutcome } from "./post";
 import { recordAttempt } from "./record";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
-import { signedHeaders } from "./signing";
+import { signedHeaders, UNREADABLE_SECRET_ERROR, unsignedHeaders } from "./signing";
 import type { Resolver } from "./targets";
 
 /** delivered: a 2xx; retry: failed, tried again later; failed: failed for the last time. */
@@ -52,6 +52,8 @@ export type WebhookWorker = {
   close(): Promise<void>;
 };
 
+const notSignable = (): PostOutcome => ({ status: null, headers: null, body: null, error: UNREADABLE_SECRET_ERROR, durationMs: 0 });
+
 /**
  * The outgoing webhook worker (ADR 0057). Deliveries are rows: a process claims due ones with
  * `for update skip locked` and a lease (`leased_until`, claim.ts), so any number of processes
@@ -85,8 +87,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   async function deliverOne({ delivery, endpoint, payload }: ClaimedDelivery): Promise<boolean> {
     const body = JSON.stringify(payload);
     const at = now();
-    const headers = signedHeaders(endpoint, { eventId: delivery.eventId, body, at, sessionSecret });
-    const outcome = await postWebhook({ url: endpoint.url, headers, body, timeoutMs, allowPrivate, resolve, agents });
+    const signed = signedHeaders(endpoint, { eventId: delivery.eventId, body, at, sessionSecret });
+    const headers = signed ?? unsignedHeaders(delivery.eventId, at);
+    // Unsigned, it is not sent: the attempt fails like any other, so the owner sees why in the
+    // log, retries wait, and the endpoint is turned off with a mail if it goes on.
+    const outcome = signed ? await postWebhook({ url: endpoint.url, headers, body, timeoutMs, allowPrivate, resolve, agents }) : notSignable();
     const delivered = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const retryInMs = delivered ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
     const result = delivered ? "delivered" : retryInMs === null ? "failed" : "retry";

@@ -8,9 +8,9 @@ export type SigningSecrets = {
   previousSecretExpiresAt: Date | null;
 };
 
-/** What the delivery log says of an attempt that could not be signed, and so was not sent. */
+/** What the delivery log says of an attempt that could not be signed, and so was not sent (after "No response: "). */
 export const UNREADABLE_SECRET_ERROR =
-  "Not sent: this endpoint's signing secret can no longer be read, because the server's SESSION_SECRET was changed. Rotate the signing secret to resume deliveries.";
+  "not sent, because this endpoint's signing secret can no longer be read (the server's SESSION_SECRET was changed). Rotate the signing secret to resume deliveries.";
 
 /**
  * The Standard Webhooks headers of one attempt. `webhook-id` is the event's id (the same on every

@@ -99,6 +99,18 @@ describe.each(ENGINES)("API keys on %s", (engine) => {
     expect(list[1]).toMatchObject({ revokedAt: null, lastUsedAt: used });
   });
 
+  it("notes a key's use at most once a minute: the list shows it to the minute", async () => {
+    const uid = await newAccount();
+    const made = await make(uid);
+    const useAt = (iso: string) => authenticateApiKey(database.db, { key: made.key, pepper: PEPPER, mode: "live", now: new Date(iso) });
+    const lastUsed = async () => (await listApiKeys(database.db, uid))[0]!.lastUsedAt;
+    await useAt("2026-01-01T00:00:00Z");
+    await useAt("2026-01-01T00:00:59Z");
+    expect(await lastUsed()).toEqual(new Date("2026-01-01T00:00:00Z"));
+    await useAt("2026-01-01T00:01:01Z");
+    expect(await lastUsed()).toEqual(new Date("2026-01-01T00:01:01Z"));
+  });
+
   it("revokes the caller's own key at once; another account's key is not found and keeps working", async () => {
     const uid = await newAccount();
     const other = await newAccount();

@@ -106,17 +106,21 @@ export async function authenticateApiKey(
   if (parsed.mode !== mode) {
     return refusal("unauthenticated", "WRONG_MODE", mode === "live" ? "This is a test key; this server takes live keys (sg_live_…)." : "This is a live key; this server runs the payment sandbox and takes test keys (sg_test_…).");
   }
-  await noteUse(db, row.key.id, now);
+  await noteUse(db, row.key, now);
   return success({ caller: { uid: row.key.uid, keyId: row.key.id, mode: row.key.mode, scopes: row.key.scopes.filter(isApiScope) } });
 }
 
-/** At most one write a minute per key: the list shows "last used" to the minute. */
-async function noteUse(db: Db, keyId: string, now: Date): Promise<void> {
+/**
+ * At most one write a minute per key: the list shows "last used" to the minute. A key used in
+ * the last minute, as just read, costs no query at all (the busy case: a key making requests).
+ */
+async function noteUse(db: Db, key: { id: string; lastUsedAt: Date | null }, now: Date): Promise<void> {
   const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (key.lastUsedAt && key.lastUsedAt >= stale) return;
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+    .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
 }
 
 function viewOf(row: typeof apiKeys.$inferSelect): ApiKeyView {

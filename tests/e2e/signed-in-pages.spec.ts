@@ -8,6 +8,10 @@ const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgr
 const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 const LIST = "/app/opportunities?tags[]=technology";
 
+// Both tests heart the same account's first post on the same list: run side by side, one's
+// toggle lands between the other's click and its check. In order, in one worker.
+test.describe.configure({ mode: "default" });
+
 async function signedInPage(browser: Browser, person: { email: string; password: string }, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();

@@ -11,15 +11,26 @@ export function CodeBlock({ label, children }: { label: string; children: string
 }
 
 /** A table that scrolls sideways on a phone instead of squeezing its columns. */
-export function ScrollTable({ label, children, narrow = false }: { label: string; children: ReactNode; narrow?: boolean }) {
+/** A reference table with its column headings; `children` are its body's rows. */
+export function ScrollTable({ label, headers, children, narrow = false }: { label: string; headers: ReactNode[]; children: ReactNode; narrow?: boolean }) {
   return (
     <div role="region" aria-label={label} tabIndex={0} className="mt-3 overflow-x-auto rounded-lg border border-ink/15">
-      <table className={`w-full border-collapse text-left text-sm ${narrow ? "" : "min-w-[36rem]"}`}>{children}</table>
+      <table className={`w-full border-collapse text-left text-sm ${narrow ? "" : "min-w-[36rem]"}`}>
+        <thead>
+          <tr>
+            {headers.map((header, index) => (
+              <th key={index} scope="col" className="border-b border-ink/15 bg-ink/5 px-3 py-2 font-semibold">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
   );
 }
 
-export const th = "border-b border-ink/15 bg-ink/5 px-3 py-2 font-semibold";
 export const td = "border-b border-ink/10 px-3 py-2 align-top";
 
 /** `code` spans inside a sentence from the document (its descriptions use Markdown backticks). */
@@ -43,28 +54,19 @@ export function InlineCode({ text }: { text: string }) {
 /** An object's fields as the OpenAPI document describes them; nested fields indented under their parent. */
 export function FieldTable({ label, rows }: { label: string; rows: FieldRow[] }) {
   return (
-    <ScrollTable label={label}>
-      <thead>
-        <tr>
-          <th scope="col" className={th}>Field</th>
-          <th scope="col" className={th}>Type</th>
-          <th scope="col" className={th}>Description</th>
+    <ScrollTable label={label} headers={["Field", "Type", "Description"]}>
+      {rows.map((row) => (
+        <tr key={row.name}>
+          <td className={td}>
+            <code className="whitespace-nowrap font-mono" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
+              {row.name}
+            </code>
+            {row.required ? null : <span className="ml-1 text-muted">(optional)</span>}
+          </td>
+          <td className={td}>{row.type}</td>
+          <td className={td}>{row.description ? <InlineCode text={row.description} /> : null}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.name}>
-            <td className={td}>
-              <code className="whitespace-nowrap font-mono" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
-                {row.name}
-              </code>
-              {row.required ? null : <span className="ml-1 text-muted">(optional)</span>}
-            </td>
-            <td className={td}>{row.type}</td>
-            <td className={td}>{row.description ? <InlineCode text={row.description} /> : null}</td>
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </ScrollTable>
   );
 }

@@ -1,5 +1,5 @@
 import type { OperationView } from "#server/api/reference";
-import { CodeBlock, FieldTable, InlineCode, ScrollTable, td, th } from "./Code";
+import { CodeBlock, FieldTable, InlineCode, ScrollTable, td } from "./Code";
 
 const METHOD_STYLES: Record<string, string> = {
   GET: "bg-primary/10 text-primary-dark",
@@ -34,29 +34,18 @@ export function OperationSection({ operation }: { operation: OperationView }) {
       {operation.parameters.length > 0 ? (
         <>
           <h4 className="mt-5 font-semibold">Parameters</h4>
-          <ScrollTable label={`Parameters of ${operation.summary}`}>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>Name</th>
-                <th scope="col" className={th}>In</th>
-                <th scope="col" className={th}>Type</th>
-                <th scope="col" className={th}>Required</th>
-                <th scope="col" className={th}>Description</th>
+          <ScrollTable label={`Parameters of ${operation.summary}`} headers={["Name", "In", "Type", "Required", "Description"]}>
+            {operation.parameters.map((parameter) => (
+              <tr key={`${parameter.in}:${parameter.name}`}>
+                <td className={td}>
+                  <code className="font-mono">{parameter.name}</code>
+                </td>
+                <td className={td}>{parameter.in}</td>
+                <td className={td}>{parameter.type}</td>
+                <td className={td}>{parameter.required ? "yes" : "no"}</td>
+                <td className={td}>{parameter.description ? <InlineCode text={parameter.description} /> : null}</td>
               </tr>
-            </thead>
-            <tbody>
-              {operation.parameters.map((parameter) => (
-                <tr key={`${parameter.in}:${parameter.name}`}>
-                  <td className={td}>
-                    <code className="font-mono">{parameter.name}</code>
-                  </td>
-                  <td className={td}>{parameter.in}</td>
-                  <td className={td}>{parameter.type}</td>
-                  <td className={td}>{parameter.required ? "yes" : "no"}</td>
-                  <td className={td}>{parameter.description ? <InlineCode text={parameter.description} /> : null}</td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </ScrollTable>
         </>
       ) : null}

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { apiReference } from "#server/api/reference";
-import { CodeBlock, InlineCode, ScrollTable, td, th } from "#app/components/developers/Code";
+import { CodeBlock, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
 import { OperationSection } from "#app/components/developers/OperationSection";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/api";
@@ -97,23 +97,14 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
     "fields": { "body.title": "Too small: expected string to have >=1 characters" }
   }
 }`}</CodeBlock>
-        <ScrollTable label="Error codes" narrow>
-          <thead>
-            <tr>
-              <th scope="col" className={th}>Code</th>
-              <th scope="col" className={th}>Status</th>
-              <th scope="col" className={th}>Meaning</th>
+        <ScrollTable label="Error codes" narrow headers={["Code", "Status", "Meaning"]}>
+          {errorCodes.map((row) => (
+            <tr key={row.code}>
+              <td className={td}><code className="whitespace-nowrap">{row.code}</code></td>
+              <td className={td}>{row.status}</td>
+              <td className={td}><InlineCode text={row.meaning} /></td>
             </tr>
-          </thead>
-          <tbody>
-            {errorCodes.map((row) => (
-              <tr key={row.code}>
-                <td className={td}><code className="whitespace-nowrap">{row.code}</code></td>
-                <td className={td}>{row.status}</td>
-                <td className={td}><InlineCode text={row.meaning} /></td>
-              </tr>
-            ))}
-          </tbody>
+          ))}
         </ScrollTable>
         <p className="mt-3 text-sm">Some operations have codes of their own (a refund that was already made, say); each operation lists them.</p>
       </section>
@@ -155,21 +146,13 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           A key may do only what it was given when it was made. Calling an operation without its permission answers <code>403</code> with{" "}
           <code>insufficient_scope</code>. Another account's objects never appear: they answer <code>404</code>.
         </p>
-        <ScrollTable label="Scopes" narrow>
-          <thead>
-            <tr>
-              <th scope="col" className={th}>Scope</th>
-              <th scope="col" className={th}>Allows</th>
+        <ScrollTable label="Scopes" narrow headers={["Scope", "Allows"]}>
+          {scopes.map((row) => (
+            <tr key={row.scope}>
+              <td className={td}><code className="whitespace-nowrap">{row.scope}</code></td>
+              <td className={td}>{row.allows}</td>
             </tr>
-          </thead>
-          <tbody>
-            {scopes.map((row) => (
-              <tr key={row.scope}>
-                <td className={td}><code className="whitespace-nowrap">{row.scope}</code></td>
-                <td className={td}>{row.allows}</td>
-              </tr>
-            ))}
-          </tbody>
+          ))}
         </ScrollTable>
       </section>
 

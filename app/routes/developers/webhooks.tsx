@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CodeBlock, FieldTable, InlineCode, ScrollTable, td, th } from "#app/components/developers/Code";
+import { CodeBlock, FieldTable, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
 import { OPENAPI_PATH } from "#server/api/http";
 import { webhookReference, type WebhookDataGroup } from "#server/api/webhook-reference";
 import { pageMeta } from "#page-kit/meta";
@@ -111,27 +111,16 @@ export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="events" className="mt-10">
         <h2 id="events" className="text-2xl font-bold">Events</h2>
-        <ScrollTable label="Event types" narrow>
-          <thead>
-            <tr>
-              <th scope="col" className={th}>Type</th>
-              <th scope="col" className={th}>When</th>
-              <th scope="col" className={th}>
-                <code>data</code>
-              </th>
+        <ScrollTable label="Event types" narrow headers={["Type", "When", <code key="data">data</code>]}>
+          {events.map((event) => (
+            <tr key={event.type}>
+              <td className={td}><code className="whitespace-nowrap">{event.type}</code></td>
+              <td className={td}>{event.description}</td>
+              <td className={td}>
+                <a href={`#${groupAnchor(event.group)}`}>{event.group.schemaName}</a>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {events.map((event) => (
-              <tr key={event.type}>
-                <td className={td}><code className="whitespace-nowrap">{event.type}</code></td>
-                <td className={td}>{event.description}</td>
-                <td className={td}>
-                  <a href={`#${groupAnchor(event.group)}`}>{event.group.schemaName}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
+          ))}
         </ScrollTable>
       </section>
 

@@ -2,14 +2,14 @@ import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGLITE_SETTINGS, pgliteDir } from "#server/db/client";
+import { pgliteDir, pgliteStartParams } from "#server/db/client";
 import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from "#server/db/lock";
 import { projectPath } from "#server/paths";
 import { writeBackupFile, type BackupHeader, type OpenedBackup } from "./format";
 import { migrationStates } from "./migrations";
 import { BackupRefusal } from "./refusal";
 
-const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])];
+const startParams = pgliteStartParams();
 
 /**
  * Two processes must never open one PGlite folder, and a running server keeps it open, so a backup

@@ -7,7 +7,7 @@ import { createRenderedPages } from "#server/bio/host/rendered-pages";
 import { recordDispute, recordPayment, recordRefund } from "#server/payments/ledger";
 import { startGenerationSource } from "#server/page-cache/setup";
 import type { RunningGenerationSource } from "#server/page-cache/generation";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
+import { createMigratedDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { goalProgress, goalRaised } from "./goal";
 import { readPublicPage } from "./public-page";
 import { listSupporters, readWall, setHiddenFromWall } from "./wall";
@@ -109,8 +109,7 @@ describe.each(ENGINES)("wall and goal on %s", (engine) => {
   let db: Db;
   let source: RunningGenerationSource;
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
+    database = await createMigratedDatabase(engine);
     db = database.db;
     source = await startGenerationSource(database);
   });

@@ -78,9 +78,18 @@ export function pgliteDir(dataDir: string): string {
  */
 export const PGLITE_SETTINGS = ["shared_buffers=32MB"];
 
-/** Opens PGlite in `dataDir` (or in memory when dataDir is null). The caller holds the lock. */
-export async function openPglite(dataDir: string | null, observer: DatabaseObserver = {}): Promise<DatabaseHandle> {
-  const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])] };
+/** PGlite's start parameters with our settings. */
+export function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])];
+}
+
+/**
+ * Opens PGlite in `dataDir` (or in memory when dataDir is null). The caller holds the lock.
+ * `from` starts it from a dump of a data folder (`dumpDataDir`) instead of an empty one, with no
+ * initdb: the tests' migrated snapshot (tests/support/database-snapshots.ts).
+ */
+export async function openPglite(dataDir: string | null, observer: DatabaseObserver = {}, start: { from?: Blob } = {}): Promise<DatabaseHandle> {
+  const options = { startParams: pgliteStartParams(), loadDataDir: start.from };
   const client = dataDir ? new PGlite(pgliteDir(dataDir), options) : new PGlite(options);
   await client.waitReady;
   const { onQuery } = observer;

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Listening } from "#server/db/listen";
 import { notifications, user } from "#server/db/schema";
-import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
+import { createMigratedDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { listenForNotificationChanges, NOTIFICATION_CHANGES_CHANNEL } from "./changes";
 import { sendNotification } from "./send";
 import { notificationDeps } from "#tests/support/payments";
@@ -39,8 +39,7 @@ describe.each(ENGINES)("notification change trigger and listener on %s", (engine
   let gaps = 0;
 
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
+    database = await createMigratedDatabase(engine);
     await database.db.insert(user).values([
       { id: ALICE, name: "Alice", email: "alice@changes.example", emailVerified: true },
       { id: BOB, name: "Bob", email: "bob@changes.example", emailVerified: true },

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as schema from "#server/db/schema";
 import type { Db } from "#server/db/client";
-import { createEmptyDatabase, ENGINES, migratedDatabase, type TestDatabase } from "#tests/support/databases";
+import { createMigratedDatabase, ENGINES, migratedDatabase, type TestDatabase } from "#tests/support/databases";
 import { openPostgres, type DatabaseHandle } from "#server/db/client";
 import { countedGeneration, pushedGenerationSource, sharedGenerationSource, type RunningGenerationSource } from "./generation";
 import { startGenerationSource } from "./setup";
@@ -48,8 +48,7 @@ for (const engine of ENGINES) {
     // What a request that may follow its sender's own write reads (on PGlite, the same as current()).
     const synced = () => (source.synced ?? source.current)();
     beforeAll(async () => {
-      database = await createEmptyDatabase(engine);
-      await database.migrate();
+      database = await createMigratedDatabase(engine);
       source = await startGenerationSource(database);
     });
     afterAll(async () => {

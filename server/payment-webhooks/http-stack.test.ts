@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "#server/config";
 import { capRequestBodies } from "#server/http/body-limit";
 import { refuseCrossSiteWrites } from "#server/http/same-origin";
-import { createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
-import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
+import { createMigratedDatabase, type TestDatabase } from "#tests/support/databases";
 import { sandboxSignature, testSandbox } from "#tests/support/test-sandbox";
 import { events, payAtSandbox, seedPayee, seedSession, silentLogger, TEST_SESSION_SECRET, webhookDeps } from "#tests/support/payments";
 import { handleWebhookRequest, WEBHOOK_PATH_PREFIX, webhookBodyRule } from "./http";
@@ -22,8 +21,7 @@ describe("webhook endpoint behind the HTTP guards", () => {
   let close = () => {};
 
   beforeAll(async () => {
-    database = await createEmptyDatabase("pglite");
-    await database.migrate([SANDBOX_MIGRATIONS]);
+    database = await createMigratedDatabase("pglite");
     const context = { db: database.db, payments: sandbox.provider, mailer: webhookDeps(database.db, sandbox.provider).mailer, config: loadConfig({}), logger: silentLogger, sessionSecret: TEST_SESSION_SECRET };
     const app = express();
     app.use(capRequestBodies([webhookBodyRule]));

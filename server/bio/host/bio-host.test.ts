@@ -12,7 +12,7 @@ import { disableAccount, enableAccount } from "#server/auth/sessions";
 import { DEMO_ACCOUNTS } from "#server/seed/demo-accounts";
 import type { RunningGenerationSource } from "#server/page-cache/generation";
 import { startGenerationSource } from "#server/page-cache/setup";
-import { ENGINES, createEmptyDatabase, type TestDatabase } from "#tests/support/databases";
+import { ENGINES, createMigratedDatabase, type TestDatabase } from "#tests/support/databases";
 import { saveBioTheme } from "#server/bio/theme";
 import { createPhotoServer } from "#server/media/serve";
 import { createBioHost } from "./bio-host";
@@ -73,8 +73,7 @@ describe.each(ENGINES)("the bio host on %s", (engine) => {
   };
 
   beforeAll(async () => {
-    database = await createEmptyDatabase(engine);
-    await database.migrate();
+    database = await createMigratedDatabase(engine);
     await seedDatabase(database.db);
     mayaId = (await database.db.select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.customEnding, "mayamakes")))[0]!.id;
     const config = loadConfig({ PORT: "3000", TRUST_PROXY: "loopback" });

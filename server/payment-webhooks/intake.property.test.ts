@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { connectedAccounts, emailOutbox, ledgerEntries, notifications, refundRequests, sponsorSessions, type SponsorSessionStatus } from "#server/db/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { propertyRuns } from "#tests/support/property-runs";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type SeededSession } from "#tests/support/payments";
 import { setSandboxAccountState, testSandbox, withCallLog } from "#tests/support/test-sandbox";
 import { stripeStandardFee } from "#server/payments/fees";
@@ -19,9 +20,9 @@ import { receivePaymentEvent } from "./intake";
  * before what it needs fails and is delivered again, as the provider would,
  * until all are handled.
  */
-// The issue's 1,000 sequences on each engine (about 70 s on PGlite and 90 s on PostgreSQL on an idle
-// machine); PAYMENTS_PROPERTY_RUNS / PAYMENTS_PROPERTY_RUNS_PG change the numbers.
-const RUNS: Record<string, number> = { pglite: Number(process.env.PAYMENTS_PROPERTY_RUNS ?? 1000), postgres: Number(process.env.PAYMENTS_PROPERTY_RUNS_PG ?? 1000) };
+// 1,000 sequences per engine in `npm run test:deep` (about 70 s on PGlite and 90 s on PostgreSQL on an
+// idle machine), a quick 150 with a new seed each run in `npm test` (tests/support/property-runs.ts).
+const RUNS = propertyRuns({ quick: 150, deep: 1000 });
 
 const STORIES = ["paid", "asyncPaid", "asyncFailed", "expired", "refunded", "disputed", "refundFailed", "clickedRefund"] as const;
 type Story = (typeof STORIES)[number];
@@ -99,7 +100,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
     );
   });
 
-  it(`${RUNS[engine]} random event sequences leave the ledger as the model says`, { timeout: 30 * 60_000 }, async () => {
+  it(`${RUNS} random event sequences leave the ledger as the model says`, { timeout: 30 * 60_000 }, async () => {
     const db = database.db;
     // The sandbox, with a log of the refunds asked of it.
     const log = withCallLog(sandbox.provider);
@@ -209,18 +210,20 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
         expect(mails.filter((m) => m.subject === "Payment received")).toHaveLength(tally("payment-received"));
         expect(mails).toHaveLength(tally("payment-received") + tally("refund-done") + tally("dispute-opened"));
       }),
-      { numRuns: RUNS[engine], endOnFailure: true },
+      { numRuns: RUNS, endOnFailure: true },
     );
     // One provider refund per session whose owner clicked, however many clicks.
     expect(refundCalls()).toHaveLength(counts.refundCalls);
   });
 
+  // What one event costs: printed, not asserted (bench/ measures speed); 200 of each in test:deep.
+  const SAMPLES = propertyRuns({ quick: 20, deep: 200 });
   it("takes this long per event with nothing else running (paid checkouts, each a payment, an alert and two mails)", async () => {
     const db = database.db;
     const deps = webhookDeps(db, sandbox.provider);
     const payee = await seedPayee(db, sandbox.provider);
     const alone: number[] = [];
-    for (let i = 0; i < 200; i += 1) {
+    for (let i = 0; i < SAMPLES; i += 1) {
       const s = await payAtSandbox(db, sandbox.provider, payee, await seedSession(db, payee));
       const started = performance.now();
       expect(await receivePaymentEvent(db, events.checkout("checkout.completed", s), deps)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
@@ -229,7 +232,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
     alone.sort((a, b) => a - b);
     // An event without mail to render (a checkout that expired): the record-once machinery and one row lock.
     const plain: number[] = [];
-    for (let i = 0; i < 200; i += 1) {
+    for (let i = 0; i < SAMPLES; i += 1) {
       const s = await seedSession(db, payee);
       const started = performance.now();
       expect(await receivePaymentEvent(db, events.checkout("checkout.expired", s, "unpaid"), deps)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
@@ -237,8 +240,8 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
     }
     plain.sort((a, b) => a - b);
     console.log(
-      `[payments intake alone, ${engine}] paid checkouts=200 ms p50=${percentile(alone, 50).toFixed(2)} p95=${percentile(alone, 95).toFixed(2)}; ` +
-        `expired checkouts=200 ms p50=${percentile(plain, 50).toFixed(2)} p95=${percentile(plain, 95).toFixed(2)}`,
+      `[payments intake alone, ${engine}] paid checkouts=${SAMPLES} ms p50=${percentile(alone, 50).toFixed(2)} p95=${percentile(alone, 95).toFixed(2)}; ` +
+        `expired checkouts=${SAMPLES} ms p50=${percentile(plain, 50).toFixed(2)} p95=${percentile(plain, 95).toFixed(2)}`,
     );
   });
 });

@@ -5,6 +5,7 @@ import { disputes, ledgerEntries, notifications, sponsorSessions } from "#server
 import type { PaymentEvent } from "#server/payments/events";
 import { receivePaymentEvent } from "#server/payment-webhooks/intake";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { propertyRuns } from "#tests/support/property-runs";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { mergeDispute, nextStatus } from "#server/payments/disputes";
@@ -17,7 +18,7 @@ import { mergeDispute, nextStatus } from "#server/payments/disputes";
  */
 const OUTCOMES = ["open", "won", "lost"] as const;
 type Outcome = (typeof OUTCOMES)[number];
-const RUNS = Number(process.env.DISPUTES_PROPERTY_RUNS ?? 20);
+const RUNS = propertyRuns({ quick: 20, deep: 200 });
 
 const scenario = fc.record({
   outcome: fc.constantFrom(...OUTCOMES),

@@ -8,6 +8,7 @@ import { paymentEventSchema, type PaymentEvent } from "#server/payments/events";
 import { sandboxEvents } from "#server/payments/sandbox/schema";
 import type { SandboxProvider } from "#server/payments/sandbox/provider";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { propertyRuns } from "#tests/support/property-runs";
 import { payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { testSandbox, type TestClock } from "#tests/support/test-sandbox";
 import { reconcileYesterday } from "./daily";
@@ -22,14 +23,9 @@ import { reconcile } from "./run";
  * altered, removed or added behind the app's back must be reported as exactly
  * that difference.
  */
-// The issue's 1,000 sequences, on PostgreSQL where the suite has it (CI) and on the embedded
-// database otherwise; the other engine then replays 100, enough to catch an engine's own fault
-// (about 4 min per 1,000 on an idle machine). RECONCILIATION_PROPERTY_RUNS / _RUNS_PG change them.
-const FULL_ON = process.env.DATABASE_URL ? "postgres" : "pglite";
-const RUNS_OF: Record<string, number> = {
-  pglite: Number(process.env.RECONCILIATION_PROPERTY_RUNS ?? (FULL_ON === "pglite" ? 1000 : 100)),
-  postgres: Number(process.env.RECONCILIATION_PROPERTY_RUNS_PG ?? 1000),
-};
+// 1,000 sequences per engine in `npm run test:deep` (about 4 min per 1,000 on an idle machine), a
+// quick 60 with a new seed each run in `npm test` (tests/support/property-runs.ts).
+const RUNS = propertyRuns({ quick: 60, deep: 1000 });
 const ACTOR = { kind: "command-line" } as const;
 const STORIES = ["paid", "refunded", "disputed", "unpaid"] as const;
 type Story = (typeof STORIES)[number];
@@ -79,7 +75,6 @@ describe.each(ENGINES)("reconciliation on %s", (engine) => {
   const database = migratedDatabase(engine);
   const clock: TestClock = { now: new Date() };
   const sandbox = testSandbox(database, clock);
-  const RUNS = RUNS_OF[engine]!;
 
   it(`${RUNS} shuffled, duplicated, concurrent event sequences each reconcile to 0 differences`, { timeout: 30 * 60_000 }, async () => {
     const db = database.db;

@@ -27,7 +27,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   const started = Date.now();
   cluster = await startCluster();
-  console.log(`cluster: two processes (the first migrating and seeding) and nginx ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`cluster: two processes (the first seeding) and nginx ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });
 
 test.afterAll(async () => {

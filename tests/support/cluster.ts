@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { ensurePostgresTemplate, onServer as onDatabase, withDatabase } from "#tests/support/database-snapshots";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET } from "#tests/support/e2e-secret";
 import { freePort } from "#tests/support/server-process";
@@ -63,7 +64,10 @@ export async function startCluster(): Promise<Cluster> {
   if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("No build: run `npm run build` first.");
   const name = `sg_cluster_${randomBytes(5).toString("hex")}`;
   const databaseUrl = withDatabase(adminUrl, name);
-  await onDatabase(adminUrl, (client) => client.query(`create database ${name}`));
+  // A copy of the migrated template (tests/support/database-snapshots.ts): the processes find
+  // every migration applied, as after a deploy, instead of racing to migrate from empty.
+  const template = await ensurePostgresTemplate(adminUrl);
+  await onDatabase(adminUrl, (client) => client.query(`create database ${name} template ${template}`));
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-cluster-"));
   const [publicPort, bioPort, pinA, pinB, portA, portB] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
@@ -116,7 +120,7 @@ export async function startCluster(): Promise<Cluster> {
   };
 
   try {
-    // One after the other: the first migrates and seeds the empty database.
+    // One after the other: the first seeds the database, migrated as the template left it.
     for (const index of [0, 1]) {
       apps.push(spawnApp(index));
       await waitUntilReady(apps[index]!);
@@ -195,22 +199,6 @@ async function endChild(child: ChildProcess | undefined, signal: NodeJS.Signals)
   const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timer);
-}
-
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** Browsers may try ::1 for localhost first; nginx listens there too when this machine has it. */

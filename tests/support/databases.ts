@@ -32,7 +32,8 @@ export async function createMigratedDatabase(engine: Engine, options: TemplateOp
     engine === "pglite"
       ? disposable(await openPglite(null, {}, { from: await pgliteSnapshot() }))
       : await createPostgresDatabase(`template ${await ensurePostgresTemplate(process.env.DATABASE_URL!, options)}`);
-  recordDatabaseSetup(engine, performance.now() - started, expect.getState().testPath);
+  // Recorded for the run's summary; a benchmark outside Vitest (bench/test-databases/) counts its own.
+  if (process.env.VITEST) recordDatabaseSetup(engine, performance.now() - started, expect.getState().testPath);
   return database;
 }
 

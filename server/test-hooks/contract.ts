@@ -16,6 +16,7 @@ export const HOOK_PATHS = {
   boom: "/boom",
   toast: "/toast",
   identity: "/identity",
+  signedInAccount: "/signed-in-account",
   staff: "/staff",
   insightsPage: "/insights-page",
   payments: "/payments",
@@ -52,6 +53,14 @@ export type ToastQuery = { kind: "info" | "success" | "error"; message: string; 
 export type IdentityQuery = { email: string; do?: "disable" | "enable" };
 export type SignInFailure = { description: string | null; subtype: string | null; type: string | null };
 export type IdentityAnswer = SignInFailure[] | { disabled: string } | { enabled: string };
+
+/**
+ * `signed-in-account` POST (a form, so the password stays out of addresses and logs): a new
+ * account signed up and verified as the forms do, minus the captcha and the mail; its session
+ * cookie comes back on the answer.
+ */
+export type SignedInAccountForm = { email: string; password: string; name: string; type?: "creator" | "sponsor" };
+export type SignedInAccountAnswer = { uid: string; email: string };
 
 /** `staff`: the account becomes staff with two-factor sign-in (server/test-hooks/staff.ts). */
 export type StaffQuery = { email: string; twoFactor?: "off" };

@@ -24,6 +24,8 @@ import {
   type SandboxLoginAnswer,
   type SandboxDisputeAnswer,
   type SignInFailure,
+  type SignedInAccountAnswer,
+  type SignedInAccountForm,
   type SponsorPaymentsMade,
   type SponsorSessionState,
   type SponsorsQuery,
@@ -56,7 +58,20 @@ export function testHooks(request: APIRequestContext) {
     return (await response.json()) as T;
   }
 
+  /** A POST of a form (values that must stay out of the address), answered as `call` answers. */
+  async function post<T>(name: HookName, form: Record<string, string | number | undefined>): Promise<T> {
+    const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
+    const response = await request.post(hookPath(name), { form: fields });
+    if (response.status() !== 200) throw new Error(`${hookPath(name)} answered ${response.status()}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+
   return {
+    /**
+     * A new account, signed up and verified as the forms do (minus the captcha and the mail):
+     * the request context's browser (page.request shares its cookies) is left signed in to it.
+     */
+    signedInAccount: (form: SignedInAccountForm) => post<SignedInAccountAnswer>("signedInAccount", form),
     /** The sign-in failures logged for an email, newest first. */
     signInFailures: (email: string) => call<SignInFailure[]>("identity", { email }),
     /** Disables an account as staff would: its sessions end at once. */
@@ -99,12 +114,7 @@ export function testHooks(request: APIRequestContext) {
     opportunityPost: (query: OpportunityPostQuery = {}) => call<OpportunityPostAnswer>("opportunityPost", query),
 
     /** Notifications for a person through sendNotification; their ids, newest first. */
-    sendNotifications: async (form: NotificationsForm): Promise<NotificationsSent> => {
-      const fields = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
-      const response = await request.post(hookPath("notifications"), { form: fields });
-      if (response.status() !== 200) throw new Error(`${hookPath("notifications")} answered ${response.status()}: ${await response.text()}`);
-      return (await response.json()) as NotificationsSent;
-    },
+    sendNotifications: (form: NotificationsForm) => post<NotificationsSent>("notifications", form),
     /** A person's notifications as stored. */
     storedNotifications: (email: string) => call<StoredNotification[]>("notifications", { email }),
     /** The signed-in person's notifications sent, read, deleted or counted; the unread count left. */

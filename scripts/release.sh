@@ -42,7 +42,7 @@ step "copying the sources to $stage"
 # Whatever the build cannot need: installed or built things, data, tests, docs, secrets.
 tar -C "$source_dir" -cf - \
   --exclude=./node_modules --exclude=./build --exclude=./.react-router --exclude=./.git \
-  --exclude=./data --exclude=./.e2e-data --exclude=./reports --exclude=./test-results \
+  --exclude=./data --exclude='./.e2e-data*' --exclude=./reports --exclude=./test-results \
   --exclude=./playwright-report --exclude=./tests --exclude=./bench --exclude=./docs \
   --exclude=./tmp --exclude='./.env' --exclude='./.env.*' . \
   | tar -C "$stage" -xf -

@@ -1,9 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_PORTS } from "./tests/support/e2e-ports";
+import { APP_ORIGIN } from "./tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "./tests/support/e2e-secret";
-
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATA_DIR = ".e2e-data";
+import { e2eServers } from "./tests/support/e2e-servers";
 
 // Debian's Chromium, never a downloaded browser (DESIGN §6).
 export const chromiumLaunchOptions = {
@@ -13,6 +11,15 @@ export const chromiumLaunchOptions = {
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
   ],
 };
+
+/**
+ * E2E_PORT (default 3100) sets every port and the data folder of a run (tests/support/e2e-ports.ts),
+ * so runs with bases 100 apart can share a machine.
+ * E2E_SERVERS_STARTED=1: the servers were started beforehand by tests/support/start-e2e-servers.ts
+ * (for instance while the unit tests ran) and are reused, their secret read from the file it wrote;
+ * otherwise Playwright starts them and refuses to run if something already listens on their ports.
+ */
+const reuseStartedServers = process.env.E2E_SERVERS_STARTED === "1";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -25,7 +32,7 @@ export default defineConfig({
   // Sign-up solves a proof-of-work captcha in the browser; on two busy cores that can take seconds.
   expect: { timeout: 15_000 },
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: APP_ORIGIN,
     launchOptions: chromiumLaunchOptions,
     trace: "retain-on-failure",
     // Opens /__test/* (tests/e2e/fixtures.ts sends it too, next to each test's client address).
@@ -39,46 +46,14 @@ export default defineConfig({
       ? [{ name: "cluster", testMatch: /cluster\.spec\.ts$/, use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions } }]
       : []),
   ],
-  webServer: [
-    {
-      // SMTP sink and the OpenID Connect provider standing in for Google.
-      command: "npx tsx tests/support/test-services.ts",
-      url: `http://127.0.0.1:${E2E_PORTS.control}/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: "ignore",
-    },
-    {
-      // The built server on a fresh embedded database: migrations and seed run from empty.
-      command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
-      url: `http://localhost:${PORT}/`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        PAYMENT_PROVIDER: "sandbox",
-        PORT: String(PORT),
-        DATA_DIR: E2E_DATA_DIR,
-        DATABASE_URL: "",
-        ENABLE_TEST_ROUTES: "true",
-        TEST_ROUTES_SECRET: E2E_TEST_ROUTES_SECRET,
-        LOG_LEVEL: "warn",
-        SUPPORT_EMAIL: "help@sponsorgrid.example",
-        // Behind one trusted proxy hop (the test itself): each test picks its own client address
-        // in X-Forwarded-For (tests/e2e/fixtures.ts).
-        TRUST_PROXY: "1",
-        SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
-        GOOGLE_CLIENT_ID: "sponsorgrid-e2e",
-        GOOGLE_CLIENT_SECRET: "e2e-client-secret",
-        GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${E2E_PORTS.oidc}/.well-known/openid-configuration`,
-        ALTCHA_MAX_NUMBER: "1000",
-        // Webhook receivers in the specs listen on loopback.
-        WEBHOOK_PRIVATE_TARGETS: "allow",
-        // One site's pages may call the API from a browser (tests/e2e/api-cors.spec.ts); another's may not.
-        API_CORS_ORIGINS: `http://127.0.0.1:${E2E_PORTS.corsAllowedSite}`,
-      },
-    },
-  ],
+  // The test services, then the built server on a fresh embedded database (tests/support/e2e-servers.ts).
+  webServer: e2eServers(E2E_TEST_ROUTES_SECRET).map((server) => ({
+    command: server.command,
+    url: server.url,
+    env: server.env,
+    timeout: server.timeout,
+    reuseExistingServer: reuseStartedServers,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  })),
 });

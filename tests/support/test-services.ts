@@ -1,7 +1,8 @@
 // The outside world of the end-to-end suite, on loopback: a real SMTP server
 // that keeps what it receives, and an OpenID Connect provider standing in for
 // Google. A small control API lets tests read mail and choose who "Google"
-// says is signing in. Started by playwright.config.ts before the app.
+// says is signing in. Started before the app, by playwright.config.ts or
+// tests/support/start-e2e-servers.ts (tests/support/e2e-servers.ts); its ports follow E2E_PORT.
 import http from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
 import { startSmtpSink } from "./smtp-sink";

@@ -3,16 +3,16 @@ import { randomInt } from "node:crypto";
 import http from "node:http";
 import { expect, test } from "#tests/e2e/fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { APP_ORIGIN, BIO_HOST, BIO_ORIGIN, E2E_PORT } from "#tests/support/e2e-ports";
 
 /**
  * The public bio host: a signed-out browser on
- * http://bio.localhost:3100 (Chromium resolves *.localhost to this machine).
+ * BIO_ORIGIN, http://bio.localhost:3100 by default (Chromium resolves *.localhost to this machine).
  * Exact view counts are read through the bio-views test hook on the app host, which
  * writes the counts still in memory first. Counts are checked on demo pages
  * no other spec opens (brightleaf_foods, northwind_audio), since specs run in parallel.
  */
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const BIO = `http://bio.localhost:${PORT}`;
+const BIO = BIO_ORIGIN;
 const COUNTED = "brightleaf_foods";
 // Clicks are checked on another page, so that this spec's tests can run in parallel.
 const CLICKED = "northwind_audio";
@@ -25,7 +25,7 @@ const randomClient = () => `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${rando
 function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: PORT, path, method: options.method ?? "GET", headers: { host: `bio.localhost:${PORT}`, ...options.headers } },
+      { host: "127.0.0.1", port: E2E_PORT, path, method: options.method ?? "GET", headers: { host: BIO_HOST, ...options.headers } },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -49,7 +49,7 @@ test.describe("bio host", () => {
     await expect(youtube).toHaveAttribute("href", "/mayamakes/go/youtube");
     await expect(page.getByRole("link", { name: "Instagram" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Links" }).getByRole("link", { name: /Patreon/ })).toContainText("patreon.com/mayamakes");
-    await expect(page.getByRole("link", { name: "Made with Sponsorgrid" })).toHaveAttribute("href", `http://localhost:${PORT}/`);
+    await expect(page.getByRole("link", { name: "Made with Sponsorgrid" })).toHaveAttribute("href", `${APP_ORIGIN}/`);
     await expect(page.locator("script")).toHaveCount(0);
 
     const headers = response!.headers();

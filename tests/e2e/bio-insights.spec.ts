@@ -4,6 +4,7 @@ import { randomInt } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * The owner's insights of one bio page: charts drawn on the
@@ -14,7 +15,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * (40 days ago, outside the chart); clicks YouTube 9 (yesterday) + 4 (45 days
  * ago), Website 2, Instagram none.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const PHONE = { width: 375, height: 812 };
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * The owner's link rows as a creator uses them: reorder by keyboard (drag
@@ -9,7 +10,6 @@ import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtur
  * off, and see each on the public page; the same without JavaScript. Every
  * test signs up its own verified person.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DASHBOARD = "/app/account/bizbio";
 
 async function verifiedUser(page: Page): Promise<void> {

@@ -3,6 +3,7 @@ import { devices, type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { expect, linkIn, shownFor, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_HOST, BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * The owner's side of bio pages: dashboard, form, delete, no-JS,
@@ -10,7 +11,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * reads their pages. The public page itself is the bio host's (its own spec);
  * here only its address is checked.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DASHBOARD = "/app/account/bizbio";
 const HTTP = "URL must start with either http:// or https://";
 
@@ -55,7 +55,7 @@ test("creates a page with links, showing every validation message beside its fie
   await expect(page.getByText("You don't have any bio pages yet.")).toBeVisible();
   await page.getByRole("link", { name: "Create your first page" }).click();
   await expect(page).toHaveURL(`${DASHBOARD}/new`);
-  await expect(page.getByText("bio.localhost:3100/", { exact: true })).toBeVisible();
+  await expect(page.getByText(`${BIO_HOST}/`, { exact: true })).toBeVisible();
 
   const about = page.getByLabel("About");
   await page.getByLabel("Custom ending").fill("Maya-Makes");
@@ -114,9 +114,9 @@ test("creates a page with links, showing every validation message beside its fie
   await page.getByLabel("Custom ending").fill(mine);
   await page.getByRole("button", { name: "Create page" }).click();
   await expect(page).toHaveURL(DASHBOARD);
-  await expect(page.getByRole("status").filter({ hasText: `Your page is live at bio.localhost:3100/${mine}.` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `Your page is live at ${BIO_HOST}/${mine}.` })).toBeVisible();
   const row = rowOf(page, "Maya Makes Things");
-  await expect(row).toContainText(`bio.localhost:3100/${mine}`);
+  await expect(row).toContainText(`${BIO_HOST}/${mine}`);
   await expect(row).toContainText("Views0");
   // `?saved`: the bio host answers the owner as of their last save, whichever process answers (ADR 0046).
   await expect(row.getByRole("link", { name: /^View/ })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}?saved`);
@@ -136,7 +136,7 @@ test("edit keeps the ending read-only and saves; both edit addresses reach the s
   const field = page.getByLabel("Custom ending");
   await expect(field).toHaveValue(mine);
   await expect(field).toHaveAttribute("readonly", "");
-  await expect(page.getByRole("link", { name: `bio.localhost:3100/${mine}` })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}?saved`);
+  await expect(page.getByRole("link", { name: `${BIO_HOST}/${mine}` })).toHaveAttribute("href", `${BIO_ORIGIN}/${mine}?saved`);
   await expect(page.getByLabel("Link 1 address")).toHaveValue("https://twitch.tv/before");
 
   await page.getByLabel("Name").fill("After");
@@ -145,8 +145,8 @@ test("edit keeps the ending read-only and saves; both edit addresses reach the s
   await page.getByLabel("Link 2 address").fill("https://youtu.be/after");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page).toHaveURL(DASHBOARD);
-  await expect(page.getByRole("status").filter({ hasText: `Your changes to bio.localhost:3100/${mine} were saved.` })).toBeVisible();
-  await expect(rowOf(page, "After")).toContainText(`bio.localhost:3100/${mine}`);
+  await expect(page.getByRole("status").filter({ hasText: `Your changes to ${BIO_HOST}/${mine} were saved.` })).toBeVisible();
+  await expect(rowOf(page, "After")).toContainText(`${BIO_HOST}/${mine}`);
 
   await page.goto(`${DASHBOARD}/edit?page=${id}`);
   await expect(page.getByLabel("Name")).toHaveValue("After");
@@ -259,7 +259,7 @@ test("without JavaScript: links are added and removed by the server, the page is
   // Enter in a text field saves: it doesn't press the first row's Remove.
   await plain.getByLabel("Name").press("Enter");
   await expect(plain).toHaveURL(DASHBOARD);
-  await expect(plain.getByText(`Your page is live at bio.localhost:3100/${mine}.`)).toBeVisible();
+  await expect(plain.getByText(`Your page is live at ${BIO_HOST}/${mine}.`)).toBeVisible();
 
   const row = rowOf(plain, "No script");
   // SPEC's /app/account/bizbio/delete address, opened as a link, asks the same question on the dashboard.
@@ -276,7 +276,7 @@ test("without JavaScript: links are added and removed by the server, the page is
   await row.getByRole("link", { name: /^Delete/ }).click();
   await row.getByRole("button", { name: /^Yes/ }).click();
   await expect(plain).toHaveURL(DASHBOARD);
-  await expect(plain.getByText(`Deleted bio.localhost:3100/${mine}.`)).toBeVisible();
+  await expect(plain.getByText(`Deleted ${BIO_HOST}/${mine}.`)).toBeVisible();
   await expect(plain.getByText("You don't have any bio pages yet.")).toBeVisible();
   await context.close();
 });
@@ -286,7 +286,7 @@ test("forged posts get a 4xx with a clear message and change nothing", async ({ 
   const mine = ending("forged");
   const id = await createPage(page, { name: "Target", customEnding: mine, links: [["youtube", "https://youtube.com/@target"]] });
   const snapshot = async () => (await (await page.request.get(`${DASHBOARD}/edit?page=${id}`)).text()).replace(/nonce="[^"]*"/g, "");
-  const demoCard = async () => (await (await page.request.get("/featured")).text()).includes("bio.localhost:3100/mayamakes");
+  const demoCard = async () => (await (await page.request.get("/featured")).text()).includes(`${BIO_HOST}/mayamakes`);
   const before = await snapshot();
   expect(await demoCard()).toBe(true);
 
@@ -366,7 +366,7 @@ test("featured bio pages on the home page and /featured open the pages on the bi
   for (const path of ["/", "/featured"]) {
     await page.goto(path);
     const section = page.getByRole("region", { name: "Featured bio pages" });
-    const card = section.getByRole("listitem").filter({ hasText: "bio.localhost:3100/mayamakes" });
+    const card = section.getByRole("listitem").filter({ hasText: `${BIO_HOST}/mayamakes` });
     await expect(card.getByRole("link")).toHaveAttribute("href", `${BIO_ORIGIN}/mayamakes`);
     await expect(card).toContainText("Links: YouTube");
   }

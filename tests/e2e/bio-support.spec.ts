@@ -3,6 +3,7 @@ import { devices, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * "Support {name}" at the top of the bio page, the creator's Support
@@ -13,7 +14,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * Each test makes its own verified creator whose payout account is complete
  * (the payments test hook, through the sandbox's real onboarding and webhook).
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 
 type Creator = { name: string; ending: string };
 

@@ -2,13 +2,13 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, FrameLocator, Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A bio page's look, as its owner chooses it: presets, custom colours held to
  * WCAG AA, fonts, and the phone preview beside the form, with and without
  * JavaScript. Every test signs up its own verified person.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DASHBOARD = "/app/account/bizbio";
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };

@@ -3,6 +3,7 @@ import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * The supporter wall and the goal bar, as a creator and a fan meet them: the
@@ -12,7 +13,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * tip and the bar goes back down. The bio page is served from cached bytes, so
  * each change is seen only because the write redrew it.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const REFUNDS = "/app/account/sponsors/payments";
 
 async function creatorWithPage(page: Page): Promise<{ name: string; ending: string; pageId: string }> {

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A creator's side of taking money: whether each page can, the setup checklist until it can, the
@@ -13,7 +14,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * but the demo's signs up its own verified person; money moves only along the real path (the
  * sandbox's checkout and its webhook, through the test hooks).
  */
-const BIO = "http://bio.localhost:3100";
 const BIO_DASHBOARD = "/app/account/bizbio";
 const MY_PAYMENTS = "/app/account/payments";
 const SPONSORS = "/app/account/sponsors";
@@ -100,14 +100,14 @@ test("a new creator sees the checklist until payouts are connected through the s
   await expect(steps.nth(1).getByRole("heading", { name: "Turn on tips Done" })).toBeVisible();
   await expect(steps.nth(1).getByRole("link", { name: "Tip settings" })).toHaveAttribute("href", `/edit/${id}#support`);
   await expect(steps.nth(2)).toContainText("Copy your link");
-  await expect(steps.nth(2).getByRole("textbox", { name: "Address of Tip Jar" })).toHaveValue(`${BIO}/${ending}`);
-  await expect(steps.nth(2).getByRole("img", { name: `QR code for ${BIO}/${ending}` })).toBeVisible();
+  await expect(steps.nth(2).getByRole("textbox", { name: "Address of Tip Jar" })).toHaveValue(`${BIO_ORIGIN}/${ending}`);
+  await expect(steps.nth(2).getByRole("img", { name: `QR code for ${BIO_ORIGIN}/${ending}` })).toBeVisible();
 
   // Copy puts the address on the clipboard and says so.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await steps.nth(2).getByRole("button", { name: "Copy address of tip jar" }).click();
   await expect(steps.nth(2).getByRole("status")).toHaveText("Copied!");
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BIO}/${ending}`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BIO_ORIGIN}/${ending}`);
 
   // The header: the only page's editor, and Earnings now that there is a page.
   await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", `/edit/${id}`);
@@ -168,7 +168,7 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   await expect(supporters.getByRole("listitem").first()).toContainText("$5.00");
   await expect(supporters).toContainText("Thanks for everything #1");
   await expect(page.getByRole("region", { name: "Page views" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Your link" }).getByRole("textbox")).toHaveValue(`${BIO}/${made.ending}`);
+  await expect(page.getByRole("region", { name: "Your link" }).getByRole("textbox")).toHaveValue(`${BIO_ORIGIN}/${made.ending}`);
   await fitsAndPasses(page, "/app");
 
   // Refund asks first, on the Sponsors Dashboard: the amount and who gets it back.
@@ -240,6 +240,6 @@ test("the demo creator's pages take tips out of the box after seeding", async ({
   expect(await rows.count()).toBeGreaterThan(0);
   for (const row of await rows.all()) await expect(row).toContainText("Takes tips");
   // The public page offers to pay her: a way to checkout, with no JavaScript.
-  await page.goto(`${BIO}/mayamakes`);
+  await page.goto(`${BIO_ORIGIN}/mayamakes`);
   await expect(page.locator('a[href*="/app/payments/checkout"], form[action*="/app/payments/checkout"]').first()).toBeAttached();
 });

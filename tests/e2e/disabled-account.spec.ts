@@ -2,6 +2,7 @@ import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A disabled account's public side stops and comes back:
@@ -15,7 +16,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * it is not in the total and sorts last, so the list is read from a cursor
  * just before it, as a guest, whose pages are served from memory.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const UNAVAILABLE = "This page is unavailable. It can't take payments.";
 
 type Owner = { email: string; name: string; ending: string; post: { id: string; title: string } };

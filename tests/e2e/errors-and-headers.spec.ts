@@ -4,6 +4,7 @@ import http from "node:http";
 import { randomInt } from "node:crypto";
 import { DEMO } from "./fixtures";
 import { hookPages } from "#tests/support/test-hooks-client";
+import { E2E_PORT } from "#tests/support/e2e-ports";
 import zlib from "node:zlib";
 
 /** Raw bytes and headers as sent, without the automatic decompression a browser would do. */
@@ -146,7 +147,7 @@ test("a page on another host name (DNS rebinding) cannot reach the mailbox or an
     expect(rebound.status, path).toBe(421);
     expect(rebound.body).toContain("This server answers only for localhost:");
   }
-  const posted = await rawRequest(`${baseURL}/signin`, { method: "POST", headers: { Host: "evil.example:3100", "content-type": "application/x-www-form-urlencoded" } }, "intent=reset&email=a%40b.example");
+  const posted = await rawRequest(`${baseURL}/signin`, { method: "POST", headers: { Host: `evil.example:${E2E_PORT}`, "content-type": "application/x-www-form-urlencoded" } }, "intent=reset&email=a%40b.example");
   expect(posted.status).toBe(421);
   expect((await rawRequest(`${baseURL}/about`, { headers: { Host: new URL(baseURL!).host } })).status).toBe(200);
 });

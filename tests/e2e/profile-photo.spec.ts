@@ -3,13 +3,13 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { APP_ORIGIN, BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A person's profile photo: uploaded in the bio editor (and My Account), seen
  * on their public page, in the header and the profiles directory; hostile
  * files refused with a message that changes nothing; no JavaScript needed.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DASHBOARD = "/app/account/bizbio";
 const PHOTO_IMG = 'img[src*="/media/photos/"]';
 
@@ -91,7 +91,7 @@ test("upload in the editor: the photo shows on the public page, the header, My A
   expect((await sharp(await served.body()).metadata()).exif).toBeUndefined();
 
   // The profiles directory, as anyone sees it.
-  await publicPage.goto("http://localhost:3100/app/profiles?name=Face%20Page");
+  await publicPage.goto(`${APP_ORIGIN}/app/profiles?name=Face%20Page`);
   await expect(publicPage.getByRole("listitem").filter({ hasText: "Face Page" }).locator(PHOTO_IMG)).toHaveAttribute("src", src!);
   await visitor.close();
 

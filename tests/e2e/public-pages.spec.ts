@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { FOOTER_LINKS, MAIN_NAV, PUBLIC_PAGES } from "./routes";
+import { APP_ORIGIN, BIO_HOST } from "#tests/support/e2e-ports";
 
 const BLOG_POSTS = [
   "/blog/how-to-price-a-sponsored-video",
@@ -78,7 +79,7 @@ test("featured shows the opportunities and bio pages picked in the database", as
   const opportunities = page.getByRole("region", { name: "Featured opportunities" }).getByRole("listitem").filter({ has: page.getByRole("heading") });
   await expect(opportunities).toHaveCount(6);
   await expect(page.getByRole("heading", { name: "Maya Chen | Maya Makes" })).toBeVisible();
-  await expect(page.getByText("bio.localhost:3100/mayamakes")).toBeVisible();
+  await expect(page.getByText(`${BIO_HOST}/mayamakes`)).toBeVisible();
 
   // The page ships no JavaScript: a heart is a plain form submission, and a guest is sent to sign in and back.
   await opportunities.first().getByRole("button", { name: /^Save “/ }).click();
@@ -88,13 +89,13 @@ test("featured shows the opportunities and bio pages picked in the database", as
 test("sitemap lists every public page and robots.txt points at it", async ({ request }) => {
   const sitemap = await (await request.get("/sitemap.xml")).text();
   for (const path of [...PUBLIC_PAGES.map((p) => p.path), ...BLOG_POSTS]) {
-    expect(sitemap).toContain(`<loc>http://localhost:3100${path === "/" ? "/" : path}</loc>`);
+    expect(sitemap).toContain(`<loc>${APP_ORIGIN}${path === "/" ? "/" : path}</loc>`);
   }
   const robots = await request.get("/robots.txt");
   expect(robots.headers()["content-type"]).toContain("text/plain");
   const text = await robots.text();
   expect(text).toContain("Disallow: /app/");
-  expect(text).toContain("Sitemap: http://localhost:3100/sitemap.xml");
+  expect(text).toContain(`Sitemap: ${APP_ORIGIN}/sitemap.xml`);
 });
 
 test.describe("on a 360 px wide phone", () => {

@@ -3,6 +3,7 @@ import { devices, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { expect, signInAsStaff, signUpVerified, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * Reports and take-downs (ADR 0050): a guest reports a bio page from the bio host without
@@ -10,7 +11,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * answers "unavailable"; the reporter is mailed the outcome; staff restore it. A signed-in person
  * reports an opportunity; staff dismiss it, and the opportunity stays up.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 
 async function bioPageOf(page: Page): Promise<{ ending: string; name: string }> {
   const tag = randomBytes(4).toString("hex");

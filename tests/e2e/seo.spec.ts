@@ -1,20 +1,21 @@
 import { DEMO, expect, signIn, test } from "./fixtures";
+import { APP_ORIGIN } from "#tests/support/e2e-ports";
 
 /** SPEC §2.1 opens the opportunity marketplace to guests: search engines may index it; signed-in pages stay out. */
 test("the opportunity list and each opportunity are indexable, in the sitemap and allowed by robots.txt", async ({ page, request }) => {
   await page.goto("/app/opportunities");
   await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", "http://localhost:3100/app/opportunities");
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${APP_ORIGIN}/app/opportunities`);
 
   const detailHref = await page.getByRole("main").locator(".opportunity-card h3 a").first().getAttribute("href");
   expect(detailHref).toMatch(/^\/app\/opportunities\/[0-9]{10}_/);
   await page.goto(detailHref!);
   await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `http://localhost:3100${detailHref}`);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${APP_ORIGIN}${detailHref}`);
 
   const sitemap = await (await request.get("/sitemap.xml")).text();
-  expect(sitemap).toContain("<loc>http://localhost:3100/app/opportunities</loc>");
-  expect(sitemap).toContain(`<loc>http://localhost:3100${detailHref}</loc>`);
+  expect(sitemap).toContain(`<loc>${APP_ORIGIN}/app/opportunities</loc>`);
+  expect(sitemap).toContain(`<loc>${APP_ORIGIN}${detailHref}</loc>`);
   expect(sitemap).not.toMatch(/\/app\/opportunities\/(new|edit|sponsor)</);
 
   const robots = await (await request.get("/robots.txt")).text();

@@ -3,6 +3,7 @@ import { devices, type APIRequestContext, type Browser, type Page } from "@playw
 import { randomBytes } from "node:crypto";
 import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A signed-out sponsor pays a creator from their bio page:
@@ -17,7 +18,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * opportunities.spec.ts, which checks that the total rises by exactly one and
  * pages through the newest posts, is unaffected whichever spec runs beside it.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DECLINED = "4000 0000 0000 0002";
 const SUCCEEDS = "4242 4242 4242 4242";
 

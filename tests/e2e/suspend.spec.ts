@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { expect, linkIn, signIn, signInAsStaff, signUp, signUpVerified, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
+import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * Staff suspend a creator from the back office and lift it again (ADR 0051): the creator, signed
@@ -11,7 +12,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * page is unavailable and takes no tip; they are told by mail with the reason and where to
  * appeal. The audit log shows both actions and its CSV carries them. Lifted, all of it is back.
  */
-const BIO_ORIGIN = "http://bio.localhost:3100";
 const DISABLED = "Your account has been disabled. Please contact support for further information.";
 const UNAVAILABLE = "This page is unavailable. It can't take payments.";
 const PASSWORD = "tidy-harbor-42";

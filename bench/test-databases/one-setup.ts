@@ -1,5 +1,5 @@
 // One test file's database setup, in a process of its own as Vitest runs each database file:
-// `scratch` (the suite before issue 33: a new database, every migration) or `snapshot` (today:
+// `scratch` (the suite before ADR 0058: a new database, every migration) or `snapshot` (today:
 // a copy of the migrated snapshot). Prints the milliseconds it took. Run by ./run.mjs.
 import { createEmptyDatabase, createMigratedDatabase, type Engine } from "#tests/support/databases";
 import { ensurePgliteSnapshot, ensurePostgresTemplate, TEST_MIGRATION_CHAINS } from "#tests/support/database-snapshots";

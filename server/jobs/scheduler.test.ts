@@ -1,15 +1,12 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPostgres } from "#server/db/client";
 import { scheduledJobs } from "#server/db/schema";
 import { createMailer } from "#server/email/mailer";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 import { createMetrics } from "#server/metrics/metrics";
-import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { createMigratedDatabase, ENGINES, migratedDatabase } from "#tests/support/databases";
 import { createScheduler, type Scheduler, type ScheduledJob } from "./scheduler";
 
 const logger = pino({ level: "silent" });
@@ -176,19 +173,13 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
 if (process.env.DATABASE_URL) {
   describe("a process killed mid-job on PostgreSQL", () => {
     it("keeps its job while it lives (the lease is renewed), and another process runs it after SIGKILL once the lease ran out", async () => {
-      const adminUrl = process.env.DATABASE_URL!;
-      const dbName = `sg_jobs_kill_${randomBytes(5).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${dbName}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${dbName}`;
-      const database = await openPostgres(url.toString());
-      // Migrated before the child starts, and its exit watched from the moment it is spawned: a
-      // child that failed early (say, PostgreSQL out of connections on a busy CI machine) must
-      // fail this test with its reason, not leave it waiting for a "started" that never comes.
-      await database.migrate();
-      const child = spawn(process.execPath, ["--import", "tsx", "tests/support/scheduler-child.ts", url.toString(), "crash", "3000"], { stdio: ["ignore", "pipe", "inherit"] });
+      // Migrated before the child starts (a copy of the migrated template), and its exit watched
+      // from the moment it is spawned: a child that failed early (say, PostgreSQL out of
+      // connections on a busy CI machine) must fail this test with its reason, not leave it
+      // waiting for a "started" that never comes.
+      const database = await createMigratedDatabase("postgres");
+      const url = database.url!;
+      const child = spawn(process.execPath, ["--import", "tsx", "tests/support/scheduler-child.ts", url, "crash", "3000"], { stdio: ["ignore", "pipe", "inherit"] });
       const owner = new Promise<string>((resolve, reject) => {
         let out = "";
         child.stdout.on("data", (chunk: Buffer) => {
@@ -230,9 +221,7 @@ if (process.env.DATABASE_URL) {
       } finally {
         child.kill("SIGKILL");
         await survivor?.close();
-        await database.close();
-        await admin.query(`drop database if exists ${dbName} with (force)`);
-        await admin.end();
+        await database.dispose();
       }
     }, 120_000);
   });

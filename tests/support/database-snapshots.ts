@@ -10,7 +10,7 @@ import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
 
 /**
  * A migrated database made once and copied for every test that needs one, instead of migrating
- * from empty each time (issue 33: 45 s per file on a busy machine against well under one).
+ * from empty each time (45 s per file on a busy machine against well under one; ADR 0058).
  *
  * - PGlite: a dump of a migrated data folder (`dumpDataDir`), which `openPglite(null, {}, { from })`
  *   loads

@@ -9,7 +9,8 @@ export type Engine = "pglite" | "postgres";
 /** PGlite always; PostgreSQL too when DATABASE_URL is set (as in CI). */
 export const ENGINES: Engine[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
-export type TestDatabase = DatabaseHandle & { dispose(): Promise<void> };
+/** `url` is the PostgreSQL database's connection string, for another process to open (none for PGlite). */
+export type TestDatabase = DatabaseHandle & { url?: string; dispose(): Promise<void> };
 
 /**
  * An empty database of its own for one test file: in-memory PGlite, or a
@@ -46,9 +47,11 @@ async function createPostgresDatabase(clause: string): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL!;
   const name = `sg_test_${randomBytes(6).toString("hex")}`;
   await onServer(adminUrl, (client) => client.query(`create database ${name} ${clause}`));
-  const handle = await openPostgres(withDatabase(adminUrl, name));
+  const url = withDatabase(adminUrl, name);
+  const handle = await openPostgres(url);
   return {
     ...handle,
+    url,
     async dispose() {
       await handle.close();
       await onServer(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));

@@ -101,13 +101,13 @@ test("SIGTERM stops intake, closes the database and releases the lock; data surv
 });
 
 test("a bad setting stops the start with a message naming the variable", async () => {
-  const server = await startServerProcess({ DATA_DIR: dataDir, PORT: "3101", SUPPORT_EMAIL: "not-an-email" }, { expectExit: true });
+  const server = await startServerProcess({ DATA_DIR: dataDir, SUPPORT_EMAIL: "not-an-email" }, { expectExit: true });
   expect(await server.exited).toBe(1);
   expect(server.output()).toContain("SUPPORT_EMAIL must be an email address");
 });
 
 test("production on the embedded database and a public origin without Stripe keys refuses to start unless the sandbox is chosen outright", async () => {
-  const server = await startServerProcess({ DATA_DIR: dataDir, PORT: "3101", PAYMENT_PROVIDER: "", PUBLIC_ORIGIN: "https://sponsorgrid.example", BIO_ORIGIN: "https://bio.sponsorgrid.example" }, { expectExit: true });
+  const server = await startServerProcess({ DATA_DIR: dataDir, PAYMENT_PROVIDER: "", PUBLIC_ORIGIN: "https://sponsorgrid.example", BIO_ORIGIN: "https://bio.sponsorgrid.example" }, { expectExit: true });
   expect(await server.exited).toBe(1);
   const lines = server.output().split("\n").filter((line) => line.includes("Cannot start"));
   expect(lines).toEqual([expect.stringContaining("PAYMENT_PROVIDER needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production on https://sponsorgrid.example, or PAYMENT_PROVIDER=sandbox")]);

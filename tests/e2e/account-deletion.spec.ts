@@ -1,14 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, signIn, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 const PASSWORD = "tidy-harbor-42";
 
 test("a person deletes their account from My Account: password asked again, payouts closed, signed out, gone for good", async ({ page }) => {
-  const email = uniqueEmail("leaving");
-  await signUp(page, { email, password: PASSWORD, name: "Leaving Person" });
-  await page.goto(linkIn(await waitForMail(email), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "leaving", name: "Leaving Person", password: PASSWORD });
   // A payout account at the sandbox, which the deletion must close first.
   await testHooks(page.request).paymentsReady();
 

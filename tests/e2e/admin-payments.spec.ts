@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signUpVerified, test } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
 
 /**
  * The back office's Payments: staff find a creator's sandbox payments (made along the real path:
@@ -28,7 +28,7 @@ async function creatorWithPayments(browser: Browser) {
     extraHTTPHeaders: { "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`, [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
   });
   const page = await context.newPage();
-  const { email } = await signUpVerified(page, { prefix: "paidcreator", name: "Paid Creator" });
+  const { email } = await signedInAs(page, { prefix: "paidcreator", name: "Paid Creator" });
   await testHooks(page.request).paymentsReady();
   const small = await testHooks(page.request).sponsorPayments({ paid: 2, pending: 1, amount: 2500 });
   const large = await testHooks(page.request).sponsorPayments({ paid: 1, amount: 7000 });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signUpVerified, test } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
 
 /**
  * Staff curate the sponsor directory at /app/admin/sponsors (ADR 0055) and a Pro member sees the
@@ -27,7 +27,7 @@ async function fitsPhone(page: Page) {
 
 async function proMember(browser: Browser): Promise<Page> {
   const page = await browser.newPage();
-  await signUpVerified(page, { prefix: "dirpro" });
+  await signedInAs(page, { prefix: "dirpro" });
   await testHooks(page.request).setPro(true);
   return page;
 }

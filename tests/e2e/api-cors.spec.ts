@@ -1,6 +1,6 @@
 import http from "node:http";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
-import { createApiKey, expect, signUpVerified, test } from "./fixtures";
+import { createApiKey, expect, signedInAs, test } from "./fixtures";
 
 /**
  * A stream overlay: a page on the creator's own site that shows who they are and their unread
@@ -34,7 +34,7 @@ function site(port: number): Promise<http.Server> {
 }
 
 test("a page on a site the operator opened CORS to reads and writes with a key; another site's page cannot", async ({ page, browser, baseURL }) => {
-  await signUpVerified(page, { prefix: "api-cors", name: "Ola Overlay" });
+  await signedInAs(page, { prefix: "api-cors", name: "Ola Overlay" });
   const key = await createApiKey(page, { name: "Stream overlay", readAndWrite: "Notifications" });
   // The welcome is waiting unread.
   await page.goto("/app/notifications");

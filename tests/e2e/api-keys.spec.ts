@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signUpVerified, test } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 
 async function axeClean(page: Page) {
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
@@ -21,7 +21,7 @@ async function operationLacking(request: APIRequestContext, scopes: string[]): P
 }
 
 test("My Account → API keys: make a key shown once, call the API with it, see its last use, revoke it", async ({ page, request, baseURL }) => {
-  await signUpVerified(page, { prefix: "api-keys", name: "Kay Builder" });
+  await signedInAs(page, { prefix: "api-keys", name: "Kay Builder" });
   await page.goto("/app/account");
   await page.getByRole("link", { name: "API keys", exact: true }).click();
   await expect(page).toHaveURL("/app/account/api-keys");
@@ -94,7 +94,7 @@ test("API keys need a signed-in, verified account", async ({ page }) => {
 
 test("the API keys page fits a phone", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await signUpVerified(page, { prefix: "api-keys-phone" });
+  await signedInAs(page, { prefix: "api-keys-phone" });
   await page.goto("/app/account/api-keys");
   await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

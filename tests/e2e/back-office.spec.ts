@@ -1,6 +1,6 @@
 import { testHooks } from "#tests/support/test-hooks-client";
 import { backOfficeRoutes } from "./back-office-routes";
-import { expect, signInAsStaff, signUpVerified, test, totpCode } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test, totpCode } from "./fixtures";
 
 test.describe("the back office", () => {
   test("opens for staff, with its sections, never cached or indexed", async ({ page }) => {
@@ -17,7 +17,7 @@ test.describe("the back office", () => {
   });
 
   test("is the site's ordinary 404 for someone who is not staff, and sign-in for a guest", async ({ page, browser }) => {
-    await signUpVerified(page, { prefix: "notstaff" });
+    await signedInAs(page, { prefix: "notstaff" });
     const response = await page.goto("/app/admin");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("navigation", { name: "Back office" })).toHaveCount(0);
@@ -32,7 +32,7 @@ test.describe("the back office", () => {
 test.describe("the back office and two-factor sign-in", () => {
   test("staff without two-factor are sent to enrol it, and after enrolling land in the back office", async ({ page }) => {
     test.setTimeout(120_000);
-    const { email, password } = await signUpVerified(page, { prefix: "staff-enrol" });
+    const { email, password } = await signedInAs(page, { prefix: "staff-enrol" });
     await testHooks(page.request).makeStaff(email, { twoFactor: "off" });
     await page.goto("/app/admin");
     await expect(page).toHaveURL("/app/account/two-factor?next=%2Fapp%2Fadmin");
@@ -54,10 +54,10 @@ test.describe("the back office and two-factor sign-in", () => {
 
     const guest = await browser.newContext();
     const user = await browser.newContext();
-    await signUpVerified(await user.newPage(), { prefix: "leak-user" });
+    await signedInAs(await user.newPage(), { prefix: "leak-user" });
     const staff = await browser.newContext();
     const staffPage = await staff.newPage();
-    const { email } = await signUpVerified(staffPage, { prefix: "leak-staff" });
+    const { email } = await signedInAs(staffPage, { prefix: "leak-staff" });
     await testHooks(staffPage.request).makeStaff(email, { twoFactor: "off" });
 
     const actors = [

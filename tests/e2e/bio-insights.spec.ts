@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContextOptions, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { DEMO, expect, signedInAs, signIn, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -35,11 +35,7 @@ async function otherClient(browser: Browser, options: BrowserContextOptions = {}
 
 /** A fresh verified user who owns one seeded bio page. */
 async function ownerWithPage(page: Page, name: string) {
-  const email = uniqueEmail("insights");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Insights Owner" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "insights", name: "Insights Owner" });
   return testHooks(page.request).insightsPage({ name });
 }
 

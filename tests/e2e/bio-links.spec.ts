@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
@@ -13,11 +13,7 @@ import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 const DASHBOARD = "/app/account/bizbio";
 
 async function verifiedUser(page: Page): Promise<void> {
-  const email = uniqueEmail("links");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Link Owner" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "links", name: "Link Owner" });
 }
 
 /** Creates a page with these links through the form's endpoint; returns its edit address. */

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
-import { expect, linkIn, shownFor, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, shownFor, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_HOST, BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -15,11 +15,7 @@ const DASHBOARD = "/app/account/bizbio";
 const HTTP = "URL must start with either http:// or https://";
 
 async function verifiedUser(page: Page): Promise<string> {
-  const email = uniqueEmail("bio");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Bio Owner" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "bio", name: "Bio Owner" });
   return email;
 }
 

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -21,11 +21,7 @@ type Creator = { name: string; ending: string };
 async function creator(page: Page): Promise<Creator> {
   const tag = randomBytes(4).toString("hex");
   const name = `Maker ${tag}`;
-  const email = uniqueEmail("support");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "support", name });
   await testHooks(page.request).paymentsReady();
   const ending = `tips_${tag}`;
   const response = await page.request.post("/app/account/bizbio/new", {

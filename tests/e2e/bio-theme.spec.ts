@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, FrameLocator, Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
-import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { DEMO, expect, signedInAs, signIn, test } from "./fixtures";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
@@ -14,11 +14,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 async function verifiedOwner(page: Page): Promise<{ id: string; ending: string }> {
-  const email = uniqueEmail("theme");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Theme Owner" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "theme", name: "Theme Owner" });
   const ending = `look_${randomBytes(4).toString("hex")}`;
   const response = await postForm(page.request, `${DASHBOARD}/new`, [["name", "Lumen Studio"], ["customEnding", ending], ["blurb", "Lamps, made by hand."], ["linkType", "website"], ["linkUrl", "https://lumen.example"]]);
   expect(response.status()).toBe(302);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -18,11 +18,7 @@ const REFUNDS = "/app/account/sponsors/payments";
 async function creatorWithPage(page: Page): Promise<{ name: string; ending: string; pageId: string }> {
   const tag = randomBytes(4).toString("hex");
   const name = `Wall Creator ${tag}`;
-  const email = uniqueEmail("wall");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "wall", name });
   await testHooks(page.request).paymentsReady();
   const ending = `wall_${tag}`;
   const response = await page.request.post("/app/account/bizbio/new", {
@@ -144,10 +140,7 @@ test("a fan tips, sees themself on the wall and the goal bar move; hiding and a 
 test("another person's supporters list and hide buttons answer not found", async ({ page }) => {
   const creator = await creatorWithPage(page);
   await page.context().clearCookies();
-  const email = uniqueEmail("other");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Other Person" });
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "other", name: "Other Person" });
   const list = await page.request.get(`/app/account/bizbio/${creator.pageId}/supporters`);
   expect(list.status()).toBe(404);
   const hide = await page.request.post(`/app/account/bizbio/${creator.pageId}/supporters`, { form: { intent: "hide", session: `ss_${"0".repeat(24)}` }, maxRedirects: 0 });

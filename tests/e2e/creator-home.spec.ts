@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
-import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { DEMO, expect, signedInAs, signIn, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -21,11 +21,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
 async function verifiedUser(page: Page, name = "Home Creator"): Promise<string> {
-  const email = uniqueEmail("home");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "home", name });
   return email;
 }
 
@@ -80,6 +76,7 @@ test("a new creator sees the checklist until payouts are connected through the s
   // Sign-up, onboarding and axe on two screens at two sizes: more than the default minute on two busy cores.
   test.slow();
   await verifiedUser(page);
+  await page.goto("/app");
   const main = page.getByRole("navigation", { name: "Main" });
   // No page yet: "My page" leads to the dashboard of pages, and there is nothing to earn from.
   await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", BIO_DASHBOARD);

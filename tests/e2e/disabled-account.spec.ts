@@ -1,6 +1,6 @@
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -24,11 +24,7 @@ type Owner = { email: string; name: string; ending: string; post: { id: string; 
 async function owner(page: Page): Promise<Owner> {
   const tag = randomBytes(4).toString("hex");
   const name = `Paused ${tag}`;
-  const email = uniqueEmail("paused");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "paused", name });
   await testHooks(page.request).paymentsReady();
   const title = `Paused post ${tag}`;
   const { id } = await testHooks(page.request).opportunityPost({ min: 2500, title });

@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signUpVerified, test } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
 
 /**
  * A chargeback end to end: a creator's sandbox payment is disputed from the
@@ -36,7 +36,7 @@ const cardOf = (page: Page, sessionId: string) => page.getByRole("listitem").fil
 
 test("a disputed sandbox payment: the creator is told with the deadline, staff see it, the ledger has the fee; won and lost follow", async ({ page, browser }) => {
   test.setTimeout(180_000);
-  await signUpVerified(page, { prefix: "disputed", name: "Disputed Creator" });
+  await signedInAs(page, { prefix: "disputed", name: "Disputed Creator" });
   const hooks = testHooks(page.request);
   const { accountId } = await hooks.paymentsReady();
   const made = await hooks.sponsorPayments({ paid: 2, amount: 2500 });

@@ -95,18 +95,22 @@ export async function shownFor(page: Page, shown: Locator, ms: number): Promise<
   await page.clock.resume();
 }
 
-/** A new account, signed up and verified through its mail: the page is left signed in to it. */
-export async function signUpVerified(page: Page, options: { prefix: string; name?: string; password?: string }): Promise<{ email: string; password: string }> {
+export type NewAccount = { prefix: string; name?: string; password?: string; type?: "creator" | "sponsor" };
+
+/**
+ * A new account with a verified email, signed in on `page`'s browser context, made by the
+ * signed-in-account test hook along the sign-up and verification flows the forms call (minus the
+ * captcha and reading the mail): for every spec that only needs someone signed in. The page is
+ * not navigated. The password is really set, so signing in with it later works. Specs about
+ * sign-up and verification themselves go through the forms (signUp, identity.spec.ts).
+ */
+export async function signedInAs(page: Page, options: NewAccount): Promise<{ email: string; password: string }> {
   const email = uniqueEmail(options.prefix);
   const password = options.password ?? "tidy-harbor-42";
-  await signUp(page, { email, password, name: options.name ?? "Sam Person" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await testHooks(page.request).signedInAccount({ email, password, name: options.name ?? "Sam Person", type: options.type });
   return { email, password };
 }
 
-/** The code an authenticator app shows now for this secret (base32), as the two-factor step takes it. */
 /** Creates an API key in My Account the way a person does, read-and-write on the resource named, and returns it as shown once. */
 export async function createApiKey(page: Page, { name, readAndWrite }: { name: string; readAndWrite: string }): Promise<string> {
   await page.goto("/app/account/api-keys");
@@ -116,6 +120,7 @@ export async function createApiKey(page: Page, { name, readAndWrite }: { name: s
   return page.getByTestId("new-api-key").getByLabel("API key").inputValue();
 }
 
+/** The code an authenticator app shows now for this secret (base32), as the two-factor step takes it. */
 export async function totpCode(secret: string): Promise<string> {
   return createOTP(base32.decode(secret)).totp();
 }
@@ -133,7 +138,7 @@ export async function enterTwoFactorCode(page: Page, secret: string) {
  * secret): the back office at /app/admin opens for them.
  */
 export async function signInAsStaff(page: Page): Promise<{ email: string; password: string; uid: string; totpSecret: string }> {
-  const account = await signUpVerified(page, { prefix: "staff", name: "Sam Staff" });
+  const account = await signedInAs(page, { prefix: "staff", name: "Sam Staff" });
   const staff = await testHooks(page.request).makeStaff(account.email);
   // Signed out, then in again as staff do: the password, then the code.
   await page.context().clearCookies();

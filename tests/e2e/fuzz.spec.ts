@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 
 /**
  * Every form and route, driven with generated hostile input,
@@ -284,11 +284,7 @@ async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: 
  * would move the site's total under another spec that counts it.)
  */
 async function freshAccountAndTarget(page: Page): Promise<{ email: string; postId: string }> {
-  const email = uniqueEmail("fuzz");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Fuzz Target" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "fuzz", name: "Fuzz Target" });
   await page.goto("/app/opportunities");
   const href = await page.getByRole("main").getByRole("heading", { level: 3 }).last().getByRole("link").getAttribute("href");
   const postId = href!.split("/").pop()!;

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -12,11 +12,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
 const STREAM = "/api/notifications/stream";
 
 async function verifiedCreator(page: Page) {
-  const email = uniqueEmail("live");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Live Creator" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "live", name: "Live Creator" });
 }
 
 /** Opens `path` and waits until the tab's event stream has given its first count. */

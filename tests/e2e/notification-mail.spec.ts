@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, linkIn, signedInAs, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -17,11 +17,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
 const hooked = (page: Page) => testHooks(page.request).notificationMail();
 
 async function verifiedUser(page: Page): Promise<string> {
-  const email = uniqueEmail("notify");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Notified Creator" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "notify", name: "Notified Creator" });
   return email;
 }
 
@@ -39,7 +35,12 @@ async function signedOutClient(browser: Browser) {
 const sinkMail = async (to: string) => (await (await fetch(`http://127.0.0.1:${E2E_PORTS.control}/mail?to=${encodeURIComponent(to)}`)).json()) as { subject: string }[];
 
 test("verifying the email writes one welcome alert, which is not mailed by default", async ({ page }) => {
-  const email = await verifiedUser(page);
+  // Verification is this test's subject: signed up and verified through the forms and the mail.
+  const email = uniqueEmail("notify");
+  await signUp(page, { email, password: "tidy-harbor-42", name: "Notified Creator" });
+  await expect(page).toHaveURL("/app/verify");
+  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
+  await expect(page).toHaveURL("/app");
   await expect.poll(async () => (await hooked(page)).notifications).toEqual([{ kind: "welcome", title: "Welcome to Sponsorgrid!" }]);
   // Following the link again (a replay, a second click) writes no second welcome.
   await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, linkIn, shownFor, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, shownFor, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -16,11 +16,7 @@ const PHONE = { width: 375, height: 812 };
 type Notification = { title: string; message?: string; buttonText?: string; buttonDestination?: string; count?: number };
 
 async function verifiedUser(page: Page, prefix = "alerts"): Promise<string> {
-  const email = uniqueEmail(prefix);
-  await signUp(page, { email, password: "quiet-lantern-58", name: "Alert Reader" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix, name: "Alert Reader", password: "quiet-lantern-58" });
   // Verifying wrote the welcome notification; each test here starts from an empty list, so it is deleted
   // the way a person would, through the screen's own action.
   const [welcome, ...others] = await stored(page, email);

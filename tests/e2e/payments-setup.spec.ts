@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -13,11 +13,7 @@ const SETUP = "/app/payments/setup";
 const MY_PAYMENTS = "/app/account/payments";
 
 async function verifiedUser(page: Page, name = "Payout Person"): Promise<string> {
-  const email = uniqueEmail("payouts");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "payouts", name });
   return email;
 }
 

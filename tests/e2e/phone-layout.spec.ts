@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 
 /**
  * No page scrolls sideways on a phone, whatever people type:
@@ -35,11 +35,8 @@ test.use({ viewport: PHONE });
 
 test("a poster's longest unbroken words in every field never widen a page past a 390 px phone", async ({ page }) => {
   test.setTimeout(120_000);
-  const email = uniqueEmail("long-words");
-  await signUp(page, { email, password: "tidy-harbor-42", name: LONG.profileName, type: "sponsor" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "long-words", name: LONG.profileName, type: "sponsor" });
+  await page.goto("/app");
   await expectNoSideScroll(page, "the dashboard");
 
   await page.goto("/app/account");

@@ -1,24 +1,17 @@
 import type { Page } from "@playwright/test";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 
 /**
  * End to end, on the directory the server seeds at start (150
  * invented sample companies, each labelled so): a verified person without Pro meets the gate, buys Launchpad in
- * the sandbox, and comes back to a working search. Nothing here is set up by
- * a test hook: the purchase is the sandbox's checkout and webhook.
+ * the sandbox, and comes back to a working search. The person is made by the signed-in-account
+ * hook; nothing of Pro is: the purchase is the sandbox's checkout and webhook.
  */
 const cards = (page: Page) => page.getByRole("list", { name: "Sponsors" }).getByRole("heading", { level: 3 });
 
-async function verifiedUser(page: Page): Promise<void> {
-  const email = uniqueEmail("journey");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Journey Person" });
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
-}
-
 test("without Pro a tag click explains Pro; after buying Launchpad the same page searches, pages and opens companies", async ({ page }) => {
   test.setTimeout(120_000);
-  await verifiedUser(page);
+  await signedInAs(page, { prefix: "journey", name: "Journey Person" });
 
   await page.goto("/app/sponsors");
   await expect(page.getByRole("list", { name: "Sponsor previews" })).toBeVisible();

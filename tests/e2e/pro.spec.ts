@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -10,11 +10,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * portal, whose test clock lets a period end. Every test signs up its own person.
  */
 async function verifiedUser(page: Page): Promise<string> {
-  const email = uniqueEmail("pro");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Pro Person" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "pro", name: "Pro Person" });
   return email;
 }
 

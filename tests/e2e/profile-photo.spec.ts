@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { APP_ORIGIN, BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
@@ -14,11 +14,7 @@ const DASHBOARD = "/app/account/bizbio";
 const PHOTO_IMG = 'img[src*="/media/photos/"]';
 
 async function verifiedUser(page: Page, name: string): Promise<void> {
-  const email = uniqueEmail("photo");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "photo", name });
 }
 
 /** A page of one's own, made through the form's endpoint; answers its editor's address and ending. */

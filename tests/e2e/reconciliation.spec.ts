@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signUpVerified, test } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
 
 const PAGE = "/app/admin/reconciliation";
 const today = () => new Date().toISOString().slice(0, 10);
@@ -14,7 +14,7 @@ test("staff reconcile today after sandbox payments and a refund, and see 0 diffe
     extraHTTPHeaders: { "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`, [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
   });
   const creatorPage = await creator.newPage();
-  await signUpVerified(creatorPage, { prefix: "recon-creator" });
+  await signedInAs(creatorPage, { prefix: "recon-creator" });
   const hooks = testHooks(creatorPage.request);
   await hooks.paymentsReady();
   const made = await hooks.sponsorPayments({ paid: 2, amount: 2500 });
@@ -61,7 +61,7 @@ test("staff reconcile today after sandbox payments and a refund, and see 0 diffe
 });
 
 test("is the site's 404 for someone who is not staff", async ({ page }) => {
-  await signUpVerified(page, { prefix: "recon-notstaff" });
+  await signedInAs(page, { prefix: "recon-notstaff" });
   const response = await page.goto(PAGE);
   expect(response?.status()).toBe(404);
 });

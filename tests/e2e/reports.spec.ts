@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, signInAsStaff, signUpVerified, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signInAsStaff, signedInAs, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -43,7 +43,7 @@ test("a guest reports a bio page without JavaScript; staff take it down from the
   extraHTTPHeaders,
 }) => {
   test.setTimeout(120_000);
-  await signUpVerified(page, { prefix: "reported", name: "Rita Reported" });
+  await signedInAs(page, { prefix: "reported", name: "Rita Reported" });
   const bio = await bioPageOf(page);
 
   // The guest: a phone, no JavaScript.
@@ -140,13 +140,13 @@ test("a signed-in person reports an opportunity; staff dismiss it and it stays u
   extraHTTPHeaders,
 }) => {
   test.setTimeout(120_000);
-  await signUpVerified(page, { prefix: "poster", name: "Pat Poster" });
+  await signedInAs(page, { prefix: "poster", name: "Pat Poster" });
   const title = `Reported post ${randomBytes(4).toString("hex")}`;
   const { id } = await testHooks(page.request).opportunityPost({ title });
 
   const reporterContext = await browser.newContext({ ...devices["Desktop Chrome"], baseURL, extraHTTPHeaders });
   const reporter = await reporterContext.newPage();
-  const { email } = await signUpVerified(reporter, { prefix: "oppreporter" });
+  const { email } = await signedInAs(reporter, { prefix: "oppreporter" });
   await reporter.goto(`/app/opportunities/${id}`);
   await reporter.getByRole("link", { name: "Report this opportunity" }).click();
   await expect(reporter.getByRole("heading", { name: "Report this opportunity", level: 1 })).toBeVisible();

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -22,11 +22,7 @@ const DECLINED = "4000 0000 0000 0002";
 const SUCCEEDS = "4242 4242 4242 4242";
 
 async function verifiedUser(page: Page, name: string): Promise<string> {
-  const email = uniqueEmail("owner");
-  await signUp(page, { email, password: "tidy-harbor-42", name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "owner", name });
   return email;
 }
 

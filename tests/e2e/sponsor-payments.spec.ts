@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Locator, Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, linkIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -17,11 +17,7 @@ const LIST = "/app/account/sponsors/payments";
 const PHONE = { width: 375, height: 812 };
 
 async function verifiedUser(page: Page): Promise<string> {
-  const email = uniqueEmail("sponsors");
-  await signUp(page, { email, password: "tidy-harbor-42", name: "Paid Creator" });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "sponsors", name: "Paid Creator" });
   return email;
 }
 

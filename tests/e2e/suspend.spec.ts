@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { expect, linkIn, signIn, signInAsStaff, signUp, signUpVerified, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, signIn, signInAsStaff, signedInAs, test, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -20,11 +20,7 @@ const PASSWORD = "tidy-harbor-42";
 async function creator(page: Page) {
   const tag = randomBytes(4).toString("hex");
   const name = `Suspended ${tag}`;
-  const email = uniqueEmail("suspended");
-  await signUp(page, { email, password: PASSWORD, name });
-  await expect(page).toHaveURL("/app/verify");
-  await page.goto(linkIn(await waitForMail(email, { subject: /Verify your email/ }), "/app/verify"));
-  await expect(page).toHaveURL("/app");
+  const { email } = await signedInAs(page, { prefix: "suspended", name, password: PASSWORD });
   await testHooks(page.request).paymentsReady();
   const { id } = await testHooks(page.request).opportunityPost({ min: 2500, title: `Suspended post ${tag}` });
   const response = await page.request.post("/app/account/bizbio/new", {
@@ -144,8 +140,8 @@ test("the accounts page fits a phone", async ({ page }) => {
   await expectNoAxeViolations(page);
 });
 
-test("accounts, suspending and the audit log and its CSV are the back office's: anyone else gets a 404, a guest sign-in", async ({ page, browser }) => {
-  await signUpVerified(page, { prefix: "notstaff-suspend" });
+test("accounts, suspending and the audit log and its CSV are the back office's: anyone else gets a 404, a guest sign-in", async ({ page, browser, baseURL }) => {
+  await signedInAs(page, { prefix: "notstaff-suspend" });
   for (const path of ["/app/admin/accounts?q=a", "/app/admin/accounts/anyone", "/app/admin/audit", "/app/admin/audit/export.csv"]) {
     const response = await page.request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(404);
@@ -154,7 +150,7 @@ test("accounts, suspending and the audit log and its CSV are the back office's: 
   // An action is guarded too: a signed-in non-staff form post suspends nobody.
   const posted = await page.request.post("/app/admin/accounts/anyone", {
     form: { intent: "suspend", reason: "no", until: "" },
-    headers: { Origin: new URL(page.url()).origin },
+    headers: { Origin: baseURL! },
     maxRedirects: 0,
   });
   expect(posted.status()).toBe(404);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signIn, signUpVerified, test, totpCode } from "./fixtures";
+import { expect, signIn, signedInAs, test, totpCode } from "./fixtures";
 
 async function axeClean(page: Page) {
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
@@ -61,7 +61,7 @@ async function passwordStep(page: Page, email: string, password: string) {
 test.describe("two-factor sign-in", () => {
   test("enrolled from My Account; signing in asks for the code; a recovery code works once", async ({ page }) => {
     test.setTimeout(120_000);
-    const { email, password } = await signUpVerified(page, { prefix: "twofa" });
+    const { email, password } = await signedInAs(page, { prefix: "twofa" });
     const { secret, codes } = await enrolFromMyAccount(page, password);
 
     await passwordStep(page, email, password);
@@ -96,7 +96,7 @@ test.describe("two-factor sign-in", () => {
 
   test("wrong codes are refused, then rate limited with a clear message, even for the right code", async ({ page }) => {
     test.setTimeout(120_000);
-    const { email, password } = await signUpVerified(page, { prefix: "twofa-guess" });
+    const { email, password } = await signedInAs(page, { prefix: "twofa-guess" });
     const { totpSecret } = await testHooks(page.request).makeStaff(email);
     await passwordStep(page, email, password);
     const right = await totpCode(totpSecret!);

@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { createApiKey, expect, signUpVerified, test } from "./fixtures";
+import { createApiKey, expect, signedInAs, test } from "./fixtures";
 
 /**
  * Webhooks in My Account (server/outgoing-webhooks/): an endpoint added for a receiver this spec
@@ -57,7 +57,7 @@ async function addEndpoint(page: Page, url: string, events: string[]): Promise<s
 const deliveries = (page: Page) => page.getByRole("list", { name: "Deliveries, newest first" }).getByTestId("delivery");
 
 test("an endpoint is added, its secret shown once, a notification queues a delivery, which can be resent; the secret rotates and the endpoint goes", async ({ page }) => {
-  const { email } = await signUpVerified(page, { prefix: "webhooks" });
+  const { email } = await signedInAs(page, { prefix: "webhooks" });
   await page.goto("/app/account");
   await page.getByRole("link", { name: "Manage webhooks" }).click();
   await expect(page).toHaveURL(PATH);
@@ -135,16 +135,17 @@ test("an endpoint is added, its secret shown once, a notification queues a deliv
   expect(gone.status()).toBe(404);
 });
 
-test("another account's endpoint is not found", async ({ page, browser }) => {
-  await signUpVerified(page, { prefix: "webhooks-owner" });
+test("another account's endpoint is not found", async ({ page, browser, extraHTTPHeaders }) => {
+  await signedInAs(page, { prefix: "webhooks-owner" });
   await addEndpoint(page, "http://127.0.0.1:9/hooks/in", ["Payment succeeded"]);
   await page.getByRole("link", { name: /Go to the endpoint/ }).click();
   await expect(page).toHaveURL(ENDPOINT_PAGE);
   const endpointUrl = page.url();
 
-  const other = await browser.newContext({ baseURL: new URL(endpointUrl).origin, extraHTTPHeaders: { "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}` } });
+  // A client of its own, with the hooks' secret (the signed-in-account hook makes its person).
+  const other = await browser.newContext({ baseURL: new URL(endpointUrl).origin, extraHTTPHeaders: { ...extraHTTPHeaders, "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}` } });
   const otherPage = await other.newPage();
-  await signUpVerified(otherPage, { prefix: "webhooks-other" });
+  await signedInAs(otherPage, { prefix: "webhooks-other" });
   const seen = await otherPage.goto(endpointUrl);
   expect(seen?.status()).toBe(404);
   const posted = await otherPage.request.post(endpointUrl, { form: { intent: "delete" } });
@@ -156,7 +157,7 @@ test("another account's endpoint is not found", async ({ page, browser }) => {
 
 test("the pages fit a phone", async ({ page }) => {
   await page.setViewportSize(PHONE);
-  await signUpVerified(page, { prefix: "webhooks-phone" });
+  await signedInAs(page, { prefix: "webhooks-phone" });
   await addEndpoint(page, `http://127.0.0.1:9/${"long-path-segment/".repeat(8)}`, ["Payment succeeded", "Payment refunded"]);
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(await fits()).toBe(true);
@@ -169,7 +170,7 @@ test("the pages fit a phone", async ({ page }) => {
 test("a delivery reaches a loopback receiver, signed with the endpoint's secret, and the log shows the receiver's answer", async ({ page }) => {
   const sink = await receiver();
   try {
-    const { email } = await signUpVerified(page, { prefix: "webhooks-delivery" });
+    const { email } = await signedInAs(page, { prefix: "webhooks-delivery" });
     const secret = await addEndpoint(page, sink.url, ["Notification created"]);
     await page.getByRole("link", { name: /Go to the endpoint/ }).click();
     await testHooks(page.request).sendNotifications({ email, title: "Delivered for real" });
@@ -217,7 +218,7 @@ test("a delivery reaches a loopback receiver, signed with the endpoint's secret,
 test("an endpoint added through the API with a key is the one My Account shows, and its test event arrives signed", async ({ page, request, baseURL }) => {
   const sink = await receiver();
   try {
-    await signUpVerified(page, { prefix: "webhooks-api", name: "Dee Veloper" });
+    await signedInAs(page, { prefix: "webhooks-api", name: "Dee Veloper" });
     const key = await createApiKey(page, { name: "Deploy script", readAndWrite: "Webhooks" });
     const auth = { Authorization: `Bearer ${key}` };
 

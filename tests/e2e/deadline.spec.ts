@@ -1,22 +1,34 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedInAs, signIn, test } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
 
 // Creating a post with a deadline, in New York in winter, is covered in opportunities.spec.ts.
-// These tests edit seeded posts of the demo sponsor (one post per test) so the post total stays put.
-const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+// These tests edit posts of a sponsor of their own, made by the opportunity-post hook (dated 2001,
+// outside the posts total), so neither the total nor the demo sponsor's posts move under other specs.
 const WINTER = new Date("2027-01-15T10:00:00-05:00");
 const JULY_1830_NEW_YORK = 'time[datetime="2030-07-15T22:30:00.000Z"]';
 
-async function sponsorIn(browser: Browser, options: { timezoneId: string; javaScriptEnabled?: boolean }): Promise<Page> {
-  const context = await browser.newContext({ ...options, extraHTTPHeaders: { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}` } });
+type Sponsor = { email: string; password: string };
+
+/**
+ * A browser in `timezoneId` on a winter's day, signed in as `sponsor` with the password, or else
+ * as a new sponsor of the test's own who has a post titled `post`.
+ */
+async function sponsorIn(browser: Browser, options: { timezoneId: string; javaScriptEnabled?: boolean; sponsor?: Sponsor; post?: string }): Promise<{ page: Page; sponsor: Sponsor }> {
+  const context = await browser.newContext({ timezoneId: options.timezoneId, javaScriptEnabled: options.javaScriptEnabled });
   const page = await context.newPage();
   if (options.javaScriptEnabled !== false) await page.clock.setFixedTime(WINTER);
-  await signIn(page, SPONSOR.email, SPONSOR.password);
-  await expect(page).toHaveURL("/app");
-  return page;
+  if (options.sponsor) {
+    await signIn(page, options.sponsor.email, options.sponsor.password);
+    await expect(page).toHaveURL("/app");
+    return { page, sponsor: options.sponsor };
+  }
+  const sponsor = await signedInAs(page, { prefix: "deadline-sponsor", type: "sponsor" });
+  if (options.post) await testHooks(page.request).opportunityPost({ title: options.post });
+  return { page, sponsor };
 }
 
-/** Opens the edit form of the sponsor's seeded post with this title; returns the post's address. */
+/** Opens the edit form of the sponsor's post with this title; returns the post's address. */
 async function editPost(page: Page, title: string): Promise<string> {
   await page.goto("/app/account/opportunities");
   // Opened by its address from My Posts (what this spec is about is the form, not the list's links,
@@ -37,11 +49,11 @@ async function saveUnchanged(page: Page, postUrl: string) {
 
 test("a deadline typed in New York stays 18:30 EDT through unchanged saves, also when the poster edits from London", async ({ browser }) => {
   const title = "Workshop Build Videos Featuring Our Cordless Tool Line";
-  const newYork = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  const { page: newYork, sponsor } = await sponsorIn(browser, { timezoneId: "America/New_York", post: title });
   const postUrl = await editPost(newYork, title);
   await newYork.getByLabel("Date").fill("2030-07-15");
   await newYork.getByLabel("Time", { exact: true }).fill("18:30");
-  // A post saved before zones were kept shows its deadline in UTC; the poster says which zone they mean.
+  // The poster says which zone they mean.
   await newYork.getByLabel("Time zone").selectOption("America/New_York");
   await saveUnchanged(newYork, postUrl);
   await expect(newYork.locator(JULY_1830_NEW_YORK)).toHaveText(/^Jul 15, 2030, 6:30\sPM EDT$/);
@@ -56,7 +68,7 @@ test("a deadline typed in New York stays 18:30 EDT through unchanged saves, also
   }
 
   // The same poster, travelling: the form still speaks New York time, so saving moves nothing.
-  const london = await sponsorIn(browser, { timezoneId: "Europe/London" });
+  const { page: london } = await sponsorIn(browser, { timezoneId: "Europe/London", sponsor });
   await editPost(london, title);
   await expect(london.getByLabel("Time", { exact: true })).toHaveValue("18:30");
   await expect(london.getByLabel("Time zone")).toHaveValue("America/New_York");
@@ -68,11 +80,12 @@ test("a deadline typed in New York stays 18:30 EDT through unchanged saves, also
 });
 
 test("without JavaScript the zone is UTC until the poster picks theirs, and the pick is kept", async ({ browser }) => {
-  const page = await sponsorIn(browser, { timezoneId: "America/Phoenix", javaScriptEnabled: false });
+  const title = "Before-and-After Car Detailing Content in Phoenix";
+  const { page } = await sponsorIn(browser, { timezoneId: "America/Phoenix", javaScriptEnabled: false, post: title });
   await page.goto("/app/opportunities/new");
   await expect(page.getByLabel("Time zone")).toHaveValue("UTC");
 
-  const postUrl = await editPost(page, "Before-and-After Car Detailing Content in Phoenix");
+  const postUrl = await editPost(page, title);
   await page.getByLabel("Date").fill("2030-07-15");
   await page.getByLabel("Time", { exact: true }).fill("18:30");
   await page.getByLabel("Time zone").selectOption("America/Phoenix");
@@ -85,7 +98,7 @@ test("without JavaScript the zone is UTC until the poster picks theirs, and the 
 });
 
 test("impossible and skipped deadlines are refused with a message, keeping what was typed", async ({ browser }) => {
-  const page = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  const { page } = await sponsorIn(browser, { timezoneId: "America/New_York" });
   await page.goto("/app/opportunities/new");
   await expect(page.getByLabel("Time zone")).toHaveValue("America/New_York");
   await page.getByLabel("Title").fill("Deadline checks");
@@ -121,7 +134,7 @@ test("impossible and skipped deadlines are refused with a message, keeping what 
 
 test("a date without a time, or a time without a date, saves the post without a deadline and says so (SPEC §5)", async ({ browser }) => {
   const title = "Trail Season Ambassadors: Backpacking and Thru-Hiking Creators";
-  const page = await sponsorIn(browser, { timezoneId: "America/New_York" });
+  const { page } = await sponsorIn(browser, { timezoneId: "America/New_York", post: title });
   for (const [date, time] of [["2030-07-15", ""], ["", "18:30"]] as const) {
     const postUrl = await editPost(page, title);
     await page.getByLabel("Date").fill(date);

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 import { hookPages } from "#tests/support/test-hooks-client";
 
 /**
@@ -6,13 +6,11 @@ import { hookPages } from "#tests/support/test-hooks-client";
  * rendered where the failure happened, with its true status, instead of SPEC §4/§8's redirect
  * to /500. The address stays, so a reload retries, and a missing post reads as missing.
  */
-const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
-const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 
 test("hearting a post deleted meanwhile shows the not-found page in place, not a redirect to /500", async ({ page, browser }) => {
   const title = `Short-lived sponsorship ${Date.now()}`;
-  await signIn(page, SPONSOR.email, SPONSOR.password);
-  await expect(page).toHaveURL("/app");
+  // New accounts of the test's own: a demo account's posts and hearts are other specs' to read.
+  await signedInAs(page, { prefix: "short-lived-sponsor", type: "sponsor" });
   await page.goto("/app/opportunities/new");
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Description").fill("Gone before anyone can save it.");
@@ -22,8 +20,7 @@ test("hearting a post deleted meanwhile shows the not-found page in place, not a
 
   const creator = await browser.newContext();
   const reader = await creator.newPage();
-  await signIn(reader, CREATOR.email, CREATOR.password);
-  await expect(reader).toHaveURL("/app");
+  await signedInAs(reader, { prefix: "short-lived-reader", type: "creator" });
   await reader.goto(postUrl);
   await expect(reader.getByRole("heading", { level: 1 })).toHaveText(title);
   await reader.waitForLoadState("networkidle"); // hydrated: the heart is a fetcher, as for most people

@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedInAs, signIn, test } from "./fixtures";
 
+// The demo accounts only where a test reads what the seed gave them; a test that posts or hearts
+// does it as new accounts of its own, so no other spec sees a demo account change under it.
 const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 const EMPTY = "Sorry, we couldn't find any opportunities matching your search criteria.";
@@ -84,8 +86,7 @@ test.describe("in New York in winter", () => {
   test("a sponsor posts with tags and a deadline; a creator filters, hearts and finds it in Liked Posts; the sponsor edits and deletes it", async ({ page, browser }) => {
     await page.clock.setFixedTime(new Date("2027-01-15T10:00:00-05:00"));
     const title = `Sponsor our winter streaming marathon ${Date.now()}`;
-    await signIn(page, SPONSOR.email, SPONSOR.password);
-    await expect(page).toHaveURL("/app");
+    await signedInAs(page, { prefix: "marathon-sponsor", name: "Jordan Reyes", type: "sponsor" });
     const before = await totalPosted(page);
 
     await page.goto("/app/opportunities/new");
@@ -127,8 +128,7 @@ test.describe("in New York in winter", () => {
     // The creator finds it by two tags, from the address, and hearts it in place.
     const creator = await browser.newContext();
     const creatorPage = await creator.newPage();
-    await signIn(creatorPage, CREATOR.email, CREATOR.password);
-    await expect(creatorPage).toHaveURL("/app");
+    await signedInAs(creatorPage, { prefix: "marathon-creator", type: "creator" });
     await creatorPage.goto("/app/opportunities?tags[]=streamer%20sponsorship&tags[]=gaming");
     const card = creatorPage.getByRole("listitem").filter({ has: creatorPage.getByRole("heading", { name: title }) });
     await expect(card).toBeVisible();
@@ -179,8 +179,7 @@ test.describe("in New York in winter", () => {
 test("hearts work as a plain form without JavaScript", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await signIn(page, CREATOR.email, CREATOR.password);
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix: "no-script-hearts" });
   await page.goto("/app/opportunities?tags[]=esports%20sponsorship");
   const button = page.getByRole("button", { name: /^(Save|Unsave) “/ }).first();
   const label = (await button.getAttribute("aria-label"))!;

@@ -1,22 +1,20 @@
 import type { Browser, Page, Response } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, signedInAs, test } from "./fixtures";
 
 // Signed-in pages rendered from identical data are sent again instead of
 // rendered again (server/http/rendered-documents.ts). Each person still sees their own hearts at
 // once, never another's, and the page's scripts run with the request's own nonce.
-const SPONSOR = { email: "jordan@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
-const CREATOR = { email: "priya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
+// Everyone here is a new account of the test's own: the hearts toggled are nobody else's.
 const LIST = "/app/opportunities?tags[]=technology";
 
-// Both tests heart the same account's first post on the same list: run side by side, one's
-// toggle lands between the other's click and its check. In order, in one worker.
+// Both tests heart the first post on the same list, whose heart count is in every label: run side
+// by side, one's toggle lands between the other's click and its check. In order, in one worker.
 test.describe.configure({ mode: "default" });
 
-async function signedInPage(browser: Browser, person: { email: string; password: string }, javaScriptEnabled: boolean): Promise<Page> {
+async function signedInPage(browser: Browser, prefix: string, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
-  await signIn(page, person.email, person.password);
-  await expect(page).toHaveURL("/app");
+  await signedInAs(page, { prefix });
   return page;
 }
 
@@ -26,8 +24,8 @@ const isListDocument = (response: Response) => response.request().resourceType()
 const firstHeart = (page: Page) => page.getByRole("main").getByRole("button", { name: /^(Save|Unsave) “/ }).first();
 
 test("a heart shows at once for its giver on a page seen before, and never for anyone else", async ({ browser }) => {
-  const giver = await signedInPage(browser, CREATOR, false);
-  const other = await signedInPage(browser, SPONSOR, false);
+  const giver = await signedInPage(browser, "giver", false);
+  const other = await signedInPage(browser, "other", false);
   await giver.goto(LIST);
   await giver.reload(); // the same data twice: the second is the kept document
   const before = (await firstHeart(giver).getAttribute("aria-label"))!;
@@ -52,7 +50,7 @@ test("a heart shows at once for its giver on a page seen before, and never for a
 });
 
 test("a kept page's scripts run: its nonce is the request's own", async ({ browser }) => {
-  const page = await signedInPage(browser, CREATOR, true);
+  const page = await signedInPage(browser, "nonce", true);
   const refused: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) refused.push(message.text());

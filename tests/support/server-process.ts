@@ -4,6 +4,16 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/**
+ * Servers still running when this process ends are killed with it. A test that times out while a
+ * server starts never gets it back to stop, and the orphan would go on using a core of a shared
+ * machine (and its port) long after the run.
+ */
+const alive = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of alive) child.kill("SIGKILL");
+});
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -38,7 +48,13 @@ export async function startServerProcess(env: Record<string, string>, options: {
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  alive.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      alive.delete(child);
+      resolve(code);
+    }),
+  );
 
   const server: ServerProcess = {
     url: `http://localhost:${port}`,

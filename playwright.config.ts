@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { APP_ORIGIN } from "./tests/support/e2e-ports";
+import { APP_ORIGIN, E2E_PORT } from "./tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "./tests/support/e2e-secret";
 import { e2eServers } from "./tests/support/e2e-servers";
 
@@ -21,13 +21,19 @@ export const chromiumLaunchOptions = {
  */
 const reuseStartedServers = process.env.E2E_SERVERS_STARTED === "1";
 
+// A run's traces and report are its own too: each run empties its output folder as it starts, so a
+// shared one would lose the other run's traces. The default port keeps the usual report name.
+const outputDir = `test-results/e2e-${E2E_PORT}`;
+const report = process.env.E2E_REPORT ?? (E2E_PORT === 3100 ? "reports/e2e.json" : `reports/e2e-${E2E_PORT}.json`);
+
 export default defineConfig({
   testDir: "tests/e2e",
+  outputDir,
   fullyParallel: true,
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "reports/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: report }]],
   timeout: 60_000,
   // Sign-up solves a proof-of-work captcha in the browser; on two busy cores that can take seconds.
   expect: { timeout: 15_000 },

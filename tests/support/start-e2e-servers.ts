@@ -4,7 +4,7 @@
 // reuses them instead of starting its own. Needs `npm run build` first, like Playwright does.
 //
 //   npx tsx tests/support/start-e2e-servers.ts   # E2E_PORT picks the ports, as for Playwright
-//   npx tsx tests/support/wait-e2e-servers.ts    # optional: until both answer (or one died)
+//   npx tsx tests/support/wait-e2e-servers.ts    # until both answer (fails if one died)
 //   E2E_SERVERS_STARTED=1 npx playwright test --project=chromium
 //   npx tsx tests/support/stop-e2e-servers.ts
 //
@@ -15,9 +15,11 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { e2eServers, ROOT, STARTED_SERVERS_FILES } from "./e2e-servers";
+import { isRunning, startedPids } from "./started-e2e-servers";
 
-if (fs.existsSync(STARTED_SERVERS_FILES.pids)) {
-  console.error(`${path.relative(ROOT, STARTED_SERVERS_FILES.pids)} exists: servers on this port may be running. Stop them first (tests/support/stop-e2e-servers.ts).`);
+// Files left by a run that died without stopping its servers are stale once none of them runs.
+if (startedPids().some(isRunning)) {
+  console.error(`Servers started for this port still run (${path.relative(ROOT, STARTED_SERVERS_FILES.pids)}): stop them first (tests/support/stop-e2e-servers.ts).`);
   process.exit(1);
 }
 if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {

@@ -173,6 +173,8 @@ test("a delivery reaches a loopback receiver, signed with the endpoint's secret,
     const { email } = await signedInAs(page, { prefix: "webhooks-delivery" });
     const secret = await addEndpoint(page, sink.url, ["Notification created"]);
     await page.getByRole("link", { name: /Go to the endpoint/ }).click();
+    // On the endpoint's page before anything is sent: the reloads below must reload this page, not the list.
+    await expect(page.getByRole("heading", { name: "Webhook endpoint", level: 1 })).toBeVisible();
     await testHooks(page.request).sendNotifications({ email, title: "Delivered for real" });
 
     await expect.poll(() => sink.received.length, { timeout: 30_000 }).toBeGreaterThan(0);

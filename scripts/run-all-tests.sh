@@ -40,15 +40,18 @@ elapsed
 
 step "End-to-end tests (Chromium)"
 npx tsx tests/support/wait-e2e-servers.ts
-E2E_SERVERS_STARTED=1 npx playwright test --project=chromium
+# The report's name follows E2E_PORT as playwright.config.ts names it (runs side by side keep apart).
+e2e_report=reports/e2e.json
+if [ "${E2E_PORT:-3100}" != 3100 ]; then e2e_report="reports/e2e-${E2E_PORT}.json"; fi
+E2E_SERVERS_STARTED=1 E2E_REPORT="$e2e_report" npx playwright test --project=chromium
 elapsed
 
-e2e_reports=(reports/e2e.json)
+e2e_reports=("$e2e_report")
 if [ -n "${DATABASE_URL:-}" ]; then
   # Two app processes on one PostgreSQL behind nginx (ADR 0045), on their own after the suite.
   step "Two processes behind nginx (PostgreSQL)"
-  E2E_REPORT=reports/e2e-cluster.json npx playwright test --project=cluster
-  e2e_reports+=(reports/e2e-cluster.json)
+  E2E_REPORT="${e2e_report%.json}-cluster.json" npx playwright test --project=cluster
+  e2e_reports+=("${e2e_report%.json}-cluster.json")
   elapsed
 fi
 

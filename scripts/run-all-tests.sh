@@ -50,7 +50,9 @@ e2e_reports=("$e2e_report")
 if [ -n "${DATABASE_URL:-}" ]; then
   # Two app processes on one PostgreSQL behind nginx (ADR 0045), on their own after the suite.
   step "Two processes behind nginx (PostgreSQL)"
-  E2E_REPORT="${e2e_report%.json}-cluster.json" npx playwright test --project=cluster
+  # It starts its own app processes but mails through the test services already running: reuse
+  # them (a second start would find their ports taken).
+  E2E_SERVERS_STARTED=1 E2E_REPORT="${e2e_report%.json}-cluster.json" npx playwright test --project=cluster
   e2e_reports+=("${e2e_report%.json}-cluster.json")
   elapsed
 fi

@@ -1,8 +1,7 @@
-import { base32 } from "@better-auth/utils/base32";
-import { createOTP } from "@better-auth/utils/otp";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
+import { authenticatorCode, replayedCode } from "#tests/support/authenticator";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import type { Captcha } from "#server/captcha/captcha";
 import { loadConfig } from "#server/config";
@@ -41,7 +40,7 @@ function jar(previous: Headers, response: Headers): Headers {
   return new Headers({ cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") });
 }
 
-const codeFor = (secret: string) => createOTP(base32.decode(secret)).totp();
+const codeFor = authenticatorCode;
 
 describe.each(ENGINES)("two-factor sign-in on %s", (engine) => {
   const database = migratedDatabase(engine);
@@ -103,6 +102,38 @@ describe.each(ENGINES)("two-factor sign-in on %s", (engine) => {
     expect(done.kind).toBe("SUCCESS");
     const after = jar(cookies, done.kind === "SUCCESS" ? done.headers : new Headers());
     expect((await getSessionUser(new Request("http://localhost/app", { headers: after }), deps))?.id).toBe(userId);
+  });
+
+  it("an app code signs in once: the same code, or one from an earlier step, is refused afterwards", async () => {
+    const { secret } = await enrolled("replay@example.com");
+    // The code that turned it on is used already.
+    const enrolmentCode = await replayedCode(secret);
+    const first = await passwordStep("replay@example.com");
+    expect(await completeTwoFactorSignIn(deps, { code: enrolmentCode, method: "app", ip: "203.0.113.9", headers: first.cookies })).toMatchObject({
+      kind: "ERROR",
+      reason: "WRONG_CODE",
+      message: "That code has been used already. Wait for the next code in the app and enter it.",
+    });
+    const code = await codeFor(secret);
+    expect(await completeTwoFactorSignIn(deps, { code, method: "app", ip: "203.0.113.9", headers: first.cookies })).toMatchObject({ kind: "SUCCESS" });
+    const again = await passwordStep("replay@example.com");
+    expect(await completeTwoFactorSignIn(deps, { code, method: "app", ip: "203.0.113.9", headers: again.cookies })).toMatchObject({
+      kind: "ERROR",
+      message: "That code has been used already. Wait for the next code in the app and enter it.",
+    });
+  });
+
+  it("two sign-ins racing with one code: exactly one gets a session", async () => {
+    const { userId, secret } = await enrolled("race@example.com");
+    await database.db.delete(sessionTable).where(eq(sessionTable.userId, userId));
+    const [one, two] = await Promise.all([passwordStep("race@example.com"), passwordStep("race@example.com", "198.51.100.20")]);
+    const code = await codeFor(secret);
+    const results = await Promise.all([
+      completeTwoFactorSignIn(deps, { code, method: "app", ip: "203.0.113.9", headers: one.cookies }),
+      completeTwoFactorSignIn(deps, { code, method: "app", ip: "198.51.100.20", headers: two.cookies }),
+    ]);
+    expect(results.map((result) => result.kind).sort()).toEqual(["ERROR", "SUCCESS"]);
+    expect(await database.db.select().from(sessionTable).where(eq(sessionTable.userId, userId))).toHaveLength(1);
   });
 
   it("a recovery code signs in once; the same code is refused the second time", async () => {

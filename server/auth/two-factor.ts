@@ -2,7 +2,7 @@ import { isAPIError } from "better-auth/api";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { rateLimitSubject } from "#server/abuse/client-ip";
 import { consumeRateLimit, peekRateLimit, rateLimitKey, retryMessage } from "#server/abuse/rate-limit";
 import { TWO_FACTOR_RATE_LIMITS } from "#server/abuse/rules";
@@ -112,6 +112,8 @@ export async function confirmTwoFactorEnrolment(
   let headers: Headers;
   try {
     ({ headers } = await deps.auth.api.verifyTOTP({ body: { code }, headers: input.headers, returnHeaders: true }));
+    // The code that turned it on cannot also sign in a moment later.
+    await claimTimeStep(deps, input.userId, code);
   } catch (error) {
     const reason = codeOf(error);
     if (reason === "INVALID_CODE") return fieldRefusal({ code: WRONG_CODE.message });
@@ -170,6 +172,33 @@ export async function pendingSignIn(deps: TwoFactorDeps, headers: Headers): Prom
   return { userId: row.value };
 }
 
+const TOTP_PERIOD_MS = 30_000;
+const USED_CODE = refusal("invalid-argument", "WRONG_CODE", "That code has been used already. Wait for the next code in the app and enter it.");
+
+/**
+ * Claims the time step of an app code, once: the step among the three the plugin accepts (the
+ * previous, the current, the next) whose code this is, recorded as the account's newest used step
+ * only if it is newer than the last one. Two sign-ins racing with one code both reach this
+ * update; the database lets exactly one through. False when the code matches no step (the plugin
+ * refuses it as wrong) or its step, or a later one, was used already.
+ */
+async function claimTimeStep(deps: TwoFactorDeps, userId: string, code: string): Promise<"claimed" | "used" | "no-match"> {
+  const [row] = await deps.db.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId));
+  if (!row) return "no-match";
+  const ctx = await deps.auth.$context;
+  const otp = createOTP(new TextEncoder().encode(await symmetricDecrypt({ key: ctx.secretConfig, data: row.secret })));
+  const now = Math.floor(Date.now() / TOTP_PERIOD_MS);
+  let step: number | null = null;
+  for (const candidate of [now - 1, now, now + 1]) if ((await otp.hotp(candidate)) === code) step = candidate;
+  if (step === null) return "no-match";
+  const claimed = await deps.db
+    .update(twoFactor)
+    .set({ lastUsedStep: step })
+    .where(and(eq(twoFactor.userId, userId), or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step))))
+    .returning({ id: twoFactor.id });
+  return claimed.length > 0 ? "claimed" : "used";
+}
+
 const limitKeys = (userId: string, ip: string) => ({
   account: rateLimitKey("twoFactor:account", userId),
   network: `twoFactor:ip:${rateLimitSubject(ip)}`,
@@ -197,6 +226,10 @@ export async function completeTwoFactorSignIn(
   const code = input.method === "app" ? normalisedCode(input.code) : input.code.trim();
   const wrong = input.method === "app" ? WRONG_CODE : WRONG_RECOVERY_CODE;
   if (!code) return fieldRefusal({ code: input.method === "app" ? "Enter the 6-digit code from your authenticator app." : "Enter a recovery code." });
+  if (input.method === "app" && (await claimTimeStep(deps, pending.userId, code)) === "used") {
+    await consumeRateLimit(deps.db, keys.account, TWO_FACTOR_RATE_LIMITS.account);
+    return USED_CODE;
+  }
   try {
     const { headers } =
       input.method === "app"

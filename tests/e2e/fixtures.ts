@@ -1,7 +1,6 @@
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
-import { base32 } from "@better-auth/utils/base32";
-import { createOTP } from "@better-auth/utils/otp";
+import { authenticatorCode } from "#tests/support/authenticator";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import type { ReceivedMail } from "#tests/support/smtp-sink";
@@ -120,10 +119,8 @@ export async function createApiKey(page: Page, { name, readAndWrite }: { name: s
   return page.getByTestId("new-api-key").getByLabel("API key").inputValue();
 }
 
-/** The code an authenticator app shows now for this secret (base32), as the two-factor step takes it. */
-export async function totpCode(secret: string): Promise<string> {
-  return createOTP(base32.decode(secret)).totp();
-}
+/** A code from the authenticator app for this secret (base32), from a time step not used yet. */
+export const totpCode = authenticatorCode;
 
 /** The second step of a sign-in: the code page, a code from the app (ADR 0049). */
 export async function enterTwoFactorCode(page: Page, secret: string) {

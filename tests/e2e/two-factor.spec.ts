@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { wrongAuthenticatorCode } from "#tests/support/authenticator";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { expect, signIn, signedInAs, test, totpCode } from "./fixtures";
 
@@ -67,12 +68,20 @@ test.describe("two-factor sign-in", () => {
     await passwordStep(page, email, password);
     await expect(page.getByRole("heading", { name: "Two-factor sign-in", level: 1 })).toBeVisible();
     await axeClean(page);
-    await page.getByLabel("6-digit code").fill((await totpCode(secret)) === "123456" ? "654321" : "123456");
+    await page.getByLabel("6-digit code").fill(await wrongAuthenticatorCode(secret));
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page.getByText("That code is not right. Check the app and try the newest code.")).toBeVisible();
-    await page.getByLabel("6-digit code").fill(await totpCode(secret));
+    const used = await totpCode(secret);
+    await page.getByLabel("6-digit code").fill(used);
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page).toHaveURL("/app");
+
+    // The same code overheard and typed again: refused, whoever types it.
+    await passwordStep(page, email, password);
+    await page.getByLabel("6-digit code").fill(used);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page.getByText("That code has been used already. Wait for the next code in the app and enter it.")).toBeVisible();
+    await expect(page).toHaveURL(/\/signin\/two-factor/);
 
     // A recovery code instead of the app.
     await passwordStep(page, email, password);
@@ -99,8 +108,7 @@ test.describe("two-factor sign-in", () => {
     const { email, password } = await signedInAs(page, { prefix: "twofa-guess" });
     const { totpSecret } = await testHooks(page.request).makeStaff(email);
     await passwordStep(page, email, password);
-    const right = await totpCode(totpSecret!);
-    const wrong = right === "000000" ? "111111" : "000000";
+    const wrong = await wrongAuthenticatorCode(totpSecret!);
     for (let attempt = 1; attempt <= 5; attempt++) {
       await page.getByLabel("6-digit code").fill(wrong);
       await page.getByRole("button", { name: "Verify" }).click();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 // Tables owned by better-auth (user, session, account, verification). Field
 // names are the ones its drizzle adapter expects; columns are snake_case.
@@ -93,6 +93,9 @@ export const twoFactor = pgTable(
     // The plugin's own lock after many wrong codes in a row (besides server/abuse limits).
     failedVerificationCount: integer().default(0),
     lockedUntil: timestamp({ withTimezone: true }),
+    // The newest 30-second time step whose code was accepted: a code from it or an earlier one is
+    // refused, so an overheard code cannot sign in a second time (server/auth/two-factor.ts).
+    lastUsedStep: bigint({ mode: "number" }),
   },
   (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
 );

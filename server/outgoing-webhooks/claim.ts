@@ -23,13 +23,16 @@ const isHead = (alias: string) =>
             where h.endpoint_id = ${alias}.endpoint_id and h.ordering_key = ${alias}.ordering_key and h.status = 'pending')`);
 
 /**
+ * A delivery waits, without an attempt, while its endpoint is disabled or its account suspended;
+ * lifting the suspension makes it due again as it was.
  * Due by `at`'s millisecond: the database stamps rows to the microsecond (`next_attempt_at`
  * defaults to its now()) and a JS date has milliseconds, so a row queued in the same millisecond
  * as a kick would otherwise look a few microseconds early and wait for the next poll.
  */
 const claimable = (alias: string, at: Date) => sql`${sql.raw(alias)}.status = 'pending' and ${sql.raw(alias)}.next_attempt_at < ${new Date(at.getTime() + 1)}
   and (${sql.raw(alias)}.leased_until is null or ${sql.raw(alias)}.leased_until <= ${at})
-  and not exists (select 1 from webhook_endpoints e where e.id = ${sql.raw(alias)}.endpoint_id and e.disabled_at is not null)`;
+  and not exists (select 1 from webhook_endpoints e join "user" u on u.id = e.uid
+    where e.id = ${sql.raw(alias)}.endpoint_id and (e.disabled_at is not null or u.disabled))`;
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 

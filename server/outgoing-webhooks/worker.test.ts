@@ -284,6 +284,21 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     expect((await deliveriesOf(endpointId))[0]).toMatchObject({ status: "delivered", attempts: 4 });
   });
 
+  it("a suspended account's deliveries wait without an attempt, and go once the suspension is lifted", async () => {
+    const { uid, endpointId } = await account();
+    await queue(uid);
+    await db().update(user).set({ disabled: true }).where(eq(user.id, uid));
+    const w = worker();
+    expect(await w.deliverDue()).toBe(0);
+    expect(receiver.receipts).toHaveLength(0);
+    expect((await deliveriesOf(endpointId))[0]).toMatchObject({ status: "pending", attempts: 0 });
+
+    await db().update(user).set({ disabled: false }).where(eq(user.id, uid));
+    expect(await w.deliverDue()).toBe(1);
+    expect(receiver.receipts).toHaveLength(1);
+    expect((await deliveriesOf(endpointId))[0]).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
   it("a resend is a new pending row for the same event: sent with the same webhook-id", async () => {
     const { uid, endpointId } = await account();
     const eventId = (await queue(uid))!;

@@ -97,6 +97,18 @@ describe("loadConfig", () => {
     });
   });
 
+  describe("WEBHOOK_PRIVATE_TARGETS", () => {
+    it("sends anywhere in development, to public hosts in production, and to this machine too on a sandbox site served from it", () => {
+      expect(loadConfig({}).WEBHOOK_TARGETS).toBe("anywhere");
+      expect(loadConfig({ NODE_ENV: "production" }).WEBHOOK_TARGETS).toBe("loopback");
+      expect(loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "https://demo.sponsorgrid.example", PAYMENT_PROVIDER: "sandbox" }).WEBHOOK_TARGETS).toBe("public");
+      expect(loadConfig({ NODE_ENV: "production", STRIPE_SECRET_KEY: "sk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc123" }).WEBHOOK_TARGETS).toBe("public");
+      expect(loadConfig({ NODE_ENV: "production", WEBHOOK_PRIVATE_TARGETS: "refuse" }).WEBHOOK_TARGETS).toBe("public");
+      expect(loadConfig({ WEBHOOK_PRIVATE_TARGETS: "refuse" }).WEBHOOK_TARGETS).toBe("public");
+      expect(() => loadConfig({ NODE_ENV: "production", PUBLIC_ORIGIN: "https://sponsorgrid.example", PAYMENT_PROVIDER: "sandbox", WEBHOOK_PRIVATE_TARGETS: "allow" })).toThrowError(/WEBHOOK_PRIVATE_TARGETS must not be "allow"/);
+    });
+  });
+
   describe("TRUST_PROXY", () => {
     it.each([
       [undefined, false],

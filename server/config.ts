@@ -75,6 +75,25 @@ const corsOrigins = z
     return origins;
   });
 
+/**
+ * Where outgoing webhooks may go (server/outgoing-webhooks/targets.ts): `public` hosts over https
+ * only; `loopback`, this machine too, over http as well; `anywhere`, private networks too.
+ */
+export type WebhookTargets = "public" | "loopback" | "anywhere";
+
+/**
+ * WEBHOOK_PRIVATE_TARGETS when set; otherwise anywhere outside production, and in production
+ * public hosts only, except on a sandbox site served from this machine (`npm start` on a laptop):
+ * there a developer receives events on their own machine. A sandbox site others can reach gets
+ * no loopback, since its own local services must not answer strangers' endpoints.
+ */
+function webhookTargets(env: { WEBHOOK_PRIVATE_TARGETS?: "allow" | "refuse"; NODE_ENV: string; PAYMENT_PROVIDER?: string; STRIPE_SECRET_KEY?: string }, publicOrigin: string): WebhookTargets {
+  if (env.WEBHOOK_PRIVATE_TARGETS) return env.WEBHOOK_PRIVATE_TARGETS === "allow" ? "anywhere" : "public";
+  if (env.NODE_ENV !== "production") return "anywhere";
+  const sandbox = (env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox")) === "sandbox";
+  return sandbox && isLocalhostOrigin(publicOrigin) ? "loopback" : "public";
+}
+
 const configSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -130,7 +149,8 @@ const configSchema = z
     API_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").default(600),
     API_CORS_ORIGINS: corsOrigins,
     // Whether outgoing webhooks may go to loopback, private and link-local addresses (and over
-    // plain http): "allow" by default outside production, "refuse" in production (ADR 0057).
+    // plain http): "allow" by default outside production; in production "refuse", except that a
+    // sandbox site sends to this machine's own loopback over http too (ADR 0057, `webhookTargets`).
     WEBHOOK_PRIVATE_TARGETS: z.enum(["allow", "refuse"], { error: 'must be "allow" or "refuse"' }).optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().min(3).optional(),
@@ -234,7 +254,7 @@ const configSchema = z
       MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <no-reply@${new URL(publicOrigin).hostname}>`,
       PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.STRIPE_SECRET_KEY ? "stripe" : "sandbox"),
       DEV_MAILBOX: env.DEV_MAILBOX ? env.DEV_MAILBOX === "on" : env.NODE_ENV !== "production",
-      WEBHOOK_PRIVATE_TARGETS: env.WEBHOOK_PRIVATE_TARGETS ? env.WEBHOOK_PRIVATE_TARGETS === "allow" : env.NODE_ENV !== "production",
+      WEBHOOK_TARGETS: webhookTargets(env, publicOrigin),
       // A few seconds where a balancer probes a real origin; none on this machine (tests, development).
       SHUTDOWN_GRACE_MS: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === "production" && !isLocalhostOrigin(publicOrigin) ? 5_000 : 0),
     };

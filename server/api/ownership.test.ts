@@ -55,7 +55,7 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
       return { owner: payee.uid, id: row!.id, snapshot: async () => (await db().select().from(notifications).where(eq(notifications.id, row!.id)))[0] };
     }
     if (kind === "webhook-endpoints" || kind === "webhook-deliveries") {
-      const made = await createWebhookEndpoint(db(), { uid: payee.uid, sessionSecret: TEST_SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/theirs", description: "Theirs", events: ["notification.created"] });
+      const made = await createWebhookEndpoint(db(), { uid: payee.uid, sessionSecret: TEST_SESSION_SECRET, targets: "public" }, { url: "https://hooks.example.com/theirs", description: "Theirs", events: ["notification.created"] });
       if (made.kind === "ERROR") throw new Error(made.message);
       const endpointId = made.endpoint.id;
       await queueWebhookEvent(db(), { uid: payee.uid, type: "notification.created", orderingKey: "notification:theirs", data: { id: "theirs" } });

@@ -208,7 +208,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
       sessionSecret,
       logger,
       onAttempt: webhookAttemptObserver(metrics),
-      allowPrivate: config.WEBHOOK_PRIVATE_TARGETS,
+      targets: config.WEBHOOK_TARGETS,
       mail: { mailer, site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN } },
     }),
     (worker) => worker.close(),

@@ -19,7 +19,7 @@ describe.each(ENGINES)("notification.created webhook events on %s", (engine) => 
     return id;
   };
   const subscribe = async (uid: string, events: string[]) => {
-    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: TEST_SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/in", description: "", events });
+    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: TEST_SESSION_SECRET, targets: "public" }, { url: "https://hooks.example.com/in", description: "", events });
     if (made.kind !== "SUCCESS") throw new Error(made.message);
     return made.endpoint.id;
   };

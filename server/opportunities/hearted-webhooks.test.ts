@@ -28,7 +28,7 @@ describe.each(ENGINES)("batched opportunity.hearted events on %s", (engine) => {
   };
   const heart = (postId: string, uid: string, when: Date) => db().insert(hearts).values({ id: `${postId}_${uid}`, postId, uid, createdAt: when });
   const subscribe = async (uid: string, events: string[], when: Date) => {
-    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: "s".repeat(40), allowPrivateTargets: false, now: when }, { url: "https://hooks.example.com/in", description: "", events });
+    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: "s".repeat(40), targets: "public", now: when }, { url: "https://hooks.example.com/in", description: "", events });
     if (made.kind !== "SUCCESS") throw new Error(made.message);
     return made.endpoint.id;
   };

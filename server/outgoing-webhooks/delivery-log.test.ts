@@ -23,7 +23,7 @@ describe.each(ENGINES)("webhook delivery log on %s", (engine) => {
     return id;
   };
   const newEndpoint = async (who: string) => {
-    const result = await createWebhookEndpoint(db(), { uid: who, sessionSecret: SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/in", description: "", events: ["notification.created"] });
+    const result = await createWebhookEndpoint(db(), { uid: who, sessionSecret: SESSION_SECRET, targets: "public" }, { url: "https://hooks.example.com/in", description: "", events: ["notification.created"] });
     if (result.kind !== "SUCCESS") throw new Error(result.message);
     return result.endpoint.id;
   };

@@ -183,7 +183,7 @@ describe.each(ENGINES)(`${EVENTS} webhook events through random failures and a r
     const receiver = await randomReceiver(20_261_126);
     const workers: WebhookWorker[] = [];
     const make = () => {
-      const worker = createWebhookWorker({ db, sessionSecret: SESSION_SECRET, logger, allowPrivate: true, mail: { mailer: createMailer({ db, from: "t@sponsorgrid.example", logger }), site: { appName: "S", supportEmail: "s@s.example", publicOrigin: "http://localhost" } }, ...WORKER_OPTIONS });
+      const worker = createWebhookWorker({ db, sessionSecret: SESSION_SECRET, logger, targets: "anywhere", mail: { mailer: createMailer({ db, from: "t@sponsorgrid.example", logger }), site: { appName: "S", supportEmail: "s@s.example", publicOrigin: "http://localhost" } }, ...WORKER_OPTIONS });
       workers.push(worker);
       return worker;
     };
@@ -254,7 +254,7 @@ if (process.env.DATABASE_URL) {
         const before = deliveredPairs(receiver);
         expect(before).toBeLessThan(total);
 
-        survivor = createWebhookWorker({ db, sessionSecret: SESSION_SECRET, logger, allowPrivate: true, mail: { mailer: createMailer({ db, from: "t@sponsorgrid.example", logger }), site: { appName: "S", supportEmail: "s@s.example", publicOrigin: "http://localhost" } }, ...WORKER_OPTIONS });
+        survivor = createWebhookWorker({ db, sessionSecret: SESSION_SECRET, logger, targets: "anywhere", mail: { mailer: createMailer({ db, from: "t@sponsorgrid.example", logger }), site: { appName: "S", supportEmail: "s@s.example", publicOrigin: "http://localhost" } }, ...WORKER_OPTIONS });
         survivor.start();
         await waitForAllDelivered(db, 45_000);
         await checkEverything(db, receiver, endpoints);

@@ -13,23 +13,23 @@ import {
   rotateWebhookSecret,
   SECRET_OVERLAP_MS,
   updateWebhookEndpoint,
-  webhookUrlProblem,
 } from "./endpoints";
 import { openSecret } from "./secrets";
+import { webhookUrlProblem } from "./targets";
 
 const SESSION_SECRET = "endpoints-test-session-secret-0123456789";
-const PUBLIC = { allowPrivateTargets: false };
+const PUBLIC = "public" as const;
 
 describe("webhook endpoint addresses", () => {
   it("takes absolute https addresses, and http only where private targets are allowed", () => {
     expect(webhookUrlProblem("https://hooks.example.com/sponsorgrid?x=1", PUBLIC)).toBeNull();
     expect(webhookUrlProblem("http://hooks.example.com/in", PUBLIC)).toMatch(/https/);
-    expect(webhookUrlProblem("http://127.0.0.1:4000/in", { allowPrivateTargets: true })).toBeNull();
+    expect(webhookUrlProblem("http://127.0.0.1:4000/in", "anywhere")).toBeNull();
     expect(webhookUrlProblem("", PUBLIC)).toMatch(/Enter the address/);
     expect(webhookUrlProblem("hooks.example.com/in", PUBLIC)).toMatch(/full address/);
     expect(webhookUrlProblem("/relative/path", PUBLIC)).toMatch(/full address/);
-    expect(webhookUrlProblem("ftp://hooks.example.com/in", { allowPrivateTargets: true })).toMatch(/web address/);
-    expect(webhookUrlProblem("javascript:alert(1)", { allowPrivateTargets: true })).toMatch(/web address/);
+    expect(webhookUrlProblem("ftp://hooks.example.com/in", "anywhere")).toMatch(/web address/);
+    expect(webhookUrlProblem("javascript:alert(1)", "anywhere")).toMatch(/web address/);
     expect(webhookUrlProblem("https://me:pw@hooks.example.com/in", PUBLIC)).toMatch(/user name and password/);
     expect(webhookUrlProblem("https://me@hooks.example.com/in", PUBLIC)).toMatch(/user name and password/);
     expect(webhookUrlProblem(`https://hooks.example.com/${"a".repeat(2000)}`, PUBLIC)).toMatch(/2000 characters/);
@@ -50,7 +50,7 @@ describe.each(ENGINES)("webhook endpoints on %s", (engine) => {
     return id;
   };
   const create = (who: string, input: Partial<{ url: string; description: string; events: string[] }> = {}, now?: Date) =>
-    createWebhookEndpoint(db(), { uid: who, sessionSecret: SESSION_SECRET, allowPrivateTargets: false, now }, { url: "https://hooks.example.com/in", description: "", events: ["payment.succeeded"], ...input });
+    createWebhookEndpoint(db(), { uid: who, sessionSecret: SESSION_SECRET, targets: "public", now }, { url: "https://hooks.example.com/in", description: "", events: ["payment.succeeded"], ...input });
   const created = async (who: string, input: Parameters<typeof create>[1] = {}, now?: Date) => {
     const result = await create(who, input, now);
     if (result.kind !== "SUCCESS") throw new Error(result.message);
@@ -82,7 +82,22 @@ describe.each(ENGINES)("webhook endpoints on %s", (engine) => {
     expect(unknown.kind === "ERROR" && "fieldErrors" in unknown ? unknown.fieldErrors : null).toEqual({ events: "Choose events from the list." });
     expect(await listWebhookEndpoints(db(), uid)).toEqual([]);
     // Where private targets are allowed (development, the end-to-end suite), http to loopback is taken.
-    const local = await createWebhookEndpoint(db(), { uid, sessionSecret: SESSION_SECRET, allowPrivateTargets: true }, { url: "http://127.0.0.1:9/in", description: "", events: ["pro.started"] });
+    const local = await createWebhookEndpoint(db(), { uid, sessionSecret: SESSION_SECRET, targets: "anywhere" }, { url: "http://127.0.0.1:9/in", description: "", events: ["pro.started"] });
+    expect(local.kind).toBe("SUCCESS");
+  });
+
+  it("refuses, when saved and when edited, an address delivery would refuse: loopback, private, link-local and metadata in any spelling", async () => {
+    for (const url of ["https://127.0.0.1/in", "https://[::1]/in", "https://169.254.169.254/latest", "https://10.2.3.4/in", "https://[::ffff:127.0.0.1]/in", "https://2130706433/in", "https://0177.0.0.1/in", "https://localhost/in"]) {
+      const refused = await create(uid, { url });
+      expect(refused.kind === "ERROR" && "fieldErrors" in refused ? refused.fieldErrors.url : null, url).toMatch(/^Webhooks cannot be sent to (this address|a local host name)/);
+    }
+    expect(await listWebhookEndpoints(db(), uid)).toEqual([]);
+    const { endpoint } = await created(uid);
+    const edited = await updateWebhookEndpoint(db(), { uid, endpointId: endpoint.id, targets: "public" }, { url: "https://169.254.169.254/", description: "", events: ["pro.ended"] });
+    expect(edited).toMatchObject({ kind: "ERROR", fieldErrors: { url: expect.stringMatching(/link-local/) } });
+    expect((await stored(endpoint.id)).url).toBe("https://hooks.example.com/in");
+    // A sandbox site on this machine: the developer's own receiver over http.
+    const local = await createWebhookEndpoint(db(), { uid, sessionSecret: SESSION_SECRET, targets: "loopback" }, { url: "http://localhost:4000/webhooks", description: "", events: ["pro.started"] });
     expect(local.kind).toBe("SUCCESS");
   });
 
@@ -104,7 +119,7 @@ describe.each(ENGINES)("webhook endpoints on %s", (engine) => {
     const endpointId = theirs.endpoint.id;
     const notFound = { kind: "ERROR", code: "not-found", reason: "ENDPOINT_NOT_FOUND" };
     expect(await getWebhookEndpoint(db(), { uid, endpointId })).toMatchObject(notFound);
-    expect(await updateWebhookEndpoint(db(), { uid, endpointId, allowPrivateTargets: false }, { url: "https://evil.example/in", description: "", events: ["pro.ended"] })).toMatchObject(notFound);
+    expect(await updateWebhookEndpoint(db(), { uid, endpointId, targets: "public" }, { url: "https://evil.example/in", description: "", events: ["pro.ended"] })).toMatchObject(notFound);
     expect(await enableWebhookEndpoint(db(), { uid, endpointId })).toMatchObject(notFound);
     expect(await disableWebhookEndpoint(db(), { uid, endpointId })).toMatchObject(notFound);
     expect(await rotateWebhookSecret(db(), { uid, endpointId, sessionSecret: SESSION_SECRET })).toMatchObject(notFound);
@@ -117,10 +132,10 @@ describe.each(ENGINES)("webhook endpoints on %s", (engine) => {
 
   it("edits the address, description and events, keeping the secret", async () => {
     const { endpoint, secret } = await created(uid);
-    const edited = await updateWebhookEndpoint(db(), { uid, endpointId: endpoint.id, allowPrivateTargets: false }, { url: "https://other.example.com/hook", description: "CRM", events: ["pro.ended", "pro.started"] });
+    const edited = await updateWebhookEndpoint(db(), { uid, endpointId: endpoint.id, targets: "public" }, { url: "https://other.example.com/hook", description: "CRM", events: ["pro.ended", "pro.started"] });
     expect(edited).toMatchObject({ kind: "SUCCESS", endpoint: { url: "https://other.example.com/hook", description: "CRM", events: ["pro.started", "pro.ended"] } });
     expect(openSecret((await stored(endpoint.id)).secretCiphertext, SESSION_SECRET)).toBe(secret);
-    const refused = await updateWebhookEndpoint(db(), { uid, endpointId: endpoint.id, allowPrivateTargets: false }, { url: "https://a:b@other.example.com/", description: "", events: ["pro.ended"] });
+    const refused = await updateWebhookEndpoint(db(), { uid, endpointId: endpoint.id, targets: "public" }, { url: "https://a:b@other.example.com/", description: "", events: ["pro.ended"] });
     expect(refused).toMatchObject({ kind: "ERROR", reason: "INVALID_FIELDS" });
     expect((await stored(endpoint.id)).url).toBe("https://other.example.com/hook");
   });

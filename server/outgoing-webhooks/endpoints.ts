@@ -5,8 +5,10 @@ import { webhookEndpoints } from "#server/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Result } from "#server/errors";
 import { isWebhookEventType, MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
 import { generateSigningSecret, sealSecret } from "./secrets";
+import { webhookUrlProblem, type WebhookTargets } from "./targets";
 
-export const WEBHOOK_URL_MAX = 2000;
+export { WEBHOOK_URL_MAX } from "./targets";
+
 export const WEBHOOK_DESCRIPTION_MAX = 200;
 /** How long the secret a rotation replaced keeps signing beside the new one, so receivers can switch over. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -36,33 +38,11 @@ type Owned = { uid: string; endpointId: string; now?: Date };
 
 const notFound = (): EndpointNotFound => refusal("not-found", "ENDPOINT_NOT_FOUND", "There is no such webhook endpoint on your account.");
 
-/**
- * What the form can tell about an address without looking it up: an absolute http(s) URL of at
- * most 2,000 characters, with no user name or password in it, and https unless private targets
- * are allowed (development, tests). Where it points is checked after DNS resolution at each
- * delivery (targets.ts): a name can resolve elsewhere later. Null when acceptable.
- */
-export function webhookUrlProblem(value: string, { allowPrivateTargets }: { allowPrivateTargets: boolean }): string | null {
-  if (value === "") return "Enter the address that should receive the events.";
-  if (value.length > WEBHOOK_URL_MAX) return `Use an address of at most ${WEBHOOK_URL_MAX} characters.`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "Enter a full address, starting with https://.";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "Enter a web address, starting with https://.";
-  if (url.protocol === "http:" && !allowPrivateTargets) return "Use an https:// address: events are sent only over an encrypted connection.";
-  if (url.username || url.password) return "Leave the user name and password out of the address; check the signature instead.";
-  if (url.hostname === "") return "Enter a full address, with a host name.";
-  return null;
-}
-
-function readInput(input: WebhookEndpointInput, options: { allowPrivateTargets: boolean }): FieldRefusal<WebhookEndpointFieldErrors> | { url: string; description: string; events: WebhookEventType[] } {
+function readInput(input: WebhookEndpointInput, targets: WebhookTargets): FieldRefusal<WebhookEndpointFieldErrors> | { url: string; description: string; events: WebhookEventType[] } {
   const url = input.url.trim();
   const description = input.description.trim();
   const fieldErrors: WebhookEndpointFieldErrors = {};
-  const urlProblem = webhookUrlProblem(url, options);
+  const urlProblem = webhookUrlProblem(url, targets);
   if (urlProblem) fieldErrors.url = urlProblem;
   if (description.length > WEBHOOK_DESCRIPTION_MAX) fieldErrors.description = `Use at most ${WEBHOOK_DESCRIPTION_MAX} characters.`;
   const chosen = new Set(input.events);
@@ -79,10 +59,10 @@ function readInput(input: WebhookEndpointInput, options: { allowPrivateTargets: 
  */
 export async function createWebhookEndpoint(
   db: Db,
-  { uid, sessionSecret, allowPrivateTargets, now = new Date() }: { uid: string; sessionSecret: string; allowPrivateTargets: boolean; now?: Date },
+  { uid, sessionSecret, targets, now = new Date() }: { uid: string; sessionSecret: string; targets: WebhookTargets; now?: Date },
   input: WebhookEndpointInput,
 ): Promise<Result<{ endpoint: WebhookEndpointView; secret: string }, FieldRefusal<WebhookEndpointFieldErrors> | Refusal<"resource-exhausted", "TOO_MANY_ENDPOINTS">>> {
-  const read = readInput(input, { allowPrivateTargets });
+  const read = readInput(input, targets);
   if ("kind" in read) return read;
   const [{ existing } = { existing: 0 }] = await db.select({ existing: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.uid, uid));
   if (existing >= MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT) {
@@ -111,10 +91,10 @@ export async function getWebhookEndpoint(db: Db, { uid, endpointId, now = new Da
 /** Changes the address, description and events; the secret and the failure count stay. */
 export async function updateWebhookEndpoint(
   db: Db,
-  { uid, endpointId, allowPrivateTargets, now = new Date() }: Owned & { allowPrivateTargets: boolean },
+  { uid, endpointId, targets, now = new Date() }: Owned & { targets: WebhookTargets },
   input: WebhookEndpointInput,
 ): Promise<Result<{ endpoint: WebhookEndpointView }, FieldRefusal<WebhookEndpointFieldErrors> | EndpointNotFound>> {
-  const read = readInput(input, { allowPrivateTargets });
+  const read = readInput(input, targets);
   if ("kind" in read) return read;
   return changed(db, { uid, endpointId, now }, { ...read, updatedAt: now });
 }

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { pinnedLookup, resolveTarget, type Resolver } from "./targets";
+import { pinnedLookup, resolveTarget, type Resolver, type WebhookTargets } from "./targets";
 
 /** What the delivery log keeps of a response body (and all that is read of it). */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -11,6 +11,8 @@ export type PostOutcome = {
   headers: Record<string, string> | null;
   body: string | null;
   error: string | null;
+  /** The address itself is refused: no later attempt can succeed. */
+  permanent?: boolean;
   durationMs: number;
 };
 
@@ -20,7 +22,7 @@ export type PostOptions = {
   body: string;
   /** The whole attempt: connecting, sending, the response and its (cut) body. */
   timeoutMs: number;
-  allowPrivate: boolean;
+  targets: WebhookTargets;
   resolve?: Resolver;
   agents: Agents;
 };
@@ -50,11 +52,11 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> 
  * redirect could lead anywhere, past the address check), the body is read up to 4 KB and the
  * connection dropped after that, and nothing waits beyond `timeoutMs`. Never throws.
  */
-export async function postWebhook({ url, headers, body, timeoutMs, allowPrivate, resolve, agents }: PostOptions): Promise<PostOutcome> {
+export async function postWebhook({ url, headers, body, timeoutMs, targets, resolve, agents }: PostOptions): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const target = await resolveTarget(url, { allowPrivate, resolve });
-  if (target.kind === "ERROR") return { status: null, headers: null, body: null, error: target.message, durationMs: elapsed() };
+  const target = await resolveTarget(url, { targets, resolve });
+  if (target.kind === "ERROR") return { status: null, headers: null, body: null, error: target.message, permanent: target.permanent, durationMs: elapsed() };
   const secure = target.url.protocol === "https:";
   const payload = Buffer.from(body, "utf8");
 

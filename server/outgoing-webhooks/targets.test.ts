@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, pinnedLookup, refusedAddressReason, resolveTarget, type Resolver } from "./targets";
+import { isLoopbackAddress, pinnedLookup, refusedAddressReason, resolveTarget, webhookUrlProblem, type Resolver } from "./targets";
 
 const fakeResolver =
   (answers: Record<string, string[]>): Resolver =>
@@ -103,7 +103,7 @@ describe("which addresses a webhook may go to", () => {
     fc.assert(
       fc.property(refusedV4, (address) => {
         for (const host of urlHostSpellings(address)) {
-          expect(checkWebhookUrl(`https://${host}/hook`, { allowPrivate: false }).kind, host).toBe("ERROR");
+          expect(webhookUrlProblem(new URL(`https://${host}/hook`).href, "public"), host).toMatch(/^Webhooks cannot be sent to this address/);
         }
       }),
       { numRuns: 200 },
@@ -111,44 +111,67 @@ describe("which addresses a webhook may go to", () => {
   });
 });
 
-describe("the endpoint form's URL check", () => {
-  const refusedIn = (url: string) => {
-    const checked = checkWebhookUrl(url, { allowPrivate: false });
-    return checked.kind === "ERROR" ? checked.fieldErrors.url : null;
-  };
+describe("the endpoint's URL check, when saved and before each attempt", () => {
+  const refusedIn = (url: string) => webhookUrlProblem(url, "public");
 
-  it("asks for https in production and takes http only when private targets are allowed", () => {
-    expect(refusedIn("http://example.com/hook")).toBe("The URL must start with https://.");
-    expect(checkWebhookUrl("http://127.0.0.1:4000/hook", { allowPrivate: true })).toEqual({ kind: "SUCCESS", url: "http://127.0.0.1:4000/hook" });
-    expect(checkWebhookUrl(" https://hooks.example.com/in ", { allowPrivate: false })).toEqual({ kind: "SUCCESS", url: "https://hooks.example.com/in" });
+  it("asks for https in production and takes http only where more than public hosts are allowed", () => {
+    expect(refusedIn("http://example.com/hook")).toBe("Use an https:// address: events are sent only over an encrypted connection.");
+    expect(webhookUrlProblem("http://127.0.0.1:4000/hook", "anywhere")).toBeNull();
+    expect(webhookUrlProblem("http://hooks.example.com/hook", "loopback")).toBeNull();
+    expect(refusedIn("https://hooks.example.com/in")).toBeNull();
   });
 
   it("refuses what is no URL, other schemes, credentials, local names and private literals", () => {
-    expect(refusedIn("example.com/hook")).toMatch(/full URL/);
+    expect(refusedIn("example.com/hook")).toMatch(/full address/);
     expect(refusedIn("ftp://example.com/")).toMatch(/https/);
-    expect(refusedIn("https://user:pw@example.com/")).toMatch(/user name or password/);
+    expect(refusedIn("https://user:pw@example.com/")).toMatch(/user name and password/);
     expect(refusedIn("https://localhost/hook")).toMatch(/local host name/);
     expect(refusedIn("https://printer.local/hook")).toMatch(/local host name/);
     expect(refusedIn("https://metadata.google.internal/")).toMatch(/local host name/);
     expect(refusedIn("https://intranet/")).toMatch(/local host name/);
     expect(refusedIn("https://[::1]/")).toMatch(/this address/);
     expect(refusedIn("https://169.254.169.254/latest/meta-data")).toMatch(/link-local/);
-    expect(refusedIn(`https://example.com/${"a".repeat(2000)}`)).toMatch(/too long/);
+    expect(refusedIn("https://2130706433/")).toMatch(/loopback/);
+    expect(refusedIn("https://0177.0.0.1/")).toMatch(/loopback/);
+    expect(refusedIn("https://[::ffff:127.0.0.1]/")).toMatch(/loopback/);
+    expect(refusedIn("https://10.1.2.3/")).toMatch(/private/);
+    expect(refusedIn(`https://example.com/${"a".repeat(2000)}`)).toMatch(/2000 characters/);
+  });
+
+  it("on a sandbox site on this machine: loopback in every spelling and localhost, over http, but still no private network", () => {
+    for (const url of ["http://127.0.0.1:4000/in", "http://localhost:4000/in", "http://[::1]:4000/in", "http://2130706433/in", "https://[::ffff:127.0.0.1]/in", "http://hooks.localhost/in"]) {
+      expect(webhookUrlProblem(url, "loopback"), url).toBeNull();
+    }
+    for (const url of ["http://169.254.169.254/latest", "http://10.0.0.5/in", "http://[fe80::1]/in", "http://printer.local/in", "http://192.168.1.1/"]) {
+      expect(webhookUrlProblem(url, "loopback"), url).not.toBeNull();
+    }
+  });
+
+  it("knows loopback addresses, and nothing else, as this machine", () => {
+    expect(["127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1", "0:0:0:0:0:0:0:1"].every(isLoopbackAddress)).toBe(true);
+    expect(["10.0.0.1", "::", "::ffff:10.0.0.1", "128.0.0.1", "localhost"].some(isLoopbackAddress)).toBe(false);
   });
 });
 
 describe("the address check before each attempt", () => {
   it("connects to the checked address of a public name", async () => {
-    const target = await resolveTarget("https://hooks.example.com/in", { allowPrivate: false, resolve: fakeResolver({ "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"] }) });
+    const target = await resolveTarget("https://hooks.example.com/in", { targets: "public", resolve: fakeResolver({ "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"] }) });
     expect(target).toMatchObject({ kind: "SUCCESS", address: "93.184.216.34", family: 4 });
   });
 
   it("refuses a name with any private answer, one that does not resolve, and plain http", async () => {
     const resolve = fakeResolver({ "rebind.example.com": ["93.184.216.34", "127.0.0.1"], "inside.example.com": ["::ffff:10.0.0.5"] });
-    expect(await resolveTarget("https://rebind.example.com/", { allowPrivate: false, resolve })).toEqual({ kind: "ERROR", message: "refused address 127.0.0.1 (loopback)" });
-    expect(await resolveTarget("https://inside.example.com/", { allowPrivate: false, resolve })).toEqual({ kind: "ERROR", message: "refused address ::ffff:10.0.0.5 (private (IPv4 inside IPv6))" });
-    expect(await resolveTarget("https://gone.example.com/", { allowPrivate: false, resolve })).toMatchObject({ kind: "ERROR", message: expect.stringMatching(/^DNS lookup failed/) });
-    expect(await resolveTarget("http://hooks.example.com/", { allowPrivate: false, resolve })).toMatchObject({ kind: "ERROR", message: expect.stringMatching(/https/) });
+    expect(await resolveTarget("https://rebind.example.com/", { targets: "public", resolve })).toEqual({ kind: "ERROR", message: "refused address 127.0.0.1 (loopback)", permanent: false });
+    expect(await resolveTarget("https://inside.example.com/", { targets: "public", resolve })).toEqual({ kind: "ERROR", message: "refused address ::ffff:10.0.0.5 (private (IPv4 inside IPv6))", permanent: false });
+    expect(await resolveTarget("https://gone.example.com/", { targets: "public", resolve })).toMatchObject({ kind: "ERROR", message: expect.stringMatching(/^DNS lookup failed/) });
+    expect(await resolveTarget("http://hooks.example.com/", { targets: "public", resolve })).toMatchObject({ kind: "ERROR", message: expect.stringMatching(/https/), permanent: true });
+    expect(await resolveTarget("https://169.254.169.254/", { targets: "public", resolve })).toMatchObject({ kind: "ERROR", permanent: true });
+  });
+
+  it("on a sandbox site on this machine, a name must resolve to public or loopback addresses only", async () => {
+    const resolve = fakeResolver({ localhost: ["127.0.0.1", "::1"], "inside.example.com": ["10.0.0.5"] });
+    expect(await resolveTarget("http://localhost:4000/in", { targets: "loopback", resolve })).toMatchObject({ kind: "SUCCESS", address: "127.0.0.1", family: 4 });
+    expect(await resolveTarget("http://inside.example.com/in", { targets: "loopback", resolve })).toMatchObject({ kind: "ERROR", message: "refused address 10.0.0.5 (private)" });
   });
 
   it("the connection's lookup answers the checked address whatever DNS says later, in both shapes Node asks for", () => {

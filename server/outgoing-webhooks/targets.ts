@@ -1,9 +1,12 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
-import { fieldRefusal, success, type FieldRefusal, type Success } from "#server/errors";
+import type { WebhookTargets } from "#server/config";
+
+/** The longest endpoint address taken. */
+export const WEBHOOK_URL_MAX = 2000;
 
 /**
- * Where a webhook may be sent. Outside development (WEBHOOK_PRIVATE_TARGETS off) an endpoint is
+ * Where a webhook may be sent. In production an endpoint is
  * an https URL whose host resolves only to public addresses: a customer's URL must not make the
  * server talk to its own network (the metadata service, the database, an admin port). The check
  * is made on the addresses DNS answers, and the connection goes to the address that was checked
@@ -93,36 +96,57 @@ function hostOf(url: URL): string {
 }
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal|home\.arpa)\.?$/i;
+const LOOPBACK_NAMES = /(^|\.)localhost\.?$/i;
 
-export type WebhookUrlFieldErrors = { url: string };
+/** 127.0.0.0/8, ::1, and 127.x inside IPv6: this machine itself. */
+export function isLoopbackAddress(address: string): boolean {
+  if (isIPv4(address)) return address.split(".")[0] === "127";
+  if (!isIPv6(address)) return false;
+  const bits = v6Bits(address);
+  if (bits === 1n) return true;
+  return inRange(bits, 128, v6Bits("::ffff:0:0"), 96) && (bits & 0xffffffffn) >> 24n === 127n;
+}
+
+export type { WebhookTargets };
+
+/** Whether an address (as DNS answers or the URL names it) is one this site sends to. */
+function addressProblem(address: string, targets: WebhookTargets): string | null {
+  if (targets === "anywhere") return null;
+  if (targets === "loopback" && isLoopbackAddress(address)) return null;
+  return refusedAddressReason(address);
+}
 
 /**
- * The syntactic check of an endpoint's URL, for the endpoint form (no DNS: the worker checks
- * the resolved addresses before every attempt). With `allowPrivate` false (production): https
- * only, no IP literal in a refused range, no local names (localhost, *.local, *.internal).
+ * The one check of an endpoint's address without looking it up: when it is saved (the form and
+ * the API), and again before each attempt. An absolute URL of at most 2,000 characters, http(s),
+ * no user name or password in it, https unless `targets` allows more, and no host that could
+ * only be this site's own network: an IP literal in a refused range (in any spelling the URL
+ * parser takes: decimal, octal, hex, IPv4 inside IPv6) or a local name (localhost, *.local,
+ * *.internal, a name with no dot). Null when acceptable. Where a name points is checked after
+ * DNS resolution at each delivery (`resolveTarget`): a name can resolve elsewhere later.
  */
-export function checkWebhookUrl(raw: string, { allowPrivate }: { allowPrivate: boolean }): Success<{ url: string }> | FieldRefusal<WebhookUrlFieldErrors> {
-  const refused = (message: string) => fieldRefusal<WebhookUrlFieldErrors>({ url: message });
-  const text = raw.trim();
-  if (text.length > 2000) return refused("The URL is too long (at most 2,000 characters).");
+export function webhookUrlProblem(value: string, targets: WebhookTargets): string | null {
+  if (value === "") return "Enter the address that should receive the events.";
+  if (value.length > WEBHOOK_URL_MAX) return `Use an address of at most ${WEBHOOK_URL_MAX} characters.`;
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(value);
   } catch {
-    return refused("Enter a full URL, like https://example.com/webhooks.");
+    return "Enter a full address, starting with https://.";
   }
-  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return refused("The URL must start with https://.");
-  if (url.username || url.password) return refused("The URL must not contain a user name or password.");
-  if (!allowPrivate) {
-    const host = hostOf(url);
-    if (isIP(host)) {
-      const why = refusedAddressReason(host);
-      if (why) return refused(`Webhooks cannot be sent to this address (${why}).`);
-    } else if (LOCAL_NAMES.test(host) || !host.includes(".")) {
-      return refused("Webhooks cannot be sent to a local host name; use a public one.");
-    }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "Enter a web address, starting with https://.";
+  if (url.protocol === "http:" && targets === "public") return "Use an https:// address: events are sent only over an encrypted connection.";
+  if (url.username || url.password) return "Leave the user name and password out of the address; check the signature instead.";
+  if (url.hostname === "") return "Enter a full address, with a host name.";
+  if (targets === "anywhere") return null;
+  const host = hostOf(url);
+  if (isIP(host)) {
+    const why = addressProblem(host, targets);
+    return why ? `Webhooks cannot be sent to this address (${why}); use a public one.` : null;
   }
-  return success({ url: url.toString() });
+  if (targets === "loopback" && LOOPBACK_NAMES.test(host)) return null;
+  if (LOCAL_NAMES.test(host) || !host.includes(".")) return "Webhooks cannot be sent to a local host name; use a public one.";
+  return null;
 }
 
 /** Every address a name resolves to (the system resolver, as connections use it). Tests pass their own. */
@@ -130,19 +154,20 @@ export type Resolver = (hostname: string) => Promise<readonly { address: string;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-export type Target = { kind: "SUCCESS"; url: URL; address: string | null; family: 4 | 6 | null } | { kind: "ERROR"; message: string };
+/** `permanent`: the address itself is refused, so trying again later cannot succeed. */
+export type Target = { kind: "SUCCESS"; url: URL; address: string | null; family: 4 | 6 | null } | { kind: "ERROR"; message: string; permanent: boolean };
 
 /**
- * Where one attempt connects. With `allowPrivate`, anywhere (the system resolves as usual:
- * `address` null). Otherwise the URL must be https and EVERY address of its host public (one
- * private answer among public ones is refused too: which one a client picks is not ours to
- * guess); the first is the one to connect to.
+ * Where one attempt connects. With `anywhere`, anywhere (the system resolves as usual:
+ * `address` null). Otherwise the URL must pass `webhookUrlProblem` and EVERY address of its host
+ * be one `targets` allows (one private answer among public ones is refused too: which one a
+ * client picks is not ours to guess); the first is the one to connect to.
  */
-export async function resolveTarget(rawUrl: string, { allowPrivate, resolve = systemResolver }: { allowPrivate: boolean; resolve?: Resolver }): Promise<Target> {
-  const checked = checkWebhookUrl(rawUrl, { allowPrivate });
-  if (checked.kind === "ERROR") return { kind: "ERROR", message: `refused URL: ${checked.fieldErrors.url}` };
-  const url = new URL(checked.url);
-  if (allowPrivate) return { kind: "SUCCESS", url, address: null, family: null };
+export async function resolveTarget(rawUrl: string, { targets, resolve = systemResolver }: { targets: WebhookTargets; resolve?: Resolver }): Promise<Target> {
+  const problem = webhookUrlProblem(rawUrl.trim(), targets);
+  if (problem) return { kind: "ERROR", message: `refused URL: ${problem}`, permanent: true };
+  const url = new URL(rawUrl.trim());
+  if (targets === "anywhere") return { kind: "SUCCESS", url, address: null, family: null };
   const host = hostOf(url);
   let addresses: readonly { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
@@ -150,13 +175,14 @@ export async function resolveTarget(rawUrl: string, { allowPrivate, resolve = sy
     try {
       addresses = await resolve(host);
     } catch (error) {
-      return { kind: "ERROR", message: `DNS lookup failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { kind: "ERROR", message: `DNS lookup failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false };
     }
   }
-  if (addresses.length === 0) return { kind: "ERROR", message: "DNS lookup found no address" };
+  if (addresses.length === 0) return { kind: "ERROR", message: "DNS lookup found no address", permanent: false };
   for (const { address } of addresses) {
-    const why = refusedAddressReason(address);
-    if (why) return { kind: "ERROR", message: `refused address ${address} (${why})` };
+    const why = addressProblem(address, targets);
+    // A name may point elsewhere later: refused now, tried again on the retry schedule.
+    if (why) return { kind: "ERROR", message: `refused address ${address} (${why})`, permanent: false };
   }
   const first = addresses[0]!;
   return { kind: "SUCCESS", url, address: first.address, family: isIPv4(first.address) ? 4 : 6 };

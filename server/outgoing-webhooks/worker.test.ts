@@ -46,7 +46,7 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
       db: db(),
       sessionSecret: SESSION_SECRET,
       logger,
-      allowPrivate: true,
+      targets: "anywhere",
       mail: { mailer: createMailer({ db: db(), from: "Sponsorgrid <no-reply@sponsorgrid.example>", logger }), site },
       concurrency: 3,
       pollMs: 20,
@@ -245,11 +245,20 @@ describe.each(ENGINES)("the outgoing webhook worker on %s", (engine) => {
     const { uid, endpointId } = await account({ url: "https://hooks.rebind.example/in" });
     await queue(uid);
     const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
-    await worker({ allowPrivate: false, resolve, retryScheduleMs: [60_000] }).deliverDue();
+    await worker({ targets: "public", resolve, retryScheduleMs: [60_000] }).deliverDue();
     expect(receiver.receipts).toHaveLength(0);
     const [delivery] = await deliveriesOf(endpointId);
     const [attempt] = await db().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
     expect(attempt).toMatchObject({ responseStatus: null, error: "refused address 127.0.0.1 (loopback)" });
+  });
+
+  it("an address refused as written fails at once, with no retry: it would be refused every time", async () => {
+    const { uid, endpointId } = await account({ url: "https://169.254.169.254/latest/meta-data" });
+    await queue(uid);
+    await worker({ targets: "public", retryScheduleMs: [1, 1, 1] }).deliverDue();
+    expect(receiver.receipts).toHaveLength(0);
+    const [delivery] = await deliveriesOf(endpointId);
+    expect(delivery).toMatchObject({ status: "failed", attempts: 1 });
   });
 
   it("disables an endpoint that failed long enough, mails its owner in the same transaction, and holds its deliveries until it is enabled again", async () => {

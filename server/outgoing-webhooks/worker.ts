@@ -8,7 +8,7 @@ import { createAgents, postWebhook, type PostOutcome } from "./post";
 import { recordAttempt } from "./record";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
 import { signedHeaders, UNREADABLE_SECRET_ERROR, unsignedHeaders } from "./signing";
-import type { Resolver } from "./targets";
+import type { Resolver, WebhookTargets } from "./targets";
 
 /** delivered: a 2xx; retry: failed, tried again later; failed: failed for the last time. */
 export type AttemptOutcome = "delivered" | "retry" | "failed";
@@ -18,8 +18,8 @@ export type WebhookWorkerOptions = {
   /** Opens the endpoints' sealed signing secrets. */
   sessionSecret: string;
   logger: Logger;
-  /** WEBHOOK_PRIVATE_TARGETS: http and loopback/private addresses allowed (development, tests). */
-  allowPrivate: boolean;
+  /** Where deliveries may go (WEBHOOK_PRIVATE_TARGETS, targets.ts). */
+  targets: WebhookTargets;
   /** The "endpoint disabled" mail: the outbox (used inside the disabling transaction) and the site's facts. */
   mail: { mailer: Pick<Mailer, "sendWithin">; site: EmailSite & { publicOrigin: string } };
   /** Told of every attempt's outcome and time (the metrics, server/metrics/instrument.ts). */
@@ -68,7 +68,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     db,
     sessionSecret,
     logger,
-    allowPrivate,
+    targets,
     mail,
     onAttempt,
     concurrency = 8,
@@ -91,9 +91,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const headers = signed ?? unsignedHeaders(delivery.eventId, at);
     // Unsigned, it is not sent: the attempt fails like any other, so the owner sees why in the
     // log, retries wait, and the endpoint is turned off with a mail if it goes on.
-    const outcome = signed ? await postWebhook({ url: endpoint.url, headers, body, timeoutMs, allowPrivate, resolve, agents }) : notSignable();
+    const outcome = signed ? await postWebhook({ url: endpoint.url, headers, body, timeoutMs, targets, resolve, agents }) : notSignable();
     const delivered = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const retryInMs = delivered ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
+    // An address that is refused as written will be refused at every retry: it fails at once.
+    const retryInMs = delivered || outcome.permanent ? null : retryDelayAfter(delivery.attempts, retryScheduleMs);
     const result = delivered ? "delivered" : retryInMs === null ? "failed" : "retry";
     await recordAttempt({ db, logger, mail, disableAfter, finishedAt: now() }, { delivery, endpoint, headers, body, at, outcome, result, retryInMs });
     onAttempt?.(result, outcome.durationMs / 1000);

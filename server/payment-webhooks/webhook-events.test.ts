@@ -20,7 +20,7 @@ describe.each(ENGINES)("payment.* webhook events on %s", (engine) => {
   let s: SeededSession;
   const deliver = (event: PaymentEvent) => receivePaymentEvent(db(), event, webhookDeps(db(), sandbox.provider));
   const subscribe = async (events: string[]) => {
-    const made = await createWebhookEndpoint(db(), { uid: payee.uid, sessionSecret: TEST_SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/in", description: "", events });
+    const made = await createWebhookEndpoint(db(), { uid: payee.uid, sessionSecret: TEST_SESSION_SECRET, targets: "public" }, { url: "https://hooks.example.com/in", description: "", events });
     if (made.kind !== "SUCCESS") throw new Error(made.message);
     return made.endpoint.id;
   };

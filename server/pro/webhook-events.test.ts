@@ -29,7 +29,7 @@ describe.each(ENGINES)("pro.started / pro.ended webhook events on %s", (engine) 
     lifetimePurchase: null,
   });
   const subscribe = async (uid: string, events: string[]) => {
-    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: TEST_SESSION_SECRET, allowPrivateTargets: false }, { url: "https://hooks.example.com/in", description: "", events });
+    const made = await createWebhookEndpoint(db(), { uid, sessionSecret: TEST_SESSION_SECRET, targets: "public" }, { url: "https://hooks.example.com/in", description: "", events });
     if (made.kind !== "SUCCESS") throw new Error(made.message);
     return made.endpoint.id;
   };

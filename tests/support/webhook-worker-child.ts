@@ -15,7 +15,7 @@ const worker = createWebhookWorker({
   db: database.db,
   sessionSecret,
   logger,
-  allowPrivate: true,
+  targets: "anywhere",
   mail: { mailer: createMailer({ db: database.db, from: "child@sponsorgrid.example", logger }), site: { appName: "Sponsorgrid", supportEmail: "s@sponsorgrid.example", publicOrigin: "http://localhost" } },
   ...(JSON.parse(options) as Partial<WebhookWorkerOptions>),
 });

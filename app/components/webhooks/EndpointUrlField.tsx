@@ -1,8 +1,15 @@
+import type { WebhookTargets } from "#server/config";
 import { TextField } from "#page-kit/forms";
 
+const WHERE: Record<WebhookTargets, string> = {
+  public: "An https:// address that the internet can reach.",
+  loopback: "An https:// address that the internet can reach, or one on this machine to try events out (http://localhost:4000/webhooks, say).",
+  anywhere: "This server also allows http:// and private addresses (for development).",
+};
+
 /** The endpoint's address, as the add form and the settings form both ask for it. */
-export function EndpointUrlField({ defaultValue, error, httpAllowed, maxLength, adding }: { defaultValue?: string; error?: string; httpAllowed: boolean; maxLength: number; adding: boolean }) {
-  const where = httpAllowed ? "This server also allows http:// and private addresses (for development)." : "An https:// address that the internet can reach.";
+export function EndpointUrlField({ defaultValue, error, targets, maxLength, adding }: { defaultValue?: string; error?: string; targets: WebhookTargets; maxLength: number; adding: boolean }) {
+  const where = WHERE[targets];
   return (
     <TextField
       label="Endpoint address"

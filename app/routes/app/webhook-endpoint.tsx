@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [found, log] = await Promise.all([getWebhookEndpoint(context.db, owned), listWebhookDeliveries(context.db, { ...owned, cursor })]);
   if (found.kind === "ERROR") refuseWith(found);
   if (log.kind === "ERROR") refuseWith(log);
-  return { endpoint: found.endpoint, deliveries: log.deliveries, nextCursor: log.nextCursor, httpAllowed: context.config.WEBHOOK_PRIVATE_TARGETS, olderPage: cursor !== null };
+  return { endpoint: found.endpoint, deliveries: log.deliveries, nextCursor: log.nextCursor, targets: context.config.WEBHOOK_TARGETS, olderPage: cursor !== null };
 }
 
 type ActionResult = {
@@ -58,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   switch (intent) {
     case "save": {
       const values = { url: formText(form, "url"), description: formText(form, "description"), events: form.getAll("events").map(String) };
-      const result = await updateWebhookEndpoint(context.db, { ...owned, allowPrivateTargets: context.config.WEBHOOK_PRIVATE_TARGETS }, values);
+      const result = await updateWebhookEndpoint(context.db, { ...owned, targets: context.config.WEBHOOK_TARGETS }, values);
       if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { intent, values, ...("fieldErrors" in result ? { fieldErrors: result.fieldErrors } : { error: result.message }) });
       return done("Endpoint saved.");
     }
@@ -125,7 +125,7 @@ function IntentButton({ intent, label, busyLabel, danger = false, primary = fals
 }
 
 export default function WebhookEndpoint({ loaderData, actionData }: Route.ComponentProps) {
-  const { endpoint, deliveries, nextCursor, httpAllowed, olderPage } = loaderData;
+  const { endpoint, deliveries, nextCursor, targets, olderPage } = loaderData;
   const saving = useNavigation().formData?.get("intent") === "save";
   const values = actionData?.intent === "save" ? actionData.values : undefined;
   const here = webhookPath(endpoint.id);
@@ -188,7 +188,7 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
 
       <Section title="Settings" id="settings">
         <Form method="post" noValidate className="space-y-5" key={endpoint.updatedAt.toString()}>
-          <EndpointUrlField adding={false} defaultValue={values?.url ?? endpoint.url} error={actionData?.fieldErrors?.url} httpAllowed={httpAllowed} maxLength={WEBHOOK_URL_MAX} />
+          <EndpointUrlField adding={false} defaultValue={values?.url ?? endpoint.url} error={actionData?.fieldErrors?.url} targets={targets} maxLength={WEBHOOK_URL_MAX} />
           <TextField
             label="Description (optional)"
             name="description"

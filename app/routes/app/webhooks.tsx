@@ -17,7 +17,7 @@ import type { Route } from "./+types/webhooks";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const endpoints = await listWebhookEndpoints(context.db, user.id);
-  return { endpoints, httpAllowed: context.config.WEBHOOK_PRIVATE_TARGETS };
+  return { endpoints, targets: context.config.WEBHOOK_TARGETS };
 }
 
 type ActionResult = {
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answerRefusal<ActionResult>(unknown, { error: unknown.message });
   }
   const values = { url: formText(form, "url"), description: formText(form, "description"), events: form.getAll("events").map(String) };
-  const result = await createWebhookEndpoint(context.db, { uid: user.id, sessionSecret: context.sessionSecret, allowPrivateTargets: context.config.WEBHOOK_PRIVATE_TARGETS }, values);
+  const result = await createWebhookEndpoint(context.db, { uid: user.id, sessionSecret: context.sessionSecret, targets: context.config.WEBHOOK_TARGETS }, values);
   if (result.kind === "ERROR") {
     return answerRefusal<ActionResult>(result, { values, ...("fieldErrors" in result ? { fieldErrors: result.fieldErrors } : { error: result.message }) });
   }
@@ -56,7 +56,7 @@ function StatusLine({ endpoint }: { endpoint: Route.ComponentProps["loaderData"]
 }
 
 export default function Webhooks({ loaderData, actionData }: Route.ComponentProps) {
-  const { endpoints, httpAllowed } = loaderData;
+  const { endpoints, targets } = loaderData;
   const creating = useNavigation().formData?.get("intent") === "create";
   const created = actionData?.created;
   const full = endpoints.length >= MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT;
@@ -127,7 +127,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           </p>
         ) : (
           <Form method="post" noValidate className="mt-4 space-y-5" key={created?.endpointId ?? "new"}>
-            <EndpointUrlField adding defaultValue={values?.url} error={actionData?.fieldErrors?.url} httpAllowed={httpAllowed} maxLength={WEBHOOK_URL_MAX} />
+            <EndpointUrlField adding defaultValue={values?.url} error={actionData?.fieldErrors?.url} targets={targets} maxLength={WEBHOOK_URL_MAX} />
             <TextField
               label="Description (optional)"
               name="description"

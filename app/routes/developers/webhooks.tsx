@@ -167,6 +167,26 @@ export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
+      <section aria-labelledby="local" className="mt-10">
+        <h2 id="local" className="text-2xl font-bold">Trying it on your own machine</h2>
+        <p className="mt-3">
+          A copy of Sponsorgrid running on your own computer with test payments (<code>npm start</code>, on <code>localhost</code>) sends webhooks to
+          your machine too, over plain <code>http://</code>, so you can see a signed delivery arrive in five minutes:
+        </p>
+        <ol className="mt-3 list-decimal space-y-2 pl-6">
+          <li>Start the receiver above on your machine, say on port 4000 (<code>app.listen(4000)</code>).</li>
+          <li>
+            In My Account → Webhooks, add <code>http://localhost:4000/sponsorgrid-webhooks</code> and copy the secret it shows into{" "}
+            <code>SPONSORGRID_WEBHOOK_SECRET</code>.
+          </li>
+          <li>On the endpoint's page, press Send test event: the delivery log shows your receiver's 200.</li>
+        </ol>
+        <p className="mt-3">
+          Only this machine is allowed that way, never other private addresses, and a site that others can reach sends to public HTTPS addresses
+          only.
+        </p>
+      </section>
+
       <section aria-labelledby="retries" className="mt-10">
         <h2 id="retries" className="text-2xl font-bold">Retries and failures</h2>
         <ul className="mt-3 list-disc space-y-2 pl-6">
@@ -179,7 +199,11 @@ export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
             When deliveries to an endpoint keep failing, we disable it and send you a mail. Turn it back on in My Account once it works again.
           </li>
           <li>Each endpoint has a delivery log with every attempt's request and answer, and any delivery can be sent again from there.</li>
-          <li>Endpoints must use HTTPS and a public address: private, loopback and link-local addresses are refused.</li>
+          <li>
+            Endpoints must use HTTPS and a public address: private, loopback, link-local and cloud metadata addresses are refused when you save
+            the endpoint, however they are written. If a name later points at such an address, that attempt fails and is tried again on the
+            schedule above.
+          </li>
         </ul>
       </section>
     </div>

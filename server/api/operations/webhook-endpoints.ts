@@ -114,8 +114,6 @@ function toPublicDelivery(delivery: WebhookDeliveryView) {
   };
 }
 
-const allowPrivateTargets = (deps: ApiDeps) => deps.config.WEBHOOK_PRIVATE_TARGETS === true;
-
 /** The endpoint with the changes sent: address, description and events checked as the form checks them, then on or off. */
 async function changeEndpoint(deps: ApiDeps, uid: string, endpointId: string, changes: z.output<typeof endpointChangesSchema>): Promise<Result<{ endpoint: WebhookEndpointView }>> {
   const found = await getWebhookEndpoint(deps.db, { uid, endpointId });
@@ -123,7 +121,7 @@ async function changeEndpoint(deps: ApiDeps, uid: string, endpointId: string, ch
   let endpoint = found.endpoint;
   if (changes.url !== undefined || changes.description !== undefined || changes.events !== undefined) {
     const input = { url: changes.url ?? endpoint.url, description: changes.description ?? endpoint.description, events: changes.events ?? endpoint.events };
-    const updated = await updateWebhookEndpoint(deps.db, { uid, endpointId, allowPrivateTargets: allowPrivateTargets(deps) }, input);
+    const updated = await updateWebhookEndpoint(deps.db, { uid, endpointId, targets: deps.config.WEBHOOK_TARGETS }, input);
     if (updated.kind === "ERROR") return updated;
     endpoint = updated.endpoint;
   }
@@ -166,7 +164,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     async handle({ caller, body, deps }) {
       const made = await createWebhookEndpoint(
         deps.db,
-        { uid: caller.uid, sessionSecret: deps.sessionSecret, allowPrivateTargets: allowPrivateTargets(deps) },
+        { uid: caller.uid, sessionSecret: deps.sessionSecret, targets: deps.config.WEBHOOK_TARGETS },
         { url: body.url, description: body.description ?? "", events: body.events },
       );
       if (made.kind === "ERROR") return made;

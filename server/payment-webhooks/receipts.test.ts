@@ -16,10 +16,10 @@ describe.each(ENGINES)("sponsor receipts on %s", (engine) => {
   const ATTACKER_TEXT = "Buy cheap watches at https://spam.example now";
 
   /** A paid session whose sponsor email, message and sponsor are as given. */
-  const paid = async (set: Partial<typeof sponsorSessions.$inferInsert>) => {
+  const paid = async (set: Partial<typeof sponsorSessions.$inferInsert>, atCheckout: { email?: string } = {}) => {
     const seeded = await seedSession(db(), payee);
     await db().update(sponsorSessions).set(set).where(eq(sponsorSessions.id, seeded.sessionId));
-    const s = await payAtSandbox(db(), sandbox.provider, payee, seeded);
+    const s = await payAtSandbox(db(), sandbox.provider, payee, seeded, atCheckout);
     expect(await receivePaymentEvent(db(), events.checkout("checkout.completed", s), webhookDeps(db(), sandbox.provider))).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     return s;
   };
@@ -40,6 +40,24 @@ describe.each(ENGINES)("sponsor receipts on %s", (engine) => {
       expect(body).not.toContain("spam.example");
       expect(body).not.toContain("Your message");
     }
+  });
+
+  it("goes to the address given at the checkout, not the one typed on our form; the message only when that is the sponsor's own verified address", async () => {
+    const uid = `fan_${engine}_${Date.now()}`;
+    const email = `${uid}@mail.example`;
+    await db().insert(user).values({ id: uid, name: "Fan", email, emailVerified: true });
+    const typed = `victim_${uid}@mail.example`;
+    await paid({ sponsorEmail: typed, message: ATTACKER_TEXT }, { email: `payer_${uid}@mail.example` });
+    expect(await receiptsTo(typed)).toEqual([]);
+    const [mail] = await receiptsTo(`payer_${uid}@mail.example`);
+    expect(mail!.text).not.toContain("spam.example");
+
+    // The sponsor's own verified address typed, another given at the checkout: no words repeated.
+    await paid({ sponsorEmail: email, message: ATTACKER_TEXT, sponsorUid: uid }, { email: typed });
+    expect((await receiptsTo(typed))[0]!.text).not.toContain("spam.example");
+    // Typed a stranger's, but confirmed their own at the checkout: their words come back to them.
+    await paid({ sponsorEmail: typed, message: "For the next episode", sponsorUid: uid }, { email });
+    expect((await receiptsTo(email))[0]!.text).toContain("Your message: “For the next episode”");
   });
 
   it("the signed-in sponsor's own verified address gets their message back", async () => {

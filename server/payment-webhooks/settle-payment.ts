@@ -22,7 +22,7 @@ export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDep
   if (event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
   const details = await deps.provider.paymentDetails(event.paymentIntentId);
   const session = await findSessionOfCheckout(db, event);
-  return { details, mails: session ? await composePaymentMails(db, session, details.gross, details.currency, deps) : [] };
+  return { details, mails: session ? await composePaymentMails(db, session, { gross: details.gross, currency: details.currency, receiptTo: event.customerEmail }, deps) : [] };
 }
 
 /**

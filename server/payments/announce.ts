@@ -20,8 +20,20 @@ const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
  * ~10 ms a mail, too long to hold the session's row lock for); the handler
  * stores it with the transaction only if it records the payment. The owner's
  * mail is the "Payment received" notification's own, by their preference (ADR 0025).
+ *
+ * The receipt goes to `receiptTo`, the address the payer gave the provider's checkout, not the one
+ * typed into our form (which only asks for a receipt, and fills the checkout's field): the provider's page is where a payer confirms it. It repeats the payer's
+ * message only when that address is the signed-in sponsor's own verified one, so a receipt is no
+ * channel for words to a stranger's mailbox.
  */
-export async function composePaymentMails(db: Db, session: LockedSession, gross: number, currency: string, deps: WebhookDeps): Promise<MailMessage[]> {
+export async function composePaymentMails(
+  db: Db,
+  session: LockedSession,
+  { gross, currency, receiptTo }: { gross: number; currency: string; receiptTo: string | null },
+  deps: WebhookDeps,
+): Promise<MailMessage[]> {
+  // No address typed on our form: the payer asked for no receipt (SPEC §5 makes it optional).
+  if (!session.sponsorEmail || !receiptTo) return [];
   const amount = formatMoney(gross, currency);
   const [owner] = session.posterUid ? await db.select({ name: user.name }).from(user).where(eq(user.id, session.posterUid)) : [];
   const [page] = session.bioPageId
@@ -29,22 +41,18 @@ export async function composePaymentMails(db: Db, session: LockedSession, gross:
     : [];
   const payeeName = page?.name ?? owner?.name ?? deps.site.appName;
   const site = { appName: deps.site.appName, supportEmail: deps.site.supportEmail };
-  const mails: MailMessage[] = [];
-  if (session.sponsorEmail) {
-    const url = page ? `${deps.site.bioOrigin}/${page.ending}` : deps.site.publicOrigin;
-    const message = (await isSponsorsVerifiedEmail(db, session)) ? session.message : null;
-    mails.push(await sponsorReceiptEmail({ site, amount, payeeName, reference: session.id, paidAt: new Date(), message, url, to: session.sponsorEmail }));
-  }
-  return mails;
+  const url = page ? `${deps.site.bioOrigin}/${page.ending}` : deps.site.publicOrigin;
+  const message = (await isSponsorsVerifiedEmail(db, session.sponsorUid, receiptTo)) ? session.message : null;
+  return [await sponsorReceiptEmail({ site, amount, payeeName, reference: session.id, paidAt: new Date(), message, url, to: receiptTo })];
 }
 
-/** Whether the receipt goes to the signed-in sponsor's own verified address (else it repeats none of their words). */
-async function isSponsorsVerifiedEmail(db: Db, session: LockedSession): Promise<boolean> {
-  if (!session.sponsorUid || !session.sponsorEmail) return false;
+/** Whether `email` is the signed-in sponsor's own verified address. */
+async function isSponsorsVerifiedEmail(db: Db, sponsorUid: string | null, email: string): Promise<boolean> {
+  if (!sponsorUid) return false;
   const [row] = await db
     .select({ id: user.id })
     .from(user)
-    .where(and(eq(user.id, session.sponsorUid), eq(user.emailVerified, true), sql`lower(${user.email}) = lower(${session.sponsorEmail})`));
+    .where(and(eq(user.id, sponsorUid), eq(user.emailVerified, true), sql`lower(${user.email}) = lower(${email})`));
   return row !== undefined;
 }
 

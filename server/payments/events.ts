@@ -24,6 +24,9 @@ const checkoutEvent = <T extends string>(type: T) =>
     sessionId: z.string().min(1).nullable(),
     paymentIntentId: z.string().min(1).nullable(),
     paymentStatus: z.enum(["paid", "unpaid", "no_payment_required"]),
+    // The address the payer gave the provider's checkout (Stripe's customer_details.email): where
+    // the receipt goes. Null when the provider has none; absent in events queued before it was sent.
+    customerEmail: z.string().max(320).nullable().default(null),
     ...money,
   });
 

@@ -73,7 +73,8 @@ export async function seedOption(db: Db, payee: Payee, minContributionCents: num
 
 const eqId = (id: string) => eq(bioPages.id, id);
 
-export type SeededSession = { sessionId: string; checkoutId: string; paymentIntentId: string; amount: number; platformFee: number };
+/** `customerEmail`: the address the payer gave the provider's checkout (where the receipt goes), once paid. */
+export type SeededSession = { sessionId: string; checkoutId: string; paymentIntentId: string; amount: number; platformFee: number; customerEmail?: string | null };
 
 /** A pending tip to `payee`, as buildSponsorSession leaves it once the provider's checkout exists. */
 export async function seedSession(db: Db, payee: Payee, { amount = 2500, platformFee = 0 }: { amount?: number; platformFee?: number } = {}): Promise<SeededSession> {
@@ -103,7 +104,11 @@ export const PAYING_CARD = { number: "4242 4242 4242 4242", expiry: "12/34", cvc
  * made and paid with the test card. The session then names the sandbox's
  * checkout and payment, so the handlers read the payment's details from it.
  */
-export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Payee, s: SeededSession): Promise<SeededSession> {
+export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Payee, s: SeededSession, { email }: { email?: string } = {}): Promise<SeededSession> {
+  // As the real checkout does: the address typed on our form fills the checkout's, and a payer who
+  // keeps it pays with it (`email` is one who typed another there).
+  const [row] = await db.select({ sponsorEmail: sponsorSessions.sponsorEmail }).from(sponsorSessions).where(eq(sponsorSessions.id, s.sessionId));
+  const customerEmail = email ?? row?.sponsorEmail ?? "fan@sponsor.example";
   const { checkoutId } = await sandbox.createSponsorCheckout({
     idempotencyKey: `checkout_${s.sessionId}`,
     sessionId: s.sessionId,
@@ -112,14 +117,14 @@ export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Paye
     currency: "usd",
     applicationFeeAmount: s.platformFee,
     productName: `Tip for Page of ${payee.uid}`,
-    sponsorEmail: null,
+    sponsorEmail: row?.sponsorEmail ?? null,
     successUrl: `http://app.test/app/payments/success?session=${s.sessionId}`,
     cancelUrl: `http://app.test/app/payments/cancelled?session=${s.sessionId}`,
   });
   await db.update(sponsorSessions).set({ providerCheckoutId: checkoutId }).where(eq(sponsorSessions.id, s.sessionId));
-  const paid = await payCheckout(db, checkoutId, { email: "fan@sponsor.example", ...PAYING_CARD }, sandbox.now());
+  const paid = await payCheckout(db, checkoutId, { email: customerEmail, ...PAYING_CARD }, sandbox.now());
   if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(`the sandbox did not take the test payment: ${paid.kind === "SUCCESS" ? paid.outcome : paid.message}`);
-  return { ...s, checkoutId, paymentIntentId: paid.paymentIntentId };
+  return { ...s, checkoutId, paymentIntentId: paid.paymentIntentId, customerEmail };
 }
 
 const base = () => ({ provider: "sandbox" as const, eventId: `evt_${rand()}`, occurredAt: new Date() });
@@ -131,7 +136,7 @@ export const events = {
     s: SeededSession,
     paymentStatus: "paid" | "unpaid" = "paid",
   ): PaymentEventOf<T> {
-    return { ...base(), type, checkoutId: s.checkoutId, sessionId: s.sessionId, paymentIntentId: type === "checkout.expired" ? null : s.paymentIntentId, paymentStatus, amount: s.amount, currency: "usd" } as PaymentEventOf<T>;
+    return { ...base(), type, checkoutId: s.checkoutId, sessionId: s.sessionId, paymentIntentId: type === "checkout.expired" ? null : s.paymentIntentId, paymentStatus, customerEmail: s.customerEmail ?? null, amount: s.amount, currency: "usd" } as PaymentEventOf<T>;
   },
   chargeRefunded(s: SeededSession): PaymentEvent {
     return { ...base(), type: "charge.refunded", paymentIntentId: s.paymentIntentId, chargeId: `ch_${s.paymentIntentId}`, amountRefunded: s.amount, currency: "usd" };

@@ -98,6 +98,7 @@ export async function expireLockedCheckout(tx: DbOrTx, checkout: SandboxCheckout
       checkoutId: checkout.id,
       sessionId: checkout.sessionId,
       paymentIntentId: null,
+      customerEmail: null,
       paymentStatus: "unpaid",
       amount: checkout.amount,
       currency: checkout.currency,

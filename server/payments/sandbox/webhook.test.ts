@@ -34,7 +34,10 @@ describe("sandbox parseWebhook", () => {
 
   it("returns our event for a good signature", () => {
     const body = raw(event);
-    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ kind: "SUCCESS", event: { ...event, occurredAt: NOW } });
+    // An event queued before checkout events carried the payer's address reads as having none.
+    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ kind: "SUCCESS", event: { ...event, customerEmail: null, occurredAt: NOW } });
+    const withEmail = raw({ ...event, customerEmail: "fan@mail.example" });
+    expect(sandbox.parseWebhook(withEmail, signatureHeader(key, withEmail, t))).toMatchObject({ kind: "SUCCESS", event: { customerEmail: "fan@mail.example" } });
   });
 
   it("accepts a header with several signatures when one matches (key rotation)", () => {

@@ -58,6 +58,7 @@ function checkoutEvent(type: (typeof CHECKOUT_EVENT_TYPES)[keyof typeof CHECKOUT
     sessionId: session.metadata?.session_id ?? session.client_reference_id ?? null,
     paymentIntentId: idOf(session.payment_intent),
     paymentStatus: session.payment_status,
+    customerEmail: session.customer_details?.email ?? null,
     amount: session.amount_total ?? 0,
     currency: session.currency,
   };

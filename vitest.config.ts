@@ -46,6 +46,11 @@ export default defineConfig({
           name: "database",
           include: databaseFiles(),
           pool: "forks",
+          // Each worker process runs its files one after another with their modules loaded once:
+          // every file used to pay a fresh process, the imports (~280 s of a run) and PGlite's
+          // WASM compile again. Files share no state but what they open themselves: each gets its
+          // own database (tests/support/databases.ts).
+          isolate: false,
           // The migrated snapshots every test database is copied from, made once per run.
           globalSetup: ["tests/support/vitest-global-setup.ts"],
         },

@@ -22,7 +22,7 @@ import { receivePaymentEvent } from "./intake";
  */
 // 1,000 sequences per engine in `npm run test:deep` (about 70 s on PGlite and 90 s on PostgreSQL on an
 // idle machine), a quick 150 with a new seed each run in `npm test` (tests/support/property-runs.ts).
-const RUNS = propertyRuns({ quick: 150, deep: 1000 });
+const RUNS = propertyRuns({ quick: 50, deep: 1000 });
 
 const STORIES = ["paid", "asyncPaid", "asyncFailed", "expired", "refunded", "disputed", "refundFailed", "clickedRefund"] as const;
 type Story = (typeof STORIES)[number];

@@ -25,7 +25,7 @@ import { reconcile } from "./run";
  */
 // 1,000 sequences per engine in `npm run test:deep` (about 4 min per 1,000 on an idle machine), a
 // quick 60 with a new seed each run in `npm test` (tests/support/property-runs.ts).
-const RUNS = propertyRuns({ quick: 60, deep: 1000 });
+const RUNS = propertyRuns({ quick: 25, deep: 1000 });
 const ACTOR = { kind: "command-line" } as const;
 const STORIES = ["paid", "refunded", "disputed", "unpaid"] as const;
 type Story = (typeof STORIES)[number];

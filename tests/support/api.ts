@@ -24,7 +24,7 @@ import { silentLogger, TEST_SESSION_SECRET } from "./payments";
 import type { TestDb } from "./databases";
 import { TEST_ORIGIN } from "./test-sandbox";
 
-export const TEST_API_CONFIG = { PUBLIC_ORIGIN: TEST_ORIGIN, NODE_ENV: "test" } as unknown as Config;
+export const TEST_API_CONFIG = { PUBLIC_ORIGIN: TEST_ORIGIN, NODE_ENV: "test", WEBHOOK_TARGETS: "public" } as unknown as Config;
 
 type Document = ReturnType<typeof openApiDocument>;
 

@@ -97,6 +97,9 @@ export type TemplateOptions = { linguisticCollation?: boolean };
 /** The `create database` clause for `linguisticCollation`. */
 export const LINGUISTIC_COLLATION = "locale_provider icu icu_locale 'en-US-u-ka-shifted' template template0";
 
+const TEMPLATE_NOTE = "Sponsorgrid test template, made ";
+const STALE_TEMPLATE_MS = 24 * 60 * 60 * 1000;
+
 /** The name of the migrated template database for these options on the server of `adminUrl`. */
 export function templateName(options: TemplateOptions = {}): string {
   return `sg_template_${snapshotKey()}${options.linguisticCollation ? "_icu" : ""}`;
@@ -104,8 +107,8 @@ export function templateName(options: TemplateOptions = {}): string {
 
 /**
  * The migrated template database, made now if the server has none for this key: built under a
- * name of its own, then renamed, so a run that finds the name finds it whole. Older templates
- * (another key) are dropped when nobody is copying them.
+ * name of its own, then renamed, so a run that finds the name finds it whole. Templates of
+ * another key made more than a day ago are dropped.
  */
 export async function ensurePostgresTemplate(adminUrl: string, options: TemplateOptions = {}): Promise<string> {
   const name = templateName(options);
@@ -133,11 +136,17 @@ export async function ensurePostgresTemplate(adminUrl: string, options: Template
       return;
     }
     await client.query(`alter database ${building} rename to ${name}`);
-    const stale = await client.query<{ datname: string }>(
-      "select datname from pg_database where datname like 'sg\\_template\\_%' and datname not like $1",
+    await client.query(`comment on database ${name} is '${TEMPLATE_NOTE}${new Date().toISOString()}'`);
+    // Another checkout's run may be copying an older template right now (two runs share a machine,
+    // and a server): only those made more than a day ago go.
+    const stale = await client.query<{ datname: string; note: string | null }>(
+      "select datname, shobj_description(oid, 'pg_database') as note from pg_database where datname like 'sg\\_template\\_%' and datname not like $1",
       [`sg\\_template\\_${snapshotKey()}%`],
     );
-    for (const { datname } of stale.rows) await client.query(`drop database if exists ${datname}`).catch(() => {});
+    for (const { datname, note } of stale.rows) {
+      const made = note?.startsWith(TEMPLATE_NOTE) ? Date.parse(note.slice(TEMPLATE_NOTE.length)) : 0;
+      if (Date.now() - made > STALE_TEMPLATE_MS) await client.query(`drop database if exists ${datname}`).catch(() => {});
+    }
   });
   return name;
 }

@@ -32,7 +32,7 @@ export async function createMigratedDatabase(engine: Engine, options: TemplateOp
   const database =
     engine === "pglite"
       ? disposable(await openPglite(null, {}, { from: await pgliteSnapshot() }))
-      : await createPostgresDatabase(`template ${await ensurePostgresTemplate(process.env.DATABASE_URL!, options)}`);
+      : await fromPostgresTemplate(options);
   // Recorded for the run's summary; a benchmark outside Vitest (bench/test-databases/) counts its own.
   if (process.env.VITEST) recordDatabaseSetup(engine, performance.now() - started, expect.getState().testPath);
   return database;
@@ -40,6 +40,19 @@ export async function createMigratedDatabase(engine: Engine, options: TemplateOp
 
 function disposable(handle: DatabaseHandle): TestDatabase {
   return { ...handle, dispose: () => handle.close() };
+}
+
+/**
+ * A copy of the migrated template. Should the template be gone (dropped by hand, or by a run
+ * from another checkout), it is made again and the copy tried once more.
+ */
+async function fromPostgresTemplate(options: TemplateOptions): Promise<TestDatabase> {
+  try {
+    return await createPostgresDatabase(`template ${await ensurePostgresTemplate(process.env.DATABASE_URL!, options)}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "3D000") throw error;
+    return createPostgresDatabase(`template ${await ensurePostgresTemplate(process.env.DATABASE_URL!, options)}`);
+  }
 }
 
 /** A new database on the DATABASE_URL server, `create database … <clause>`, dropped on dispose. */

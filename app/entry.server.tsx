@@ -1,7 +1,9 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
-import { ServerRouter } from "react-router";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { isDatabaseUnavailable, metOutage, noteOutage } from "#server/db/unavailable";
+import { outageResponse } from "#server/http/outage";
 import { encodeDocument } from "#server/http/document-encoding";
 import type { RenderInput } from "#server/http/rendered-documents";
 import { NonceProvider } from "./lib/nonce";
@@ -27,6 +29,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A loader or action could not reach the database: 503 and "back in a moment", not the 500 page.
+  if (metOutage(loadContext)) return outageResponse();
   // Guest pages go out without a nonce (their policy lists script hashes: server/page-cache/).
   const nonce = loadContext.cspNonce || undefined;
   const send = (html: Buffer<ArrayBuffer>) =>
@@ -108,8 +112,24 @@ function renderInput(request: Request, status: number, routerContext: EntryConte
   };
 }
 
-/** Server-side log of loader/action/render errors; the page never shows them. */
+/**
+ * Server-side log of loader/action/render errors; the page never shows them. A caller's mistake
+ * (a 4xx such as 405 for a method a route does not take) is no server error and is not logged
+ * here (the access line has it); a database outage is noted for the answer's 503 and logged as a
+ * warning.
+ */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  (context as AppLoadContext).logger.error({ err: error, url: request.url }, "route error");
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  const { logger } = context as AppLoadContext;
+  if (isDatabaseUnavailable(error)) {
+    noteOutage(context as object);
+    logger.warn({ err: error, url: request.url }, "the database cannot be reached; answered 503");
+    return;
+  }
+  logger.error({ err: error, url: request.url }, "route error");
 };
+
+/** A data request (client navigation, a form's fetch) that met a database outage: 503 too. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) =>
+  metOutage(context as object) ? new Response(null, { status: 503, headers: outageResponse().headers }) : response;

@@ -11,6 +11,7 @@ import { apiRefusal, apiRefusalOf, fieldsOf, snakeCase, type ApiRefusal } from "
 import { beginIdempotentCall, finishIdempotentCall, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from "./idempotency";
 import type { AnyApiOperation, ApiDeps } from "./operation";
 import { expressPathOf } from "./routes";
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "#server/db/unavailable";
 
 export type ApiRouterOptions = {
   operations: readonly AnyApiOperation[];
@@ -110,6 +111,14 @@ export function apiRouter(options: ApiRouterOptions): express.Router {
           body = result.body;
         }
       } catch (error) {
+        if (isDatabaseUnavailable(error)) {
+          // Nothing was done: the same call (and its idempotency key) may simply be sent again.
+          deps.logger.warn({ err: error, operation: operation.id }, "the database cannot be reached; answered 503");
+          res.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+          return res.status(503).json({
+            error: { code: "unavailable", message: `We cannot reach our database right now. Retry in ${OUTAGE_RETRY_AFTER_SECONDS} seconds.`, requestId: requestIdOf(req) },
+          });
+        }
         deps.logger.error({ err: error, operation: operation.id }, "API operation failed");
         status = 500;
         body = { error: { code: "internal", message: "Something went wrong on our side. Retry in a moment.", requestId: requestIdOf(req) } };

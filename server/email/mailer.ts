@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Db } from "#server/db/client";
 import { createDeliveryLoop } from "#server/outbox/delivery-loop";
 import { emailOutbox } from "#server/db/schema/email";
+import { failureLog } from "#server/db/unavailable";
 
 export type MailMessage = {
   to: string;
@@ -118,7 +119,7 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
     deliverOne,
     pollMs,
     drainMs,
-    onRoundError: (error) => logger.error({ err: error }, "email queue could not be read"),
+    failures: failureLog(logger, "email queue", "email queue could not be read"),
   });
   // Mail queued by an earlier run goes out now.
   loop.start();

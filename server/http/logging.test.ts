@@ -27,3 +27,36 @@ describe("the logger's second net", () => {
     expect(line).toMatchObject({ msg: "a careless line", form: { email: "a@example.com", cardNumber: "[redacted]" }, req: { headers: { host: "grid.example", cookie: "[redacted]" } } });
   });
 });
+
+describe("the access line", () => {
+  it("names the full path under a mounted router, and a client's mistake is a warning, never an error", async () => {
+    const express = (await import("express")).default;
+    const { requestLogger } = await import("./logging");
+    const lines: { level: number; msg: string; req?: { url: string } }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = express();
+    app.use(requestLogger(createLogger("info", undefined, sink)));
+    const api = express.Router();
+    api.get("/me", (_req, res) => res.json({ ok: true }));
+    api.all("/me", (_req, res) => res.status(405).end());
+    app.use("/api/v1", api);
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await fetch(`${base}/api/v1/me`);
+    await fetch(`${base}/api/v1/me`, { method: "DELETE" });
+    await fetch(`${base}/nowhere`);
+    await new Promise((resolve) => server.close(resolve));
+    const access = lines.filter((line) => /^(GET|DELETE) /.test(line.msg));
+    expect(access.map((line) => [line.msg, line.level, line.req?.url])).toEqual([
+      ["GET /api/v1/me 200", 30, "/api/v1/me"],
+      ["DELETE /api/v1/me 405", 40, "/api/v1/me"],
+      ["GET /nowhere 404", 40, "/nowhere"],
+    ]);
+  });
+});

@@ -49,6 +49,9 @@ export const SECRET_LOG_PATHS = [
   ...SECRET_HEADERS.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
 ];
 
+/** Express keeps the path as received in `originalUrl` while routers rewrite `url`. */
+const fullPath = (req: IncomingMessage & { originalUrl?: string }) => req.originalUrl ?? req.url;
+
 /**
  * Gives each request its id (the X-Request-Id response header), answers it inside that id's
  * scope, and writes one structured JSON line per request when the response finishes.
@@ -63,9 +66,12 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
       res.setHeader(REQUEST_ID_HEADER, id);
       return id;
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
-    customSuccessMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${redactAccountTokens(req.url)} ${res.statusCode}`,
+    // By the answer: a client's mistake (404, 405, 413…) is a warning, never an error; 503 while
+    // the database is away is a warning too (the outage itself is logged once, where it is met).
+    customLogLevel: (_req, res) => (res.statusCode === 503 ? "warn" : res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    // The full path, as the client asked it: a router mounted at /api/v1 sees `/me` in req.url.
+    customSuccessMessage: (req, res) => `${req.method} ${redactAccountTokens(fullPath(req))} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${redactAccountTokens(fullPath(req))} ${res.statusCode}`,
     // The access line is written when the response finishes, which may be outside the request's scope
     // (a socket drained later): it names the request itself rather than rely on the mixin.
     customSuccessObject: (req, _res, line: object) => ({ ...line, requestId: req.id }),
@@ -75,7 +81,7 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
         id: req.id,
         method: req.method,
         // Emailed links carry account keys in their query: never in the access log.
-        url: redactAccountTokens(req.url),
+        url: redactAccountTokens(fullPath(req)),
         ip: req.remoteAddress,
         userAgent: req.headers["user-agent"],
       }),

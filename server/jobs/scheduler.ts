@@ -5,6 +5,7 @@ import type { Db } from "#server/db/client";
 import type { Metrics } from "#server/metrics/metrics";
 import { claimJob, finishJob, readJobs, registerJobs, renewLease, type JobRow } from "./job-table";
 import { nextDue, periodOf, retryAfter, wallTime, type Cadence } from "./timing";
+import { failureLog, isDatabaseUnavailable } from "#server/db/unavailable";
 
 /** What a job's run is handed. */
 export type JobContext = {
@@ -150,7 +151,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         continue;
       }
       const run = runClaimed(job, claimed, owner, now)
-        .catch((error: unknown) => logger.error({ err: error, job: job.name }, "scheduled job: its outcome could not be recorded; the lease runs out and it runs again"))
+        .catch((error: unknown) =>
+          // In a database outage this is expected, and the outage is logged where it starts.
+          logger[isDatabaseUnavailable(error) ? "warn" : "error"]({ err: error, job: job.name }, "scheduled job: its outcome could not be recorded; the lease runs out and it runs again"),
+        )
         .finally(() => running.delete(job.name));
       running.set(job.name, run);
     }
@@ -164,8 +168,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return ticking;
   }
 
+  const tickFailures = failureLog(logger, "scheduled jobs", "scheduled jobs could not be read; the next tick tries again");
   const tickLogged = () => {
-    tick().catch((error: unknown) => logger.warn({ err: error }, "scheduled jobs could not be read; the next tick tries again"));
+    tick().then(
+      () => tickFailures.succeeded(),
+      (error: unknown) => tickFailures.failed(error),
+    );
   };
 
   return {

@@ -37,6 +37,8 @@ import { securityHeaders } from "#server/http/security";
 import { PREVIEW_PATH as BIO_PREVIEW_PATH } from "#server/bio/host/preview";
 import { guardTestRoutes, TEST_ROUTES_PATH } from "#server/http/test-routes";
 import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
+import { isDatabaseUnavailable } from "#server/db/unavailable";
+import { OUTAGE_HEADERS, OUTAGE_HTML, OUTAGE_STATUS } from "#server/http/outage";
 
 /** What `npm run dev` adds (server/main/dev.ts): Vite, which serves the modules pages load in development. */
 export type DevelopmentServer = { middlewares: RequestHandler };
@@ -174,10 +176,15 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   return app;
 }
 
-/** Anything that escapes React Router: log it, answer 500 without details. */
+/** Anything that escapes React Router: log it, answer 500 without details (503 while the database is away). */
 function finalErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    logger.error({ err: error, url: req.url }, "unhandled request error");
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, url: req.originalUrl }, "the database cannot be reached; answered 503");
+      if (res.headersSent) return res.end();
+      return res.status(OUTAGE_STATUS).set(OUTAGE_HEADERS).send(OUTAGE_HTML);
+    }
+    logger.error({ err: error, url: req.originalUrl }, "unhandled request error");
     if (res.headersSent) return res.end();
     const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
     res

@@ -32,6 +32,7 @@ import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "
 import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
 import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
+import { failureLog } from "#server/db/unavailable";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
@@ -141,11 +142,15 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   });
 
   // Searches and bio page views counted in the last seconds are written before the database closes.
+  // A database outage is logged once as it starts and once as it ends, not at every flush.
+  const searchLogFailures = failureLog(logger, "search log", "search log flush failed");
+  const viewFailures = failureLog(logger, "bio page views", "bio page views not written yet; kept for the next try");
   const searchLog = owned(
     "search log",
     createSearchLog(db, {
       onDropped: (dropped) => logger.warn({ dropped }, "search log buffer full: searches dropped"),
-      onError: (err) => logger.error({ err }, "search log flush failed"),
+      onError: (err) => searchLogFailures.failed(err),
+      onFlushed: () => searchLogFailures.succeeded(),
     }),
     (log) => log.close(),
   );
@@ -154,7 +159,8 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     createViewCounter(db, {
       // The same for every process on the database, so that each sees the visits the others counted.
       visitorSalt: crypto.createHmac("sha256", sessionSecret).update("bio-visitors").digest(),
-      onError: (error, pendingKeys) => logger.warn({ err: error, pendingKeys }, "bio page views not written yet; kept for the next try"),
+      onError: (error, pendingKeys) => viewFailures.failed(error, { pendingKeys }),
+      onFlushed: () => viewFailures.succeeded(),
     }),
     (counter) => counter.close(),
   );
@@ -176,6 +182,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
 
   // Live unread counts: every committed notification change (the trigger of migration 0013) reaches this
   // process through LISTEN, and each tab's stream hears its user's new count (ADR 0024).
+  const listenFailures = failureLog(logger, "notification changes", "notification changes: connection lost; reconnecting");
   const notificationStreams = owned(
     "notification streams",
     createNotificationStreams({
@@ -190,12 +197,13 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
       onChange: notificationStreams.changed,
       onGap: () => {
         probes.health.up("notification LISTEN");
+        listenFailures.succeeded();
         logger.info("notification changes: listening again; every open stream's count is sent again");
         notificationStreams.refreshAll();
       },
       onError: (error) => {
         probes.health.down("notification LISTEN", "connection lost; reconnecting");
-        logger.warn({ err: error }, "notification changes: connection lost; reconnecting");
+        listenFailures.failed(error);
       },
     }),
     (listening) => listening.close(),

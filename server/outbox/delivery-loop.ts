@@ -1,3 +1,4 @@
+import type { FailureLog } from "#server/db/unavailable";
 /**
  * The worker loop of a database outbox (queued mail, sandbox payment events):
  * claim the next due row, deliver it, repeat until none is due; one round at
@@ -24,11 +25,14 @@ export type DeliveryLoopOptions<Row> = {
   deliverOne(row: Row): Promise<boolean>;
   pollMs: number;
   drainMs: number;
-  /** The queue itself could not be read (database away): logged, the next poll tries again. */
-  onRoundError(error: unknown): void;
+  /**
+   * How a round that could not read the queue is logged (the next poll tries again): a database
+   * outage once when it starts and once when it ends (server/db/unavailable.ts).
+   */
+  failures: FailureLog;
 };
 
-export function createDeliveryLoop<Row>({ claimNext, deliverOne, pollMs, drainMs, onRoundError }: DeliveryLoopOptions<Row>): DeliveryLoop {
+export function createDeliveryLoop<Row>({ claimNext, deliverOne, pollMs, drainMs, failures }: DeliveryLoopOptions<Row>): DeliveryLoop {
   let running: Promise<number> | null = null;
   let again = false;
   let closed = false;
@@ -60,7 +64,10 @@ export function createDeliveryLoop<Row>({ claimNext, deliverOne, pollMs, drainMs
 
   function kick() {
     if (closed) return;
-    deliverDue().catch(onRoundError);
+    deliverDue().then(
+      () => failures.succeeded(),
+      (error: unknown) => failures.failed(error),
+    );
   }
 
   return {

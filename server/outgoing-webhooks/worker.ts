@@ -9,6 +9,7 @@ import { recordAttempt } from "./record";
 import { DEFAULT_DISABLE_THRESHOLDS, DEFAULT_RETRY_SCHEDULE_MS, retryDelayAfter, type DisableThresholds } from "./retry";
 import { signedHeaders, UNREADABLE_SECRET_ERROR, unsignedHeaders } from "./signing";
 import type { Resolver, WebhookTargets } from "./targets";
+import { failureLog } from "#server/db/unavailable";
 
 /** delivered: a 2xx; retry: failed, tried again later; failed: failed for the last time. */
 export type AttemptOutcome = "delivered" | "retry" | "failed";
@@ -145,7 +146,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         },
         pollMs,
         drainMs,
-        onRoundError: (error) => logger.error({ err: error }, "webhook delivery queue could not be read; the next poll tries again"),
+        failures: failureLog(logger, "webhook deliveries", "webhook delivery queue could not be read; the next poll tries again"),
       }),
     );
   }

@@ -28,6 +28,8 @@ export type SearchLogOptions = {
   maxKeys?: number;
   onDropped?(dropped: number): void;
   onError?(error: unknown): void;
+  /** A batch was written (after failures: the database is back). */
+  onFlushed?(): void;
 };
 
 export type SearchLog = {
@@ -98,11 +100,13 @@ export function createSearchLog(db: Db, options: SearchLogOptions = {}): SearchL
       }));
     try {
       await db.insert(logs).values(rows(true));
+      options.onFlushed?.();
     } catch (error) {
       // Most likely an account deleted since its search (uid is a foreign key):
       // keep the counts without the names rather than lose the whole batch.
       try {
         await db.insert(logs).values(rows(false));
+        options.onFlushed?.();
       } catch {
         dropped += batch.reduce((sum, e) => sum + e.count, 0);
         options.onError?.(error);

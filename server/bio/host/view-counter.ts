@@ -59,6 +59,8 @@ export type ViewCounterOptions = {
   visitorSalt?: Uint8Array | string;
   now?: () => number;
   onError?(error: unknown, pendingKeys: number): void;
+  /** A batch was written (after failures: the database is back). */
+  onFlushed?(): void;
 };
 
 /**
@@ -130,6 +132,7 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
     try {
       await writeBatch(db, batch, batchVisits, dedupeWindowMs);
       flushes += 1;
+      options.onFlushed?.();
     } catch (error) {
       failures += 1;
       for (const [key, n] of batch) add(key, n);

@@ -6,6 +6,7 @@ import { sandboxEvents } from "#server/payments/sandbox/schema";
 import type { PaymentEvent } from "#server/payments/events";
 import { sandboxId } from "./ids";
 import { SIGNATURE_HEADER, signatureHeader } from "./signing";
+import { failureLog } from "#server/db/unavailable";
 
 /** A database handle or an open transaction: events are stored in the caller's transaction. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -123,7 +124,7 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
     deliverOne,
     pollMs,
     drainMs: DELIVERY_TIMEOUT_MS,
-    onRoundError: (error) => logger?.error({ err: error }, "sandbox events could not be read"),
+    failures: failureLog(logger, "sandbox events", "sandbox events could not be read"),
   });
 }
 

@@ -16,6 +16,7 @@ import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
 import { portalLink } from "./portal";
 import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
 import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
+import { failureLog } from "#server/db/unavailable";
 
 /** Where the sandbox delivers its events: the same kind of endpoint Stripe's go to. */
 export const SANDBOX_WEBHOOK_PATH = "/api/payments/webhooks/sandbox";
@@ -84,10 +85,15 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     now,
   });
   let sweep: NodeJS.Timeout | null = null;
+  const sweepFailures = failureLog(options.logger, "sandbox checkout expiry", "sandbox checkouts could not be expired");
   const sweepNow = () =>
-    expireDueCheckouts(db, now())
-      .then((expired) => (expired > 0 ? outbox.kick() : undefined))
-      .catch((error: unknown) => options.logger?.error({ err: error }, "sandbox checkouts could not be expired"));
+    expireDueCheckouts(db, now()).then(
+      (expired) => {
+        sweepFailures.succeeded();
+        if (expired > 0) outbox.kick();
+      },
+      (error: unknown) => sweepFailures.failed(error),
+    );
 
   return {
     name: "sandbox",

@@ -4,6 +4,7 @@ import { domainError, errorStatusName, httpStatusOf, type ErrorCode } from "#ser
 import { CROSS_SITE_MESSAGE, isCrossSite } from "#server/http/same-origin";
 import { unsaveableText } from "#server/http/unsaveable-text";
 import type { CallableFunction, CallableRefusal, FunctionContext } from "./protocol";
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "#server/db/unavailable";
 
 type FunctionsRouterOptions = {
   functions: Record<string, CallableFunction>;
@@ -60,6 +61,11 @@ export function functionsRouter(options: FunctionsRouterOptions): express.Router
           // undefined would vanish from the JSON; the protocol always has a result.
           res.status(200).json({ result: answer.result ?? null });
         } catch (error) {
+          if (isDatabaseUnavailable(error)) {
+            logger.warn({ err: error, function: name }, "the database cannot be reached; answered 503");
+            res.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+            return sendError(res, refused("unavailable", `We cannot reach our database right now. Retry in ${OUTAGE_RETRY_AFTER_SECONDS} seconds.`));
+          }
           // Only a bug or lost infrastructure throws: logged, and answered without its details.
           logger.error({ err: error, function: name }, "callable function failed");
           sendError(res, refused("internal", "Internal error"));

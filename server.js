@@ -9,7 +9,7 @@ if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   process.exit(1);
 }
 
-const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand, runAdminCommand } = await import(
+const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand, runReleaseAdminCommand } = await import(
   "./build/server/index.js"
 );
 
@@ -19,7 +19,7 @@ const [command, ...args] = process.argv.slice(2);
 if (command === "backup") process.exit(await backupCommand(args));
 if (command === "restore") process.exit(await restoreCommand(args));
 // `node server.js admin grant EMAIL|revoke EMAIL|list`: who is staff (README "Back office").
-if (command === "admin") process.exit(await runAdminCommand(args));
+if (command === "admin") process.exit(await runReleaseAdminCommand(args));
 if (command !== undefined) {
   console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore|admin\`.`);
   process.exit(2);

@@ -25,8 +25,16 @@ export const ADMIN_USAGE = [
   "  list           list the staff: email, name, and whether two-factor sign-in is on",
 ].join("\n");
 
+/** How the person typed the command, for the hints it prints: a checkout has npm, a release only node. */
+export type AdminInvocation = "npm run admin --" | "node server.js admin";
+
 /** Exit codes: 0 done, 1 the command could not do it (unknown email, no database), 2 wrong usage. */
-export async function runAdminCommand(argv: string[], io: AdminIo = consoleIo, open: OpenAdminDatabase = openFromConfig): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  io: AdminIo = consoleIo,
+  open: OpenAdminDatabase = openFromConfig,
+  invokedAs: AdminInvocation = "npm run admin --",
+): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "help" || command === "--help" || command === "-h") {
     io.out(ADMIN_USAGE);
@@ -45,7 +53,7 @@ export async function runAdminCommand(argv: string[], io: AdminIo = consoleIo, o
     return 1;
   }
   try {
-    if (command === "list") return await list(opened.db, io);
+    if (command === "list") return await list(opened.db, io, invokedAs);
     const email = rest[0]!.trim().toLowerCase();
     const result = command === "grant" ? await grantAdmin(opened.db, email, COMMAND_LINE) : await revokeAdmin(opened.db, email, COMMAND_LINE);
     if (result.kind === "ERROR") {
@@ -63,10 +71,10 @@ export async function runAdminCommand(argv: string[], io: AdminIo = consoleIo, o
   }
 }
 
-async function list(db: Db, io: AdminIo): Promise<number> {
+async function list(db: Db, io: AdminIo, invokedAs: AdminInvocation): Promise<number> {
   const staff = await listStaff(db);
   if (staff.length === 0) {
-    io.out("No staff yet. Make the first with: npm run admin -- grant EMAIL");
+    io.out(`No staff yet. Make the first with: ${invokedAs} grant EMAIL`);
     return 0;
   }
   const rows = [["EMAIL", "NAME", "TWO-FACTOR"], ...staff.map((member) => [member.email, member.name, member.twoFactorEnabled ? "on" : "off"])];
@@ -76,6 +84,11 @@ async function list(db: Db, io: AdminIo): Promise<number> {
 }
 
 const consoleIo: AdminIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** `node server.js admin …` in a release: the same command, with hints that name it. */
+export function runReleaseAdminCommand(argv: string[]): Promise<number> {
+  return runAdminCommand(argv, consoleIo, openFromConfig, "node server.js admin");
+}
 
 /** The server's own database settings; migrated first, as `npm run seed` does, so a fresh install works. */
 async function openFromConfig() {

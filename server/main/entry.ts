@@ -10,7 +10,7 @@ export { PortUnavailableError } from "#server/http/listen";
 // `node server.js backup|restore`: a release has no tsx to run `npm run backup|restore` with.
 export { backupCommand, restoreCommand } from "#server/backup/commands";
 // `node server.js admin grant|revoke|list`: who is staff, where there is no npm (README "Back office").
-export { runAdminCommand } from "#server/main/admin-cli";
+export { runReleaseAdminCommand } from "#server/main/admin-cli";
 
 export function start() {
   return startServer({

@@ -178,7 +178,7 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
     expect(fs.readdirSync(dataDir)).toContain("pglite");
   });
 
-  it("backs up and restores its stopped database with `node server.js backup|restore`: no npm or tsx in a release", () => {
+  it("backs up and restores its stopped database with `node server.js backup|restore`, and names staff with `node server.js admin`: no npm or tsx in a release", () => {
     const asRoot = process.getuid?.() === 0;
     const run = (...command: string[]) => {
       const all = [process.execPath, "server.js", ...command];
@@ -192,6 +192,10 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
     const restored = run("restore", backup, "--force");
     expect(restored.status, restored.stderr).toBe(0);
     expect(restored.stdout).toMatch(/^Restored /);
+    // Its hints name the command a release has: no npm here.
+    const listed = run("admin", "list");
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout.trim()).toBe("No staff yet. Make the first with: node server.js admin grant EMAIL");
     expect(snapshot(release)).toEqual(before);
   });
 });

@@ -42,7 +42,7 @@ describe("the access line", () => {
     const app = express();
     app.use(requestLogger(createLogger("info", undefined, sink)));
     const api = express.Router();
-    api.get("/me", (_req, res) => res.json({ ok: true }));
+    api.get("/me", (_req, res) => res.json({ id: "u1" }));
     api.all("/me", (_req, res) => res.status(405).end());
     app.use("/api/v1", api);
     const server = app.listen(0, "127.0.0.1");

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { loadConfig } from "#server/config";
 
 /**
  * The deploy recipe's files, checked as far as this machine can without a container runtime
@@ -155,8 +156,28 @@ describe("deploy/kubernetes.yaml", () => {
     expect(container.livenessProbe.httpGet.path).toBe("/livez");
     expect(container.readinessProbe.httpGet.path).toBe("/readyz");
     expect(container.volumeMounts.map((mount: Yaml) => mount.mountPath)).toContain("/data");
-    const secrets = container.env.filter((variable: Yaml) => variable.valueFrom?.secretKeyRef).map((variable: Yaml) => variable.name);
-    expect(secrets).toEqual(expect.arrayContaining(["DATABASE_URL", "SESSION_SECRET"]));
+    expect(container.envFrom).toEqual([{ secretRef: { name: "sponsorgrid" } }]);
+  });
+
+  it("starts with the documented secret: its variables and the pod's pass the production settings check", () => {
+    const [container] = byKind("Deployment").spec.template.spec.containers;
+    const podEnv = Object.fromEntries(container.env.map((variable: Yaml) => [variable.name, String(variable.value)]));
+    // The image's own ENV lines (NODE_ENV=production, DATA_DIR, DOTENV=off).
+    const imageEnv = Object.fromEntries([...read("Dockerfile").matchAll(/^ENV (.+)$/gm)].flatMap((line) => line[1]!.split(/\s+/).map((pair) => pair.split("="))));
+    const secret = Object.fromEntries(
+      // `$(openssl rand -hex N)` as the shell makes it; `...` where the operator's own key goes.
+      [...read("deploy/kubernetes.yaml").matchAll(/--from-literal=([A-Z_]+)=(\$\(openssl rand -hex \d+\)|\S+)/g)].map(([, name, value]) => [
+        name,
+        value!.replace(/^\$\(openssl rand -hex (\d+)\)$/, (_, n) => "ab".repeat(Number(n))).replace(/\.\.\.$/, "Xy7".repeat(8)),
+      ]),
+    );
+    expect(Object.keys(secret)).toEqual(expect.arrayContaining(["DATABASE_URL", "SESSION_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "METRICS_TOKEN"]));
+    const env = { ...imageEnv, ...podEnv, ...secret };
+    expect(() => loadConfig(env)).not.toThrow();
+    // Without the Stripe keys it refuses to start, unless the sandbox is chosen outright, as the comment says.
+    const { STRIPE_SECRET_KEY: _key, STRIPE_WEBHOOK_SECRET: _hook, ...noStripe } = env;
+    expect(() => loadConfig(noStripe)).toThrow(/PAYMENT_PROVIDER/);
+    expect(loadConfig({ ...noStripe, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
   });
 
   it("exposes the pods through a Service and an Ingress for both hosts that does not buffer the stream", () => {

@@ -109,6 +109,12 @@ const configSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// connection string")
       .optional(),
+    // The tables' owner, for migrations: then the app connects with DATABASE_URL as a role that
+    // owns nothing and may not change the audit log (server/db/app-role.ts, ADR 0060).
+    MIGRATION_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// connection string")
+      .optional(),
     APP_NAME: z.string().trim().min(1, "must not be empty").max(40, "must be at most 40 characters").default("Sponsorgrid"),
     PUBLIC_ORIGIN: origin.optional(),
     BIO_ORIGIN: origin.optional(),
@@ -234,6 +240,9 @@ const configSchema = z
         path: ["PAYMENT_PROVIDER"],
         message: `needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET in production on ${env.PUBLIC_ORIGIN}, or PAYMENT_PROVIDER=sandbox to take test payments only`,
       });
+    }
+    if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL) {
+      ctx.addIssue({ code: "custom", path: ["MIGRATION_DATABASE_URL"], message: "needs DATABASE_URL too: the app's own connection, as another role" });
     }
     // Several app processes share one PostgreSQL: they must share the secret too.
     if (env.DATABASE_URL && !env.SESSION_SECRET && env.NODE_ENV === "production") {

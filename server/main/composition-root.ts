@@ -33,6 +33,7 @@ import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
 import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
 import { failureLog } from "#server/db/unavailable";
+import { migrateConfiguredDatabase } from "#server/main/migrate-configured";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
@@ -117,7 +118,7 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
   // Closed last: it checkpoints the embedded database and releases its lock.
   const database = owned("database", opened.database, () => opened.close());
   // The product's tables, then the payment provider's own (the sandbox's, only when it is the provider).
-  await database.migrate(providerMigrations(config));
+  await migrateConfiguredDatabase(config, database);
   const seeded = await seedDatabase(database.db, { payoutAccount: demoPayoutAccount(config) });
   logger.info({ engine: database.engine, ...seeded }, "database ready");
   const db = database.db;

@@ -111,13 +111,17 @@ describe("compose.yaml", () => {
     expect(app.build).toBe(".");
     expect(app.deploy.replicas).toBeGreaterThanOrEqual(2);
     expect(app.depends_on.postgres.condition).toBe("service_healthy");
-    expect(app.environment.DATABASE_URL).toMatch(/^postgres:\/\/sponsorgrid:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/sponsorgrid$/);
+    // The app as its own role, which owns nothing; migrations as the owner (ADR 0060).
+    expect(app.environment.DATABASE_URL).toMatch(/^postgres:\/\/sponsorgrid_app:\$\{APP_DB_PASSWORD:\?[^}]+\}@postgres:5432\/sponsorgrid$/);
+    expect(app.environment.MIGRATION_DATABASE_URL).toMatch(/^postgres:\/\/sponsorgrid:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/sponsorgrid$/);
+    expect(postgres.volumes).toContain("./deploy/postgres-init:/docker-entrypoint-initdb.d:ro");
+    expect(read("deploy/postgres-init/app-role.sh")).toMatch(/create role sponsorgrid_app login password :'app_password';/);
     expect(app.environment.TRUST_PROXY).toBe("1");
   });
 
   it("refuses to start without the secrets and origins, saying what to set", () => {
     const { postgres, app } = compose!.services;
-    for (const value of [postgres.environment.POSTGRES_PASSWORD, app.environment.SESSION_SECRET, app.environment.PUBLIC_ORIGIN, app.environment.BIO_ORIGIN]) {
+    for (const value of [postgres.environment.POSTGRES_PASSWORD, postgres.environment.APP_DB_PASSWORD, app.environment.SESSION_SECRET, app.environment.PUBLIC_ORIGIN, app.environment.BIO_ORIGIN]) {
       // ${VAR:?message}: compose stops with the message when VAR is unset or empty.
       const [, name, message] = /^\$\{(\w+):\?([^}]+)\}$/.exec(value) ?? [];
       expect(message, value).toMatch(new RegExp(`^set ${name} to .{20,}`));

@@ -9,7 +9,7 @@ if (!fs.existsSync(new URL("./build/server/index.js", import.meta.url))) {
   process.exit(1);
 }
 
-const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand, runReleaseAdminCommand } = await import(
+const { start, ConfigError, DataDirLockedError, PortUnavailableError, backupCommand, restoreCommand, runReleaseAdminCommand, migrateCommand } = await import(
   "./build/server/index.js"
 );
 
@@ -20,8 +20,10 @@ if (command === "backup") process.exit(await backupCommand(args));
 if (command === "restore") process.exit(await restoreCommand(args));
 // `node server.js admin grant EMAIL|revoke EMAIL|list`: who is staff (README "Back office").
 if (command === "admin") process.exit(await runReleaseAdminCommand(args));
+// `node server.js migrate`: the migrations alone, before new processes start (README "Deploy").
+if (command === "migrate") process.exit(await migrateCommand(args));
 if (command !== undefined) {
-  console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore|admin\`.`);
+  console.error(`Unknown command "${command}". Run \`node server.js\` to serve, or \`node server.js backup|restore|admin|migrate\`.`);
   process.exit(2);
 }
 

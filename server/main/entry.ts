@@ -11,6 +11,8 @@ export { PortUnavailableError } from "#server/http/listen";
 export { backupCommand, restoreCommand } from "#server/backup/commands";
 // `node server.js admin grant|revoke|list`: who is staff, where there is no npm (README "Back office").
 export { runReleaseAdminCommand } from "#server/main/admin-cli";
+// `node server.js migrate`: the migrations as a step of their own (README "Deploy").
+export { migrateCommand } from "#server/main/migrate-configured";
 
 export function start() {
   return startServer({

@@ -184,6 +184,16 @@ describe("deploy/kubernetes.yaml", () => {
     expect(loadConfig({ ...noStripe, PAYMENT_PROVIDER: "sandbox" }).PAYMENT_PROVIDER).toBe("sandbox");
   });
 
+  it("has a Job that runs the migrations alone, with the app's image and secret", () => {
+    const job = byKind("Job");
+    const [container] = job.spec.template.spec.containers;
+    const [app] = byKind("Deployment").spec.template.spec.containers;
+    expect(container.command).toEqual(["node", "server.js", "migrate"]);
+    expect(container.image).toBe(app.image);
+    expect(container.envFrom).toEqual(app.envFrom);
+    expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+  });
+
   it("exposes the pods through a Service and an Ingress for both hosts that does not buffer the stream", () => {
     expect(byKind("Service").spec.selector).toEqual(byKind("Deployment").spec.selector.matchLabels);
     const ingress = byKind("Ingress");

@@ -20,3 +20,7 @@ export function isWebhookEventType(value: unknown): value is WebhookEventType {
 
 /** At most this many endpoints per account. */
 export const MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT = 10;
+
+/** The longest endpoint address and description taken (the forms' maxlength, and the server's check). */
+export const WEBHOOK_URL_MAX = 2000;
+export const WEBHOOK_DESCRIPTION_MAX = 200;

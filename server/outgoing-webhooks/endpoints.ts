@@ -3,13 +3,10 @@ import { nanoid } from "nanoid";
 import type { Db } from "#server/db/client";
 import { webhookEndpoints } from "#server/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Result } from "#server/errors";
-import { isWebhookEventType, MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
+import { isWebhookEventType, MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
 import { generateSigningSecret, sealSecret } from "./secrets";
 import { webhookUrlProblem, type WebhookTargets } from "./targets";
 
-export { WEBHOOK_URL_MAX } from "./targets";
-
-export const WEBHOOK_DESCRIPTION_MAX = 200;
 /** How long the secret a rotation replaced keeps signing beside the new one, so receivers can switch over. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
 import type { WebhookTargets } from "#server/config";
-
-/** The longest endpoint address taken. */
-export const WEBHOOK_URL_MAX = 2000;
+import { WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
 /**
  * Where a webhook may be sent. In production an endpoint is

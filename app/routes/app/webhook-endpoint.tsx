@@ -10,8 +10,6 @@ import {
   getWebhookEndpoint,
   rotateWebhookSecret,
   updateWebhookEndpoint,
-  WEBHOOK_DESCRIPTION_MAX,
-  WEBHOOK_URL_MAX,
   type WebhookEndpointFieldErrors,
 } from "#server/outgoing-webhooks/endpoints";
 import { DeliveryLog } from "#app/components/webhooks/DeliveryLog";
@@ -25,6 +23,7 @@ import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/webhook-endpoint";
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);

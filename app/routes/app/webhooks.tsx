@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
 import { domainError } from "#server/errors";
-import { createWebhookEndpoint, listWebhookEndpoints, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX, type WebhookEndpointFieldErrors } from "#server/outgoing-webhooks/endpoints";
+import { createWebhookEndpoint, listWebhookEndpoints, type WebhookEndpointFieldErrors } from "#server/outgoing-webhooks/endpoints";
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";
 import { eventLabel, webhookPath } from "#app/components/webhooks/format";

@@ -10,14 +10,13 @@ import {
   listWebhookEndpoints,
   rotateWebhookSecret,
   updateWebhookEndpoint,
-  WEBHOOK_DESCRIPTION_MAX,
-  WEBHOOK_URL_MAX,
   type WebhookEndpointView,
 } from "#server/outgoing-webhooks/endpoints";
 import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent, type WebhookDeliveryView } from "#server/outgoing-webhooks/delivery-log";
 import { MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
 import { defineOperation, type AnyApiOperation, type ApiDeps } from "#server/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/api/paging";
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
 const TAG = "Webhook endpoints";
 

@@ -60,3 +60,32 @@ describe("the access line", () => {
     ]);
   });
 });
+
+describe("fast-path lines (LOG_FAST_PATHS=on)", () => {
+  it("logs a request a fast path answered, with what served it, and not one it handed on", async () => {
+    const http = await import("node:http");
+    const { logFastPath } = await import("./logging");
+    const lines: { level: number; msg: string; served?: string; res?: { statusCode: number } }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logger = createLogger("info", undefined, sink);
+    const server = http.createServer((req, res) => {
+      const handedOn = req.url === "/app";
+      logFastPath(logger, req, res, () => "guest page", () => !handedOn);
+      res.statusCode = req.url === "/missing" ? 404 : 200;
+      res.end("x");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    for (const path of ["/", "/app", "/missing"]) await (await fetch(`${base}${path}`)).text();
+    await new Promise((resolve) => server.close(resolve));
+    expect(lines.map((line) => [line.msg, line.level, line.served])).toEqual([
+      ["GET / 200", 30, "guest page"],
+      ["GET /missing 404", 40, "guest page"],
+    ]);
+  });
+});

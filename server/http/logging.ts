@@ -95,3 +95,22 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
     requestIds.run(id, () => next());
   };
 }
+
+/**
+ * One access line for a request answered before Express (the bio host, a profile photo, a guest
+ * page kept in memory), when LOG_FAST_PATHS is on: the same message and fields as Express's lines,
+ * plus which fast path served it. `servedHere()` says false when the fast path handed the
+ * request on to Express, whose own line then stands for it.
+ */
+export function logFastPath(logger: Logger, req: IncomingMessage & { id?: unknown }, res: ServerResponse, served: () => string, servedHere: () => boolean = () => true): void {
+  const started = performance.now();
+  res.once("finish", () => {
+    if (!servedHere()) return;
+    const url = redactAccountTokens(req.url);
+    const level = res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info";
+    logger[level](
+      { requestId: req.id, req: { method: req.method, url, host: req.headers.host }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started), served: served() },
+      `${req.method} ${url} ${res.statusCode}`,
+    );
+  });
+}

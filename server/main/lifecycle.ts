@@ -6,7 +6,7 @@ import { createHttpApp, type DevelopmentServer } from "./app";
 import { appPhotoListener } from "#server/media/http";
 import { startServices } from "./composition-root";
 import { listen } from "#server/http/listen";
-import { createLogger } from "#server/http/logging";
+import { createLogger, logFastPath } from "#server/http/logging";
 import { createRequestIds, withRequestIds } from "#server/http/request-id";
 import { compileTrust } from "#server/http/forwarding";
 import { metricsEndpoint, pathOf, timeRequest } from "#server/metrics/http";
@@ -51,18 +51,23 @@ export async function startServer({ build, clientDir, env = process.env, develop
   // Every request but a probe gets its id first, whichever handler answers it (server/http/request-id.ts).
   // Then the bio host, the metrics scrape, profile photos and guest pages kept in memory, before Express
   // (server/bio/host/, server/metrics/, server/media/, server/page-cache/).
+  const logFast = config.LOG_FAST_PATHS === "on";
   const answer = withRequestIds(requestIds, compileTrust(config.TRUST_PROXY), (req, res) => {
     if (bioHost.handles(req)) {
       timeRequest(metrics, req, res, () => "bio host");
+      if (logFast) logFastPath(logger, req, res, () => "bio host");
       return bioHost.handle(req, res);
     }
     if (scrape(req, res)) return;
     let route: () => string | Promise<string> = () => "photo";
+    let inExpress = false;
     timeRequest(metrics, req, res, () => route());
+    if (logFast) logFastPath(logger, req, res, () => String(route()), () => !inExpress);
     if (appPhotos(req, res)) return;
     const toExpress = () => {
       const path = pathOf(req.url);
       route = () => routeOf(path);
+      inExpress = true;
       app(req, res);
     };
     if (!guestPages) return toExpress();

@@ -172,6 +172,9 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   await page.goto(SPONSORS);
   const refunded = made.paid[0]!;
   const rowOf = page.getByRole("list", { name: "Recent sponsors" }).getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${refunded}"]`) });
+  // Hydrated: the button asks on the spot (type "button"); before that it is the no-JavaScript
+  // form's submit, which asks on a page of its own, and a busy machine can be that slow.
+  await expect(rowOf.getByRole("button", { name: "Refund", exact: true })).toHaveAttribute("type", "button");
   await rowOf.getByRole("button", { name: "Refund", exact: true }).click();
   const question = rowOf.getByRole("group", { name: /^Are you sure\? Refund \$5\.00 to fan-.+@sponsor\.example\?$/ });
   await expect(question).toBeVisible();

@@ -39,3 +39,6 @@ export function amountProblem(amount: number, currency: string): AmountProblem |
   if (amount > maximum) return { reason: "ABOVE_MAXIMUM", maximum };
   return null;
 }
+
+/** Said when an opportunity lists no contribution to collect (the checkout form shows it, the server refuses with it). */
+export const NO_PLATFORM_FUNDS_MESSAGE = "Funds cannot be collected through the platform for this opportunity";

@@ -24,6 +24,14 @@ export function isReportReason(value: string): value is ReportReason {
 export const REPORT_NOTE_MAX = 1000;
 export const MODERATION_REASON_MAX = 500;
 
+/** Where a report stands in the back office's queue (its tabs, and the column's values). */
+export const REPORT_STATUSES = ["open", "actioned", "dismissed"] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export function isReportStatus(value: string): value is ReportStatus {
+  return (REPORT_STATUSES as readonly string[]).includes(value);
+}
+
 /** What is reported: a bio page (by its ending) or an opportunity (by its id). */
 export type ReportTargetType = "bio_page" | "opportunity";
 

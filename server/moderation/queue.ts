@@ -4,16 +4,9 @@ import { contentReports } from "#server/db/schema";
 import { reportOutcomeEmail } from "#server/email/messages";
 import { refusal, success } from "#server/errors";
 import { recordAudit, type Actor } from "#server/audit/audit-log";
-import type { ReportTargetType } from "#isomorphic/report-reasons";
+import type { ReportStatus, ReportTargetType } from "#isomorphic/report-reasons";
 import { itemById, type ContentItem } from "./targets";
 import { checkReason, itemLabel, takeDown, type ModerationDeps } from "./takedown";
-
-export const REPORT_STATUSES = ["open", "actioned", "dismissed"] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
-
-export function isReportStatus(value: string): value is ReportStatus {
-  return (REPORT_STATUSES as readonly string[]).includes(value);
-}
 
 export function isTargetType(value: string): value is ReportTargetType {
   return value === "bio_page" || value === "opportunity";

@@ -7,7 +7,8 @@ import type { PaymentProvider } from "#server/payments/provider";
 import { sandboxCheckouts } from "#server/payments/sandbox/schema";
 import { seedOption, seedPayee, type Payee } from "#tests/support/payments";
 import { testSandbox, withOutage } from "#tests/support/test-sandbox";
-import { buildSponsorSession, NO_PLATFORM_FUNDS_MESSAGE, sessionReceipt, type SponsorCheckoutRequest } from "./checkout";
+import { buildSponsorSession, sessionReceipt, type SponsorCheckoutRequest } from "./checkout";
+import { NO_PLATFORM_FUNDS_MESSAGE } from "#isomorphic/payment-limits";
 
 describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
   const database = migratedDatabase(engine);

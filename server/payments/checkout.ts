@@ -10,12 +10,11 @@ import { refuseUnlessOwnerActive } from "#server/accounts/active-owner";
 import { platformFeeFor } from "./fees";
 import { checkoutRateLimited, type CheckoutRateLimited } from "./checkout-limits";
 import { checkoutReuseKey, findOpenCheckout } from "./checkout-reuse";
-import { amountProblem, DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
+import { amountProblem, DEFAULT_CURRENCY, NO_PLATFORM_FUNDS_MESSAGE } from "#isomorphic/payment-limits";
 import { formatMoney } from "./money";
 import type { PaymentProvider } from "./provider";
 
 export const MAX_MESSAGE_LENGTH = 999;
-export const NO_PLATFORM_FUNDS_MESSAGE = "Funds cannot be collected through the platform for this opportunity";
 
 export type SponsorCheckoutRequest = {
   ending: string;

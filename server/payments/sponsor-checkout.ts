@@ -6,7 +6,7 @@ import { OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/accounts/active-owner
 import type { SponsorshipChoice } from "#server/bio/sponsorship-options";
 import { readCreatorLook, type CreatorLook } from "#server/bio/creator-look";
 import { themeOf } from "#isomorphic/bio-theme";
-import { buildSponsorSession, minimumTipMessage, NO_PLATFORM_FUNDS_MESSAGE, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
+import { buildSponsorSession, minimumTipMessage, type BuildResult, type CheckoutClient, type CheckoutOptions, type FieldErrors } from "./checkout";
 import { amountProblem, DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
 import { amountInputText, parseAmountInput } from "#isomorphic/amount-input";
 import { formatMoney } from "./money";
@@ -176,8 +176,6 @@ export async function startSponsorCheckout(
   }
   return domainError("invalid-argument", Object.values(fieldErrors)[0] ?? result.message, { fieldErrors });
 }
-
-export { NO_PLATFORM_FUNDS_MESSAGE };
 
 export type ProviderOrigins = { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string | null };
 

@@ -1,6 +1,7 @@
 import { Link, NavLink } from "react-router";
 import { requireStaff } from "#server/auth/staff-guard";
-import { isReportStatus, listReportQueue, REPORT_STATUSES } from "#server/moderation/queue";
+import { listReportQueue } from "#server/moderation/queue";
+import { isReportStatus, REPORT_STATUSES } from "#isomorphic/report-reasons";
 import { ageText, ItemLink } from "#app/components/admin/ItemLink";
 import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";

@@ -2,10 +2,8 @@ import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { getSessionUser } from "#server/auth/session";
 import {
-  amountInputText,
   checkoutTarget,
   loadCheckoutOffer,
-  NO_PLATFORM_FUNDS_MESSAGE,
   providerCheckoutUrl,
   startSponsorCheckout,
   type CheckoutFormValues,
@@ -15,6 +13,8 @@ import type { FieldErrors } from "#server/payments/checkout";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/payments/checkout-reuse";
 import { FormNotice, TextArea, TextField } from "#page-kit/forms";
 import { formatMoney } from "#isomorphic/format";
+import { amountInputText } from "#isomorphic/amount-input";
+import { NO_PLATFORM_FUNDS_MESSAGE } from "#isomorphic/payment-limits";
 import { AmountChoice } from "#app/components/payments/AmountChoice";
 import { CreatorFrame, themedButtonClass, themedButtonStyle } from "#app/components/payments/CreatorFrame";
 import { readForm } from "#page-kit/form.server";

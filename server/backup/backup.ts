@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "#server/config";
+import { roleOf } from "#server/db/app-role";
 import { projectPath } from "#server/paths";
 import { readBackupFile, type BackupEngine, type BackupHeader } from "./format";
 import { compareMigrations } from "./migrations";
@@ -8,7 +9,16 @@ import { backupPglite, restorePglite } from "./pglite";
 import { backupPostgres, restorePostgres } from "./postgres";
 import { BackupRefusal } from "./refusal";
 
-export type BackupConfig = Pick<Config, "DATABASE_URL" | "DATA_DIR" | "SESSION_SECRET">;
+export type BackupConfig = Pick<Config, "DATABASE_URL" | "DATA_DIR" | "SESSION_SECRET"> & Partial<Pick<Config, "MIGRATION_DATABASE_URL">>;
+
+/**
+ * PostgreSQL is backed up and restored as the tables' owner: pg_dump must read every object (the
+ * app's role may not read the migration records' sequence), and a restore recreates the tables,
+ * which must stay the owner's so the app's role still cannot rewrite the audit log (ADR 0060).
+ */
+function ownerUrl(config: BackupConfig): string | undefined {
+  return config.MIGRATION_DATABASE_URL ?? config.DATABASE_URL;
+}
 
 /**
  * Files of DATA_DIR besides the database that a restore must bring back: the session secret
@@ -34,20 +44,22 @@ function readDataFiles(config: BackupConfig): Record<string, string> {
   return files;
 }
 
-export function defaultBackupPath(config: BackupConfig, now: Date): string {
+/** `dir`, or DATA_DIR/backups, and a name that sorts by time (retention.ts relies on it). */
+export function defaultBackupPath(config: BackupConfig, now: Date, dir?: string): string {
   const stamp = now.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
-  return path.join(path.resolve(config.DATA_DIR), "backups", `sponsorgrid-${engineOf(config)}-${stamp}.backup`);
+  return path.join(path.resolve(dir ?? path.join(config.DATA_DIR, "backups")), `sponsorgrid-${engineOf(config)}-${stamp}.backup`);
 }
 
 export type BackupDone = { file: string; bytes: number; ms: number; header: BackupHeader; notes: string[] };
 
-export async function createBackup(config: BackupConfig, options: { out?: string; now?: Date } = {}): Promise<BackupDone> {
+export async function createBackup(config: BackupConfig, options: { out?: string; dir?: string; now?: Date } = {}): Promise<BackupDone> {
   const started = performance.now();
   const now = options.now ?? new Date();
-  const file = path.resolve(options.out ?? defaultBackupPath(config, now));
+  const file = path.resolve(options.out ?? defaultBackupPath(config, now, options.dir));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const header = { createdAt: now.toISOString(), appVersion: appVersion(), dataFiles: readDataFiles(config) };
-  const written = config.DATABASE_URL ? await backupPostgres(config.DATABASE_URL, file, header) : await backupPglite(config.DATA_DIR, file, header);
+  const owner = ownerUrl(config);
+  const written = owner ? await backupPostgres(owner, file, header) : await backupPglite(config.DATA_DIR, file, header);
   const notes = config.SESSION_SECRET ? ["SESSION_SECRET comes from the environment: keep it with your backups, sessions and unsubscribe links need it."] : [];
   return { file, bytes: fs.statSync(file).size, ms: performance.now() - started, header: written, notes };
 }
@@ -73,8 +85,10 @@ export async function restoreBackup(config: BackupConfig, file: string, options:
     );
   }
   const force = options.force ?? false;
-  const notes = config.DATABASE_URL
-    ? await restorePostgres(config.DATABASE_URL, path.resolve(file), opened, { force })
+  const owner = ownerUrl(config);
+  const appRole = config.MIGRATION_DATABASE_URL && config.DATABASE_URL ? roleOf(config.DATABASE_URL) : undefined;
+  const notes = owner
+    ? await restorePostgres(owner, path.resolve(file), opened, { force, appRole })
     : await restorePglite(config.DATA_DIR, path.resolve(file), opened, { force, now: options.now ?? new Date() });
   for (const name of DATA_FILES) {
     const content = header.dataFiles?.[name];

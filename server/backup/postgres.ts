@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { grantAppRole } from "#server/db/app-role";
 import { extractPayload, writeBackupFile, type BackupHeader, type OpenedBackup } from "./format";
 import { migrationStates } from "./migrations";
 import { BackupRefusal } from "./refusal";
@@ -27,8 +28,20 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
           : error,
       );
     });
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}): ${stderr.trim()}`))));
+    child.on("close", (code) => (code === 0 ? resolve() : reject(explainFailure(command, code, stderr.trim()))));
   });
+}
+
+/** The two failures an operator fixes in the setup rather than the database get what to do added. */
+function explainFailure(command: string, code: number | null, stderr: string): Error {
+  const failed = `${command} failed (exit ${code}): ${stderr}`;
+  if (/permission denied/i.test(stderr)) {
+    return new BackupRefusal(`${failed}. Back up and restore as the tables' owner: set MIGRATION_DATABASE_URL to the owner's connection (the app's own role cannot read everything).`);
+  }
+  if (/server version mismatch/i.test(stderr)) {
+    return new BackupRefusal(`${failed}. Install PostgreSQL's client tools of the server's major version (the image: docker build --build-arg PG_MAJOR=<server major>).`);
+  }
+  return new Error(failed);
 }
 
 async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -78,9 +91,10 @@ async function targetState(databaseUrl: string): Promise<TargetState> {
 /**
  * `pg_restore --clean --if-exists --no-owner` in one transaction: it all lands or none of it.
  * Refused over a database that has tables unless forced, and while anything else is connected
- * (an app process writing during a restore would be lost or break it).
+ * (an app process writing during a restore would be lost or break it). With the app's own role
+ * (`appRole`), the owner grants it again what it may do, as after a migration.
  */
-export async function restorePostgres(databaseUrl: string, file: string, opened: OpenedBackup, options: { force: boolean }): Promise<string[]> {
+export async function restorePostgres(databaseUrl: string, file: string, opened: OpenedBackup, options: { force: boolean; appRole?: string }): Promise<string[]> {
   const state = await targetState(databaseUrl);
   if (state.tables > 0 && !options.force) {
     throw new BackupRefusal(
@@ -102,5 +116,7 @@ export async function restorePostgres(databaseUrl: string, file: string, opened:
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  return [];
+  if (!options.appRole) return [];
+  await grantAppRole(databaseUrl, options.appRole);
+  return [`Granted the app's role ${options.appRole} its reads and writes (audit_log: insert and select only).`];
 }

@@ -3,4 +3,4 @@
 // release or the other engine, and (embedded database) a data folder a server holds.
 import { restoreCommand } from "./commands";
 
-process.exit(await restoreCommand(process.argv.slice(2)));
+process.exit(await restoreCommand(process.argv.slice(2), "npm run restore -- FILE [--force]"));

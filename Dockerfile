@@ -11,6 +11,22 @@ COPY . .
 RUN bash scripts/release.sh /release && chmod -R a-w /release
 
 FROM node:20-bookworm-slim
+# pg_dump and pg_restore for `node server.js backup|restore` on PostgreSQL. pg_dump refuses a server
+# of a newer major version, so PG_MAJOR must be the deployed server's: compose.yaml's postgres:16, or
+# `docker build --build-arg PG_MAJOR=17 .` for a 17 (tests/unit/deploy-files.test.ts holds the two
+# together). Debian's own client is 15, so the client comes from the PostgreSQL project's apt
+# repository, whose signing key node fetches over HTTPS, as the project's instructions do with curl
+# (neither curl nor gnupg is kept in the image).
+ARG PG_MAJOR=16
+RUN set -eux; \
+    apt-get update; \
+    apt-get install -y --no-install-recommends ca-certificates; \
+    node -e "fetch('https://www.postgresql.org/media/keys/ACCC4CF8.asc').then(async (r) => { if (!r.ok) throw new Error('HTTP ' + r.status); require('node:fs').writeFileSync('/usr/share/keyrings/apt.postgresql.org.asc', await r.text()); })"; \
+    echo "deb [signed-by=/usr/share/keyrings/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt bookworm-pgdg main" > /etc/apt/sources.list.d/pgdg.list; \
+    apt-get update; \
+    apt-get install -y --no-install-recommends "postgresql-client-${PG_MAJOR}"; \
+    rm -rf /var/lib/apt/lists/*; \
+    pg_dump --version | grep -q " ${PG_MAJOR}\."
 # Settings come from the environment only: DOTENV=off never reads a .env file.
 # DATA_DIR holds the embedded database (without DATABASE_URL), its lock and the generated cookie
 # secret (without SESSION_SECRET): the only place the server writes.
@@ -21,7 +37,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root, mode without write bits, run as `node` (uid 1000): the app folder is read-only.
 COPY --from=build /release /app
-RUN mkdir -p /data && chown node:node /data
+# /backups: where compose's backup service and the Kubernetes CronJob write (a volume made from
+# this folder starts owned by `node`).
+RUN mkdir -p /data /backups && chown node:node /data /backups
 VOLUME /data
 USER node
 EXPOSE 3000

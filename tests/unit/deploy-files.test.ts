@@ -20,6 +20,15 @@ const SERVE_FLAGS: string[] = JSON.parse(read("package.json"))
 
 type Yaml = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/**
+ * What a real deployment sets (README "Deploy", Environment): each example names every one, so an
+ * operator filling it in misses none. The payment choice is PAYMENT_PROVIDER and Stripe's keys.
+ */
+const REAL_DEPLOYMENT = ["DATABASE_URL", "SESSION_SECRET", "PUBLIC_ORIGIN", "BIO_ORIGIN", "TRUST_PROXY", "PAYMENT_PROVIDER", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "METRICS_TOKEN"];
+
+/** The major version in `postgres:16`, `postgres:16.4-bookworm`. */
+const postgresMajor = (image: string) => Number(/^postgres:(\d+)/.exec(image)?.[1]);
+
 /** Every document of a YAML file; a syntax error fails the test with the parser's message. */
 function parseYaml(file: string): Yaml[] {
   return parseAllDocuments(read(file)).map((document) => {
@@ -135,6 +144,38 @@ describe("compose.yaml", () => {
     for (const [name] of optional) expect(config, name).toContain(`${name}:`);
   });
 
+  it("names every variable a real deployment sets, the payment provider chosen outright", () => {
+    const { app } = compose!.services;
+    expect(Object.keys(app.environment)).toEqual(expect.arrayContaining(REAL_DEPLOYMENT));
+    expect(app.environment.PAYMENT_PROVIDER).toMatch(/^\$\{PAYMENT_PROVIDER:\?set PAYMENT_PROVIDER to stripe .*sandbox/);
+    // Its header's start command sets every required variable.
+    const required = [...read("compose.yaml").matchAll(/\$\{(\w+):\?/g)].map((match) => match[1]!);
+    const header = read("compose.yaml").split("\nname:")[0]!;
+    for (const name of new Set(required)) expect(header, name).toMatch(new RegExp(`\\b${name}=`));
+  });
+
+  it("backs up every day with the app's image, as the tables' owner, into a volume, keeping the newest and handing each to a copy command", () => {
+    const { app, backup } = compose!.services;
+    expect(backup.image).toBe(app.image);
+    expect(backup.build).toBe(app.build);
+    const [, script] = /^\.\/(deploy\/[\w-]+\.sh):(\S+):ro$/.exec(backup.volumes.find((mount: string) => mount.startsWith("./deploy/"))) ?? [];
+    expect(fs.existsSync(path.join(ROOT, script!))).toBe(true);
+    expect(backup.command).toEqual(["sh", backup.volumes[0].split(":")[1]]);
+    expect(backup.volumes).toContain(`backups:${backup.environment.BACKUP_DIR}`);
+    expect(compose!.volumes).toHaveProperty("backups");
+    // The Dockerfile makes the folder, owned by the user the image runs as, so a new volume is too.
+    expect(read("Dockerfile")).toMatch(new RegExp(`^RUN mkdir -p .*${backup.environment.BACKUP_DIR}\\b.* && chown node:node .*${backup.environment.BACKUP_DIR}\\b`, "m"));
+    expect(backup.environment.DATABASE_URL).toBe(app.environment.DATABASE_URL);
+    expect(backup.environment.MIGRATION_DATABASE_URL).toBe(app.environment.MIGRATION_DATABASE_URL);
+    expect(backup.environment.BACKUP_KEEP).toMatch(/^\$\{BACKUP_KEEP:-\d+\}$/);
+    expect(backup.environment.BACKUP_AT).toMatch(/^\$\{BACKUP_AT:-\d\d:\d\d\}$/);
+    expect(backup.environment).toHaveProperty("BACKUP_COPY_COMMAND", null);
+    // No server runs in it, so the image's /readyz check would call it unhealthy.
+    expect(backup.healthcheck.disable).toBe(true);
+    expect(backup.depends_on.postgres.condition).toBe("service_healthy");
+    expect(backup.restart).toBe("unless-stopped");
+  });
+
   it("puts nginx in front with this folder's configuration, once the app is healthy", () => {
     const { nginx } = compose!.services;
     expect(nginx.depends_on.app.condition).toBe("service_healthy");
@@ -194,6 +235,36 @@ describe("deploy/kubernetes.yaml", () => {
     expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
   });
 
+  it("names every variable a real deployment sets, in the pod or its documented secret, with the two roles", () => {
+    const [container] = byKind("Deployment").spec.template.spec.containers;
+    const secretKeys = [...read("deploy/kubernetes.yaml").matchAll(/--from-literal=([A-Z_]+)=/g)].map((match) => match[1]!);
+    const named = [...container.env.map((variable: Yaml) => variable.name), ...secretKeys];
+    // PAYMENT_PROVIDER is stripe by default with the keys; the comment names the sandbox instead.
+    expect(named).toEqual(expect.arrayContaining(REAL_DEPLOYMENT.filter((name) => name !== "PAYMENT_PROVIDER")));
+    expect(read("deploy/kubernetes.yaml")).toMatch(/put PAYMENT_PROVIDER=sandbox in it instead/);
+    expect(secretKeys).toContain("MIGRATION_DATABASE_URL");
+  });
+
+  it("backs up every night with the app's image and secret (the owner's URL in it), into a claim, keeping the newest 14", () => {
+    const cron = byKind("CronJob");
+    const [app] = byKind("Deployment").spec.template.spec.containers;
+    const pod = cron.spec.jobTemplate.spec.template.spec;
+    const [container] = pod.containers;
+    expect(cron.spec.schedule).toMatch(/^\d+ \d+ \* \* \*$/);
+    expect(cron.spec.concurrencyPolicy).toBe("Forbid");
+    expect(container.image).toBe(app.image);
+    expect(container.envFrom).toEqual(app.envFrom);
+    expect(container.command).toEqual(["node", "server.js", "backup", "--dir", "/backups", "--keep", "14"]);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    const mounts = Object.fromEntries(container.volumeMounts.map((mount: Yaml) => [mount.mountPath, mount.name]));
+    // The read-only root leaves /tmp, where pg_dump's output waits, writable only as a volume.
+    expect(Object.keys(mounts).sort()).toEqual(["/backups", "/tmp"]);
+    const claim = pod.volumes.find((volume: Yaml) => volume.name === mounts["/backups"]).persistentVolumeClaim.claimName;
+    expect(byKind("PersistentVolumeClaim").metadata.name).toBe(claim);
+    expect(read("deploy/kubernetes.yaml")).toMatch(/BACKUP_COPY_COMMAND/);
+  });
+
   it("exposes the pods through a Service and an Ingress for both hosts that does not buffer the stream", () => {
     expect(byKind("Service").spec.selector).toEqual(byKind("Deployment").spec.selector.matchLabels);
     const ingress = byKind("Ingress");
@@ -221,7 +292,21 @@ describe("Dockerfile", () => {
     const dataDir = /DATA_DIR=(\S+)/.exec(runtime)?.[1];
     expect(dataDir).toBe("/data");
     expect(runtime).toMatch(new RegExp(`^VOLUME ${dataDir}$`, "m"));
-    expect(runtime).toMatch(/^RUN mkdir -p \/data && chown node:node \/data$/m);
+    expect(runtime).toMatch(/^RUN mkdir -p \/data \/backups && chown node:node \/data \/backups$/m);
+  });
+
+  it("carries pg_dump and pg_restore of the major version compose's PostgreSQL runs, from the PostgreSQL project's signed repository, and no apt lists", () => {
+    const major = Number(/^ARG PG_MAJOR=(\d+)$/m.exec(runtime)?.[1]);
+    const [compose] = parseYaml("compose.yaml");
+    expect(major).toBe(postgresMajor(compose!.services.postgres.image));
+    const install = /^RUN set -eux;[\s\S]*?(?=^\S)/m.exec(runtime)?.[0] ?? "";
+    expect(install).toMatch(/apt-get install -y --no-install-recommends "postgresql-client-\$\{PG_MAJOR\}"/);
+    expect(install).toMatch(/https:\/\/www\.postgresql\.org\/media\/keys\/ACCC4CF8\.asc/);
+    expect(install).toMatch(/deb \[signed-by=(\S+)\] https:\/\/apt\.postgresql\.org\/pub\/repos\/apt bookworm-pgdg main/);
+    expect(install).toMatch(/rm -rf \/var\/lib\/apt\/lists\/\*/);
+    expect(install).not.toMatch(/install -y (?!--no-install-recommends)/);
+    // The build fails rather than ship another major.
+    expect(install).toMatch(/pg_dump --version \| grep -q " \$\{PG_MAJOR\}\\\."/);
   });
 
   it("reports health from /readyz and starts node with the serve script's flags", () => {

@@ -51,6 +51,7 @@ export default function handleRequest(
     return send(Buffer.from(kept));
   }
 
+  loadContext.charge("renders");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { redactAccountTokens } from "#server/http/log-redaction";
-import { newRequestId, REQUEST_ID_HEADER, type RequestIds } from "./request-id";
+import { newRequestCost } from "./request-cost";
+import { newRequestId, REQUEST_ID_HEADER, type RequestIds, type WithId } from "./request-id";
 
 /** The process's logger; each line written while a request is answered carries its `requestId`. */
 export function createLogger(level: string, requestIds?: RequestIds, destination?: DestinationStream): Logger {
@@ -73,9 +74,10 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
     customSuccessMessage: (req, res) => `${req.method} ${redactAccountTokens(fullPath(req))} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${redactAccountTokens(fullPath(req))} ${res.statusCode}`,
     // The access line is written when the response finishes, which may be outside the request's scope
-    // (a socket drained later): it names the request itself rather than rely on the mixin.
-    customSuccessObject: (req, _res, line: object) => ({ ...line, requestId: req.id }),
-    customErrorObject: (req, _res, _error, line: object) => ({ ...line, requestId: req.id }),
+    // (a socket drained later): it names the request itself rather than rely on the mixin. With it,
+    // what answering it cost (server/http/request-cost.ts).
+    customSuccessObject: (req: WithId, _res, line: object) => ({ ...line, requestId: req.id, cost: req.cost }),
+    customErrorObject: (req: WithId, _res, _error, line: object) => ({ ...line, requestId: req.id, cost: req.cost }),
     serializers: {
       req: (req: IncomingMessage & { id?: unknown; remoteAddress?: string }) => ({
         id: req.id,
@@ -88,11 +90,14 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
   });
-  return (req: IncomingMessage & { id?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => {
+  return (req: WithId, res: ServerResponse, next: (error?: unknown) => void) => {
     log(req, res);
     const id = String(req.id);
     if (!requestIds) return next();
-    requestIds.run(id, () => next());
+    // Already in its scope when the process's listener gave it its id; else (an app on its own, in tests) here.
+    if (req.cost) return next();
+    req.cost = newRequestCost();
+    requestIds.run(id, () => next(), req.cost);
   };
 }
 
@@ -102,14 +107,14 @@ export function requestLogger(logger: Logger, requestIds?: RequestIds) {
  * plus which fast path served it. `servedHere()` says false when the fast path handed the
  * request on to Express, whose own line then stands for it.
  */
-export function logFastPath(logger: Logger, req: IncomingMessage & { id?: unknown }, res: ServerResponse, served: () => string, servedHere: () => boolean = () => true): void {
+export function logFastPath(logger: Logger, req: WithId, res: ServerResponse, served: () => string, servedHere: () => boolean = () => true): void {
   const started = performance.now();
   res.once("finish", () => {
     if (!servedHere()) return;
     const url = redactAccountTokens(req.url);
     const level = res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info";
     logger[level](
-      { requestId: req.id, req: { method: req.method, url, host: req.headers.host }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started), served: served() },
+      { requestId: req.id, req: { method: req.method, url, host: req.headers.host }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started), served: served(), cost: req.cost },
       `${req.method} ${url} ${res.statusCode}`,
     );
   });

@@ -7,6 +7,7 @@ import http from "node:http";
 import type { TrustProxy } from "#server/config";
 import { compileTrust } from "./forwarding";
 import { createRequestIds, trustedRequestId, withRequestIds } from "./request-id";
+import { chargingCalls, newRequestCost } from "./request-cost";
 
 const servers: { close(): void }[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
@@ -108,5 +109,47 @@ describe("request ids", () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.filter((line) => line.requestId === id)).toHaveLength(3);
     expect(JSON.stringify(lines)).not.toContain(big);
+  });
+});
+
+describe("what a request costs", () => {
+  it("counts only what runs in the request's scope, however late its promises settle", async () => {
+    const requestIds = createRequestIds();
+    const cost = newRequestCost();
+    // Outside any request (a background loop): counted against nobody.
+    requestIds.charge("statements");
+    await requestIds.run(
+      "req-1",
+      async () => {
+        requestIds.charge("statements");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        requestIds.charge("statements");
+        requestIds.charge("renders");
+      },
+      cost,
+    );
+    expect(cost).toEqual({ statements: 2, renders: 1, providerCalls: 0 });
+  });
+
+  it("charges a provider call per method called, and none for the provider's local work", async () => {
+    const requestIds = createRequestIds();
+    const cost = newRequestCost();
+    const provider = chargingCalls(
+      { readAccount: async () => "acct", parseWebhook: () => "event", displayName: "Sandbox" },
+      "providerCalls",
+      requestIds.charge,
+      ["parseWebhook"],
+    );
+    await requestIds.run(
+      "req-2",
+      async () => {
+        await provider.readAccount();
+        await provider.readAccount();
+        provider.parseWebhook();
+        expect(provider.displayName).toBe("Sandbox");
+      },
+      cost,
+    );
+    expect(cost.providerCalls).toBe(2);
   });
 });

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { TrustFn } from "#server/http/forwarding";
+import { newRequestCost, type CostKind, type RequestCost } from "./request-cost";
 
 /**
  * The id of the request being answered, wherever its work goes (loaders, domain functions,
@@ -10,15 +11,26 @@ import type { TrustFn } from "#server/http/forwarding";
  * handed to the logger and the request log; the storage holds nothing between requests.
  */
 export type RequestIds = {
-  /** Runs `answer` (and everything it starts) as the request `id`. */
-  run<T>(id: string, answer: () => T): T;
+  /** Runs `answer` (and everything it starts) as the request `id`, counting what it costs into `cost`. */
+  run<T>(id: string, answer: () => T, cost?: RequestCost): T;
   /** The id of the request this code runs for, if any. */
   current(): string | undefined;
+  /** Counts one `kind` (a statement, a render, a provider call) against the request this code runs for; outside one, nothing. */
+  charge(kind: CostKind): void;
 };
 
+type Scope = { id: string; cost: RequestCost };
+
 export function createRequestIds(): RequestIds {
-  const storage = new AsyncLocalStorage<string>();
-  return { run: (id, answer) => storage.run(id, answer), current: () => storage.getStore() };
+  const storage = new AsyncLocalStorage<Scope>();
+  return {
+    run: (id, answer, cost = newRequestCost()) => storage.run({ id, cost }, answer),
+    current: () => storage.getStore()?.id,
+    charge: (kind) => {
+      const scope = storage.getStore();
+      if (scope) scope.cost[kind] += 1;
+    },
+  };
 }
 
 export function newRequestId(): string {
@@ -43,7 +55,8 @@ export function trustedRequestId(headers: IncomingHttpHeaders, peer: string, tru
   return trust(peer, 0) ? value : null;
 }
 
-type WithId = IncomingMessage & { id?: unknown };
+/** A request as the process's listener sees it: its id, and what answering it has cost so far. */
+export type WithId = IncomingMessage & { id?: unknown; cost?: RequestCost };
 
 /**
  * The front of the process's `request` listener: every request, whichever handler answers it
@@ -55,7 +68,8 @@ export function withRequestIds(requestIds: RequestIds, trust: TrustFn, listener:
   return (req: WithId, res: ServerResponse) => {
     const id = trustedRequestId(req.headers, req.socket.remoteAddress ?? "", trust) ?? newRequestId();
     req.id = id;
+    req.cost = newRequestCost();
     res.setHeader(REQUEST_ID_HEADER, id);
-    requestIds.run(id, () => listener(req, res));
+    requestIds.run(id, () => listener(req, res), req.cost);
   };
 }

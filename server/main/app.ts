@@ -163,7 +163,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     cspNonce: res.locals.cspNonce as string,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "",
     requestId: String(req.id),
-    sessionLookups: new WeakMap(),
+    charge: requestIds?.charge ?? (() => {}),
+    sessionLookups: new Map(),
   });
   const pages = (getLoadContext: LoadContextOf) =>
     createRequestHandler({ build, mode: config.NODE_ENV === "production" ? "production" : "development", getLoadContext });

@@ -34,6 +34,8 @@ import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhoo
 import { createProbes, type Probes } from "./probes";
 import { failureLog } from "#server/db/unavailable";
 import { migrateConfiguredDatabase } from "#server/main/migrate-configured";
+import { chargingCalls, type CostKind } from "#server/http/request-cost";
+import type { RequestIds } from "#server/http/request-id";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
@@ -86,7 +88,7 @@ export type RunningServices = {
  * these through the load context (server/main/context.ts), workers through their arguments.
  * Should a step fail, what was built before it is closed again before the error goes on.
  */
-export async function startServices(config: Config, logger: Logger): Promise<RunningServices> {
+export async function startServices(config: Config, logger: Logger, requestIds?: Pick<RequestIds, "charge">): Promise<RunningServices> {
   const closers: { name: string; close: () => Promise<void> | void }[] = [];
   const owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void): T => {
     closers.push({ name, close: () => close(service) });
@@ -100,7 +102,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
   };
 
   try {
-    return { services: await build(config, logger, owned), close };
+    return { services: await build(config, logger, owned, requestIds?.charge ?? (() => {})), close };
   } catch (error) {
     await close().catch((closeError: unknown) => logger.error({ err: closeError }, "closing after a failed start failed"));
     throw error;
@@ -109,10 +111,16 @@ export async function startServices(config: Config, logger: Logger): Promise<Run
 
 type Owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void) => T;
 
-async function build(config: Config, logger: Logger, owned: Owned): Promise<Services> {
+/** Counts against the request being answered, if any (server/http/request-cost.ts). */
+type Charge = (kind: CostKind) => void;
+
+async function build(config: Config, logger: Logger, owned: Owned, charge: Charge): Promise<Services> {
   const metrics = createMetrics();
   const opened = await openConfiguredDatabase(config, {
-    onQuery: (seconds) => metrics.database.queryDuration.observe({ engine: config.DATABASE_URL ? "postgres" : "pglite" }, seconds),
+    onQuery: (seconds) => {
+      metrics.database.queryDuration.observe({ engine: config.DATABASE_URL ? "postgres" : "pglite" }, seconds);
+      charge("statements");
+    },
     onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
   });
   // Closed last: it checkpoints the embedded database and releases its lock.
@@ -175,7 +183,8 @@ async function build(config: Config, logger: Logger, owned: Owned): Promise<Serv
     // Chosen outright (server/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
     if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
   }
-  const payments = countingPayments(ensuringProPricesOnce(createPaymentProvider(config, { sandbox: () => sandbox! })), metrics);
+  // Checking a webhook's signature is local work; every other method asks the provider.
+  const payments = chargingCalls(countingPayments(ensuringProPricesOnce(createPaymentProvider(config, { sandbox: () => sandbox! })), metrics), "providerCalls", charge, ["parseWebhook"]);
 
   const generation = owned("guest page generation", await startGenerationSource(database), (source) => source.close());
   const guestPages = guestPageCacheFor(config, generation, (outcome) => metrics.guestCache.lookups.inc({ cache: "guest", outcome }));

@@ -13,6 +13,7 @@ import type { SearchLog } from "#server/search-log/search-log";
 import type { RenderedDocuments } from "#server/http/rendered-documents";
 import type { PhotoMedia } from "#server/media/media";
 import type { Metrics } from "#server/metrics/metrics";
+import type { CostKind } from "#server/http/request-cost";
 import type { WebhookWorker } from "#server/outgoing-webhooks/worker";
 
 /**
@@ -52,6 +53,8 @@ export type AppContext = {
   clientIp: string;
   /** This request's id, on every log line written while it is answered (server/http/request-id.ts). */
   requestId: string;
+  /** Counts a render (or any other cost) against this request, for its access log line (server/http/request-cost.ts). */
+  charge: (kind: CostKind) => void;
   /** This request's session lookups, so the root and route loaders read the session once (server/auth/session.ts). */
   sessionLookups: SessionLookups;
 };

@@ -107,12 +107,16 @@ describe.each(ENGINES)("the signed-in lookup on %s", (engine) => {
     const cookie = await signedIn("shared@example.com");
     const request = requestWith(cookie);
     // The load context of one request, as server/main/app.ts makes it.
-    const context = { ...deps, sessionLookups: new WeakMap() };
+    const context = { ...deps, sessionLookups: new Map() };
     const first = getSessionAccount(request, context);
     expect(getSessionAccount(request, context)).toBe(first);
+    // React Router hands the root and route loaders Request objects of their own.
+    expect(getSessionAccount(requestWith(cookie), context)).toBe(first);
     expect((await getSessionUser(request, context))?.id).toBe(await idOf("shared@example.com"));
+    // The loaders after an action (GET) read it again: the action (POST) may have signed someone in or out.
+    expect(getSessionAccount(new Request(request.url, { method: "POST", headers: request.headers }), context)).not.toBe(first);
     // Nothing outlives the request: the next one reads the session again.
-    expect(getSessionAccount(request, { ...deps, sessionLookups: new WeakMap() })).not.toBe(first);
+    expect(getSessionAccount(request, { ...deps, sessionLookups: new Map() })).not.toBe(first);
   });
   it("a suspended account is signed out and refused with SPEC's text; once its end date has passed, sign-in lifts it without waiting for the job", async () => {
     const email = "suspended@example.com";

@@ -13,11 +13,12 @@ export type SessionUser = { id: string; email: string; name: string; emailVerifi
 export type SessionAccount = { user: SessionUser; unreadNotifications: number; pages: HeaderPages; photoId: string | null };
 
 /**
- * One HTTP request's session lookups, by the Request object React Router hands each loader
- * (after an action, its loaders get a Request of their own and read the session again).
+ * One HTTP request's session lookups, by method and cookie: React Router hands each loader a
+ * Request object of its own, so the object cannot say "the same request"; the loaders that run
+ * after an action ask with GET and so read the session again, as the action may have changed it.
  * Made per request with the load context (server/main/app.ts), so nothing outlives the request.
  */
-export type SessionLookups = WeakMap<Request, Promise<SessionAccount | null>>;
+export type SessionLookups = Map<string, Promise<SessionAccount | null>>;
 
 /** What the lookup needs: the load context has it all, other callers pass auth and db. */
 type SessionContext = { auth: Auth; db: Db; sessionLookups?: SessionLookups };
@@ -29,10 +30,11 @@ type SessionContext = { auth: Auth; db: Db; sessionLookups?: SessionLookups };
  */
 export function getSessionAccount(request: Request, context: SessionContext): Promise<SessionAccount | null> {
   const lookups = context.sessionLookups;
-  let lookup = lookups?.get(request);
+  const key = `${request.method} ${request.headers.get("cookie") ?? ""}`;
+  let lookup = lookups?.get(key);
   if (!lookup) {
     lookup = lookUpSession(request.headers, context);
-    lookups?.set(request, lookup);
+    lookups?.set(key, lookup);
   }
   return lookup;
 }

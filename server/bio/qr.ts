@@ -17,9 +17,21 @@ export function bioPageAddress(bioOrigin: string, customEnding: string): string 
  * download that opens at a useful size); without it the SVG fills its box.
  */
 export async function qrSvg(address: string, size?: number): Promise<string> {
+  // Drawing one costs about a millisecond of CPU and the creator's home shows it on every visit:
+  // the few addresses drawn lately are kept (the same address always draws the same code).
+  const key = `${size ?? ""} ${address}`;
+  const kept = recentSvgs.get(key);
+  if (kept !== undefined) return kept;
   const options: QRCodeToStringOptions = { ...OPTIONS, type: "svg", ...(size ? { width: size } : {}) };
-  return QRCode.toString(address, options);
+  const svg = await QRCode.toString(address, options);
+  if (recentSvgs.size >= RECENT_SVGS) recentSvgs.delete(recentSvgs.keys().next().value!);
+  recentSvgs.set(key, svg);
+  return svg;
 }
+
+/** About 5 KB each: a few hundred creators' codes in a megabyte or two. */
+const RECENT_SVGS = 300;
+const recentSvgs = new Map<string, string>();
 
 export async function qrPng(address: string, size = QR_PNG_SIZE): Promise<Buffer> {
   return QRCode.toBuffer(address, { ...OPTIONS, type: "png", width: size });

@@ -29,7 +29,20 @@ export function routePatterns(build: Pick<ServerBuild, "routes">): (path: string
     const parent = route.parentId ? nodes.get(route.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }
+  // matchRoutes flattens and ranks the whole route table on every call (about 1.5 ms of CPU): the
+  // addresses seen lately are remembered, a bounded number, so a flood of new ones costs no memory.
+  const recent = new Map<string, string>();
   return (path) => {
+    const known = recent.get(path);
+    if (known !== undefined) return known;
+    const pattern = patternOf(path);
+    if (path.length > RECENT_PATH_LENGTH) return pattern;
+    if (recent.size >= RECENT_PATHS) recent.delete(recent.keys().next().value!);
+    recent.set(path, pattern);
+    return pattern;
+  };
+
+  function patternOf(path: string): string {
     for (const [prefix, label] of EXPRESS_MOUNTS) if (path.startsWith(prefix)) return label;
     const page = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -".data".length) : path;
     let matches;
@@ -41,5 +54,9 @@ export function routePatterns(build: Pick<ServerBuild, "routes">): (path: string
     if (!matches) return "unmatched";
     const pattern = matches.map((match) => (match.route as Tree).path ?? "").filter(Boolean).join("/");
     return `/${pattern.replace(/^\/+/, "").replace(/\/+/g, "/")}`;
-  };
+  }
 }
+
+/** How many addresses' patterns are remembered: the pages a process serves repeatedly, a few ids each. */
+const RECENT_PATHS = 2000;
+const RECENT_PATH_LENGTH = 200;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { bioPages, connectedAccounts, user } from "#server/db/schema";
-import { judgeReadiness, readinessOfOwnPages } from "./readiness";
+import { judgeReadiness, ownPagesWithReadiness } from "./readiness";
 
 describe("the rule", () => {
   it("takes money only with payouts complete, tips on and the owner active, and names the first thing to fix", () => {
@@ -32,7 +32,7 @@ describe.each(ENGINES)("readiness of the owner's pages on %s", (engine) => {
   });
 
   it("needs payouts first while there is no payout account, and only lists the owner's pages", async () => {
-    const pages = await readinessOfOwnPages(database.db, owner);
+    const pages = (await ownPagesWithReadiness(database.db, owner)).map((p) => p.readiness);
     expect(pages.map((p) => [p.pageId, p.nextStep])).toEqual([
       ["readya", "payouts"],
       ["readyb", "payouts"],
@@ -41,16 +41,16 @@ describe.each(ENGINES)("readiness of the owner's pages on %s", (engine) => {
 
   it("an incomplete account is not enough; a complete one makes a page with tips on take money", async () => {
     await database.db.insert(connectedAccounts).values({ uid: owner, stateToken: "ready-state", providerAccountId: "acct_ready", completed: false });
-    expect((await readinessOfOwnPages(database.db, owner)).every((p) => p.nextStep === "payouts")).toBe(true);
+    expect((await ownPagesWithReadiness(database.db, owner)).map((p) => p.readiness).every((p) => p.nextStep === "payouts")).toBe(true);
     await database.db.update(connectedAccounts).set({ completed: true }).where(eq(connectedAccounts.uid, owner));
-    const pages = await readinessOfOwnPages(database.db, owner);
+    const pages = (await ownPagesWithReadiness(database.db, owner)).map((p) => p.readiness);
     expect(pages.find((p) => p.pageId === "readya")).toMatchObject({ canTakeMoney: true, nextStep: null });
     expect(pages.find((p) => p.pageId === "readyb")).toMatchObject({ canTakeMoney: false, nextStep: "tips" });
   });
 
   it("a disabled owner's pages take no money", async () => {
     await database.db.update(user).set({ disabled: true }).where(eq(user.id, owner));
-    const pages = await readinessOfOwnPages(database.db, owner);
+    const pages = (await ownPagesWithReadiness(database.db, owner)).map((p) => p.readiness);
     expect(pages.every((p) => !p.canTakeMoney && p.nextStep === "owner-disabled")).toBe(true);
     await database.db.update(user).set({ disabled: false }).where(eq(user.id, owner));
   });

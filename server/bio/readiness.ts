@@ -1,7 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { ownerIsActive } from "#server/accounts/active-owner";
 import type { Db } from "#server/db/client";
-import { bioPages, connectedAccounts } from "#server/db/schema";
+import { bioPageViews, bioPages, connectedAccounts } from "#server/db/schema";
+import { OWN_PAGE_COLUMNS, OWN_PAGES_ORDER, type OwnBioPage } from "./pages";
 
 /**
  * "Can this page take money?" and the setup checklist that gets it there
@@ -35,19 +36,22 @@ export function judgeReadiness(row: ReadinessRow): PageReadiness {
   return { ...row, canTakeMoney: nextStep === null, nextStep };
 }
 
-/** Each of the owner's pages, as the dashboard lists them (by id; the caller orders). Reads only `uid`'s own rows. */
-export async function readinessOfOwnPages(db: Db, uid: string): Promise<PageReadiness[]> {
+const READINESS_COLUMNS = {
+  pageId: bioPages.id,
+  payoutsConnected: connectedAccounts.completed,
+  tipsOn: bioPages.acceptTips,
+  ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
+};
+
+/** The owner's pages as listOwnPages lists them, each with its readiness, in one statement. Reads only `uid`'s own rows. */
+export async function ownPagesWithReadiness(db: Db, uid: string): Promise<(OwnBioPage & { readiness: PageReadiness })[]> {
   const rows = await db
-    .select({
-      pageId: bioPages.id,
-      payoutsConnected: connectedAccounts.completed,
-      tipsOn: bioPages.acceptTips,
-      ownerActive: ownerIsActive(bioPages.uid).mapWith(Boolean),
-    })
+    .select({ page: OWN_PAGE_COLUMNS, readiness: READINESS_COLUMNS })
     .from(bioPages)
+    .leftJoin(bioPageViews, eq(bioPageViews.pageId, bioPages.id))
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
     .where(eq(bioPages.uid, uid))
-    .orderBy(asc(bioPages.id));
-  return rows.map((row) => judgeReadiness({ ...row, payoutsConnected: row.payoutsConnected === true }));
+    .orderBy(...OWN_PAGES_ORDER);
+  return rows.map(({ page, readiness }) => ({ ...page, readiness: judgeReadiness({ ...readiness, payoutsConnected: readiness.payoutsConnected === true }) }));
 }
 

@@ -1,10 +1,10 @@
-import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { bioPageDailyViews, bioPageViews } from "#server/db/schema";
+import { bioPageDailyViews } from "#server/db/schema";
 import { success, type Success } from "#server/errors";
 import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/payments/earnings";
-import { listOwnPages, type OwnBioPage } from "#server/bio/pages";
-import { readinessOfOwnPages, type PageReadiness } from "#server/bio/readiness";
+import type { OwnBioPage } from "#server/bio/pages";
+import { ownPagesWithReadiness, type PageReadiness } from "#server/bio/readiness";
 import { windowDays, type DailyViews } from "#server/bio/stats";
 
 export type CreatorHome = {
@@ -23,13 +23,12 @@ export type CreatorHome = {
  * Reads only `uid`'s own pages, payments and views.
  */
 export async function readCreatorHome(db: Db, uid: string, now = new Date()): Promise<Success<{ home: CreatorHome | null }>> {
-  const pages = await listOwnPages(db, uid);
+  const pages = await ownPagesWithReadiness(db, uid);
   const first = pages[0];
   if (!first) return success({ home: null });
   const ids = pages.map((p) => p.id);
   const dayList = windowDays(now);
-  const [readiness, earnings, supporters, daily, [total]] = await Promise.all([
-    readinessOfOwnPages(db, uid),
+  const [earnings, supporters, daily] = await Promise.all([
     earningsByMonth(db, uid, now),
     latestSupporters(db, uid),
     db
@@ -37,21 +36,17 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
       .from(bioPageDailyViews)
       .where(and(inArray(bioPageDailyViews.pageId, ids), gte(bioPageDailyViews.day, dayList[0]!), lte(bioPageDailyViews.day, dayList.at(-1)!)))
       .groupBy(bioPageDailyViews.day),
-    db
-      .select({ views: sql<number>`coalesce(sum(${bioPageViews.count}), 0)::int` })
-      .from(bioPageViews)
-      .where(and(inArray(bioPageViews.pageId, ids), eq(bioPageViews.uid, uid))),
   ]);
   const byDay = new Map(daily.map((row) => [row.day, row.views]));
   const days = dayList.map((day) => ({ day, views: byDay.get(day) ?? 0 }));
-  const ready = readiness.find((r) => r.pageId === first.id)!;
   return success({
     home: {
-      page: { ...first, readiness: ready },
+      page: first,
       pageCount: pages.length,
       earnings,
       supporters,
-      views: { days, inWindow: days.reduce((s, d) => s + d.views, 0), allTime: total?.views ?? 0 },
+      // Each page's all-time count came with the page (bio_page_views has one row per page).
+      views: { days, inWindow: days.reduce((s, d) => s + d.views, 0), allTime: pages.reduce((s, p) => s + p.views, 0) },
     },
   });
 }

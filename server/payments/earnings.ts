@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql, type AnyColumn } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { ledgerEntries, sponsorSessions, type SponsorSessionKind, type SponsorSessionStatus } from "#server/db/schema";
 
@@ -42,34 +42,29 @@ const sum = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::int`
  */
 export async function earningsByMonth(db: Db, uid: string, now = new Date()): Promise<CurrencyEarnings[]> {
   const months = monthWindow(now);
-  const since = new Date(`${months[0]}-01T00:00:00Z`);
   const month = sql<string>`to_char(${ledgerEntries.created} at time zone 'UTC', 'YYYY-MM')`;
-  const ofOwner = and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid));
-  const [totals, monthly] = await Promise.all([
-    db
-      .select({ currency: ledgerEntries.currency, gross: sum(ledgerEntries.gross), fee: sum(ledgerEntries.platformFee), net: sum(ledgerEntries.net) })
-      .from(ledgerEntries)
-      .innerJoin(sponsorSessions, ofOwner)
-      .groupBy(ledgerEntries.currency),
-    db
-      .select({ currency: ledgerEntries.currency, month, gross: sum(ledgerEntries.gross), fee: sum(ledgerEntries.platformFee), net: sum(ledgerEntries.net) })
-      .from(ledgerEntries)
-      .innerJoin(sponsorSessions, ofOwner)
-      .where(gte(ledgerEntries.created, since))
-      .groupBy(ledgerEntries.currency, month),
-  ]);
-  return totals
-    .map((total) => {
-      const byMonth = new Map(monthly.filter((row) => row.currency === total.currency).map((row) => [row.month, row]));
-      return {
-        currency: total.currency,
-        months: months.map((m) => {
-          const row = byMonth.get(m);
-          return { month: m, gross: row?.gross ?? 0, fee: row?.fee ?? 0, net: row?.net ?? 0 };
-        }),
-        allTime: { gross: total.gross, fee: total.fee, net: total.net },
-      };
-    })
+  // Every month since the first payment in one statement (a few rows a year per currency): the
+  // charted ones are picked out and all of them add up to the totals, here rather than in a second query.
+  const rows = await db
+    .select({ currency: ledgerEntries.currency, month, gross: sum(ledgerEntries.gross), fee: sum(ledgerEntries.platformFee), net: sum(ledgerEntries.net) })
+    .from(ledgerEntries)
+    .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
+    .groupBy(ledgerEntries.currency, month);
+  const currencies = new Map<string, { allTime: CurrencyEarnings["allTime"]; byMonth: Map<string, MonthEarnings> }>();
+  for (const row of rows) {
+    let currency = currencies.get(row.currency);
+    if (!currency) currencies.set(row.currency, (currency = { allTime: { gross: 0, fee: 0, net: 0 }, byMonth: new Map() }));
+    currency.allTime.gross += row.gross;
+    currency.allTime.fee += row.fee;
+    currency.allTime.net += row.net;
+    currency.byMonth.set(row.month, { month: row.month, gross: row.gross, fee: row.fee, net: row.net });
+  }
+  return [...currencies]
+    .map(([currency, { allTime, byMonth }]) => ({
+      currency,
+      months: months.map((m) => byMonth.get(m) ?? { month: m, gross: 0, fee: 0, net: 0 }),
+      allTime,
+    }))
     .sort((a, b) => b.allTime.gross - a.allTime.gross || a.currency.localeCompare(b.currency));
 }
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { readPublicPage } from "#server/bio/public-page";
-import { readinessOfOwnPages } from "#server/bio/readiness";
+import { ownPagesWithReadiness } from "#server/bio/readiness";
 import { connectedAccounts, profiles } from "#server/db/schema";
 import { sandboxDemoPayoutAccount } from "#server/payments/sandbox/demo-account";
 import { sandboxAccounts } from "#server/payments/sandbox/schema";
@@ -21,7 +21,7 @@ describe.each(ENGINES)("the demo creator's page on %s", (engine) => {
     expect(atSandbox).toMatchObject({ chargesEnabled: true, payoutsEnabled: true, idempotencyKey: `account_${maya}` });
     const [profile] = await database.db.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, maya));
     expect(profile?.enabled).toBe(true);
-    expect((await readinessOfOwnPages(database.db, maya)).every((page) => page.canTakeMoney)).toBe(true);
+    expect((await ownPagesWithReadiness(database.db, maya)).map((p) => p.readiness).every((page) => page.canTakeMoney)).toBe(true);
     expect((await readPublicPage(database.db, "mayamakes"))?.takesPayments).toBe(true);
     // Seeding again changes nothing (the demo data goes in once).
     expect((await seedDatabase(database.db, { payoutAccount: sandboxDemoPayoutAccount })).demoAdded).toBe(false);
@@ -33,6 +33,6 @@ describe("without a provider that can make one (Stripe)", () => {
   it("the demo creator has no payout account and her page says it needs payouts", async () => {
     await seedDatabase(database.db);
     expect(await database.db.select().from(connectedAccounts)).toEqual([]);
-    expect((await readinessOfOwnPages(database.db, DEMO_ACCOUNTS.creator.id)).map((p) => p.nextStep)).toContain("payouts");
+    expect((await ownPagesWithReadiness(database.db, DEMO_ACCOUNTS.creator.id)).map((p) => p.readiness).map((p) => p.nextStep)).toContain("payouts");
   });
 });

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { MAX_PAGES_PER_OWNER } from "#server/bio/pages";
 import { bioPageAddress, qrSvg } from "#server/bio/qr";
-import { readinessOfOwnPages } from "#server/bio/readiness";
+import { ownPagesWithReadiness } from "#server/bio/readiness";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
 import { SetupChecklist } from "#app/components/bio/SetupChecklist";
 import { primaryButton } from "#page-kit/forms";
@@ -14,11 +14,10 @@ import { PAGE_LIMIT_MESSAGE } from "./editor.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [pages, readiness] = await Promise.all([listOwnPages(context.db, user.id), readinessOfOwnPages(context.db, user.id)]);
-  const ready = new Map(readiness.map((r) => [r.pageId, r]));
+  const pages = await ownPagesWithReadiness(context.db, user.id);
   // The checklist is about the first listed page that can't take money yet (the last one updated).
-  const unready = pages.find((page) => ready.get(page.id)?.canTakeMoney === false);
-  const checkReadiness = unready ? ready.get(unready.id)! : null;
+  const unready = pages.find((page) => !page.readiness.canTakeMoney);
+  const checkReadiness = unready?.readiness ?? null;
   const address = unready ? bioPageAddress(context.config.BIO_ORIGIN, unready.customEnding) : null;
   return {
     pages: pages.map((page) => ({
@@ -27,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       name: page.name,
       updatedAt: page.updatedAt.toISOString(),
       views: page.views,
-      nextStep: ready.get(page.id)?.nextStep ?? null,
+      nextStep: page.readiness.nextStep,
     })),
     checklist:
       unready && checkReadiness && address

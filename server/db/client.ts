@@ -4,6 +4,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import path from "node:path";
 import pg from "pg";
+import { keepStatementsPrepared } from "./pglite-statements";
 import { listenPostgres, type ListenOptions, type Listening } from "./listen";
 import type { MigrationChain } from "./migrate";
 import * as schema from "./schema";
@@ -92,6 +93,7 @@ export async function openPglite(dataDir: string | null, observer: DatabaseObser
   const options = { startParams: pgliteStartParams(), loadDataDir: start.from };
   const client = dataDir ? new PGlite(pgliteDir(dataDir), options) : new PGlite(options);
   await client.waitReady;
+  keepStatementsPrepared(client);
   const { onQuery } = observer;
   if (onQuery) {
     // Drizzle sends statements through `query` (and `exec`), a transaction's through its own `tx.query`.

@@ -1,6 +1,7 @@
 // CPU profile of the built server under signed-in load, and where its time goes.
 //
 //   npm run build && flock /tmp/bench.lock node bench/guest-pages/profile-signed-in.mjs [path …]
+//   AS_GUEST=1 GUEST_PAGE_CACHE=off node bench/guest-pages/profile-signed-in.mjs / /app/opportunities
 //
 // Starts `node --cpu-prof server.js` on a fresh embedded database (APP_DIR: another build's
 // folder; BENCH_DATABASE_URL: PostgreSQL), signs the demo creator in, warms up for 3 s, loads each
@@ -46,7 +47,8 @@ const signIn = await fetch(`${base}/signin`, {
   body: new URLSearchParams({ email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo", redirectTo: "/app" }),
 });
 const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const headers = { cookie, "accept-encoding": "gzip, deflate, br" };
+// AS_GUEST=1 (with GUEST_PAGE_CACHE=off) profiles a guest's page being rendered instead.
+const headers = process.env.AS_GUEST ? { "accept-encoding": "gzip, deflate, br" } : { cookie, "accept-encoding": "gzip, deflate, br" };
 // A warm-up first (JIT, first renders), then the loads; only samples taken while they ran count.
 await autocannon({ url: `${base}${paths[0]}`, connections: 10, duration: 3, headers });
 const loadStarted = Date.now();

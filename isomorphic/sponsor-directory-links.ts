@@ -27,3 +27,12 @@ export function directoryHref(search: DirectorySearch, page = 1, path = SPONSORS
 export function sponsorHref(id: string): string {
   return `${SPONSORS_PATH}/${encodeURIComponent(id)}`;
 }
+
+/** The periods, in days, the back office lists the directory's unanswered searches over. */
+export const MISS_PERIODS = [7, 30, 90] as const;
+export type MissPeriod = (typeof MISS_PERIODS)[number];
+
+export function parseMissPeriod(value: string | null): MissPeriod {
+  const days = Number(value);
+  return (MISS_PERIODS as readonly number[]).includes(days) ? (days as MissPeriod) : 30;
+}

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, not } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { bioPages, sponsorSessions, type SponsorSessionStatus } from "#server/db/schema";
 import { domainError, success, type DomainError, type Success } from "#server/errors";
+import { SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#isomorphic/supporter-wall";
 import { isBioPageId } from "./endings";
 
 /**
@@ -9,11 +10,6 @@ import { isBioPageId } from "./endings";
  * page's latest paid supports, as the public page shows them, and the owner's
  * list of every support with Hide / Show.
  */
-
-/** How many supporters the public page shows. */
-export const WALL_SIZE = 10;
-/** How many the owner's list shows, newest first. */
-export const SUPPORTERS_LIST_SIZE = 50;
 
 /**
  * One supporter on the public wall. A private support keeps its name,

@@ -1,12 +1,10 @@
 import { and, desc, eq, gte, max, sql, sum } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { logs } from "#server/db/schema";
+import type { MissPeriod } from "#isomorphic/sponsor-directory-links";
 import { SPONSOR_MISS_COLLECTION } from "./search-log";
 
 export type SearchMiss = { kind: "name" | "tag"; text: string; count: number; lastSearched: string };
-
-export const MISS_PERIODS = [7, 30, 90] as const;
-export type MissPeriod = (typeof MISS_PERIODS)[number];
 
 /**
  * What Pro members searched the directory for and did not find (SPEC §7.2's search log, the
@@ -29,9 +27,4 @@ export async function listSearchMisses(db: Db, days: MissPeriod, now = new Date(
     if (!kind || !row.last) return [];
     return [{ kind, text: term.slice(kind.length + 1), count: Number(row.count), lastSearched: new Date(row.last).toISOString() }];
   });
-}
-
-export function parseMissPeriod(value: string | null): MissPeriod {
-  const days = Number(value);
-  return (MISS_PERIODS as readonly number[]).includes(days) ? (days as MissPeriod) : 30;
 }

@@ -74,81 +74,107 @@ function isServerOnlyExport(statement: ts.Statement): boolean {
   return false;
 }
 
+/** A non-exported function, class or variable: in the browser bundle only if kept code uses it. */
+function isLocalDeclaration(statement: ts.Statement): boolean {
+  const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+  return !exported && (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isVariableStatement(statement));
+}
+
+function topLevelStatement(node: ts.Node): ts.Node | undefined {
+  let current: ts.Node | undefined = node;
+  while (current && current.parent && !ts.isSourceFile(current.parent)) current = current.parent;
+  return current;
+}
+
 /**
  * The modules a route module still imports once its server-only exports are gone: its top-level
- * code is followed from what the browser keeps, name by name (over-counting a shadowed name is
- * the safe side).
+ * code is followed from what the browser keeps, through the names it uses (TypeScript's binder
+ * tells a local name from an import of the same name; imports are not resolved).
  */
-function browserImports(source: ts.SourceFile): string[] {
-  const imported = new Map<string, string>();
-  const declared = new Map<string, ts.Node>();
-  const kept: ts.Node[] = [];
+function browserImports(program: ts.Program, file: string): string[] {
+  const source = program.getSourceFile(file)!;
+  const checker = program.getTypeChecker();
   const specifiers: string[] = [];
+  const kept: ts.Node[] = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
-      if (!ts.isStringLiteral(statement.moduleSpecifier)) continue;
-      const clause = statement.importClause;
-      if (!clause) specifiers.push(statement.moduleSpecifier.text);
-      if (!clause || clause.isTypeOnly) continue;
-      if (clause.name) imported.set(clause.name.text, statement.moduleSpecifier.text);
-      const bindings = clause.namedBindings;
-      if (bindings && ts.isNamespaceImport(bindings)) imported.set(bindings.name.text, statement.moduleSpecifier.text);
-      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) if (!element.isTypeOnly) imported.set(element.name.text, statement.moduleSpecifier.text);
-    } else if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || isServerOnlyExport(statement)) {
-      continue;
+      if (!statement.importClause && ts.isStringLiteral(statement.moduleSpecifier)) specifiers.push(statement.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(statement)) {
-      if (!statement.isTypeOnly) kept.push(statement);
-    } else if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) {
-      if (statement.name && !ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) declared.set(statement.name.text, statement);
+      if (statement.isTypeOnly) continue;
+      if (statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) specifiers.push(statement.moduleSpecifier.text);
       else kept.push(statement);
-    } else if (ts.isVariableStatement(statement) && !ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) declared.set(declaration.name.text, declaration);
-    } else {
+    } else if (!ts.isInterfaceDeclaration(statement) && !ts.isTypeAliasDeclaration(statement) && !isServerOnlyExport(statement) && !isLocalDeclaration(statement)) {
       kept.push(statement);
     }
   }
-  const seen = new Set<ts.Node>();
+  const seen = new Set<ts.Node>(kept);
+  const follow = (symbol: ts.Symbol | undefined) => {
+    const declaration = symbol?.declarations?.[0];
+    if (!declaration) return;
+    if (ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) || ts.isNamespaceImport(declaration)) {
+      const statement = topLevelStatement(declaration);
+      const typeOnly = (ts.isImportSpecifier(declaration) && declaration.isTypeOnly) || (statement && ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly);
+      if (statement && ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && !typeOnly) specifiers.push(statement.moduleSpecifier.text);
+      return;
+    }
+    const statement = topLevelStatement(declaration);
+    if (statement && statement.getSourceFile() === source && !seen.has(statement)) {
+      seen.add(statement);
+      visit(statement);
+    }
+  };
   const visit = (node: ts.Node): void => {
     if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
     if (ts.isPropertyAccessExpression(node)) return visit(node.expression);
-    if (ts.isIdentifier(node)) {
-      const module = imported.get(node.text);
-      if (module) specifiers.push(module);
-      const declaration = declared.get(node.text);
-      if (declaration && !seen.has(declaration)) {
-        seen.add(declaration);
-        visit(declaration);
-      }
-      return;
-    }
+    if (ts.isShorthandPropertyAssignment(node)) return follow(checker.getShorthandAssignmentValueSymbol(node));
+    if (ts.isExportSpecifier(node)) return follow(checker.getExportSpecifierLocalTargetSymbol(node));
+    if (ts.isIdentifier(node)) return follow(checker.getSymbolAtLocation(node));
     ts.forEachChild(node, visit);
   };
   for (const node of kept) visit(node);
   return specifiers;
 }
 
-describe("what the browser bundle takes from the route modules", () => {
-  it("reaches no node: builtin: server code is used in loaders and actions, shared values come from isomorphic/", () => {
-    const routes = ["app/root.tsx", ...routeFiles(routeConfig)];
-    const chains: string[] = [];
-    const reached = new Set<string>();
-    const queue: [string, string[]][] = [];
-    const follow = (from: string, specifiers: string[], chain: string[]) => {
-      for (const specifier of specifiers) {
-        const target = resolveImport(from, specifier);
-        if (target === "node") chains.push(`${[...chain, from].join(" → ")} imports ${specifier}`);
-        // React Router's build refuses a .server module in the browser bundle by itself.
-        else if (target && !/\.server(\.tsx?$|\/)/.test(target) && !reached.has(target)) {
-          reached.add(target);
-          queue.push([target, [...chain, from]]);
-        }
+/**
+ * Every module the browser bundle reaches from the route modules, each with the chain of imports
+ * that brings it in, and every `node:` builtin among their imports.
+ */
+function browserGraph(): { modules: Map<string, string[]>; builtins: string[] } {
+  const routes = [...new Set(["app/root.tsx", ...routeFiles(routeConfig)])];
+  const program = ts.createProgram(routes, { noLib: true, noResolve: true, types: [], jsx: ts.JsxEmit.Preserve, allowImportingTsExtensions: true, noEmit: true });
+  const modules = new Map<string, string[]>();
+  const builtins: string[] = [];
+  const queue: string[] = [];
+  const follow = (from: string, specifiers: string[], chain: string[]) => {
+    for (const specifier of specifiers) {
+      const target = resolveImport(from, specifier);
+      if (target === "node") builtins.push(`${[...chain, from].join(" → ")} imports ${specifier}`);
+      // React Router's build refuses a .server module in the browser bundle by itself.
+      else if (target && !/\.server(\.tsx?$|\/)/.test(target) && !modules.has(target)) {
+        modules.set(target, [...chain, from]);
+        queue.push(target);
       }
-    };
-    for (const route of new Set(routes)) follow(route, browserImports(parse(route)), []);
-    while (queue.length > 0) {
-      const [file, chain] = queue.shift()!;
-      follow(file, allImports(parse(file)), chain);
     }
-    expect(chains).toEqual([]);
+  };
+  for (const route of routes) follow(route, browserImports(program, route), []);
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    follow(file, allImports(parse(file)), modules.get(file)!);
+  }
+  return { modules, builtins };
+}
+
+describe("what the browser bundle takes from the route modules", () => {
+  const graph = browserGraph();
+
+  it("reaches no node: builtin: server code is used in loaders and actions, shared values come from isomorphic/", () => {
+    expect(graph.builtins).toEqual([]);
+  });
+
+  it("takes no server code from app/: in development the browser would load it, and the packages it imports", () => {
+    // The payment sandbox's own pages live beside it in server/ and bring their components along.
+    // Each way in is named once: the first server module on its chain.
+    const server = [...graph.modules].filter(([file, chain]) => file.startsWith("server/") && chain[0]!.startsWith("app/") && !chain.at(-1)!.startsWith("server/"));
+    expect(server.map(([file, chain]) => [...chain, file].join(" → "))).toEqual([]);
   });
 });

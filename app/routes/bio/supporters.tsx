@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/auth/session";
-import { listSupporters, setHiddenFromWall, SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#server/bio/wall";
+import { listSupporters, setHiddenFromWall } from "#server/bio/wall";
+import { SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#isomorphic/supporter-wall";
 import { redirectWithToast } from "#server/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { dateTimeFormat, formatMoney, localeFrom } from "#isomorphic/format";

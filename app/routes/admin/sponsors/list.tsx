@@ -1,7 +1,8 @@
 import { Form, Link } from "react-router";
 import { requireStaff } from "#server/auth/staff-guard";
 import { listStaffCompanies } from "#server/sponsor-directory/curation";
-import { listSearchMisses, MISS_PERIODS, parseMissPeriod } from "#server/sponsor-directory/search-misses";
+import { listSearchMisses } from "#server/sponsor-directory/search-misses";
+import { MISS_PERIODS, parseMissPeriod } from "#isomorphic/sponsor-directory-links";
 import { secondaryButton } from "#page-kit/forms";
 import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
 import { loadConfig } from "#server/config";
+import { imageEnvironment, kubernetesPodEnvironment, kubernetesSecret, parseYaml, type Yaml } from "#tests/support/deploy-examples";
 
 /**
  * The deploy recipe's files, checked as far as this machine can without a container runtime
@@ -18,8 +18,6 @@ const SERVE_FLAGS: string[] = JSON.parse(read("package.json"))
   .scripts.serve.split(" ")
   .filter((word: string) => word.startsWith("--"));
 
-type Yaml = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 /**
  * What a real deployment sets (README "Deploy", Environment): each example names every one, so an
  * operator filling it in misses none. The payment choice is PAYMENT_PROVIDER and Stripe's keys.
@@ -28,14 +26,6 @@ const REAL_DEPLOYMENT = ["DATABASE_URL", "SESSION_SECRET", "PUBLIC_ORIGIN", "BIO
 
 /** The major version in `postgres:16`, `postgres:16.4-bookworm`. */
 const postgresMajor = (image: string) => Number(/^postgres:(\d+)/.exec(image)?.[1]);
-
-/** Every document of a YAML file; a syntax error fails the test with the parser's message. */
-function parseYaml(file: string): Yaml[] {
-  return parseAllDocuments(read(file)).map((document) => {
-    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join("; ")}`);
-    return document.toJS() as Yaml;
-  });
-}
 
 describe("deploy/nginx.conf and deploy/nginx-compose.conf", () => {
   let dir: string;
@@ -205,17 +195,11 @@ describe("deploy/kubernetes.yaml", () => {
   });
 
   it("starts with the documented secret: its variables and the pod's pass the production settings check", () => {
-    const [container] = byKind("Deployment").spec.template.spec.containers;
-    const podEnv = Object.fromEntries(container.env.map((variable: Yaml) => [variable.name, String(variable.value)]));
+    const podEnv = kubernetesPodEnvironment();
     // The image's own ENV lines (NODE_ENV=production, DATA_DIR, DOTENV=off).
-    const imageEnv = Object.fromEntries([...read("Dockerfile").matchAll(/^ENV (.+)$/gm)].flatMap((line) => line[1]!.split(/\s+/).map((pair) => pair.split("="))));
-    const secret = Object.fromEntries(
-      // `$(openssl rand -hex N)` as the shell makes it; `...` where the operator's own key goes.
-      [...read("deploy/kubernetes.yaml").matchAll(/--from-literal=([A-Z_]+)=(\$\(openssl rand -hex \d+\)|\S+)/g)].map(([, name, value]) => [
-        name,
-        value!.replace(/^\$\(openssl rand -hex (\d+)\)$/, (_, n) => "ab".repeat(Number(n))).replace(/\.\.\.$/, "Xy7".repeat(8)),
-      ]),
-    );
+    const imageEnv = imageEnvironment();
+    expect(imageEnv).toMatchObject({ NODE_ENV: "production", DOTENV: "off", DATA_DIR: "/data" });
+    const secret = kubernetesSecret();
     expect(Object.keys(secret)).toEqual(expect.arrayContaining(["DATABASE_URL", "SESSION_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "METRICS_TOKEN"]));
     const env = { ...imageEnv, ...podEnv, ...secret };
     expect(() => loadConfig(env)).not.toThrow();
@@ -320,3 +304,21 @@ describe("Dockerfile", () => {
     expect(ignored).toEqual(expect.arrayContaining(["node_modules", "build", "data", ".env", ".git"]));
   });
 });
+
+describe("README's backup lines", () => {
+  const readme = read("README.md");
+  const section = readme.slice(readme.indexOf("### Backups and restore\n"), readme.indexOf("\n## Test it\n"));
+  const blocks = [...section.matchAll(/```(?:sh|cron)\n([\s\S]*?)```/g)].map((match) => match[1]!);
+
+  it("run where the image and a release do: `node server.js`, never npm scripts or tsx", () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) expect(block).not.toMatch(/\bnpm\b|\btsx\b/);
+    const commands = blocks.join("\n").match(/node server\.js (backup|restore)[^\n#]*/g) ?? [];
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    // Only the options the commands take (server/backup/commands.ts).
+    for (const command of commands) {
+      for (const option of command.match(/--[\w-]+/g) ?? []) expect(["--dir", "--keep", "--out", "--force"], command).toContain(option);
+    }
+  });
+});
+

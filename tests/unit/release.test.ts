@@ -1,22 +1,23 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, imageToolsPath, request, runInRelease, secondsUntilReady, startRelease, writableDir, type Env, type Release } from "#tests/support/release-process";
+import { onPostgresExamples } from "#tests/support/release-examples";
 
 /**
  * What the Dockerfile runs, tested without a container runtime (ADR 0043): scripts/release.sh
  * builds a release, which is made read-only and started as a non-root user (nobody, as the image
  * runs as `node`) with only the environment for settings, the embedded database in DATA_DIR.
- * Slow (npm ci, a build, a first start with the demo data): everything runs once, in beforeAll.
+ * Slow (npm ci, a build, a first start with the demo data): the release is built once, in
+ * beforeAll, and everything after runs on it — on PostgreSQL too (tests/support/release-examples.ts), with the
+ * environment each deploy example sets.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVE_FLAGS: string[] = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
   .scripts.serve.split(" ")
   .filter((word: string) => word.startsWith("--"));
-const NOBODY = 65534;
 const READY_PATH = "/readyz";
 
 type Snapshot = Map<string, string>;
@@ -31,37 +32,16 @@ function snapshot(dir: string): Snapshot {
   return entries;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
-
 describe("the release (scripts/release.sh), as the image runs it", () => {
   let work: string;
   let release: string;
   let dataDir: string;
+  let tools: string;
   let port: number;
-  let server: ChildProcess;
-  let exited: Promise<number | null>;
-  let log = "";
+  let server: Release;
   let before: Snapshot;
   const timings: Record<string, number> = {};
-
-  // node:http, not fetch: fetch does not send a Host of our choosing, and the bio host is told apart by it.
-  const get = (pathname: string, host = `localhost:${port}`) =>
-    new Promise<{ status: number; type: string | undefined; body: Buffer }>((resolve, reject) => {
-      const req = http.get({ host: "127.0.0.1", port, path: pathname, headers: { host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body: Buffer.concat(chunks) }));
-      });
-      req.on("error", reject);
-    });
+  const get = (pathname: string, host = `localhost:${port}`) => request(port, pathname, host);
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "sponsorgrid-release-test-"));
@@ -69,59 +49,30 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
     fs.chmodSync(work, 0o755);
     release = path.join(work, "app");
     dataDir = path.join(work, "data");
+    tools = imageToolsPath(path.join(work, "bin"));
 
-    let started = Date.now();
+    const started = Date.now();
     const built = spawnSync("bash", [path.join(ROOT, "scripts/release.sh"), release], { encoding: "utf8", timeout: 12 * 60_000 });
     timings.releaseSeconds = (Date.now() - started) / 1000;
     if (built.status !== 0) throw new Error(`scripts/release.sh failed (${built.status}):\n${built.stdout}\n${built.stderr}`);
 
     // Writable by nobody, the owner included; root, which CI runs as, is not who the server runs as.
     spawnSync("chmod", ["-R", "a-w", release]);
-    fs.mkdirSync(dataDir);
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) fs.chownSync(dataDir, NOBODY, NOBODY);
+    writableDir(dataDir);
     before = snapshot(release);
 
     port = await freePort();
-    const command = [process.execPath, ...SERVE_FLAGS, "server.js"];
-    const [file, ...args] = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...command] : command;
-    started = Date.now();
-    server = spawn(file!, args, {
-      cwd: release,
-      // Only what an operator would set: no DATABASE_URL from the test's own environment, no .env.
-      // HOME and TMPDIR lead nowhere writable, so a write outside DATA_DIR fails loudly.
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "production",
-        DOTENV: "off",
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        HOME: "/nonexistent",
-        TMPDIR: release,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout!.on("data", (chunk) => (log += chunk));
-    server.stderr!.on("data", (chunk) => (log += chunk));
-    exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
-
-    const deadline = Date.now() + 5 * 60_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}) before it was ready:\n${log}`);
-      const status = await get(READY_PATH).then((res) => res.status, () => 0);
-      if (status === 200) break;
-      if (Date.now() > deadline) throw new Error(`${READY_PATH} never answered 200 (last: ${status}):\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    timings.startToReadySeconds = (Date.now() - started) / 1000;
+    // Only what an operator would set: no DATABASE_URL from the test's own environment, no .env.
+    // HOME and TMPDIR lead nowhere writable, so a write outside DATA_DIR fails loudly.
+    server = startRelease(release, { PATH: tools, NODE_ENV: "production", DOTENV: "off", DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", HOME: "/nonexistent", TMPDIR: release }, SERVE_FLAGS);
+    timings.startToReadySeconds = await secondsUntilReady(server, `localhost:${port}`, 5 * 60_000, READY_PATH);
     console.info(`release: built in ${timings.releaseSeconds.toFixed(0)} s, ready ${timings.startToReadySeconds.toFixed(1)} s after start`);
   }, 20 * 60_000);
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill("SIGKILL");
-      await exited;
+    if (server && server.child.exitCode === null) {
+      server.child.kill("SIGKILL");
+      await server.exited;
     }
     if (work) {
       spawnSync("chmod", ["-R", "u+w", work]);
@@ -143,7 +94,7 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
   it(`turns ready (${READY_PATH} 200) as a non-root user, from a read-only folder`, async () => {
     const res = await get(READY_PATH);
     expect(res.status).toBe(200);
-    const uid = /^Uid:\s+(\d+)\s+(\d+)/m.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"));
+    const uid = /^Uid:\s+(\d+)\s+(\d+)/m.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8"));
     expect(Number(uid?.[1])).not.toBe(0);
     expect(Number(uid?.[2])).not.toBe(0);
     expect(spawnSync("find", [release, "-not", "-type", "l", "-perm", "/222"], { encoding: "utf8" }).stdout).toBe("");
@@ -171,25 +122,31 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
   });
 
   it("stops cleanly on SIGTERM, having written only into DATA_DIR", async () => {
-    server.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect(log).not.toMatch(/EACCES|EROFS|"level":(50|60)/);
+    expect(await server.stop()).toBe(0);
+    expect(server.log()).not.toMatch(/EACCES|EROFS|"level":(50|60)/);
     expect(snapshot(release)).toEqual(before);
     expect(fs.readdirSync(dataDir)).toContain("pglite");
   });
 
-  it("backs up and restores its stopped database with `node server.js backup|restore`, and names staff with `node server.js admin`: no npm or tsx in a release", () => {
-    const asRoot = process.getuid?.() === 0;
-    const run = (...command: string[]) => {
-      const all = [process.execPath, "server.js", ...command];
-      const [file, ...args] = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...all] : all;
-      return spawnSync(file!, args, { cwd: release, encoding: "utf8", env: { PATH: process.env.PATH, NODE_ENV: "production", DOTENV: "off", DATA_DIR: dataDir, HOME: "/nonexistent" } });
-    };
-    const backup = path.join(dataDir, "drill.backup");
-    const backedUp = run("backup", "--out", backup);
+  it("backs up and restores its stopped database with `node server.js backup|restore` (keeping the newest, handing each to BACKUP_COPY_COMMAND), and names staff with `node server.js admin`: no npm or tsx on its PATH", () => {
+    const backups = writableDir(path.join(work, "pglite-backups"));
+    const offsite = writableDir(path.join(work, "pglite-offsite"));
+    const older = path.join(backups, "sponsorgrid-pglite-20200101T031500Z.backup");
+    fs.writeFileSync(older, "an older backup");
+    const env: Env = { PATH: tools, NODE_ENV: "production", DOTENV: "off", DATA_DIR: dataDir, HOME: "/nonexistent" };
+    const run = (...command: string[]) => runInRelease(release, ["node", "server.js", ...command], env);
+
+    env.BACKUP_COPY_COMMAND = `cp "$1" ${offsite}/`;
+    const backedUp = run("backup", "--dir", backups, "--keep", "1");
+    delete env.BACKUP_COPY_COMMAND;
     expect(backedUp.status, backedUp.stderr).toBe(0);
-    expect(backedUp.stdout).toContain(`Backup written: ${backup}`);
-    const restored = run("restore", backup, "--force");
+    const file = /^Backup written: (\S+)$/m.exec(backedUp.stdout)?.[1];
+    expect(path.dirname(file!)).toBe(backups);
+    expect(backedUp.stdout).toContain("Copied by BACKUP_COPY_COMMAND.");
+    expect(fs.readdirSync(backups)).toEqual([path.basename(file!)]);
+    expect(fs.readdirSync(offsite)).toEqual([path.basename(file!)]);
+
+    const restored = run("restore", file!, "--force");
     expect(restored.status, restored.stderr).toBe(0);
     expect(restored.stdout).toMatch(/^Restored /);
     // Its hints name the command a release has: no npm here.
@@ -198,4 +155,6 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
     expect(listed.stdout.trim()).toBe("No staff yet. Make the first with: node server.js admin grant EMAIL");
     expect(snapshot(release)).toEqual(before);
   });
+
+  onPostgresExamples(() => ({ release, work, tools, serveFlags: SERVE_FLAGS }));
 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { keepStatementsPrepared } from "./pglite-statements";
 import { listenPostgres, type ListenOptions, type Listening } from "./listen";
-import type { MigrationChain } from "./migrate";
+import { migrateDatabase, type MigrationChain } from "./migrate";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -113,7 +113,6 @@ export async function openPglite(dataDir: string | null, observer: DatabaseObser
     db,
     engine: "pglite",
     async migrate(chains) {
-      const { migrateDatabase } = await import("./migrate");
       await migrateDatabase({ engine: "pglite", client }, chains);
     },
     async listen(channel, listenOptions) {
@@ -150,7 +149,6 @@ export async function openPostgres(
     db,
     engine: "postgres",
     async migrate(chains) {
-      const { migrateDatabase } = await import("./migrate");
       await migrateDatabase({ engine: "postgres", pool }, chains);
     },
     listen: (channel, listenOptions) => listenPostgres(connectionString, channel, listenOptions),

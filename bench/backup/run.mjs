@@ -1,15 +1,18 @@
-// Backup and restore time for 100,000 payments, on the embedded database and on PostgreSQL.
+// Backup and restore time for 100,000 payments, on the embedded database and on PostgreSQL, with
+// the commands a release has.
 //
-//   flock /tmp/bench.lock node bench/backup/run.mjs
+//   flock /tmp/bench.lock node bench/backup/run.mjs      # BENCH_RELEASE=DIR to reuse a built release
 //
 // Each engine: `npm run seed` on a fresh database (migrations, tags, directory, demo accounts),
 // then BENCH_PAYMENTS (default 100,000) tips to the demo creator's page written by SQL as the
 // payment handlers leave them — a completed sponsor session and its ledger payment, a third in
-// euros, every tenth refunded (a refund entry too) — then `npm run backup` and `npm run restore`
-// into an empty database, each as an operator runs it (wall time, process start included; the
-// command's own figure beside it). The restored database must hold the same sessions and the
-// same ledger sums per currency, or the run fails. PostgreSQL: BENCH_DATABASE_URL's server
-// (default postgres://postgres@127.0.0.1:5432), databases sg_bench_backup_src and _dst, emptied first.
+// euros, every tenth refunded (a refund entry too) — then `node server.js backup` and `node
+// server.js restore` in a release (scripts/release.sh, built first unless BENCH_RELEASE names one)
+// into an empty database, each as an operator runs it: from the release folder, with only node,
+// pg_dump, pg_restore and flock on PATH (wall time, process start included; the command's own
+// figure beside it). The restored database must hold the same sessions and the same ledger sums
+// per currency, or the run fails. PostgreSQL: BENCH_DATABASE_URL's server (default
+// postgres://postgres@127.0.0.1:5432), databases sg_bench_backup_src and _dst, emptied first.
 // See bench/README.md ("Backup and restore").
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -44,14 +47,34 @@ from sponsor_sessions where id like 'ss_bench_%' and status = 'refunded';
 const CHECK = `select currency, count(*)::int as entries, sum(gross)::text as gross, sum(net)::text as net
   from ledger_entries group by currency order by currency`;
 
-function npm(args, env) {
+function timed(file, args, options) {
   const started = performance.now();
-  const result = spawnSync("npm", ["run", "--silent", ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+  const result = spawnSync(file, args, { ...options, encoding: "utf8" });
   const wall = (performance.now() - started) / 1000;
-  if (result.status !== 0) throw new Error(`npm run ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${file} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   const own = /in ([\d.]+) s/.exec(result.stdout)?.[1];
   return { wall, own: own ? Number(own) : null, stdout: result.stdout };
 }
+
+const seed = (env) => timed("npm", ["run", "--silent", "seed"], { cwd: ROOT, env: { ...process.env, ...env } });
+
+/** A release to run, and a PATH of node, pg_dump, pg_restore and flock (the data folder's lock) only: what the image has. */
+function prepareRelease(tmp) {
+  const tools = path.join(tmp, "bin");
+  fs.mkdirSync(tools);
+  fs.symlinkSync(process.execPath, path.join(tools, "node"));
+  for (const tool of ["pg_dump", "pg_restore", "flock"]) {
+    fs.symlinkSync(spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim(), path.join(tools, tool));
+  }
+  if (process.env.BENCH_RELEASE) return { dir: path.resolve(process.env.BENCH_RELEASE), tools };
+  const dir = path.join(tmp, "release");
+  const built = spawnSync("bash", [path.join(ROOT, "scripts/release.sh"), dir], { encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`scripts/release.sh failed:\n${built.stdout}\n${built.stderr}`);
+  return { dir, tools };
+}
+
+const inRelease = (release, args, env) =>
+  timed(process.execPath, ["server.js", ...args], { cwd: release.dir, env: { PATH: release.tools, NODE_ENV: "production", DOTENV: "off", ...env } });
 
 async function onPglite(dataDir, use) {
   const client = new PGlite(path.join(dataDir, "pglite"));
@@ -76,7 +99,7 @@ async function onPostgres(url, use) {
   }
 }
 
-async function run(engine) {
+async function run(engine, release) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-backup-"));
   const source = { DATA_DIR: path.join(tmp, "source"), PAYMENT_PROVIDER: "sandbox" };
   const target = { DATA_DIR: path.join(tmp, "target"), PAYMENT_PROVIDER: "sandbox" };
@@ -91,7 +114,7 @@ async function run(engine) {
   }
   const on = (config, use) => (engine === "postgres" ? onPostgres(config.DATABASE_URL, use) : onPglite(config.DATA_DIR, use));
   try {
-    npm(["seed"], source);
+    seed(source);
     const fillStarted = performance.now();
     const before = await on(source, async (query) => {
       await query(FILL);
@@ -99,8 +122,8 @@ async function run(engine) {
     });
     const fill = (performance.now() - fillStarted) / 1000;
     const file = path.join(tmp, "bench.backup");
-    const backup = npm(["backup", "--", "--out", file], source);
-    const restore = npm(["restore", "--", file], target);
+    const backup = inRelease(release, ["backup", "--out", file], source);
+    const restore = inRelease(release, ["restore", file], target);
     const after = await on(target, (query) => query(CHECK));
     if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`restored ledger differs: ${JSON.stringify(before)} vs ${JSON.stringify(after)}`);
     const payments = before.reduce((sum, row) => sum + row.entries, 0);
@@ -111,9 +134,12 @@ async function run(engine) {
 }
 
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
-console.log(`uptime before: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} (${os.cpus().length} cores); ${PAYMENTS} payments`);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bench-backup-release-"));
+const release = prepareRelease(work);
+process.on("exit", () => fs.rmSync(work, { recursive: true, force: true }));
+console.log(`uptime before: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} (${os.cpus().length} cores); ${PAYMENTS} payments; release ${release.dir}`);
 for (const engine of engines) {
-  const r = await run(engine);
+  const r = await run(engine, release);
   const s = (t) => `${t.wall.toFixed(1)} s${t.own === null ? "" : ` (command's own ${t.own.toFixed(1)} s)`}`;
   console.log(
     `${engine}: ${r.ledgerEntries} ledger entries (filled in ${r.fill.toFixed(1)} s); backup file ${(r.bytes / 1024 / 1024).toFixed(1)} MiB; ` +

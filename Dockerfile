@@ -4,13 +4,13 @@
 #   docker build -t sponsorgrid .
 #   docker run -p 3000:3000 -v sponsorgrid-data:/data -e SESSION_SECRET=… sponsorgrid
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY . .
 # npm ci, build, prune to production dependencies; then nobody may write the release, its owner included.
 RUN bash scripts/release.sh /release && chmod -R a-w /release
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # pg_dump and pg_restore for `node server.js backup|restore` on PostgreSQL. pg_dump refuses a server
 # of a newer major version, so PG_MAJOR must be the deployed server's: compose.yaml's postgres:16, or
 # `docker build --build-arg PG_MAJOR=17 .` for a 17 (tests/unit/deploy-files.test.ts holds the two

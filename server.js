@@ -1,6 +1,15 @@
 // Starts the built app: `npm start` (build + serve) or `npm run serve`.
 import fs from "node:fs";
 
+// The Node this needs (package.json "engines", ">=24"): an older one stops here with a sentence
+// instead of failing somewhere inside a dependency. README "Run it".
+const { engines } = JSON.parse(fs.readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const neededMajor = Number(/\d+/.exec(engines.node)[0]);
+if (Number(process.versions.node.split(".")[0]) < neededMajor) {
+  console.error(`Sponsorgrid needs Node ${neededMajor} or newer; this is Node ${process.versions.node}. README.md, "Run it", says how to get it.`);
+  process.exit(1);
+}
+
 // The image sets DOTENV=off: its settings come from the environment only, never from a file in the working folder.
 if (process.env.DOTENV !== "off" && fs.existsSync(".env")) process.loadEnvFile(".env");
 

@@ -262,12 +262,18 @@ describe("Dockerfile", () => {
   const stages = dockerfile.split(/^FROM /m).slice(1);
   const runtime = stages.at(-1)!;
 
-  it("builds with the release script CI tests, and runs the Node major CI tests with", () => {
+  it("builds with the release script CI tests, and runs the Node major package.json asks for, which CI installs and tests with", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(stages[0]).toMatch(/^RUN bash scripts\/release\.sh \/release\b/m);
     expect(runtime).toMatch(/^COPY --from=build \/release \/app$/m);
-    const major = process.versions.node.split(".")[0];
+    const engines: string = JSON.parse(read("package.json")).engines.node;
+    expect(engines).toMatch(/^>=\d+$/);
+    const major = Number(engines.slice(2));
     for (const stage of stages) expect(stage).toMatch(new RegExp(`^node:${major}-bookworm-slim\\b`));
+    expect(read(".ci/run")).toMatch(new RegExp(`^NODE_MAJOR=${major}$`, "m"));
+    expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(major);
+    // npm refuses an older Node outright rather than install with a warning.
+    expect(read(".npmrc")).toMatch(/^engine-strict=true$/m);
   });
 
   it("runs as a non-root user with settings from the environment only, DATA_DIR a volume", () => {

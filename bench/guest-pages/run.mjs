@@ -11,7 +11,8 @@
 //
 // BASELINE_DIR=<folder with another checkout's build/> also measures the signed-in pages on
 // that build's server, in the same run (the "before" of the signed-in figures). SIGNED_IN_ONLY=1
-// skips the guest half (no nginx); SKIP_SIGNED_IN=1 the signed-in half.
+// skips the guest half (no nginx); SKIP_SIGNED_IN=1 the signed-in half. GUEST_RENDER=1 with
+// BASELINE_DIR also compares a guest's pages rendered on every request (GUEST_PAGE_CACHE=off).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -138,20 +139,22 @@ const SIGNED_IN_PAGES = ["/app", "/app/opportunities", "/app?r={n}", "/app/oppor
  * Each page on each server, the servers back to back (order swapped every round): the medians of
  * req/s and of the server's CPU per request, and the median of the rounds' own ratios.
  */
-async function signedInRound(servers, log) {
+async function signedInRound(servers, log, pages = SIGNED_IN_PAGES, who = "signed in") {
   const rows = [];
   const names = Object.keys(servers);
-  for (const pagePath of SIGNED_IN_PAGES) {
+  for (const pagePath of pages) {
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const measured = {};
       for (const name of round % 2 === 1 ? names : [...names].reverse()) {
         const server = servers[name];
-        const headers = { ...REQUEST_HEADERS, cookie: server.cookie };
-        const check = await fetchGuest(`${server.base}${pagePath.replace("{n}", "0")}`, headers);
-        if (check.status !== 200) throw new Error(`${name} ${pagePath} signed in: ${check.status}`);
-        measured[name] = await measure(`${server.base}${pagePath}`, headers, server.pid);
-        log(`   round ${round}, ${pagePath} signed in, ${name}: ${measured[name].rps.toFixed(1)} req/s, server CPU ${measured[name].cpuMs.toFixed(2)} ms/request (idle before: ${Math.round(measured[name].idle * 100)} %)`);
+        const headers = server.cookie ? { ...REQUEST_HEADERS, cookie: server.cookie } : REQUEST_HEADERS;
+        // {detail}: an opportunity of that server's own (the seed's ids differ between databases).
+        const address = pagePath.replace("{detail}", server.detail);
+        const check = await fetchGuest(`${server.base}${address.replace("{n}", "0")}`, headers);
+        if (check.status !== 200) throw new Error(`${name} ${address} ${who}: ${check.status}`);
+        measured[name] = await measure(`${server.base}${address}`, headers, server.pid);
+        log(`   round ${round}, ${pagePath} ${who}, ${name}: ${measured[name].rps.toFixed(1)} req/s, server CPU ${measured[name].cpuMs.toFixed(2)} ms/request (idle before: ${Math.round(measured[name].idle * 100)} %)`);
       }
       rounds.push(measured);
     }
@@ -164,6 +167,38 @@ async function signedInRound(servers, log) {
     rows.push(row);
   }
   return rows;
+}
+
+/** The medians of each page on each server, and the current build against the baseline. */
+function printRows(servers, rows, log) {
+  const names = Object.keys(servers);
+  log("");
+  log(`| page | ${names.map((name) => `${name} req/s`).join(" | ")} | ${names.map((name) => `${name} server CPU ms/request`).join(" | ")} |${servers.baseline ? " current ÷ baseline req/s (median of rounds) | the rounds' ratios | baseline ÷ current CPU per request (median) |" : ""}`);
+  log(`|---|${names.map(() => "---:").join("|")}|${names.map(() => "---:").join("|")}|${servers.baseline ? "---:|---|---:|" : ""}`);
+  for (const row of rows) {
+    const cells = [...names.map((name) => row[name].rps.toFixed(0)), ...names.map((name) => row[name].cpuMs.toFixed(2))];
+    const ratios = row.ratios ? ` **${median(row.ratios).toFixed(2)}** | ${row.ratios.map((r) => r.toFixed(2)).join(", ")} | ${median(row.cpuRatios).toFixed(2)} |` : "";
+    log(`| \`${row.path}\` | ${cells.join(" | ")} |${ratios}`);
+  }
+}
+
+/**
+ * GUEST_RENDER=1 (with BASELINE_DIR): a guest's pages rendered on every request (GUEST_PAGE_CACHE=off)
+ * on this build and on the baseline, back to back, as the signed-in pages are compared.
+ */
+async function guestRenders(work, stops, log) {
+  log("");
+  log("## Guest pages rendered on every request (GUEST_PAGE_CACHE=off), same run");
+  const servers = {};
+  for (const [name, root] of [["current", ROOT], ["baseline", path.resolve(process.env.BASELINE_DIR)]]) {
+    const app = await startApp(root, path.join(work, `${name}-render-data`), { GUEST_PAGE_CACHE: "off" });
+    stops.push(() => app.stop());
+    const list = await fetchGuest(`${app.base}/app/opportunities`, { "accept-encoding": "identity" });
+    const detail = list.body.toString("utf8").match(/\/app\/opportunities\/[0-9]+_[A-Za-z0-9]+/)?.[0];
+    if (!detail) throw new Error(`${name}: no opportunity on the list page`);
+    servers[name] = { base: app.base, pid: app.pid, detail };
+  }
+  printRows(servers, await signedInRound(servers, log, ["/", "/youtube-sponsorships", "/app/opportunities", "{detail}"], "guest, rendered"), log);
 }
 
 // ---------------------------------------------------------------- run
@@ -254,16 +289,8 @@ async function main() {
       stops.push(() => baseline.stop());
       servers.baseline = { base: baseline.base, pid: baseline.pid, cookie: await signIn(baseline.base) };
     }
-    const rows = await signedInRound(servers, log);
-    const names = Object.keys(servers);
-    log("");
-    log(`| page | ${names.map((name) => `${name} req/s`).join(" | ")} | ${names.map((name) => `${name} server CPU ms/request`).join(" | ")} |${servers.baseline ? " current ÷ baseline req/s (median of rounds) | the rounds' ratios | baseline ÷ current CPU per request (median) |" : ""}`);
-    log(`|---|${names.map(() => "---:").join("|")}|${names.map(() => "---:").join("|")}|${servers.baseline ? "---:|---|---:|" : ""}`);
-    for (const row of rows) {
-      const cells = [...names.map((name) => row[name].rps.toFixed(0)), ...names.map((name) => row[name].cpuMs.toFixed(2))];
-      const ratios = row.ratios ? ` **${median(row.ratios).toFixed(2)}** | ${row.ratios.map((r) => r.toFixed(2)).join(", ")} | ${median(row.cpuRatios).toFixed(2)} |` : "";
-      log(`| \`${row.path}\` | ${cells.join(" | ")} |${ratios}`);
-    }
+    printRows(servers, await signedInRound(servers, log), log);
+    if (process.env.GUEST_RENDER && process.env.BASELINE_DIR) await guestRenders(work, stops, log);
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     fs.rmSync(work, { recursive: true, force: true });

@@ -46,6 +46,10 @@ try {
     development: { middlewares: vite.middlewares as unknown as RequestHandler },
   });
   server.on("upgrade", (request, socket, head) => hmrUpgrades.emit("upgrade", request, socket, head));
+  // The HMR socket is an upgraded connection: the drain neither sees it idle nor closes it, so the
+  // old process would wait for it (a minute and more) before a server edit's restart. Closing it
+  // at once also tells the open tab to wait for the new server and reload.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void vite.ws.close());
 } catch (error) {
   console.error("Cannot start the development server:", error instanceof Error ? error.message : error);
   await vite.close();

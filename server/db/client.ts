@@ -140,6 +140,11 @@ export async function openPostgres(
   // An idle connection can be cut by the server (restart, failover, admin shutdown). The pool
   // drops it and opens a new one on next use; without a listener the error would crash the process.
   pool.on("error", (error) => options.onIdleClientError?.(error));
+  // A checked-out connection (a transaction, the migration lock) has no pool listener, and pg
+  // emits 'error' on a client whose socket dies even when a query already received the error: with
+  // no listener that crashed the process. The work in flight fails on its own (a 503 for a request);
+  // the pool drops the broken connection when it is released.
+  pool.on("connect", (client) => client.on("error", () => {}));
   // Fail at boot, with the server's own message, if the database is unreachable.
   const probe = await pool.connect();
   probe.release();

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMigratedDatabase, type TestDatabase } from "#tests/support/databases";
-import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { startTcpRelay, throughRelay, type TcpRelay } from "#tests/support/tcp-relay";
 
 /**
  * The outage drill: the built server on PostgreSQL, reached through a TCP relay this test cuts
@@ -16,36 +16,6 @@ import { freePort, startServerProcess, type ServerProcess } from "#tests/support
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const postgresUrl = process.env.DATABASE_URL;
 
-/** Relays connections to PostgreSQL until cut: then drops every open one and refuses new ones. */
-async function startRelay(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  const port = await freePort();
-  let server: net.Server | null = null;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => socket.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-  await listen();
-  return {
-    port,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server!.close(() => resolve());
-      }),
-    restore: listen,
-  };
-}
-
 const logLines = (output: string) =>
   output
     .split("\n")
@@ -54,7 +24,7 @@ const logLines = (output: string) =>
 
 describe.skipIf(!postgresUrl)("a database outage on PostgreSQL", () => {
   let database: TestDatabase;
-  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let relay: TcpRelay;
   let server: ServerProcess;
 
   beforeAll(async () => {
@@ -64,10 +34,8 @@ describe.skipIf(!postgresUrl)("a database outage on PostgreSQL", () => {
     }
     database = await createMigratedDatabase("postgres");
     const url = new URL(database.url!);
-    relay = await startRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    url.hostname = "127.0.0.1";
-    url.port = String(relay.port);
-    server = await startServerProcess({ DATABASE_URL: url.toString(), SESSION_SECRET: "outage-test-session-secret-0123456789abcdef", LOG_LEVEL: "info" });
+    relay = await startTcpRelay({ host: url.hostname, port: Number(url.port || 5432) });
+    server = await startServerProcess({ DATABASE_URL: throughRelay(database.url!, relay), SESSION_SECRET: "outage-test-session-secret-0123456789abcdef", LOG_LEVEL: "info" });
   });
   afterAll(async () => {
     await server?.stop("SIGKILL");

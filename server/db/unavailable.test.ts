@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failureLog, isDatabaseUnavailable } from "./unavailable";
+import { failureLog, isDatabaseUnavailable, lostConnectionLog } from "./unavailable";
 
 /** A logger that keeps what it was given, by level. */
 function recordingLogger() {
@@ -37,6 +37,21 @@ describe("a database outage", () => {
       { level: "info", message: "email queue: the database is back; carrying on" },
       { level: "error", message: "email queue could not be read" },
       { level: "error", message: "email queue could not be read" },
+    ]);
+  });
+
+  it("is logged by the pool once when its idle connections are cut together, and again at the next cut", () => {
+    const { lines, logger } = recordingLogger();
+    let clock = 1_000;
+    const lost = lostConnectionLog(logger, 60_000, () => clock);
+    for (let connection = 0; connection < 10; connection++) lost(new Error("Connection terminated unexpectedly"));
+    clock += 59_000;
+    lost(new Error("Connection terminated unexpectedly"));
+    clock += 2_000;
+    lost(new Error("Connection terminated unexpectedly"));
+    expect(lines).toEqual([
+      { level: "warn", message: "database connections lost; the pool reconnects" },
+      { level: "warn", message: "database connections lost; the pool reconnects" },
     ]);
   });
 });

@@ -70,6 +70,20 @@ export function failureLog(logger: Pick<Logger, "info" | "warn" | "error"> | und
 }
 
 /**
+ * What the pool logs when its idle connections are cut: when the database restarts or the network
+ * drops, every idle connection errors at once, so only the first of a burst is logged (a warning)
+ * and the rest within `quietMs` of it are not; the pool opens new ones as they are needed.
+ */
+export function lostConnectionLog(logger: Pick<Logger, "warn">, quietMs = 60_000, now: () => number = Date.now): (error: Error) => void {
+  let loggedAt = -Infinity;
+  return (error) => {
+    if (now() - loggedAt < quietMs) return;
+    loggedAt = now();
+    logger.warn({ err: error }, "database connections lost; the pool reconnects");
+  };
+}
+
+/**
  * The requests whose loaders or actions met a database outage (keyed by their load context, one
  * object per request): React Router's error hook notes it, and the document or data answer
  * becomes a 503 instead of the error page's 500.

@@ -32,7 +32,7 @@ import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "
 import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
 import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
-import { failureLog } from "#server/db/unavailable";
+import { failureLog, lostConnectionLog } from "#server/db/unavailable";
 import { migrateConfiguredDatabase } from "#server/main/migrate-configured";
 import { chargingCalls, type CostKind } from "#server/http/request-cost";
 import type { RequestIds } from "#server/http/request-id";
@@ -121,7 +121,7 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
       metrics.database.queryDuration.observe({ engine: config.DATABASE_URL ? "postgres" : "pglite" }, seconds);
       charge("statements");
     },
-    onIdleClientError: (error) => logger.warn({ err: error }, "database connection lost; the pool reconnects"),
+    onIdleClientError: lostConnectionLog(logger),
   });
   // Closed last: it checkpoints the embedded database and releases its lock.
   const database = owned("database", opened.database, () => opened.close());

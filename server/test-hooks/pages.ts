@@ -6,8 +6,8 @@ import { toastCookie } from "#server/http/toast-cookie";
 import { HOOK_PATHS } from "./contract";
 import { fetchRequestOf, queryOf, type TestHooksDeps } from "./http";
 
-/** What the page renderer itself needs; every other service fails when a loader reaches for it. */
-const RENDERER_NEEDS: ReadonlySet<PropertyKey> = new Set<keyof AppLoadContext>(["cspNonce", "renderedDocuments", "logger"]);
+/** What the page renderer itself needs (the request's cost counter among them); every other service fails when a loader reaches for it. */
+const RENDERER_NEEDS: ReadonlySet<PropertyKey> = new Set<keyof AppLoadContext>(["cspNonce", "renderedDocuments", "logger", "charge"]);
 
 /**
  * The load context of a server whose services all broke at once: reading any of

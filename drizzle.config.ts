@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./server/db/schema/index.ts",
-  out: "./server/db/migrations",
+  schema: "./server/platform/db/schema/index.ts",
+  out: "./server/platform/db/migrations",
   casing: "snake_case",
 });

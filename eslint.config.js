@@ -3,11 +3,11 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// A domain function answers SUCCESS or ERROR (server/errors.ts); a refusal says why in a typed `reason`,
+// A domain function answers SUCCESS or ERROR (server/platform/errors.ts); a refusal says why in a typed `reason`,
 // a success that has several shapes in a field of its own. No other `kind` of result.
 const AD_HOC_RESULT_KIND = {
   selector: ":matches(Property[key.name='kind'], TSPropertySignature[key.name='kind'] TSLiteralType) > Literal[value=/^[A-Z][A-Z_]+$/]:not([value=/^(SUCCESS|ERROR)$/])",
-  message: "A result is { kind: \"SUCCESS\" } or a refusal of server/errors.ts (refusal(code, REASON, message)); put other outcomes in a field of their own.",
+  message: "A result is { kind: \"SUCCESS\" } or a refusal of server/platform/errors.ts (refusal(code, REASON, message)); put other outcomes in a field of their own.",
 };
 // ADR 0010: an in-app message is a notification; "alert" is SPEC's word, kept only in quotes of it.
 const NO_ALERT_NAMES = {
@@ -16,20 +16,25 @@ const NO_ALERT_NAMES = {
 };
 const OK_FLAG_RESULT = {
   selector: ":matches(Property[key.name='ok'], TSPropertySignature[key.name='ok'] TSLiteralType) > Literal[value=/^(true|false)$/], :matches(Property[key.name='ok'], TSPropertySignature[key.name='ok'] TSLiteralType) > Literal[raw=/^(true|false)$/]",
-  message: "Not { ok }: answer a Result of server/errors.ts ({ kind: \"SUCCESS\" } or a refusal).",
+  message: "Not { ok }: answer a Result of server/platform/errors.ts ({ kind: \"SUCCESS\" } or a refusal).",
 };
 
-// Where a module may import from: data flows one way, routes → domains → platform and providers.
+// Where a module may import from. The floors, top to bottom (docs/ARCHITECTURE.md): app/ → server/main/ →
+// server/tools/ → server/features/ and the payment providers' adapters → server/domains/ → server/platform/.
 const NO_PARENT_PATHS = { regex: "^\\.\\./", message: "Import through #app/, #server/, #isomorphic/, #page-kit/ or #tests/ instead of a ../ path." };
-const NO_TEST_HOOKS = { regex: "^#server/test-hooks/", message: "Nothing in the product imports the test hooks: they are mounted by server/main/app.ts only when test routes are on." };
+const NO_TEST_HOOKS = { regex: "^#server/tools/test-hooks/", message: "Nothing in the product imports the test hooks: they are mounted by server/main/app.ts only when test routes are on." };
 const NO_APP = { regex: "^#app/", message: "server/ never imports app/: move what both need to isomorphic/ (pure code) or page-kit/ (pieces of pages)." };
 const NO_SERVER_VALUES = { regex: "^#server/", allowTypeImports: true, message: "Components and isomorphic code don't import server code: take data by props, or move pure code to isomorphic/." };
 const NO_ROUTES = { regex: "^#app/routes/", allowTypeImports: false, message: "Components don't import routes: a route imports its components, never the other way round." };
-const NO_PROVIDER_INSIDES = {
-  regex: "^#server/payments/(stripe|sandbox)/",
-  allowTypeImports: true,
-  message: "Domains reach a payment provider only through the port (server/payments/provider.ts, chosen in server/payments/setup.ts).",
+const NO_MAIN = { regex: "^#server/main/", message: "Nothing in server/ imports server/main/: the top floor builds and wires everything below it and hands it down." };
+const NO_TOOLS = { regex: "^#server/tools/", message: "The product does not import the tools (backup, seed, test hooks): server/main/ runs them." };
+const NO_FEATURES = { regex: "^#server/features/", message: "A domain imports no feature: a feature (server/features/) combines domains, never the other way round." };
+const NO_DOMAINS = { regex: "^#server/domains/", message: "The platform imports no domain: take what a domain knows as a parameter, or move the code up to server/domains/." };
+const NO_PROVIDER_ADAPTERS = {
+  regex: "^#server/providers/payments/(stripe|sandbox|choose-provider)(/|$)",
+  message: "Reach a payment provider only through the port (server/providers/payments/port.ts); server/main/composition-root.ts picks one (choose-provider.ts).",
 };
+const NO_PROVIDERS = { regex: "^#server/providers/", message: "The platform knows no payment provider: the port is for domains (server/providers/payments/port.ts)." };
 const NO_NODE = { regex: "^node:", message: "isomorphic/ runs in the browser too: no Node built-ins." };
 
 /** One `no-restricted-imports` per zone: a later block replaces an earlier one's patterns, so each lists all of its own. */
@@ -73,13 +78,20 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ["server/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
-  // The provider adapters, the one place that picks one, and the composition root that starts it.
-  { files: ["server/payments/stripe/**", "server/payments/sandbox/**", "server/payments/setup.ts", "server/main/composition-root.ts"], rules: importZone(NO_APP) },
+  { files: ["server/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_PROVIDER_ADAPTERS) },
+  { files: ["server/platform/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS, NO_PROVIDERS) },
+  { files: ["server/domains/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_PROVIDER_ADAPTERS) },
+  // The port (port.ts, events.ts) is what domains see of a provider: it stands on the platform alone.
+  { files: ["server/providers/payments/*.ts"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS) },
+  // The adapters sit beside the features: built by the composition root, they may use the domains' money rules.
+  { files: ["server/providers/payments/stripe/**", "server/providers/payments/sandbox/**"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES) },
+  { files: ["server/providers/payments/choose-provider.ts"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS) },
+  { files: ["server/tools/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN) },
+  { files: ["server/tools/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_MAIN] }] } },
+  { files: ["server/main/**/*.{ts,tsx}"], rules: importZone(NO_APP) },
+  { files: ["server/main/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP] }] } },
   // The building blocks of every page (the app's and the sandbox provider's) sit below both.
-  { files: ["page-kit/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_INSIDES) },
-  { files: ["server/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP] }] } },
-  { files: ["server/main/app.ts"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_PROVIDER_INSIDES] }] } },
+  { files: ["page-kit/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_PROVIDER_ADAPTERS) },
   { files: ["app/components/**/*.{ts,tsx}"], rules: importZone(NO_SERVER_VALUES, NO_ROUTES) },
   { files: ["isomorphic/**/*.{ts,tsx}"], rules: importZone(NO_APP, { ...NO_SERVER_VALUES, allowTypeImports: false }, NO_NODE) },
   {

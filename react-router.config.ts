@@ -17,7 +17,7 @@ export default {
     //   `?_routes=` on data requests: each moves to the `url` argument first;
     v8_passThroughRequests: false,
     // - the root's data request becomes `/_.data`: the request metrics' route names
-    //   (server/metrics/route-patterns.ts) read today's forms.
+    //   (server/platform/metrics/route-patterns.ts) read today's forms.
     v8_trailingSlashAwareDataRequests: false,
   },
 } satisfies Config;

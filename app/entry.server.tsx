@@ -2,10 +2,10 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { isDatabaseUnavailable, metOutage, noteOutage } from "#server/db/unavailable";
-import { outageResponse } from "#server/http/outage";
-import { encodeDocument } from "#server/http/document-encoding";
-import type { RenderInput } from "#server/http/rendered-documents";
+import { isDatabaseUnavailable, metOutage, noteOutage } from "#server/platform/db/unavailable";
+import { outageResponse } from "#server/platform/http/outage";
+import { encodeDocument } from "#server/platform/http/document-encoding";
+import type { RenderInput } from "#server/platform/http/rendered-documents";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -20,7 +20,7 @@ export const streamTimeout = 5_000;
  * flushes the compressor after every piece, which cost about four times the
  * CPU of compressing the page in one go and ~20 % in size (bench/README.md).
  * For the same reason the finished document is compressed here, in one pass
- * (server/http/document-encoding.ts), and sent with its length.
+ * (server/platform/http/document-encoding.ts), and sent with its length.
  */
 export default function handleRequest(
   request: Request,
@@ -31,7 +31,7 @@ export default function handleRequest(
 ) {
   // A loader or action could not reach the database: 503 and "back in a moment", not the 500 page.
   if (metOutage(loadContext)) return outageResponse();
-  // Guest pages go out without a nonce (their policy lists script hashes: server/page-cache/).
+  // Guest pages go out without a nonce (their policy lists script hashes: server/platform/page-cache/).
   const nonce = loadContext.cspNonce || undefined;
   const send = (html: Buffer<ArrayBuffer>) =>
     encodeDocument(html, request.headers.get("Accept-Encoding")).then(({ body, encoding }) => {
@@ -96,7 +96,7 @@ export default function handleRequest(
   });
 }
 
-/** What a render is made from, for the kept documents' key (server/http/rendered-documents.ts). */
+/** What a render is made from, for the kept documents' key (server/platform/http/rendered-documents.ts). */
 function renderInput(request: Request, status: number, routerContext: EntryContext, nonce: string | undefined): RenderInput {
   const { matches, loaderData, actionData, errors } = routerContext.staticHandlerContext;
   const deepest = matches[matches.length - 1]?.route.id;

@@ -18,8 +18,8 @@ import { SiteHeader } from "./components/SiteHeader";
 import { Toasts } from "./components/Toasts";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "#page-kit/site";
-import { takeToast } from "#server/http/toast-cookie";
-import { getSessionAccount } from "#server/auth/session";
+import { takeToast } from "#server/platform/http/toast-cookie";
+import { getSessionAccount } from "#server/domains/auth/session";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

@@ -3,7 +3,7 @@ import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "./signed-in-routes";
 // React Router loads this file by itself, without the project's #aliases: a path is the only way in.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
-import { sandboxRoutes } from "../server/payments/sandbox/routes";
+import { sandboxRoutes } from "../server/providers/payments/sandbox/routes";
 
 // Mirrors SPEC §2. Later capabilities (opportunities, sponsors, bio pages,
 // payments) add their routes here.
@@ -13,7 +13,7 @@ export default [
   route("blog", "routes/blog-index.tsx"),
   route("blog/:slug", "routes/blog-post.tsx"),
   route("featured", "routes/featured.tsx"),
-  // Reporting a bio page or an opportunity, open to guests, no cookie (server/moderation/, ADR 0050).
+  // Reporting a bio page or an opportunity, open to guests, no cookie (server/domains/moderation/, ADR 0050).
   route("report", "routes/report.tsx"),
   route("500", "routes/error-500.tsx"),
   route("sitemap.xml", "routes/sitemap.ts"),
@@ -32,13 +32,13 @@ export default [
   // Pro membership (SPEC §2.5, §6): the plans, checkout's return, and My Account's Pro Portal button.
   route("app/pro", "routes/app/pro.tsx"),
   route("app/account/pro-portal", "routes/app/pro-portal.ts"),
-  // The profile photo, one per person (server/media/): the editor and My Account post here.
+  // The profile photo, one per person (server/domains/media/): the editor and My Account post here.
   route("app/account/photo", "routes/app/photo.tsx"),
   // Two-factor sign-in with an authenticator app, for everyone; staff are sent here first (ADR 0049).
   route("app/account/two-factor", "routes/app/two-factor.tsx"),
-  // API keys for the public API (server/api-keys/, ADR 0056): made, listed and revoked here.
+  // API keys for the public API (server/domains/api-keys/, ADR 0056): made, listed and revoked here.
   route("app/account/api-keys", "routes/app/api-keys.tsx"),
-  // Outgoing webhooks: the account's endpoints, each with its delivery log (server/outgoing-webhooks/).
+  // Outgoing webhooks: the account's endpoints, each with its delivery log (server/platform/outgoing-webhooks/).
   route("app/account/webhooks", "routes/app/webhooks.tsx"),
   route("app/account/webhooks/:endpointId", "routes/app/webhook-endpoint.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
@@ -98,11 +98,11 @@ export default [
   // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),
 
-  // The public API's reference and the webhooks guide, rendered from the OpenAPI document (server/api/reference.ts).
+  // The public API's reference and the webhooks guide, rendered from the OpenAPI document (server/features/api/reference.ts).
   route("developers/api", "routes/developers/api.tsx"),
   route("developers/webhooks", "routes/developers/webhooks.tsx"),
 
-  // The back office (server/staff/): staff only, with two-factor sign-in; each section guards itself.
+  // The back office (server/domains/staff/): staff only, with two-factor sign-in; each section guards itself.
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).

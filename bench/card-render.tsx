@@ -8,7 +8,7 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from "react-router";
 import { OpportunityCard } from "#app/components/opportunities/OpportunityCard";
-import type { OpportunitySummary } from "#server/opportunities/list";
+import type { OpportunitySummary } from "#server/domains/opportunities/list";
 
 const SIX_TAGS = ["youtube sponsorship", "technology", "paid placement", "product seeding", "california", "june"];
 // Like the 6-tag page at 1M: every card has the six tags, half a deadline, two in three a minimum.

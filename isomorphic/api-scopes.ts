@@ -1,6 +1,6 @@
 /**
  * What an API key may do (ADR 0056): read or write, per resource. The My Account form lists
- * them; every `/api/v1` operation names the one it needs (server/api/operations/).
+ * them; every `/api/v1` operation names the one it needs (server/features/api/operations/).
  */
 export const API_RESOURCES = [
   { id: "opportunities", label: "Opportunities", read: "List and read opportunities", write: "Post, edit and delete your opportunities" },

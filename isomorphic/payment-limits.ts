@@ -23,7 +23,7 @@ export function isPaymentCurrency(currency: string): currency is PaymentCurrency
   return Object.hasOwn(PAYMENT_LIMITS, currency);
 }
 
-/** Why an amount cannot be charged: a reason, as refusals name theirs (server/errors.ts). */
+/** Why an amount cannot be charged: a reason, as refusals name theirs (server/platform/errors.ts). */
 export type AmountProblem =
   | { reason: "NOT_WHOLE_MINOR_UNITS" }
   | { reason: "UNSUPPORTED_CURRENCY"; currency: string }

@@ -1,6 +1,6 @@
 /**
  * What a profile photo upload takes, stated once for the form (accept, hint)
- * and for the server's checks (server/media/).
+ * and for the server's checks (server/domains/media/).
  */
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const PHOTO_MAX_TEXT = "10 MB";

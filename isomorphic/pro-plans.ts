@@ -5,7 +5,7 @@ import { formatMoney } from "#isomorphic/format";
  * plans page, My Account and the guides read them from here. Each exists at
  * the provider as one price found by its
  * lookup key, so a restart, a second process or a new deploy finds the price
- * it made before instead of making another (server/payments/provider.ts
+ * it made before instead of making another (server/providers/payments/port.ts
  * `ensureProPrices`). Amounts are integer cents.
  */
 export const PRO_PLAN_KEYS = ["launchpad", "star_power", "limitless"] as const;

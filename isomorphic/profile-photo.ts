@@ -1,7 +1,7 @@
 /**
  * Where a profile photo's sizes are served. A photo's id is the hash of its
  * re-encoded bytes, so its addresses never change meaning and can be cached
- * for a year (server/media/).
+ * for a year (server/domains/media/).
  */
 export const PHOTO_SIZES = [96, 192, 384] as const;
 export type PhotoSize = (typeof PHOTO_SIZES)[number];

@@ -1,4 +1,4 @@
-import { httpStatusOf } from "#server/errors";
+import { httpStatusOf } from "#server/platform/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkEntries, FORM_MESSAGES, MAX_FIELD_CHARS, MAX_FIELDS, readForm } from "./form.server";

@@ -10,7 +10,7 @@
  * function.
  */
 
-import { refusal, success, type Refusal, type Success } from "#server/errors";
+import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 
 /** Far above any field's own limit (the longest, a description, is under 1000 characters). */
 export const MAX_FIELD_CHARS = 20_000;

@@ -8,11 +8,11 @@
  * - a form page that shows a refusal beside the person's input returns
  *   `answerRefusal(refusal, actionData)`: the page's data with the status the
  *   refusal's code maps to;
- * - a success moves on with `redirectWithToast` (`#server/http/toast-cookie`) or
+ * - a success moves on with `redirectWithToast` (`#server/platform/http/toast-cookie`) or
  *   returns the page's data.
  */
 import { data, redirect } from "react-router";
-import { httpStatusOf, type DomainError, type ErrorCode } from "#server/errors";
+import { httpStatusOf, type DomainError, type ErrorCode } from "#server/platform/errors";
 import { readForm } from "#page-kit/form.server";
 
 type Refused = Pick<DomainError, "code" | "message">;

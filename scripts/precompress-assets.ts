@@ -8,7 +8,7 @@ import type { Plugin } from "vite";
  * at brotli's best quality. The files are fingerprinted and never change, so
  * they are compressed once here, not on every request at the middleware's
  * quick quality: about 10 % fewer bytes for a phone, and no CPU per request.
- * server/http/precompressed.ts serves them.
+ * server/platform/http/precompressed.ts serves them.
  */
 export function precompressAssets(): Plugin {
   return {

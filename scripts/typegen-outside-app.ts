@@ -7,7 +7,7 @@ import routes from "#app/routes";
 /**
  * `react-router typegen` writes `./+types/<page>` only for route modules
  * inside app/ and skips the rest; a payment provider keeps its pages in its
- * own folder (server/payments/sandbox/pages/). This writes the same
+ * own folder (server/providers/payments/sandbox/pages/). This writes the same
  * annotations for those pages, where TypeScript's rootDirs finds them
  * (.react-router/types/<folder>/+types/<page>.ts), so they are typed exactly
  * as a page in app/ is. Run after `react-router typegen` (npm run typecheck).

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import type { UserType } from "#server/db/schema";
+import type { UserType } from "#server/platform/db/schema";
 import { secondaryButton } from "#page-kit/forms";
 
 /** "Continue with Google": posts intent=google to the page's own action. */

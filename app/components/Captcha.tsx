@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DetailedHTMLProps, type HTMLAttributes } from "react";
-import type { CaptchaProvider } from "#server/captcha/captcha";
+import type { CaptchaProvider } from "#server/platform/captcha/captcha";
 
-/** Served by server/captcha/routes.ts. */
+/** Served by server/platform/captcha/routes.ts. */
 const ALTCHA_CHALLENGE_URL = "/api/captcha/challenge";
 /** The form field the server reads the captcha answer from, whatever the provider. */
 const FIELD_NAME = "captcha";
@@ -25,7 +25,7 @@ declare module "react" {
 /**
  * The captcha inside a form: the form posts its answer as the field `captcha`.
  * ALTCHA (self-hosted proof of work) by default; reCAPTCHA v2 or Turnstile when configured,
- * whose hosts the CSP then allows (CAPTCHA_WIDGET_SOURCES in server/captcha/captcha.ts).
+ * whose hosts the CSP then allows (CAPTCHA_WIDGET_SOURCES in server/platform/captcha/captcha.ts).
  */
 export function Captcha({ provider, siteKey }: { provider: CaptchaProvider; siteKey: string | null }) {
   return (

@@ -12,7 +12,7 @@ const COPY: Record<"notFound" | "forbidden" | "tooLarge" | "refused" | "error", 
     heading: "You don't have access to this page",
     body: "Sign in with the account that owns it, or go back to where you were.",
   },
-  // A form sent in the page (fetch) that the server's body cap refused (server/http/body-limit.ts).
+  // A form sent in the page (fetch) that the server's body cap refused (server/platform/http/body-limit.ts).
   tooLarge: {
     title: "Too much to send",
     heading: "That was too much to send",

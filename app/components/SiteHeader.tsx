@@ -14,7 +14,7 @@ export type HeaderAccount = {
   name: string;
   email: string;
   unreadNotifications: number;
-  /** Their profile photo (server/media/), or null: the initial shows. */
+  /** Their profile photo (server/domains/media/), or null: the initial shows. */
   photoId: string | null;
   /** The person's bio pages as the header needs them: its only page's id (else null), and whether there is any. */
   pages: { onlyPageId: string | null; hasPage: boolean };

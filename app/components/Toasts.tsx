@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useHydrated } from "#app/lib/use-hydrated";
-import type { Toast } from "#server/http/toast";
+import type { Toast } from "#server/platform/http/toast";
 
 const AUTO_CLOSE_MS = 5_000;
 

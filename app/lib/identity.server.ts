@@ -1,7 +1,7 @@
 import { redirect, type AppLoadContext } from "react-router";
-import type { UserType } from "#server/db/schema";
-import { startGoogleSignIn, type IdentityDeps } from "#server/auth/flows";
-import { cookieHeaders } from "#server/auth/session";
+import type { UserType } from "#server/platform/db/schema";
+import { startGoogleSignIn, type IdentityDeps } from "#server/domains/auth/flows";
+import { cookieHeaders } from "#server/domains/auth/session";
 
 /** The identity flows' dependencies, straight from the request context. */
 export function identityDeps(context: AppLoadContext): IdentityDeps {

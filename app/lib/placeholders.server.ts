@@ -1,5 +1,5 @@
 import type { AppContext } from "#server/main/context";
-import type { Placeholders } from "#server/content/markdown";
+import type { Placeholders } from "#server/domains/content/markdown";
 import { proPriceText } from "#isomorphic/pro-plans";
 
 export function placeholdersFrom(config: AppContext["config"]): Placeholders {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Served by server/notifications/http-stream.ts (before compression, outside React Router). */
+/** Served by server/domains/notifications/http-stream.ts (before compression, outside React Router). */
 export const NOTIFICATION_STREAM_URL = "/api/notifications/stream";
 
 /** `data: {"count":N}` of an `unread` event, or null for anything else. */

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { listBlogPosts } from "#server/content/library";
+import { listBlogPosts } from "#server/domains/content/library";
 import { PostByline } from "#app/components/PostByline";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/blog-index";

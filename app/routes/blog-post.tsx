@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { findContent, renderContent } from "#server/content/library";
+import { findContent, renderContent } from "#server/domains/content/library";
 import { Prose } from "#app/components/Prose";
 import { PostByline } from "#app/components/PostByline";
 import { pageMeta } from "#page-kit/meta";

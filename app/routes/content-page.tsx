@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { findContent, renderContent } from "#server/content/library";
+import { findContent, renderContent } from "#server/domains/content/library";
 import { Prose } from "#app/components/Prose";
 import { GuideLinks } from "#app/components/GuideLinks";
 import { contentPageFor } from "#isomorphic/content-pages";

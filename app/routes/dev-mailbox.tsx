@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { listOutbox } from "#server/email/outbox";
-import { mayReadMailbox } from "#server/email/mailbox-access";
+import { listOutbox } from "#server/platform/email/outbox";
+import { mayReadMailbox } from "#server/platform/email/mailbox-access";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuse } from "#page-kit/respond.server";

@@ -1,5 +1,5 @@
-import { getSessionUser } from "#server/auth/session";
-import { listFeatured } from "#server/featured/featured";
+import { getSessionUser } from "#server/domains/auth/session";
+import { listFeatured } from "#server/features/featured/featured";
 import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { localeFrom } from "#isomorphic/format";

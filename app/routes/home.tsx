@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { listFeaturedPages } from "#server/bio/public-page";
-import { homeCopy } from "#server/content/home";
-import { listBlogPosts } from "#server/content/library";
+import { listFeaturedPages } from "#server/domains/bio/public-page";
+import { homeCopy } from "#server/domains/content/home";
+import { listBlogPosts } from "#server/domains/content/library";
 import { BioPageCards } from "#app/components/bio/BioPageCards";
 import { LogoMark } from "#app/components/Logo";
 import { GuideLinks } from "#app/components/GuideLinks";

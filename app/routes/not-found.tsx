@@ -1,4 +1,4 @@
-import { requireVerifiedUser } from "#server/auth/session";
+import { requireVerifiedUser } from "#server/domains/auth/session";
 import { isSignedInOnly } from "#app/signed-in-routes";
 import { refuse } from "#page-kit/respond.server";
 import type { Route } from "./+types/not-found";

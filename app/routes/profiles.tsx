@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { listProfiles, parseProfilesQuery } from "#server/profiles/directory";
+import { listProfiles, parseProfilesQuery } from "#server/features/profiles/directory";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { ProfileCards } from "#app/components/profiles/ProfileCards";
 import { pageMeta } from "#page-kit/meta";

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
-import { getSessionUser } from "#server/auth/session";
-import { reportQuery, reportTarget, REPORT_THANKS, submitReport, type ReportFieldErrors } from "#server/moderation/report";
+import { getSessionUser } from "#server/domains/auth/session";
+import { reportQuery, reportTarget, REPORT_THANKS, submitReport, type ReportFieldErrors } from "#server/domains/moderation/report";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, SelectField, TextArea, TextField } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";

@@ -1,5 +1,5 @@
-import { listBlogPosts } from "#server/content/library";
-import { buildSitemap } from "#server/sitemap/sitemap";
+import { listBlogPosts } from "#server/domains/content/library";
+import { buildSitemap } from "#server/features/sitemap/sitemap";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/sitemap";

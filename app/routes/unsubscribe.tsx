@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
-import { readUnsubscribeLink, unsubscribe } from "#server/notifications/unsubscribe";
-import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
+import { readUnsubscribeLink, unsubscribe } from "#server/domains/notifications/unsubscribe";
+import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
 import { FormNotice, primaryButton } from "#page-kit/forms";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";

@@ -39,7 +39,7 @@ const target = PG_URL || dataDir;
 const load = (modulePath) => tsImport(modulePath, import.meta.url);
 
 async function withDb(task) {
-  const { openPglite, openPostgres } = await load("../../server/db/client.ts");
+  const { openPglite, openPostgres } = await load("../../server/platform/db/client.ts");
   const handle = target.startsWith("postgres") ? await openPostgres(target) : await openPglite(target);
   try {
     return await task(handle.db);
@@ -49,7 +49,7 @@ async function withDb(task) {
 }
 
 async function demoUid(db) {
-  const { user } = await load("../../server/db/schema/index.ts");
+  const { user } = await load("../../server/platform/db/schema/index.ts");
   const { eq } = await load("drizzle-orm");
   const [demo] = await db.select({ id: user.id }).from(user).where(eq(user.email, DEMO_EMAIL));
   if (!demo) throw new Error(`no ${DEMO_EMAIL}: the seed did not run`);
@@ -58,8 +58,8 @@ async function demoUid(db) {
 
 /** A key with every scope for the demo account, made as My Account makes it. */
 async function makeKey(db) {
-  const { createApiKey } = await load("../../server/api-keys/keys.ts");
-  const { apiKeyPepper } = await load("../../server/api-keys/key-format.ts");
+  const { createApiKey } = await load("../../server/domains/api-keys/keys.ts");
+  const { apiKeyPepper } = await load("../../server/domains/api-keys/key-format.ts");
   const { API_SCOPES } = await load("../../isomorphic/api-scopes.ts");
   const made = await createApiKey(db, { uid: await demoUid(db), mode: "test", pepper: apiKeyPepper(SESSION_SECRET) }, { name: "bench", scopes: API_SCOPES, expiresInDays: null });
   if (made.kind !== "SUCCESS") throw new Error(made.message);
@@ -138,9 +138,9 @@ async function startReceiver(port, secret) {
 }
 
 async function queueEvents(db, url, count) {
-  const { webhookEndpoints } = await load("../../server/db/schema/index.ts");
-  const { generateSigningSecret, sealSecret } = await load("../../server/outgoing-webhooks/secrets.ts");
-  const { queueWebhookEvent } = await load("../../server/outgoing-webhooks/queue.ts");
+  const { webhookEndpoints } = await load("../../server/platform/db/schema/index.ts");
+  const { generateSigningSecret, sealSecret } = await load("../../server/platform/outgoing-webhooks/secrets.ts");
+  const { queueWebhookEvent } = await load("../../server/platform/outgoing-webhooks/queue.ts");
   const uid = await demoUid(db);
   const secret = generateSigningSecret();
   await db.insert(webhookEndpoints).values({ id: "we_bench", uid, url, events: ["notification.created"], secretCiphertext: sealSecret(secret, SESSION_SECRET) });

@@ -92,7 +92,7 @@ try {
   const { page, edited, ms } = await timeRouteEdit(browser, dev, blocked);
   results["saved route edit → browser shows it"] = ms;
 
-  const serverFile = path.join(copy, "server/http/refusal.ts");
+  const serverFile = path.join(copy, "server/platform/http/refusal.ts");
   const serverSaved = performance.now();
   const reloaded = page.waitForEvent("load", { timeout: 180_000 });
   fs.appendFileSync(serverFile, "\n// edited by bench/dev-loop\n");

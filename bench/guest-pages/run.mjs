@@ -132,7 +132,7 @@ async function signIn(base) {
 }
 
 // The same address again and again (after the first, the current build sends the document it kept:
-// server/http/rendered-documents.ts), and a new address every request (never kept: every request rendered).
+// server/platform/http/rendered-documents.ts), and a new address every request (never kept: every request rendered).
 const SIGNED_IN_PAGES = ["/app", "/app/opportunities", "/app?r={n}", "/app/opportunities?r={n}"];
 
 /**

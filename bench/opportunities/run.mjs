@@ -18,7 +18,7 @@ import { waitForQuiet } from "../lib/quiet.mjs";
 import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
 
 // The keys the server asks for, from the server's own code (tsx loads the TypeScript).
-const { coveringKeys } = await tsImport("../../server/opportunities/tag-keys.ts", import.meta.url);
+const { coveringKeys } = await tsImport("../../server/domains/opportunities/tag-keys.ts", import.meta.url);
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_BASE = (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
@@ -94,7 +94,7 @@ async function startServer(dbUrl) {
 // ---------------------------------------------------------------- what each address asks for
 
 /**
- * The SQL the page's loader runs for a list (server/opportunities/list.ts through Drizzle):
+ * The SQL the page's loader runs for a list (server/domains/opportunities/list.ts through Drizzle):
  * summary columns; one tag by containment, two by their pair, three or more by covering
  * triples (hasEveryTag); keyset cursor; primary-key order; one row more than a page.
  */

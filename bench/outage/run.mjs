@@ -97,11 +97,11 @@ const load = (modulePath) => tsImport(modulePath, import.meta.url);
 
 /** An API key of the demo creator that may post opportunities, made as My Account makes one. */
 async function makeWriteKey(sessionSecret) {
-  const { openPostgres } = await load("../../server/db/client.ts");
-  const { user } = await load("../../server/db/schema/index.ts");
+  const { openPostgres } = await load("../../server/platform/db/client.ts");
+  const { user } = await load("../../server/platform/db/schema/index.ts");
   const { eq } = await load("drizzle-orm");
-  const { createApiKey } = await load("../../server/api-keys/keys.ts");
-  const { apiKeyPepper } = await load("../../server/api-keys/key-format.ts");
+  const { createApiKey } = await load("../../server/domains/api-keys/keys.ts");
+  const { apiKeyPepper } = await load("../../server/domains/api-keys/key-format.ts");
   const handle = await openPostgres(DATABASE_URL);
   try {
     const [demo] = await handle.db.select({ id: user.id }).from(user).where(eq(user.email, DEMO_EMAIL));

@@ -21,7 +21,7 @@ const OTHER_TAGS = ["gaming", "food and beverage", "audio", "beauty", "travel"];
 
 /** Opens the database run.mjs's server uses: PGlite in a data folder, or PostgreSQL by URL. */
 export async function openBenchDb(target) {
-  const { openPglite, openPostgres } = await tsImport("../../server/db/client.ts", import.meta.url);
+  const { openPglite, openPostgres } = await tsImport("../../server/platform/db/client.ts", import.meta.url);
   return target.startsWith("postgres") ? openPostgres(target) : openPglite(target);
 }
 
@@ -32,8 +32,8 @@ async function exec(db, text) {
 
 /** 150 companies of two words (15 × 10), "Nova …" among them; every third one tagged technology. */
 export async function fillBase(db) {
-  const { namePrefixes, nameWords } = await tsImport("../../server/sponsor-directory/names.ts", import.meta.url);
-  const { externalSponsors, tags, proMemberships, user } = await tsImport("../../server/db/schema/index.ts", import.meta.url);
+  const { namePrefixes, nameWords } = await tsImport("../../server/domains/sponsor-directory/names.ts", import.meta.url);
+  const { externalSponsors, tags, proMemberships, user } = await tsImport("../../server/platform/db/schema/index.ts", import.meta.url);
   const { eq } = await tsImport("drizzle-orm", import.meta.url);
   const rows = [];
   FIRST.forEach((first, i) =>

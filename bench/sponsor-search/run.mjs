@@ -22,7 +22,7 @@ const SCENARIOS = [
   { key: "name", label: `name search "${SEARCH_NAME}"`, path: `/app/sponsors?name=${SEARCH_NAME}` },
   { key: "tag", label: `tag search "${SEARCH_TAG}"`, path: `/app/sponsors?${new URLSearchParams([["tags[]", SEARCH_TAG]])}` },
 ];
-// What listSponsorBlurbs sends (server/sponsor-directory/list.ts), with the values inlined for EXPLAIN.
+// What listSponsorBlurbs sends (server/domains/sponsor-directory/list.ts), with the values inlined for EXPLAIN.
 const QUERIES = {
   name: `select id, name, tags, blurb, website from external_sponsors where name_prefixes @> array['${SEARCH_NAME}']::text[] order by name asc, id asc limit 11 offset 0`,
   tag: `select id, name, tags, blurb, website from external_sponsors where tags @> array['${SEARCH_TAG}']::text[] order by name asc, id asc limit 11 offset 0`,

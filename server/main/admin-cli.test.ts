@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog, user } from "#server/db/schema";
-import { acquireDataDirLock } from "#server/db/lock";
+import { auditLog, user } from "#server/platform/db/schema";
+import { acquireDataDirLock } from "#server/platform/db/lock";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { runAdminCommand, type AdminIo } from "./admin-cli";
 

@@ -2,13 +2,13 @@
 // a release: the only way anyone becomes staff. It opens the database the server uses, under the
 // same data-folder lock (so, on the embedded database, not while a server runs). ADR 0049.
 import fs from "node:fs";
-import { ConfigError, loadConfig } from "#server/config";
-import type { Db } from "#server/db/client";
-import { DataDirLockedError } from "#server/db/lock";
-import { openConfiguredDatabase } from "#server/db/open";
-import { providerMigrations } from "#server/payments/setup";
-import { COMMAND_LINE } from "#server/audit/audit-log";
-import { grantAdmin, listStaff, revokeAdmin } from "#server/staff/roles";
+import { ConfigError, loadConfig } from "#server/platform/config";
+import type { Db } from "#server/platform/db/client";
+import { DataDirLockedError } from "#server/platform/db/lock";
+import { openConfiguredDatabase } from "#server/platform/db/open";
+import { providerMigrations } from "#server/providers/payments/choose-provider";
+import { COMMAND_LINE } from "#server/platform/audit/audit-log";
+import { grantAdmin, listStaff, revokeAdmin } from "#server/domains/staff/roles";
 
 /** Where the command writes: the terminal, or a test's lines. */
 export type AdminIo = { out(line: string): void; err(line: string): void };

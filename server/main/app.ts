@@ -4,41 +4,41 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
-import { captchaRouter } from "#server/captcha/routes";
-import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/functions/router";
-import { paymentCallables } from "#server/functions/callables/index";
-import { getSessionUser } from "#server/auth/session";
-import { SESSION_COOKIE_PREFIX } from "#server/auth/auth";
-import { verifyRecaptchaFunction } from "#server/functions/verify-recaptcha";
-import { externalCheckoutOrigins } from "#server/payments/sponsor-checkout";
-import { externalBillingOrigins } from "#server/pro/portal";
-import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/payment-webhooks/http";
-import { UNSUBSCRIBE_PATH_PREFIX } from "#server/notifications/unsubscribe-token";
-import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/notifications/http-stream";
+import { captchaRouter } from "#server/platform/captcha/routes";
+import { FUNCTIONS_BODY_LIMIT, FUNCTIONS_PATH_PREFIX, functionsRouter, refuseOversizedCall } from "#server/features/functions/router";
+import { paymentCallables } from "#server/features/functions/callables/index";
+import { getSessionUser } from "#server/domains/auth/session";
+import { SESSION_COOKIE_PREFIX } from "#server/domains/auth/auth";
+import { verifyRecaptchaFunction } from "#server/features/functions/verify-recaptcha";
+import { externalCheckoutOrigins } from "#server/domains/payments/sponsor-checkout";
+import { externalBillingOrigins } from "#server/domains/pro/portal";
+import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/features/payment-webhooks/http";
+import { UNSUBSCRIBE_PATH_PREFIX } from "#server/domains/notifications/unsubscribe-token";
+import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/domains/notifications/http-stream";
 import type { Services } from "./composition-root";
-import { photoBodyRule } from "#server/media/http";
-import { importBodyRule } from "#server/sponsor-directory/import-form";
-import { apiBodyRule, publicApi } from "#server/api/http";
-import { API_PATH_PREFIX } from "#server/api/operation";
-import { capRequestBodies } from "#server/http/body-limit";
-import { BROTLI_PARAMS } from "#server/http/document-encoding";
-import { trustedForwarding } from "#server/http/forwarding";
-import { refuseUnknownHosts } from "#server/http/host-check";
-import { requestLogger } from "#server/http/logging";
-import { refuseUnreadableUrls } from "#server/http/malformed-url";
-import type { RequestIds } from "#server/http/request-id";
-import { backOfficeResponses } from "#server/http/back-office";
-import { ADMIN_PATH } from "#server/auth/staff-guard";
-import { personalisedResponses } from "#server/http/personalised";
-import { precompressedAssets } from "#server/http/precompressed";
-import { createRenderedDocuments, neverKept } from "#server/http/rendered-documents";
-import { refuseCrossSiteWrites } from "#server/http/same-origin";
-import { securityHeaders } from "#server/http/security";
-import { PREVIEW_PATH as BIO_PREVIEW_PATH } from "#server/bio/host/preview";
-import { guardTestRoutes, TEST_ROUTES_PATH } from "#server/http/test-routes";
-import { testHooksRouter, type LoadContextOf } from "#server/test-hooks/router";
-import { isDatabaseUnavailable } from "#server/db/unavailable";
-import { OUTAGE_HEADERS, OUTAGE_HTML, OUTAGE_STATUS } from "#server/http/outage";
+import { photoBodyRule } from "#server/domains/media/http";
+import { importBodyRule } from "#server/domains/sponsor-directory/import-form";
+import { apiBodyRule, publicApi } from "#server/features/api/http";
+import { API_PATH_PREFIX } from "#server/features/api/operation";
+import { capRequestBodies } from "#server/platform/http/body-limit";
+import { BROTLI_PARAMS } from "#server/platform/http/document-encoding";
+import { trustedForwarding } from "#server/platform/http/forwarding";
+import { refuseUnknownHosts } from "#server/platform/http/host-check";
+import { requestLogger } from "#server/platform/http/logging";
+import { refuseUnreadableUrls } from "#server/platform/http/malformed-url";
+import type { RequestIds } from "#server/platform/http/request-id";
+import { backOfficeResponses } from "#server/platform/http/back-office";
+import { ADMIN_PATH } from "#server/domains/auth/staff-guard";
+import { personalisedResponses } from "#server/platform/http/personalised";
+import { precompressedAssets } from "#server/platform/http/precompressed";
+import { createRenderedDocuments, neverKept } from "#server/platform/http/rendered-documents";
+import { refuseCrossSiteWrites } from "#server/platform/http/same-origin";
+import { securityHeaders } from "#server/platform/http/security";
+import { PREVIEW_PATH as BIO_PREVIEW_PATH } from "#server/domains/bio/host/preview";
+import { guardTestRoutes, TEST_ROUTES_PATH } from "#server/platform/http/test-routes";
+import { testHooksRouter, type LoadContextOf } from "#server/tools/test-hooks/router";
+import { isDatabaseUnavailable } from "#server/platform/db/unavailable";
+import { OUTAGE_HEADERS, OUTAGE_HTML, OUTAGE_STATUS } from "#server/platform/http/outage";
 
 /** What `npm run dev` adds (server/main/dev.ts): Vite, which serves the modules pages load in development. */
 export type DevelopmentServer = { middlewares: RequestHandler };
@@ -59,7 +59,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos, webhooks } = services;
   const app = express();
   app.disable("x-powered-by");
-  // A hop count or the proxies' addresses (server/config.ts); never "trust every X-Forwarded-For".
+  // A hop count or the proxies' addresses (server/platform/config.ts); never "trust every X-Forwarded-For".
   app.set("trust proxy", config.TRUST_PROXY);
 
   // Guards first: who sent it and through which proxy, for which host, what address, how big.
@@ -86,11 +86,11 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       },
       // Provider webhooks: read raw by their route (the signature covers the exact bytes).
       webhookBodyRule,
-      // The profile photo form carries an image (server/media/).
+      // The profile photo form carries an image (server/domains/media/).
       photoBodyRule,
-      // The back office's sponsor directory import carries a CSV file (server/sponsor-directory/).
+      // The back office's sponsor directory import carries a CSV file (server/domains/sponsor-directory/).
       importBodyRule,
-      // The public API answers an oversized body in its own JSON error shape (server/api/).
+      // The public API answers an oversized body in its own JSON error shape (server/features/api/).
       apiBodyRule,
     ]),
   );
@@ -120,14 +120,14 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   // Everything below may be personal: session-bound responses are never cached or sent in clear.
   app.use(personalisedResponses({ sessionCookiePrefix: SESSION_COOKIE_PREFIX }));
-  // The back office (server/staff/): never kept by any cache, never indexed, whatever a route sets.
+  // The back office (server/domains/staff/): never kept by any cache, never indexed, whatever a route sets.
   app.use(ADMIN_PATH, backOfficeResponses());
 
   // better-auth answers only the OAuth callback over HTTP; every other identity
   // flow runs through our own actions, which apply the rate limits.
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
-  // The public API (server/api/): keys, not sessions; JSON in and out.
+  // The public API (server/features/api/): keys, not sessions; JSON in and out.
   app.use(publicApi({ deps: { db, payments, config, logger, tagCatalogue, searchLog, sessionSecret, webhooks } }));
   const sessionLookup = { auth, db };
   app.use(
@@ -168,7 +168,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   });
   const pages = (getLoadContext: LoadContextOf) =>
     createRequestHandler({ build, mode: config.NODE_ENV === "production" ? "production" : "development", getLoadContext });
-  // The end-to-end hooks exist only where enabled, past guardTestRoutes above (server/test-hooks/).
+  // The end-to-end hooks exist only where enabled, past guardTestRoutes above (server/tools/test-hooks/).
   if (config.ENABLE_TEST_ROUTES) app.use(TEST_ROUTES_PATH, testHooksRouter({ ...services, pages, loadContext }));
   if (guestPages) app.use(guestPages.capture);
   app.all("/{*path}", pages(loadContext));

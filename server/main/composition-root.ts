@@ -1,47 +1,47 @@
 import crypto from "node:crypto";
 import type { Logger } from "pino";
-import { spendNonce } from "#server/abuse/spent-nonces";
-import { createAuth, type Auth } from "#server/auth/auth";
-import { createBioHost, type BioHost } from "#server/bio/host/bio-host";
-import { createViewCounter, type ViewCounter } from "#server/bio/host/view-counter";
-import { createCaptcha, type Captcha } from "#server/captcha/captcha";
-import { createPhotoMedia, type PhotoMedia } from "#server/media/media";
-import type { Config } from "#server/config";
-import type { DatabaseHandle, Db } from "#server/db/client";
-import { openConfiguredDatabase } from "#server/db/open";
-import { seedDatabase } from "#server/seed";
-import { createMailer, type Mailer } from "#server/email/mailer";
-import { listenForNotificationChanges } from "#server/notifications/changes";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { createNotificationStreams, type NotificationStreams } from "#server/notifications/stream";
-import { countUnreadNotifications } from "#server/notifications/unread";
-import { cachedTagCatalogue, type TagCatalogueReader } from "#server/opportunities/tags";
-import type { GenerationSource } from "#server/page-cache/generation";
-import type { GuestPageCache } from "#server/page-cache/guest-page-cache";
-import { guestPageCacheFor, startGenerationSource } from "#server/page-cache/setup";
-import type { PaymentProvider } from "#server/payments/provider";
-import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
-import { createPaymentProvider, demoPayoutAccount, providerMigrations } from "#server/payments/setup";
-import { createSearchLog, type SearchLog } from "#server/search-log/search-log";
-import { ensuringProPricesOnce } from "#server/pro/prices";
-import { resolveSessionSecret } from "#server/http/secret";
-import { createMetrics, type Metrics } from "#server/metrics/metrics";
-import { createScheduler, type Scheduler } from "#server/jobs/scheduler";
+import { spendNonce } from "#server/platform/abuse/spent-nonces";
+import { createAuth, type Auth } from "#server/domains/auth/auth";
+import { createBioHost, type BioHost } from "#server/domains/bio/host/bio-host";
+import { createViewCounter, type ViewCounter } from "#server/domains/bio/host/view-counter";
+import { createCaptcha, type Captcha } from "#server/platform/captcha/captcha";
+import { createPhotoMedia, type PhotoMedia } from "#server/domains/media/media";
+import type { Config } from "#server/platform/config";
+import type { DatabaseHandle, Db } from "#server/platform/db/client";
+import { openConfiguredDatabase } from "#server/platform/db/open";
+import { seedDatabase } from "#server/tools/seed";
+import { createMailer, type Mailer } from "#server/platform/email/mailer";
+import { listenForNotificationChanges } from "#server/domains/notifications/changes";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { createNotificationStreams, type NotificationStreams } from "#server/domains/notifications/stream";
+import { countUnreadNotifications } from "#server/domains/notifications/unread";
+import { cachedTagCatalogue, type TagCatalogueReader } from "#server/domains/opportunities/tags";
+import type { GenerationSource } from "#server/platform/page-cache/generation";
+import type { GuestPageCache } from "#server/platform/page-cache/guest-page-cache";
+import { guestPageCacheFor, startGenerationSource } from "#server/platform/page-cache/setup";
+import type { PaymentProvider } from "#server/providers/payments/port";
+import { createSandboxProvider, type SandboxProvider } from "#server/providers/payments/sandbox/provider";
+import { createPaymentProvider, demoPayoutAccount, providerMigrations } from "#server/providers/payments/choose-provider";
+import { createSearchLog, type SearchLog } from "#server/platform/search-log/search-log";
+import { ensuringProPricesOnce } from "#server/domains/pro/prices";
+import { resolveSessionSecret } from "#server/platform/http/secret";
+import { createMetrics, type Metrics } from "#server/platform/metrics/metrics";
+import { createScheduler, type Scheduler } from "#server/platform/jobs/scheduler";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
-import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/metrics/instrument";
-import { PRODUCT_MIGRATIONS } from "#server/db/migrate";
-import { createWebhookWorker, type WebhookWorker } from "#server/outgoing-webhooks/worker";
+import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/main/service-metrics";
+import { PRODUCT_MIGRATIONS } from "#server/platform/db/migrate";
+import { createWebhookWorker, type WebhookWorker } from "#server/platform/outgoing-webhooks/worker";
 import { createProbes, type Probes } from "./probes";
-import { failureLog, lostConnectionLog } from "#server/db/unavailable";
+import { failureLog, lostConnectionLog } from "#server/platform/db/unavailable";
 import { migrateConfiguredDatabase } from "#server/main/migrate-configured";
-import { chargingCalls, type CostKind } from "#server/http/request-cost";
-import type { RequestIds } from "#server/http/request-id";
+import { chargingCalls, type CostKind } from "#server/platform/http/request-cost";
+import type { RequestIds } from "#server/platform/http/request-id";
 
 /** Everything one app process runs with, built once at start by `startServices`. */
 export type Services = {
   config: Config;
   logger: Logger;
-  /** This process's Prometheus metrics (server/metrics/). */
+  /** This process's Prometheus metrics (server/platform/metrics/). */
   metrics: Metrics;
   database: DatabaseHandle;
   db: Db;
@@ -70,7 +70,7 @@ export type Services = {
   photos: PhotoMedia;
   /** Outgoing webhooks' delivery worker: `webhooks.kick()` after queuing events or a resend sends them now. */
   webhooks: WebhookWorker;
-  /** Periodic jobs, once per period across every process (server/jobs/); `scheduler.stuck()` for readiness. */
+  /** Periodic jobs, once per period across every process (server/platform/jobs/); `scheduler.stuck()` for readiness. */
   scheduler: Scheduler;
   /** /livez and /readyz (server/main/probes.ts); background parts report their health to it. */
   probes: Probes;
@@ -111,7 +111,7 @@ export async function startServices(config: Config, logger: Logger, requestIds?:
 
 type Owned = <T>(name: string, service: T, close: (service: T) => Promise<void> | void) => T;
 
-/** Counts against the request being answered, if any (server/http/request-cost.ts). */
+/** Counts against the request being answered, if any (server/platform/http/request-cost.ts). */
 type Charge = (kind: CostKind) => void;
 
 async function build(config: Config, logger: Logger, owned: Owned, charge: Charge): Promise<Services> {
@@ -180,7 +180,7 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
     config.PAYMENT_PROVIDER === "sandbox" ? owned("payment sandbox", createSandboxProvider({ db, config, sessionSecret, logger }), (s) => s.close()) : null;
   if (sandbox) {
     sandbox.start();
-    // Chosen outright (server/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
+    // Chosen outright (server/platform/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
     if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
   }
   // Checking a webhook's signature is local work; every other method asks the provider.

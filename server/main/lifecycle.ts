@@ -1,19 +1,19 @@
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import http from "node:http";
-import { loadConfig } from "#server/config";
+import { loadConfig } from "#server/platform/config";
 import { createHttpApp, type DevelopmentServer } from "./app";
-import { appPhotoListener } from "#server/media/http";
+import { appPhotoListener } from "#server/domains/media/http";
 import { startServices } from "./composition-root";
-import { listen } from "#server/http/listen";
-import { createLogger, logFastPath } from "#server/http/logging";
-import { createRequestIds, withRequestIds } from "#server/http/request-id";
-import { compileTrust } from "#server/http/forwarding";
-import { metricsEndpoint, pathOf, timeRequest } from "#server/metrics/http";
-import { routePatterns } from "#server/metrics/route-patterns";
-import { apiRoutePatterns } from "#server/api/routes";
-import { API_OPERATIONS } from "#server/api/operations/index";
-import { API_PATH_PREFIX } from "#server/api/operation";
+import { listen } from "#server/platform/http/listen";
+import { createLogger, logFastPath } from "#server/platform/http/logging";
+import { createRequestIds, withRequestIds } from "#server/platform/http/request-id";
+import { compileTrust } from "#server/platform/http/forwarding";
+import { metricsEndpoint, pathOf, timeRequest } from "#server/platform/metrics/http";
+import { routePatterns } from "#server/platform/metrics/route-patterns";
+import { apiRoutePatterns } from "#server/features/api/routes";
+import { API_OPERATIONS } from "#server/features/api/operations/index";
+import { API_PATH_PREFIX } from "#server/features/api/operation";
 
 type StartOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -48,9 +48,9 @@ export async function startServer({ build, clientDir, env = process.env, develop
   };
   const appPhotos = appPhotoListener(photos.server, (error) => logger.error({ err: error }, "photo could not be read"));
   const scrape = metricsEndpoint({ registry: metrics.registry, token: config.METRICS_TOKEN });
-  // Every request but a probe gets its id first, whichever handler answers it (server/http/request-id.ts).
+  // Every request but a probe gets its id first, whichever handler answers it (server/platform/http/request-id.ts).
   // Then the bio host, the metrics scrape, profile photos and guest pages kept in memory, before Express
-  // (server/bio/host/, server/metrics/, server/media/, server/page-cache/).
+  // (server/domains/bio/host/, server/platform/metrics/, server/domains/media/, server/platform/page-cache/).
   const logFast = config.LOG_FAST_PATHS === "on";
   const answer = withRequestIds(requestIds, compileTrust(config.TRUST_PROXY), (req, res) => {
     if (bioHost.handles(req)) {

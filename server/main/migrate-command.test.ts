@@ -48,7 +48,7 @@ it.skipIf(!process.env.DATABASE_URL)("migrates an empty PostgreSQL database: eve
     await client.connect();
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from drizzle."__drizzle_migrations"');
     await client.end();
-    const journal = JSON.parse(fs.readFileSync(path.join(ROOT, "server/db/migrations/meta/_journal.json"), "utf8")) as { entries: unknown[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(ROOT, "server/platform/db/migrations/meta/_journal.json"), "utf8")) as { entries: unknown[] };
     expect(rows[0]!.n).toBe(journal.entries.length);
   } finally {
     await database.dispose();

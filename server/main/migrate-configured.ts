@@ -1,15 +1,15 @@
 import fs from "node:fs";
-import { ConfigError, loadConfig, type Config } from "#server/config";
-import { grantAppRole, roleOf } from "#server/db/app-role";
-import { openPostgres, type DatabaseHandle } from "#server/db/client";
-import { DataDirLockedError } from "#server/db/lock";
-import { openConfiguredDatabase } from "#server/db/open";
-import { providerMigrations } from "#server/payments/setup";
+import { ConfigError, loadConfig, type Config } from "#server/platform/config";
+import { grantAppRole, roleOf } from "#server/platform/db/app-role";
+import { openPostgres, type DatabaseHandle } from "#server/platform/db/client";
+import { DataDirLockedError } from "#server/platform/db/lock";
+import { openConfiguredDatabase } from "#server/platform/db/open";
+import { providerMigrations } from "#server/providers/payments/choose-provider";
 
 /**
  * The product's migrations, then the payment provider's own, on the configured database. With
  * MIGRATION_DATABASE_URL they run as the tables' owner over a connection of their own, and the
- * owner then grants the app's role (DATABASE_URL's) what it may do (server/db/app-role.ts);
+ * owner then grants the app's role (DATABASE_URL's) what it may do (server/platform/db/app-role.ts);
  * otherwise over the app's own connection, as before.
  */
 export async function migrateConfiguredDatabase(config: Pick<Config, "DATABASE_URL" | "MIGRATION_DATABASE_URL" | "PAYMENT_PROVIDER">, database: DatabaseHandle): Promise<void> {

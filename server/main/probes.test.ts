@@ -4,9 +4,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PRODUCT_MIGRATIONS, type MigrationChain } from "#server/db/migrate";
-import type { Db } from "#server/db/client";
-import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
+import { PRODUCT_MIGRATIONS, type MigrationChain } from "#server/platform/db/migrate";
+import type { Db } from "#server/platform/db/client";
+import { SANDBOX_MIGRATIONS } from "#server/providers/payments/sandbox/migrations";
 import { createEmptyDatabase, ENGINES, migratedDatabase, type TestDatabase } from "#tests/support/databases";
 import { createProbes, type Probes } from "./probes";
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import type { Db } from "#server/db/client";
-import type { MigrationChain } from "#server/db/migrate";
+import type { Db } from "#server/platform/db/client";
+import type { MigrationChain } from "#server/platform/db/migrate";
 
 /**
  * Liveness and readiness for a load balancer or Kubernetes (ADR 0041), answered by the top-level

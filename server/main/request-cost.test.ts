@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { RequestCost } from "#server/http/request-cost";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "#server/seed/demo-accounts";
+import type { RequestCost } from "#server/platform/http/request-cost";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "#server/tools/seed/demo-accounts";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
 /**

@@ -6,7 +6,7 @@ import path from "node:path";
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { webhookSigningKey } from "#server/payments/sandbox/signing";
+import { webhookSigningKey } from "#server/providers/payments/sandbox/signing";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
 import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink";
 

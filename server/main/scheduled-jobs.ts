@@ -1,24 +1,24 @@
 import type { Logger } from "pino";
-import { pruneRateLimits } from "#server/abuse/rate-limit";
-import { pruneSpentNonces } from "#server/abuse/spent-nonces";
-import { pruneCountedVisits } from "#server/bio/host/view-counter";
-import type { Db } from "#server/db/client";
-import type { ScheduledJob } from "#server/jobs/scheduler";
-import { runHeartsDigest } from "#server/notifications/hearts-digest";
-import { pruneWebhookHistory } from "#server/outgoing-webhooks/prune";
-import { HEARTED_BATCH_EVERY_MS, HEARTED_BATCH_JOB, queueHeartedEvents } from "#server/opportunities/hearted-webhooks";
-import type { NotificationDeps } from "#server/notifications/send";
-import { LIFT_JOB, liftExpiredSuspensions } from "#server/staff/suspensions";
-import type { PaymentProvider } from "#server/payments/provider";
-import { expireAllStalePendingSessions } from "#server/payments/stale-sessions";
-import { DAILY_JOB, reconcileYesterday } from "#server/reconciliation/daily";
+import { pruneRateLimits } from "#server/platform/abuse/rate-limit";
+import { pruneSpentNonces } from "#server/platform/abuse/spent-nonces";
+import { pruneCountedVisits } from "#server/domains/bio/host/view-counter";
+import type { Db } from "#server/platform/db/client";
+import type { ScheduledJob } from "#server/platform/jobs/scheduler";
+import { runHeartsDigest } from "#server/domains/notifications/hearts-digest";
+import { pruneWebhookHistory } from "#server/platform/outgoing-webhooks/prune";
+import { HEARTED_BATCH_EVERY_MS, HEARTED_BATCH_JOB, queueHeartedEvents } from "#server/domains/opportunities/hearted-webhooks";
+import type { NotificationDeps } from "#server/domains/notifications/send";
+import { LIFT_JOB, liftExpiredSuspensions } from "#server/domains/staff/suspensions";
+import type { PaymentProvider } from "#server/providers/payments/port";
+import { expireAllStalePendingSessions } from "#server/domains/payments/stale-sessions";
+import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
  * Every periodic job of the app, run once per period across all processes by the scheduler
- * (server/jobs/, ADR 0042). Each must be idempotent: a run cut short by a dying process runs again.
+ * (server/platform/jobs/, ADR 0042). Each must be idempotent: a run cut short by a dying process runs again.
  * Not here, because every process must do them itself: the outbox workers (mail, sandbox events, outgoing webhooks;
  * rows leased one by one), flushing the in-memory view counter and search log, stream heartbeats.
  */

@@ -10,7 +10,7 @@ import { BIO_ORIGIN } from "#tests/support/e2e-ports";
  * The owner's insights of one bio page: charts drawn on the
  * server with their tables, the QR code and its downloads, the share image.
  * The page and its counts come from the insights-page test hook
- * (server/test-hooks/bio.ts), which counts, back from today:
+ * (server/tools/test-hooks/bio.ts), which counts, back from today:
  * views 5 (today), 12 (3 days ago), 17 (10 days ago), 3 (20), 1 (29) and 50
  * (40 days ago, outside the chart); clicks YouTube 9 (yesterday) + 4 (45 days
  * ago), Website 2, Instagram none.

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
-// Guest pages answered from memory (server/page-cache/): the same bytes as a render, headers
+// Guest pages answered from memory (server/platform/page-cache/): the same bytes as a render, headers
 // right, never stale after a change, never a signed-in person's page. Each test starts its own
 // server processes (PGlite; and two processes on one PostgreSQL database when DATABASE_URL is
 // set, as in CI), so they run one at a time.

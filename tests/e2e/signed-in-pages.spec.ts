@@ -2,7 +2,7 @@ import type { Browser, Page, Response } from "@playwright/test";
 import { expect, signedInAs, test } from "./fixtures";
 
 // Signed-in pages rendered from identical data are sent again instead of
-// rendered again (server/http/rendered-documents.ts). Each person still sees their own hearts at
+// rendered again (server/platform/http/rendered-documents.ts). Each person still sees their own hearts at
 // once, never another's, and the page's scripts run with the request's own nonce.
 // Everyone here is a new account of the test's own: the hearts toggled are nobody else's.
 const LIST = "/app/opportunities?tags[]=technology";

@@ -13,7 +13,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * specs' companies never change what a search here shows.
  */
 const EMPTY = "Sorry, we couldn't find any sponsors matching your search criteria.";
-/** A seeded sample company in the preview sample (server/seed/data/sponsors.json). */
+/** A seeded sample company in the preview sample (server/tools/seed/data/sponsors.json). */
 const SAMPLE_PREVIEW = {
   name: "Burrowlight VPN",
   teaser: "A VPN that pitches safer public Wi-Fi and streaming while travelling.",

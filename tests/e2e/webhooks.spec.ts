@@ -8,7 +8,7 @@ import { testHooks } from "#tests/support/test-hooks-client";
 import { createApiKey, expect, signedInAs, test } from "./fixtures";
 
 /**
- * Webhooks in My Account (server/outgoing-webhooks/): an endpoint added for a receiver this spec
+ * Webhooks in My Account (server/platform/outgoing-webhooks/): an endpoint added for a receiver this spec
  * runs on loopback (the E2E server allows private targets), its secret seen once, an event
  * triggered (a notification, written as the product writes them), the delivery in the log with
  * what the receiver answered, resent, the secret rotated, the endpoint deleted.
@@ -166,7 +166,7 @@ test("the pages fit a phone", async ({ page }) => {
   expect(await fits()).toBe(true);
 });
 
-// Needs the delivery worker (server/outgoing-webhooks/delivery.ts): it sends what the pages queue.
+// Needs the delivery worker (server/platform/outgoing-webhooks/delivery.ts): it sends what the pages queue.
 test("a delivery reaches a loopback receiver, signed with the endpoint's secret, and the log shows the receiver's answer", async ({ page }) => {
   const sink = await receiver();
   try {

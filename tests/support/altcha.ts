@@ -1,6 +1,6 @@
-import { spendNonce } from "#server/abuse/spent-nonces";
-import { createCaptcha, type Captcha } from "#server/captcha/captcha";
-import type { Db } from "#server/db/client";
+import { spendNonce } from "#server/platform/abuse/spent-nonces";
+import { createCaptcha, type Captcha } from "#server/platform/captcha/captcha";
+import type { Db } from "#server/platform/db/client";
 
 /** The HMAC key the tests' ALTCHA signs challenges with. */
 export const TEST_HMAC_KEY = "test-hmac-key-0123456789abcdef";

@@ -1,11 +1,11 @@
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import type { Db } from "#server/db/client";
-import { paymentCallables } from "#server/functions/callables/index";
-import type { FunctionContext } from "#server/functions/protocol";
-import { functionsRouter } from "#server/functions/router";
-import type { PaymentProvider } from "#server/payments/provider";
+import type { Db } from "#server/platform/db/client";
+import { paymentCallables } from "#server/features/functions/callables/index";
+import type { FunctionContext } from "#server/features/functions/protocol";
+import { functionsRouter } from "#server/features/functions/router";
+import type { PaymentProvider } from "#server/providers/payments/port";
 import { TEST_ORIGIN } from "./test-sandbox";
 
 /** The app's origin in callable tests: the sandbox's pages live on it, and the callables answer only addresses there. */

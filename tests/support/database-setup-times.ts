@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { projectPath } from "#server/paths";
+import { projectPath } from "#server/platform/paths";
 
 /**
  * How long each test database took to make, one JSON line per database in reports/, so the run's

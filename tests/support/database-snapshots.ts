@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
-import { openPostgres, PGLITE_SETTINGS, pgliteStartParams } from "#server/db/client";
-import { migrateDatabase, MIGRATIONS_DIR } from "#server/db/migrate";
-import { projectPath } from "#server/paths";
-import { SANDBOX_MIGRATIONS } from "#server/payments/sandbox/migrations";
+import { openPostgres, PGLITE_SETTINGS, pgliteStartParams } from "#server/platform/db/client";
+import { migrateDatabase, MIGRATIONS_DIR } from "#server/platform/db/migrate";
+import { projectPath } from "#server/platform/paths";
+import { SANDBOX_MIGRATIONS } from "#server/providers/payments/sandbox/migrations";
 
 /**
  * A migrated database made once and copied for every test that needs one, instead of migrating
@@ -37,7 +37,7 @@ export function snapshotKey(): string {
   for (const folder of [MIGRATIONS_DIR, SANDBOX_MIGRATIONS.folder]) {
     for (const file of listFiles(folder)) hash.update(path.relative(folder, file)).update(fs.readFileSync(file));
   }
-  hash.update(fs.readFileSync(projectPath("server/db/migrate.ts")));
+  hash.update(fs.readFileSync(projectPath("server/platform/db/migrate.ts")));
   hash.update(PGLITE_SETTINGS.join(" "));
   hash.update(readVersion("@electric-sql/pglite")).update(readVersion("drizzle-orm"));
   return (memoisedKey = hash.digest("hex").slice(0, 12));

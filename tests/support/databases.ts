@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect } from "vitest";
-import { openPglite, openPostgres, type DatabaseHandle, type Db } from "#server/db/client";
+import { openPglite, openPostgres, type DatabaseHandle, type Db } from "#server/platform/db/client";
 import { ensurePostgresTemplate, LINGUISTIC_COLLATION, onServer, pgliteSnapshot, withDatabase, type TemplateOptions } from "./database-snapshots";
 import { recordDatabaseSetup } from "./database-setup-times";
 

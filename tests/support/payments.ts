@@ -1,17 +1,17 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
-import type { Db } from "#server/db/client";
-import { bioPages, connectedAccounts, opportunityPosts, profiles, sponsorSessions, user } from "#server/db/schema";
-import { createMailer } from "#server/email/mailer";
-import type { PaymentEvent, PaymentEventOf } from "#server/payments/events";
-import type { WebhookDeps } from "#server/payment-webhooks/types";
-import { newOpportunityId } from "#server/opportunities/ids";
-import type { NotificationDeps } from "#server/notifications/send";
-import { unsubscribeSigningKey } from "#server/notifications/unsubscribe-token";
-import type { SandboxProvider } from "#server/payments/sandbox/provider";
-import { payCheckout } from "#server/payments/sandbox/pay";
-import type { PaymentProvider } from "#server/payments/provider";
+import type { Db } from "#server/platform/db/client";
+import { bioPages, connectedAccounts, opportunityPosts, profiles, sponsorSessions, user } from "#server/platform/db/schema";
+import { createMailer } from "#server/platform/email/mailer";
+import type { PaymentEvent, PaymentEventOf } from "#server/providers/payments/events";
+import type { WebhookDeps } from "#server/features/payment-webhooks/types";
+import { newOpportunityId } from "#server/domains/opportunities/ids";
+import type { NotificationDeps } from "#server/domains/notifications/send";
+import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
+import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
+import { payCheckout } from "#server/providers/payments/sandbox/pay";
+import type { PaymentProvider } from "#server/providers/payments/port";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 

@@ -1,5 +1,5 @@
 import { DEFAULT_THEME } from "#isomorphic/bio-theme";
-import type { PublicBioPage } from "#server/bio/public-page";
+import type { PublicBioPage } from "#server/domains/bio/public-page";
 
 /**
  * A public bio page as `readPublicPage` answers it, for tests of what the

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { PaymentEvent } from "#server/payments/events";
-import type { ParsedWebhook } from "#server/payments/provider";
-import { SIGNATURE_HEADER } from "#server/payments/sandbox/signing";
+import type { PaymentEvent } from "#server/providers/payments/events";
+import type { ParsedWebhook } from "#server/providers/payments/port";
+import { SIGNATURE_HEADER } from "#server/providers/payments/sandbox/signing";
 
 /**
  * A tiny webhook endpoint for tests: checks each delivery with `parse` (a

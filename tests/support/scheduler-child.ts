@@ -4,8 +4,8 @@
  * Prints "started <lease owner>" once the job runs.
  */
 import pino from "pino";
-import { openPostgres } from "#server/db/client";
-import { createScheduler } from "#server/jobs/scheduler";
+import { openPostgres } from "#server/platform/db/client";
+import { createScheduler } from "#server/platform/jobs/scheduler";
 
 const [url, name, leaseMs] = process.argv.slice(2) as [string, string, string];
 const database = await openPostgres(url);

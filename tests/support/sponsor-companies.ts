@@ -1,7 +1,7 @@
-import type { Db } from "#server/db/client";
-import { externalSponsors } from "#server/db/schema";
-import { checkCompany, COMPANY_COLUMNS, type CompanyColumn, type FlatCompany } from "#server/sponsor-directory/company-fields";
-import { rowValues } from "#server/sponsor-directory/curation";
+import type { Db } from "#server/platform/db/client";
+import { externalSponsors } from "#server/platform/db/schema";
+import { checkCompany, COMPANY_COLUMNS, type CompanyColumn, type FlatCompany } from "#server/domains/sponsor-directory/company-fields";
+import { rowValues } from "#server/domains/sponsor-directory/curation";
 
 /** A valid company as the staff form sends it (tag "tech" must exist). */
 export function companyFlat(name: string, changes: Partial<FlatCompany> = {}): FlatCompany {

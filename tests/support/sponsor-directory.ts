@@ -1,6 +1,6 @@
-import type { Db } from "#server/db/client";
-import { externalSponsors, tags } from "#server/db/schema";
-import { namePrefixes, nameWords } from "#server/sponsor-directory/names";
+import type { Db } from "#server/platform/db/client";
+import { externalSponsors, tags } from "#server/platform/db/schema";
+import { namePrefixes, nameWords } from "#server/domains/sponsor-directory/names";
 
 export type SponsorRow = typeof externalSponsors.$inferInsert;
 

@@ -31,7 +31,7 @@ import {
   type SponsorsQuery,
   type StoredNotification,
   type ToastQuery,
-} from "#server/test-hooks/contract";
+} from "#server/tools/test-hooks/contract";
 
 export { hookPath };
 
@@ -46,7 +46,7 @@ export const hookPages = {
 };
 
 /**
- * The end-to-end hooks (server/test-hooks/), one typed call each, through a
+ * The end-to-end hooks (server/tools/test-hooks/), one typed call each, through a
  * request context that carries the run's secret and, for the signed-in hooks,
  * the person's cookies (page.request). A call that does not answer 200 throws
  * with the hook's status and words, so a spec's setup never goes on half made.

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import type { Db } from "#server/db/client";
-import type { PaymentProvider } from "#server/payments/provider";
-import { payProCheckout } from "#server/payments/sandbox/pro-pay";
-import type { SandboxProvider } from "#server/payments/sandbox/provider";
+import type { Db } from "#server/platform/db/client";
+import type { PaymentProvider } from "#server/providers/payments/port";
+import { payProCheckout } from "#server/providers/payments/sandbox/pro-pay";
+import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import type { ProPlanKey } from "#isomorphic/pro-plans";
-import { PRO_PRICE_SPECS } from "#server/pro/prices";
+import { PRO_PRICE_SPECS } from "#server/domains/pro/prices";
 import { PAYING_CARD } from "#tests/support/payments";
 import { TEST_ORIGIN } from "#tests/support/test-sandbox";
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll } from "vitest";
-import type { Db } from "#server/db/client";
-import type { ConnectedAccountState, PaymentProvider } from "#server/payments/provider";
-import { createSandboxProvider, type SandboxProvider } from "#server/payments/sandbox/provider";
-import { sandboxAccounts } from "#server/payments/sandbox/schema";
-import { signatureHeader, webhookSigningKey } from "#server/payments/sandbox/signing";
+import type { Db } from "#server/platform/db/client";
+import type { ConnectedAccountState, PaymentProvider } from "#server/providers/payments/port";
+import { createSandboxProvider, type SandboxProvider } from "#server/providers/payments/sandbox/provider";
+import { sandboxAccounts } from "#server/providers/payments/sandbox/schema";
+import { signatureHeader, webhookSigningKey } from "#server/providers/payments/sandbox/signing";
 import { TEST_SESSION_SECRET } from "./payments";
 import type { TestDb } from "./databases";
 
@@ -88,7 +88,7 @@ export function sandboxSignature(body: string, { secondsAgo = 0, sessionSecret =
 // ---------------------------------------------------------------------------
 
 import { sql } from "drizzle-orm";
-import { sandboxPayments, sandboxRefunds } from "#server/payments/sandbox/schema";
+import { sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
 
 type FirstArgument<M extends Method> = Parameters<PaymentProvider[M]>[0];
 

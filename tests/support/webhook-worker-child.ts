@@ -4,9 +4,9 @@
  * Prints "started" once the worker runs.
  */
 import pino from "pino";
-import { openPostgres } from "#server/db/client";
-import { createMailer } from "#server/email/mailer";
-import { createWebhookWorker, type WebhookWorkerOptions } from "#server/outgoing-webhooks/worker";
+import { openPostgres } from "#server/platform/db/client";
+import { createMailer } from "#server/platform/email/mailer";
+import { createWebhookWorker, type WebhookWorkerOptions } from "#server/platform/outgoing-webhooks/worker";
 
 const [url, sessionSecret, options] = process.argv.slice(2) as [string, string, string];
 const database = await openPostgres(url);

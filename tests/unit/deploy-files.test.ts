@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "#server/config";
+import { loadConfig } from "#server/platform/config";
 import { imageEnvironment, kubernetesPodEnvironment, kubernetesSecret, parseYaml, type Yaml } from "#tests/support/deploy-examples";
 
 /**
@@ -130,7 +130,7 @@ describe("compose.yaml", () => {
   it("passes optional settings only when set (an empty one would be refused at start)", () => {
     const optional = Object.entries(compose!.services.app.environment).filter(([, value]) => value === null);
     expect(optional.length).toBeGreaterThan(10);
-    const config = read("server/config.ts");
+    const config = read("server/platform/config.ts");
     for (const [name] of optional) expect(config, name).toContain(`${name}:`);
   });
 
@@ -321,7 +321,7 @@ describe("README's backup lines", () => {
     for (const block of blocks) expect(block).not.toMatch(/\bnpm\b|\btsx\b/);
     const commands = blocks.join("\n").match(/node server\.js (backup|restore)[^\n#]*/g) ?? [];
     expect(commands.length).toBeGreaterThanOrEqual(6);
-    // Only the options the commands take (server/backup/commands.ts).
+    // Only the options the commands take (server/tools/backup/commands.ts).
     for (const command of commands) {
       for (const option of command.match(/--[\w-]+/g) ?? []) expect(["--dir", "--keep", "--out", "--force"], command).toContain(option);
     }

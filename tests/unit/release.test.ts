@@ -87,7 +87,7 @@ describe("the release (scripts/release.sh), as the image runs it", () => {
       expect(fs.existsSync(path.join(release, "node_modules", devOnly)), devOnly).toBe(false);
     }
     // The server reads only SQL and the journal of each migration chain.
-    const migrations = fs.readdirSync(path.join(release, "server/db/migrations/meta"));
+    const migrations = fs.readdirSync(path.join(release, "server/platform/db/migrations/meta"));
     expect(migrations).toEqual(["_journal.json"]);
   });
 

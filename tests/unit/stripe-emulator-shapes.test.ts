@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripeClient } from "#server/payments/stripe/client";
+import { createStripeClient } from "#server/providers/payments/stripe/client";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
 import { fixture, type FixtureName } from "#tests/support/stripe-emulator/fixtures";
 

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { TextArea, TextField, primaryButton } from "#page-kit/forms";
-import type { CompanyFieldErrors, FlatCompany } from "#server/sponsor-directory/company-fields";
+import type { CompanyFieldErrors, FlatCompany } from "#server/domains/sponsor-directory/company-fields";
 
 const SOURCE_FIELDS = [
   ["website_source", "Source of the website"],

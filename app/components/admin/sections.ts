@@ -1,4 +1,4 @@
-/** The back office's sections, in the order its navigation shows them (server/staff/guard.ts guards each). */
+/** The back office's sections, in the order its navigation shows them (server/domains/staff/guard.ts guards each). */
 export const ADMIN_SECTIONS = [
   { path: "/app/admin", label: "Overview", description: "What needs attention now." },
   { path: "/app/admin/reports", label: "Reports", description: "Reports of bio pages and opportunities: open, actioned and dismissed." },

@@ -1,4 +1,4 @@
-import type { BioPageCard } from "#server/bio/public-page";
+import type { BioPageCard } from "#server/domains/bio/public-page";
 
 /**
  * Featured bio pages as cards (home page and /featured). Each card opens the

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
-import type { BioPageFieldErrors, BioPageFormInput } from "#server/bio/form";
-import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
+import type { BioPageFieldErrors, BioPageFormInput } from "#server/domains/bio/form";
+import type { SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
 import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
 import { isAddressMessage, LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";

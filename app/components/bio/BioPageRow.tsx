@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { useHydrated } from "#app/lib/use-hydrated";
-import type { Blocker } from "#server/bio/readiness";
+import type { Blocker } from "#server/domains/bio/readiness";
 import { BLOCKER_TEXT, blockerPath } from "./SetupChecklist";
 
 /** What the dashboard's Yes gets back when it deletes from the page (a fetcher). */
@@ -14,7 +14,7 @@ export type DashboardPage = {
   name: string;
   updatedAt: string;
   views: number;
-  /** What stops the page taking money (server/bio/readiness.ts), null when it takes tips. */
+  /** What stops the page taking money (server/domains/bio/readiness.ts), null when it takes tips. */
   nextStep: Blocker | null;
 };
 

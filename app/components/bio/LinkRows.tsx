@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import type { BioPageFieldErrors, LinkRowInput } from "#server/bio/form";
+import type { BioPageFieldErrors, LinkRowInput } from "#server/domains/bio/form";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 type Row = { key: number; type: string; url: string; title: string; enabled: boolean };

@@ -23,7 +23,7 @@ function fieldsOf(root: HTMLElement): URLSearchParams {
 
 /**
  * The page as visitors will see it, in a phone-sized frame: the bio host's
- * own HTML (one renderer), whose policy lets no script run (server/bio/host/preview.ts). Without JavaScript the
+ * own HTML (one renderer), whose policy lets no script run (server/domains/bio/host/preview.ts). Without JavaScript the
  * frame loads the saved page, and a save reloads it. With JavaScript, each
  * change in the editor's forms posts their current values (after a short
  * pause in typing) and the frame shows the answer; nothing is saved by it.

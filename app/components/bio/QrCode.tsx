@@ -1,6 +1,6 @@
 /**
  * The page's QR code, inline. The SVG comes from the server's QR library
- * (server/bio/qr.ts) and holds only paths; the wrapper names it for screen readers.
+ * (server/domains/bio/qr.ts) and holds only paths; the wrapper names it for screen readers.
  */
 export function QrCode({ svg, address }: { svg: string; address: string }) {
   return (

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { Blocker, PageReadiness } from "#server/bio/readiness";
+import type { Blocker, PageReadiness } from "#server/domains/bio/readiness";
 import { CopyLink } from "./CopyLink";
 import { QrCode } from "./QrCode";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { SponsorshipChoices } from "#server/bio/sponsorship-options";
+import type { SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
 import { formatMoney } from "#isomorphic/format";
 
 /**

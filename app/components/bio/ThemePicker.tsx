@@ -12,7 +12,7 @@ import {
   THEME_PRESETS,
   type BioThemeColour,
 } from "#isomorphic/bio-theme";
-import type { ThemeFieldErrors, ThemeFormInput } from "#server/bio/theme";
+import type { ThemeFieldErrors, ThemeFormInput } from "#server/domains/bio/theme";
 import { FormNotice, primaryButton } from "#page-kit/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
 

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { windowDays } from "#server/bio/stats";
+import { windowDays } from "#server/domains/bio/stats";
 import { viewsSummary } from "./insights-format";
 import { ViewsChart } from "./ViewsChart";
 

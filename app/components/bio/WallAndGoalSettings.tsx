@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import type { WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
+import type { WallGoalFieldErrors } from "#server/domains/bio/wall-goal-settings";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 
 /** The submit intents of this form on the edit page: save, and remove the goal. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { FieldRow } from "#server/api/reference";
+import type { FieldRow } from "#server/features/api/reference";
 
 /** A block of code that scrolls sideways on a phone; focusable so a keyboard can scroll it too. */
 export function CodeBlock({ label, children }: { label: string; children: string }) {

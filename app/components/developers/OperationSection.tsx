@@ -1,4 +1,4 @@
-import type { OperationView } from "#server/api/reference";
+import type { OperationView } from "#server/features/api/reference";
 import { CodeBlock, FieldTable, InlineCode, ScrollTable, td } from "./Code";
 
 const METHOD_STYLES: Record<string, string> = {

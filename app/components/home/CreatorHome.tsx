@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { Blocker } from "#server/bio/readiness";
+import type { Blocker } from "#server/domains/bio/readiness";
 import { CopyLink } from "#app/components/bio/CopyLink";
 import { count } from "#app/components/bio/insights-format";
 import { InsightsTableToggle, ViewsTable } from "#app/components/bio/InsightsTables";

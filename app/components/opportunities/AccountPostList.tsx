@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import type { OpportunitySummary } from "#server/opportunities/list";
+import type { OpportunitySummary } from "#server/domains/opportunities/list";
 import { OpportunityCardList } from "./OpportunityCard";
 
 type Page = { items: OpportunitySummary[]; nextCursor: string | null };

@@ -1,5 +1,5 @@
 import { ListLink } from "#app/components/ListLink";
-import type { OpportunitySummary } from "#server/opportunities/list";
+import type { OpportunitySummary } from "#server/domains/opportunities/list";
 import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "./HeartButton";
 import { LocalDateTime } from "./LocalDateTime";

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { FieldErrors, OpportunityFormInput } from "#server/opportunities/form";
+import type { FieldErrors, OpportunityFormInput } from "#server/domains/opportunities/form";
 import { MAX_POST_TAGS, TAG_GROUPS, type TagCatalogue } from "#isomorphic/tag-groups";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { primaryButton, SelectField, TextArea, TextField } from "#page-kit/forms";

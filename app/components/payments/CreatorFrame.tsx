@@ -2,7 +2,7 @@ import type { CSSProperties, ReactNode } from "react";
 import { DEFAULT_THEME, type BioTheme } from "#isomorphic/bio-theme";
 import { Avatar } from "#app/components/Avatar";
 
-/** Who is being paid, as the checkout and its result pages show them (server/bio/creator-look.ts). */
+/** Who is being paid, as the checkout and its result pages show them (server/domains/bio/creator-look.ts). */
 export type CreatorLookView = { name: string; ending: string; photoId: string | null; theme: BioTheme };
 
 /**

@@ -1,4 +1,4 @@
-import type { ProfileCard } from "#server/profiles/directory";
+import type { ProfileCard } from "#server/features/profiles/directory";
 import { Avatar } from "#app/components/Avatar";
 
 /** Bio pages in the Profiles directory; each card opens the page on the bio host. */

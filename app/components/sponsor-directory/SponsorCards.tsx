@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { SponsorBlurb } from "#server/sponsor-directory/list";
+import type { SponsorBlurb } from "#server/domains/sponsor-directory/list";
 import { sponsorHref } from "#isomorphic/sponsor-directory-links";
-import type { SponsorPreview } from "#server/sponsor-directory/previews";
+import type { SponsorPreview } from "#server/domains/sponsor-directory/previews";
 
 function TagList({ tags }: { tags: string[] }) {
   if (tags.length === 0) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proUpsellPath as serverPath } from "#server/pro/guards";
+import { proUpsellPath as serverPath } from "#server/domains/pro/guards";
 import { proUpsellPath } from "./pro-path";
 
 describe("the browser's Pro upsell path", () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useFetcher } from "react-router";
-import type { SponsorSessionStatus } from "#server/db/schema";
+import type { SponsorSessionStatus } from "#server/platform/db/schema";
 import { useHydrated } from "#app/lib/use-hydrated";
 import { PAYMENTS_PATH } from "./paths";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { SponsorSessionStatus } from "#server/db/schema";
+import type { SponsorSessionStatus } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { RefundButton } from "./RefundButton";
 import { StatusBadge } from "./StatusBadge";

@@ -1,4 +1,4 @@
-import type { SponsorSessionStatus } from "#server/db/schema";
+import type { SponsorSessionStatus } from "#server/platform/db/schema";
 
 const LOOKS: Record<SponsorSessionStatus | "refund-pending", { label: string; className: string }> = {
   completed: { label: "Completed", className: "bg-green-100 text-green-900" },

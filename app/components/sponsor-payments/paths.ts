@@ -1,4 +1,4 @@
-import type { LedgerEntryKind } from "#server/db/schema";
+import type { LedgerEntryKind } from "#server/platform/db/schema";
 
 export const SPONSORS_DASHBOARD_PATH = "/app/account/sponsors";
 /** My Sponsorships; one payment's Info page is `${PAYMENTS_PATH}/{sessionId}`. */

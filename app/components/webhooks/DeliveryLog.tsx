@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { secondaryButton } from "#page-kit/forms";
-import type { WebhookAttemptView, WebhookDeliveryView } from "#server/outgoing-webhooks/delivery-log";
+import type { WebhookAttemptView, WebhookDeliveryView } from "#server/platform/outgoing-webhooks/delivery-log";
 import { DELIVERY_STATUS_TEXT, eventLabel, when } from "./format";
 
 type Attempt = WebhookAttemptView;

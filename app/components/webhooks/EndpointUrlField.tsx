@@ -1,4 +1,4 @@
-import type { WebhookTargets } from "#server/config";
+import type { WebhookTargets } from "#server/platform/config";
 import { TextField } from "#page-kit/forms";
 
 const WHERE: Record<WebhookTargets, string> = {

@@ -1,9 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { accountDetail } from "#server/staff/accounts";
-import { liftSuspension, suspendAccount } from "#server/staff/suspensions";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { accountDetail } from "#server/domains/staff/accounts";
+import { liftSuspension, suspendAccount } from "#server/domains/staff/suspensions";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuseWith, requireForm } from "#page-kit/respond.server";
 import { pageMeta } from "#page-kit/meta";
 import { FormNotice, TextArea, TextField, primaryButton, secondaryButton } from "#page-kit/forms";

@@ -1,6 +1,6 @@
 import { Form, Link, useSearchParams } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { searchAccounts } from "#server/staff/accounts";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { searchAccounts } from "#server/domains/staff/accounts";
 import { pageMeta } from "#page-kit/meta";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcDate } from "#app/components/admin/format";

@@ -1,5 +1,5 @@
-import { requireStaff } from "#server/auth/staff-guard";
-import { auditCsv } from "#server/staff/audit-view";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { auditCsv } from "#server/domains/staff/audit-view";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/audit-export";
 

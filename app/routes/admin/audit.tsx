@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { AUDIT_ACTIONS } from "#server/audit/audit-log";
-import { auditChanges, listAudit, type FieldChange } from "#server/staff/audit-view";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { AUDIT_ACTIONS } from "#server/platform/audit/audit-log";
+import { auditChanges, listAudit, type FieldChange } from "#server/domains/staff/audit-view";
 import { pageMeta } from "#page-kit/meta";
 import { SelectField, TextField, primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcTime } from "#app/components/admin/format";

@@ -1,9 +1,9 @@
 import { Form } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { isTargetType } from "#server/moderation/queue";
-import { listRemoved, removeByAddress, restoreContent } from "#server/moderation/takedown";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { isTargetType } from "#server/domains/moderation/queue";
+import { listRemoved, removeByAddress, restoreContent } from "#server/domains/moderation/takedown";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { ItemLink } from "#app/components/admin/ItemLink";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";

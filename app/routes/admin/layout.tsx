@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
+import { requireStaff } from "#server/domains/auth/staff-guard";
 import { ADMIN_SECTIONS } from "#app/components/admin/sections";
 import type { Route } from "./+types/layout";
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { backOfficeSummary } from "#server/back-office/summary";
-import { requireStaff } from "#server/auth/staff-guard";
+import { backOfficeSummary } from "#server/features/back-office/summary";
+import { requireStaff } from "#server/domains/auth/staff-guard";
 import { ADMIN_SECTIONS } from "#app/components/admin/sections";
 import { utcDate, utcTime } from "#app/components/admin/format";
 import { pageMeta } from "#page-kit/meta";

@@ -1,9 +1,9 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { paymentRecord } from "#server/payments/payment-record";
-import { refundAsStaff, REFUND_REASON_MAX } from "#server/payments/staff-refund";
-import { formatMoney } from "#server/payments/money";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { paymentRecord } from "#server/domains/payments/payment-record";
+import { refundAsStaff, REFUND_REASON_MAX } from "#server/domains/payments/staff-refund";
+import { formatMoney } from "#server/domains/payments/money";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { pageMeta } from "#page-kit/meta";
 import { DataTable } from "#app/components/admin/DataTable";

@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { allPayments, readPaymentFilters } from "#server/payments/all-payments";
-import { formatMoney } from "#server/payments/money";
-import { SPONSOR_SESSION_STATUSES } from "#server/db/schema";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { allPayments, readPaymentFilters } from "#server/domains/payments/all-payments";
+import { formatMoney } from "#server/domains/payments/money";
+import { SPONSOR_SESSION_STATUSES } from "#server/platform/db/schema";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PaymentsTabs, PAYMENTS_PATH } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";

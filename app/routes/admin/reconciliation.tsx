@@ -1,8 +1,8 @@
 import { Form, useActionData, useNavigation } from "react-router";
-import { redirectWithToast } from "#server/http/toast-cookie";
-import { latestRuns } from "#server/reconciliation/run";
-import { reconcileDays, type DaysErrors } from "#server/reconciliation/request";
-import { requireStaff } from "#server/auth/staff-guard";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { latestRuns } from "#server/features/reconciliation/run";
+import { reconcileDays, type DaysErrors } from "#server/features/reconciliation/request";
+import { requireStaff } from "#server/domains/auth/staff-guard";
 import { formText } from "#app/lib/identity.server";
 import { primaryButton } from "#page-kit/forms";
 import { DataTable } from "#app/components/admin/DataTable";

@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { isTargetType, reportedItem, resolveReports } from "#server/moderation/queue";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { isTargetType, reportedItem, resolveReports } from "#server/domains/moderation/queue";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { ItemLink } from "#app/components/admin/ItemLink";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";

@@ -1,6 +1,6 @@
 import { Link, NavLink } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { listReportQueue } from "#server/moderation/queue";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { listReportQueue } from "#server/domains/moderation/queue";
 import { isReportStatus, REPORT_STATUSES } from "#isomorphic/report-reasons";
 import { ageText, ItemLink } from "#app/components/admin/ItemLink";
 import { DataTable } from "#app/components/admin/DataTable";

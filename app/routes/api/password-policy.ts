@@ -1,4 +1,4 @@
-import { passwordPolicyFrom } from "#server/auth/password-policy";
+import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
 import type { Route } from "./+types/password-policy";
 
 /** SPEC §5: the password policy the sign-up form reads. */

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { createApiKey, listApiKeys, revokeApiKey, type NewApiKey } from "#server/api-keys/keys";
-import { apiKeyPepper, type ApiKeyMode } from "#server/api-keys/key-format";
-import { requireVerifiedUser } from "#server/auth/session";
-import { domainError } from "#server/errors";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { createApiKey, listApiKeys, revokeApiKey, type NewApiKey } from "#server/domains/api-keys/keys";
+import { apiKeyPepper, type ApiKeyMode } from "#server/domains/api-keys/key-format";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { domainError } from "#server/platform/errors";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { ApiKeyList, type ApiKeyRow } from "#app/components/api-keys/ApiKeyList";
 import { CreateApiKeyForm, type CreateApiKeyState } from "#app/components/api-keys/CreateApiKeyForm";
 import { NewApiKeyShown } from "#app/components/api-keys/NewApiKeyShown";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { readCreatorHome } from "#server/creator-home/creator-home";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { readCreatorHome } from "#server/features/creator-home/creator-home";
 import { CreatorHome } from "#app/components/home/CreatorHome";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).
+// Rendered from its loader data alone: the same data is sent as the document rendered before (server/platform/http/rendered-documents.ts).
 export const handle = { rendersFromDataOnly: true };
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Dashboard" });

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { PhotoUpload, type PhotoActionData } from "#app/components/PhotoUpload";
-import { requireVerifiedUser } from "#server/auth/session";
-import { safeRedirectPath } from "#server/http/redirects";
-import { redirectWithToast } from "#server/http/toast-cookie";
-import { profilePhotoOf, removeProfilePhoto, setProfilePhoto } from "#server/media/photos";
-import { readPhotoForm } from "#server/media/upload-form";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { profilePhotoOf, removeProfilePhoto, setProfilePhoto } from "#server/domains/media/photos";
+import { readPhotoForm } from "#server/domains/media/upload-form";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
 import type { Route } from "./+types/photo";

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { createProPortalLink, providerBillingUrl } from "#server/pro/portal";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/portal";
 import { readForm } from "#page-kit/form.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/pro-portal";
 import { seeOther } from "#page-kit/respond.server";
 

@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { cookieHeaders, requireVerifiedUser } from "#server/auth/session";
+import { cookieHeaders, requireVerifiedUser } from "#server/domains/auth/session";
 import {
   confirmTwoFactorEnrolment,
   newRecoveryCodes,
@@ -7,11 +7,11 @@ import {
   turnOffTwoFactor,
   twoFactorStanding,
   type Enrolment,
-} from "#server/auth/two-factor";
-import { qrSvg } from "#server/bio/qr";
-import { domainError } from "#server/errors";
-import { safeRedirectPath } from "#server/http/redirects";
-import { toastCookie } from "#server/http/toast-cookie";
+} from "#server/domains/auth/two-factor";
+import { qrSvg } from "#server/domains/bio/qr";
+import { domainError } from "#server/platform/errors";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { toastCookie } from "#server/platform/http/toast-cookie";
 import { RecoveryCodes } from "#app/components/two-factor/RecoveryCodes";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useNavigation, useSubmit } from "react-router";
-import { resendVerificationEmail, verifyEmailCode } from "#server/auth/flows";
-import { cookieHeaders, getSessionUser, requireUser } from "#server/auth/session";
-import { choosePasswordPath } from "#server/http/redirects";
+import { resendVerificationEmail, verifyEmailCode } from "#server/domains/auth/flows";
+import { cookieHeaders, getSessionUser, requireUser } from "#server/domains/auth/session";
+import { choosePasswordPath } from "#server/platform/http/redirects";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
 import { readForm } from "#page-kit/form.server";
-import { toastCookie } from "#server/http/toast-cookie";
+import { toastCookie } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/verify";
 import { answerRefusal } from "#page-kit/respond.server";
 

@@ -1,8 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { domainError } from "#server/errors";
-import { redirectWithToast } from "#server/http/toast-cookie";
-import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent } from "#server/outgoing-webhooks/delivery-log";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { domainError } from "#server/platform/errors";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent } from "#server/platform/outgoing-webhooks/delivery-log";
 import {
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
@@ -11,7 +11,7 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
   type WebhookEndpointFieldErrors,
-} from "#server/outgoing-webhooks/endpoints";
+} from "#server/platform/outgoing-webhooks/endpoints";
 import { DeliveryLog } from "#app/components/webhooks/DeliveryLog";
 import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";

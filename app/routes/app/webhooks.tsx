@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { domainError } from "#server/errors";
-import { createWebhookEndpoint, listWebhookEndpoints, type WebhookEndpointFieldErrors } from "#server/outgoing-webhooks/endpoints";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { domainError } from "#server/platform/errors";
+import { createWebhookEndpoint, listWebhookEndpoints, type WebhookEndpointFieldErrors } from "#server/platform/outgoing-webhooks/endpoints";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";

@@ -1,13 +1,13 @@
 import { Form, Link, useNavigation } from "react-router";
-import { fieldRefusal } from "#server/errors";
-import { resetPassword } from "#server/auth/flows";
-import { passwordPolicyFrom } from "#server/auth/password-policy";
+import { fieldRefusal } from "#server/platform/errors";
+import { resetPassword } from "#server/domains/auth/flows";
+import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
 import { readForm } from "#page-kit/form.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/reset-password";
 import { answerRefusal } from "#page-kit/respond.server";
 

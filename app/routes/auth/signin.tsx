@@ -1,10 +1,10 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { fieldRefusal } from "#server/errors";
-import { safeRedirectPath } from "#server/http/redirects";
-import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/auth/errors";
-import { cookieHeaders, getSessionUser } from "#server/auth/session";
-import { requestPasswordReset, signInWithPassword } from "#server/auth/flows";
-import { parseUserType } from "#server/accounts/profiles";
+import { fieldRefusal } from "#server/platform/errors";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/domains/auth/errors";
+import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
+import { requestPasswordReset, signInWithPassword } from "#server/domains/auth/flows";
+import { parseUserType } from "#server/domains/accounts/profiles";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { signOut } from "#server/auth/flows";
-import { cookieHeaders } from "#server/auth/session";
+import { signOut } from "#server/domains/auth/flows";
+import { cookieHeaders } from "#server/domains/auth/session";
 import { identityDeps } from "#app/lib/identity.server";
 import type { Route } from "./+types/signout";
 

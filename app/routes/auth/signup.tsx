@@ -1,10 +1,10 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { fieldRefusal } from "#server/errors";
-import { parseUserType } from "#server/accounts/profiles";
-import { signUpWithPassword } from "#server/auth/flows";
-import { passwordPolicyFrom } from "#server/auth/password-policy";
-import { safeRedirectPath } from "#server/http/redirects";
-import { cookieHeaders, getSessionUser } from "#server/auth/session";
+import { fieldRefusal } from "#server/platform/errors";
+import { parseUserType } from "#server/domains/accounts/profiles";
+import { signUpWithPassword } from "#server/domains/auth/flows";
+import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
 import { Captcha } from "#app/components/Captcha";
 import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";

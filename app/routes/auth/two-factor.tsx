@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { safeRedirectPath } from "#server/http/redirects";
-import { cookieHeaders, getSessionUser } from "#server/auth/session";
-import { completeTwoFactorSignIn, pendingSignIn } from "#server/auth/two-factor";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
+import { completeTwoFactorSignIn, pendingSignIn } from "#server/domains/auth/two-factor";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { formText } from "#app/lib/identity.server";
 import { readForm } from "#page-kit/form.server";

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState } from "react";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { MAX_PAGES_PER_OWNER } from "#server/bio/pages";
-import { bioPageAddress, qrSvg } from "#server/bio/qr";
-import { ownPagesWithReadiness } from "#server/bio/readiness";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
+import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
+import { ownPagesWithReadiness } from "#server/domains/bio/readiness";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
 import { SetupChecklist } from "#app/components/bio/SetupChecklist";
 import { primaryButton } from "#page-kit/forms";

@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { deleteBioPage } from "#server/bio/pages";
-import { isBioPageId } from "#server/bio/endings";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { deleteBioPage } from "#server/domains/bio/pages";
+import { isBioPageId } from "#server/domains/bio/endings";
 import { formText } from "#app/lib/identity.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/delete";
 import { DASHBOARD_PATH } from "./editor.server";
 import { answerRefusal, refuseWith, requireForm } from "#page-kit/respond.server";

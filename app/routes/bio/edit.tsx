@@ -1,11 +1,11 @@
 import { useRef } from "react";
 import { Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { linkRowsOf } from "#server/bio/form";
-import { getOwnPage } from "#server/bio/pages";
-import { readSupportSettings, supportSettingsInput } from "#server/bio/support-settings";
-import { themeFormValues } from "#server/bio/theme";
-import { profilePhotoOf } from "#server/media/photos";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { linkRowsOf } from "#server/domains/bio/form";
+import { getOwnPage } from "#server/domains/bio/pages";
+import { readSupportSettings, supportSettingsInput } from "#server/domains/bio/support-settings";
+import { themeFormValues } from "#server/domains/bio/theme";
+import { profilePhotoOf } from "#server/domains/media/photos";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { PhonePreview } from "#app/components/bio/PhonePreview";
 import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";

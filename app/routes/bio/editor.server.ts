@@ -1,14 +1,14 @@
 import { data, type AppLoadContext } from "react-router";
-import { LINK_LABELS, LINK_TYPES } from "#server/bio/links";
-import { formDataToBioInput, linkRowsAfter, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/bio/form";
-import { ENDING_TAKEN_MESSAGE } from "#server/bio/endings";
-import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
-import { sponsorshipChoices, type SponsorshipChoices } from "#server/bio/sponsorship-options";
-import type { DomainError } from "#server/errors";
+import { LINK_LABELS, LINK_TYPES } from "#server/domains/bio/links";
+import { formDataToBioInput, linkRowsAfter, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/domains/bio/form";
+import { ENDING_TAKEN_MESSAGE } from "#server/domains/bio/endings";
+import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
+import { sponsorshipChoices, type SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
+import type { DomainError } from "#server/platform/errors";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { BioFormOptions } from "#app/components/bio/BioPageForm";
 
 export const DASHBOARD_PATH = "/app/account/bizbio";
@@ -37,7 +37,7 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
  * submit button share the form: "Add link", "Remove", "Move up" and "Move
- * down" (server/bio/form.ts `linkRowsAfter`) only re-render the form with
+ * down" (server/domains/bio/form.ts `linkRowsAfter`) only re-render the form with
  * what was typed, so the link rows work without JavaScript; anything else
  * saves. Nothing is written unless every field passes. `intents` answers the
  * editor's other forms (each with its own submit `intent`), read once and

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { bioPageAddress, qrSvg } from "#server/bio/qr";
-import { INSIGHTS_DAYS, readBioPageInsights } from "#server/bio/stats";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
+import { INSIGHTS_DAYS, readBioPageInsights } from "#server/domains/bio/stats";
 import { ClicksChart, CLICKS_COLOURS } from "#app/components/bio/ClicksChart";
 import { count } from "#app/components/bio/insights-format";
 import { ClicksTable, InsightsTableToggle, ViewsTable } from "#app/components/bio/InsightsTables";

@@ -1,6 +1,6 @@
 import { Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/bio/pages";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
 import { BioPageForm } from "#app/components/bio/BioPageForm";
 import { FormNotice } from "#page-kit/forms";
 import { localeFrom } from "#isomorphic/format";

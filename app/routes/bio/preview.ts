@@ -1,5 +1,5 @@
-import { requireVerifiedUser } from "#server/auth/session";
-import { previewOwnPage } from "#server/bio/host/preview";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { previewOwnPage } from "#server/domains/bio/host/preview";
 import { readForm } from "#page-kit/form.server";
 import { plainTextRefusal, rawAnswer } from "#page-kit/respond.server";
 import type { AppContext } from "#server/main/context";

@@ -1,5 +1,5 @@
-import { getOwnPage } from "#server/bio/pages";
-import { bioPageAddress, qrPng, qrSvg, QR_PNG_SIZE } from "#server/bio/qr";
+import { getOwnPage } from "#server/domains/bio/pages";
+import { bioPageAddress, qrPng, qrSvg, QR_PNG_SIZE } from "#server/domains/bio/qr";
 import type { AppContext } from "#server/main/context";
 import { plainTextRefusal } from "#page-kit/respond.server";
 

@@ -1,4 +1,4 @@
-import { requireVerifiedUser } from "#server/auth/session";
+import { requireVerifiedUser } from "#server/domains/auth/session";
 import type { Route } from "./+types/qr-svg";
 import { ownQrDownload } from "./qr-download.server";
 

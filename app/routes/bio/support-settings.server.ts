@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { saveSupportSettings, type SupportSettingsInput } from "#server/bio/support-settings";
-import { safeRedirectPath } from "#server/http/redirects";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { saveSupportSettings, type SupportSettingsInput } from "#server/domains/bio/support-settings";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 import { PRESET_FIELDS, type SupportSettingsActionData } from "#app/components/bio/SupportSettings";

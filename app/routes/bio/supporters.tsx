@@ -1,8 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { listSupporters, setHiddenFromWall } from "#server/bio/wall";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { listSupporters, setHiddenFromWall } from "#server/domains/bio/wall";
 import { SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#isomorphic/supporter-wall";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { dateTimeFormat, formatMoney, localeFrom } from "#isomorphic/format";
 import { secondaryButton } from "#page-kit/forms";

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { formDataToThemeInput, saveBioTheme, type ThemeFieldErrors, type ThemeFormInput } from "#server/bio/theme";
+import { formDataToThemeInput, saveBioTheme, type ThemeFieldErrors, type ThemeFormInput } from "#server/domains/bio/theme";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 
 /** The theme picker again, with what was chosen and why it was refused. */
 export type ThemeActionData = { theme: { values: ThemeFormInput; errors: ThemeFieldErrors; formKey: string } };

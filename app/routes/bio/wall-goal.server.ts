@@ -1,9 +1,9 @@
 import { WALL_GOAL_INTENTS } from "#app/components/bio/WallAndGoalSettings";
 import type { AppLoadContext } from "react-router";
 import { formatMoney } from "#isomorphic/format";
-import { readWallGoalSettings, saveWallGoal, type WallGoalFieldErrors } from "#server/bio/wall-goal-settings";
+import { readWallGoalSettings, saveWallGoal, type WallGoalFieldErrors } from "#server/domains/bio/wall-goal-settings";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import type { WallGoalFormValues } from "#app/components/bio/WallAndGoalSettings";
 

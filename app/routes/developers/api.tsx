@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { apiReference } from "#server/api/reference";
+import { apiReference } from "#server/features/api/reference";
 import { CodeBlock, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
 import { OperationSection } from "#app/components/developers/OperationSection";
 import { pageMeta } from "#page-kit/meta";

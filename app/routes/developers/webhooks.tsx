@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { CodeBlock, FieldTable, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
-import { OPENAPI_PATH } from "#server/api/http";
-import { webhookReference, type WebhookDataGroup } from "#server/api/webhook-reference";
+import { OPENAPI_PATH } from "#server/features/api/http";
+import { webhookReference, type WebhookDataGroup } from "#server/features/api/webhook-reference";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/webhooks";
 

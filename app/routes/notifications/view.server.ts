@@ -1,5 +1,5 @@
-import type { NotificationView } from "#server/notifications/list";
-import { callToAction } from "#server/notifications/cta";
+import type { NotificationView } from "#server/domains/notifications/list";
+import { callToAction } from "#server/domains/notifications/cta";
 import type { NotificationCardView } from "#app/components/notifications/types";
 
 /** A notification as the page shows it: dates as ISO text, the call to action already rewritten and checked. */

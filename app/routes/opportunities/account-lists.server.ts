@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { listLikedBy, listPostsBy } from "#server/opportunities/read";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { listLikedBy, listPostsBy } from "#server/domains/opportunities/read";
 import { localeFrom } from "#isomorphic/format";
 
 /** My Posts and Liked Posts: the signed-in user's first (or next) 50. */

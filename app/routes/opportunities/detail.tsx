@@ -1,9 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
-import { getSessionUser, requireVerifiedUser } from "#server/auth/session";
+import { getSessionUser, requireVerifiedUser } from "#server/domains/auth/session";
 import { listHref } from "#isomorphic/opportunity-links";
 import { reportPath } from "#isomorphic/report-reasons";
-import { deleteOpportunity } from "#server/opportunities/mutations";
-import { getOpportunity } from "#server/opportunities/read";
+import { deleteOpportunity } from "#server/domains/opportunities/mutations";
+import { getOpportunity } from "#server/domains/opportunities/read";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "#app/components/opportunities/HeartButton";
@@ -11,7 +11,7 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formText } from "#app/lib/identity.server";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/detail";
 import { refuse, refuseWith, requireForm } from "#page-kit/respond.server";
 

@@ -1,9 +1,9 @@
 import { Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { formInputOfPost } from "#server/opportunities/form";
-import { timeZoneChoices } from "#server/opportunities/deadline";
-import { getOpportunity } from "#server/opportunities/read";
-import { loadTagCatalogue } from "#server/opportunities/tags";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { formInputOfPost } from "#server/domains/opportunities/form";
+import { timeZoneChoices } from "#server/domains/opportunities/deadline";
+import { getOpportunity } from "#server/domains/opportunities/read";
+import { loadTagCatalogue } from "#server/domains/opportunities/tags";
 import { FormNotice } from "#page-kit/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#page-kit/meta";

@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "react-router";
-import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/opportunities/form";
-import { createOpportunity, editOpportunity } from "#server/opportunities/mutations";
-import { allTags, loadTagCatalogue } from "#server/opportunities/tags";
+import { formDataToInput, parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/domains/opportunities/form";
+import { createOpportunity, editOpportunity } from "#server/domains/opportunities/mutations";
+import { allTags, loadTagCatalogue } from "#server/domains/opportunities/tags";
 import { readForm } from "#page-kit/form.server";
 import { answerRefusal } from "#page-kit/respond.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 
 export type EditorActionData = {
   values: OpportunityFormInput;

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { safeRedirectPath, signInPath } from "#server/http/redirects";
-import { getSessionUser } from "#server/auth/session";
-import { toggleHeart } from "#server/opportunities/hearts";
+import { safeRedirectPath, signInPath } from "#server/platform/http/redirects";
+import { getSessionUser } from "#server/domains/auth/session";
+import { toggleHeart } from "#server/domains/opportunities/hearts";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { plainTextRefusal, refuse } from "#page-kit/respond.server";

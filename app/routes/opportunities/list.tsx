@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
-import { getSessionUser } from "#server/auth/session";
-import { listOpportunities } from "#server/opportunities/list";
+import { getSessionUser } from "#server/domains/auth/session";
+import { listOpportunities } from "#server/domains/opportunities/list";
 import { listHref, MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
-import { parseListQuery } from "#server/opportunities/list-query";
-import { logTagSearch } from "#server/opportunities/read";
+import { parseListQuery } from "#server/domains/opportunities/list-query";
+import { logTagSearch } from "#server/domains/opportunities/read";
 import { DEFAULT_TAG_GROUP, TAG_GROUPS, type TagGroupKind } from "#isomorphic/tag-groups";
-import { allTags } from "#server/opportunities/tags";
+import { allTags } from "#server/domains/opportunities/tags";
 import { FormNotice, primaryButton } from "#page-kit/forms";
 import { OpportunityCardList } from "#app/components/opportunities/OpportunityCard";
 import { TagFilter } from "#app/components/opportunities/TagFilter";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return parsed.kind === "ERROR" ? answerRefusal(parsed, page) : data(page);
 }
 
-// Rendered from its loader data alone: the same data is sent as the document rendered before (server/http/rendered-documents.ts).
+// Rendered from its loader data alone: the same data is sent as the document rendered before (server/platform/http/rendered-documents.ts).
 export const handle = { rendersFromDataOnly: true };
 
 export const meta: Route.MetaFunction = (args) =>

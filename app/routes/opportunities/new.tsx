@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { timeZoneChoices } from "#server/opportunities/deadline";
-import { loadTagCatalogue } from "#server/opportunities/tags";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { timeZoneChoices } from "#server/domains/opportunities/deadline";
+import { loadTagCatalogue } from "#server/domains/opportunities/tags";
 import { FormNotice } from "#page-kit/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#page-kit/meta";

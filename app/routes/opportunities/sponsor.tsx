@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
+import { requireVerifiedUser } from "#server/domains/auth/session";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/sponsor";

@@ -1,11 +1,11 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/payments/connect";
-import { payoutAccountOf } from "#server/payments/payments-overview";
-import { parseSetupForm } from "#server/payments/setup-form";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/domains/payments/connect";
+import { payoutAccountOf } from "#server/domains/payments/payments-overview";
+import { parseSetupForm } from "#server/domains/payments/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#page-kit/form.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 
 /** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { payoutsDashboardLink } from "#server/payments/payments-overview";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { payoutsDashboardLink } from "#server/domains/payments/payments-overview";
 import { MY_PAYMENTS_PATH } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#page-kit/form.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/payouts-dashboard";
 
 /** Nothing to show here: the dashboard opens from My Payments' button (a POST, as the link is made on demand). */

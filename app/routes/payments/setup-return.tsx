@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { notificationDepsOf } from "#server/notifications/deps";
-import { completeOnboardingReturn } from "#server/payments/connect";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { completeOnboardingReturn } from "#server/domains/payments/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
 import { FormNotice } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal } from "#page-kit/respond.server";
 import type { Route } from "./+types/setup-return";
 import { payoutSetupData } from "./payments.server";

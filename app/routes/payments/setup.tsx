@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
+import { requireVerifiedUser } from "#server/domains/auth/session";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/setup";

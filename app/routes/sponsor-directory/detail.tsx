@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
-import { getSponsorDetail } from "#server/sponsor-directory/detail";
-import { requirePro } from "#server/pro/guards";
+import { getSponsorDetail } from "#server/domains/sponsor-directory/detail";
+import { requirePro } from "#server/domains/pro/guards";
 import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/detail";

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { getSessionUser } from "#server/auth/session";
-import { directoryAccess, type DirectoryAccess } from "#server/sponsor-directory/access";
+import { getSessionUser } from "#server/domains/auth/session";
+import { directoryAccess, type DirectoryAccess } from "#server/domains/sponsor-directory/access";
 import { PREVIEWS_PATH, SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
-import { listSponsorPreviews } from "#server/sponsor-directory/previews";
+import { listSponsorPreviews } from "#server/domains/sponsor-directory/previews";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { ProUpsell } from "#app/components/sponsor-directory/ProUpsell";
 import { SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";

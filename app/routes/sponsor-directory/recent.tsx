@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { directoryHref, RECENT_PATH, SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
-import { listRecentSponsors } from "#server/sponsor-directory/list";
-import { parseDirectoryQuery } from "#server/sponsor-directory/query";
-import { requirePro } from "#server/pro/guards";
+import { listRecentSponsors } from "#server/domains/sponsor-directory/list";
+import { parseDirectoryQuery } from "#server/domains/sponsor-directory/query";
+import { requirePro } from "#server/domains/pro/guards";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { SponsorBlurbCards } from "#app/components/sponsor-directory/SponsorCards";
 import { localeFrom } from "#isomorphic/format";

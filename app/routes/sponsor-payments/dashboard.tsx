@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { ownerTotals } from "#server/payments/ledger";
-import { formatMoney } from "#server/payments/money";
-import { recentActivity, recentSponsors } from "#server/payments/sponsor-sessions";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { ownerTotals } from "#server/domains/payments/ledger";
+import { formatMoney } from "#server/domains/payments/money";
+import { recentActivity, recentSponsors } from "#server/domains/payments/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { RefundButton } from "#app/components/sponsor-payments/RefundButton";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";

@@ -1,12 +1,12 @@
 import { data, Link } from "react-router";
-import { requireVerifiedUser } from "#server/auth/session";
-import { safeRedirectPath } from "#server/http/redirects";
-import { formatMoney } from "#server/payments/money";
-import { refundSponsorship } from "#server/payments/refunds";
-import { sponsorPaymentInfo } from "#server/payments/sponsor-sessions";
+import { requireVerifiedUser } from "#server/domains/auth/session";
+import { safeRedirectPath } from "#server/platform/http/redirects";
+import { formatMoney } from "#server/domains/payments/money";
+import { refundSponsorship } from "#server/domains/payments/refunds";
+import { sponsorPaymentInfo } from "#server/domains/payments/sponsor-sessions";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
 import type { Route } from "./+types/refund";
 import { answerRefusal, refuse, refuseWith, seeOther } from "#page-kit/respond.server";

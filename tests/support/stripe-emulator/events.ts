@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { STRIPE_API_VERSION } from "#server/payments/stripe/client";
+import { STRIPE_API_VERSION } from "#server/providers/payments/stripe/client";
 import { fixture, newId, nowSeconds } from "#tests/support/stripe-emulator/fixtures";
 
 export type EmulatorEvent = Stripe.Event & { account?: string };

@@ -1,9 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { editCompany, getStaffCompany, setCompanyRetired } from "#server/sponsor-directory/curation";
-import { companyFromForm, type CompanyFieldErrors, type FlatCompany } from "#server/sponsor-directory/company-fields";
-import { listSponsorTags } from "#server/sponsor-directory/tags";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { editCompany, getStaffCompany, setCompanyRetired } from "#server/domains/sponsor-directory/curation";
+import { companyFromForm, type CompanyFieldErrors, type FlatCompany } from "#server/domains/sponsor-directory/company-fields";
+import { listSponsorTags } from "#server/domains/sponsor-directory/tags";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuse, refuseWith, requireForm } from "#page-kit/respond.server";
 import { FormNotice, secondaryButton } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";

@@ -1,5 +1,5 @@
-import { requireStaff } from "#server/auth/staff-guard";
-import { exportCompaniesCsv } from "#server/sponsor-directory/company-csv";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { exportCompaniesCsv } from "#server/domains/sponsor-directory/company-csv";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/export-csv";
 

@@ -1,9 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { importCompanies } from "#server/sponsor-directory/company-import";
-import { readImportForm } from "#server/sponsor-directory/import-form";
-import type { ImportPlan } from "#server/sponsor-directory/company-import";
-import { redirectWithToast } from "#server/http/toast-cookie";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { importCompanies } from "#server/domains/sponsor-directory/company-import";
+import { readImportForm } from "#server/domains/sponsor-directory/import-form";
+import type { ImportPlan } from "#server/domains/sponsor-directory/company-import";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal } from "#page-kit/respond.server";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
-import { requireStaff } from "#server/auth/staff-guard";
-import { listStaffCompanies } from "#server/sponsor-directory/curation";
-import { listSearchMisses } from "#server/sponsor-directory/search-misses";
+import { requireStaff } from "#server/domains/auth/staff-guard";
+import { listStaffCompanies } from "#server/domains/sponsor-directory/curation";
+import { listSearchMisses } from "#server/domains/sponsor-directory/search-misses";
 import { MISS_PERIODS, parseMissPeriod } from "#isomorphic/sponsor-directory-links";
 import { secondaryButton } from "#page-kit/forms";
 import { DataTable } from "#app/components/admin/DataTable";

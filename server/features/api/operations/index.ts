@@ -1,0 +1,10 @@
+import type { AnyApiOperation } from "#server/features/api/operation";
+import { bioPageOperations } from "./bio-pages";
+import { meOperations } from "./me";
+import { notificationOperations } from "./notifications";
+import { opportunityOperations } from "./opportunities";
+import { paymentOperations } from "./payments";
+import { webhookEndpointOperations } from "./webhook-endpoints";
+
+/** Every `/api/v1` operation, in the order the reference lists them. The router and the document read only this. */
+export const API_OPERATIONS: readonly AnyApiOperation[] = [...meOperations, ...opportunityOperations, ...bioPageOperations, ...paymentOperations, ...notificationOperations, ...webhookEndpointOperations];

@@ -1,0 +1,16 @@
+import { and, eq } from "drizzle-orm";
+import { sponsorSessions } from "#server/platform/db/schema";
+import { lockSessionOfCheckout } from "#server/domains/payments/locked-sessions";
+import type { Handler } from "#server/features/payment-webhooks/types";
+
+/** A delayed payment failed: a pending session becomes failed; one with money recorded keeps its status. */
+export const checkoutAsyncPaymentFailed: Handler<"checkout.async_payment_failed"> = {
+  async handle(tx, event) {
+    const session = await lockSessionOfCheckout(tx, event);
+    if (!session) return;
+    await tx
+      .update(sponsorSessions)
+      .set({ status: "failed", updatedAt: new Date() })
+      .where(and(eq(sponsorSessions.id, session.id), eq(sponsorSessions.status, "pending")));
+  },
+};

@@ -1,0 +1,16 @@
+import { and, eq } from "drizzle-orm";
+import { sponsorSessions } from "#server/platform/db/schema";
+import { lockSessionOfCheckout } from "#server/domains/payments/locked-sessions";
+import type { Handler } from "#server/features/payment-webhooks/types";
+
+/** The sponsor never paid and the checkout closed: only a pending session becomes expired. */
+export const checkoutExpired: Handler<"checkout.expired"> = {
+  async handle(tx, event) {
+    const session = await lockSessionOfCheckout(tx, event);
+    if (!session) return;
+    await tx
+      .update(sponsorSessions)
+      .set({ status: "expired", updatedAt: new Date() })
+      .where(and(eq(sponsorSessions.id, session.id), eq(sponsorSessions.status, "pending")));
+  },
+};

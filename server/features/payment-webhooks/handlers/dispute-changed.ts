@@ -1,0 +1,27 @@
+import { sessionEntries } from "#server/domains/payments/ledger";
+import { applyDisputeEvent } from "#server/domains/payments/disputes";
+import { announceDisputeClosed, announceDisputeOpened } from "#server/domains/payments/dispute-notices";
+import { lockSessionOfPayment } from "#server/domains/payments/locked-sessions";
+import { RetryLater, type Handler } from "#server/features/payment-webhooks/types";
+
+/**
+ * A dispute opened, changed or closed: the disputes row converges on the
+ * provider's status, the ledger gets its dispute / reversal entries once,
+ * and the creator is told when it opens and when it closes.
+ */
+export const disputeChanged: Handler<"dispute.changed"> = {
+  async handle(tx, event, _prefetched, deps) {
+    if (!event.paymentIntentId) {
+      deps.logger?.warn({ disputeId: event.disputeId }, "dispute without a payment intent; ignored");
+      return;
+    }
+    const session = await lockSessionOfPayment(tx, event.paymentIntentId);
+    if (!session) throw new RetryLater(`no session for ${event.paymentIntentId} yet`);
+    const payment = (await sessionEntries(tx, session.id)).find((e) => e.kind === "payment");
+    if (!payment) throw new RetryLater(`dispute of ${event.paymentIntentId} before its payment was recorded`);
+    const change = await applyDisputeEvent(tx, session, payment, event);
+    if (change.opened) await announceDisputeOpened(tx, session, change.dispute, deps);
+    if (change.closed) await announceDisputeClosed(tx, session, change.dispute, deps);
+    return { mailQueued: change.opened || change.closed };
+  },
+};

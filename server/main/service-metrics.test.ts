@@ -1,0 +1,126 @@
+import { describe, expect, test } from "vitest";
+import { emailOutbox } from "#server/platform/db/schema";
+import type { PaymentProvider } from "#server/providers/payments/port";
+import type { PaymentEvent } from "#server/providers/payments/events";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { openPglite, openPostgres } from "#server/platform/db/client";
+import { webhookObserver } from "#server/features/payment-webhooks/metrics";
+import { attachServiceMetrics, countingPayments } from "./service-metrics";
+import { createMetrics } from "#server/platform/metrics/metrics";
+
+const valueOf = async (metrics: ReturnType<typeof createMetrics>, name: string, labels: Record<string, string> = {}) => {
+  const metric = await metrics.registry.getSingleMetric(name)!.get();
+  return metric.values.find((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted))?.value;
+};
+
+describe.each(ENGINES)("scrape-time gauges on %s", (engine) => {
+  const database = migratedDatabase(engine);
+
+  test("the mail queue's depth and oldest age, the sandbox's undelivered events, the open streams", async () => {
+    const metrics = createMetrics();
+    attachServiceMetrics(metrics, { database: { db: database.db }, sandbox: true, openStreams: () => 3 });
+    expect(await valueOf(metrics, "sponsorgrid_outbox_depth", { queue: "mail" })).toBe(0);
+    expect(await valueOf(metrics, "sponsorgrid_outbox_oldest_age_seconds", { queue: "mail" })).toBe(0);
+
+    const mail = { from: "a@example.com", subject: "s", html: "h", text: "t", status: "queued" as const };
+    await database.db.insert(emailOutbox).values([
+      { ...mail, to: "one@example.com", createdAt: new Date(Date.now() - 120_000) },
+      { ...mail, to: "two@example.com" },
+      // Kept for /dev/mailbox, not waiting for delivery.
+      { ...mail, to: "three@example.com", status: "stored" },
+    ]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('sponsorgrid_outbox_depth{queue="mail"} 2');
+    expect(text).toMatch(/sponsorgrid_outbox_depth\{queue="sandbox_events"\} \d+/);
+    const age = await valueOf(metrics, "sponsorgrid_outbox_oldest_age_seconds", { queue: "mail" });
+    expect(age).toBeGreaterThanOrEqual(119);
+    expect(age).toBeLessThan(600);
+    expect(text).toContain("sponsorgrid_notification_streams_open 3");
+  });
+});
+
+describe("database instrumentation", () => {
+  test("PGlite: every statement is timed, inside transactions too", async () => {
+    const timed: number[] = [];
+    const handle = await openPglite(null, { onQuery: (seconds) => timed.push(seconds) });
+    try {
+      await handle.db.execute("select 1");
+      expect(timed).toHaveLength(1);
+      await handle.db.transaction(async (tx) => {
+        await tx.execute("select 2");
+        await tx.execute("select 3");
+      });
+      // begin, two statements, commit: at least the two of ours.
+      expect(timed.length).toBeGreaterThanOrEqual(3);
+      expect(timed.every((seconds) => seconds >= 0 && seconds < 10)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test.runIf(process.env.DATABASE_URL)("PostgreSQL: statements are timed and the pool's use is read at scrape", async () => {
+    const timed: number[] = [];
+    // No tables needed: the server's own database will do.
+    const handle = await openPostgres(process.env.DATABASE_URL!, { onQuery: (seconds) => timed.push(seconds) });
+    try {
+      await Promise.all([handle.db.execute("select pg_sleep(0.05)"), handle.db.execute("select 1")]);
+      expect(timed.length).toBeGreaterThanOrEqual(2);
+      expect(Math.max(...timed)).toBeGreaterThanOrEqual(0.04);
+      const metrics = createMetrics();
+      attachServiceMetrics(metrics, { database: handle, sandbox: false, openStreams: () => 0 });
+      expect(await valueOf(metrics, "sponsorgrid_db_pool_connections", { state: "total" })).toBe(2);
+      expect(await valueOf(metrics, "sponsorgrid_db_pool_connections", { state: "idle" })).toBe(2);
+      expect(await valueOf(metrics, "sponsorgrid_db_pool_connections", { state: "waiting" })).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("payments and webhooks", () => {
+  test("checkouts opened and refunds asked for are counted by their answer", async () => {
+    const metrics = createMetrics();
+    let refundStatus: "pending" | "failed" = "pending";
+    const provider = countingPayments(
+      {
+        name: "sandbox",
+        createSponsorCheckout: async () => ({ sessionId: "cs_1", url: "https://pay.example/cs_1" }),
+        refundPayment: async () => ({ refundId: "re_1", status: refundStatus }),
+        paymentDetails: async () => {
+          throw new Error("provider away");
+        },
+      } as unknown as PaymentProvider,
+      metrics,
+    );
+    await provider.createSponsorCheckout({} as never);
+    await provider.refundPayment({ idempotencyKey: "k", paymentIntentId: "pi" });
+    refundStatus = "failed";
+    await provider.refundPayment({ idempotencyKey: "k", paymentIntentId: "pi" });
+    // Everything else is the provider's own, untouched.
+    expect(provider.name).toBe("sandbox");
+    await expect(provider.paymentDetails("pi")).rejects.toThrow("provider away");
+    expect(await valueOf(metrics, "sponsorgrid_payments_total", { kind: "checkout", outcome: "started" })).toBe(1);
+    expect(await valueOf(metrics, "sponsorgrid_payments_total", { kind: "refund", outcome: "requested" })).toBe(1);
+    expect(await valueOf(metrics, "sponsorgrid_payments_total", { kind: "refund", outcome: "failed" })).toBe(1);
+  });
+
+  test("webhook stages by type, and what a processed event settles", async () => {
+    const metrics = createMetrics();
+    const observe = webhookObserver(metrics);
+    const paid = { type: "checkout.completed", paymentStatus: "paid" } as PaymentEvent;
+    observe(paid, "received");
+    observe(paid, "processed");
+    observe(paid, "received");
+    observe(paid, "duplicate");
+    const refunded = { type: "charge.refunded" } as PaymentEvent;
+    observe(refunded, "received");
+    observe(refunded, "failed");
+    expect(await valueOf(metrics, "sponsorgrid_payment_webhook_events_total", { type: "checkout.completed", stage: "received" })).toBe(2);
+    expect(await valueOf(metrics, "sponsorgrid_payment_webhook_events_total", { type: "checkout.completed", stage: "duplicate" })).toBe(1);
+    expect(await valueOf(metrics, "sponsorgrid_payment_webhook_events_total", { type: "charge.refunded", stage: "failed" })).toBe(1);
+    expect(await valueOf(metrics, "sponsorgrid_payments_total", { kind: "checkout", outcome: "succeeded" })).toBe(1);
+    // A failed handling settles nothing yet: the provider delivers it again.
+    expect(await valueOf(metrics, "sponsorgrid_payments_total", { kind: "refund", outcome: "succeeded" })).toBeUndefined();
+  });
+});
+

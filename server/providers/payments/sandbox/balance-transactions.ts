@@ -1,0 +1,76 @@
+import { and, eq, gte, lt } from "drizzle-orm";
+import type { Db } from "#server/platform/db/client";
+import type { Period, ProviderBalanceTransaction } from "#server/providers/payments/port";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
+
+/**
+ * The sandbox's balance transactions, derived from its own tables as Stripe
+ * would have written them on the platform's balance for a destination charge
+ * with an application fee (decision 0019):
+ * - a payment: `charge` (+gross, the processing fee), `transfer` (−gross to the
+ *   creator's account), `application_fee` (+the platform's share, back from it);
+ * - a refund (reverse_transfer, refund_application_fee): `refund` (−amount, no
+ *   fee back), `transfer_reversal` (+amount), `application_fee_refund`;
+ * - a dispute: `dispute` (−amount, the dispute fee), and when won a
+ *   `dispute_reversal` (+amount, the fee is not returned).
+ * Ids are derived from the source's id, so listing twice answers the same rows.
+ */
+export async function listSandboxBalanceTransactions(db: Db, period: Period): Promise<ProviderBalanceTransaction[]> {
+  const within = (column: typeof sandboxPayments.created | typeof sandboxRefunds.created | typeof sandboxEvents.created) =>
+    and(gte(column, period.from), lt(column, period.to));
+  const payments = await db
+    .select({ p: sandboxPayments, sessionId: sandboxCheckouts.sessionId })
+    .from(sandboxPayments)
+    .innerJoin(sandboxCheckouts, eq(sandboxCheckouts.id, sandboxPayments.checkoutId))
+    .where(within(sandboxPayments.created));
+  const refunds = await db
+    .select({ refund: sandboxRefunds, paymentIntentId: sandboxPayments.id })
+    .from(sandboxRefunds)
+    .innerJoin(sandboxPayments, eq(sandboxPayments.id, sandboxRefunds.paymentId))
+    .where(and(within(sandboxRefunds.created), eq(sandboxRefunds.status, "succeeded")));
+  const disputeEvents = await db
+    .select({ type: sandboxEvents.type, payload: sandboxEvents.payload, created: sandboxEvents.created })
+    .from(sandboxEvents)
+    .where(and(within(sandboxEvents.created), eq(sandboxEvents.type, "dispute.changed")));
+
+  const rows: ProviderBalanceTransaction[] = [];
+  type Row = Omit<ProviderBalanceTransaction, "disputeId" | "sessionId"> & { disputeId?: string | null; sessionId?: string | null };
+  const row = (r: Row) => rows.push({ disputeId: null, sessionId: null, ...r });
+  for (const { p, sessionId } of payments) {
+    const base = { currency: p.currency, created: p.created, paymentIntentId: p.id };
+    row({ ...base, id: `txn_${p.chargeId}`, type: "charge", amount: p.amount, fee: p.fee, sourceId: p.chargeId, sessionId });
+    row({ ...base, id: `txn_tr_${p.chargeId}`, type: "transfer", amount: -p.amount, fee: 0, sourceId: `tr_${p.chargeId}` });
+    if (p.applicationFee > 0) row({ ...base, id: `txn_fee_${p.chargeId}`, type: "application_fee", amount: p.applicationFee, fee: 0, sourceId: `fee_${p.chargeId}` });
+  }
+  for (const { refund: r, paymentIntentId } of refunds) {
+    const base = { currency: r.currency, created: r.created, paymentIntentId };
+    row({ ...base, id: `txn_${r.id}`, type: "refund", amount: -r.amount, fee: 0, sourceId: r.id });
+    row({ ...base, id: `txn_trr_${r.id}`, type: "transfer_reversal", amount: r.amount, fee: 0, sourceId: `trr_${r.id}` });
+    if (r.applicationFeeRefunded > 0) {
+      row({ ...base, id: `txn_fr_${r.id}`, type: "application_fee_refund", amount: -r.applicationFeeRefunded, fee: 0, sourceId: `fr_${r.id}` });
+    }
+  }
+  for (const event of disputeEvents) {
+    const d = disputeOf(event.payload);
+    if (!d) continue;
+    const base = { currency: d.currency, created: event.created, paymentIntentId: d.paymentIntentId, disputeId: d.disputeId, sourceId: d.disputeId };
+    // The sandbox reports a dispute when it opens (the money and the fee leave then) and when it closes.
+    if (d.status === "needs_response") row({ ...base, id: `txn_${d.disputeId}`, type: "dispute", amount: -d.amount, fee: d.fee, sourceId: d.disputeId });
+    else if (d.status === "won") row({ ...base, id: `txn_rev_${d.disputeId}`, type: "dispute_reversal", amount: d.amount, fee: 0 });
+  }
+  return rows.sort((a, b) => a.created.getTime() - b.created.getTime() || a.id.localeCompare(b.id));
+}
+
+/** The dispute fee the sandbox charges, when its event says (0 otherwise: the sandbox had none). */
+function disputeOf(payload: Record<string, unknown>) {
+  const { disputeId, paymentIntentId, amount, currency, fee, status } = payload;
+  if (typeof disputeId !== "string" || typeof amount !== "number" || typeof currency !== "string") return null;
+  return {
+    disputeId,
+    paymentIntentId: typeof paymentIntentId === "string" ? paymentIntentId : null,
+    amount,
+    currency,
+    fee: typeof fee === "number" ? fee : 0,
+    status: typeof status === "string" ? status : null,
+  };
+}

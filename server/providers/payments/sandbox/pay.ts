@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/domains/accounts/active-owner";
+import type { Db } from "#server/platform/db/client";
+import { sponsorSessions } from "#server/platform/db/schema";
+import { sandboxCheckouts, sandboxPayments } from "#server/providers/payments/sandbox/schema";
+import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
+import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
+import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
+import { splitCharge } from "./fees";
+import { sandboxId } from "./ids";
+import { recordSandboxEvent } from "./outbox";
+
+export type PaymentForm = CardInput & { email: string };
+export type PaymentFormField = CardField | "email";
+
+export const EXPIRED_CHECKOUT_MESSAGE = "This checkout has expired. Nothing was charged.";
+
+/** Paid now, or paid before (a second submit lands where the first went; nothing is charged again). */
+export type PayResult =
+  | Success<{ outcome: "PAID"; paymentIntentId: string; redirectTo: string }>
+  | Success<{ outcome: "ALREADY_PAID"; redirectTo: string }>
+  | Refusal<"gone", "EXPIRED">
+  | Refusal<"not-found", "NOT_FOUND">
+  /** The payee's account was disabled after the checkout opened: nothing is charged. */
+  | Refusal<"aborted", "PAYEE_UNAVAILABLE">
+  /** A card the sandbox declines (Stripe's decline code as the reason), or an email it cannot send a receipt to. */
+  | Refusal<"payment-required", CardErrorCode | "invalid_email", { field: PaymentFormField }>;
+
+export const checkoutNotFound = () => refusal("not-found", "NOT_FOUND", "There is no such checkout.");
+export const checkoutExpired = () => refusal("gone", "EXPIRED", EXPIRED_CHECKOUT_MESSAGE);
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function emailProblem(email: string): string | null {
+  const trimmed = email.trim();
+  if (!trimmed) return "Your email address is incomplete.";
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) return "Your email address is invalid.";
+  return null;
+}
+
+/**
+ * Pays a checkout with a test card. A refused card changes nothing. The
+ * checkout row is locked while the payment is made, so a double submit, the
+ * back button or two tabs make exactly one payment: the later ones find it
+ * complete and are sent to the success page.
+ */
+export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date()): Promise<PayResult> {
+  const seen = await findSandboxCheckout(db, checkoutId);
+  if (!seen) return checkoutNotFound();
+  if (seen.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(seen) });
+  if (seen.status === "expired" || seen.expiresAt <= now) {
+    await db.transaction(async (tx) => {
+      const locked = await findSandboxCheckout(tx, checkoutId, true);
+      if (locked) await expireLockedCheckout(tx, locked, now);
+    });
+    return checkoutExpired();
+  }
+  if (!(await payeeActive(db, seen.sessionId))) return refusal("aborted", "PAYEE_UNAVAILABLE", OWNER_UNAVAILABLE_PAYMENT_MESSAGE);
+  const email = form.email.trim();
+  const badEmail = emailProblem(email);
+  if (badEmail) return refusal("payment-required", "invalid_email", badEmail, { field: "email" });
+  const card = checkCard(form, now);
+  if (card.kind === "ERROR") return card;
+
+  return db.transaction(async (tx): Promise<PayResult> => {
+    const checkout = await findSandboxCheckout(tx, checkoutId, true);
+    if (!checkout) return checkoutNotFound();
+    if (checkout.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(checkout) });
+    if ((await expireLockedCheckout(tx, checkout, now)).status === "expired") return checkoutExpired();
+    const split = splitCharge(checkout.amount, checkout.applicationFeeAmount);
+    const paymentIntentId = sandboxId("pi");
+    await tx.insert(sandboxPayments).values({
+      id: paymentIntentId,
+      chargeId: sandboxId("ch"),
+      checkoutId: checkout.id,
+      accountId: checkout.accountId,
+      amount: split.gross,
+      fee: split.fee,
+      applicationFee: split.applicationFee,
+      net: split.net,
+      currency: checkout.currency,
+      email,
+      cardBrand: card.brand,
+      cardLast4: card.last4,
+      created: now,
+    });
+    await tx.update(sandboxCheckouts).set({ status: "complete", paymentIntentId, customerEmail: email }).where(eq(sandboxCheckouts.id, checkout.id));
+    await recordSandboxEvent(
+      tx,
+      {
+        type: "checkout.completed",
+        checkoutId: checkout.id,
+        sessionId: checkout.sessionId,
+        paymentIntentId,
+        paymentStatus: "paid",
+        customerEmail: email,
+        amount: checkout.amount,
+        currency: checkout.currency,
+      },
+      now,
+    );
+    return success({ outcome: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) });
+  });
+}
+
+/**
+ * An open checkout of a page whose owner was disabled since is refused here
+ * (server/domains/accounts/active-owner.ts). The sandbox runs in our process, so it
+ * can ask; Stripe's hosted page cannot, and a payment made there is recorded
+ * as it arrives (docs/decisions/0029-disabled-accounts.md).
+ */
+async function payeeActive(db: Db, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return true;
+  const [row] = await db
+    .select({ active: ownerIsActive(sponsorSessions.posterUid).mapWith(Boolean) })
+    .from(sponsorSessions)
+    .where(eq(sponsorSessions.id, sessionId));
+  return row?.active ?? true;
+}

@@ -1,0 +1,196 @@
+import type { Logger } from "pino";
+import type { Config } from "#server/platform/config";
+import type { Db } from "#server/platform/db/client";
+import { success } from "#server/platform/errors";
+import { paymentEventSchema } from "#server/providers/payments/events";
+import { badSignature, notJson, type PaymentProvider } from "#server/providers/payments/port";
+import { listSandboxBalanceTransactions } from "./balance-transactions";
+import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
+import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
+import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
+import { deleteSandboxAccount, deleteSandboxCustomer } from "./deletion";
+import { closeSandboxDispute, type DisputeOutcome, type DisputeReason, disputeSandboxPayment } from "./disputes";
+import { SandboxRequestError, missing } from "./errors";
+import { loginLink, onboardingLink } from "./links";
+import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
+import { portalLink } from "./portal";
+import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
+import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
+import { failureLog } from "#server/platform/db/unavailable";
+
+/** Where the sandbox delivers its events: the same kind of endpoint Stripe's go to. */
+export const SANDBOX_WEBHOOK_PATH = "/api/payments/webhooks/sandbox";
+
+export type SandboxProviderOptions = {
+  db: Db;
+  config: Pick<Config, "PUBLIC_ORIGIN">;
+  sessionSecret: string;
+  /** Delivers the events (tests pass their own); the global fetch otherwise. */
+  fetch?: typeof fetch;
+  logger?: Pick<Logger, "info" | "warn" | "error">;
+  /** The sandbox's clock (tests move it to expire checkouts and age signatures). */
+  now?: () => Date;
+  retryDelaysMs?: readonly number[];
+  /** Where events go; `${PUBLIC_ORIGIN}/api/payments/webhooks/sandbox` unless a test says otherwise. */
+  webhookUrl?: string;
+};
+
+export type SandboxProvider = PaymentProvider & {
+  readonly name: "sandbox";
+  readonly origin: string;
+  readonly linkKey: string;
+  readonly outbox: SandboxOutbox;
+  readonly now: () => Date;
+  /** Sends every stored event that is due now; how many were delivered. */
+  deliverPendingSandboxEvents(): Promise<number>;
+  /** Expires open checkouts past their time (each stores `checkout.expired` once). */
+  expireDueCheckouts(): Promise<number>;
+  /**
+   * The sandbox's onboarding form was sent through the link `linkId` (the
+   * onboarding page), or directly (test hooks): null when that link was
+   * already used or replaced by a newer one.
+   */
+  completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2], linkId?: string) => ReturnType<typeof completeSandboxOnboarding>;
+  /** The sponsor's bank disputes a payment (dashboard, tests, demos): stores `dispute.changed` needs_response. */
+  openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
+  /** The bank decides the payment's dispute: stores `dispute.changed` won or lost. */
+  closeDispute(input: { paymentIntentId: string; outcome: DisputeOutcome }): Promise<{ disputeId: string }>;
+  /** Starts the delivery worker and the expiry sweep in this process. */
+  start(): void;
+  close(): Promise<void>;
+};
+
+const EXPIRY_SWEEP_MS = 60_000;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(paymentEventSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * The built-in payment provider (DESIGN §5): Stripe's behaviour, offline.
+ * Its pages live under /sandbox/… in this app; its events go, signed, to our
+ * own webhook endpoint through a database outbox, so the same handlers run
+ * as with Stripe.
+ */
+export function createSandboxProvider(options: SandboxProviderOptions): SandboxProvider {
+  const { db, config, sessionSecret } = options;
+  const origin = config.PUBLIC_ORIGIN;
+  const now = options.now ?? (() => new Date());
+  const webhookKey = webhookSigningKey(sessionSecret);
+  const linkKey = linkSigningKey(sessionSecret);
+  const outbox = createSandboxOutbox({
+    db,
+    endpoint: options.webhookUrl ?? `${origin}${SANDBOX_WEBHOOK_PATH}`,
+    signingKey: webhookKey,
+    fetch: options.fetch,
+    logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
+    now,
+  });
+  let sweep: NodeJS.Timeout | null = null;
+  const sweepFailures = failureLog(options.logger, "sandbox checkout expiry", "sandbox checkouts could not be expired");
+  const sweepNow = () =>
+    expireDueCheckouts(db, now()).then(
+      (expired) => {
+        sweepFailures.succeeded();
+        if (expired > 0) outbox.kick();
+      },
+      (error: unknown) => sweepFailures.failed(error),
+    );
+
+  return {
+    name: "sandbox",
+    displayName: "Sandbox",
+    origin,
+    linkKey,
+    outbox,
+    now,
+
+    createConnectedAccount: (input) => createSandboxAccount(db, input),
+    async createOnboardingLink(input) {
+      if (!(await findSandboxAccount(db, input.accountId))) throw missing("account", input.accountId);
+      const linkId = await issueOnboardingLinkId(db, input.accountId);
+      return { url: onboardingLink(origin, linkKey, { ...input, linkId }, now()) };
+    },
+    async createLoginLink({ accountId }) {
+      const account = await findSandboxAccount(db, accountId);
+      if (!account) throw missing("account", accountId);
+      if (!account.detailsSubmitted) throw new SandboxRequestError("account_not_ready", "Cannot create a login link for an account that has not completed onboarding.");
+      return { url: loginLink(origin, linkKey, accountId, now()) };
+    },
+    readAccount: (accountId) => readSandboxAccount(db, accountId),
+    deleteConnectedAccount: ({ accountId }) => deleteSandboxAccount(db, accountId),
+    deleteCustomer: ({ customerId }) => deleteSandboxCustomer(db, customerId),
+    async createSponsorCheckout(input) {
+      return createSandboxCheckout(db, origin, input, now());
+    },
+    paymentDetails: (paymentIntentId) => sandboxPaymentDetails(db, paymentIntentId),
+    listBalanceTransactions: (period) => listSandboxBalanceTransactions(db, period),
+    async refundPayment(input) {
+      const refund = await refundSandboxPayment(db, input, now());
+      outbox.kick();
+      return refund;
+    },
+    async completeOnboarding(accountId, details, linkId) {
+      const state = await completeSandboxOnboarding(db, accountId, details, now(), linkId);
+      if (state) outbox.kick();
+      return state;
+    },
+
+    async openDispute(input) {
+      const dispute = await disputeSandboxPayment(db, input, now());
+      outbox.kick();
+      return dispute;
+    },
+    async closeDispute(input) {
+      const dispute = await closeSandboxDispute(db, input, now());
+      outbox.kick();
+      return dispute;
+    },
+
+    // Pro billing: server/providers/payments/sandbox/billing.ts, pro-pay.ts, portal.ts.
+    ensureProPrices: (plans) => ensureSandboxPrices(db, plans),
+    createCustomer: (input) => createSandboxCustomer(db, input),
+    createProCheckout: (input) => createSandboxProCheckout(db, origin, input, now()),
+    async createPortalLink(input) {
+      if (!(await findSandboxCustomer(db, input.customerId))) throw missing("customer", input.customerId);
+      return { url: portalLink(origin, linkKey, input, now()) };
+    },
+    readProState: (customerId) => readSandboxProState(db, customerId),
+    async endSubscription(input) {
+      await endSandboxSubscription(db, input, now());
+      outbox.kick();
+    },
+
+    parseWebhook(rawBody, signatureHeader) {
+      const verified = verifySignature(webhookKey, rawBody, signatureHeader, Math.floor(now().getTime() / 1000));
+      if (verified.kind === "ERROR") return verified;
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        return notJson("The signed body is not JSON");
+      }
+      const type = (body as { type?: unknown } | null)?.type;
+      if (typeof type !== "string" || !KNOWN_TYPES.has(type)) return success({ event: null });
+      const parsed = paymentEventSchema.safeParse(body);
+      if (!parsed.success || parsed.data.provider !== "sandbox") return badSignature("The signed body is not a sandbox event");
+      return success({ event: parsed.data });
+    },
+
+    deliverPendingSandboxEvents: () => outbox.deliverDue(),
+    expireDueCheckouts: async () => {
+      const expired = await expireDueCheckouts(db, now());
+      return expired;
+    },
+    start() {
+      outbox.start();
+      if (sweep) return;
+      sweep = setInterval(sweepNow, EXPIRY_SWEEP_MS);
+      sweep.unref();
+      setImmediate(sweepNow);
+    },
+    async close() {
+      if (sweep) clearInterval(sweep);
+      sweep = null;
+      await outbox.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type Stripe from "stripe";
+import type { PaymentProvider, ProBilling } from "#server/providers/payments/port";
+import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/providers/payments/stripe/billing";
+import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/providers/payments/stripe/connect";
+import { listStripeBalanceTransactions } from "#server/providers/payments/stripe/balance-transactions";
+import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/providers/payments/stripe/payments";
+import { parseStripeWebhook } from "#server/providers/payments/stripe/webhooks";
+
+/** A delete that finds nothing to delete has done its job (a retried account deletion). */
+async function deleteGone(del: () => Promise<unknown>): Promise<void> {
+  try {
+    await del();
+  } catch (error) {
+    if ((error as { code?: string }).code === "resource_missing") return;
+    throw error;
+  }
+}
+
+/** How long a sponsor has to pay on Stripe's page (Stripe allows 30 minutes to 24 hours). */
+export const CHECKOUT_LIFETIME_MS = 60 * 60 * 1000;
+
+export type StripeProviderOptions = {
+  stripe: Stripe;
+  /** Signing secrets of the endpoints that post to us: the platform's, and the Connect endpoint's if separate. */
+  webhookSecrets: readonly string[];
+  now?: () => number;
+};
+
+/** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges, Pro on Stripe Billing. */
+export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
+  if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
+  return {
+    name: "stripe",
+    displayName: "Stripe",
+    createConnectedAccount: (input) => createExpressAccount(stripe, input),
+    createOnboardingLink: (input) => createOnboardingLink(stripe, input),
+    createLoginLink: ({ accountId }) => createExpressLoginLink(stripe, accountId),
+    readAccount: (accountId) => readAccount(stripe, accountId),
+    deleteConnectedAccount: ({ accountId }) => deleteGone(() => stripe.accounts.del(accountId)),
+    deleteCustomer: ({ customerId }) => deleteGone(() => stripe.customers.del(customerId)),
+    createSponsorCheckout: (input) => createSponsorCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
+    paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
+    listBalanceTransactions: (period) => listStripeBalanceTransactions(stripe, period),
+    refundPayment: (input) => refundPayment(stripe, input),
+    ensureProPrices: (plans) => ensureProPrices(stripe, plans),
+    createCustomer: (input) => createCustomer(stripe, input),
+    createProCheckout: (input) => createProCheckout(stripe, input),
+    createPortalLink: (input) => createPortalLink(stripe, input),
+    readProState: (customerId) => readProState(stripe, customerId),
+    endSubscription: (input) => endSubscription(stripe, input),
+    parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
+  };
+}

@@ -10,7 +10,7 @@ import { paymentCallables } from "#server/features/functions/callables/index";
 import { getSessionUser } from "#server/domains/auth/session";
 import { SESSION_COOKIE_PREFIX } from "#server/domains/auth/auth";
 import { verifyRecaptchaFunction } from "#server/features/functions/verify-recaptcha";
-import { externalCheckoutOrigins } from "#server/domains/payments/sponsor-checkout";
+import { externalCheckoutOrigins } from "#server/domains/payments/checkout/start-checkout";
 import { externalBillingOrigins } from "#server/domains/pro/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/features/payment-webhooks/http";
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/domains/notifications/unsubscribe-token";

@@ -10,7 +10,7 @@ import { HEARTED_BATCH_EVERY_MS, HEARTED_BATCH_JOB, queueHeartedEvents } from "#
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { LIFT_JOB, liftExpiredSuspensions } from "#server/domains/staff/suspensions";
 import type { PaymentProvider } from "#server/providers/payments/port";
-import { expireAllStalePendingSessions } from "#server/domains/payments/stale-sessions";
+import { expireAllStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
 import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 
 const MINUTE = 60_000;

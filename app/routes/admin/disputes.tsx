@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { disputeQueue, DISPUTE_FLAG_MINIMUM, DISPUTE_RATIO_LIMIT, DISPUTE_WINDOW_DAYS } from "#server/domains/payments/dispute-queue";
-import { formatMoney } from "#server/domains/payments/money";
+import { disputeQueue, DISPUTE_FLAG_MINIMUM, DISPUTE_RATIO_LIMIT, DISPUTE_WINDOW_DAYS } from "#server/domains/payments/disputes/dispute-queue";
+import { formatMoney } from "#server/domains/payments/ledger/money";
 import { DataTable } from "#app/components/admin/DataTable";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/disputes";

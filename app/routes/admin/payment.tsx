@@ -1,8 +1,8 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { paymentRecord } from "#server/domains/payments/payment-record";
-import { refundAsStaff, REFUND_REASON_MAX } from "#server/domains/payments/staff-refund";
-import { formatMoney } from "#server/domains/payments/money";
+import { paymentRecord } from "#server/domains/payments/records/payment-record";
+import { refundAsStaff, REFUND_REASON_MAX } from "#server/domains/payments/refunds/staff-refund";
+import { formatMoney } from "#server/domains/payments/ledger/money";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { pageMeta } from "#page-kit/meta";

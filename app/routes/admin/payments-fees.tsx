@@ -1,6 +1,6 @@
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { platformFeeByMonth } from "#server/domains/payments/platform-money";
-import { formatMoney } from "#server/domains/payments/money";
+import { platformFeeByMonth } from "#server/domains/payments/records/platform-money";
+import { formatMoney } from "#server/domains/payments/ledger/money";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";
 import { pageMeta } from "#page-kit/meta";

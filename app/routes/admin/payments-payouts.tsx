@@ -1,5 +1,5 @@
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { payoutAccountList, PLATFORM_LIST_LIMIT } from "#server/domains/payments/platform-money";
+import { payoutAccountList, PLATFORM_LIST_LIMIT } from "#server/domains/payments/records/platform-money";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { allPayments, readPaymentFilters } from "#server/domains/payments/all-payments";
-import { formatMoney } from "#server/domains/payments/money";
+import { allPayments, readPaymentFilters } from "#server/domains/payments/records/all-payments";
+import { formatMoney } from "#server/domains/payments/ledger/money";
 import { SPONSOR_SESSION_STATUSES } from "#server/platform/db/schema";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PaymentsTabs, PAYMENTS_PATH } from "#app/components/admin/PaymentsTabs";

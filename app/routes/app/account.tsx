@@ -6,7 +6,7 @@ import { signOut } from "#server/domains/auth/flows";
 import { requestPasswordReset } from "#server/domains/auth/flows";
 import { DeleteAccount, type DeleteAccountState } from "#app/components/DeleteAccount";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { payoutAccountOf } from "#server/domains/payments/payments-overview";
+import { payoutAccountOf } from "#server/domains/payments/records/payments-overview";
 import { findBillingCustomer } from "#server/domains/pro/customers";
 import { PRO_PLANS } from "#isomorphic/pro-plans";
 import { getProStatus } from "#server/domains/pro/pro-status";

@@ -1,7 +1,7 @@
 import type { CreatorHome } from "#server/features/creator-home/creator-home";
 import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
 import { INSIGHTS_DAYS } from "#server/domains/bio/stats";
-import { formatMoney } from "#server/domains/payments/money";
+import { formatMoney } from "#server/domains/payments/ledger/money";
 import type { CreatorHomeView } from "#app/components/home/CreatorHome";
 
 const MONTH = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" });

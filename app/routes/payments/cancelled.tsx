@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { safeRedirectPath } from "#server/platform/http/redirects";
-import { sessionReceipt } from "#server/domains/payments/checkout";
-import { isSponsorSessionId } from "#server/domains/payments/sponsor-checkout";
+import { sessionReceipt } from "#server/domains/payments/checkout/sponsor-session";
+import { isSponsorSessionId } from "#server/domains/payments/checkout/start-checkout";
 import { FormNotice } from "#page-kit/forms";
 import { CreatorFrame } from "#app/components/payments/CreatorFrame";
 import { pageMeta } from "#page-kit/meta";

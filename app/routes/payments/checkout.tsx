@@ -8,9 +8,9 @@ import {
   startSponsorCheckout,
   type CheckoutFormValues,
   type CheckoutOffer,
-} from "#server/domains/payments/sponsor-checkout";
-import type { FieldErrors } from "#server/domains/payments/checkout";
-import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/domains/payments/checkout-reuse";
+} from "#server/domains/payments/checkout/start-checkout";
+import type { FieldErrors } from "#server/domains/payments/checkout/sponsor-session";
+import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/domains/payments/checkout/reuse";
 import { FormNotice, TextArea, TextField } from "#page-kit/forms";
 import { formatMoney } from "#isomorphic/format";
 import { amountInputText } from "#isomorphic/amount-input";
@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const values = valuesOf(read.form);
   const user = await getSessionUser(request, context);
-  // This browser's checkout token: the same form sent again reopens the checkout it made (server/domains/payments/checkout-reuse.ts).
+  // This browser's checkout token: the same form sent again reopens the checkout it made (server/domains/payments/checkout/reuse.ts).
   const browserToken = readCheckoutToken(request.headers.get("Cookie")) ?? newCheckoutToken();
   const client = { ip: context.clientIp, browserToken };
   const result = await startSponsorCheckout(context.db, context.payments, target, values, user?.id ?? null, client, {

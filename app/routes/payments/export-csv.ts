@@ -1,11 +1,11 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { receivedPaymentsCsv } from "#server/domains/payments/payments-csv";
+import { receivedPaymentsCsv } from "#server/domains/payments/exports/payments-csv";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/export-csv";
 
 /**
  * GET /app/account/payments/export.csv: the signed-in creator's received
- * payments, one row per movement of money in the ledger (server/domains/payments/payments-csv.ts).
+ * payments, one row per movement of money in the ledger (server/domains/payments/exports/payments-csv.ts).
  * Only their own: the query is by the signed-in person, never by a parameter.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

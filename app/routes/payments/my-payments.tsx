@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { formatMoney } from "#server/domains/payments/money";
-import { paymentsOverview } from "#server/domains/payments/payments-overview";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { paymentsOverview } from "#server/domains/payments/records/payments-overview";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { PAYMENTS_CSV_PATH } from "#app/components/home/CreatorHome";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";

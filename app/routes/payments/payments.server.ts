@@ -1,8 +1,8 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
-import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/domains/payments/connect";
-import { payoutAccountOf } from "#server/domains/payments/payments-overview";
-import { parseSetupForm } from "#server/domains/payments/setup-form";
+import { getOrCreateConnectedAccount, type resumeOnboarding } from "#server/domains/payments/payouts/connect";
+import { payoutAccountOf } from "#server/domains/payments/records/payments-overview";
+import { parseSetupForm } from "#server/domains/payments/payouts/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";

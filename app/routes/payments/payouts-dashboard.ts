@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { payoutsDashboardLink } from "#server/domains/payments/payments-overview";
+import { payoutsDashboardLink } from "#server/domains/payments/records/payments-overview";
 import { MY_PAYMENTS_PATH } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";

@@ -1,6 +1,6 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
-import { resumeOnboarding } from "#server/domains/payments/connect";
+import { resumeOnboarding } from "#server/domains/payments/payouts/connect";
 import type { Route } from "./+types/setup-refresh";
 import { answerConnectResult } from "./payments.server";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
-import { completeOnboardingReturn } from "#server/domains/payments/connect";
+import { completeOnboardingReturn } from "#server/domains/payments/payouts/connect";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, PayoutSetup, SETUP_PATH } from "#app/components/payments/PayoutSetup";
 import { FormNotice } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
-import { sessionReceipt } from "#server/domains/payments/checkout";
-import { readCheckoutToken } from "#server/domains/payments/checkout-reuse";
-import { isSponsorSessionId } from "#server/domains/payments/sponsor-checkout";
+import { sessionReceipt } from "#server/domains/payments/checkout/sponsor-session";
+import { readCheckoutToken } from "#server/domains/payments/checkout/reuse";
+import { isSponsorSessionId } from "#server/domains/payments/checkout/start-checkout";
 import { CreatorFrame, themedButtonClass, themedButtonStyle } from "#app/components/payments/CreatorFrame";
 import { ShareButton } from "#app/components/payments/ShareButton";
 import { FormNotice } from "#page-kit/forms";

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { ownerTotals } from "#server/domains/payments/ledger";
-import { formatMoney } from "#server/domains/payments/money";
-import { recentActivity, recentSponsors } from "#server/domains/payments/sponsor-sessions";
+import { ownerTotals } from "#server/domains/payments/ledger/ledger";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { recentActivity, recentSponsors } from "#server/domains/payments/records/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { RefundButton } from "#app/components/sponsor-payments/RefundButton";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { formatMoney } from "#server/domains/payments/money";
-import { paymentFigures } from "#server/domains/payments/payment-figures";
-import { sponsorPaymentInfo } from "#server/domains/payments/sponsor-sessions";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { paymentFigures } from "#server/domains/payments/records/payment-figures";
+import { sponsorPaymentInfo } from "#server/domains/payments/records/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
 import { localeFrom } from "#isomorphic/format";

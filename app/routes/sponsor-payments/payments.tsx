@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { listSponsorSessions, statusFilterFrom, type StatusFilter } from "#server/domains/payments/sponsor-sessions";
+import { listSponsorSessions, statusFilterFrom, type StatusFilter } from "#server/domains/payments/records/sponsor-sessions";
 import { SponsorPaymentCard } from "#app/components/sponsor-payments/SponsorPaymentCard";
 import { useCardsHeldAfterRefund } from "#app/components/sponsor-payments/use-cards-held-after-refund";
 import { useRefundFollowUp } from "#app/components/sponsor-payments/use-refund-follow-up";

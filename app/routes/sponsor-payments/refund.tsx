@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { safeRedirectPath } from "#server/platform/http/redirects";
-import { formatMoney } from "#server/domains/payments/money";
-import { refundSponsorship } from "#server/domains/payments/refunds";
-import { sponsorPaymentInfo } from "#server/domains/payments/sponsor-sessions";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
+import { sponsorPaymentInfo } from "#server/domains/payments/records/sponsor-sessions";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";

@@ -1,6 +1,6 @@
-import type { LedgerActivity, SponsorSessionCard } from "#server/domains/payments/sponsor-sessions";
-import { formatMoney } from "#server/domains/payments/money";
-import { disputeGuidance, disputeLine } from "#server/domains/payments/dispute-notices";
+import type { LedgerActivity, SponsorSessionCard } from "#server/domains/payments/records/sponsor-sessions";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { disputeGuidance, disputeLine } from "#server/domains/payments/notices/dispute-notices";
 import type { PaymentCardView } from "#app/components/sponsor-payments/SponsorPaymentCard";
 
 /** What a card shows, with its amount already in words (the browser gets no ledger maths). */

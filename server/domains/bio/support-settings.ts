@@ -12,7 +12,7 @@ import { isBioPageId } from "./endings";
  * on or off, three preset amounts, the least a tip may be (a supporter may
  * always pay more), and the thank-you the success page shows. Amounts are
  * in the page's currency, which is the payment currency (tips are charged
- * in it, server/domains/payments/checkout.ts).
+ * in it, server/domains/payments/checkout/sponsor-session.ts).
  */
 
 export const PRESET_COUNT = 3;

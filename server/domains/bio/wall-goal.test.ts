@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#server/platform/db/client";
 import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
 import { createRenderedPages } from "#server/domains/bio/host/rendered-pages";
-import { recordDispute, recordPayment, recordRefund } from "#server/domains/payments/ledger";
+import { recordDispute, recordPayment, recordRefund } from "#server/domains/payments/ledger/ledger";
 import { startGenerationSource } from "#server/platform/page-cache/setup";
 import type { RunningGenerationSource } from "#server/platform/page-cache/generation";
 import { createMigratedDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";

@@ -2,7 +2,7 @@ import type { Db } from "#server/platform/db/client";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { findBillingCustomer } from "./customers";
-import { allowedProviderUrl } from "#server/domains/payments/provider-urls";
+import { allowedProviderUrl } from "#server/providers/payments/hosted-pages";
 
 export const NO_PRO_PLAN_MESSAGE = "You have no Pro plan to manage yet: choose one on the Pro page.";
 

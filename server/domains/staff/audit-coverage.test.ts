@@ -14,7 +14,7 @@ import { grantAdmin, revokeAdmin } from "./roles";
 import { liftSuspension, suspendAccount } from "./suspensions";
 import { reconcile, yesterdayUtc } from "#server/features/reconciliation/run";
 import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
-import { refundAsStaff } from "#server/domains/payments/staff-refund";
+import { refundAsStaff } from "#server/domains/payments/refunds/staff-refund";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import { events, notificationDeps, payAtSandbox, seedPayee, seedSession, webhookDeps } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { publicNotificationSchema } from "#server/domains/notifications/public-notification";
 import { opportunityHeartedSchema } from "#server/domains/opportunities/hearted-webhooks";
-import { publicPaymentSchema } from "#server/domains/payments/public-payment";
+import { publicPaymentSchema } from "#server/domains/payments/records/public-payment";
 import { publicMembershipSchema } from "#server/domains/pro/public-membership";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
 import { webhookExample } from "./webhook-examples";

@@ -1,6 +1,6 @@
 import type { PublicNotification } from "#server/domains/notifications/public-notification";
 import type { OpportunityHeartedData } from "#server/domains/opportunities/hearted-webhooks";
-import type { PublicPayment } from "#server/domains/payments/public-payment";
+import type { PublicPayment } from "#server/domains/payments/records/public-payment";
 import type { PublicMembership } from "#server/domains/pro/public-membership";
 import type { WebhookEventType } from "#isomorphic/webhook-events";
 

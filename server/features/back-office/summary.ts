@@ -1,7 +1,7 @@
 import { count, countDistinct, inArray, isNotNull, isNull, min, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { accountSuspensions, bioPages, contentReports, disputes, opportunityPosts } from "#server/platform/db/schema";
-import { flaggedCreators } from "#server/domains/payments/dispute-queue";
+import { flaggedCreators } from "#server/domains/payments/disputes/dispute-queue";
 import { latestRuns } from "#server/features/reconciliation/run";
 
 /** What needs staff attention now, for the back office's first page: each figure links to its queue. */

@@ -2,7 +2,7 @@ import { and, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { bioPageDailyViews } from "#server/platform/db/schema";
 import { success, type Success } from "#server/platform/errors";
-import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/domains/payments/earnings";
+import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/domains/payments/records/earnings";
 import type { OwnBioPage } from "#server/domains/bio/pages";
 import { ownPagesWithReadiness, type PageReadiness } from "#server/domains/bio/readiness";
 import { windowDays, type DailyViews } from "#server/domains/bio/stats";

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { refundRequests } from "#server/platform/db/schema";
-import { recordRefund, refreshSessionStatus, sessionEntries } from "#server/domains/payments/ledger";
+import { recordRefund, refreshSessionStatus, sessionEntries } from "#server/domains/payments/ledger/ledger";
 import type { NotificationDeps } from "#server/domains/notifications/send";
-import { announceRefund } from "#server/domains/payments/announce";
-import type { LockedSession } from "#server/domains/payments/locked-sessions";
-import { queuePaymentEvent } from "#server/domains/payments/payment-event-data";
+import { announceRefund } from "#server/domains/payments/notices/payment-notices";
+import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
+import { queuePaymentEvent } from "#server/domains/payments/notices/payment-webhook-events";
 import { RetryLater } from "./types";
 
 /**

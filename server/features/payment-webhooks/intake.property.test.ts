@@ -7,8 +7,8 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { propertyRuns } from "#tests/support/property-runs";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type SeededSession } from "#tests/support/payments";
 import { setSandboxAccountState, testSandbox, withCallLog } from "#tests/support/test-sandbox";
-import { stripeStandardFee } from "#server/domains/payments/fees";
-import { refundSponsorship } from "#server/domains/payments/refunds";
+import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
 import { receivePaymentEvent } from "./intake";
 
 /**

@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { sponsorSessions } from "#server/platform/db/schema";
 import type { PaymentEventOf } from "#server/providers/payments/events";
-import { recordPayment, refreshSessionStatus } from "#server/domains/payments/ledger";
+import { recordPayment, refreshSessionStatus } from "#server/domains/payments/ledger/ledger";
 import type { PaymentDetails } from "#server/providers/payments/port";
 import type { MailMessage } from "#server/platform/email/mailer";
-import { announcePayment, composePaymentMails } from "#server/domains/payments/announce";
-import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/domains/payments/locked-sessions";
-import { queuePaymentEvent } from "#server/domains/payments/payment-event-data";
+import { announcePayment, composePaymentMails } from "#server/domains/payments/notices/payment-notices";
+import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
+import { queuePaymentEvent } from "#server/domains/payments/notices/payment-webhook-events";
 import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;

@@ -1,6 +1,6 @@
 import type { Db } from "#server/platform/db/client";
 import type { PaymentEventOf, PaymentEventType } from "#server/providers/payments/events";
-import type { WebhookDeps } from "#server/domains/payments/webhook-deps";
+import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
 
 /** What handlers may use besides the transaction (defined with the payments domain, whose receipts use it too). */
 export type { WebhookDeps };

@@ -55,7 +55,7 @@ export const TWO_FACTOR_RATE_LIMITS = {
  * - network: new checkouts one client network starts (a fan tries a few amounts, never ten in ten minutes);
  * - receiptsPerNetwork: of those, the ones naming an email a receipt would go to;
  * - page: new checkouts on one bio page from everyone (six a minute, sustained, is far beyond any creator here).
- * Receipts are also limited per recipient when mailed (receiptsPerRecipient, server/domains/payments/announce.ts).
+ * Receipts are also limited per recipient when mailed (receiptsPerRecipient, server/domains/payments/notices/payment-notices.ts).
  */
 export const CHECKOUT_RATE_LIMITS = {
   network: { limit: 10, windowSeconds: minutes(10) },

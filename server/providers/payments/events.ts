@@ -56,7 +56,7 @@ export const paymentEventSchema = z.discriminatedUnion("type", [
    * A chargeback as the provider reports it now: Stripe's charge.dispute.created,
    * .updated, .closed, .funds_withdrawn and .funds_reinstated all carry the whole
    * dispute object, so all become this one event, and the handler converges on
-   * the status it carries (server/domains/payments/disputes.ts), whatever the order.
+   * the status it carries (server/domains/payments/disputes/disputes.ts), whatever the order.
    * `fee`: the provider's dispute fee from the dispute's balance transactions, null
    * when the event carries none.
    */

@@ -10,7 +10,7 @@ import { acquireDataDirLock } from "#server/platform/db/lock";
 import { openConfiguredDatabase } from "#server/platform/db/open";
 import { photos, photoVariants, refundRequests, sponsorSessions } from "#server/platform/db/schema";
 import { sendNotification } from "#server/domains/notifications/send";
-import { recordPayment, recordRefund } from "#server/domains/payments/ledger";
+import { recordPayment, recordRefund } from "#server/domains/payments/ledger/ledger";
 import { SANDBOX_MIGRATIONS } from "#server/providers/payments/sandbox/migrations";
 import { createSandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { ENGINES, type Engine } from "#tests/support/databases";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { refusal, success } from "#server/platform/errors";
-import { publicPaymentSchema, publicPaymentSummarySchema, toPublicPayment, toPublicPaymentSummary } from "#server/domains/payments/public-payment";
-import { refundSponsorship } from "#server/domains/payments/refunds";
-import { listSponsorSessionsAfter, sponsorPaymentInfo, STATUS_FILTERS } from "#server/domains/payments/sponsor-sessions";
+import { publicPaymentSchema, publicPaymentSummarySchema, toPublicPayment, toPublicPaymentSummary } from "#server/domains/payments/records/public-payment";
+import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
+import { listSponsorSessionsAfter, sponsorPaymentInfo, STATUS_FILTERS } from "#server/domains/payments/records/sponsor-sessions";
 import { defineOperation, type AnyApiOperation } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
@@ -19,7 +19,7 @@ const listQuery = pageQuery.extend({
     }),
 });
 
-// The keyset of the last payment shown: its time in microseconds and its id (server/domains/payments/sponsor-sessions.ts).
+// The keyset of the last payment shown: its time in microseconds and its id (server/domains/payments/records/sponsor-sessions.ts).
 const keysetShape = z.object({ t: z.string().regex(/^\d{1,17}$/), id: z.string().min(1).max(100) });
 
 const refundSchema = z

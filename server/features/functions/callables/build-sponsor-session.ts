@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { domainError, success } from "#server/platform/errors";
-import { amountInputText, providerCheckoutUrl, startSponsorCheckout } from "#server/domains/payments/sponsor-checkout";
+import { amountInputText, providerCheckoutUrl, startSponsorCheckout } from "#server/domains/payments/checkout/start-checkout";
 import type { CallableFunction } from "#server/features/functions/protocol";
 import { refusedWith, readData, type CallableDeps } from "./support";
 

@@ -1,6 +1,6 @@
 import { success } from "#server/platform/errors";
 import { z } from "zod";
-import { payoutsDashboardLink } from "#server/domains/payments/payments-overview";
+import { payoutsDashboardLink } from "#server/domains/payments/records/payments-overview";
 import type { CallableFunction } from "#server/features/functions/protocol";
 import { type CallableDeps, refusedWith, verifiedCall } from "./support";
 

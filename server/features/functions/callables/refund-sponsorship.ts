@@ -1,5 +1,5 @@
 import { success } from "#server/platform/errors";
-import { refundSponsorship } from "#server/domains/payments/refunds";
+import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
 import type { CallableFunction } from "#server/features/functions/protocol";
 import { type CallableDeps, refusedWith, sponsorSessionIdInput, verifiedCall } from "./support";
 

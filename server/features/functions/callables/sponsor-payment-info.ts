@@ -1,6 +1,6 @@
 import { success } from "#server/platform/errors";
-import { paymentFigures } from "#server/domains/payments/payment-figures";
-import { sponsorPaymentInfo } from "#server/domains/payments/sponsor-sessions";
+import { paymentFigures } from "#server/domains/payments/records/payment-figures";
+import { sponsorPaymentInfo } from "#server/domains/payments/records/sponsor-sessions";
 import type { CallableFunction } from "#server/features/functions/protocol";
 import { type CallableDeps, refusedWith, sponsorSessionIdInput, verifiedCall } from "./support";
 

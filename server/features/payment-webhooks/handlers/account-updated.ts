@@ -1,5 +1,5 @@
 import type { ConnectedAccountState } from "#server/providers/payments/port";
-import { applyAccountState, lockAccountByProviderId } from "#server/domains/payments/account-state";
+import { applyAccountState, lockAccountByProviderId } from "#server/domains/payments/payouts/account-state";
 import type { Handler } from "#server/features/payment-webhooks/types";
 
 /**

@@ -1,4 +1,4 @@
-import { lockSessionOfPayment } from "#server/domains/payments/locked-sessions";
+import { lockSessionOfPayment } from "#server/domains/payments/checkout/locked-sessions";
 import { applySucceededRefund } from "#server/features/payment-webhooks/apply-refund";
 import { RetryLater, type Handler } from "#server/features/payment-webhooks/types";
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { sponsorSessions } from "#server/platform/db/schema";
-import { lockSessionOfCheckout } from "#server/domains/payments/locked-sessions";
+import { lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
 import type { Handler } from "#server/features/payment-webhooks/types";
 
 /** The sponsor never paid and the checkout closed: only a pending session becomes expired. */

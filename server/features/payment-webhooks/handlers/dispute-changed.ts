@@ -1,7 +1,7 @@
-import { sessionEntries } from "#server/domains/payments/ledger";
-import { applyDisputeEvent } from "#server/domains/payments/disputes";
-import { announceDisputeClosed, announceDisputeOpened } from "#server/domains/payments/dispute-notices";
-import { lockSessionOfPayment } from "#server/domains/payments/locked-sessions";
+import { sessionEntries } from "#server/domains/payments/ledger/ledger";
+import { applyDisputeEvent } from "#server/domains/payments/disputes/disputes";
+import { announceDisputeClosed, announceDisputeOpened } from "#server/domains/payments/notices/dispute-notices";
+import { lockSessionOfPayment } from "#server/domains/payments/checkout/locked-sessions";
 import { RetryLater, type Handler } from "#server/features/payment-webhooks/types";
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { refundRequests } from "#server/platform/db/schema";
 import type { Db } from "#server/platform/db/client";
 import { applySucceededRefund } from "#server/features/payment-webhooks/apply-refund";
-import { lockSessionById, lockSessionOfPayment, type LockedSession } from "#server/domains/payments/locked-sessions";
+import { lockSessionById, lockSessionOfPayment, type LockedSession } from "#server/domains/payments/checkout/locked-sessions";
 import { RetryLater, type Handler } from "#server/features/payment-webhooks/types";
 
 async function sessionOfRefund(tx: Db, paymentIntentId: string | null, refundId: string): Promise<LockedSession | null> {

@@ -6,7 +6,7 @@ export const DISPUTE_STATUSES = ["needs_response", "under_review", "won", "lost"
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 /**
- * A chargeback as the provider last told us (server/domains/payments/disputes.ts is
+ * A chargeback as the provider last told us (server/domains/payments/disputes/disputes.ts is
  * its one writer). Converges on the provider's truth whatever the order of
  * the events: the status only moves forward (needs_response → under_review →
  * won | lost) and never leaves won or lost. The money it moved is in

@@ -25,7 +25,7 @@ export type SponsorSessionKind = (typeof SPONSOR_SESSION_KINDS)[number];
 
 /**
  * A session's status (SPEC §4 "sponsor session status", extended with what the
- * provider can report). Never set by hand: server/domains/payments/ledger.ts derives it
+ * provider can report). Never set by hand: server/domains/payments/ledger/ledger.ts derives it
  * from the ledger entries (completed, refunded, disputed) and the checkout's
  * lifecycle events (pending, failed, expired), in the same transaction that
  * writes them. `completed` and `refunded` keep the SPEC's names.
@@ -71,7 +71,7 @@ export const sponsorSessions = pgTable(
     expiresAt: timestamp({ withTimezone: true }),
     // The provider's hosted checkout page, kept so the same browser sending the same form again is sent back to it.
     checkoutUrl: text(),
-    // Hash of the sending browser's checkout cookie and the form's facts (server/domains/payments/checkout-reuse.ts); null when not reusable.
+    // Hash of the sending browser's checkout cookie and the form's facts (server/domains/payments/checkout/reuse.ts); null when not reusable.
     reuseKey: text(),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -105,7 +105,7 @@ export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 /**
  * Append-only: one row per movement of money on a sponsor session, never
- * updated or deleted by the app (server/domains/payments/ledger.ts has one writer per
+ * updated or deleted by the app (server/domains/payments/ledger/ledger.ts has one writer per
  * kind). Signed integer minor units: a payment is positive, a refund or a
  * dispute negative. `net` is the creator's share: what reaches (or leaves)
  * their connected account, i.e. gross − platform_fee on a destination charge;
@@ -145,7 +145,7 @@ export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
 
 /**
  * The refund of a session: its primary key is the session, so there is at most
- * one, however many clicks, tabs or processes ask (server/domains/payments/refunds.ts).
+ * one, however many clicks, tabs or processes ask (server/domains/payments/refunds/refunds.ts).
  * `requested`: claimed, the provider not yet asked (or asked and not answered);
  * `pending`: the provider took it; `succeeded` / `failed`: its webhook said so.
  * A refund made in the provider's dashboard arrives as `succeeded` with no requester.

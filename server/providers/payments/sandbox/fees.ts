@@ -1,5 +1,5 @@
 import { PAYMENT_LIMITS } from "#isomorphic/payment-limits";
-import { stripeStandardFee } from "#server/domains/payments/fees";
+import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
 
 /** Stripe's minimum charge in USD (50¢); a smaller checkout is refused as Stripe refuses it. */
 export const MINIMUM_CHARGE = PAYMENT_LIMITS.usd.minimum;

@@ -1,0 +1,116 @@
+import { and, eq, sql } from "drizzle-orm";
+import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
+import { CHECKOUT_RATE_LIMITS } from "#server/platform/abuse/rules";
+import type { Db } from "#server/platform/db/client";
+import { bioPages, user } from "#server/platform/db/schema";
+import type { MailMessage } from "#server/platform/email/mailer";
+import { sponsorReceiptEmail } from "#server/platform/email/messages";
+import { formatMoney } from "#server/domains/payments/ledger/money";
+import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
+import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
+import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
+
+/** Where the owner reads one payment (SPEC §2.2 payment Info). */
+export const paymentInfoPath = (sessionId: string) => `/app/account/sponsors/payments/${sessionId}`;
+
+const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
+
+/**
+ * The sponsor's receipt, rendered BEFORE the transaction (rendering takes
+ * ~10 ms a mail, too long to hold the session's row lock for); the handler
+ * stores it with the transaction only if it records the payment. The owner's
+ * mail is the "Payment received" notification's own, by their preference (ADR 0025).
+ *
+ * The receipt goes to `receiptTo`, the address the payer gave the provider's checkout, not the one
+ * typed into our form (which only asks for a receipt, and fills the checkout's field): the provider's page is where a payer confirms it. It repeats the payer's
+ * message only when that address is the signed-in sponsor's own verified one, so a receipt is no
+ * channel for words to a stranger's mailbox.
+ */
+export async function composePaymentMails(
+  db: Db,
+  session: LockedSession,
+  { gross, currency, receiptTo }: { gross: number; currency: string; receiptTo: string | null },
+  deps: WebhookDeps,
+): Promise<MailMessage[]> {
+  // No address typed on our form: the payer asked for no receipt (SPEC §5 makes it optional).
+  if (!session.sponsorEmail || !receiptTo) return [];
+  const amount = formatMoney(gross, currency);
+  const [owner] = session.posterUid ? await db.select({ name: user.name }).from(user).where(eq(user.id, session.posterUid)) : [];
+  const [page] = session.bioPageId
+    ? await db.select({ name: bioPages.name, ending: bioPages.customEnding }).from(bioPages).where(eq(bioPages.id, session.bioPageId))
+    : [];
+  const payeeName = page?.name ?? owner?.name ?? deps.site.appName;
+  const site = { appName: deps.site.appName, supportEmail: deps.site.supportEmail };
+  const url = page ? `${deps.site.bioOrigin}/${page.ending}` : deps.site.publicOrigin;
+  const message = (await isSponsorsVerifiedEmail(db, session.sponsorUid, receiptTo)) ? session.message : null;
+  return [await sponsorReceiptEmail({ site, amount, payeeName, reference: session.id, paidAt: new Date(), message, url, to: receiptTo })];
+}
+
+/** Whether `email` is the signed-in sponsor's own verified address. */
+async function isSponsorsVerifiedEmail(db: Db, sponsorUid: string | null, email: string): Promise<boolean> {
+  if (!sponsorUid) return false;
+  const [row] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(and(eq(user.id, sponsorUid), eq(user.emailVerified, true), sql`lower(${user.email}) = lower(${email})`));
+  return row !== undefined;
+}
+
+/**
+ * Receipts one address may get (CHECKOUT_RATE_LIMITS.receiptsPerRecipient):
+ * beyond that the payment is recorded and announced to the owner as ever,
+ * and the receipt is left out, so nobody can aim a stream of them at a stranger.
+ */
+async function receiptAllowed(tx: Db, to: string): Promise<boolean> {
+  const result = await consumeRateLimit(tx, rateLimitKey("receipts:to", to.trim().toLowerCase()), CHECKOUT_RATE_LIMITS.receiptsPerRecipient);
+  return result.allowed;
+}
+
+/**
+ * "Payment received" for the owner (mailed if they want it) and the sponsor's receipt, all with the
+ * transaction that recorded the payment: if it rolls back none of them
+ * exists, and a redelivered event finds the payment recorded and announces
+ * nothing again.
+ */
+export async function announcePayment(tx: Db, session: LockedSession, gross: number, currency: string, mails: MailMessage[], deps: WebhookDeps): Promise<void> {
+  for (const mail of mails) {
+    if (mail.meta?.kind === "sponsor-receipt" && !(await receiptAllowed(tx, mail.to))) {
+      deps.logger?.warn({ sessionId: session.id }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
+      continue;
+    }
+    await deps.mailer.sendWithin(tx, mail);
+  }
+  // The owner deleted their account: the payment is recorded, nobody is told.
+  if (!session.posterUid) return;
+  await sendNotification(tx, {
+    uid: session.posterUid,
+    kind: "payment-received",
+    title: "Payment received",
+    message: `You received ${formatMoney(gross, currency)} from ${from(session)}${session.kind === "tip" ? " as a tip" : " for a sponsorship"}.`,
+    buttonText: "View payment",
+    buttonDestination: paymentInfoPath(session.id),
+  }, deps);
+}
+
+export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string, deps: NotificationDeps): Promise<void> {
+  if (!session.posterUid) return;
+  await sendNotification(tx, {
+    uid: session.posterUid,
+    kind: "refund-done",
+    title: "Refund done",
+    message: `The ${formatMoney(amountRefunded, currency)} payment from ${from(session)} was refunded.`,
+    buttonText: "View payment",
+    buttonDestination: paymentInfoPath(session.id),
+  }, deps);
+}
+
+export async function announcePayoutsEnabled(tx: Db, uid: string, deps: NotificationDeps): Promise<void> {
+  await sendNotification(tx, {
+    uid,
+    kind: "payouts-enabled",
+    title: "Payouts enabled",
+    message: "Your payout account is ready: sponsors can now pay you from your bio pages.",
+    buttonText: "Your bio pages",
+    buttonDestination: "/app/account/bizbio",
+  }, deps);
+}

@@ -10,7 +10,7 @@ const INCLUDE = TEST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`);
  * Those files run in child processes of their own (the `database` project); every other file is
  * light and runs in worker threads, which start in a fraction of the time (the `light` project).
  */
-const OPENS_A_DATABASE = /#tests\/support\/(databases|server-process|cluster)|#server\/db\/(client|open)"|@electric-sql\/pglite"/;
+const OPENS_A_DATABASE = /#tests\/support\/(databases|server-process|cluster)|#server\/platform\/db\/(client|open)"|@electric-sql\/pglite"/;
 
 function databaseFiles(): string[] {
   return TEST_FOLDERS.flatMap((folder) =>

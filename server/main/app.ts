@@ -10,8 +10,6 @@ import { paymentCallables } from "#server/features/functions/callables/index";
 import { getSessionUser } from "#server/domains/auth/session";
 import { SESSION_COOKIE_PREFIX } from "#server/domains/auth/auth";
 import { verifyRecaptchaFunction } from "#server/features/functions/verify-recaptcha";
-import { externalCheckoutOrigins } from "#server/domains/payments/checkout/start-checkout";
-import { externalBillingOrigins } from "#server/domains/pro/portal";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/features/payment-webhooks/http";
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/domains/notifications/unsubscribe-token";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/domains/notifications/http-stream";
@@ -70,9 +68,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       captchaProvider: config.CAPTCHA_PROVIDER,
       imageOrigins: [config.BIO_ORIGIN],
       ownPolicyPaths: [BIO_PREVIEW_PATH],
-      formTargetOrigins: [
-        ...new Set([...externalCheckoutOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL }), ...externalBillingOrigins({ provider: payments.name, stripeApiUrl: config.STRIPE_API_URL })]),
-      ],
+      formTargetOrigins: [...payments.hostedPages.externalOrigins],
     }),
   );
   app.use(refuseUnknownHosts(config));

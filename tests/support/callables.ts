@@ -25,7 +25,7 @@ export async function serveCallables(db: Db, provider: PaymentProvider) {
   const app = express();
   app.use(
     functionsRouter({
-      functions: paymentCallables({ db, payments: provider, config: { PUBLIC_ORIGIN: CALLABLE_ORIGIN, PLATFORM_FEE_PERCENT: 0, STRIPE_API_URL: undefined } }),
+      functions: paymentCallables({ db, payments: provider, config: { PUBLIC_ORIGIN: CALLABLE_ORIGIN, PLATFORM_FEE_PERCENT: 0 } }),
       resolveUser: async () => caller,
       logger: pino({ level: "silent" }),
       allowedOrigins: [CALLABLE_ORIGIN],

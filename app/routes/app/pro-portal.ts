@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: ACCOUNT });
   if (link.kind === "ERROR" && link.reason === "NO_CUSTOMER") throw seeOther(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`);
   if (link.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: link.message });
-  const url = providerBillingUrl(link.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
+  const url = providerBillingUrl(link.url, context.payments);
   if (!url) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: "The Pro Portal could not be opened. Please try again in a moment." });
   throw seeOther(url);
 }

@@ -79,13 +79,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { error: read.message });
   const returnTo = returnToOf(request);
-  const origins = { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL };
   const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
   const openPortal = async () => {
     const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: back });
     // The plans are on this very page: the refusal says so in this page's words.
     if (link.kind === "ERROR") return answerRefusal<ActionData>(link, { error: link.reason === "NO_CUSTOMER" ? "You have no Pro plan to manage yet: choose one below." : link.message });
-    const url = providerBillingUrl(link.url, origins);
+    const url = providerBillingUrl(link.url, context.payments);
     if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The Pro Portal could not be opened. Please try again in a moment." });
     throw seeOther(url);
   };
@@ -97,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.kind === "ERROR") return answerRefusal<ActionData>(result, { error: result.message });
   if (result.destination === "portal") return openPortal();
   // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts it.
-  const url = providerBillingUrl(result.url, origins);
+  const url = providerBillingUrl(result.url, context.payments);
   if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The checkout could not be opened. Please try again in a moment." });
   throw seeOther(url);
 }

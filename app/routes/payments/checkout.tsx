@@ -75,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (result.kind === "SUCCESS") {
     // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts checkouts.
-    const url = providerCheckoutUrl(result.url, { provider: context.payments.name, publicOrigin: context.config.PUBLIC_ORIGIN, stripeApiUrl: context.config.STRIPE_API_URL });
+    const url = providerCheckoutUrl(result.url, context.payments);
     const cookie = checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:");
     if (url) {
       const toCheckout = seeOther(url);

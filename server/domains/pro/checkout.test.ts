@@ -11,6 +11,8 @@ import { buildProSession, proPurchaseRule, proReturnUrls } from "./checkout";
 import { ensureBillingCustomer } from "./customers";
 import { PRO_PLAN_KEYS, PRO_PLANS } from "#isomorphic/pro-plans";
 import { createProPortalLink, providerBillingUrl } from "./portal";
+import { sandboxHostedPages } from "#server/providers/payments/sandbox/provider";
+import { stripeHostedPages } from "#server/providers/payments/stripe/provider";
 import { ensuringProPricesOnce, PRO_PRICE_SPECS, proPriceIds } from "./prices";
 import type { ProStatus } from "./pro-status";
 import { refreshAfterCheckout, refreshProMembership, REFRESH_INTERVAL_MS } from "./refresh";
@@ -34,12 +36,12 @@ describe("what a person may buy", () => {
   });
 
   it("sends the browser only to the provider's own billing pages", () => {
-    const sandbox = { provider: "sandbox" as const, publicOrigin: ORIGIN };
+    const sandbox = { hostedPages: sandboxHostedPages(ORIGIN) };
     expect(providerBillingUrl(`${ORIGIN}/sandbox/pro-checkout/cs_sbx_1`, sandbox)).toBe(`${ORIGIN}/sandbox/pro-checkout/cs_sbx_1`);
     expect(providerBillingUrl(`${ORIGIN}/sandbox/portal/cus_sbx_1?sig=x`, sandbox)).toBe(`${ORIGIN}/sandbox/portal/cus_sbx_1?sig=x`);
     expect(providerBillingUrl(`${ORIGIN}/app/account`, sandbox)).toBeNull();
     expect(providerBillingUrl("https://evil.example/sandbox/portal/cus_1", sandbox)).toBeNull();
-    const stripe = { provider: "stripe" as const, publicOrigin: ORIGIN };
+    const stripe = { hostedPages: stripeHostedPages() };
     expect(providerBillingUrl("https://billing.stripe.com/p/session/test_1", stripe)).toBe("https://billing.stripe.com/p/session/test_1");
     expect(providerBillingUrl("https://checkout.stripe.com/c/pay/cs_1", stripe)).toBe("https://checkout.stripe.com/c/pay/cs_1");
     expect(providerBillingUrl("https://billing.stripe.com.evil.example/p", stripe)).toBeNull();

@@ -2,7 +2,6 @@ import type { Db } from "#server/platform/db/client";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { findBillingCustomer } from "./customers";
-import { allowedProviderUrl } from "#server/providers/payments/hosted-pages";
 
 export const NO_PRO_PLAN_MESSAGE = "You have no Pro plan to manage yet: choose one on the Pro page.";
 
@@ -25,21 +24,7 @@ export async function createProPortalLink(db: Db, provider: PaymentProvider, uid
   }
 }
 
-/**
- * The provider's pages we may redirect a browser to: the sandbox's Pro
- * checkout and portal on our own origin; Stripe's hosted checkout and billing
- * portal. Anything else is refused (null), as sponsor-checkout.ts does.
- */
-export function providerBillingUrl(url: string, origins: { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string }): string | null {
-  return allowedProviderUrl(url, {
-    ...origins,
-    sandboxPath: /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/,
-    externalOrigins: ["https://checkout.stripe.com", ...externalBillingOrigins(origins)],
-  });
-}
-
-/** Origins off our own that Pro's POSTs redirect to (Stripe's billing portal), for the CSP's form-action; checkout's are sponsor-checkout.ts's. */
-export function externalBillingOrigins(origins: { provider: PaymentProvider["name"]; stripeApiUrl?: string }): string[] {
-  if (origins.provider !== "stripe") return [];
-  return [...new Set(["https://billing.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])])];
+/** The provider's billing pages we may redirect a browser to (Pro's checkout and portal), or null: as for a sponsor's checkout. */
+export function providerBillingUrl(url: string, provider: Pick<PaymentProvider, "hostedPages">): string | null {
+  return provider.hostedPages.follow(url, "billing");
 }

@@ -54,7 +54,7 @@ export function publicApi({ deps }: { deps: ApiDeps }): express.Router {
       operations: API_OPERATIONS,
       deps,
       pepper: apiKeyPepper(deps.sessionSecret),
-      mode: deps.payments.name === "sandbox" ? "test" : "live",
+      mode: deps.payments.moneyMode,
       rateLimits: { ...API_RATE_LIMITS, key: { limit: deps.config.API_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 } },
       requestIdOf: (req) => String(req.id ?? ""),
     }),

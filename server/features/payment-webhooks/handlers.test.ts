@@ -5,7 +5,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { events, payAtSandbox, sandboxAccount, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { setSandboxAccountState, testSandbox, withCallLog, withOutage } from "#tests/support/test-sandbox";
 import type { PaymentEvent } from "#server/providers/payments/events";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { sharedGenerationSource } from "#server/platform/page-cache/generation";
 import { receivePaymentEvent } from "./intake";

@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import type { BodyLimitRule } from "#server/platform/http/body-limit";
 import { httpStatusOf } from "#server/platform/errors";
-import type { ProviderName } from "#server/providers/payments/port";
 import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
 import { webhookObserver } from "./metrics";
 import { receivePaymentEvent } from "./intake";
@@ -18,8 +17,6 @@ export const webhookBodyRule: BodyLimitRule = {
   refuse: (_req, res) => void res.status(413).type("text/plain").send("Webhook body too large.\n"),
 };
 
-/** The header each provider signs its deliveries in (the sandbox copies Stripe's scheme). */
-const SIGNATURE_HEADER: Record<ProviderName, string> = { stripe: "stripe-signature", sandbox: "sandbox-signature" };
 
 export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer" | "config" | "logger" | "sessionSecret"> & Partial<Pick<AppLoadContext, "metrics">>): WebhookDeps {
   const { config } = context;
@@ -54,7 +51,7 @@ export async function handleWebhookRequest(
   const provider = context.payments;
   if (providerParam !== provider.name) return text(404, "No such webhook endpoint.");
   const rawBody = Buffer.from(await request.arrayBuffer());
-  const parsed = provider.parseWebhook(rawBody, request.headers.get(SIGNATURE_HEADER[provider.name]) ?? undefined);
+  const parsed = provider.parseWebhook(rawBody, request.headers.get(provider.signatureHeader) ?? undefined);
   if (parsed.kind === "ERROR") return text(httpStatusOf(parsed.code), parsed.message);
   const { event } = parsed;
   if (!event) return text(200, "Ignored: not an event this endpoint acts on.");

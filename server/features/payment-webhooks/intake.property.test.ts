@@ -7,7 +7,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { propertyRuns } from "#tests/support/property-runs";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type SeededSession } from "#tests/support/payments";
 import { setSandboxAccountState, testSandbox, withCallLog } from "#tests/support/test-sandbox";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
 import { receivePaymentEvent } from "./intake";
 

@@ -37,7 +37,7 @@ export function createPaymentProvider(config: PaymentConfig, deps: PaymentProvid
       }
       const stripe = createStripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiUrl: config.STRIPE_API_URL });
       const webhookSecrets = [config.STRIPE_WEBHOOK_SECRET, config.STRIPE_CONNECT_WEBHOOK_SECRET].filter((secret): secret is string => Boolean(secret));
-      return createStripeProvider({ stripe, webhookSecrets, now: deps.now });
+      return createStripeProvider({ stripe, webhookSecrets, apiUrl: config.STRIPE_API_URL, now: deps.now });
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { HostedPages } from "./hosted-pages";
 import { refusal, type Refusal, type Success } from "#server/platform/errors";
 import type { PaymentEvent } from "./events";
 
@@ -115,6 +116,12 @@ export interface PaymentProvider extends ProBilling {
   readonly name: ProviderName;
   /** The provider's name as people know it: the connect button reads "Connect with {displayName}". */
   readonly displayName: string;
+  /** Where it hosts its checkout and billing pages: the only addresses off our paths we redirect to. */
+  readonly hostedPages: HostedPages;
+  /** Whether its money is pretend (the sandbox) or real: API keys and the screens say which. */
+  readonly moneyMode: "test" | "live";
+  /** The request header its webhook deliveries carry their signature in (`parseWebhook` checks it). */
+  readonly signatureHeader: string;
 
   createConnectedAccount(input: { idempotencyKey: string; email: string; accountType: AccountType; uid: string }): Promise<{ accountId: string }>;
   /** The onboarding page the person is sent to; `returnUrl`/`refreshUrl` carry our state token. */

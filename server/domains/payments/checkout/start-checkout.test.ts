@@ -1,3 +1,5 @@
+import { sandboxHostedPages } from "#server/providers/payments/sandbox/provider";
+import { stripeHostedPages } from "#server/providers/payments/stripe/provider";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxCheckouts } from "#server/providers/payments/sandbox/schema";
@@ -7,7 +9,6 @@ import { seedOption, seedPayee, type Payee } from "#tests/support/payments";
 import {
   amountInputText,
   checkoutTarget,
-  externalCheckoutOrigins,
   isSponsorSessionId,
   loadCheckoutOffer,
   parseAmountInput,
@@ -39,7 +40,7 @@ describe("the amount as people type it", () => {
 });
 
 describe("where the checkout form may send the browser", () => {
-  const sandbox = { provider: "sandbox" as const, publicOrigin: "http://localhost:3000" };
+  const sandbox = { hostedPages: sandboxHostedPages("http://localhost:3000") };
   it("follows the sandbox's own checkout pages on our origin only", () => {
     expect(providerCheckoutUrl("http://localhost:3000/sandbox/checkout/cs_sbx_abc123", sandbox)).toBe("http://localhost:3000/sandbox/checkout/cs_sbx_abc123");
     expect(providerCheckoutUrl("http://evil.example/sandbox/checkout/cs_sbx_abc123", sandbox)).toBeNull();
@@ -50,15 +51,16 @@ describe("where the checkout form may send the browser", () => {
   });
 
   it("follows Stripe's hosted checkout (and the configured API origin: the emulator in tests)", () => {
-    const stripe = { provider: "stripe" as const, publicOrigin: "https://sponsorgrid.example" };
+    const stripe = { hostedPages: stripeHostedPages() };
     expect(providerCheckoutUrl("https://checkout.stripe.com/c/pay/cs_test_1#fid", stripe)).toBe("https://checkout.stripe.com/c/pay/cs_test_1#fid");
     expect(providerCheckoutUrl("https://checkout.stripe.com.evil.example/c/pay", stripe)).toBeNull();
     expect(providerCheckoutUrl("http://checkout.stripe.com/c/pay", stripe)).toBeNull();
-    expect(providerCheckoutUrl("http://127.0.0.1:4010/checkout/pay/cs_1", { ...stripe, stripeApiUrl: "http://127.0.0.1:4010" })).toBe(
+    expect(providerCheckoutUrl("http://127.0.0.1:4010/checkout/pay/cs_1", { hostedPages: stripeHostedPages("http://127.0.0.1:4010") })).toBe(
       "http://127.0.0.1:4010/checkout/pay/cs_1",
     );
-    expect(externalCheckoutOrigins({ provider: "stripe" })).toEqual(["https://checkout.stripe.com"]);
-    expect(externalCheckoutOrigins({ provider: "sandbox" })).toEqual([]);
+    // The CSP's form-action lists them: Stripe's checkout and billing sites; the sandbox needs none off our origin.
+    expect(stripe.hostedPages.externalOrigins).toEqual(["https://checkout.stripe.com", "https://billing.stripe.com"]);
+    expect(sandbox.hostedPages.externalOrigins).toEqual([]);
   });
 
   it("knows session ids by their shape", () => {

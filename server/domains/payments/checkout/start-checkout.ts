@@ -11,7 +11,6 @@ import { amountProblem, DEFAULT_CURRENCY } from "#isomorphic/payment-limits";
 import { amountInputText, parseAmountInput } from "#isomorphic/amount-input";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import type { PaymentProvider } from "#server/providers/payments/port";
-import { allowedProviderUrl } from "#server/providers/payments/hosted-pages";
 
 /**
  * The sponsor checkout page (SPEC §2.5 "Sponsor checkout") around
@@ -177,29 +176,16 @@ export async function startSponsorCheckout(
   return domainError("invalid-argument", Object.values(fieldErrors)[0] ?? result.message, { fieldErrors });
 }
 
-export type ProviderOrigins = { provider: PaymentProvider["name"]; publicOrigin: string; stripeApiUrl?: string | null };
-
 /**
  * The one redirect off our own paths (the project's rule: every redirect goes
  * through safeRedirectPath): the provider's hosted checkout. Its address comes
  * from the provider's API answer, never from the request, and is still only
- * followed when it is where that provider hosts checkouts: the sandbox's
- * `/sandbox/checkout/…` on our own origin, Stripe's https://checkout.stripe.com
- * (or the configured Stripe API origin, which is the emulator in tests).
- * Anything else is null and the page shows an error instead of leaving.
+ * followed when it is one of that provider's checkout pages (it says which,
+ * `hostedPages`). Anything else is null and the page shows an error instead
+ * of leaving.
  */
-export function providerCheckoutUrl(url: string, origins: ProviderOrigins): string | null {
-  return allowedProviderUrl(url, { ...origins, sandboxPath: /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/, externalOrigins: externalCheckoutOrigins(origins) });
-}
-
-/**
- * The origins off our own where the provider hosts checkout. The app's CSP
- * adds them to `form-action`: without JavaScript the checkout form's 303 to
- * them is a form navigation, which the browser holds to that list.
- */
-export function externalCheckoutOrigins(origins: Omit<ProviderOrigins, "publicOrigin">): string[] {
-  if (origins.provider !== "stripe") return [];
-  return [...new Set(["https://checkout.stripe.com", ...(origins.stripeApiUrl ? [new URL(origins.stripeApiUrl).origin] : [])])];
+export function providerCheckoutUrl(url: string, provider: Pick<PaymentProvider, "hostedPages">): string | null {
+  return provider.hostedPages.follow(url, "checkout");
 }
 
 /** A session id as buildSponsorSession makes them: anything else is not looked up. */

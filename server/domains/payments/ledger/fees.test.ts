@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { platformFeeFor, stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 
 const amounts = fc.integer({ min: 0, max: 100_000_000 });
 // Percents as configured: 0 to 50 with at most two decimals.
@@ -53,31 +53,5 @@ describe("platformFeeFor", () => {
     expect(() => platformFeeFor(1000, 2.555)).toThrow(RangeError);
     expect(() => platformFeeFor(1000, -1)).toThrow(RangeError);
     expect(() => platformFeeFor(1000, Number.NaN)).toThrow(RangeError);
-  });
-});
-
-describe("stripeStandardFee (an estimate for display; the ledger uses the balance transaction)", () => {
-  it("is 2.9 % rounded to the cent plus 30¢", () => {
-    expect(stripeStandardFee(1000, "usd")).toBe(59); // 29 + 30
-    expect(stripeStandardFee(500, "usd")).toBe(45); // 14.5 → 15, + 30
-    expect(stripeStandardFee(50, "usd")).toBe(31); // 1.45 → 1, + 30
-    expect(stripeStandardFee(1_000_000, "usd")).toBe(29_030);
-    expect(stripeStandardFee(2_345, "usd")).toBe(98); // 68.005 → 68, + 30
-  });
-
-  it("never exceeds the amount and is 0 for nothing", () => {
-    expect(stripeStandardFee(0, "usd")).toBe(0);
-    expect(stripeStandardFee(20, "usd")).toBe(20);
-    fc.assert(
-      fc.property(amounts, (amount) => {
-        const fee = stripeStandardFee(amount, "usd");
-        expect(fee).toBeLessThanOrEqual(amount);
-        if (amount >= 31) expect(fee).toBe(exactHalfUp(amount, 290) + 30);
-      }),
-    );
-  });
-
-  it("knows no pricing for other currencies rather than guessing one", () => {
-    expect(() => stripeStandardFee(1000, "eur")).toThrow(RangeError);
   });
 });

@@ -30,26 +30,11 @@ function shareOf(amount: number, points: number): number {
  * the amount; 0 when the percent is 0.
  */
 export function platformFeeFor(amount: number, percent: number): number {
-  assertAmount(amount);
-  return shareOf(amount, basisPoints(percent));
+  return shareAtPercent(amount, percent);
 }
 
-/** Stripe's standard pricing for domestic cards on a US account: 2.9 % + 30¢. */
-export const STRIPE_STANDARD_CARD_PRICING = { percent: 2.9, fixed: { usd: 30 } } as const;
-
-/**
- * What Stripe's standard US card pricing would charge on `amount`: 2.9 % of it,
- * rounded to the nearest cent (half up), plus 30¢ — never more than the amount.
- *
- * An ESTIMATE, for display before a payment (and for the sandbox, so its gross,
- * fee and net look like Stripe's). The ledger never uses it: it records the fee
- * from the payment's real balance transaction, which can differ (international
- * cards, currency conversion, negotiated pricing).
- */
-export function stripeStandardFee(amount: number, currency: string): number {
+/** `percent` of `amount` (at most two decimals), rounded half up to a whole minor unit, exactly. */
+export function shareAtPercent(amount: number, percent: number): number {
   assertAmount(amount);
-  const fixed = STRIPE_STANDARD_CARD_PRICING.fixed[currency as keyof typeof STRIPE_STANDARD_CARD_PRICING.fixed];
-  if (fixed === undefined) throw new RangeError(`No standard card pricing known for currency "${currency}"`);
-  if (amount === 0) return 0;
-  return Math.min(amount, shareOf(amount, basisPoints(STRIPE_STANDARD_CARD_PRICING.percent)) + fixed);
+  return shareOf(amount, basisPoints(percent));
 }

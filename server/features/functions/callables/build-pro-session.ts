@@ -26,7 +26,6 @@ const UNAVAILABLE = "The checkout could not be opened. Please try again in a mom
  * pages as the address.
  */
 export function buildProSessionFunction({ db, payments, config }: CallableDeps): CallableFunction {
-  const origins = { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL };
   return async (data, context) => {
     const call = verifiedCall(context, proSessionInput, data);
     if (call.kind === "ERROR") return call;
@@ -37,11 +36,11 @@ export function buildProSessionFunction({ db, payments, config }: CallableDeps):
     if (result.destination === "portal") {
       const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath: `/app/pro?returnTo=${encodeURIComponent(returnTo)}` });
       if (link.kind === "ERROR") return refusedWith(link);
-      const url = providerBillingUrl(link.url, origins);
+      const url = providerBillingUrl(link.url, payments);
       if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
       return success({ result: { url, destination: "portal" } });
     }
-    const url = providerBillingUrl(result.url, origins);
+    const url = providerBillingUrl(result.url, payments);
     if (!url) return domainError("unavailable", UNAVAILABLE);
     return success({ result: { url, destination: "checkout" } });
   };

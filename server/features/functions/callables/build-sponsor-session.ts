@@ -42,7 +42,7 @@ export function buildSponsorSessionFunction({ db, payments, config }: CallableDe
     const options = { platformFeePercent: config.PLATFORM_FEE_PERCENT, publicOrigin: config.PUBLIC_ORIGIN };
     const result = await startSponsorCheckout(db, payments, target, values, context.user?.id ?? null, client, options);
     if (result.kind === "ERROR") return refusedWith(result, "fieldErrors" in result ? { fieldErrors: result.fieldErrors } : undefined);
-    const url = providerCheckoutUrl(result.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
+    const url = providerCheckoutUrl(result.url, payments);
     if (!url) return domainError("unavailable", "The checkout could not be opened. Please try again in a moment.");
     return success({ result: { sessionId: result.sessionId, url } });
   };

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { proCheckouts, refundRequests, sponsorSessions, user } from "#server/platform/db/schema";
 import { ensureBillingCustomer } from "#server/domains/pro/customers";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { loginLink } from "#server/providers/payments/sandbox/links";
 import { portalLink } from "#server/providers/payments/sandbox/portal";

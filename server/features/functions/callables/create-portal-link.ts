@@ -28,7 +28,7 @@ export function createPortalLinkFunction({ db, payments, config }: CallableDeps)
     const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
     const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
     if (link.kind === "ERROR") return refusedWith(link);
-    const url = providerBillingUrl(link.url, { provider: payments.name, publicOrigin: config.PUBLIC_ORIGIN, stripeApiUrl: config.STRIPE_API_URL });
+    const url = providerBillingUrl(link.url, payments);
     if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
     return success({ result: { url } });
   };

@@ -9,7 +9,7 @@ import type { CallableRefusal, FunctionContext } from "#server/features/function
 export type CallableDeps = {
   db: Db;
   payments: PaymentProvider;
-  config: Pick<Config, "PUBLIC_ORIGIN" | "PLATFORM_FEE_PERCENT" | "STRIPE_API_URL">;
+  config: Pick<Config, "PUBLIC_ORIGIN" | "PLATFORM_FEE_PERCENT">;
 };
 
 export type Caller = NonNullable<FunctionContext["user"]>;

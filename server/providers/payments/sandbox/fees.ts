@@ -1,5 +1,23 @@
 import { PAYMENT_LIMITS } from "#isomorphic/payment-limits";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { shareAtPercent } from "#server/domains/payments/ledger/fees";
+
+/** Stripe's standard pricing for domestic cards on a US account: 2.9 % + 30¢. */
+export const STRIPE_STANDARD_CARD_PRICING = { percent: 2.9, fixed: { usd: 30 } } as const;
+
+/**
+ * What Stripe's standard US card pricing would charge on `amount`: 2.9 % of it,
+ * rounded to the nearest cent (half up), plus 30¢ — never more than the amount.
+ * The sandbox charges it so its gross, fee and net look like Stripe's (the
+ * Stripe emulator in tests charges the same). The ledger never computes a fee:
+ * it records the one of the payment's balance transaction.
+ */
+export function stripeStandardFee(amount: number, currency: string): number {
+  const fixed = STRIPE_STANDARD_CARD_PRICING.fixed[currency as keyof typeof STRIPE_STANDARD_CARD_PRICING.fixed];
+  const percentPart = shareAtPercent(amount, STRIPE_STANDARD_CARD_PRICING.percent);
+  if (fixed === undefined) throw new RangeError(`No standard card pricing known for currency "${currency}"`);
+  if (amount === 0) return 0;
+  return Math.min(amount, percentPart + fixed);
+}
 
 /** Stripe's minimum charge in USD (50¢); a smaller checkout is refused as Stripe refuses it. */
 export const MINIMUM_CHARGE = PAYMENT_LIMITS.usd.minimum;

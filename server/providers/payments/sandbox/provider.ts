@@ -1,3 +1,4 @@
+import { pagesOnOwnOrigin, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type { Logger } from "pino";
 import type { Config } from "#server/platform/config";
 import type { Db } from "#server/platform/db/client";
@@ -63,6 +64,13 @@ export type SandboxProvider = PaymentProvider & {
 const EXPIRY_SWEEP_MS = 60_000;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(paymentEventSchema.options.map((option) => option.shape.type.value));
 
+/** Its pages a browser is sent to, on our own origin: a sponsor's checkout; Pro's checkout and portal. */
+const SANDBOX_PAGES = { checkout: /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/, billing: /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/ };
+
+export function sandboxHostedPages(publicOrigin: string): HostedPages {
+  return pagesOnOwnOrigin(publicOrigin, SANDBOX_PAGES);
+}
+
 /**
  * The built-in payment provider (DESIGN §5): Stripe's behaviour, offline.
  * Its pages live under /sandbox/… in this app; its events go, signed, to our
@@ -98,6 +106,10 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
   return {
     name: "sandbox",
     displayName: "Sandbox",
+    hostedPages: sandboxHostedPages(origin),
+    moneyMode: "test",
+    // Signed as Stripe signs, under a name of its own.
+    signatureHeader: "sandbox-signature",
     origin,
     linkKey,
     outbox,

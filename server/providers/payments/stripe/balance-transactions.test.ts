@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { createStripeClient } from "#server/providers/payments/stripe/client";
 import { createStripeProvider } from "#server/providers/payments/stripe/provider";

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stripeStandardFee } from "#server/domains/payments/ledger/fees";
+import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider, SponsorCheckoutInput } from "#server/providers/payments/port";
 import { createStripeClient, STRIPE_API_VERSION } from "#server/providers/payments/stripe/client";
 import { CHECKOUT_LIFETIME_MS, createStripeProvider } from "#server/providers/payments/stripe/provider";

@@ -1,3 +1,4 @@
+import { pagesOffSite, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type Stripe from "stripe";
 import type { PaymentProvider, ProBilling } from "#server/providers/payments/port";
 import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/providers/payments/stripe/billing";
@@ -23,15 +24,29 @@ export type StripeProviderOptions = {
   stripe: Stripe;
   /** Signing secrets of the endpoints that post to us: the platform's, and the Connect endpoint's if separate. */
   webhookSecrets: readonly string[];
+  /** The API's address when it is not Stripe's own (the emulator in tests): it serves the hosted pages too. */
+  apiUrl?: string | null;
   now?: () => number;
 };
 
+const CHECKOUT_ORIGIN = "https://checkout.stripe.com";
+const BILLING_ORIGIN = "https://billing.stripe.com";
+
+/** Checkout on checkout.stripe.com; Pro's billing portal on billing.stripe.com (and its checkout on checkout's). */
+export function stripeHostedPages(apiUrl?: string | null): HostedPages {
+  const api = apiUrl ? [new URL(apiUrl).origin] : [];
+  return pagesOffSite({ checkout: [CHECKOUT_ORIGIN, ...api], billing: [CHECKOUT_ORIGIN, BILLING_ORIGIN, ...api] });
+}
+
 /** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges, Pro on Stripe Billing. */
-export function createStripeProvider({ stripe, webhookSecrets, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
+export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
   if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
   return {
     name: "stripe",
     displayName: "Stripe",
+    hostedPages: stripeHostedPages(apiUrl),
+    moneyMode: "live",
+    signatureHeader: "stripe-signature",
     createConnectedAccount: (input) => createExpressAccount(stripe, input),
     createOnboardingLink: (input) => createOnboardingLink(stripe, input),
     createLoginLink: ({ accountId }) => createExpressLoginLink(stripe, accountId),

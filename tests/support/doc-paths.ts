@@ -42,7 +42,7 @@ const ROOT_FILE = /^(?:[\w-]+\.config\.[cm]?[jt]s|package(?:-lock)?\.json|tsconf
 const CODE_SPAN = /`([^`\n]+)`/g;
 const MARKDOWN_LINK = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 
-const SHORT_NAME = /^[\w-][\w.-]*(?:\/[\w.-]+)*(?:\.(?:ts|tsx|js|mjs|cjs|json|sql|sh|md|css|yaml|conf)|\/)$/;
+const SHORT_NAME = /^(?:\.\.\/)*[\w-][\w.-]*(?:\/[\w.-]+)*(?:\.(?:ts|tsx|js|mjs|cjs|json|sql|sh|md|css|yaml|conf)|\/)$/;
 
 const PLACEHOLDER = /[<>{}…$]/;
 const GLOB = /[*[\]]/;

@@ -28,6 +28,7 @@ describe("decision records", () => {
   it.each(records)("%s carries a date and a status under its title: accepted, or superseded by a record that exists", (file) => {
     const [title] = fs.readFileSync(path.join(ROOT, file), "utf8").split("\n");
     expect(title).toMatch(/^# \d+\. \S/);
+    expect(Number(title!.slice(2, title!.indexOf("."))), "the title's number is the file's").toBe(Number(path.basename(file).slice(0, 4)));
     const stamp = stampOf(file);
     expect(stamp).toMatch(STAMP);
     for (const [number, linked] of linksOf(stamp)) {
@@ -73,6 +74,14 @@ describe("docs/ARCHITECTURE.md", () => {
 
   it.each(folders)("names %s/, so a newcomer finds what it is for", (folder) => {
     expect(architecture).toContain(`${folder}/`);
+  });
+
+  it("names every top folder of the project", () => {
+    const topFolders = fs
+      .readdirSync(ROOT, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && !["node_modules", "build", "data", "reports", "test-results", "playwright-report"].includes(entry.name))
+      .map((entry) => entry.name);
+    expect(topFolders.filter((folder) => !architecture.includes(`\`${folder}/\``))).toEqual([]);
   });
 
   it("names no server folder that no longer exists", () => {

@@ -69,11 +69,11 @@ export default tseslint.config(
         {
           selector:
             "Property[key.name='status'] > Literal[raw=/^[1-5][0-9][0-9]$/], CallExpression[callee.name=/^(redirect|data|json)$/] > Literal[raw=/^[1-5][0-9][0-9]$/]",
-          message: "Don't pick an HTTP status in a route: refuse(code) / refuseWith(refusal) / answerRefusal(refusal, data) from #app/lib/respond.server.",
+          message: "Don't pick an HTTP status in a route: refuse(code) / refuseWith(refusal) / answerRefusal(refusal, data) from #page-kit/respond.server.",
         },
         {
           selector: "ImportSpecifier[imported.name='httpStatusOf']",
-          message: "Routes don't map codes to statuses by hand: use #app/lib/respond.server.",
+          message: "Routes don't map codes to statuses by hand: use #page-kit/respond.server.",
         },
       ],
     },

@@ -8,9 +8,6 @@ import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 
-/** SPEC §4: a connected account that cannot be read or written goes to the 500 page. */
-const ERROR_PAGE = "/500";
-
 type SignedIn = { id: string; email: string };
 type AnyConnectResult = Awaited<ReturnType<typeof getOrCreateConnectedAccount>> | Awaited<ReturnType<typeof resumeOnboarding>>;
 
@@ -41,15 +38,15 @@ export async function connectAction(request: Request, context: AppLoadContext, u
 
 /**
  * Where a ConnectResult leads: a new or unfinished account to the provider's
- * onboarding page, a complete one to My Payments; a refusal of ours (a wrong
- * state token) is answered with its status, a provider failure goes to the
- * 500 page (SPEC §4).
+ * onboarding page, a complete one to My Payments. A refusal is the error page
+ * at the address that failed, with its code's status (ADR 0014, where SPEC §4
+ * says "the 500 page"): a wrong state token 403, an account row not saved 500,
+ * a provider that did not answer 503 — so a reload retries the very request.
  */
 export function answerConnectResult(request: Request, context: AppLoadContext, user: SignedIn, result: AnyConnectResult, failed: string) {
   if (result.kind === "ERROR") {
-    if (result.reason === "NOT_YOUR_LINK") refuseWith(result);
-    context.logger.error({ uid: user.id, reason: result.message }, `payments setup: ${failed}`);
-    throw redirect(ERROR_PAGE);
+    if (result.reason !== "NOT_YOUR_LINK") context.logger.error({ uid: user.id, reason: result.message }, `payments setup: ${failed}`);
+    refuseWith(result);
   }
   if (result.outcome === "EXISTING_COMPLETE") {
     return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });

@@ -17,7 +17,7 @@ export type { LoadContextOf, TestHooksDeps } from "./http";
  * part of the product: no route in app/routes.ts, and no product module imports
  * this folder.
  *
- * The rules every hook keeps (docs/ARCHITECTURE.md, "Test hooks: how to add one"):
+ * The rules every hook keeps (server/tools/README.md, "Test hooks: how to add one"):
  * - it calls the domain functions the product calls, so a spec's setup takes the
  *   product's own path; a table is written only by the function the docs name as its
  *   one writer (sendNotification, syncProMembership, the bio host's view counter,

@@ -15,7 +15,7 @@ export type ConnectResult =
   /** CREATE_NEW: a new account; EXISTING_INCOMPLETE: one that cannot take charges yet. Both continue at `url` (the provider's onboarding). */
   | Success<{ outcome: "CREATE_NEW" | "EXISTING_INCOMPLETE"; url: string }>
   | Success<{ outcome: "EXISTING_COMPLETE" }>
-  /** The account row or the provider could not be read or written; SPEC §4 sends this to the 500 page. */
+  /** The account row or the provider could not be read or written: the error page in place, 500 or 503 (ADR 0014). */
   | Refusal<"internal", "NOT_SAVED"> | Refusal<"unavailable", "PROVIDER_UNREACHABLE">;
 
 /** A `?state=` token that is not the signed-in user's own (someone else's link, or an old one). */

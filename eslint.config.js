@@ -83,8 +83,8 @@ export default tseslint.config(
   { files: ["server/domains/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_PROVIDER_ADAPTERS) },
   // The port (port.ts, events.ts) is what domains see of a provider: it stands on the platform alone.
   { files: ["server/providers/payments/*.ts"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS) },
-  // The adapters sit beside the features: built by the composition root, they may use the domains' money rules.
-  { files: ["server/providers/payments/stripe/**", "server/providers/payments/sandbox/**"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES) },
+  // The adapters stand on the platform too: what they need of the app's rules the composition root hands them.
+  { files: ["server/providers/payments/stripe/**", "server/providers/payments/sandbox/**"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS) },
   { files: ["server/providers/payments/choose-provider.ts"], rules: importZone(NO_APP, NO_MAIN, NO_TOOLS, NO_FEATURES, NO_DOMAINS) },
   { files: ["server/tools/**/*.{ts,tsx}"], rules: importZone(NO_APP, NO_MAIN) },
   { files: ["server/tools/test-hooks/**"], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_PARENT_PATHS, NO_APP, NO_MAIN] }] } },

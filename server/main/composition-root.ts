@@ -1,3 +1,4 @@
+import { whyPayeeCannotBePaid } from "#server/domains/payments/checkout/payee-standing";
 import crypto from "node:crypto";
 import type { Logger } from "pino";
 import { spendNonce } from "#server/platform/abuse/spent-nonces";
@@ -177,7 +178,7 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   // Stripe when configured, else the built-in sandbox, which delivers its stored events to our
   // webhook endpoint from this process (undelivered events wait in the database).
   const sandbox =
-    config.PAYMENT_PROVIDER === "sandbox" ? owned("payment sandbox", createSandboxProvider({ db, config, sessionSecret, logger }), (s) => s.close()) : null;
+    config.PAYMENT_PROVIDER === "sandbox" ? owned("payment sandbox", createSandboxProvider({ db, config, sessionSecret, logger, whyPayeeCannotBePaid: (sessionId) => whyPayeeCannotBePaid(db, sessionId) }), (s) => s.close()) : null;
   if (sandbox) {
     sandbox.start();
     // Chosen outright (server/platform/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.

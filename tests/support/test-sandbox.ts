@@ -1,3 +1,4 @@
+import { whyPayeeCannotBePaid } from "#server/domains/payments/checkout/payee-standing";
 import { eq } from "drizzle-orm";
 import { afterAll } from "vitest";
 import type { Db } from "#server/platform/db/client";
@@ -33,6 +34,8 @@ export function testSandbox(database: TestDb, clock: TestClock = { now: new Date
         config: { PUBLIC_ORIGIN: TEST_ORIGIN },
         sessionSecret: TEST_SESSION_SECRET,
         now: () => clock.now,
+        // The app's rule, as the composition root hands it in.
+        whyPayeeCannotBePaid: (sessionId) => whyPayeeCannotBePaid(database.db, sessionId),
         fetch: async (_url, init) => {
           state.sent.push(JSON.parse(String(init?.body)));
           return new Response(null, { status: 204 });

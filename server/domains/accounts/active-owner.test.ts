@@ -1,3 +1,4 @@
+import { whyPayeeCannotBePaid } from "#server/domains/payments/checkout/payee-standing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disableAccount, enableAccount } from "#server/domains/auth/sessions";
@@ -139,13 +140,13 @@ describe.each(ENGINES)("payments to a disabled account's page on %s", (engine) =
     expect(await buildSponsorSession(db, sandbox, tip, options)).toEqual({ kind: "ERROR", code: "aborted", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
     const offer = await loadCheckoutOffer(db, { ending: "payee_page", kind: "tip", postId: null });
     expect(offer).toMatchObject({ kind: "SUCCESS", offer: { unavailable: OWNER_UNAVAILABLE_PAYMENT_MESSAGE, takesPayments: false } });
-    expect(await payCheckout(db, checkout!.id, card)).toEqual({ kind: "ERROR", code: "aborted", reason: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
+    expect(await payCheckout(db, checkout!.id, card, new Date(), (sessionId) => whyPayeeCannotBePaid(db, sessionId))).toEqual({ kind: "ERROR", code: "aborted", reason: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
     const [unpaid] = await db.select({ status: sandboxCheckouts.status }).from(sandboxCheckouts).where(eq(sandboxCheckouts.id, checkout!.id));
     expect(unpaid!.status).toBe("open");
 
     await enableAccount(db, email);
     expect(await loadCheckoutOffer(db, { ending: "payee_page", kind: "tip", postId: null })).toMatchObject({ offer: { unavailable: null, takesPayments: true } });
-    expect(await payCheckout(db, checkout!.id, card)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
+    expect(await payCheckout(db, checkout!.id, card, new Date(), (sessionId) => whyPayeeCannotBePaid(db, sessionId))).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
     expect((await buildSponsorSession(db, sandbox, tip, options)).kind).toBe("SUCCESS");
   });
 });

@@ -30,11 +30,6 @@ function shareOf(amount: number, points: number): number {
  * the amount; 0 when the percent is 0.
  */
 export function platformFeeFor(amount: number, percent: number): number {
-  return shareAtPercent(amount, percent);
-}
-
-/** `percent` of `amount` (at most two decimals), rounded half up to a whole minor unit, exactly. */
-export function shareAtPercent(amount: number, percent: number): number {
   assertAmount(amount);
   return shareOf(amount, basisPoints(percent));
 }

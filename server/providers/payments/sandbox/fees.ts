@@ -1,5 +1,4 @@
 import { PAYMENT_LIMITS } from "#isomorphic/payment-limits";
-import { shareAtPercent } from "#server/domains/payments/ledger/fees";
 
 /** Stripe's standard pricing for domestic cards on a US account: 2.9 % + 30¢. */
 export const STRIPE_STANDARD_CARD_PRICING = { percent: 2.9, fixed: { usd: 30 } } as const;
@@ -12,12 +11,15 @@ export const STRIPE_STANDARD_CARD_PRICING = { percent: 2.9, fixed: { usd: 30 } }
  * it records the one of the payment's balance transaction.
  */
 export function stripeStandardFee(amount: number, currency: string): number {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`An amount must be a non-negative whole number of minor units (got ${amount})`);
   const fixed = STRIPE_STANDARD_CARD_PRICING.fixed[currency as keyof typeof STRIPE_STANDARD_CARD_PRICING.fixed];
-  const percentPart = shareAtPercent(amount, STRIPE_STANDARD_CARD_PRICING.percent);
   if (fixed === undefined) throw new RangeError(`No standard card pricing known for currency "${currency}"`);
   if (amount === 0) return 0;
-  return Math.min(amount, percentPart + fixed);
+  // 2.9 % is 290 basis points; + 5,000 rounds the ten-thousandths half up, in integers.
+  return Math.min(amount, Math.floor((amount * STRIPE_PERCENT_POINTS + 5_000) / 10_000) + fixed);
 }
+
+const STRIPE_PERCENT_POINTS = Math.round(STRIPE_STANDARD_CARD_PRICING.percent * 100);
 
 /** Stripe's minimum charge in USD (50¢); a smaller checkout is refused as Stripe refuses it. */
 export const MINIMUM_CHARGE = PAYMENT_LIMITS.usd.minimum;

@@ -1,7 +1,5 @@
 import { eq } from "drizzle-orm";
-import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/domains/accounts/active-owner";
 import type { Db } from "#server/platform/db/client";
-import { sponsorSessions } from "#server/platform/db/schema";
 import { sandboxCheckouts, sandboxPayments } from "#server/providers/payments/sandbox/schema";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
@@ -44,7 +42,17 @@ export function emailProblem(email: string): string | null {
  * back button or two tabs make exactly one payment: the later ones find it
  * complete and are sent to the success page.
  */
-export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date()): Promise<PayResult> {
+/**
+ * Why a sponsor session's payee cannot be paid now (its owner was disabled
+ * after the checkout opened), or null. The app's rule, handed in by the
+ * composition root: the sandbox runs in our process, so it can ask before it
+ * charges, where Stripe's hosted page cannot.
+ */
+export type PayeeCheck = (sessionId: string) => Promise<string | null>;
+
+const ANYONE_MAY_BE_PAID: PayeeCheck = async () => null;
+
+export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date(), whyNotPayable = ANYONE_MAY_BE_PAID): Promise<PayResult> {
   const seen = await findSandboxCheckout(db, checkoutId);
   if (!seen) return checkoutNotFound();
   if (seen.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(seen) });
@@ -55,7 +63,8 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     });
     return checkoutExpired();
   }
-  if (!(await payeeActive(db, seen.sessionId))) return refusal("aborted", "PAYEE_UNAVAILABLE", OWNER_UNAVAILABLE_PAYMENT_MESSAGE);
+  const payeeProblem = seen.sessionId ? await whyNotPayable(seen.sessionId) : null;
+  if (payeeProblem) return refusal("aborted", "PAYEE_UNAVAILABLE", payeeProblem);
   const email = form.email.trim();
   const badEmail = emailProblem(email);
   if (badEmail) return refusal("payment-required", "invalid_email", badEmail, { field: "email" });
@@ -101,19 +110,4 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     );
     return success({ outcome: "PAID", paymentIntentId, redirectTo: successUrlFor(checkout) });
   });
-}
-
-/**
- * An open checkout of a page whose owner was disabled since is refused here
- * (server/domains/accounts/active-owner.ts). The sandbox runs in our process, so it
- * can ask; Stripe's hosted page cannot, and a payment made there is recorded
- * as it arrives (docs/decisions/0029-disabled-accounts.md).
- */
-async function payeeActive(db: Db, sessionId: string | null): Promise<boolean> {
-  if (!sessionId) return true;
-  const [row] = await db
-    .select({ active: ownerIsActive(sponsorSessions.posterUid).mapWith(Boolean) })
-    .from(sponsorSessions)
-    .where(eq(sponsorSessions.id, sessionId));
-  return row?.active ?? true;
 }

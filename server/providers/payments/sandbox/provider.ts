@@ -1,3 +1,4 @@
+import type { PayeeCheck } from "./pay";
 import { pagesOnOwnOrigin, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type { Logger } from "pino";
 import type { Config } from "#server/platform/config";
@@ -32,6 +33,8 @@ export type SandboxProviderOptions = {
   /** The sandbox's clock (tests move it to expire checkouts and age signatures). */
   now?: () => Date;
   retryDelaysMs?: readonly number[];
+  /** Asked before a checkout is paid: why its payee cannot be paid now, or null (the app's rule; anyone may be paid without it). */
+  whyPayeeCannotBePaid?: PayeeCheck;
   /** Where events go; `${PUBLIC_ORIGIN}/api/payments/webhooks/sandbox` unless a test says otherwise. */
   webhookUrl?: string;
 };
@@ -42,6 +45,7 @@ export type SandboxProvider = PaymentProvider & {
   readonly linkKey: string;
   readonly outbox: SandboxOutbox;
   readonly now: () => Date;
+  readonly whyPayeeCannotBePaid?: PayeeCheck;
   /** Sends every stored event that is due now; how many were delivered. */
   deliverPendingSandboxEvents(): Promise<number>;
   /** Expires open checkouts past their time (each stores `checkout.expired` once). */
@@ -114,6 +118,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     linkKey,
     outbox,
     now,
+    whyPayeeCannotBePaid: options.whyPayeeCannotBePaid,
 
     createConnectedAccount: (input) => createSandboxAccount(db, input),
     async createOnboardingLink(input) {

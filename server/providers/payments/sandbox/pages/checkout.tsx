@@ -32,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { message: read.message, values: { email: "", expiry: "", postalCode: "" } });
   const form = { email: text(read.form, "email"), number: text(read.form, "cardNumber"), expiry: text(read.form, "expiry"), cvc: text(read.form, "cvc"), postalCode: text(read.form, "postalCode") };
-  const result = await payCheckout(context.db, params.checkoutId, form, sandbox.now());
+  const result = await payCheckout(context.db, params.checkoutId, form, sandbox.now(), sandbox.whyPayeeCannotBePaid);
   if (result.kind === "SUCCESS") {
     // A second submit of a paid checkout lands where the first one went; nothing is charged again.
     if (result.outcome === "PAID") sandbox.outbox.kick();

@@ -2,9 +2,9 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { billingCustomers, proCheckouts, proMemberships } from "#server/platform/db/schema";
 import type { ProviderProState, ProviderSubscription } from "#server/providers/payments/port";
-import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
-import { queueWebhookEvent } from "#server/platform/outgoing-webhooks/queue";
-import { PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
+import type { NotificationDeps } from "#server/domains/notifications/send";
+import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
+import type { ProPlanKey } from "#isomorphic/pro-plans";
 import { toPublicMembership } from "./public-membership";
 
 /** What pro_memberships holds for a person, as the provider's truth says it should. */
@@ -76,6 +76,9 @@ export function classify(record: Pick<MembershipRecord, "plan" | "status"> | nul
 
 type NotificationKind = "pro-started" | "pro-renewal-failed" | "pro-ended";
 
+/** The money fact each change of class records (server/domains/payments/ledger/money-events.ts). */
+const FACT_OF = { "pro-started": "pro.started", "pro-renewal-failed": "pro.renewal_failed", "pro-ended": "pro.ended" } as const satisfies Record<NotificationKind, string>;
+
 /**
  * The notifications a change of class calls for: one per transition, none when
  * nothing changed. Buying Limitless is welcomed (with its mail) whether or
@@ -89,32 +92,12 @@ export function notificationsFor(before: MembershipClass, after: MembershipClass
   return after === "renewal_failed" ? ["pro-renewal-failed"] : [];
 }
 
-function notificationText(kind: NotificationKind, plan: ProPlanKey) {
-  const name = PRO_PLANS[plan].name;
-  switch (kind) {
-    case "pro-started":
-      return {
-        title: "Welcome to Pro",
-        message:
-          plan === "limitless"
-            ? "Your Limitless plan is active: Pro for good, it never expires. Any subscription you had ends at its period's end and does not renew."
-            : `Your ${name} plan is active: the whole sponsor directory is open to you.`,
-        buttonText: "Your plan",
-        buttonDestination: "/app/pro",
-      };
-    case "pro-renewal-failed":
-      return { title: "Pro renewal failed", message: `We could not renew your ${name} plan. Update your card in the Pro Portal to stay Pro.`, buttonText: "Open My Account", buttonDestination: "/app/account" };
-    case "pro-ended":
-      return { title: "Pro ended", message: `Your ${name} plan has ended. You can become a Pro again at any time.`, buttonText: "See the plans", buttonDestination: "/app/pro" };
-  }
-}
-
 export type SyncResult = { uid: string; before: MembershipClass; after: MembershipClass; notifications: NotificationKind[] };
 
 /**
  * THE one writer of pro_memberships: converges the person's row on the
  * provider's truth (read fresh by the caller, outside the transaction) and
- * writes a notification for each change of class, in the caller's transaction.
+ * records a money fact for each change of class (its notification, its webhook), in the caller's transaction.
  * The notification follows the stored row's change, never the event, so replays,
  * duplicates and events in any order write the same row and no notification twice.
  * The person's billing_customers row is locked first: two syncs of one
@@ -144,10 +127,8 @@ export async function syncProMembership(tx: Db, uid: string, state: ProviderProS
   await settleCheckouts(tx, uid, next && after !== "none" ? next.plan : null, now);
   const notifications = notificationsFor(before, after);
   for (const kind of notifications) {
-    await sendNotification(tx, { uid, kind, ...notificationText(kind, next!.plan) }, deps);
-    if (kind === "pro-started" || kind === "pro-ended") {
-      await queueWebhookEvent(tx, { uid, type: kind === "pro-started" ? "pro.started" : "pro.ended", orderingKey: `pro:${uid}`, data: toPublicMembership(next!), now });
-    }
+    // The notification and the pro.started / pro.ended webhook: the fan-out's rows for these facts.
+    await recordMoneyFact(tx, { type: FACT_OF[kind], uid, plan: next!.plan, membership: toPublicMembership(next!) }, deps, { now });
   }
   return { uid, before, after, notifications };
 }

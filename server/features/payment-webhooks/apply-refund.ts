@@ -2,23 +2,23 @@ import { sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { refundRequests } from "#server/platform/db/schema";
 import { recordRefund, refreshSessionStatus, sessionEntries } from "#server/domains/payments/ledger/ledger";
-import type { NotificationDeps } from "#server/domains/notifications/send";
-import { announceRefund } from "#server/domains/payments/notices/payment-notices";
+import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
+import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
 import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
-import { queuePaymentEvent } from "#server/domains/payments/notices/payment-webhook-events";
 import { RetryLater } from "./types";
 
 /**
  * A refund the provider says went through, from whichever event says it first
  * (charge.refunded, refund.updated): the refund entry (once per payment), the
  * session refunded, the request succeeded (created if the refund was made in
- * the provider's dashboard), and "refund done" — all only if the entry is new.
+ * the provider's dashboard), and the payment.refunded fact ("refund done", the webhook) — all
+ * only if the entry is new.
  */
 export async function applySucceededRefund(
   tx: Db,
   session: LockedSession,
   refund: { paymentIntentId: string; amount: number; currency: string; refundId: string | null },
-  deps: NotificationDeps,
+  deps: FanOutDeps,
 ): Promise<void> {
   const payment = (await sessionEntries(tx, session.id)).find((e) => e.kind === "payment");
   // The refund overtook the payment's own event: let the provider bring it back once the payment is in.
@@ -34,6 +34,5 @@ export async function applySucceededRefund(
     });
   if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
-  await announceRefund(tx, session, Math.min(refund.amount, payment.gross), refund.currency, deps);
-  await queuePaymentEvent(tx, session.id, "payment.refunded");
+  await recordMoneyFact(tx, { type: "payment.refunded", sessionId: session.id, paymentIntentId: refund.paymentIntentId, amount: Math.min(refund.amount, payment.gross), currency: refund.currency }, deps);
 }

@@ -5,9 +5,9 @@ import type { PaymentEventOf } from "#server/providers/payments/events";
 import { recordPayment, refreshSessionStatus } from "#server/domains/payments/ledger/ledger";
 import type { PaymentDetails } from "#server/providers/payments/port";
 import type { MailMessage } from "#server/platform/email/mailer";
-import { announcePayment, composePaymentMails } from "#server/domains/payments/notices/payment-notices";
+import { composePaymentMails } from "#server/domains/payments/notices/payment-notices";
 import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
-import { queuePaymentEvent } from "#server/domains/payments/notices/payment-webhook-events";
+import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
 import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
@@ -28,7 +28,7 @@ export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDep
 /**
  * A checkout that was paid: its payment entry (once per payment intent, so
  * "completed" and "async succeeded" for one payment write one entry), the
- * derived status, and the announcements, only when the entry is new.
+ * derived status, and the money fact (what people are told), only when the entry is new.
  */
 export async function settlePayment(
   tx: Db,
@@ -60,7 +60,7 @@ export async function settlePayment(
   });
   if (written.outcome === "ALREADY_RECORDED") return;
   await refreshSessionStatus(tx, session.id, session.status);
-  await announcePayment(tx, session, details.gross, details.currency, mails, deps);
-  await queuePaymentEvent(tx, session.id, "payment.succeeded");
+  // Receipts, "payment received" and payment.succeeded: the fan-out's row for payment.settled.
+  await recordMoneyFact(tx, { type: "payment.settled", sessionId: session.id, paymentIntentId: details.paymentIntentId, gross: details.gross, currency: details.currency }, deps, { prepared: mails });
   return { mailQueued: mails.length > 0 };
 }

@@ -4,7 +4,8 @@ import { disputes, type DisputeStatus } from "#server/platform/db/schema";
 import type { PaymentEventOf } from "#server/providers/payments/events";
 import { recordDispute, recordDisputeReversal, refreshSessionStatus, type EntrySummary } from "#server/domains/payments/ledger/ledger";
 import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
-import { queuePaymentEvent } from "#server/domains/payments/notices/payment-webhook-events";
+import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
+import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
 
 export type DisputeRow = typeof disputes.$inferSelect;
 type DisputeEvent = PaymentEventOf<"dispute.changed">;
@@ -53,9 +54,10 @@ export type DisputeChange = {
  * deliveries in two processes apply one after the other). Writes the ledger
  * per the contract in ADR 0053: the `dispute` entry once the provider has
  * withdrawn the money (the event carries its balance transaction, so its
- * fee), the `dispute_reversal` once it is won; lost adds nothing.
+ * fee), the `dispute_reversal` once it is won; lost adds nothing. Then the fact, when the
+ * status moved: dispute.opened, .closed, or .changed in between (the fan-out says who hears).
  */
-export async function applyDisputeEvent(tx: Db, session: LockedSession, payment: EntrySummary, event: DisputeEvent): Promise<DisputeChange> {
+export async function applyDisputeEvent(tx: Db, session: LockedSession, payment: EntrySummary, event: DisputeEvent, deps: FanOutDeps): Promise<DisputeChange> {
   const [inserted] = await tx
     .insert(disputes)
     .values({
@@ -89,9 +91,13 @@ export async function applyDisputeEvent(tx: Db, session: LockedSession, payment:
     statusChanged = current.status !== dispute.status;
   }
   await writeLedger(tx, session, payment, event, dispute);
-  // payment.disputed when a dispute opens and each time its status moves; a repeated report sends nothing.
-  if (statusChanged) await queuePaymentEvent(tx, session.id, "payment.disputed");
-  return { dispute, opened: Boolean(inserted) && !isClosed(dispute.status), closed };
+  const opened = Boolean(inserted) && !isClosed(dispute.status);
+  // A fact when a dispute opens and each time its status moves; a repeated report tells nobody.
+  if (statusChanged) {
+    const type = opened ? "dispute.opened" : closed ? "dispute.closed" : "dispute.changed";
+    await recordMoneyFact(tx, { type, sessionId: session.id, disputeId: dispute.id, status: dispute.status }, deps);
+  }
+  return { dispute, opened, closed };
 }
 
 async function writeLedger(tx: Db, session: LockedSession, payment: EntrySummary, event: DisputeEvent, dispute: DisputeRow): Promise<void> {

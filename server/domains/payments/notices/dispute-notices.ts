@@ -1,8 +1,15 @@
-import type { DisputeRow } from "#server/domains/payments/disputes/disputes";
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/platform/db/client";
+import { disputes, sponsorSessions } from "#server/platform/db/schema";
 import { paymentInfoPath } from "#server/domains/payments/notices/payment-notices";
 import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
 import { formatMoney } from "#server/domains/payments/ledger/money";
-import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
+import type { NotificationInput } from "#server/domains/notifications/send";
+import type { MoneyEventOf } from "#server/domains/payments/ledger/money-events";
+import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
+
+/** A dispute as its one writer keeps it (server/domains/payments/disputes/disputes.ts). */
+type DisputeRow = typeof disputes.$inferSelect;
 
 /** "December 3, 2026": the day the evidence is due, as the creator reads it. */
 export function formatDeadline(date: Date): string {
@@ -33,25 +40,36 @@ export function disputeGuidance(dispute: Pick<DisputeRow, "evidenceDueBy">, supp
   );
 }
 
-export async function announceDisputeOpened(tx: Parameters<typeof sendNotification>[0], session: LockedSession, dispute: DisputeRow, deps: NotificationDeps): Promise<void> {
+/** The session and dispute a dispute fact is about, as the writer's transaction left them. */
+async function disputeOf(tx: Db, event: { sessionId: string; disputeId: string }): Promise<{ session: LockedSession; dispute: DisputeRow } | null> {
+  const [session] = await tx.select().from(sponsorSessions).where(eq(sponsorSessions.id, event.sessionId));
+  const [dispute] = await tx.select().from(disputes).where(eq(disputes.id, event.disputeId));
+  return session && dispute ? { session, dispute } : null;
+}
+
+export async function disputeOpened(tx: Db, event: MoneyEventOf<"dispute.opened">, deps: FanOutDeps): Promise<NotificationInput | null> {
+  const found = await disputeOf(tx, event);
   // The owner deleted their account: the dispute is recorded, nobody is told.
-  if (!session.posterUid) return;
-  await sendNotification(tx, {
-    uid: session.posterUid,
+  if (!found?.session.posterUid) return null;
+  const { session, dispute } = found;
+  return {
+    uid: found.session.posterUid,
     kind: "dispute-opened",
     title: "Dispute opened",
     message: `The sponsor's bank disputes the ${formatMoney(dispute.amount, dispute.currency)} payment from ${sponsor(session)}; the amount is held until the dispute is settled. ${disputeGuidance(dispute, deps.site.supportEmail)}`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  }, deps);
+  };
 }
 
-export async function announceDisputeClosed(tx: Parameters<typeof sendNotification>[0], session: LockedSession, dispute: DisputeRow, deps: NotificationDeps): Promise<void> {
-  if (!session.posterUid) return;
+export async function disputeClosed(tx: Db, event: MoneyEventOf<"dispute.closed">, deps: FanOutDeps): Promise<NotificationInput | null> {
+  const found = await disputeOf(tx, event);
+  if (!found?.session.posterUid) return null;
+  const { session, dispute } = found;
   const amount = formatMoney(dispute.amount, dispute.currency);
   const won = dispute.status === "won";
-  await sendNotification(tx, {
-    uid: session.posterUid,
+  return {
+    uid: found.session.posterUid,
     kind: "dispute-closed",
     title: won ? "Dispute won" : "Dispute lost",
     message: won
@@ -59,5 +77,5 @@ export async function announceDisputeClosed(tx: Parameters<typeof sendNotificati
       : `The bank decided the ${amount} payment from ${sponsor(session)} for the sponsor: the amount went back to them. Questions: ${deps.site.supportEmail}.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  }, deps);
+  };
 }

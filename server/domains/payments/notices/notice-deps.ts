@@ -3,6 +3,7 @@ import type { Mailer } from "#server/platform/email/mailer";
 import type { EmailSite } from "#server/platform/email/messages";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import type { PaymentProvider } from "#server/providers/payments/port";
+import type { NotificationDeps } from "#server/domains/notifications/send";
 
 /** What handling a provider's event needs besides the database: the payments domain's receipts use it too. */
 export type WebhookDeps = {
@@ -16,3 +17,10 @@ export type WebhookDeps = {
   /** Told each event's stage as the intake records it (server/features/payment-webhooks/metrics.ts counts them). */
   onEvent?(event: PaymentEvent, stage: "received" | "processed" | "duplicate" | "ignored" | "failed"): void;
 };
+
+/**
+ * What telling people of a money fact needs (server/domains/payments/notices/fan-out.ts):
+ * sendNotification's deps, and a logger for what is left out (a receipt over its limit).
+ * WebhookDeps has it all.
+ */
+export type FanOutDeps = NotificationDeps & { logger?: Logger };

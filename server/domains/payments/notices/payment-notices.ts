@@ -2,11 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { CHECKOUT_RATE_LIMITS } from "#server/platform/abuse/rules";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, user } from "#server/platform/db/schema";
+import { bioPages, sponsorSessions, user } from "#server/platform/db/schema";
 import type { MailMessage } from "#server/platform/email/mailer";
 import { sponsorReceiptEmail } from "#server/platform/email/messages";
 import { formatMoney } from "#server/domains/payments/ledger/money";
-import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
+import type { NotificationInput } from "#server/domains/notifications/send";
+import type { MoneyEventOf } from "#server/domains/payments/ledger/money-events";
+import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
 import type { LockedSession } from "#server/domains/payments/checkout/locked-sessions";
 import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
 
@@ -67,50 +69,61 @@ async function receiptAllowed(tx: Db, to: string): Promise<boolean> {
 }
 
 /**
- * "Payment received" for the owner (mailed if they want it) and the sponsor's receipt, all with the
- * transaction that recorded the payment: if it rolls back none of them
- * exists, and a redelivered event finds the payment recorded and announces
- * nothing again.
+ * The sponsor's receipts rendered before the transaction, less those whose address had all the
+ * receipts it may get: the payment is recorded and announced to the owner as ever.
  */
-export async function announcePayment(tx: Db, session: LockedSession, gross: number, currency: string, mails: MailMessage[], deps: WebhookDeps): Promise<void> {
-  for (const mail of mails) {
+export async function allowedReceipts(tx: Db, event: MoneyEventOf<"payment.settled">, deps: FanOutDeps, prepared: readonly MailMessage[]): Promise<MailMessage[]> {
+  const allowed: MailMessage[] = [];
+  for (const mail of prepared) {
     if (mail.meta?.kind === "sponsor-receipt" && !(await receiptAllowed(tx, mail.to))) {
-      deps.logger?.warn({ sessionId: session.id }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
+      deps.logger?.warn({ sessionId: event.sessionId }, "sponsor receipt not sent: its address had all the receipts it may get this hour");
       continue;
     }
-    await deps.mailer.sendWithin(tx, mail);
+    allowed.push(mail);
   }
-  // The owner deleted their account: the payment is recorded, nobody is told.
-  if (!session.posterUid) return;
-  await sendNotification(tx, {
+  return allowed;
+}
+
+/** The session a payment fact is about (its row is locked by the writer's transaction). */
+async function sessionOf(tx: Db, sessionId: string): Promise<LockedSession | null> {
+  const [row] = await tx.select().from(sponsorSessions).where(eq(sponsorSessions.id, sessionId));
+  return row ?? null;
+}
+
+/** "Payment received" for the owner (mailed if they want it); nobody when they deleted their account. */
+export async function paymentReceived(tx: Db, event: MoneyEventOf<"payment.settled">): Promise<NotificationInput | null> {
+  const session = await sessionOf(tx, event.sessionId);
+  if (!session?.posterUid) return null;
+  return {
     uid: session.posterUid,
     kind: "payment-received",
     title: "Payment received",
-    message: `You received ${formatMoney(gross, currency)} from ${from(session)}${session.kind === "tip" ? " as a tip" : " for a sponsorship"}.`,
+    message: `You received ${formatMoney(event.gross, event.currency)} from ${from(session)}${session.kind === "tip" ? " as a tip" : " for a sponsorship"}.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  }, deps);
+  };
 }
 
-export async function announceRefund(tx: Db, session: LockedSession, amountRefunded: number, currency: string, deps: NotificationDeps): Promise<void> {
-  if (!session.posterUid) return;
-  await sendNotification(tx, {
+export async function refundDone(tx: Db, event: MoneyEventOf<"payment.refunded">): Promise<NotificationInput | null> {
+  const session = await sessionOf(tx, event.sessionId);
+  if (!session?.posterUid) return null;
+  return {
     uid: session.posterUid,
     kind: "refund-done",
     title: "Refund done",
-    message: `The ${formatMoney(amountRefunded, currency)} payment from ${from(session)} was refunded.`,
+    message: `The ${formatMoney(event.amount, event.currency)} payment from ${from(session)} was refunded.`,
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
-  }, deps);
+  };
 }
 
-export async function announcePayoutsEnabled(tx: Db, uid: string, deps: NotificationDeps): Promise<void> {
-  await sendNotification(tx, {
-    uid,
+export async function payoutsEnabled(_tx: Db, event: MoneyEventOf<"payouts.enabled">): Promise<NotificationInput> {
+  return {
+    uid: event.uid,
     kind: "payouts-enabled",
     title: "Payouts enabled",
     message: "Your payout account is ready: sponsors can now pay you from your bio pages.",
     buttonText: "Your bio pages",
     buttonDestination: "/app/account/bizbio",
-  }, deps);
+  };
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { connectedAccounts, profiles } from "#server/platform/db/schema";
-import type { NotificationDeps } from "#server/domains/notifications/send";
-import { announcePayoutsEnabled } from "#server/domains/payments/notices/payment-notices";
+import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
+import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
 import type { ConnectedAccountState } from "#server/providers/payments/port";
 
 export type AccountRow = typeof connectedAccounts.$inferSelect;
@@ -29,7 +29,7 @@ export async function applyAccountState(
   tx: Db,
   row: AccountRow,
   state: ConnectedAccountState,
-  notify: NotificationDeps,
+  notify: FanOutDeps,
 ): Promise<{ completed: boolean; becameComplete: boolean; paymentsEnabledChanged: boolean }> {
   const completed = state.chargesEnabled;
   if (completed !== row.completed) {
@@ -43,7 +43,7 @@ export async function applyAccountState(
       .onConflictDoUpdate({ target: profiles.uid, set: { paymentsEnabled: completed } });
   }
   const becameComplete = completed && !row.completed;
-  if (becameComplete) await announcePayoutsEnabled(tx, row.uid, notify);
+  if (becameComplete) await recordMoneyFact(tx, { type: "payouts.enabled", uid: row.uid }, notify);
   // Bio pages show sponsorship options only while payments are on: cached guest pages must be redrawn.
   return { completed, becameComplete, paymentsEnabledChanged: (profile?.paymentsEnabled ?? false) !== completed };
 }

@@ -1,13 +1,12 @@
 import { sessionEntries } from "#server/domains/payments/ledger/ledger";
 import { applyDisputeEvent } from "#server/domains/payments/disputes/disputes";
-import { announceDisputeClosed, announceDisputeOpened } from "#server/domains/payments/notices/dispute-notices";
 import { lockSessionOfPayment } from "#server/domains/payments/checkout/locked-sessions";
 import { RetryLater, type Handler } from "#server/features/payment-webhooks/types";
 
 /**
  * A dispute opened, changed or closed: the disputes row converges on the
  * provider's status, the ledger gets its dispute / reversal entries once,
- * and the creator is told when it opens and when it closes.
+ * and the creator is told when it opens and when it closes (the dispute facts' fan-out).
  */
 export const disputeChanged: Handler<"dispute.changed"> = {
   async handle(tx, event, _prefetched, deps) {
@@ -19,9 +18,7 @@ export const disputeChanged: Handler<"dispute.changed"> = {
     if (!session) throw new RetryLater(`no session for ${event.paymentIntentId} yet`);
     const payment = (await sessionEntries(tx, session.id)).find((e) => e.kind === "payment");
     if (!payment) throw new RetryLater(`dispute of ${event.paymentIntentId} before its payment was recorded`);
-    const change = await applyDisputeEvent(tx, session, payment, event);
-    if (change.opened) await announceDisputeOpened(tx, session, change.dispute, deps);
-    if (change.closed) await announceDisputeClosed(tx, session, change.dispute, deps);
+    const change = await applyDisputeEvent(tx, session, payment, event, deps);
     return { mailQueued: change.opened || change.closed };
   },
 };

@@ -16,3 +16,4 @@ export * from "./moderation";
 export * from "./disputes";
 export * from "./reconciliation";
 export * from "./public-api";
+export * from "./money-events";

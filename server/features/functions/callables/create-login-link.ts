@@ -1,8 +1,8 @@
 import { success } from "#server/platform/errors";
 import { z } from "zod";
 import { payoutsDashboardLink } from "#server/domains/payments/records/payments-overview";
-import type { CallableFunction } from "#server/features/functions/protocol";
-import { type CallableDeps, refusedWith, verifiedCall } from "./support";
+import { callableRefusalOf, type CallableFunction } from "#server/features/functions/protocol";
+import { type CallableDeps, verifiedCall } from "./support";
 
 const noInput = z.strictObject({}, { error: () => "data must be null or an empty object." }).nullable();
 
@@ -17,7 +17,7 @@ export function createLoginLinkFunction({ db, payments }: CallableDeps): Callabl
     if (call.kind === "ERROR") return call;
     const { caller } = call;
     const result = await payoutsDashboardLink(db, payments, caller.id);
-    if (result.kind === "ERROR") return refusedWith(result);
+    if (result.kind === "ERROR") return callableRefusalOf(result);
     return success({ result: { url: result.url } });
   };
 }

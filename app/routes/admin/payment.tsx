@@ -1,7 +1,9 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { paymentRecord } from "#server/domains/payments/records/payment-record";
-import { refundAsStaff, REFUND_REASON_MAX } from "#server/domains/payments/refunds/staff-refund";
+import { REFUND_REASON_MAX } from "#server/domains/payments/refunds/staff-refund";
+import { refundPaymentAsStaff } from "#server/features/operations/payments/refund";
+import { runForPage, staffCaller } from "#app/lib/operation-door.server";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
@@ -38,9 +40,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, context);
   const form = await requireForm(request);
   const reason = form.get("reason");
-  const result = await refundAsStaff(context.db, context.payments, { staff, sessionId: params.sessionId, reason: typeof reason === "string" ? reason : "" });
+  const input = { sponsorSessionId: params.sessionId, reason: typeof reason === "string" ? reason : "" };
+  const result = await runForPage(refundPaymentAsStaff, { caller: staffCaller(staff), input, context });
   if (result.kind === "ERROR") {
-    if (result.code === "not-found") refuse("not-found");
     return answerRefusal<RefundAnswer>(result, "fieldErrors" in result ? { fieldErrors: result.fieldErrors } : { message: result.message });
   }
   const message = result.alreadyRequested ? "This payment's refund was already asked for." : "Refund requested. The payment shows as refunded once the payment provider confirms it.";

@@ -1,14 +1,9 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { getSessionUser } from "#server/domains/auth/session";
-import {
-  checkoutTarget,
-  loadCheckoutOffer,
-  providerCheckoutUrl,
-  startSponsorCheckout,
-  type CheckoutFormValues,
-  type CheckoutOffer,
-} from "#server/domains/payments/checkout/start-checkout";
+import { checkoutTarget, loadCheckoutOffer, type CheckoutFormValues, type CheckoutOffer } from "#server/domains/payments/checkout/start-checkout";
+import { startSponsorSession } from "#server/features/operations/payments/sponsor-session";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import type { FieldErrors } from "#server/domains/payments/checkout/sponsor-session";
 import { checkoutCookie, newCheckoutToken, readCheckoutToken } from "#server/domains/payments/checkout/reuse";
 import { FormNotice, TextArea, TextField } from "#page-kit/forms";
@@ -68,28 +63,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await getSessionUser(request, context);
   // This browser's checkout token: the same form sent again reopens the checkout it made (server/domains/payments/checkout/reuse.ts).
   const browserToken = readCheckoutToken(request.headers.get("Cookie")) ?? newCheckoutToken();
-  const client = { ip: context.clientIp, browserToken };
-  const result = await startSponsorCheckout(context.db, context.payments, target, values, user?.id ?? null, client, {
-    platformFeePercent: context.config.PLATFORM_FEE_PERCENT,
-    publicOrigin: context.config.PUBLIC_ORIGIN,
-  });
+  const input = { ending: target.ending, kind: target.kind, postId: target.postId, ...values };
+  const result = await runForPage(startSponsorSession, { caller: pageCaller(user), input, context, client: { ip: context.clientIp, browserToken } });
   if (result.kind === "SUCCESS") {
-    // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts checkouts.
-    const url = providerCheckoutUrl(result.url, context.payments);
-    const cookie = checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:");
-    if (url) {
-      const toCheckout = seeOther(url);
-      toCheckout.headers.set("Set-Cookie", cookie);
-      throw toCheckout;
-    }
-    return answerRefusal<ActionData>({ code: "bad-gateway" }, { values, fieldErrors: {}, message: "The checkout could not be opened. Please try again in a moment." });
+    // The provider's hosted checkout (the operation answers only its own pages): the only redirect off our own paths.
+    const toCheckout = seeOther(result.url);
+    toCheckout.headers.set("Set-Cookie", checkoutCookie(browserToken, new URL(context.config.PUBLIC_ORIGIN).protocol === "https:"));
+    throw toCheckout;
   }
   if (result.code === "invalid-argument" && "fieldErrors" in result) {
     const { postId, ...fieldErrors } = result.fieldErrors;
     // The fields are refused beside what was typed: the form was understood, its content was not (422).
     return answerRefusal<ActionData>({ code: "unprocessable-content" }, { values, fieldErrors, message: postId ?? null });
   }
-  if (result.code === "not-found") refuse("not-found");
   if ("retryAfterSeconds" in result) return answerRetryLater<ActionData>(result, { values, fieldErrors: {}, message: result.message });
   return answerRefusal<ActionData>(result, { values, fieldErrors: {}, message: result.message });
 }

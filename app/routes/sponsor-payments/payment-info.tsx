@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { paymentFigures } from "#server/domains/payments/records/payment-figures";
-import { sponsorPaymentInfo } from "#server/domains/payments/records/sponsor-sessions";
+import { readPaymentInfo } from "#server/features/operations/payments/payment-info";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
 import { localeFrom } from "#isomorphic/format";
@@ -11,7 +12,6 @@ import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payment-info";
 import { ACTIVITY_LABELS, PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
 import { activityView, disputeView } from "./view.server";
-import { refuse } from "#page-kit/respond.server";
 
 /**
  * SPEC §2.5 "Payment info page" (§7.1 sponsorPaymentInfo): Transaction,
@@ -22,8 +22,7 @@ import { refuse } from "#page-kit/respond.server";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const found = await sponsorPaymentInfo(context.db, user.id, params.sessionId);
-  if (found.kind === "ERROR") refuse("not-found");
+  const found = await runForPage(readPaymentInfo, { caller: pageCaller(user), input: { sponsorSessionId: params.sessionId }, context });
   const { session, entries } = found.info;
   const money = (n: number) => formatMoney(n, session.currency);
   const { gross: paid, returned, net, platformFee, providerFee } = paymentFigures(found.info);

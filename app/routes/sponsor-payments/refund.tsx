@@ -2,14 +2,15 @@ import { data, Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { formatMoney } from "#server/domains/payments/ledger/money";
-import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
-import { sponsorPaymentInfo } from "#server/domains/payments/records/sponsor-sessions";
+import { refundPayment } from "#server/features/operations/payments/refund";
+import { readPaymentInfo } from "#server/features/operations/payments/payment-info";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { PAYMENTS_PATH } from "#app/components/sponsor-payments/paths";
 import type { Route } from "./+types/refund";
-import { answerRefusal, refuse, refuseWith, seeOther } from "#page-kit/respond.server";
+import { answerRefusal, refuseWith, seeOther } from "#page-kit/respond.server";
 import { REFUND_CONSEQUENCE, refundPath, refundQuestion, type RefundAnswer } from "#app/components/sponsor-payments/RefundButton";
 import { pageMeta } from "#page-kit/meta";
 
@@ -22,7 +23,7 @@ const REQUESTED = "Refund requested. The payment shows as refunded once the paym
  * question (`confirmed=yes`): a post without it is sent to the question. The
  * card asks from the page and shows 'Refunded'; without JavaScript the form
  * comes back to the list with a toast. Someone else's payment is not found
- * (404), as on the Info page.
+ * (404), as on the Info page. The refundPayment operation (server/features/operations/payments/refund.ts).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -31,9 +32,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const viaPage = formText(read.form, "via") === "fetcher";
   const back = safeRedirectPath(formText(read.form, "returnTo"), PAYMENTS_PATH);
   if (formText(read.form, "confirmed") !== "yes") return seeOther(`${refundPath(params.sessionId)}?${new URLSearchParams({ returnTo: back })}`);
-  const result = await refundSponsorship(context.db, context.payments, { uid: user.id, sessionId: params.sessionId });
+  const result = await runForPage(refundPayment, { caller: pageCaller(user), input: { sponsorSessionId: params.sessionId }, context });
   if (result.kind === "ERROR") {
-    if (result.code === "not-found") refuse("not-found");
     if (viaPage) return answerRefusal<RefundAnswer>(result, { refunded: false, message: result.message });
     return redirectWithToast(request, context.sessionSecret, back, { kind: "error", message: result.message });
   }
@@ -48,8 +48,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const found = await sponsorPaymentInfo(context.db, user.id, params.sessionId);
-  if (found.kind === "ERROR") refuse("not-found");
+  const found = await runForPage(readPaymentInfo, { caller: pageCaller(user), input: { sponsorSessionId: params.sessionId }, context });
   const { session } = found.info;
   const info = `${PAYMENTS_PATH}/${encodeURIComponent(session.id)}`;
   if (session.status !== "completed" || session.refundPending) throw seeOther(info);

@@ -72,7 +72,7 @@ export type ApiOperation<Params extends Schema | undefined = Schema | undefined,
 export type AnyApiOperation = ApiOperation<any, any, any, any>;
 
 /** Checks an operation's handler against its own schemas. */
-export function defineOperation<Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Response extends Schema | undefined = undefined>(
+export function defineApiOperation<Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Response extends Schema | undefined = undefined>(
   operation: ApiOperation<Params, Query, Body, Response>,
 ): ApiOperation<Params, Query, Body, Response> {
   return operation;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { success } from "#server/platform/errors";
 import { API_OPERATIONS } from "./operations/index";
-import { defineOperation } from "./operation";
+import { defineApiOperation } from "./operation";
 import { openApiDocument } from "./openapi";
 import { pageOf, pageQuery } from "./paging";
 import { referenceView } from "./reference";
@@ -10,7 +10,7 @@ import { referenceView } from "./reference";
 const money = z.object({ amount: z.number().int().meta({ description: "In minor units." }), currency: z.string() });
 const thing = z.object({ id: z.string(), title: z.string(), price: money, tags: z.array(z.string()), status: z.enum(["open", "closed"]).nullable() }).meta({ id: "Thing" });
 
-const updateThing = defineOperation({
+const updateThing = defineApiOperation({
   id: "updateThing",
   method: "patch",
   path: "/things/{thingId}",
@@ -25,7 +25,7 @@ const updateThing = defineOperation({
     return success({ body: undefined as never });
   },
 });
-const listThings = defineOperation({
+const listThings = defineApiOperation({
   id: "listThings",
   method: "get",
   path: "/things",

@@ -5,7 +5,7 @@ import { LINK_TYPES } from "#server/domains/bio/links";
 import { editBioPage, getOwnPage, listOwnPages, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
 import { bioFormInputOf, publicBioPage, publicBioPageSummary } from "#server/domains/bio/public-shape";
 import { fieldRefusal, refusal, success } from "#server/platform/errors";
-import { defineOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const linkType = z.enum(LINK_TYPES).meta({ description: "One link per type on a page." });
@@ -76,7 +76,7 @@ const cursorShape = z.object({ updatedAt: z.iso.datetime(), id: z.string() });
 const byPlace = (a: Place, b: Place) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.updatedAt > b.updatedAt ? -1 : 1);
 
 export const bioPageOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "listBioPages",
     method: "get",
     path: "/bio-pages",
@@ -101,7 +101,7 @@ export const bioPageOperations: AnyApiOperation[] = [
       return success({ body: { data, nextCursor } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "getBioPage",
     method: "get",
     path: "/bio-pages/{id}",
@@ -119,7 +119,7 @@ export const bioPageOperations: AnyApiOperation[] = [
       return own.kind === "ERROR" ? own : success({ body: publicBioPage(own.page) });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "updateBioPage",
     method: "patch",
     path: "/bio-pages/{id}",

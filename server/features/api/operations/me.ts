@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeCaller } from "#server/domains/api-keys/identity";
 import { success } from "#server/platform/errors";
 import { API_SCOPES } from "#isomorphic/api-scopes";
-import { defineOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
 
 const identitySchema = z
   .object({
@@ -20,7 +20,7 @@ const identitySchema = z
   .meta({ id: "Identity" });
 
 export const meOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "getMe",
     method: "get",
     path: "/me",

@@ -3,7 +3,7 @@ import { refusal, success } from "#server/platform/errors";
 import { deleteNotification, markAllAsRead, markAsRead } from "#server/domains/notifications/actions";
 import { listNotifications } from "#server/domains/notifications/list";
 import { publicNotificationSchema, toPublicNotification } from "#server/domains/notifications/public-notification";
-import { defineOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const TAG = "Notifications";
@@ -36,7 +36,7 @@ const allReadSchema = z
   .meta({ id: "NotificationsRead" });
 
 export const notificationOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "listNotifications",
     method: "get",
     path: "/notifications",
@@ -62,7 +62,7 @@ export const notificationOperations: AnyApiOperation[] = [
     },
   }),
   // Before /notifications/{id}, whose pattern this path also fits (the request-time histogram names a request by the first, routes.ts).
-  defineOperation({
+  defineApiOperation({
     id: "markAllNotificationsRead",
     method: "post",
     path: "/notifications/read-all",
@@ -76,7 +76,7 @@ export const notificationOperations: AnyApiOperation[] = [
       return success({ body: { count: marked.count, readAt: marked.readOn.toISOString() } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "markNotificationRead",
     method: "post",
     path: "/notifications/{id}/read",
@@ -93,7 +93,7 @@ export const notificationOperations: AnyApiOperation[] = [
       return success({ body: { id: marked.id, unread: false as const, readAt: marked.readOn.toISOString() } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "deleteNotification",
     method: "delete",
     path: "/notifications/{id}",

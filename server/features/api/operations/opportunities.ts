@@ -11,7 +11,7 @@ import { allTags } from "#server/domains/opportunities/tags";
 import { logTagSearch } from "#server/domains/opportunities/read";
 import { MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
 import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
-import { defineOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const money = z.object({
@@ -138,7 +138,7 @@ async function save(deps: ApiDeps, uid: string, storedId: string | null, write: 
 }
 
 export const opportunityOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "listOpportunities",
     method: "get",
     path: "/opportunities",
@@ -164,7 +164,7 @@ export const opportunityOperations: AnyApiOperation[] = [
       return success({ body: { data: page.items.map(publicOpportunitySummary), nextCursor: page.hasNext && last ? encodeCursor({ after: last.id }) : null } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "getOpportunity",
     method: "get",
     path: "/opportunities/{id}",
@@ -180,7 +180,7 @@ export const opportunityOperations: AnyApiOperation[] = [
       return post ? success({ body: publicOpportunity(post) }) : NOT_FOUND;
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "createOpportunity",
     method: "post",
     path: "/opportunities",
@@ -196,7 +196,7 @@ export const opportunityOperations: AnyApiOperation[] = [
     refusals: ["invalid-argument", "permission-denied"],
     handle: ({ caller, body, deps }) => save(deps, caller.uid, null, body),
   }),
-  defineOperation({
+  defineApiOperation({
     id: "updateOpportunity",
     method: "patch",
     path: "/opportunities/{id}",
@@ -212,7 +212,7 @@ export const opportunityOperations: AnyApiOperation[] = [
     refusals: ["invalid-argument", "permission-denied", "not-found"],
     handle: ({ caller, params, body, deps }) => save(deps, caller.uid, params.id, body),
   }),
-  defineOperation({
+  defineApiOperation({
     id: "deleteOpportunity",
     method: "delete",
     path: "/opportunities/{id}",

@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { refusal, success } from "#server/platform/errors";
 import { publicPaymentSchema, publicPaymentSummarySchema, toPublicPayment, toPublicPaymentSummary } from "#server/domains/payments/records/public-payment";
-import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
-import { listSponsorSessionsAfter, sponsorPaymentInfo, STATUS_FILTERS } from "#server/domains/payments/records/sponsor-sessions";
-import { defineOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { listSponsorSessionsAfter, STATUS_FILTERS } from "#server/domains/payments/records/sponsor-sessions";
+import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { apiOperationOf } from "#server/features/api/operation-door";
+import { readPaymentInfo } from "#server/features/operations/payments/payment-info";
+import { refundPayment } from "#server/features/operations/payments/refund";
+import { sponsorSessionIdSchema } from "#server/features/operations/payments/payment-input";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const TAG = "Payments";
 
-const paymentPath = z.object({ id: z.string().min(1).max(100).meta({ description: "The payment's id (`ss_…`)." }) });
+// The operations' own id schema: a path id they would refuse is refused as no such payment before they run.
+const paymentPath = z.object({ id: sponsorSessionIdSchema.meta({ description: "The payment's id (`ss_…`)." }) });
 
 const listQuery = pageQuery.extend({
   status: z
@@ -31,7 +35,7 @@ const refundSchema = z
   .meta({ id: "Refund", description: "Where the payment's refund stands." });
 
 export const paymentOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "listPayments",
     method: "get",
     path: "/payments",
@@ -55,7 +59,7 @@ export const paymentOperations: AnyApiOperation[] = [
       });
     },
   }),
-  defineOperation({
+  apiOperationOf(readPaymentInfo, {
     id: "getPayment",
     method: "get",
     path: "/payments/{id}",
@@ -65,14 +69,10 @@ export const paymentOperations: AnyApiOperation[] = [
     scope: "payments:read",
     params: paymentPath,
     success: { status: 200, description: "The payment.", schema: publicPaymentSchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const found = await sponsorPaymentInfo(deps.db, caller.uid, params.id);
-      if (found.kind === "ERROR") return found;
-      return success({ body: toPublicPayment(found.info) });
-    },
+    input: ({ params }) => ({ sponsorSessionId: params.id }),
+    answer: ({ info }) => toPublicPayment(info),
   }),
-  defineOperation({
+  apiOperationOf(refundPayment, {
     id: "refundPayment",
     method: "post",
     path: "/payments/{id}/refund",
@@ -87,11 +87,7 @@ export const paymentOperations: AnyApiOperation[] = [
     params: paymentPath,
     idempotent: true,
     success: { status: 200, description: "The refund was asked for (or had been).", schema: refundSchema },
-    refusals: ["not-found", "aborted", "unavailable"],
-    async handle({ caller, params, deps }) {
-      const refunded = await refundSponsorship(deps.db, deps.payments, { uid: caller.uid, sessionId: params.id });
-      if (refunded.kind === "ERROR") return refunded;
-      return success({ body: { paymentId: params.id, status: refunded.status, alreadyRequested: refunded.alreadyRequested } });
-    },
+    input: ({ params }) => ({ sponsorSessionId: params.id }),
+    answer: (refunded, { params }) => ({ paymentId: params.id, status: refunded.status, alreadyRequested: refunded.alreadyRequested }),
   }),
 ];

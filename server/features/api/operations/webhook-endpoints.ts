@@ -14,7 +14,7 @@ import {
 } from "#server/platform/outgoing-webhooks/endpoints";
 import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent, type WebhookDeliveryView } from "#server/platform/outgoing-webhooks/delivery-log";
 import { MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
-import { defineOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
@@ -133,7 +133,7 @@ async function changeEndpoint(deps: ApiDeps, uid: string, endpointId: string, ch
 }
 
 export const webhookEndpointOperations: AnyApiOperation[] = [
-  defineOperation({
+  defineApiOperation({
     id: "listWebhookEndpoints",
     method: "get",
     path: "/webhook-endpoints",
@@ -147,7 +147,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return success({ body: { data: endpoints.map(toPublicEndpoint) } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "createWebhookEndpoint",
     method: "post",
     path: "/webhook-endpoints",
@@ -170,7 +170,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return success({ body: { ...toPublicEndpoint(made.endpoint), secret: made.secret } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "getWebhookEndpoint",
     method: "get",
     path: "/webhook-endpoints/{id}",
@@ -185,7 +185,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return found.kind === "ERROR" ? found : success({ body: toPublicEndpoint(found.endpoint) });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "updateWebhookEndpoint",
     method: "patch",
     path: "/webhook-endpoints/{id}",
@@ -202,7 +202,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return changed.kind === "ERROR" ? changed : success({ body: toPublicEndpoint(changed.endpoint) });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "deleteWebhookEndpoint",
     method: "delete",
     path: "/webhook-endpoints/{id}",
@@ -218,7 +218,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return deleted.kind === "ERROR" ? deleted : success({});
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "rotateWebhookSecret",
     method: "post",
     path: "/webhook-endpoints/{id}/rotate-secret",
@@ -237,7 +237,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return success({ body: { ...toPublicEndpoint(rotated.endpoint), secret: rotated.secret } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "sendTestWebhookEvent",
     method: "post",
     path: "/webhook-endpoints/{id}/test",
@@ -257,7 +257,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return sent.kind === "ERROR" ? sent : success({ body: { deliveryId: sent.deliveryId, eventId: sent.eventId } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "listWebhookDeliveries",
     method: "get",
     path: "/webhook-endpoints/{id}/deliveries",
@@ -277,7 +277,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       return success({ body: { data: page.deliveries.map(toPublicDelivery), nextCursor: page.nextCursor ? encodeCursor({ after: page.nextCursor }) : null } });
     },
   }),
-  defineOperation({
+  defineApiOperation({
     id: "resendWebhookDelivery",
     method: "post",
     path: "/webhook-deliveries/{id}/resend",

@@ -4,8 +4,8 @@ import { domainError, success } from "#server/platform/errors";
 import { buildProSession } from "#server/domains/pro/checkout";
 import { PRO_PLAN_KEYS } from "#isomorphic/pro-plans";
 import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/portal";
-import type { CallableFunction } from "#server/features/functions/protocol";
-import { type CallableDeps, refusedWith, verifiedCall } from "./support";
+import { callableRefusalOf, type CallableFunction } from "#server/features/functions/protocol";
+import { type CallableDeps, verifiedCall } from "./support";
 
 const proSessionInput = z.object(
   {
@@ -32,10 +32,10 @@ export function buildProSessionFunction({ db, payments, config }: CallableDeps):
     const { caller, input: { plan, returnTo: asked } } = call;
     const returnTo = safeRedirectPath(asked, "/app");
     const result = await buildProSession(db, payments, { uid: caller.id, email: caller.email, plan, returnTo, publicOrigin: config.PUBLIC_ORIGIN });
-    if (result.kind === "ERROR") return refusedWith(result);
+    if (result.kind === "ERROR") return callableRefusalOf(result);
     if (result.destination === "portal") {
       const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath: `/app/pro?returnTo=${encodeURIComponent(returnTo)}` });
-      if (link.kind === "ERROR") return refusedWith(link);
+      if (link.kind === "ERROR") return callableRefusalOf(link);
       const url = providerBillingUrl(link.url, payments);
       if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
       return success({ result: { url, destination: "portal" } });

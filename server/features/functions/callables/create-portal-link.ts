@@ -2,8 +2,8 @@ import { z } from "zod";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { domainError, success } from "#server/platform/errors";
 import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/portal";
-import type { CallableFunction } from "#server/features/functions/protocol";
-import { type CallableDeps, refusedWith, verifiedCall } from "./support";
+import { callableRefusalOf, type CallableFunction } from "#server/features/functions/protocol";
+import { type CallableDeps, verifiedCall } from "./support";
 
 /** Where the portal returns to unless the call names a path of ours: My Account, as its Pro Portal button. */
 const ACCOUNT_PATH = "/app/account";
@@ -27,7 +27,7 @@ export function createPortalLinkFunction({ db, payments, config }: CallableDeps)
     const { caller, input } = call;
     const returnPath = safeRedirectPath(input?.returnTo, ACCOUNT_PATH);
     const link = await createProPortalLink(db, payments, caller.id, { publicOrigin: config.PUBLIC_ORIGIN, returnPath });
-    if (link.kind === "ERROR") return refusedWith(link);
+    if (link.kind === "ERROR") return callableRefusalOf(link);
     const url = providerBillingUrl(link.url, payments);
     if (!url) return domainError("unavailable", "The Pro Portal could not be opened. Please try again in a moment.");
     return success({ result: { url } });

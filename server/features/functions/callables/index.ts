@@ -11,8 +11,9 @@ export type { CallableDeps } from "./support";
 
 /**
  * The payment callables of SPEC §7.1, by name (verifyRecaptcha is the captcha's,
- * server/features/functions/verify-recaptcha.ts). Each is a thin door onto the domain
- * function its page uses, with that page's checks.
+ * server/features/functions/verify-recaptcha.ts). Each is a thin door onto the operation its
+ * page uses (server/features/operations/, through server/features/functions/operation-door.ts), or for the Pro ones
+ * onto the domain function its page uses, with that page's checks.
  */
 export function paymentCallables(deps: CallableDeps): Record<string, CallableFunction> {
   return {

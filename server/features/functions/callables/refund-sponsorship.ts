@@ -1,21 +1,16 @@
-import { success } from "#server/platform/errors";
-import { refundSponsorship } from "#server/domains/payments/refunds/refunds";
+import { refundPayment } from "#server/features/operations/payments/refund";
+import { callableOperation } from "#server/features/functions/operation-door";
 import type { CallableFunction } from "#server/features/functions/protocol";
-import { type CallableDeps, refusedWith, sponsorSessionIdInput, verifiedCall } from "./support";
+import type { CallableDeps } from "./support";
 
 /**
- * SPEC §7.1 refundSponsorship: { sponsorSessionId } → { code: 200 } once the
- * provider took the refund (as the card's Refund button, app/routes/sponsor-payments/refund.tsx):
- * the owner only (anyone else's payment is not-found), a completed payment
- * only (aborted), one refund at the provider however many calls.
+ * SPEC §7.1 refundSponsorship: { sponsorSessionId } → { code: 200 } once the provider took the
+ * refund: the refundPayment operation (server/features/operations/payments/refund.ts) through the
+ * functions protocol.
  */
-export function refundSponsorshipFunction({ db, payments }: CallableDeps): CallableFunction {
-  return async (data, context) => {
-    const call = verifiedCall(context, sponsorSessionIdInput, data);
-    if (call.kind === "ERROR") return call;
-    const { caller, input: { sponsorSessionId } } = call;
-    const result = await refundSponsorship(db, payments, { uid: caller.id, sessionId: sponsorSessionId });
-    if (result.kind === "ERROR") return refusedWith(result);
-    return success({ result: { code: 200, status: result.status, alreadyRequested: result.alreadyRequested } });
-  };
+export function refundSponsorshipFunction(deps: CallableDeps): CallableFunction {
+  return callableOperation(refundPayment, deps, {
+    shape: "data must be an object with a sponsorSessionId string.",
+    answer: (refunded) => ({ code: 200, status: refunded.status, alreadyRequested: refunded.alreadyRequested }),
+  });
 }

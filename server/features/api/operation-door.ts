@@ -1,0 +1,42 @@
+import type { z } from "zod";
+import { refusal, success } from "#server/platform/errors";
+import { runOperation, type Answer, type Operation, type Who_ } from "#server/features/operations/operation";
+import type { ApiInput, ApiOperation } from "./operation";
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** An operation's route in `/api/v1`: everything of an ApiOperation but its handler and refusals, which the operation gives. */
+export type ApiDoor<Params, Query, Body, Response, Output extends Answer> = Omit<ApiOperation<Params & Schema, Query & Schema, Body & Schema, Response & Schema>, "handle" | "refusals"> & {
+  /** The request's parts (already valid by the route's schemas) as the operation's input. */
+  input(parts: { params: Out<Params>; query: Out<Query>; body: Out<Body> }): unknown;
+  /** The answer's body (the route's `success.schema`). */
+  answer(value: Extract<Output, { kind: "SUCCESS" }>, parts: { params: Out<Params> }): Out<Response>;
+};
+
+/**
+ * An operation as an `/api/v1` route. The router has authenticated the key and checked its scope;
+ * the key acts for its account. A refusal goes back as the operation's, encoded by the router in
+ * the API's error shape (errors.ts); the route's documented refusals are the operation's.
+ * Route schemas are built from the operation's (a path's id is its input field), so the route
+ * refuses first what the operation would; anything it still refuses is `invalid_request` with fields.
+ */
+export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output extends Answer, Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Response extends Schema | undefined = undefined>(
+  operation: Operation<Input, Who, Output>,
+  door: ApiDoor<Params, Query, Body, Response, Output>,
+): ApiOperation<Params, Query, Body, Response> {
+  const { input, answer, ...route } = door;
+  return {
+    ...(route as Omit<ApiOperation<Params, Query, Body, Response>, "handle" | "refusals">),
+    refusals: operation.refusals,
+    async handle(parts: ApiInput<Out<Params>, Out<Query>, Out<Body>>) {
+      const result = await runOperation(operation, { caller: { kind: "api-key", uid: parts.caller.uid }, input: input(parts), deps: parts.deps });
+      if (result.kind === "SUCCESS") return success({ body: answer(result as Extract<Output, { kind: "SUCCESS" }>, parts) });
+      if ("reason" in result && result.reason === "INVALID_INPUT") {
+        const fieldErrors = Object.fromEntries(result.issues.map((issue) => [issue.field, issue.message]));
+        return refusal("invalid-argument", "INVALID_FIELDS", result.message, { fieldErrors });
+      }
+      return result;
+    },
+  };
+}

@@ -16,9 +16,9 @@ import { OneTimeCodeField } from "#app/components/two-factor/OneTimeCodeField";
 import { RecoveryCodes } from "#app/components/two-factor/RecoveryCodes";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, PageNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
-import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/two-factor";
 
 const HERE = "/app/account/two-factor";
@@ -57,11 +57,9 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  const intent = formText(form, "intent");
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   const password = formText(form, "password");
   const fieldOf = (result: object, name: "password" | "code") =>
     "fieldErrors" in result ? (result.fieldErrors as Record<string, string | undefined>)[name] : undefined;

@@ -55,6 +55,15 @@ export function CheckoutClosed({ title, summary, appName, cancelUrl, children }:
   );
 }
 
+/** A checkout whose 24 hours are up (or that expired as it was paid); `whatNext` finishes the sentence with where to start again. */
+export function CheckoutExpired({ summary, appName, cancelUrl, whatNext }: Links & { summary: ReactNode; whatNext: string }) {
+  return (
+    <CheckoutClosed title="This checkout has expired" summary={summary} appName={appName} cancelUrl={cancelUrl}>
+      <p className="mt-6">{`Checkouts can be paid for 24 hours. Nothing was charged; ${whatNext}`}</p>
+    </CheckoutClosed>
+  );
+}
+
 type CardCheckoutProps = Links & {
   title: string;
   summary: ReactNode;

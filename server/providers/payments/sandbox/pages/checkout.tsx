@@ -2,7 +2,7 @@ import { redirect, useNavigation } from "react-router";
 import { loadCheckoutView } from "#server/providers/payments/sandbox/checkout-view";
 import { payCheckout, type PaymentFormField } from "#server/providers/payments/sandbox/pay";
 import { TextField } from "#page-kit/forms";
-import { CardCheckout, CheckoutAlreadyPaid, CheckoutClosed, CheckoutSummary } from "#server/providers/payments/sandbox/components/HostedCheckout";
+import { CardCheckout, CheckoutAlreadyPaid, CheckoutExpired, CheckoutSummary } from "#server/providers/payments/sandbox/components/HostedCheckout";
 import { formatAmount } from "#server/providers/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
@@ -63,13 +63,7 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
   const busy = useNavigation().state !== "idle";
   const summary = <Summary view={view} />;
   if (view.status === "complete") return <CheckoutAlreadyPaid summary={summary} successUrl={view.successUrl} appName={appName} />;
-  if (view.status === "expired" || actionData?.expired) {
-    return (
-      <CheckoutClosed title="This checkout has expired" summary={summary} appName={appName} cancelUrl={view.cancelUrl}>
-        <p className="mt-6">Checkouts can be paid for 24 hours. Nothing was charged; start again from {appName} to pay.</p>
-      </CheckoutClosed>
-    );
-  }
+  if (view.status === "expired" || actionData?.expired) return <CheckoutExpired summary={summary} appName={appName} cancelUrl={view.cancelUrl} whatNext={`start again from ${appName} to pay.`} />;
   const values = actionData?.values ?? { email: view.email, expiry: "", postalCode: "" };
   const errorFor = (field: PaymentFormField) => (actionData?.field === field ? actionData.message : undefined);
   return (

@@ -2,7 +2,7 @@ import { redirect, useNavigation } from "react-router";
 import type { CardField } from "#server/providers/payments/sandbox/cards";
 import { loadProCheckoutView, payProCheckout } from "#server/providers/payments/sandbox/pro-pay";
 import { FormNotice } from "#page-kit/forms";
-import { CardCheckout, CheckoutAlreadyPaid, CheckoutClosed, CheckoutSummary } from "#server/providers/payments/sandbox/components/HostedCheckout";
+import { CardCheckout, CheckoutAlreadyPaid, CheckoutClosed, CheckoutExpired, CheckoutSummary } from "#server/providers/payments/sandbox/components/HostedCheckout";
 import { formatAmount } from "#server/providers/payments/sandbox/components/TestModeBanner";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
@@ -61,13 +61,7 @@ export default function SandboxProCheckout({ loaderData, actionData }: Route.Com
   const busy = useNavigation().state !== "idle";
   const summary = <Summary view={view} />;
   if (view.status === "complete") return <CheckoutAlreadyPaid summary={summary} successUrl={view.successUrl} appName={appName} />;
-  if (view.status === "expired" || actionData?.expired) {
-    return (
-      <CheckoutClosed title="This checkout has expired" summary={summary} appName={appName} cancelUrl={view.cancelUrl}>
-        <p className="mt-6">Checkouts can be paid for 24 hours. Nothing was charged; choose your plan again in {appName}.</p>
-      </CheckoutClosed>
-    );
-  }
+  if (view.status === "expired" || actionData?.expired) return <CheckoutExpired summary={summary} appName={appName} cancelUrl={view.cancelUrl} whatNext={`choose your plan again in ${appName}.`} />;
   if (actionData?.alreadyPro) {
     return (
       <CheckoutClosed title="You are already a Pro" summary={summary} appName={appName} cancelUrl={view.cancelUrl}>

@@ -92,6 +92,16 @@ export function FormNotice({ kind = "error", children }: { kind?: "error" | "suc
   );
 }
 
+/** A notice on a row of its own between a page's parts (a refusal above a form); nothing at all while there is nothing to say. */
+export function PageNotice({ kind, children }: { kind?: "error" | "success" | "info"; children: ReactNode }) {
+  if (!children) return null;
+  return (
+    <div className="mt-6">
+      <FormNotice kind={kind}>{children}</FormNotice>
+    </div>
+  );
+}
+
 export const primaryButton =
   "inline-flex items-center justify-center rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:opacity-60";
 export const secondaryButton =

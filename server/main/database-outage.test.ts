@@ -1,10 +1,8 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMigratedDatabase, type TestDatabase } from "#tests/support/databases";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 import { startTcpRelay, throughRelay, type TcpRelay } from "#tests/support/tcp-relay";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * The outage drill: the built server on PostgreSQL, reached through a TCP relay this test cuts
@@ -13,7 +11,6 @@ import { startTcpRelay, throughRelay, type TcpRelay } from "#tests/support/tcp-r
  * the log gets warnings — once per background loop, not one per retry — and no error line. Once
  * restored the server is ready again without a restart.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const postgresUrl = process.env.DATABASE_URL;
 
 const logLines = (output: string) =>
@@ -28,10 +25,7 @@ describe.skipIf(!postgresUrl)("a database outage on PostgreSQL", () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-      const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-      if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-    }
+    buildServerIfMissing();
     database = await createMigratedDatabase("postgres");
     const url = new URL(database.url!);
     relay = await startTcpRelay({ host: url.hostname, port: Number(url.port || 5432) });

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { beforeAll, expect, it } from "vitest";
 import { createEmptyDatabase } from "#tests/support/databases";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * `node server.js migrate`: the migrations as a deploy step of their own (a Kubernetes Job), on
@@ -19,10 +20,7 @@ const migrate = (env: Record<string, string>, ...args: string[]) =>
   });
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-    if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-  }
+  buildServerIfMissing();
 });
 
 it("migrates an empty embedded database, and a second run changes nothing and succeeds", () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { RequestCost } from "#server/platform/http/request-cost";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "#server/tools/seed/demo-accounts";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * What a signed-in page costs the server, held to a budget: database statements, page renders and
@@ -28,16 +28,12 @@ const BUDGETS: Record<string, RequestCost> = {
   "/app/account/sponsors/payments": { statements: 3, renders: 1, providerCalls: 0 },
 };
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 let server: ServerProcess;
 let dataDir: string;
 let cookie = "";
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-    if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-  }
+  buildServerIfMissing();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-request-cost-"));
   server = await startServerProcess({ DATA_DIR: dataDir, HOST: "127.0.0.1" }, { startTimeoutMs: 180_000 });
   const signIn = await fetch(`${server.url}/signin`, {

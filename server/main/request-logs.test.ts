@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { webhookSigningKey } from "#server/providers/payments/sandbox/signing";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
 import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * The operator's log, read whole: the built server (`node server.js`) runs a sign-up, a sign-in,
@@ -16,7 +16,6 @@ import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink";
  * test and metrics endpoints at LOG_LEVEL=debug, and every line it wrote is then checked: JSON,
  * the request's id on the lines a request caused, and none of the secrets that passed through.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SECRETS = {
   SESSION_SECRET: "log-test-session-secret-7d1f0c9a2b4e6f8a1c3e5d7b",
   METRICS_TOKEN: "log-test-metrics-token-5e2a9b7c3d1f",
@@ -41,10 +40,7 @@ const answered: { id: string; what: string }[] = [];
 const seen: Record<string, string> = {};
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-    if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-  }
+  buildServerIfMissing();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-request-logs-"));
   smtp = await startSmtpSink();
   port = await freePort();

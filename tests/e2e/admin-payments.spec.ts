@@ -1,9 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { randomInt } from "node:crypto";
-import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
+import { expect, otherClient, signedInAs, signInAsStaff, test } from "./fixtures";
 
 /**
  * The back office's Payments: staff find a creator's sandbox payments (made along the real path:
@@ -24,10 +22,7 @@ async function noSidewaysScroll(page: Page) {
 
 /** A creator in a browser of their own, with two paid $25 tips, one paid $70 tip and one unpaid checkout. */
 async function creatorWithPayments(browser: Browser) {
-  const context = await browser.newContext({
-    extraHTTPHeaders: { "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`, [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET },
-  });
-  const page = await context.newPage();
+  const { page } = await otherClient(browser);
   const { email } = await signedInAs(page, { prefix: "paidcreator", name: "Paid Creator" });
   await testHooks(page.request).paymentsReady();
   const small = await testHooks(page.request).sponsorPayments({ paid: 2, pending: 1, amount: 2500 });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, signedInAs, test } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -102,11 +102,7 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
 
   await expect(visitor).toHaveURL(/\/sandbox\/checkout\/cs_sbx_\w+$/);
   await expect(visitor.getByRole("button", { name: /^Pay \$5\.00/ })).toBeVisible();
-  await visitor.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await visitor.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await visitor.getByLabel("CVC").fill("123");
-  await visitor.getByLabel("ZIP code").fill("94107");
-  await visitor.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWithTestCard(visitor);
 
   await expect(visitor).toHaveURL(/\/app\/payments\/success\?session=ss_[0-9a-f]{24}$/);
   // The page looks again by itself (no script) until the provider's event has come through.

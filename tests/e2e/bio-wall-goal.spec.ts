@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, signedInAs, test } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -83,11 +83,7 @@ test("a fan tips, sees themself on the wall and the goal bar move; hiding and a 
   await fan.getByLabel("Message").fill(message);
   await fan.getByRole("button", { name: "Proceed to Checkout" }).click();
   await expect(fan).toHaveURL(/\/sandbox\/checkout\/cs_sbx_\w+$/);
-  await fan.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await fan.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await fan.getByLabel("CVC").fill("123");
-  await fan.getByLabel("ZIP code").fill("94107");
-  await fan.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWithTestCard(fan);
   await expect(fan).toHaveURL(/\/app\/payments\/success\?session=ss_[0-9a-f]{24}$/);
   await expect(fan.getByText(`Your tip of $120.00 to ${creator.name} was successful.`)).toBeVisible({ timeout: 30_000 });
   const sessionId = new URL(fan.url()).searchParams.get("session")!;

@@ -4,7 +4,7 @@ import http from "node:http";
 import { startCluster, type Cluster } from "#tests/support/cluster";
 import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { DEMO, expect, linkIn, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { DEMO, expect, linkIn, payWithTestCard, signIn, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 
 /**
  * Two app processes on one PostgreSQL database behind Debian's nginx (tests/support/cluster.ts,
@@ -103,11 +103,7 @@ test("a creator's journey through the balancer: sign up, bio page, tip, refund, 
   await fan.getByLabel("Message").fill("From both processes");
   await fan.getByRole("button", { name: "Proceed to Checkout" }).click();
   await expect(fan).toHaveURL(/\/sandbox\/checkout\/cs_sbx_\w+$/);
-  await fan.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await fan.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await fan.getByLabel("CVC").fill("123");
-  await fan.getByLabel("ZIP code").fill("94107");
-  await fan.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWithTestCard(fan);
   await expect(fan.getByText(`Your tip of $5.00 to ${name} was successful.`)).toBeVisible({ timeout: 30_000 });
 
   // The payment's alert, written by whichever process took the webhook, reaches the tab on the second.

@@ -1,6 +1,6 @@
 import { devices, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, signedInAs, test } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -49,11 +49,7 @@ async function fillCheckout(page: Page) {
 }
 
 async function pay(page: Page) {
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWithTestCard(page);
 }
 
 test("disabling an account takes its bio page, payments, post and profile card off the public side; enabling brings them back", async ({

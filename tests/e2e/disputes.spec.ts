@@ -1,9 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { randomInt } from "node:crypto";
-import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, signInAsStaff, signedInAs, test } from "./fixtures";
+import { expect, otherClient, signedInAs, signInAsStaff, test } from "./fixtures";
 
 /**
  * A chargeback end to end: a creator's sandbox payment is disputed from the
@@ -16,13 +14,7 @@ const LIST = "/app/account/sponsors/payments";
 const PHONE = { width: 375, height: 812 };
 
 async function staffPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
-      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
-    },
-  });
-  const page = await context.newPage();
+  const { page } = await otherClient(browser);
   await signInAsStaff(page);
   return page;
 }

@@ -1,4 +1,4 @@
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { authenticatorCode } from "#tests/support/authenticator";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
@@ -17,13 +17,36 @@ const CONTROL = `http://127.0.0.1:${E2E_PORTS.control}`;
  */
 export const test = base.extend({
   extraHTTPHeaders: async ({}, use) => {
-    await use({
-      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
-      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
-    });
+    await use(ownClientHeaders());
   },
 });
 export { expect };
+
+/** The headers of a client of its own (see above): a fresh loopback address and the hooks' secret. */
+export function ownClientHeaders(): Record<string, string> {
+  return {
+    "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
+    [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
+  };
+}
+
+/** A second browser beside the test's own: a client of its own, with no session unless `options` brings one (storageState). */
+export async function otherClient(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...options, extraHTTPHeaders: ownClientHeaders() });
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * Fills the sandbox's card fields (its checkouts and billing portal) with a test card, 4242… unless
+ * `number` says another, and sends them with `button` (the checkout's "Pay $…" unless named).
+ */
+export async function payWithTestCard(page: Page, { number = "4242 4242 4242 4242", expiry = "12 / 34", button = /^Pay \$/ }: { number?: string; expiry?: string; button?: string | RegExp } = {}) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry (MM / YY)").fill(expiry);
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("ZIP code").fill("94107");
+  await page.getByRole("button", { name: button }).click();
+}
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}.${randomBytes(4).toString("hex")}@e2e.example`;

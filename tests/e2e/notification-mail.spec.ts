@@ -1,9 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_PORTS } from "#tests/support/e2e-ports";
-import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, linkIn, signedInAs, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, linkIn, otherClient, signedInAs, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -19,17 +18,6 @@ const hooked = (page: Page) => testHooks(page.request).notificationMail();
 async function verifiedUser(page: Page): Promise<string> {
   const { email } = await signedInAs(page, { prefix: "notify", name: "Notified Creator" });
   return email;
-}
-
-/** A browser with no session of its own: its own client address and the hooks' secret. */
-async function signedOutClient(browser: Browser) {
-  const context = await browser.newContext({
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
-      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
-    },
-  });
-  return { context, page: await context.newPage() };
 }
 
 const sinkMail = async (to: string) => (await (await fetch(`http://127.0.0.1:${E2E_PORTS.control}/mail?to=${encodeURIComponent(to)}`)).json()) as { subject: string }[];
@@ -87,7 +75,7 @@ test("preferences turn a kind's mail off; a kind still on mails with one-click h
   // The unsubscribe link from the mail, in a browser that is signed out: a confirm page, then off.
   const unsubscribeUrl = /^<([^>]+)>/.exec(payoutsMail.headers["list-unsubscribe"]!)![1]!;
   expect(payoutsMail.links).toContain(unsubscribeUrl);
-  const guest = await signedOutClient(browser);
+  const guest = await otherClient(browser);
   await guest.page.goto(unsubscribeUrl);
   await expect(guest.page.getByRole("heading", { name: "Unsubscribe", level: 1 })).toBeVisible();
   await expect(guest.page.getByText("Stop emails about “Payouts enabled”?")).toBeVisible();

@@ -1,8 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
-import { randomInt } from "node:crypto";
-import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, shownFor, signedInAs, test } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
+import { expect, otherClient, shownFor, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -45,18 +43,6 @@ const stored = (page: Page, email: string) => testHooks(page.request).storedNoti
 const list = (page: Page) => page.getByRole("list", { name: "Your notifications" });
 const cardOf = (page: Page, title: string) => list(page).getByRole("listitem").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 const menuLink = (page: Page) => page.locator(`header a[href="${PATH}"]`);
-
-/** A browser of its own: its own client address and the hooks' secret. */
-async function otherClient(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    ...options,
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
-      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
-    },
-  });
-  return { context, page: await context.newPage() };
-}
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();

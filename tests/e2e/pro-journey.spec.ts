@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signedInAs, test } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test } from "./fixtures";
 
 /**
  * End to end, on the directory the server seeds at start (150
@@ -29,11 +29,7 @@ test("without Pro a tag click explains Pro; after buying Launchpad the same page
   await expect(page).toHaveURL("/app/pro?returnTo=%2Fapp%2Fsponsors");
   await page.getByRole("button", { name: "Choose Launchpad" }).click();
   await expect(page).toHaveURL(/\/sandbox\/pro-checkout\//);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: /^Subscribe/ }).click();
+  await payWithTestCard(page, { button: /^Subscribe/ });
   await expect(page.getByRole("heading", { name: "Thank you for becoming a Pro!" })).toBeVisible();
   await page.getByRole("link", { name: "Back to where you were" }).click();
   await expect(page).toHaveURL("/app/sponsors");

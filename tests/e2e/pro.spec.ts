@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, signedInAs, test, waitForMail } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -17,11 +17,7 @@ async function verifiedUser(page: Page): Promise<string> {
 async function payWith(page: Page, number: string) {
   await expect(page).toHaveURL(/\/sandbox\/pro-checkout\/cs_sbx_/);
   await expect(page.getByText("Sandbox — test mode. No real money moves.")).toBeVisible();
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: /^(Subscribe|Pay)/ }).click();
+  await payWithTestCard(page, { number, button: /^(Subscribe|Pay)/ });
 }
 
 async function buy(page: Page, plan: "Launchpad" | "Star Power" | "Limitless", card = "4242 4242 4242 4242", returnTo?: string) {
@@ -162,11 +158,7 @@ test("a renewal that fails with the 0341 card shows the notice to update the car
 
   await page.getByRole("button", { name: "Open the Pro Portal" }).click();
   await expect(page).toHaveURL(/\/sandbox\/portal\//);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: "Save card" }).click();
+  await payWithTestCard(page, { button: "Save card" });
   await expect(page.getByText("Card updated. The overdue renewal is paid.")).toBeVisible();
   await page.goto("/app/pro");
   await eventually(page, () => expect(page.getByText("Renews on")).toBeVisible());

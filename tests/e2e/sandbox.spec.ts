@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, payWithTestCard, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -12,14 +12,6 @@ import { testHooks } from "#tests/support/test-hooks-client";
 const BANNER = "Sandbox — test mode. No real money moves.";
 
 const checkoutState = (request: APIRequestContext, checkoutId: string) => testHooks(request).sandbox.state(checkoutId);
-
-async function payWith(page: Page, card: { number: string; expiry?: string }) {
-  await page.getByLabel("Card number").fill(card.number);
-  await page.getByLabel("Expiry (MM / YY)").fill(card.expiry ?? "12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
-}
 
 async function expectAccessibleAndNarrow(page: Page, label: string) {
   expect((await new AxeBuilder({ page }).analyze()).violations, label).toEqual([]);
@@ -77,13 +69,13 @@ test("a sponsor pays with 4242 4242 4242 4242 once; going back shows the checkou
   await expect(page.getByRole("link", { name: /Cancel and return/ })).toHaveAttribute("href", /\/sandbox\?cancelled=1$/);
   await expectAccessibleAndNarrow(page, "checkout");
 
-  await payWith(page, { number: "4000 0000 0000 0002" });
+  await payWithTestCard(page, { number: "4000 0000 0000 0002" });
   await expect(page.getByText("Your card was declined.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveAttribute("aria-invalid", "true");
   await expectAccessibleAndNarrow(page, "checkout with a declined card");
   expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [], events: [] });
 
-  await payWith(page, { number: "4242 4242 4242 4242" });
+  await payWithTestCard(page, { number: "4242 4242 4242 4242" });
   await expect(page).toHaveURL(`/sandbox?paid=${checkout.checkoutId}`);
   const paid = await checkoutState(page.request, checkout.checkoutId);
   expect(paid).toMatchObject({ status: "complete", payments: [{ id: expect.stringMatching(/^pi_sbx_/), amount: 2500, fee: 103, net: 2500 }] });
@@ -120,7 +112,7 @@ test.describe("without JavaScript", () => {
       ["4000 0000 0000 9995", "Your card has insufficient funds."],
       ["4242 4242 4242 4241", "Your card number is invalid."],
     ] as const) {
-      await payWith(page, { number });
+      await payWithTestCard(page, { number });
       await expect(page).toHaveURL(checkout.url);
       await expect(page.getByText(message, { exact: true })).toBeVisible();
       await expect(cardNumber).toHaveAttribute("aria-invalid", "true");
@@ -129,12 +121,12 @@ test.describe("without JavaScript", () => {
       await expect(cardNumber).toHaveValue("");
       await expect(page.getByLabel("Email")).toHaveValue("someone@example.com");
     }
-    await payWith(page, { number: "4242 4242 4242 4242", expiry: "01 / 20" });
+    await payWithTestCard(page, { number: "4242 4242 4242 4242", expiry: "01 / 20" });
     await expect(page.getByText("Your card's expiration date is in the past.")).toBeVisible();
     await expectNarrow(page, "checkout with a refused card, without JavaScript");
     expect(await checkoutState(page.request, checkout.checkoutId)).toEqual({ status: "open", payments: [], events: [] });
 
-    await payWith(page, { number: "4242424242424242" });
+    await payWithTestCard(page, { number: "4242424242424242" });
     await expect(page).toHaveURL(`/sandbox?paid=${checkout.checkoutId}`);
     expect((await checkoutState(page.request, checkout.checkoutId)).payments).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { devices, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { expect, signedInAs, test } from "./fixtures";
+import { expect, payWithTestCard, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -66,11 +66,7 @@ async function fillCheckout(page: Page, fields: { amount?: string; email?: strin
 
 async function payWith(page: Page, number: string) {
   await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sbx_\w+$/);
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("94107");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWithTestCard(page, { number });
 }
 
 const checkoutState = (request: APIRequestContext, url: string) => testHooks(request).sandbox.state(new URL(url).pathname.split("/").pop()!);

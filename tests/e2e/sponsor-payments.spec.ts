@@ -1,8 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Locator, Page } from "@playwright/test";
-import { randomInt } from "node:crypto";
-import { E2E_TEST_ROUTES_SECRET, TEST_ROUTES_SECRET_HEADER } from "#tests/support/e2e-secret";
-import { expect, signedInAs, test } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
+import { expect, otherClient, signedInAs, test } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 
 /**
@@ -78,18 +76,6 @@ async function creatorWithPayments(page: Page, counts: { paid: number; pending?:
 const sessionState = (page: Page, sessionId: string) => testHooks(page.request).sponsorSession(sessionId);
 
 const cardOf = (page: Page, sessionId: string) => page.getByRole("listitem").filter({ has: page.locator(`a[href$="/payments/${sessionId}"]`) });
-
-/** A browser of its own: its own client address and the hooks' secret. */
-async function otherClient(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
-  const context = await browser.newContext({
-    ...options,
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`,
-      [TEST_ROUTES_SECRET_HEADER]: E2E_TEST_ROUTES_SECRET,
-    },
-  });
-  return { context, page: await context.newPage() };
-}
 
 async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { freePort } from "#tests/support/server-process";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * A process manager (systemd, a container runtime, a terminal's Ctrl-C) signals the process it
@@ -14,10 +15,7 @@ import { freePort } from "#tests/support/server-process";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-    if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-  }
+  buildServerIfMissing();
 });
 
 it("SIGTERM to `npm run serve` reaches the server, which drains, closes its database and exits 0", async () => {

@@ -29,3 +29,13 @@ export function PaymentsTabs() {
     </nav>
   );
 }
+
+/** The top of every Payments view: the section's heading, then its views. */
+export function PaymentsHeading() {
+  return (
+    <>
+      <h1 className="text-3xl font-bold">Payments</h1>
+      <PaymentsTabs />
+    </>
+  );
+}

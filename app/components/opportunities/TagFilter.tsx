@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { MAX_TAG_FILTERS, listHref } from "#isomorphic/opportunity-links";
 import { TAG_GROUPS, type TagCatalogue, type TagGroupKind } from "#isomorphic/tag-groups";
+import { TagChip } from "#app/components/TagChip";
 
 /**
  * 'Search By Tag': pick a group, then tags. Every choice is a link to the
@@ -60,27 +61,8 @@ export function TagFilter({ catalogue, selected, group }: { catalogue: TagCatalo
       <ul className="mt-3 flex max-h-64 flex-wrap gap-2 overflow-y-auto" aria-label={`${TAG_GROUPS.find((g) => g.kind === group)?.label} tags`}>
         {catalogue[group].map((tag) => {
           const active = selected.includes(tag);
-          if (!active && full) {
-            return (
-              <li key={tag}>
-                <span aria-disabled="true" className="inline-block rounded-full border border-ink/10 px-3 py-1 text-sm text-muted">
-                  {tag}
-                </span>
-              </li>
-            );
-          }
           const next = active ? selected.filter((t) => t !== tag) : [...selected, tag];
-          return (
-            <li key={tag}>
-              <Link
-                to={withGroup(listHref(next))}
-                className={`inline-block rounded-full border px-3 py-1 text-sm no-underline ${active ? "border-primary bg-primary text-white" : "border-ink/20 text-ink hover:border-primary"}`}
-              >
-                {tag}
-                {active ? <span className="sr-only"> (selected)</span> : null}
-              </Link>
-            </li>
-          );
+          return <TagChip key={tag} tag={tag} active={active} selectedNote=" (selected)" disabled={!active && full} to={withGroup(listHref(next))} />;
         })}
       </ul>
     </section>

@@ -2,6 +2,7 @@ import { useState, type MouseEvent, type FormEvent } from "react";
 import { Form, Link } from "react-router";
 import { directoryHref, MAX_SPONSOR_TAG_FILTERS, type DirectorySearch } from "#isomorphic/sponsor-directory-links";
 import { ProNotice } from "./ProNotice";
+import { TagChip } from "#app/components/TagChip";
 
 type Props = {
   allTags: string[];
@@ -73,27 +74,17 @@ export function SearchControls({ allTags, search, pro, returnTo }: Props) {
         <ul className="mt-3 flex flex-wrap gap-2" aria-label="Sponsor tags">
           {allTags.map((tag) => {
             const active = pro && search.tags.includes(tag);
-            if (pro && !active && full) {
-              return (
-                <li key={tag}>
-                  <span aria-disabled="true" className="inline-block rounded-full border border-ink/10 px-3 py-1 text-sm text-muted">
-                    {tag}
-                  </span>
-                </li>
-              );
-            }
             const next = active ? search.tags.filter((t) => t !== tag) : [...search.tags, tag];
             return (
-              <li key={tag}>
-                <Link
-                  to={pro ? directoryHref({ ...search, tags: next }) : directoryHref({ tags: [tag], name: "" })}
-                  onClick={explain("Search by tag")}
-                  className={`inline-block rounded-full border px-3 py-1 text-sm no-underline ${active ? "border-primary bg-primary text-white" : "border-ink/20 text-ink hover:border-primary"}`}
-                >
-                  {tag}
-                  {active ? <span className="sr-only"> (selected, remove)</span> : null}
-                </Link>
-              </li>
+              <TagChip
+                key={tag}
+                tag={tag}
+                active={active}
+                selectedNote=" (selected, remove)"
+                disabled={pro && !active && full}
+                to={pro ? directoryHref({ ...search, tags: next }) : directoryHref({ tags: [tag], name: "" })}
+                onClick={explain("Search by tag")}
+              />
             );
           })}
         </ul>

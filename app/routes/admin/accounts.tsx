@@ -2,8 +2,9 @@ import { Form, Link, useSearchParams } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { searchAccounts } from "#server/domains/staff/accounts";
 import { pageMeta } from "#page-kit/meta";
-import { primaryButton, secondaryButton } from "#page-kit/forms";
+import { primaryButton } from "#page-kit/forms";
 import { utcDate } from "#app/components/admin/format";
+import { NextPageLink } from "#app/components/admin/AdminPageParts";
 import type { Route } from "./+types/accounts";
 
 /** GET /app/admin/accounts?q=…&after=…: find an account by email or name, twenty at a time. */
@@ -56,13 +57,7 @@ export default function Accounts({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {loaderData.next ? (
-        <p className="mt-4">
-          <Link to={`?${nextParams.toString()}`} className={secondaryButton}>
-            Next page
-          </Link>
-        </p>
-      ) : null}
+      <NextPageLink to={loaderData.next ? `?${nextParams.toString()}` : null}>Next page</NextPageLink>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { pageMeta } from "#page-kit/meta";
 import { SelectField, TextField, primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcTime } from "#app/components/admin/format";
 import { DataTable } from "#app/components/admin/DataTable";
+import { NextPageLink } from "#app/components/admin/AdminPageParts";
 import type { Route } from "./+types/audit";
 
 /** GET /app/admin/audit: every back-office action, newest first, filtered by action, actor and subject. */
@@ -96,13 +97,7 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
           ]}
         />
       </div>
-      {loaderData.next ? (
-        <p className="mt-4">
-          <Link to={`?${nextParams.toString()}`} className={secondaryButton}>
-            Older actions
-          </Link>
-        </p>
-      ) : null}
+      <NextPageLink to={loaderData.next ? `?${nextParams.toString()}` : null}>Older actions</NextPageLink>
     </>
   );
 }

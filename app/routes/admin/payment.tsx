@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { paymentRecord } from "#server/domains/payments/records/payment-record";
@@ -53,6 +54,16 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payme
 
 const when = (date: Date | string) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(date));
 
+/** One line of a payment's facts; an id is set in a fixed-width font and may break anywhere. */
+function Fact({ term, id = false, children }: { term: string; id?: boolean; children: ReactNode }) {
+  return (
+    <>
+      <dt className="font-semibold">{term}</dt>
+      <dd className={id ? "break-all font-mono" : undefined}>{children}</dd>
+    </>
+  );
+}
+
 const ISSUED_BY = {
   creator: "the creator",
   staff: "staff",
@@ -71,26 +82,22 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
       </p>
       <h1 className="mt-2 text-3xl font-bold">Payment {session.amountText}</h1>
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        <dt className="font-semibold">Status</dt>
-        <dd>{session.status}</dd>
-        <dt className="font-semibold">Created (UTC)</dt>
-        <dd>{when(session.created)}</dd>
-        <dt className="font-semibold">Kind</dt>
-        <dd>{session.kind}</dd>
-        <dt className="font-semibold">Platform fee asked</dt>
-        <dd>{session.platformFeeText}</dd>
-        <dt className="font-semibold">Creator</dt>
-        <dd>{creator ? `${creator.name} <${creator.email}>` : "Account deleted"}</dd>
-        <dt className="font-semibold">Page</dt>
-        <dd>{page ? `${page.name} (/${page.ending})` : "None"}</dd>
-        <dt className="font-semibold">Sponsor</dt>
-        <dd>{session.sponsorEmail ?? "Not provided"}</dd>
-        <dt className="font-semibold">Session id</dt>
-        <dd className="break-all font-mono">{session.id}</dd>
-        <dt className="font-semibold">Checkout id</dt>
-        <dd className="break-all font-mono">{session.providerCheckoutId ?? "—"}</dd>
-        <dt className="font-semibold">Payment intent id</dt>
-        <dd className="break-all font-mono">{session.paymentIntentId ?? "—"}</dd>
+        <Fact term="Status">{session.status}</Fact>
+        <Fact term="Created (UTC)">{when(session.created)}</Fact>
+        <Fact term="Kind">{session.kind}</Fact>
+        <Fact term="Platform fee asked">{session.platformFeeText}</Fact>
+        <Fact term="Creator">{creator ? `${creator.name} <${creator.email}>` : "Account deleted"}</Fact>
+        <Fact term="Page">{page ? `${page.name} (/${page.ending})` : "None"}</Fact>
+        <Fact term="Sponsor">{session.sponsorEmail ?? "Not provided"}</Fact>
+        <Fact term="Session id" id>
+          {session.id}
+        </Fact>
+        <Fact term="Checkout id" id>
+          {session.providerCheckoutId ?? "—"}
+        </Fact>
+        <Fact term="Payment intent id" id>
+          {session.paymentIntentId ?? "—"}
+        </Fact>
       </dl>
 
       <DataTable
@@ -128,23 +135,16 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
         </h2>
         {refund ? (
           <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-            <dt className="font-semibold">Refund status</dt>
-            <dd>{refund.status}</dd>
-            <dt className="font-semibold">Issued by</dt>
-            <dd>
+            <Fact term="Refund status">{refund.status}</Fact>
+            <Fact term="Issued by">
               {ISSUED_BY[refund.issuedBy.kind]}
               {"email" in refund.issuedBy && refund.issuedBy.email ? ` (${refund.issuedBy.email})` : ""}
-            </dd>
-            {refund.issuedBy.kind === "staff" && (
-              <>
-                <dt className="font-semibold">Reason</dt>
-                <dd>{refund.issuedBy.reason ?? "—"}</dd>
-              </>
-            )}
-            <dt className="font-semibold">Asked (UTC)</dt>
-            <dd>{when(refund.created)}</dd>
-            <dt className="font-semibold">Refund id</dt>
-            <dd className="break-all font-mono">{refund.providerRefundId ?? "—"}</dd>
+            </Fact>
+            {refund.issuedBy.kind === "staff" && <Fact term="Reason">{refund.issuedBy.reason ?? "—"}</Fact>}
+            <Fact term="Asked (UTC)">{when(refund.created)}</Fact>
+            <Fact term="Refund id" id>
+              {refund.providerRefundId ?? "—"}
+            </Fact>
           </dl>
         ) : (
           <p className="mt-2 text-sm text-muted">No refund has been asked for.</p>

@@ -2,7 +2,7 @@ import { requireStaff } from "#server/domains/auth/staff-guard";
 import { platformFeeByMonth } from "#server/domains/payments/records/platform-money";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { DataTable } from "#app/components/admin/DataTable";
-import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";
+import { PaymentsHeading } from "#app/components/admin/PaymentsTabs";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments-fees";
 
@@ -27,8 +27,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Platf
 export default function PlatformFee({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <h1 className="text-3xl font-bold">Payments</h1>
-      <PaymentsTabs />
+      <PaymentsHeading />
       <p className="mt-4 text-sm text-muted">The platform fee kept (fees returned with refunds and disputes taken off), the card processor's fees the platform paid, and what is left.</p>
       <DataTable
         caption="Platform fee earned by month (UTC)"

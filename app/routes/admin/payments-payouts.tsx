@@ -1,7 +1,9 @@
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { payoutAccountList, PLATFORM_LIST_LIMIT } from "#server/domains/payments/records/platform-money";
+import { payoutAccountList } from "#server/domains/payments/records/platform-money";
 import { DataTable } from "#app/components/admin/DataTable";
-import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";
+import { CappedListNote } from "#app/components/admin/AdminPageParts";
+import { capPlatformList } from "#app/lib/platform-list.server";
+import { PaymentsHeading } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments-payouts";
@@ -10,7 +12,7 @@ import type { Route } from "./+types/payments-payouts";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context);
   const rows = await payoutAccountList(context.db);
-  return { rows: rows.slice(0, PLATFORM_LIST_LIMIT), more: rows.length > PLATFORM_LIST_LIMIT };
+  return capPlatformList(rows);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payout accounts", noindex: true });
@@ -20,8 +22,7 @@ const STATE = { none: "Not made at the provider", incomplete: "Setup unfinished"
 export default function PayoutAccounts({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <h1 className="text-3xl font-bold">Payments</h1>
-      <PaymentsTabs />
+      <PaymentsHeading />
       <DataTable
         caption="Payout accounts, newest first"
         empty="No creator has started a payout account."
@@ -35,7 +36,7 @@ export default function PayoutAccounts({ loaderData }: Route.ComponentProps) {
           { header: "Started (UTC)", cell: (r) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(r.created)) },
         ]}
       />
-      {loaderData.more && <p className="mt-2 text-sm text-muted">Only the newest {loaderData.rows.length} are shown.</p>}
+      <CappedListNote more={loaderData.more} shown={loaderData.rows.length} order="newest" />
     </>
   );
 }

@@ -1,7 +1,9 @@
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { PLATFORM_LIST_LIMIT, proMembershipList } from "#server/domains/payments/records/platform-money";
+import { proMembershipList } from "#server/domains/payments/records/platform-money";
 import { DataTable } from "#app/components/admin/DataTable";
-import { PaymentsTabs } from "#app/components/admin/PaymentsTabs";
+import { CappedListNote } from "#app/components/admin/AdminPageParts";
+import { capPlatformList } from "#app/lib/platform-list.server";
+import { PaymentsHeading } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments-pro";
@@ -10,7 +12,7 @@ import type { Route } from "./+types/payments-pro";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context);
   const rows = await proMembershipList(context.db);
-  return { rows: rows.slice(0, PLATFORM_LIST_LIMIT), more: rows.length > PLATFORM_LIST_LIMIT };
+  return capPlatformList(rows);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Pro memberships", noindex: true });
@@ -18,8 +20,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Pro m
 export default function ProMemberships({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <h1 className="text-3xl font-bold">Payments</h1>
-      <PaymentsTabs />
+      <PaymentsHeading />
       <DataTable
         caption="Pro memberships, latest change first"
         empty="Nobody has a Pro membership."
@@ -33,7 +34,7 @@ export default function ProMemberships({ loaderData }: Route.ComponentProps) {
           { header: "Provider customer", cell: (r) => <span className="break-all font-mono">{r.providerCustomerId ?? "—"}</span> },
         ]}
       />
-      {loaderData.more && <p className="mt-2 text-sm text-muted">Only the latest {loaderData.rows.length} are shown.</p>}
+      <CappedListNote more={loaderData.more} shown={loaderData.rows.length} order="latest" />
     </>
   );
 }

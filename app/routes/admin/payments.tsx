@@ -1,10 +1,11 @@
+import type { InputHTMLAttributes } from "react";
 import { Form, Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { allPayments, readPaymentFilters } from "#server/domains/payments/records/all-payments";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { SPONSOR_SESSION_STATUSES } from "#server/platform/db/schema";
 import { DataTable } from "#app/components/admin/DataTable";
-import { PaymentsTabs, PAYMENTS_PATH } from "#app/components/admin/PaymentsTabs";
+import { PaymentsHeading, PAYMENTS_PATH } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments";
@@ -53,12 +54,21 @@ const field = "mt-1 block w-full rounded-md border border-black/25 px-2 py-1.5";
 const label = "block text-sm font-semibold";
 const when = (date: Date) => dateTimeFormat("en-US", "mediumDateTimeUtc").format(new Date(date));
 
+/** One text filter: its words, then the box (a wide one spans two columns). */
+function FilterField({ label: words, wide = false, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; wide?: boolean }) {
+  return (
+    <label className={wide ? `${label} sm:col-span-2` : label}>
+      {words}
+      <input {...input} className={field} />
+    </label>
+  );
+}
+
 export default function AllPayments({ loaderData }: Route.ComponentProps) {
   const { query, problems, statuses, rows, totals, nextPage, firstPage } = loaderData;
   return (
     <>
-      <h1 className="text-3xl font-bold">Payments</h1>
-      <PaymentsTabs />
+      <PaymentsHeading />
       <Form method="get" className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filter payments">
         <label className={label}>
           Status
@@ -71,30 +81,12 @@ export default function AllPayments({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </label>
-        <label className={label}>
-          Creator (email or page ending)
-          <input name="creator" defaultValue={query.creator} className={field} autoComplete="off" />
-        </label>
-        <label className={label}>
-          From (UTC)
-          <input name="from" type="date" defaultValue={query.from} className={field} />
-        </label>
-        <label className={label}>
-          To (UTC)
-          <input name="to" type="date" defaultValue={query.to} className={field} />
-        </label>
-        <label className={label}>
-          Minimum amount
-          <input name="min" inputMode="decimal" defaultValue={query.min} className={field} placeholder="10.00" />
-        </label>
-        <label className={label}>
-          Maximum amount
-          <input name="max" inputMode="decimal" defaultValue={query.max} className={field} placeholder="500.00" />
-        </label>
-        <label className={`${label} sm:col-span-2`}>
-          Payment, checkout, charge, refund or dispute id
-          <input name="id" defaultValue={query.id} className={field} autoComplete="off" spellCheck={false} />
-        </label>
+        <FilterField label="Creator (email or page ending)" name="creator" defaultValue={query.creator} autoComplete="off" />
+        <FilterField label="From (UTC)" name="from" type="date" defaultValue={query.from} />
+        <FilterField label="To (UTC)" name="to" type="date" defaultValue={query.to} />
+        <FilterField label="Minimum amount" name="min" inputMode="decimal" defaultValue={query.min} placeholder="10.00" />
+        <FilterField label="Maximum amount" name="max" inputMode="decimal" defaultValue={query.max} placeholder="500.00" />
+        <FilterField label="Payment, checkout, charge, refund or dispute id" wide name="id" defaultValue={query.id} autoComplete="off" spellCheck={false} />
         <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
           <button type="submit" className="rounded-full bg-primary px-4 py-2 text-sm font-semibold text-white">
             Filter

@@ -13,14 +13,14 @@ import { getProStatus } from "#server/domains/pro/pro-status";
 import { NOTIFICATION_CATALOGUE, NOTIFICATION_KINDS, PREFERENCE_ORDER } from "#server/domains/notifications/kinds";
 import { mailPreferencesOf, saveMailPreferences, type MailPreferences } from "#server/domains/notifications/preferences";
 import { NotificationPreferences } from "#app/components/notifications/NotificationPreferences";
-import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
 import { ResetPasswordPill } from "#app/components/ResetPasswordPill";
 import { PhotoUpload } from "#app/components/PhotoUpload";
 import { profilePhotoOf } from "#server/domains/media/photos";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
-import { readForm } from "#page-kit/form.server";
 import { redirectWithToast, toastCookie } from "#server/platform/http/toast-cookie";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/account";
 import { answerRefusal } from "#page-kit/respond.server";
 import { domainError } from "#server/platform/errors";
@@ -78,11 +78,9 @@ function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
 type ActionResult = { profileError?: string; resetSent?: boolean; error?: string; deletion?: DeleteAccountState };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  const intent = formText(form, "intent");
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   if (intent === "profile") {
     const result = await saveProfileName(context.db, user.id, formText(form, "profileName"));
     if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { profileError: result.message });
@@ -269,11 +267,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
           <DeleteAccount proof={deletionProof} providerName={providerName} state={actionData?.deletion} />
         </Section>
       </div>
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+      <PageNotice>{actionData?.error}</PageNotice>
     </div>
   );
 }

@@ -8,11 +8,11 @@ import { ApiKeyList, type ApiKeyRow } from "#app/components/api-keys/ApiKeyList"
 import { CreateApiKeyForm, type CreateApiKeyState } from "#app/components/api-keys/CreateApiKeyForm";
 import { NewApiKeyShown } from "#app/components/api-keys/NewApiKeyShown";
 import { formText } from "#app/lib/identity.server";
-import { FormNotice } from "#page-kit/forms";
-import { readForm } from "#page-kit/form.server";
+import { PageNotice } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
 import { API_RESOURCES } from "#isomorphic/api-scopes";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/api-keys";
 
 const HERE = "/app/account/api-keys";
@@ -61,11 +61,9 @@ function newKeyFrom(form: FormData): NewApiKey {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  const intent = formText(form, "intent");
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   if (intent === "create") {
     const result = await createApiKey(context.db, { uid: user.id, mode: keyModeOf(context), pepper: apiKeyPepper(context.sessionSecret) }, newKeyFrom(form));
     if (result.kind === "ERROR") {
@@ -103,11 +101,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-2 text-sm text-muted">This site runs the payment sandbox, so its keys are test keys (sg_test_…).</p>
       ) : null}
 
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+      <PageNotice>{actionData?.error}</PageNotice>
 
       {actionData?.created ? <NewApiKeyShown apiKey={actionData.created.key} name={actionData.created.name} origin={origin} /> : null}
 

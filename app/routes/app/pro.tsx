@@ -8,8 +8,8 @@ import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/por
 import { getProStatus } from "#server/domains/pro/pro-status";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { refreshAfterCheckout } from "#server/domains/pro/refresh";
-import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
-import { readForm } from "#page-kit/form.server";
+import { FormNotice, PageNotice, primaryButton, secondaryButton } from "#page-kit/forms";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/pro";
 import { answerRefusal, seeOther } from "#page-kit/respond.server";
@@ -75,9 +75,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionData = { error: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { error: read.message });
+  const post = await readAccountSectionForm<ActionData>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   const returnTo = returnToOf(request);
   const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
   const openPortal = async () => {
@@ -89,8 +89,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw seeOther(url);
   };
 
-  if (read.form.get("intent") === "portal") return openPortal();
-  const plan = read.form.get("plan");
+  if (intent === "portal") return openPortal();
+  const plan = form.get("plan");
   if (!isProPlanKey(plan)) return answerRefusal<ActionData>({ code: "invalid-argument" }, { error: "Choose one of the plans." });
   const result = await buildProSession(context.db, context.payments, { uid: user.id, email: user.email, plan, returnTo, publicOrigin: context.config.PUBLIC_ORIGIN });
   if (result.kind === "ERROR") return answerRefusal<ActionData>(result, { error: result.message });
@@ -197,11 +197,7 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
 
       <h1 className="text-3xl font-bold">{pro.isPro ? "You are a Pro" : "Become a Pro!"}</h1>
       {pro.isPro ? <Membership pro={pro} hasCustomer={hasCustomer} /> : <p className="mt-2 text-lg">Choose one of the plans below</p>}
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+      <PageNotice>{actionData?.error}</PageNotice>
 
       {pro.isPro ? null : <ProBenefits />}
 

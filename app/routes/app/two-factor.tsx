@@ -12,12 +12,13 @@ import { qrSvg } from "#server/domains/bio/qr";
 import { domainError } from "#server/platform/errors";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { toastCookie } from "#server/platform/http/toast-cookie";
+import { OneTimeCodeField } from "#app/components/two-factor/OneTimeCodeField";
 import { RecoveryCodes } from "#app/components/two-factor/RecoveryCodes";
 import { formText } from "#app/lib/identity.server";
-import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
-import { readForm } from "#page-kit/form.server";
+import { FormNotice, PageNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/two-factor";
 
 const HERE = "/app/account/two-factor";
@@ -56,11 +57,9 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  const intent = formText(form, "intent");
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   const password = formText(form, "password");
   const fieldOf = (result: object, name: "password" | "code") =>
     "fieldErrors" in result ? (result.fieldErrors as Record<string, string | undefined>)[name] : undefined;
@@ -147,11 +146,7 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
         With two-factor sign-in, signing in asks for your password and a 6-digit code from an authenticator app on your phone (such as Google Authenticator,
         Microsoft Authenticator, 1Password or Aegis). Someone who learns your password still cannot sign in.
       </p>
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+      <PageNotice>{actionData?.error}</PageNotice>
 
       {enabled ? (
         <>
@@ -189,16 +184,7 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
           </p>
           <h2 className="mt-8 text-xl font-bold">2. Enter the code the app shows</h2>
           <Form method="post" noValidate className="mt-4 space-y-3">
-            <TextField
-              label="6-digit code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9 ]*"
-              maxLength={8}
-              aria-required="true"
-              error={actionData?.intent === "confirm" ? actionData.codeError : undefined}
-            />
+            <OneTimeCodeField error={actionData?.intent === "confirm" ? actionData.codeError : undefined} />
             <button type="submit" name="intent" value="confirm" className={primaryButton} disabled={confirming}>
               Turn on two-factor sign-in
             </button>

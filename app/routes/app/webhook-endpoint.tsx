@@ -19,9 +19,9 @@ import { webhookPath, WEBHOOKS_PATH, when } from "#app/components/webhooks/forma
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 import { EndpointUrlField } from "#app/components/webhooks/EndpointUrlField";
-import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/webhook-endpoint";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
@@ -44,11 +44,9 @@ type ActionResult = {
 };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  const intent = formText(form, "intent");
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
   const owned = { uid: user.id, endpointId: params.endpointId };
   const here = webhookPath(params.endpointId);
   const done = (message: string, to = here) => redirectWithToast(request, context.sessionSecret, to, { kind: "success", message });

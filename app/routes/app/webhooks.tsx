@@ -7,12 +7,12 @@ import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";
 import { eventLabel, webhookPath } from "#app/components/webhooks/format";
 import { formText } from "#app/lib/identity.server";
-import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
 import { EndpointUrlField } from "#app/components/webhooks/EndpointUrlField";
-import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
 import { MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT } from "#isomorphic/webhook-events";
+import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/webhooks";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,11 +29,10 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireVerifiedUser(request, context);
-  const read = await readForm(request);
-  if (read.kind === "ERROR") return answerRefusal<ActionResult>(read, { error: read.message });
-  const form = read.form;
-  if (formText(form, "intent") !== "create") {
+  const post = await readAccountSectionForm<ActionResult>(request, context);
+  if (post.refused) return post.refused;
+  const { user, form, intent } = post;
+  if (intent !== "create") {
     const unknown = domainError("invalid-argument", "Unknown action.");
     return answerRefusal<ActionResult>(unknown, { error: unknown.message });
   }
@@ -85,11 +84,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           </SecretOnce>
         </div>
       ) : null}
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+      <PageNotice>{actionData?.error}</PageNotice>
 
       <section aria-labelledby="endpoints-heading" className="mt-8">
         <h2 id="endpoints-heading" className="text-xl font-bold">

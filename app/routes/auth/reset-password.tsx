@@ -2,7 +2,8 @@ import { Form, Link, useNavigation } from "react-router";
 import { fieldRefusal } from "#server/platform/errors";
 import { resetPassword } from "#server/domains/auth/flows";
 import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
-import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
+import { AuthPage } from "#app/components/AuthPage";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
@@ -53,36 +54,31 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const busy = useNavigation().state !== "idle";
   if (!loaderData.token) {
     return (
-      <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-        <h1 className="text-3xl font-bold">Choose a new password</h1>
-        <div className="mt-6">
-          <FormNotice>
-            This reset link is incomplete. Open the link from your email again, or <Link to="/signin">request a new one</Link>.
-          </FormNotice>
-        </div>
-      </div>
+      <AuthPage title="Choose a new password">
+        <PageNotice>
+          This reset link is incomplete. Open the link from your email again, or <Link to="/signin">request a new one</Link>.
+        </PageNotice>
+      </AuthPage>
     );
   }
   return (
-    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-      <h1 className="text-3xl font-bold">Choose a new password</h1>
+    <AuthPage
+      title="Choose a new password"
+      lead={loaderData.afterVerification ? null : "After the change, you'll be signed out everywhere and can sign in with the new password."}
+    >
       {loaderData.afterVerification ? (
-        <div className="mt-6">
-          <FormNotice kind="success">
-            Your email address is verified. This browser wasn't signed in to the account, so to keep it yours, choose a new
-            password: any password set before the address was verified no longer works.
-          </FormNotice>
-        </div>
-      ) : (
-        <p className="mt-2 text-muted">After the change, you'll be signed out everywhere and can sign in with the new password.</p>
-      )}
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>
-            {actionData.error} <Link to="/signin">Go to sign in</Link>
-          </FormNotice>
-        </div>
+        <PageNotice kind="success">
+          Your email address is verified. This browser wasn't signed in to the account, so to keep it yours, choose a new
+          password: any password set before the address was verified no longer works.
+        </PageNotice>
       ) : null}
+      <PageNotice>
+        {actionData?.error ? (
+          <>
+            {actionData.error} <Link to="/signin">Go to sign in</Link>
+          </>
+        ) : null}
+      </PageNotice>
       <Form method="post" noValidate className="mt-6 space-y-5">
         <input type="hidden" name="token" value={loaderData.token} />
         {loaderData.afterVerification ? <input type="hidden" name="verified" value="1" /> : null}
@@ -107,6 +103,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           Change password
         </button>
       </Form>
-    </div>
+    </AuthPage>
   );
 }

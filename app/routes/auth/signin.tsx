@@ -2,13 +2,14 @@ import { Form, redirect, useNavigation } from "react-router";
 import { fieldRefusal } from "#server/platform/errors";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { GENERIC_SIGN_IN_ERROR, type SignInMessage } from "#server/domains/auth/errors";
-import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
+import { cookieHeaders } from "#server/domains/auth/session";
 import { requestPasswordReset, signInWithPassword } from "#server/domains/auth/flows";
 import { parseUserType } from "#server/domains/accounts/profiles";
 import { Captcha } from "#app/components/Captcha";
-import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
+import { AuthPage, AuthPageEnd, EmailField, leadFor } from "#app/components/AuthPage";
 import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { sendSignedInOnward, signInChoices } from "#app/lib/auth-page.server";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/signin";
@@ -24,15 +25,11 @@ const OAUTH_ERROR_DETAILS: Record<string, string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
-  if (await getSessionUser(request, context)) throw redirect(redirectTo);
+  const { url, redirectTo } = await sendSignedInOnward(request, context);
   const oauthError = url.searchParams.get("error");
   return {
-    type: parseUserType(url.searchParams.get("type")),
+    ...signInChoices(url, context),
     redirectTo,
-    googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
-    captcha: { provider: context.captcha.provider, siteKey: context.captcha.siteKey },
     oauthError: oauthError ? ({ message: GENERIC_SIGN_IN_ERROR, detail: OAUTH_ERROR_DETAILS[oauthError] } satisfies SignInMessage) : null,
   };
 }
@@ -104,16 +101,14 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   const busy = navigation.state !== "idle";
   const error: SignInMessage | null = actionData?.error ? { message: actionData.error, detail: actionData.errorDetail } : oauthError;
   return (
-    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-      <h1 className="text-3xl font-bold">Sign in</h1>
-      <p className="mt-2 text-muted">
-        {type === "sponsor"
-          ? "Welcome, sponsor: post opportunities and reach creators."
-          : type === "creator"
-            ? "Welcome, creator: find sponsors and collect tips."
-            : "Welcome back."}
-      </p>
-
+    <AuthPage
+      title="Sign in"
+      lead={leadFor(type, {
+        sponsor: "Welcome, sponsor: post opportunities and reach creators.",
+        creator: "Welcome, creator: find sponsors and collect tips.",
+        anyone: "Welcome back.",
+      })}
+    >
       <div className="mt-6 space-y-4">
         {error ? (
           <FormNotice>
@@ -126,15 +121,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 
       <Form method="post" noValidate className="mt-6 space-y-5">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          aria-required="true"
-          defaultValue={actionData?.email ?? ""}
-          error={actionData?.fieldErrors?.email}
-        />
+        <EmailField defaultValue={actionData?.email ?? ""} error={actionData?.fieldErrors?.email} />
         <TextField
           label="Password"
           name="password"
@@ -160,14 +147,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} type={type} disabled={busy} /> : null}
-
-      <p className="mt-8 text-center">
-        New here?{" "}
-        <AuthSwitchLink to="/signup" type={type} redirectTo={redirectTo}>
-          Create an account
-        </AuthSwitchLink>
-      </p>
-    </div>
+      <AuthPageEnd googleEnabled={googleEnabled} redirectTo={redirectTo} type={type} busy={busy} to="/signup" question="New here?" linkText="Create an account" />
+    </AuthPage>
   );
 }

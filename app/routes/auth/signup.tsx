@@ -4,28 +4,21 @@ import { parseUserType } from "#server/domains/accounts/profiles";
 import { signUpWithPassword } from "#server/domains/auth/flows";
 import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
 import { safeRedirectPath } from "#server/platform/http/redirects";
-import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
+import { cookieHeaders } from "#server/domains/auth/session";
 import { Captcha } from "#app/components/Captcha";
-import { AuthSwitchLink, GoogleSignInButton } from "#app/components/AuthSwitch";
-import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { AuthPage, AuthPageEnd, EmailField, leadFor } from "#app/components/AuthPage";
+import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
 import { formText, identityDeps, redirectToGoogle } from "#app/lib/identity.server";
+import { sendSignedInOnward, signInChoices } from "#app/lib/auth-page.server";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/signup";
 import { answerRefusal } from "#page-kit/respond.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
-  if (await getSessionUser(request, context)) throw redirect(redirectTo);
-  return {
-    type: parseUserType(url.searchParams.get("type")),
-    redirectTo,
-    policy: passwordPolicyFrom(context.config),
-    captcha: { provider: context.captcha.provider, siteKey: context.captcha.siteKey },
-    googleEnabled: Boolean(context.config.GOOGLE_CLIENT_ID),
-  };
+  const { url, redirectTo } = await sendSignedInOnward(request, context);
+  return { ...signInChoices(url, context), redirectTo, policy: passwordPolicyFrom(context.config) };
 }
 
 type FieldErrors = Partial<Record<"name" | "email" | "password" | "captcha", string>>;
@@ -74,21 +67,15 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
   const busy = useNavigation().state !== "idle";
   const policyRefetches = actionData?.code === "password-does-not-meet-requirements" ? 1 : 0;
   return (
-    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-      <h1 className="text-3xl font-bold">Create your account</h1>
-      <p className="mt-2 text-muted">
-        {type === "sponsor"
-          ? "Post opportunities and reach creators looking for sponsors."
-          : type === "creator"
-            ? "Find sponsors, save opportunities and collect tips on your own bio page."
-            : "Free for creators and sponsors."}
-      </p>
-
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>{actionData.error}</FormNotice>
-        </div>
-      ) : null}
+    <AuthPage
+      title="Create your account"
+      lead={leadFor(type, {
+        sponsor: "Post opportunities and reach creators looking for sponsors.",
+        creator: "Find sponsors, save opportunities and collect tips on your own bio page.",
+        anyone: "Free for creators and sponsors.",
+      })}
+    >
+      <PageNotice>{actionData?.error}</PageNotice>
 
       <Form method="post" noValidate className="mt-6 space-y-5">
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -100,15 +87,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           defaultValue={actionData?.values?.name ?? ""}
           error={actionData?.fieldErrors?.name}
         />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          aria-required="true"
-          defaultValue={actionData?.values?.email ?? ""}
-          error={actionData?.fieldErrors?.email}
-        />
+        <EmailField defaultValue={actionData?.values?.email ?? ""} error={actionData?.fieldErrors?.email} />
         <TextField
           label="Password"
           name="password"
@@ -135,14 +114,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </p>
       </Form>
 
-      {googleEnabled ? <GoogleSignInButton redirectTo={redirectTo} type={type} disabled={busy} /> : null}
-
-      <p className="mt-8 text-center">
-        Already have an account?{" "}
-        <AuthSwitchLink to="/signin" type={type} redirectTo={redirectTo}>
-          Sign in
-        </AuthSwitchLink>
-      </p>
-    </div>
+      <AuthPageEnd googleEnabled={googleEnabled} redirectTo={redirectTo} type={type} busy={busy} to="/signin" question="Already have an account?" linkText="Sign in" />
+    </AuthPage>
   );
 }

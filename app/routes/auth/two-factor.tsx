@@ -1,9 +1,12 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/platform/http/redirects";
-import { cookieHeaders, getSessionUser } from "#server/domains/auth/session";
+import { cookieHeaders } from "#server/domains/auth/session";
 import { completeTwoFactorSignIn, pendingSignIn } from "#server/domains/auth/two-factor";
-import { FormNotice, primaryButton, TextField } from "#page-kit/forms";
+import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
 import { formText } from "#app/lib/identity.server";
+import { sendSignedInOnward } from "#app/lib/auth-page.server";
+import { AuthPage } from "#app/components/AuthPage";
+import { OneTimeCodeField } from "#app/components/two-factor/OneTimeCodeField";
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { answerRefusal } from "#page-kit/respond.server";
@@ -11,9 +14,7 @@ import type { Route } from "./+types/two-factor";
 
 /** The second step of a sign-in with two-factor: the password was right, the code is next (ADR 0049). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
-  if (await getSessionUser(request, context)) throw redirect(redirectTo);
+  const { url, redirectTo } = await sendSignedInOnward(request, context);
   // No password step in this browser (or it expired): back to the start, keeping where to go.
   if (!(await pendingSignIn(context, request.headers))) throw redirect(`/signin?redirectTo=${encodeURIComponent(redirectTo)}`);
   return { redirectTo, method: url.searchParams.get("method") === "recovery" ? ("recovery" as const) : ("app" as const) };
@@ -48,41 +49,33 @@ export default function TwoFactorSignIn({ loaderData, actionData }: Route.Compon
   const recovery = method === "recovery";
   const switchTo = `/signin/two-factor?redirectTo=${encodeURIComponent(redirectTo)}${recovery ? "" : "&method=recovery"}`;
   return (
-    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-      <h1 className="text-3xl font-bold">Two-factor sign-in</h1>
-      <p className="mt-2 text-muted">
-        {recovery
+    <AuthPage
+      title="Two-factor sign-in"
+      lead={
+        recovery
           ? "Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each code works once."
-          : "Open your authenticator app and enter the 6-digit code it shows for this site."}
-      </p>
-      {actionData?.error ? (
-        <div className="mt-6">
-          <FormNotice>
+          : "Open your authenticator app and enter the 6-digit code it shows for this site."
+      }
+    >
+      <PageNotice>
+        {actionData?.error ? (
+          <>
             <p>{actionData.error}</p>
             {actionData.expired ? (
               <p className="mt-1">
                 <Link to={`/signin?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in again</Link>
               </p>
             ) : null}
-          </FormNotice>
-        </div>
-      ) : null}
+          </>
+        ) : null}
+      </PageNotice>
       <Form method="post" noValidate className="mt-6 space-y-5">
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <input type="hidden" name="method" value={method} />
         {recovery ? (
           <TextField label="Recovery code" name="code" autoComplete="off" autoCapitalize="off" spellCheck={false} aria-required="true" error={actionData?.fieldError} />
         ) : (
-          <TextField
-            label="6-digit code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9 ]*"
-            maxLength={8}
-            aria-required="true"
-            error={actionData?.fieldError}
-          />
+          <OneTimeCodeField error={actionData?.fieldError} />
         )}
         <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
           Verify
@@ -91,6 +84,6 @@ export default function TwoFactorSignIn({ loaderData, actionData }: Route.Compon
       <p className="mt-6 text-center">
         <Link to={switchTo}>{recovery ? "Use the code from your authenticator app" : "Use a recovery code"}</Link>
       </p>
-    </div>
+    </AuthPage>
   );
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,6 +6,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "#tests/support/databases";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { buildServerIfMissing } from "#tests/support/built-server";
+import { onServer } from "#tests/support/database-snapshots";
 
 /**
  * On PostgreSQL, two app processes on one database: a browser's event stream on
@@ -16,7 +17,6 @@ import { freePort, startServerProcess, type ServerProcess } from "#tests/support
  * stream ends and the process exits at once. It runs the built server (`node server.js`),
  * building it first when there is no build yet.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SECRET = "stream-test-routes-secret-0123456789";
 const MAYA = { email: "maya@demo.sponsorgrid.example", password: "sponsorgrid-demo" };
 
@@ -67,21 +67,10 @@ describe.each(ENGINES)("the live unread count through the built server on %s", (
   const servers: ServerProcess[] = [];
   const dataDirs: string[] = [];
 
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => onServer(adminUrl, work);
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-      const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-      if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-    }
+    buildServerIfMissing();
     if (url) await admin((client) => client.query(`create database ${name}`));
     const env = (port: number) => ({
       DATABASE_URL: url?.toString() ?? "",

@@ -1,7 +1,4 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_LINE, recordAudit } from "#server/platform/audit/audit-log";
@@ -11,6 +8,7 @@ import { onServer } from "#tests/support/database-snapshots";
 import { startServerProcess } from "#tests/support/server-process";
 import { openPostgres, type DatabaseHandle } from "./client";
 import { grantAppRole } from "./app-role";
+import { buildServerIfMissing } from "#tests/support/built-server";
 
 /**
  * The audit log cannot be rewritten by the app: connected as its own role (granted by
@@ -19,7 +17,6 @@ import { grantAppRole } from "./app-role";
  * off — that takes the tables' owner.
  */
 const adminUrl = process.env.DATABASE_URL;
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 describe.skipIf(!adminUrl)("the app's own PostgreSQL role", () => {
   const role = `sg_app_${randomBytes(4).toString("hex")}`;
@@ -76,10 +73,7 @@ describe.skipIf(!adminUrl)("the app's own PostgreSQL role", () => {
   });
 
   it("the built server migrates as the owner, then serves as the app's role: ready, pages and sign-up pages work", async () => {
-    if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-      const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-      if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-    }
+    buildServerIfMissing();
     const appUrl = new URL(database.url!);
     appUrl.username = role;
     const server = await startServerProcess({ DATABASE_URL: appUrl.toString(), MIGRATION_DATABASE_URL: database.url!, SESSION_SECRET: "app-role-test-session-secret-0123456789abcdef" });

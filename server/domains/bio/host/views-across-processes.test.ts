@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -7,6 +6,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { buildServerIfMissing } from "#tests/support/built-server";
+import { onServer } from "#tests/support/database-snapshots";
 
 /**
  * 10,000 concurrent views split across two app processes on one
@@ -17,7 +18,6 @@ import { freePort, startServerProcess, type ServerProcess } from "#tests/support
  * client network counts once per page per half hour. It runs the built server (`node
  * server.js`), building it first when there is no build yet.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../../..");
 const VIEWS = 10_000;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const BIO_HOST = "bio.localhost:4400";
@@ -31,21 +31,10 @@ describe.skipIf(!process.env.DATABASE_URL)("bio page views across two app proces
   const servers: ServerProcess[] = [];
   const dataDirs: string[] = [];
 
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>, database = adminUrl): Promise<T> => {
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(work: (client: pg.Client) => Promise<T>, database = adminUrl): Promise<T> => onServer(database, work);
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-      const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-      if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-    }
+    buildServerIfMissing();
     await admin((client) => client.query(`create database ${name}`));
     const env = (port: number) => ({
       DATABASE_URL: url.toString(),

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider } from "#server/providers/payments/port";
-import { createStripeClient } from "#server/providers/payments/stripe/client";
-import { createStripeProvider } from "#server/providers/payments/stripe/provider";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
 import { DISPUTE_FEE } from "#tests/support/stripe-emulator/disputes";
+import { stripeProviderOn } from "#tests/support/stripe-provider";
 
 let emulator: StripeEmulator;
 let provider: PaymentProvider;
 
 beforeAll(async () => {
   emulator = await startStripeEmulator();
-  provider = createStripeProvider({ stripe: createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url }), webhookSecrets: [emulator.webhookSecret] });
+  provider = stripeProviderOn(emulator);
 });
 afterAll(() => emulator.close());
 

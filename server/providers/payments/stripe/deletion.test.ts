@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripeClient } from "#server/providers/payments/stripe/client";
-import { createStripeProvider } from "#server/providers/payments/stripe/provider";
 import { newSubscription } from "#tests/support/stripe-emulator/billing-objects";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
 import type { PaymentProvider } from "#server/providers/payments/port";
+import { stripeProviderOn } from "#tests/support/stripe-provider";
 
 let emulator: StripeEmulator;
 let provider: PaymentProvider;
 
 beforeAll(async () => {
   emulator = await startStripeEmulator();
-  provider = createStripeProvider({ stripe: createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url }), webhookSecrets: [emulator.webhookSecret] });
+  provider = stripeProviderOn(emulator);
 });
 afterAll(() => emulator.close());
 

@@ -1,10 +1,9 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentProvider } from "#server/providers/payments/port";
-import { createStripeClient } from "#server/providers/payments/stripe/client";
 import { disputeFee, toPaymentEvent } from "#server/providers/payments/stripe/events";
-import { createStripeProvider } from "#server/providers/payments/stripe/provider";
 import { startStripeEmulator, type EmulatorEvent, type StripeEmulator } from "#tests/support/stripe-emulator";
+import { plainSponsorCheckout, stripeProviderOn } from "#tests/support/stripe-provider";
 
 /** Stripe's dispute events, as the emulator sends them with Stripe's shapes, become our one dispute.changed. */
 let emulator: StripeEmulator;
@@ -13,7 +12,7 @@ let accountId: string;
 
 beforeAll(async () => {
   emulator = await startStripeEmulator({});
-  provider = createStripeProvider({ stripe: createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url }), webhookSecrets: [emulator.webhookSecret] });
+  provider = stripeProviderOn(emulator);
   ({ accountId } = await provider.createConnectedAccount({ idempotencyKey: "account_disputes", email: "maya@example.com", accountType: "individual", uid: "uid-maya" }));
   await emulator.completeOnboarding(accountId);
 });
@@ -27,18 +26,7 @@ const parse = (event: EmulatorEvent) => {
 };
 
 async function paidIntent(sessionId: string, amount: number): Promise<string> {
-  const { checkoutId } = await provider.createSponsorCheckout({
-    idempotencyKey: `checkout_${sessionId}`,
-    sessionId,
-    destinationAccountId: accountId,
-    amount,
-    currency: "usd",
-    applicationFeeAmount: 0,
-    productName: "Sponsorship",
-    sponsorEmail: null,
-    successUrl: "http://localhost:3000/app/payments/success",
-    cancelUrl: "http://localhost:3000/app/payments/cancelled",
-  });
+  const { checkoutId } = await provider.createSponsorCheckout(plainSponsorCheckout(sessionId, accountId, amount));
   await emulator.completeCheckout(checkoutId);
   return emulator.store.checkoutSessions.get(checkoutId)!.payment_intent as string;
 }

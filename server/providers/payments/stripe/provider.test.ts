@@ -5,6 +5,7 @@ import type { PaymentProvider, SponsorCheckoutInput } from "#server/providers/pa
 import { createStripeClient, STRIPE_API_VERSION } from "#server/providers/payments/stripe/client";
 import { CHECKOUT_LIFETIME_MS, createStripeProvider } from "#server/providers/payments/stripe/provider";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
+import { stripeProviderOn } from "#tests/support/stripe-provider";
 
 let emulator: StripeEmulator;
 let provider: PaymentProvider;
@@ -14,7 +15,7 @@ const key = (name: string) => `${name}_${run}_${Math.random().toString(36).slice
 
 beforeAll(async () => {
   emulator = await startStripeEmulator();
-  provider = createStripeProvider({ stripe: createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url }), webhookSecrets: [emulator.webhookSecret] });
+  provider = stripeProviderOn(emulator);
 });
 afterAll(() => emulator.close());
 

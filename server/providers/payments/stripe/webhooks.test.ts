@@ -8,6 +8,7 @@ import { createStripeProvider } from "#server/providers/payments/stripe/provider
 import { PRO_PLAN_KEYS, PRO_PLANS, type ProPlanKey } from "#isomorphic/pro-plans";
 import { newEvent } from "#tests/support/stripe-emulator/events";
 import { startStripeEmulator, type EmulatorEvent, type StripeEmulator } from "#tests/support/stripe-emulator";
+import { plainSponsorCheckout } from "#tests/support/stripe-provider";
 
 const CONNECT_SECRET = "whsec_connectEndpoint000000000000";
 let emulator: StripeEmulator;
@@ -95,18 +96,7 @@ async function expectProEventsMapped(): Promise<{ ignoredEventId: string }> {
 }
 
 async function checkout(sessionId: string, amount = 1_500) {
-  return provider.createSponsorCheckout({
-    idempotencyKey: `checkout_${sessionId}`,
-    sessionId,
-    destinationAccountId: accountId,
-    amount,
-    currency: "usd",
-    applicationFeeAmount: 0,
-    productName: "Sponsorship",
-    sponsorEmail: null,
-    successUrl: "http://localhost:3000/app/payments/success",
-    cancelUrl: "http://localhost:3000/app/payments/cancelled",
-  });
+  return provider.createSponsorCheckout(plainSponsorCheckout(sessionId, accountId, amount));
 }
 
 describe("Stripe webhooks → our events", () => {

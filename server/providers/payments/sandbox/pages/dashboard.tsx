@@ -3,19 +3,17 @@ import { readSandboxDashboard } from "#server/providers/payments/sandbox/dashboa
 import { applyDashboardDisputeAction, type DashboardDisputeIntent } from "#server/providers/payments/sandbox/disputes";
 import { readForm } from "#page-kit/form.server";
 import { FormNotice, secondaryButton } from "#page-kit/forms";
-import { isSandboxId } from "#server/providers/payments/sandbox/ids";
 import { checkLoginLink } from "#server/providers/payments/sandbox/links";
 import { formatAmount, SandboxPage } from "#server/providers/payments/sandbox/components/TestModeBanner";
 import { dateTimeFormat } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
-import { requireSandbox } from "./sandbox.server";
+import { requireSandboxObject } from "./sandbox.server";
 import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 /** Opened through a login link (createLoginLink): signed, for one account, for 15 minutes. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const sandbox = requireSandbox(context);
-  if (!isSandboxId("acct", params.accountId)) refuse("not-found");
+  const sandbox = requireSandboxObject(context, "acct", params.accountId);
   const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
   if (check === "invalid") refuse("not-found");
   const appName = context.config.APP_NAME;
@@ -46,8 +44,7 @@ const INTENTS: readonly string[] = ["dispute", "won", "lost"] satisfies Dashboar
 
 /** The dashboard's test actions (the sandbox only): play the sponsor's bank, opening a dispute on a payment or deciding it. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const sandbox = requireSandbox(context);
-  if (!isSandboxId("acct", params.accountId)) refuse("not-found");
+  const sandbox = requireSandboxObject(context, "acct", params.accountId);
   const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
   if (check === "invalid") refuse("not-found");
   if (check === "expired") return answerRefusal<ActionData>({ code: "gone" }, { done: false, message: "This dashboard link has expired. Open it again from your payments page." });

@@ -10,7 +10,7 @@ import { SandboxPage } from "#server/providers/payments/sandbox/components/TestM
 import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/portal";
-import { requireSandbox } from "./sandbox.server";
+import { cardFrom, requireSandbox } from "./sandbox.server";
 import { answerRefusal, refuse } from "#page-kit/respond.server";
 
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
@@ -58,11 +58,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 type ActionData = { done: boolean; message: string; field?: CardField };
 
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
-
 function actionOf(form: FormData): PortalAction | null {
   switch (form.get("intent")) {
     case "switch": {
@@ -76,7 +71,7 @@ function actionOf(form: FormData): PortalAction | null {
     case "advance":
       return { kind: "advance" };
     case "card":
-      return { kind: "card", card: { number: text(form, "cardNumber"), expiry: text(form, "expiry"), cvc: text(form, "cvc"), postalCode: text(form, "postalCode") } };
+      return { kind: "card", card: cardFrom(form) };
     default:
       return null;
   }

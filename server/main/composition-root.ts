@@ -28,6 +28,8 @@ import { resolveSessionSecret } from "#server/platform/http/secret";
 import { createMetrics, type Metrics } from "#server/platform/metrics/metrics";
 import type { Scheduler } from "#server/platform/jobs/scheduler";
 import { createJobPlatform, type JobPlatform } from "#server/platform/jobs/platform";
+import { createTaskQueue, type TaskQueue } from "#server/platform/jobs/task-queue";
+import { handleAuthTasks } from "#server/domains/auth/tasks";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/main/service-metrics";
 import { PRODUCT_MIGRATIONS } from "#server/platform/db/migrate";
@@ -75,6 +77,8 @@ export type Services = {
   scheduler: Scheduler;
   /** The job platform: owns every piece of background work of this process (queues' loops, periodic jobs, flushed buffers) and closes it. */
   jobs: JobPlatform;
+  /** Durable work handed off by requests (a password reset), run by whichever process claims it. */
+  tasks: TaskQueue;
   /** /livez and /readyz (server/main/probes.ts); background parts report their health to it. */
   probes: Probes;
 };
@@ -145,6 +149,10 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
     logger.warn({ devMailbox: true }, "DEV_MAILBOX is on in production: /dev/mailbox shows password-reset links to requests from this machine");
   }
   const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
+  // Handlers first, then the loop: a task left by an earlier run goes at once.
+  const taskQueue = createTaskQueue({ db, logger });
+  handleAuthTasks(taskQueue, auth);
+  const tasks = jobs.work("queued tasks", taskQueue);
   const captcha = createCaptcha({
     provider: config.CAPTCHA_PROVIDER,
     // A key of its own, derived so that one secret is all an operator manages.
@@ -248,5 +256,5 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   });
 
   attachServiceMetrics(metrics, { database, sandbox: sandbox !== null, openStreams: notificationStreams.openCount });
-  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler, jobs, webhooks };
+  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler, jobs, tasks, webhooks };
 }

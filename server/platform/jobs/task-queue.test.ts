@@ -31,6 +31,8 @@ describe.each(ENGINES)("the task queue on %s", (engine) => {
       await tasks.enqueue("note", { n });
       time += 1;
     }
+    // Not started (as in a tool's process): nothing ran until asked.
+    expect(ran).toEqual([]);
     expect(await tasks.deliverDue()).toBe(3);
     expect(ran).toEqual(["1", "2", "3"]);
     expect(await queuedTaskRows(database.db)).toEqual([]);
@@ -42,6 +44,7 @@ describe.each(ENGINES)("the task queue on %s", (engine) => {
     const first = queue();
     await first.enqueue("note", { n: "left behind" });
     await first.close();
+    expect((await queuedTaskRows(database.db))[0]).toMatchObject({ attempts: 0, payload: { n: "left behind" } });
     // Claimed by a process that hangs mid-run (as one that was killed): its lease runs out.
     const dying = queue({ leaseMs: 60_000 });
     dying.handle("note", () => new Promise<void>(() => {}));

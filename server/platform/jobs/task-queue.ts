@@ -17,7 +17,10 @@ export type TaskHandler = (task: TaskRun) => Promise<void>;
 
 /** What a request needs to hand work off: store it, and have it run soon. */
 export type TaskSink = {
-  /** Stores the task (in the caller's transaction when given; then it runs once that commits) and asks for a round. Returns its id. */
+  /**
+   * Stores the task (in the caller's transaction when given; then it runs once that commits) and,
+   * where this process runs tasks (the queue was started), asks for a round now. Returns its id.
+   */
   enqueue(kind: string, payload: Record<string, unknown>, tx?: Pick<Db, "insert">): Promise<string>;
 };
 
@@ -61,6 +64,7 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
   const { db, logger, retryDelaysMs = DEFAULT_TASK_RETRY_DELAYS_MS, lanes = 2, pollMs = 1_000, leaseMs = 5 * 60_000, drainMs = 10_000 } = options;
   const now = options.now ?? (() => new Date());
   const handlers = new Map<string, TaskHandler>();
+  let started = false;
 
   async function claim(limit: number): Promise<Row[]> {
     const at = now();
@@ -127,7 +131,7 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
       await (tx ?? db).insert(queuedTasks).values({ id, kind, payload, nextAttemptAt: now(), createdAt: now() });
       // Logged in the request that queued it, so its request id leads to the task's own lines.
       logger.info({ taskId: id, kind }, "task queued");
-      if (!tx) loop.kick();
+      if (started && !tx) loop.kick();
       return id;
     },
     handle(kind, handler) {
@@ -136,7 +140,10 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
     },
     deliverDue: loop.deliverDue,
     kick: loop.kick,
-    start: loop.start,
+    start() {
+      started = true;
+      loop.start();
+    },
     close: loop.close,
   };
 }

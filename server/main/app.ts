@@ -54,7 +54,7 @@ type HttpAppOptions = {
 
 /** The whole HTTP surface: headers, logging, static files, then React Router. */
 export function createHttpApp({ build, clientDir, services, requestIds, development }: HttpAppOptions) {
-  const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos, webhooks } = services;
+  const { logger, metrics, config, db, sessionSecret, auth, mailer, captcha, payments, sandbox, searchLog, viewCounter, tagCatalogue, guestPages, notificationStreams, photos, webhooks, tasks } = services;
   const app = express();
   app.disable("x-powered-by");
   // A hop count or the proxies' addresses (server/platform/config.ts); never "trust every X-Forwarded-For".
@@ -154,6 +154,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
     tagCatalogue,
     photos,
     webhooks,
+    tasks,
     renderedDocuments,
     sessionSecret,
     cspNonce: res.locals.cspNonce as string,

@@ -27,7 +27,10 @@ import { createSearchLog, type SearchLog } from "#server/platform/search-log/sea
 import { ensuringProPricesOnce } from "#server/domains/pro/prices";
 import { resolveSessionSecret } from "#server/platform/http/secret";
 import { createMetrics, type Metrics } from "#server/platform/metrics/metrics";
-import { createScheduler, type Scheduler } from "#server/platform/jobs/scheduler";
+import type { Scheduler } from "#server/platform/jobs/scheduler";
+import { createJobPlatform, type JobPlatform } from "#server/platform/jobs/platform";
+import { createTaskQueue, type TaskQueue } from "#server/platform/jobs/task-queue";
+import { handleAuthTasks } from "#server/domains/auth/tasks";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/main/service-metrics";
 import { PRODUCT_MIGRATIONS } from "#server/platform/db/migrate";
@@ -73,6 +76,10 @@ export type Services = {
   webhooks: WebhookWorker;
   /** Periodic jobs, once per period across every process (server/platform/jobs/); `scheduler.stuck()` for readiness. */
   scheduler: Scheduler;
+  /** The job platform: owns every piece of background work of this process (queues' loops, periodic jobs, flushed buffers) and closes it. */
+  jobs: JobPlatform;
+  /** Durable work handed off by requests (a password reset), run by whichever process claims it. */
+  tasks: TaskQueue;
   /** /livez and /readyz (server/main/probes.ts); background parts report their health to it. */
   probes: Probes;
 };
@@ -133,13 +140,20 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   const db = database.db;
   const probes = createProbes({ db, chains: [PRODUCT_MIGRATIONS, ...providerMigrations(config)] });
 
+  // Background work, all of it: closed just before the database, after everything that adds to it.
+  const jobs = owned("job platform", createJobPlatform({ db, logger, metrics }), (platform) => platform.close());
+
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   // A mail under way finishes (bounded); queued mail waits in the database for the next start.
-  const mailer = owned("mailer", createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === "production" }), (m) => m.close());
+  const mailer = jobs.work("mailer", createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === "production" }));
   if (config.DEV_MAILBOX && config.NODE_ENV === "production") {
     logger.warn({ devMailbox: true }, "DEV_MAILBOX is on in production: /dev/mailbox shows password-reset links to requests from this machine");
   }
   const auth = createAuth({ db, config, secret: sessionSecret, mailer, logger });
+  // Handlers first, then the loop: a task left by an earlier run goes at once.
+  const taskQueue = createTaskQueue({ db, logger });
+  handleAuthTasks(taskQueue, auth);
+  const tasks = jobs.work("queued tasks", taskQueue);
   const captcha = createCaptcha({
     provider: config.CAPTCHA_PROVIDER,
     // A key of its own, derived so that one secret is all an operator manages.
@@ -155,16 +169,15 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   // A database outage is logged once as it starts and once as it ends, not at every flush.
   const searchLogFailures = failureLog(logger, "search log", "search log flush failed");
   const viewFailures = failureLog(logger, "bio page views", "bio page views not written yet; kept for the next try");
-  const searchLog = owned(
+  const searchLog = jobs.flush(
     "search log",
     createSearchLog(db, {
       onDropped: (dropped) => logger.warn({ dropped }, "search log buffer full: searches dropped"),
       onError: (err) => searchLogFailures.failed(err),
       onFlushed: () => searchLogFailures.succeeded(),
     }),
-    (log) => log.close(),
   );
-  const viewCounter = owned(
+  const viewCounter = jobs.flush(
     "view counter",
     createViewCounter(db, {
       // The same for every process on the database, so that each sees the visits the others counted.
@@ -172,15 +185,13 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
       onError: (error, pendingKeys) => viewFailures.failed(error, { pendingKeys }),
       onFlushed: () => viewFailures.succeeded(),
     }),
-    (counter) => counter.close(),
   );
 
   // Stripe when configured, else the built-in sandbox, which delivers its stored events to our
   // webhook endpoint from this process (undelivered events wait in the database).
-  const sandbox =
-    config.PAYMENT_PROVIDER === "sandbox" ? owned("payment sandbox", createSandboxProvider({ db, config, sessionSecret, logger, whyPayeeCannotBePaid: (sessionId) => whyPayeeCannotBePaid(db, sessionId) }), (s) => s.close()) : null;
+  // Its checkouts' expiry is periodic work (server/main/scheduled-jobs.ts).
+  const sandbox = config.PAYMENT_PROVIDER === "sandbox" ? jobs.work("payment sandbox events", createSandboxProvider({ db, config, sessionSecret, logger, whyPayeeCannotBePaid: (sessionId) => whyPayeeCannotBePaid(db, sessionId) })) : null;
   if (sandbox) {
-    sandbox.start();
     // Chosen outright (server/platform/config.ts refuses production otherwise): said once, so no operator mistakes it for real payments.
     if (config.NODE_ENV === "production") logger.warn("Payments run on the sandbox (PAYMENT_PROVIDER=sandbox): test mode, no real money moves and Pro is free to take");
   }
@@ -220,7 +231,7 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
     (listening) => listening.close(),
   );
   // Outgoing webhooks: rows claimed with a lease, so every process works the one queue (ADR 0057).
-  const webhooks = owned(
+  const webhooks = jobs.work(
     "webhook worker",
     createWebhookWorker({
       db,
@@ -230,13 +241,10 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
       targets: config.WEBHOOK_TARGETS,
       mail: { mailer, site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN } },
     }),
-    (worker) => worker.close(),
   );
-  webhooks.start();
   // Periodic jobs (the hearts roll-up, expiring closed checkouts, pruning): each once per period across all processes.
-  const scheduler = owned("job scheduler", createScheduler({ db, logger, metrics, jobs: scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger, payments }) }), (s) => s.close());
-  scheduler.start();
-  probes.health.watch("job scheduler", () => scheduler.stuck());
+  const scheduler = jobs.schedule(scheduledJobsOf({ db, notificationDeps: notificationDepsOf({ mailer, config, sessionSecret }), logger, payments, sandbox }));
+  probes.health.watch("job scheduler", () => jobs.stuck());
   const photos = createPhotoMedia({ db, generation });
   const bioHost = createBioHost({
     config,
@@ -249,5 +257,5 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   });
 
   attachServiceMetrics(metrics, { database, sandbox: sandbox !== null, openStreams: notificationStreams.openCount });
-  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler, webhooks };
+  return { probes, config, logger, metrics, database, db, sessionSecret, mailer, auth, captcha, searchLog, viewCounter, sandbox, payments, generation, guestPages, tagCatalogue, notificationStreams, bioHost, photos, scheduler, jobs, tasks, webhooks };
 }

@@ -15,6 +15,7 @@ import type { PhotoMedia } from "#server/domains/media/media";
 import type { Metrics } from "#server/platform/metrics/metrics";
 import type { CostKind } from "#server/platform/http/request-cost";
 import type { WebhookWorker } from "#server/platform/outgoing-webhooks/worker";
+import type { TaskSink } from "#server/platform/jobs/task-queue";
 
 /**
  * What every loader and action receives as `context`: the services the composition root
@@ -45,6 +46,8 @@ export type AppContext = {
   renderedDocuments: RenderedDocuments;
   /** Outgoing webhooks' delivery worker (server/platform/outgoing-webhooks/): `kick()` sends what was just queued now, not at the next poll. */
   webhooks: Pick<WebhookWorker, "kick">;
+  /** Work handed off to run after the answer, durably (server/platform/jobs/task-queue.ts): a password reset. */
+  tasks: TaskSink;
   /** Signs the flash (toast) cookie; shared by every app process. */
   sessionSecret: string;
   /** Per-request CSP nonce for the few inline scripts React Router emits. */

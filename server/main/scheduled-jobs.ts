@@ -10,6 +10,7 @@ import { HEARTED_BATCH_EVERY_MS, HEARTED_BATCH_JOB, queueHeartedEvents } from "#
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { LIFT_JOB, liftExpiredSuspensions } from "#server/domains/staff/suspensions";
 import type { PaymentProvider } from "#server/providers/payments/port";
+import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { expireAllStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
 import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 
@@ -19,21 +20,38 @@ const HOUR = 60 * MINUTE;
 /**
  * Every periodic job of the app, run once per period across all processes by the scheduler
  * (server/platform/jobs/, ADR 0042). Each must be idempotent: a run cut short by a dying process runs again.
- * Not here, because every process must do them itself: the outbox workers (mail, sandbox events, outgoing webhooks;
- * rows leased one by one), flushing the in-memory view counter and search log, stream heartbeats.
+ * Not here, because every process must do them itself (each registered with the job platform in the composition
+ * root): the queues' work loops (mail, sandbox events, outgoing webhooks, queued tasks; rows leased one by one),
+ * flushing the in-memory view counter and search log; and the streams' heartbeats (their own `repeat`).
  */
 export function scheduledJobsOf({
   db,
   notificationDeps,
   logger,
   payments,
+  sandbox = null,
 }: {
   db: Db;
   notificationDeps: NotificationDeps;
   logger: Logger;
   payments: Pick<PaymentProvider, "name" | "listBalanceTransactions">;
+  /** The built-in payment sandbox when it is the provider: its checkouts expire as Stripe's do. */
+  sandbox?: Pick<SandboxProvider, "expireDueCheckouts"> | null;
 }): ScheduledJob[] {
   return [
+    ...(sandbox
+      ? [
+          {
+            // Open sandbox checkouts past their time: one process sweeps them, each stores checkout.expired once.
+            name: "sandbox-expire-checkouts",
+            every: MINUTE,
+            async run() {
+              const expired = await sandbox.expireDueCheckouts();
+              if (expired > 0) logger.info({ expired }, "sandbox checkouts expired");
+            },
+          },
+        ]
+      : []),
     {
       // Suspensions whose end date passed (sign-in also lifts its own at once; ADR 0051).
       name: LIFT_JOB,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { emailOutbox } from "#server/platform/db/schema";
+import { emailOutbox, queuedTasks } from "#server/platform/db/schema";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
@@ -36,6 +36,20 @@ describe.each(ENGINES)("scrape-time gauges on %s", (engine) => {
     expect(age).toBeGreaterThanOrEqual(119);
     expect(age).toBeLessThan(600);
     expect(text).toContain("sponsorgrid_notification_streams_open 3");
+  });
+
+  test("the queued tasks' depth and oldest age; given-up tasks are not waiting", async () => {
+    const metrics = createMetrics();
+    attachServiceMetrics(metrics, { database: { db: database.db }, sandbox: false, openStreams: () => 0 });
+    await database.db.insert(queuedTasks).values([
+      { id: "task_old", kind: "k", payload: {}, createdAt: new Date(Date.now() - 300_000) },
+      { id: "task_new", kind: "k", payload: {} },
+      { id: "task_failed", kind: "k", payload: {}, status: "failed", createdAt: new Date(Date.now() - 900_000) },
+    ]);
+    expect(await valueOf(metrics, "sponsorgrid_outbox_depth", { queue: "tasks" })).toBe(2);
+    const age = await valueOf(metrics, "sponsorgrid_outbox_oldest_age_seconds", { queue: "tasks" });
+    expect(age).toBeGreaterThanOrEqual(299);
+    expect(age).toBeLessThan(600);
   });
 });
 

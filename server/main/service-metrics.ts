@@ -19,6 +19,8 @@ export function attachServiceMetrics(
     waiting("mail", "email_outbox", "status = 'queued'", "created_at"),
     // Outgoing webhooks waiting for an attempt (those of disabled endpoints included: they wait too).
     waiting("webhooks", "webhook_deliveries", "status = 'pending'", "created_at"),
+    // Work handed off by requests (a password reset), waiting for its run or its retry.
+    waiting("tasks", "queued_tasks", "status = 'queued'", "created_at"),
   ];
   if (sandbox) queries.push(waiting("sandbox_events", "sandbox.sandbox_events", "delivered_at is null and failed_at is null", "created"));
   const outboxQuery = sql.raw(queries.join("\nunion all\n"));

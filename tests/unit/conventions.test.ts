@@ -98,3 +98,14 @@ describe("docs/ARCHITECTURE.md", () => {
     expect(citing).toEqual([]);
   });
 });
+
+describe("background work", () => {
+  it("keeps interval timers inside the job platform: server code outside server/platform/jobs/ calls no setInterval", () => {
+    // Every repeating piece of work has an owner that stops it on shutdown (the job platform, or
+    // its `repeat` primitive for per-process ticks like the streams' heartbeats). Tests may time themselves.
+    const code = filesUnder("server", (file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.startsWith("server/platform/jobs/"));
+    const calling = code.filter((file) => /\bsetInterval\s*\(/.test(fs.readFileSync(path.join(ROOT, file), "utf8")));
+    expect(code.length).toBeGreaterThan(100);
+    expect(calling).toEqual([]);
+  });
+});

@@ -15,12 +15,13 @@ import {
   resetPassword,
   signInNeedsCaptcha,
   signInWithPassword,
-  settleDetachedWork,
   signUpWithPassword,
   verifyEmailCode,
   type IdentityDeps,
 } from "./flows";
 import { getSessionUser } from "./session";
+import { handleAuthTasks } from "./tasks";
+import { createTaskQueue, queuedTaskRows, type TaskQueue } from "#server/platform/jobs/task-queue";
 import { disableAccount } from "./sessions";
 
 const config = loadConfig({ PASSWORD_MIN_LENGTH: "8", PASSWORD_REQUIRE_NUMERIC: "true" });
@@ -30,14 +31,17 @@ const alwaysHuman: Captcha = { provider: "altcha", siteKey: null, createChalleng
 const solvedOnly: Captcha = { ...alwaysHuman, verify: async (answer) => answer === "solved" };
 describe.each(ENGINES)("identity flows on %s", (engine) => {
   const database = migratedDatabase(engine);
-  let deps: IdentityDeps;
+  let deps: IdentityDeps & { tasks: TaskQueue };
   const headers = () => new Headers({ "user-agent": "vitest" });
 
   beforeAll(async () => {
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ db: database.db, from: "Sponsorgrid <no-reply@localhost>", logger });
     const auth = createAuth({ db: database.db, config, secret: "a-test-secret-that-is-long-enough-123", mailer, logger });
-    deps = { db: database.db, auth, captcha: alwaysHuman, config };
+    // Not started: each test runs the queued work when it wants it (deliverDue), never on a timer.
+    const tasks = createTaskQueue({ db: database.db, logger });
+    handleAuthTasks(tasks, auth);
+    deps = { db: database.db, auth, captcha: alwaysHuman, config, tasks };
   });
 
   const signUp = (email: string, overrides: Partial<Parameters<typeof signUpWithPassword>[1]> = {}) =>
@@ -215,7 +219,8 @@ describe.each(ENGINES)("identity flows on %s", (engine) => {
 
   describe("password reset", () => {
     const resetLinks = async (email: string) => {
-      await settleDetachedWork();
+      await deps.tasks.deliverDue();
+      expect(await queuedTaskRows(database.db)).toEqual([]);
       return (await database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Reset your Sponsorgrid password"))))
         .map((mail) => new URL(mail.meta.url!).searchParams.get("token")!);
     };

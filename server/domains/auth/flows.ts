@@ -36,36 +36,16 @@ import {
 } from "./errors";
 import { brokenRules, brokenRulesMessage } from "#isomorphic/password-rules";
 import { passwordPolicyFrom } from "./password-policy";
+import { PASSWORD_RESET_TASK } from "./tasks";
+import type { TaskSink } from "#server/platform/jobs/task-queue";
 
 export type { FlowError };
 
-/** What every identity flow needs; routes pass it straight from their context. */
-export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config; logger?: Logger };
-
-const detachedWork = new Set<Promise<void>>();
-
 /**
- * Runs `work` after the answer has gone: its duration (does the account exist? a token to store,
- * a mail to render and queue) must not show in how long the request took.
+ * What every identity flow needs; routes pass it straight from their context. `tasks` takes the
+ * work that runs after the answer (a password reset): durable, so a killed process loses none.
  */
-function detach(deps: IdentityDeps, what: string, work: () => Promise<unknown>): void {
-  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(work)
-    .then(
-      () => undefined,
-      (error: unknown) => {
-        if (deps.logger) deps.logger.error({ err: error }, `${what} failed`);
-        else console.error(`${what} failed`, error);
-      },
-    )
-    .finally(() => detachedWork.delete(task));
-  detachedWork.add(task);
-}
-
-/** Resolves once work detached from requests has finished (tests). */
-export async function settleDetachedWork(): Promise<void> {
-  while (detachedWork.size > 0) await Promise.all([...detachedWork]);
-}
+export type IdentityDeps = { db: Db; auth: Auth; captcha: Captcha; config: Config; logger?: Logger; tasks?: TaskSink };
 
 /** `twoFactorRequired`: the password was right and the account asks for its second step next. */
 export type FlowSuccess = { kind: "SUCCESS"; headers: Headers; twoFactorRequired?: true };
@@ -254,11 +234,12 @@ export async function signUpWithPassword(
  * network is limited with a 429; the account only in the mail it receives
  * (AUTH_RATE_LIMITS.passwordReset.account per hour): beyond that the request
  * still answers success and the links already sent keep working, so a flood
- * of requests never takes the owner's way back in away. The reset itself runs
- * after the answer, which therefore takes as long for an unknown address.
+ * of requests never takes the owner's way back in away. The reset itself is a
+ * queued task that runs after the answer (server/domains/auth/tasks.ts), which
+ * therefore takes as long for an unknown address.
  */
 export async function requestPasswordReset(
-  deps: IdentityDeps,
+  deps: IdentityDeps & { tasks: TaskSink },
   input: { email: string; ip: string },
 ): Promise<{ kind: "SUCCESS" } | FlowError> {
   const email = parseEmail(input.email);
@@ -268,7 +249,8 @@ export async function requestPasswordReset(
   if (!networkResult.allowed) return tooManyRequests(networkResult.retryAfterSeconds);
   const mailResult = await consumeRateLimit(deps.db, mailbox!.key, mailbox!.rule);
   if (!mailResult.allowed) return { kind: "SUCCESS" };
-  detach(deps, "password reset request", () => deps.auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } }));
+  // Queued, not run: how long the lookup and the mail take must not show in how long the answer took.
+  await deps.tasks.enqueue(PASSWORD_RESET_TASK, { email });
   return { kind: "SUCCESS" };
 }
 

@@ -7,6 +7,8 @@ import { loadConfig } from "#server/platform/config";
 import { createMailer, type Mailer } from "#server/platform/email/mailer";
 import { createAuth } from "./auth";
 import { requestPasswordReset, signUpWithPassword, type IdentityDeps } from "./flows";
+import { handleAuthTasks } from "./tasks";
+import { createTaskQueue, type TaskQueue } from "#server/platform/jobs/task-queue";
 
 // Long enough that a flow which waited for the mail server could not have returned before it
 // answered, whatever the load on the machine: the tests assert order, not milliseconds.
@@ -22,7 +24,8 @@ describe("reset and verification mail leave the request path", () => {
   const database = migratedDatabase("pglite");
   let smtp: SmtpSink;
   let mailer: Mailer;
-  let deps: IdentityDeps;
+  let tasks: TaskQueue;
+  let deps: IdentityDeps & { tasks: TaskQueue };
 
   beforeAll(async () => {
     smtp = await startSmtpSink({ delayMs: SMTP_DELAY_MS });
@@ -30,9 +33,14 @@ describe("reset and verification mail leave the request path", () => {
     const logger = pino({ level: "silent" });
     mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: "Grid <no-reply@grid.example>", logger });
     const auth = createAuth({ db: database.db, config, secret: "a-test-secret-that-is-long-enough-123", mailer, logger });
-    deps = { db: database.db, auth, captcha: alwaysHuman, config };
+    // Started, as in the app: the reset runs on the queue's own loop after the answer.
+    tasks = createTaskQueue({ db: database.db, logger });
+    handleAuthTasks(tasks, auth);
+    tasks.start();
+    deps = { db: database.db, auth, captcha: alwaysHuman, config, tasks };
   });
   afterAll(async () => {
+    await tasks.close();
     await mailer.close();
     await smtp.close();
   });

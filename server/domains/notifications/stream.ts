@@ -7,6 +7,7 @@
  */
 
 import { refusal, success, type Refusal, type Result } from "#server/platform/errors";
+import { repeat } from "#server/platform/jobs/repeat";
 
 export type StreamSink = {
   write(chunk: string): void;
@@ -220,8 +221,8 @@ export function createNotificationStreams(options: {
     }
   }
 
-  const ticker = setInterval(tick, limits.heartbeatMs);
-  ticker.unref();
+  // The platform's timer primitive: a per-process pass over every stream, not a timer per connection.
+  const ticker = repeat(limits.heartbeatMs, tick);
 
   return {
     limits,
@@ -281,7 +282,7 @@ export function createNotificationStreams(options: {
     /** Shutdown: ends every stream so the HTTP server can close; the browsers reconnect elsewhere. */
     closeAll() {
       closedForGood = true;
-      clearInterval(ticker);
+      ticker.stop();
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       pending.clear();

@@ -13,6 +13,7 @@ import {
   opportunityPosts,
   paymentEvents,
   proMemberships,
+  queuedTasks,
   sponsorSessions,
   totals,
   user,
@@ -177,6 +178,8 @@ export async function eraseAccount(db: Db, person: { id: string; email: string; 
       .delete(emailOutbox)
       .where(or(sql`lower(${emailOutbox.to}) = ${person.email.toLowerCase()}`, named(emailOutbox.subject), named(emailOutbox.text), named(emailOutbox.html)));
     await tx.delete(logs).where(or(eq(logs.uid, uid), sql`lower(${logs.docId}) = ${person.email.toLowerCase()}`));
+    // Work queued for them (a password reset asked for and not yet run, or given up) names their address.
+    await tx.delete(queuedTasks).where(sql`lower(${queuedTasks.payload}->>'email') = ${person.email.toLowerCase()}`);
     await tx.delete(verification).where(or(eq(verification.value, uid), like(verification.identifier, `%${likeEscaped(person.email)}%`)));
 
     // The user row last: sessions, sign-in methods, profile, notifications, preferences, payout

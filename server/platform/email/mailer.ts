@@ -2,7 +2,7 @@ import nodemailer from "nodemailer";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/platform/db/client";
-import { createDeliveryLoop } from "#server/platform/outbox/delivery-loop";
+import { createWorkLoop } from "#server/platform/jobs/work-loop";
 import { emailOutbox } from "#server/platform/db/schema/email";
 import { failureLog } from "#server/platform/db/unavailable";
 
@@ -74,7 +74,7 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
   // (Settings in the URL's query win over these.)
   const transporter = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
 
-  /** Takes the oldest due mail, leased so that no other process sends it meanwhile. */
+  /** Takes the oldest due mail, leased so that no other process sends it meanwhile (one at a time: mail goes in order). */
   async function claimNext() {
     const now = new Date();
     const [row] = await db
@@ -87,7 +87,7 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
         ),
       )
       .returning();
-    return row ?? null;
+    return row ? [row] : [];
   }
 
   async function deliverOne(row: typeof emailOutbox.$inferSelect): Promise<boolean> {
@@ -114,9 +114,9 @@ function smtpMailer(smtpUrl: string, options: MailerOptions): Mailer {
     }
   }
 
-  const loop = createDeliveryLoop({
-    claimNext,
-    deliverOne,
+  const loop = createWorkLoop({
+    claim: claimNext,
+    work: deliverOne,
     pollMs,
     drainMs,
     failures: failureLog(logger, "email queue", "email queue could not be read"),

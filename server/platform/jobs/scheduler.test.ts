@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { scheduledJobs } from "#server/platform/db/schema";
 import { createMailer } from "#server/platform/email/mailer";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
+import { createSandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { createMetrics } from "#server/platform/metrics/metrics";
 import { createMigratedDatabase, ENGINES, migratedDatabase } from "#tests/support/databases";
 import { createScheduler, type Scheduler, type ScheduledJob } from "./scheduler";
@@ -152,7 +153,11 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
     const notificationDeps = { mailer, site: { appName: "Sponsorgrid", supportEmail: "help@example.test", publicOrigin: "http://localhost" }, unsubscribeKey: "k" };
     // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees.
     const payments = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
-    const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments });
+    // With the sandbox as the provider, its checkouts' expiry is one of them (once across processes).
+    const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123" });
+    const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments, sandbox });
+    expect(jobs.map((job) => job.name)).toContain("sandbox-expire-checkouts");
+    expect(scheduledJobsOf({ db: db(), notificationDeps, logger, payments }).map((job) => job.name)).not.toContain("sandbox-expire-checkouts");
     const s = createScheduler({ db: db(), jobs, logger });
     started.push(s);
     await s.tick();

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Db } from "#server/platform/db/client";
 import type { Metrics } from "#server/platform/metrics/metrics";
 import { claimJob, finishJob, readJobs, registerJobs, renewLease, type JobRow } from "./job-table";
+import { repeat, type Repeating } from "./repeat";
 import { nextDue, periodOf, retryAfter, wallTime, type Cadence } from "./timing";
 import { failureLog, isDatabaseUnavailable } from "#server/platform/db/unavailable";
 
@@ -79,7 +80,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const shutdown = new AbortController();
   let registered: Promise<void> | null = null;
   let ticking: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: Repeating | null = null;
   let lastTick: Date | null = null;
   const startedAt = clock();
 
@@ -106,14 +107,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const lost = new AbortController();
     const signal = AbortSignal.any([shutdown.signal, lost.signal]);
     // The hold is renewed while the run goes on, so only a process that stopped loses it.
-    const renewal = setInterval(() => {
+    const renewal = repeat(Math.max(10, Math.floor(leaseMs / 3)), () => {
       renewLease(db, job.name, owner, new Date(clock().getTime() + leaseMs))
         .then((held) => {
           if (!held) lost.abort(new Error("lease lost"));
         })
         .catch((error: unknown) => logger.warn({ err: error, job: job.name }, "scheduled job: lease not renewed; trying again"));
-    }, Math.max(10, Math.floor(leaseMs / 3)));
-    renewal.unref();
+    });
     const stopDuration = metrics?.jobs.duration.startTimer({ job: job.name });
     let outcome: { succeeded: true } | { succeeded: false; error: string };
     try {
@@ -122,7 +122,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     } catch (error) {
       outcome = { succeeded: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
-      clearInterval(renewal);
+      renewal.stop();
       stopDuration?.();
     }
     const finishedAt = clock();
@@ -179,9 +179,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   return {
     start() {
       if (timer || shutdown.signal.aborted) return;
-      timer = setInterval(tickLogged, tickMs);
-      timer.unref();
-      setImmediate(tickLogged);
+      timer = repeat(tickMs, tickLogged, { now: true });
     },
     tick,
     async idle() {
@@ -197,7 +195,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         : `background work stuck: the job scheduler has not ticked since start (${Math.round(quietMs / 1000)} s)`;
     },
     async close() {
-      if (timer) clearInterval(timer);
+      timer?.stop();
       timer = null;
       shutdown.abort(new Error("shutting down"));
       const underWay = Promise.all([ticking?.catch(() => {}), ...running.values()]);

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Db } from "#server/platform/db/client";
 import type { Mailer } from "#server/platform/email/mailer";
 import type { EmailSite } from "#server/platform/email/messages";
-import { createDeliveryLoop, type DeliveryLoop } from "#server/platform/outbox/delivery-loop";
+import { createWorkLoop } from "#server/platform/jobs/work-loop";
 import { claimDue, releaseClaims, type ClaimedDelivery } from "./claim";
 import { createAgents, postWebhook, type PostOutcome } from "./post";
 import { recordAttempt } from "./record";
@@ -25,7 +25,7 @@ export type WebhookWorkerOptions = {
   mail: { mailer: Pick<Mailer, "sendWithin">; site: EmailSite & { publicOrigin: string } };
   /** Told of every attempt's outcome and time (the metrics, server/main/service-metrics.ts). */
   onAttempt?: (outcome: AttemptOutcome, seconds: number) => void;
-  /** Deliveries under way at once in this process (each its own lane of the shared delivery loop). */
+  /** Deliveries under way at once in this process (each its own lane of the shared work loop). */
   concurrency?: number;
   /** How often an idle worker looks for due retries and rows left by other processes. */
   pollMs?: number;
@@ -83,8 +83,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     now = () => new Date(),
   } = options;
   const agents = createAgents();
-  let closed = false;
-
   async function deliverOne({ delivery, endpoint, payload }: ClaimedDelivery): Promise<boolean> {
     const body = JSON.stringify(payload);
     const at = now();
@@ -108,76 +106,25 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return delivered;
   }
 
-  // Lanes: each delivers one row at a time. Rows are claimed in batches of up to one per lane,
-  // one claim at a time per process (a busy queue costs a claim per batch, not per row; a
-  // claimed row waits at most for a lane's attempt, well within its lease); a lane that got a
-  // row wakes the free ones while claimed rows are left, so the lanes at work grow with the
-  // queue and an idle worker polls with one query.
-  const delivering = new Array<boolean>(concurrency).fill(false);
-  const claimed: ClaimedDelivery[] = [];
-  let claiming: Promise<void> | null = null;
-  const lanes: DeliveryLoop[] = [];
-
-  async function nextClaim(lane: number): Promise<ClaimedDelivery | null> {
-    if (claimed.length === 0 && !closed) {
-      claiming ??= claimDue(db, { at: now(), leaseMs, limit: concurrency })
-        .then((rows) => void claimed.push(...rows))
-        .finally(() => (claiming = null));
-      await claiming;
-    }
-    const row = claimed.shift() ?? null;
-    if (!row) return null;
-    delivering[lane] = true;
-    // Rows left over: every free lane takes one.
-    if (claimed.length > 0) lanes.forEach((other, index) => !delivering[index] && other.kick());
-    return row;
-  }
-
-  for (let lane = 0; lane < concurrency; lane += 1) {
-    lanes.push(
-      createDeliveryLoop<ClaimedDelivery>({
-        claimNext: () => nextClaim(lane),
-        async deliverOne(row) {
-          try {
-            return await deliverOne(row);
-          } finally {
-            delivering[lane] = false;
-          }
-        },
-        pollMs,
-        drainMs,
-        failures: failureLog(logger, "webhook deliveries", "webhook delivery queue could not be read; the next poll tries again"),
-      }),
-    );
-  }
-
-  let poll: NodeJS.Timeout | null = null;
-  // A lane not held by a slow attempt, so that a new event does not wait behind it.
-  const kick = () => {
-    if (closed) return;
-    const free = delivering.findIndex((busy) => !busy);
-    lanes[free === -1 ? 0 : free]!.kick();
-  };
+  // Lanes (server/platform/jobs/work-loop.ts): a slow endpoint holds one lane, not the queue.
+  const loop = createWorkLoop<ClaimedDelivery>({
+    claim: (limit) => claimDue(db, { at: now(), leaseMs, limit }),
+    work: deliverOne,
+    // Claimed but not started: given back now rather than held until their lease runs out.
+    release: (claims) =>
+      releaseClaims(db, claims).catch((error: unknown) => logger.warn({ err: error }, "unstarted webhook claims not released; they are retaken when their lease runs out")),
+    lanes: concurrency,
+    pollMs,
+    drainMs,
+    failures: failureLog(logger, "webhook deliveries", "webhook delivery queue could not be read; the next poll tries again"),
+  });
 
   return {
-    kick,
-    async deliverDue() {
-      const counts = await Promise.all(lanes.map((lane) => lane.deliverDue()));
-      return counts.reduce((sum, count) => sum + count, 0);
-    },
-    start() {
-      if (poll || closed) return;
-      poll = setInterval(kick, pollMs);
-      poll.unref();
-      setImmediate(kick);
-    },
+    kick: loop.kick,
+    deliverDue: loop.deliverDue,
+    start: loop.start,
     async close() {
-      closed = true;
-      if (poll) clearInterval(poll);
-      await Promise.all(lanes.map((lane) => lane.close()));
-      await claiming?.catch(() => {});
-      // Claimed but not started: given back now rather than held until their lease runs out.
-      await releaseClaims(db, claimed.splice(0)).catch((error: unknown) => logger.warn({ err: error }, "unstarted webhook claims not released; they are retaken when their lease runs out"));
+      await loop.close();
       agents.http.destroy();
       agents.https.destroy();
     },

@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
+import pino from "pino";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { logs, user } from "#server/platform/db/schema";
 import { logTagSearch } from "#server/domains/opportunities/read";
+import { createJobPlatform } from "#server/platform/jobs/platform";
 import { createSearchLog, MAX_TERM_CHARS } from "./search-log";
 
 describe.each(ENGINES)("search log on %s", (engine) => {
@@ -69,10 +71,15 @@ describe.each(ENGINES)("search log on %s", (engine) => {
     await vi.waitFor(async () => expect((await searchRows()).length).toBe(2));
     await early.close();
 
-    const timed = createSearchLog(database.db, { flushEveryMs: 50 });
+    // The timer is the job platform's: registered there, the log is flushed every flushEveryMs.
+    const jobs = createJobPlatform({ db: database.db, logger: pino({ level: "silent" }) });
+    const timed = jobs.flush("search log", createSearchLog(database.db, { flushEveryMs: 50 }));
     timed.record("searcher-1", "opportunity_posts", ["tag_z"]);
     await vi.waitFor(async () => expect((await searchRows()).map((r) => r.subtype)).toContain("tag_z"));
-    await timed.close();
+    // Closing the platform writes what waits.
+    timed.record("searcher-1", "opportunity_posts", ["tag_on_close"]);
+    await jobs.close();
+    expect((await searchRows()).map((r) => r.subtype)).toContain("tag_on_close");
   });
 
   it("writes what waits on close and ignores searches after it", async () => {

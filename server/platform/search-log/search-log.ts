@@ -6,7 +6,7 @@ import { logs } from "#server/platform/db/schema";
  * search tag_{tag}"), written in batches.
  *
  * A search only counts in memory: `(uid, collection, term) → count`. Every few
- * seconds, or as soon as enough distinct terms wait, one multi-row INSERT
+ * seconds (the job platform's timer), or as soon as enough distinct terms wait, one multi-row INSERT
  * writes one `logs` row per distinct key with its `count`. So the rows written
  * depend on how many different things were searched in a window, not on how
  * many requests arrived: a client repeating a search a million times adds one
@@ -21,6 +21,7 @@ import { logs } from "#server/platform/db/schema";
 export const MAX_TERM_CHARS = 100;
 
 export type SearchLogOptions = {
+  /** How often the job platform flushes it (it keeps no timer of its own; server/platform/jobs/platform.ts). */
   flushEveryMs?: number;
   /** Flush early once this many distinct keys wait. */
   flushAtKeys?: number;
@@ -33,6 +34,7 @@ export type SearchLogOptions = {
 };
 
 export type SearchLog = {
+  readonly flushEveryMs: number;
   record(uid: string | null, collection: string, terms: string[]): void;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -49,10 +51,6 @@ export function createSearchLog(db: Db, options: SearchLogOptions = {}): SearchL
   let flushes = 0;
   let inFlight: Promise<void> = Promise.resolve();
   let closed = false;
-
-  const timer = setInterval(() => void flush(), flushEveryMs);
-  // A waiting flush must not keep a finished process (or a test run) alive.
-  timer.unref();
 
   function record(uid: string | null, collection: string, terms: string[]) {
     if (closed) return;
@@ -116,9 +114,8 @@ export function createSearchLog(db: Db, options: SearchLogOptions = {}): SearchL
 
   async function close() {
     closed = true;
-    clearInterval(timer);
     await flush();
   }
 
-  return { record, flush, close, stats: () => ({ pendingKeys: pending.size, dropped, flushes }) };
+  return { flushEveryMs, record, flush, close, stats: () => ({ pendingKeys: pending.size, dropped, flushes }) };
 }

@@ -7,8 +7,8 @@ import { createRecentVisitors } from "./recent-visitors";
  * Views and link clicks of bio pages, counted in memory and added to the
  * database in batches.
  *
- * A view or click only moves a number in a Map. At least once a second, and
- * on shutdown, one transaction adds the batch: `bio_page_views.count += n`,
+ * A view or click only moves a number in a Map. At least once a second (the
+ * job platform's timer), and on shutdown, one transaction adds the batch: `bio_page_views.count += n`,
  * and the per-day rows of `bio_page_daily_views` and `bio_page_link_clicks`
  * (UTC days) are upserted with `count = count + n`. Every write is an
  * increment, never a read-modify-write in Node, so any number of processes on
@@ -42,6 +42,8 @@ export type ViewCounter = {
   /** `client` is the visitor's address; null counts every call (the server's own callers and tests). */
   view(pageId: string, client: string | null): void;
   click(pageId: string, linkType: LinkType, client: string | null): void;
+  /** How often the job platform flushes it (server/platform/jobs/platform.ts registers it; the counter keeps no timer). */
+  readonly flushEveryMs: number;
   /** Writes what waits now; resolves when this flush (and any before it) ended. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ export type ViewCounter = {
 };
 
 export type ViewCounterOptions = {
+  /** How often the job platform flushes it. */
   flushEveryMs?: number;
   maxKeys?: number;
   /** How long a client network's counted view (or click) keeps it from being counted again. */
@@ -113,10 +116,6 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
     else dropped += 1;
   };
 
-  const timer = setInterval(() => void flush(), flushEveryMs);
-  // A waiting flush must not keep a finished process (or a test run) alive.
-  timer.unref();
-
   function flush(): Promise<void> {
     // One flush at a time, in order.
     inFlight = inFlight.then(write, write);
@@ -150,10 +149,10 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
     click(pageId, linkType, client) {
       visit(client, pageId, linkType, `${pageId}${SEP}${today()}${SEP}${linkType}`);
     },
+    flushEveryMs,
     flush,
     async close() {
       closed = true;
-      clearInterval(timer);
       await flush();
     },
     stats: () => ({ pendingKeys: pending.size, pendingVisits: visits.length, dropped, flushes, failures, remembered: visitors.size() }),

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "#server/platform/db/client";
-import { createDeliveryLoop } from "#server/platform/outbox/delivery-loop";
+import { createWorkLoop } from "#server/platform/jobs/work-loop";
 import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { sandboxId } from "./ids";
@@ -64,7 +64,7 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
   const send = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
 
-  /** Takes the oldest due event, leased so that no other process sends it meanwhile. */
+  /** Takes the oldest due event, leased so that no other process sends it meanwhile (one at a time: events go in order). */
   async function claimNext() {
     const at = now();
     const [row] = await db
@@ -77,7 +77,7 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
         ),
       )
       .returning();
-    return row ?? null;
+    return row ? [row] : [];
   }
 
   async function deliverOne(row: typeof sandboxEvents.$inferSelect): Promise<boolean> {
@@ -119,9 +119,9 @@ export function createSandboxOutbox(options: SandboxOutboxOptions): SandboxOutbo
     return false;
   }
 
-  return createDeliveryLoop({
-    claimNext,
-    deliverOne,
+  return createWorkLoop({
+    claim: claimNext,
+    work: deliverOne,
     pollMs,
     drainMs: DELIVERY_TIMEOUT_MS,
     failures: failureLog(logger, "sandbox events", "sandbox events could not be read"),

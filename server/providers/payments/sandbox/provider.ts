@@ -18,7 +18,6 @@ import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
 import { portalLink } from "./portal";
 import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
 import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
-import { failureLog } from "#server/platform/db/unavailable";
 
 /** Where the sandbox delivers its events: the same kind of endpoint Stripe's go to. */
 export const SANDBOX_WEBHOOK_PATH = "/api/payments/webhooks/sandbox";
@@ -48,7 +47,10 @@ export type SandboxProvider = PaymentProvider & {
   readonly whyPayeeCannotBePaid?: PayeeCheck;
   /** Sends every stored event that is due now; how many were delivered. */
   deliverPendingSandboxEvents(): Promise<number>;
-  /** Expires open checkouts past their time (each stores `checkout.expired` once). */
+  /**
+   * Expires open checkouts past their time (each stores `checkout.expired` once). Periodic work
+   * (server/main/scheduled-jobs.ts) calls it once a minute across all processes.
+   */
   expireDueCheckouts(): Promise<number>;
   /**
    * The sandbox's onboarding form was sent through the link `linkId` (the
@@ -60,12 +62,11 @@ export type SandboxProvider = PaymentProvider & {
   openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
   /** The bank decides the payment's dispute: stores `dispute.changed` won or lost. */
   closeDispute(input: { paymentIntentId: string; outcome: DisputeOutcome }): Promise<{ disputeId: string }>;
-  /** Starts the delivery worker and the expiry sweep in this process. */
+  /** Starts the event delivery worker in this process (the job platform does, and closes it). */
   start(): void;
   close(): Promise<void>;
 };
 
-const EXPIRY_SWEEP_MS = 60_000;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(paymentEventSchema.options.map((option) => option.shape.type.value));
 
 /** Its pages a browser is sent to, on our own origin: a sponsor's checkout; Pro's checkout and portal. */
@@ -96,16 +97,6 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     retryDelaysMs: options.retryDelaysMs,
     now,
   });
-  let sweep: NodeJS.Timeout | null = null;
-  const sweepFailures = failureLog(options.logger, "sandbox checkout expiry", "sandbox checkouts could not be expired");
-  const sweepNow = () =>
-    expireDueCheckouts(db, now()).then(
-      (expired) => {
-        sweepFailures.succeeded();
-        if (expired > 0) outbox.kick();
-      },
-      (error: unknown) => sweepFailures.failed(error),
-    );
 
   return {
     name: "sandbox",
@@ -195,19 +186,11 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     deliverPendingSandboxEvents: () => outbox.deliverDue(),
     expireDueCheckouts: async () => {
       const expired = await expireDueCheckouts(db, now());
+      // Their checkout.expired events go now rather than on the outbox's next poll.
+      if (expired > 0) outbox.kick();
       return expired;
     },
-    start() {
-      outbox.start();
-      if (sweep) return;
-      sweep = setInterval(sweepNow, EXPIRY_SWEEP_MS);
-      sweep.unref();
-      setImmediate(sweepNow);
-    },
-    async close() {
-      if (sweep) clearInterval(sweep);
-      sweep = null;
-      await outbox.close();
-    },
+    start: () => outbox.start(),
+    close: () => outbox.close(),
   };
 }

@@ -11,7 +11,7 @@ import { createRequestIds, withRequestIds } from "#server/platform/http/request-
 import { compileTrust } from "#server/platform/http/forwarding";
 import { metricsEndpoint, pathOf, timeRequest } from "#server/platform/metrics/http";
 import { routePatterns } from "#server/platform/metrics/route-patterns";
-import { apiRoutePatterns } from "#server/features/api/routes";
+import { apiRoutePatterns } from "#server/features/api/route-patterns";
 import { API_OPERATIONS } from "#server/features/api/operations/index";
 import { API_PATH_PREFIX } from "#server/features/api/operation";
 

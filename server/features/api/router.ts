@@ -10,7 +10,7 @@ import { unsaveableText } from "#server/platform/http/unsaveable-text";
 import { apiRefusal, apiRefusalOf, fieldsOf, snakeCase, type ApiRefusal } from "./errors";
 import { beginIdempotentCall, finishIdempotentCall, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from "./idempotency";
 import type { AnyApiOperation, ApiDeps } from "./operation";
-import { expressPathOf } from "./routes";
+import { expressPathOf } from "./route-patterns";
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from "#server/platform/db/unavailable";
 
 export type ApiRouterOptions = {

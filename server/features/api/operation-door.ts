@@ -1,18 +1,34 @@
 import type { z } from "zod";
-import { refusal, success } from "#server/platform/errors";
-import { runOperation, type Answer, type Operation, type Who_ } from "#server/features/operations/operation";
-import type { ApiInput, ApiOperation } from "./operation";
+import { refusal, success, type DomainError } from "#server/platform/errors";
+import { admit, runOperation, type Answer, type Operation, type Who_ } from "#server/features/operations/operation";
+import type { ApiDeps, ApiInput, ApiOperation } from "./operation";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** An operation's route in `/api/v1`: everything of an ApiOperation but its handler and refusals, which the operation gives. */
 export type ApiDoor<Params, Query, Body, Response, Output extends Answer> = Omit<ApiOperation<Params & Schema, Query & Schema, Body & Schema, Response & Schema>, "handle" | "refusals"> & {
-  /** The request's parts (already valid by the route's schemas) as the operation's input. */
+  /**
+   * The request's parts (already valid by the route's schemas) as the operation's input; or a
+   * refusal (a DomainError) of a part only this door's wire carries, such as the paging cursor it
+   * encoded, which the route answers without running the operation.
+   */
   input(parts: { params: Out<Params>; query: Out<Query>; body: Out<Body> }): unknown;
-  /** The answer's body (the route's `success.schema`). */
-  answer(value: Extract<Output, { kind: "SUCCESS" }>, parts: { params: Out<Params> }): Out<Response>;
+  /**
+   * The answer's body (the route's `success.schema`), from the operation's success and what the
+   * shape needs besides: the request's parts (a page of a list by the door's cursor) and `deps`
+   * (the public origin of a link).
+   */
+  answer(value: Extract<Output, { kind: "SUCCESS" }>, parts: { params: Out<Params>; query: Out<Query>; deps: ApiDeps }): Out<Response>;
+  /**
+   * Optional: the route's own words for one of the operation's refusals about what this door
+   * encoded (the cursor inside its paging cursor), so a caller hears about the part it sent.
+   */
+  reword?(refused: Extract<Output, { kind: "ERROR" }>): DomainError;
 };
+
+// An operation's input is its fields, never a refusal: a door's `input` that answers one has refused its own wire.
+const isRefusal = (value: unknown): value is DomainError => typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "ERROR";
 
 /**
  * An operation as an `/api/v1` route. The router has authenticated the key and checked its scope;
@@ -25,18 +41,23 @@ export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output
   operation: Operation<Input, Who, Output>,
   door: ApiDoor<Params, Query, Body, Response, Output>,
 ): ApiOperation<Params, Query, Body, Response> {
-  const { input, answer, ...route } = door;
+  const { input, answer, reword, ...route } = door;
   return {
     ...(route as Omit<ApiOperation<Params, Query, Body, Response>, "handle" | "refusals">),
     refusals: operation.refusals,
     async handle(parts: ApiInput<Out<Params>, Out<Query>, Out<Body>>) {
-      const result = await runOperation(operation, { caller: { kind: "api-key", uid: parts.caller.uid }, input: input(parts), deps: parts.deps });
+      const wanted = input(parts);
+      if (isRefusal(wanted)) return wanted;
+      const caller = { kind: "api-key", uid: parts.caller.uid } as const;
+      const result = await runOperation(operation, { caller, input: wanted, deps: parts.deps });
       if (result.kind === "SUCCESS") return success({ body: answer(result as Extract<Output, { kind: "SUCCESS" }>, parts) });
       if ("reason" in result && result.reason === "INVALID_INPUT") {
         const fieldErrors = Object.fromEntries(result.issues.map((issue) => [issue.field, issue.message]));
         return refusal("invalid-argument", "INVALID_FIELDS", result.message, { fieldErrors });
       }
-      return result;
+      // Who may call is every door's word; a door rewords only the operation's own refusals.
+      if (!reword || admit(operation.who, caller).kind === "ERROR") return result;
+      return reword(result as Extract<Output, { kind: "ERROR" }>);
     },
   };
 }

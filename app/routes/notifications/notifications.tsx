@@ -2,8 +2,10 @@ import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import type { DomainError } from "#server/platform/errors";
-import { deleteNotification, markAllAsRead, markAsRead } from "#server/domains/notifications/actions";
-import { listNotifications } from "#server/domains/notifications/list";
+import { deleteNotification } from "#server/features/operations/notifications/delete";
+import { listNotifications } from "#server/features/operations/notifications/list";
+import { markAllNotificationsRead, markNotificationRead } from "#server/features/operations/notifications/mark-read";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { countUnreadNotifications } from "#server/domains/notifications/unread";
 import { NotificationsScreen } from "#app/components/notifications/NotificationsScreen";
 import { NOTIFICATIONS_PATH, type NotificationAnswer } from "#app/components/notifications/types";
@@ -19,12 +21,13 @@ import { answerRefusal, refuse, refuseWith, requireForm } from "#page-kit/respon
  * /app/notifications (SPEC §2.2, §2.5 "Notifications", §4): the reader's
  * notifications, newest first, 12 a page (`?cursor=` is the next page; "Load more"
  * fetches it in place). SPEC §4 "Email verification": only a verified reader.
+ * The listNotifications operation (server/features/operations/notifications/).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const url = new URL(request.url);
   const cursor = url.searchParams.get("cursor") || null;
-  const page = await listNotifications(context.db, user.id, { cursor });
+  const page = await runForPage(listNotifications, { caller: pageCaller(user), input: { cursor }, context });
   if (page.kind === "ERROR") refuseWith(page);
   return {
     notifications: page.notifications.map(notificationCard),
@@ -47,6 +50,8 @@ const TOASTS = {
  * deleteNotification). The page's buttons ask from the page (via=fetcher) and show
  * 'Done!'; without JavaScript the form comes back to the page with a toast.
  * Another person's notification, or no notification at all, is 404 and nothing changes.
+ * The operations markNotificationRead, deleteNotification and markAllNotificationsRead; which one
+ * the form asks for (`intent`) and how the answer is shown are the page's.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -57,17 +62,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = safeRedirectPath(formText(form, "returnTo"), NOTIFICATIONS_PATH);
   const backToList = back === NOTIFICATIONS_PATH || back.startsWith(`${NOTIFICATIONS_PATH}?`) ? back : NOTIFICATIONS_PATH;
 
+  // The card's own refusal (not-found) is said on the card or as the 404 page, by `refused` below.
+  const run = { caller: pageCaller(user), context, notFound: "answer" } as const;
   let answer: NotificationAnswer;
   if (intent === "read") {
-    const result = await markAsRead(context.db, user.id, id);
+    const result = await runForPage(markNotificationRead, { ...run, input: { notificationId: id } });
     if (result.kind === "ERROR") return refused(viaPage, result);
     answer = { kind: "SUCCESS", intent, id: result.id, readOn: result.readOn.toISOString() };
   } else if (intent === "delete") {
-    const result = await deleteNotification(context.db, user.id, id);
+    const result = await runForPage(deleteNotification, { ...run, input: { notificationId: id } });
     if (result.kind === "ERROR") return refused(viaPage, result);
     answer = { kind: "SUCCESS", intent, id: result.id };
   } else if (intent === "read-all") {
-    const result = await markAllAsRead(context.db, user.id);
+    const result = await runForPage(markAllNotificationsRead, { ...run, input: {} });
     answer = { kind: "SUCCESS", intent, count: result.count, readOn: result.readOn.toISOString() };
   } else {
     refuse("invalid-argument", "Unknown action");

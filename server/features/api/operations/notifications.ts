@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { refusal, success } from "#server/platform/errors";
-import { deleteNotification, markAllAsRead, markAsRead } from "#server/domains/notifications/actions";
-import { listNotifications } from "#server/domains/notifications/list";
+import { refusal } from "#server/platform/errors";
 import { publicNotificationSchema, toPublicNotification } from "#server/domains/notifications/public-notification";
-import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
+import type { AnyApiOperation } from "#server/features/api/operation";
+import { apiOperationOf } from "#server/features/api/operation-door";
+import { deleteNotification } from "#server/features/operations/notifications/delete";
+import { listNotifications } from "#server/features/operations/notifications/list";
+import { markAllNotificationsRead, markNotificationRead } from "#server/features/operations/notifications/mark-read";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const TAG = "Notifications";
@@ -18,7 +20,8 @@ const listQuery = pageQuery.extend({
 // The notification list's own cursor (server/domains/notifications/list.ts), wrapped as every API cursor is.
 const cursorShape = z.object({ after: z.string().min(1).max(200) });
 
-const INVALID_CURSOR = "This cursor is not one of ours. Start again from the first page.";
+// The API's own words for its cursor, whether its wrapping or the list's cursor inside is wrong.
+const invalidCursor = () => refusal("invalid-argument", "INVALID_CURSOR", "This cursor is not one of ours. Start again from the first page.");
 
 const markedReadSchema = z
   .object({
@@ -36,7 +39,7 @@ const allReadSchema = z
   .meta({ id: "NotificationsRead" });
 
 export const notificationOperations: AnyApiOperation[] = [
-  defineApiOperation({
+  apiOperationOf(listNotifications, {
     id: "listNotifications",
     method: "get",
     path: "/notifications",
@@ -47,22 +50,19 @@ export const notificationOperations: AnyApiOperation[] = [
     query: listQuery,
     success: { status: 200, description: "A page of notifications.", schema: pageOf(publicNotificationSchema, "NotificationPage") },
     // invalid_cursor: a cursor that is not one of ours.
-    refusals: ["invalid-argument"],
-    async handle({ caller, query, deps }) {
+    input: ({ query }) => {
       const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape);
-      if (cursor === null && query.cursor !== undefined) return refusal("invalid-argument", "INVALID_CURSOR", INVALID_CURSOR);
-      const page = await listNotifications(deps.db, caller.uid, { cursor: cursor?.after ?? null, pageSize: query.limit, unreadOnly: query.unread === "true" });
-      if (page.kind === "ERROR") return refusal("invalid-argument", "INVALID_CURSOR", INVALID_CURSOR);
-      return success({
-        body: {
-          data: page.notifications.map((notification) => toPublicNotification(notification, deps.config.PUBLIC_ORIGIN)),
-          nextCursor: page.nextCursor ? encodeCursor({ after: page.nextCursor }) : null,
-        },
-      });
+      if (cursor === null && query.cursor !== undefined) return invalidCursor();
+      return { cursor: cursor?.after ?? null, pageSize: query.limit, unreadOnly: query.unread === "true" };
     },
+    reword: invalidCursor,
+    answer: (page, { deps }) => ({
+      data: page.notifications.map((notification) => toPublicNotification(notification, deps.config.PUBLIC_ORIGIN)),
+      nextCursor: page.nextCursor ? encodeCursor({ after: page.nextCursor }) : null,
+    }),
   }),
   // Before /notifications/{id}, whose pattern this path also fits (the request-time histogram names a request by the first, routes.ts).
-  defineApiOperation({
+  apiOperationOf(markAllNotificationsRead, {
     id: "markAllNotificationsRead",
     method: "post",
     path: "/notifications/read-all",
@@ -71,12 +71,10 @@ export const notificationOperations: AnyApiOperation[] = [
     description: "Every unread notification of yours becomes read. Notifications read before keep their time.",
     scope: "notifications:write",
     success: { status: 200, description: "How many were marked read.", schema: allReadSchema },
-    async handle({ caller, deps }) {
-      const marked = await markAllAsRead(deps.db, caller.uid);
-      return success({ body: { count: marked.count, readAt: marked.readOn.toISOString() } });
-    },
+    input: () => ({}),
+    answer: (marked) => ({ count: marked.count, readAt: marked.readOn.toISOString() }),
   }),
-  defineApiOperation({
+  apiOperationOf(markNotificationRead, {
     id: "markNotificationRead",
     method: "post",
     path: "/notifications/{id}/read",
@@ -86,14 +84,10 @@ export const notificationOperations: AnyApiOperation[] = [
     scope: "notifications:write",
     params: notificationPath,
     success: { status: 200, description: "The notification is read.", schema: markedReadSchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const marked = await markAsRead(deps.db, caller.uid, params.id);
-      if (marked.kind === "ERROR") return marked;
-      return success({ body: { id: marked.id, unread: false as const, readAt: marked.readOn.toISOString() } });
-    },
+    input: ({ params }) => ({ notificationId: params.id }),
+    answer: (marked) => ({ id: marked.id, unread: false as const, readAt: marked.readOn.toISOString() }),
   }),
-  defineApiOperation({
+  apiOperationOf(deleteNotification, {
     id: "deleteNotification",
     method: "delete",
     path: "/notifications/{id}",
@@ -102,11 +96,7 @@ export const notificationOperations: AnyApiOperation[] = [
     scope: "notifications:write",
     params: notificationPath,
     success: { status: 204, description: "Deleted." },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const deleted = await deleteNotification(deps.db, caller.uid, params.id);
-      if (deleted.kind === "ERROR") return deleted;
-      return success({});
-    },
+    input: ({ params }) => ({ notificationId: params.id }),
+    answer: () => undefined,
   }),
 ];

@@ -3,18 +3,23 @@ import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
 import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
-import { ownPagesWithReadiness } from "#server/domains/bio/readiness";
+import { listBioPages } from "#server/features/operations/bio-pages/list";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { BioPageRow } from "#app/components/bio/BioPageRow";
 import { SetupChecklist } from "#app/components/bio/SetupChecklist";
 import { primaryButton } from "#page-kit/forms";
+import { refuseWith } from "#page-kit/respond.server";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
 import { PAGE_LIMIT_MESSAGE } from "./editor.server";
 
+/** Your Pages: the listBioPages operation (server/features/operations/bio-pages/list.ts); the checklist and QR code are the page's. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const pages = await ownPagesWithReadiness(context.db, user.id);
+  const listed = await runForPage(listBioPages, { caller: pageCaller(user), input: {}, context });
+  if (listed.kind === "ERROR") refuseWith(listed);
+  const { pages } = listed;
   // The checklist is about the first listed page that can't take money yet (the last one updated).
   const unready = pages.find((page) => !page.readiness.canTakeMoney);
   const checkReadiness = unready?.readiness ?? null;

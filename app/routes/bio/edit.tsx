@@ -2,7 +2,8 @@ import { useRef } from "react";
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { linkRowsOf } from "#server/domains/bio/form";
-import { getOwnPage } from "#server/domains/bio/pages";
+import { readBioPage } from "#server/features/operations/bio-pages/read";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { readSupportSettings, supportSettingsInput } from "#server/domains/bio/support-settings";
 import { themeFormValues } from "#server/domains/bio/theme";
 import { profilePhotoOf } from "#server/domains/media/photos";
@@ -26,6 +27,8 @@ import { wallGoalAction, wallGoalView } from "./wall-goal.server";
  * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
  * /edit/{id} (registered twice in app/routes.ts). The page id comes from the
  * address, never from the form, so a form can't aim at another page.
+ * The readBioPage and updateBioPage operations (server/features/operations/bio-pages/); the
+ * editor's other forms and its link-row buttons are the page's own.
  */
 function pageIdFrom(request: Request, params: { pageId?: string }): string {
   return params.pageId ?? new URL(request.url).searchParams.get("page") ?? "";
@@ -33,7 +36,8 @@ function pageIdFrom(request: Request, params: { pageId?: string }): string {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const result = await getOwnPage(context.db, { uid: user.id }, pageIdFrom(request, params));
+  // The domain's own not-found message on the 404 page, as before the operation: hence "answer".
+  const result = await runForPage(readBioPage, { caller: pageCaller(user), input: { pageId: pageIdFrom(request, params) }, context, notFound: "answer" });
   if (result.kind === "ERROR") refuseWith(result);
   const { page } = result;
   const support = await readSupportSettings(context.db, { uid: user.id }, page.id);
@@ -58,7 +62,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const pageId = pageIdFrom(request, params);
   const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
-  return bioEditorAction<EditorFormAnswer>(request, context, user.id, pageId, {
+  return bioEditorAction<EditorFormAnswer>(request, context, user, pageId, {
     theme: (form) => bioThemeAction(request, context, user.id, pageId, form),
     [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
     ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),

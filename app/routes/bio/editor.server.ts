@@ -2,9 +2,13 @@ import { data, type AppLoadContext } from "react-router";
 import { LINK_LABELS, LINK_TYPES } from "#server/domains/bio/links";
 import { formDataToBioInput, linkRowsAfter, MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "#server/domains/bio/form";
 import { ENDING_TAKEN_MESSAGE } from "#server/domains/bio/endings";
-import { createBioPage, editBioPage, getOwnPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
+import { createBioPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
+import type { SessionUser } from "#server/domains/auth/session";
 import type { DomainError } from "#server/platform/errors";
+import { readBioPage } from "#server/features/operations/bio-pages/read";
+import { updateBioPage } from "#server/features/operations/bio-pages/update";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
@@ -34,6 +38,13 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
   return refused ? answerRefusal(refused, payload) : data(payload);
 }
 
+/** The form again after a refusal: a message that belongs to a field shows beside it; the rest (the page limit) above the form. */
+function refusedAnswer(values: BioPageFormInput, refused: DomainError & { fieldErrors?: BioPageFieldErrors }) {
+  const errors = refused.fieldErrors ?? {};
+  const message = Object.keys(errors).length > 0 ? undefined : refused.message;
+  return answer({ values, errors, message }, refused);
+}
+
 /**
  * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
  * submit button share the form: "Add link", "Remove", "Move up" and "Move
@@ -41,18 +52,23 @@ function answer(body: Omit<BioEditorActionData, "formKey">, refused?: Pick<Domai
  * what was typed, so the link rows work without JavaScript; anything else
  * saves. Nothing is written unless every field passes. `intents` answers the
  * editor's other forms (each with its own submit `intent`), read once and
- * only for the owner.
+ * only for the owner. An edit is the updateBioPage operation, as the API's
+ * (server/features/operations/bio-pages/update.ts): ownership, a verified
+ * address and the editor's rules are its; the buttons, the other forms, the
+ * values typed shown back and the toast are this page's. A new page is
+ * reached from this form only, so it stays a plain domain call here.
  */
 export async function bioEditorAction<Answer = never>(
   request: Request,
   context: AppLoadContext,
-  uid: string,
+  user: SessionUser,
   pageId: string | null,
   intents: Record<string, (form: FormData) => Promise<Answer>> = {},
 ) {
+  const caller = pageCaller(user);
   if (pageId !== null) {
-    // Someone else's page (or none) is "not found" before anything is read or re-rendered.
-    const own = await getOwnPage(context.db, { uid }, pageId);
+    // Someone else's page (or none) is "not found" before anything is read or re-rendered, in the domain's words.
+    const own = await runForPage(readBioPage, { caller, input: { pageId }, context, notFound: "answer" });
     if (own.kind === "ERROR") refuseWith(own);
   }
   const read = await readForm(request);
@@ -66,28 +82,25 @@ export async function bioEditorAction<Answer = never>(
   const links = linkRowsAfter(intent, input.links);
   if (links) return answer({ values: { ...input, links }, errors: {} });
 
+  const address = (ending: string) => `${new URL(context.config.BIO_ORIGIN).host}/${ending}`;
+  if (pageId !== null) {
+    // The whole form is the change: every field it shows is sent, so nothing stored shows through.
+    const saved = await runForPage(updateBioPage, { caller, input: { pageId, changes: input }, context, notFound: "answer" });
+    if (saved.kind === "ERROR") return refusedAnswer(input, saved);
+    return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your changes to ${address(saved.page.customEnding)} were saved.` });
+  }
+
   const parsed = parseBioPageForm(input);
   if (parsed.kind === "ERROR") {
     const errors = { ...parsed.fieldErrors };
     // A new page's ending is checked against the others now too, so one round shows every message.
     const ending = input.customEnding.trim();
-    if (pageId === null && !errors.customEnding && (await isEndingTaken(context.db, ending))) errors.customEnding = ENDING_TAKEN_MESSAGE;
+    if (!errors.customEnding && (await isEndingTaken(context.db, ending))) errors.customEnding = ENDING_TAKEN_MESSAGE;
     return answer({ values: input, errors }, parsed);
   }
-  const result = pageId !== null
-    ? await editBioPage(context.db, { uid }, pageId, parsed.form)
-    : await createBioPage(context.db, { uid }, parsed.form);
-  if (result.kind === "ERROR") {
-    const fieldErrors = result.fieldErrors ?? {};
-    // A message that belongs to a field shows beside it; the rest (the page limit) above the form.
-    const message = Object.keys(fieldErrors).length > 0 ? undefined : result.message;
-    return answer({ values: input, errors: fieldErrors, message }, result);
-  }
-  const address = `${new URL(context.config.BIO_ORIGIN).host}/${result.customEnding}`;
-  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, {
-    kind: "success",
-    message: pageId !== null ? `Your changes to ${address} were saved.` : `Your page is live at ${address}.`,
-  });
+  const created = await createBioPage(context.db, { uid: user.id }, parsed.form);
+  if (created.kind === "ERROR") return refusedAnswer(input, created);
+  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your page is live at ${address(created.customEnding)}.` });
 }
 
 export const PAGE_LIMIT_MESSAGE = `You have ${MAX_PAGES_PER_OWNER} pages, the most one person can have. Delete one to make room for a new one.`;

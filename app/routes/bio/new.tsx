@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  return bioEditorAction(request, context, user.id, null);
+  return bioEditorAction(request, context, user, null);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New bio page" });

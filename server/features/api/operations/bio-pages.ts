@@ -1,11 +1,15 @@
 import { z } from "zod";
-import { requireVerifiedEmail } from "#server/domains/accounts/verified-email";
-import { MAX_LINKS, MAX_SPONSORSHIPS, parseBioPageForm } from "#server/domains/bio/form";
+import { MAX_LINKS, MAX_SPONSORSHIPS } from "#server/domains/bio/form";
 import { LINK_TYPES } from "#server/domains/bio/links";
-import { editBioPage, getOwnPage, listOwnPages, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
-import { bioFormInputOf, publicBioPage, publicBioPageSummary } from "#server/domains/bio/public-shape";
-import { fieldRefusal, refusal, success } from "#server/platform/errors";
-import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
+import { publicBioPage, publicBioPageSummary } from "#server/domains/bio/public-shape";
+import { refusal } from "#server/platform/errors";
+import type { AnyApiOperation } from "#server/features/api/operation";
+import { apiOperationOf } from "#server/features/api/operation-door";
+import { bioPageIdSchema } from "#server/features/operations/bio-pages/bio-page-input";
+import { listBioPages } from "#server/features/operations/bio-pages/list";
+import { readBioPage } from "#server/features/operations/bio-pages/read";
+import { updateBioPage } from "#server/features/operations/bio-pages/update";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const linkType = z.enum(LINK_TYPES).meta({ description: "One link per type on a page." });
@@ -67,16 +71,18 @@ const changesSchema = z
     description: "A partial update: only the fields you send change. The ending (`customEnding`) is permanent and cannot be sent.",
   });
 
-const idParams = z.object({ id: z.string().meta({ description: "The bio page's id." }) });
+// The operations' own id schema: what the path names is what they look up.
+const idParams = z.object({ id: bioPageIdSchema.meta({ description: "The bio page's id." }) });
 
 // The dashboard's order, last updated first then by id (compared here, by code unit, so a cursor
 // and the order it continues agree whatever the database's collation): the cursor is a place in it.
 type Place = { updatedAt: string; id: string };
 const cursorShape = z.object({ updatedAt: z.iso.datetime(), id: z.string() });
 const byPlace = (a: Place, b: Place) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.updatedAt > b.updatedAt ? -1 : 1);
+const placeOf = (cursor: string | undefined) => (cursor === undefined ? null : decodeCursor(cursor, cursorShape));
 
 export const bioPageOperations: AnyApiOperation[] = [
-  defineApiOperation({
+  apiOperationOf(listBioPages, {
     id: "listBioPages",
     method: "get",
     path: "/bio-pages",
@@ -86,22 +92,20 @@ export const bioPageOperations: AnyApiOperation[] = [
     scope: "bio_pages:read",
     query: pageQuery,
     success: { status: 200, description: "Your pages.", schema: pageOf(summarySchema, "BioPageList") },
-    refusals: ["permission-denied"],
-    async handle({ caller, query, deps }) {
-      const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape);
-      if (query.cursor !== undefined && !cursor) return refusal("invalid-argument", "INVALID_REQUEST", "This cursor is not one of ours. Start again without one.");
-      const verified = await requireVerifiedEmail(deps.db, caller.uid);
-      if (verified.kind === "ERROR") return verified;
+    // The cursor is this door's alone: the operation reads every page, the door answers a page of them.
+    input: ({ query }) => (query.cursor !== undefined && !placeOf(query.cursor) ? refusal("invalid-argument", "INVALID_REQUEST", "This cursor is not one of ours. Start again without one.") : {}),
+    answer: ({ pages: owned }, { query }) => {
       // A handful of pages at most: read whole, paged here in the dashboard's order.
-      const pages = (await listOwnPages(deps.db, caller.uid)).map(publicBioPageSummary).sort(byPlace);
+      const cursor = placeOf(query.cursor);
+      const pages = owned.map(publicBioPageSummary).sort(byPlace);
       const rest = cursor ? pages.filter((page) => byPlace(page, cursor) > 0) : pages;
       const data = rest.slice(0, query.limit);
       const last = data.at(-1);
       const nextCursor = rest.length > query.limit && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null;
-      return success({ body: { data, nextCursor } });
+      return { data, nextCursor };
     },
   }),
-  defineApiOperation({
+  apiOperationOf(readBioPage, {
     id: "getBioPage",
     method: "get",
     path: "/bio-pages/{id}",
@@ -111,15 +115,10 @@ export const bioPageOperations: AnyApiOperation[] = [
     scope: "bio_pages:read",
     params: idParams,
     success: { status: 200, description: "The page.", schema: bioPageSchema },
-    refusals: ["permission-denied", "not-found"],
-    async handle({ caller, params, deps }) {
-      const verified = await requireVerifiedEmail(deps.db, caller.uid);
-      if (verified.kind === "ERROR") return verified;
-      const own = await getOwnPage(deps.db, { uid: caller.uid }, params.id);
-      return own.kind === "ERROR" ? own : success({ body: publicBioPage(own.page) });
-    },
+    input: ({ params }) => ({ pageId: params.id }),
+    answer: ({ page }) => publicBioPage(page),
   }),
-  defineApiOperation({
+  apiOperationOf(updateBioPage, {
     id: "updateBioPage",
     method: "patch",
     path: "/bio-pages/{id}",
@@ -132,20 +131,7 @@ export const bioPageOperations: AnyApiOperation[] = [
     params: idParams,
     body: changesSchema,
     success: { status: 200, description: "The page as saved, live at once.", schema: bioPageSchema },
-    refusals: ["invalid-argument", "permission-denied", "not-found"],
-    async handle({ caller, params, body, deps }) {
-      const verified = await requireVerifiedEmail(deps.db, caller.uid);
-      if (verified.kind === "ERROR") return verified;
-      const owner = { uid: caller.uid };
-      const stored = await getOwnPage(deps.db, owner, params.id);
-      if (stored.kind === "ERROR") return stored;
-      const parsed = parseBioPageForm(bioFormInputOf(stored.page, body));
-      if (parsed.kind === "ERROR") return parsed;
-      const saved = await editBioPage(deps.db, owner, params.id, parsed.form);
-      // A refusal about one field (a sponsorship not yours) names it, as the form's own do.
-      if (saved.kind === "ERROR") return saved.fieldErrors ? fieldRefusal(saved.fieldErrors) : saved;
-      const page = await getOwnPage(deps.db, owner, params.id);
-      return page.kind === "ERROR" ? page : success({ body: publicBioPage(page.page) });
-    },
+    input: ({ params, body }) => ({ pageId: params.id, changes: body }),
+    answer: ({ page }) => publicBioPage(page),
   }),
 ];

@@ -198,18 +198,19 @@ describe.each(ENGINES)("notification and bio page operations through every door 
     const unverified: Caller = { kind: "person", uid: owner, emailVerified: false };
     const refused = { guest: { kind: "ERROR", code: "unauthenticated", message: "Sign in first." }, unverified: { kind: "ERROR", code: "permission-denied", message: "Verify your email address first." } };
     const deps = { db: db(), payments: sandbox.provider, config: context().config };
+    // Each operation run as every door runs it; the same two refusals whoever's door it is.
     const calls = [
-      [listNotifications, { cursor: null }],
-      [markNotificationRead, { notificationId: crypto.randomUUID() }],
-      [markAllNotificationsRead, {}],
-      [deleteNotification, { notificationId: "x" }],
-      [listBioPages, {}],
-      [readBioPage, { pageId }],
-      [updateBioPage, { pageId, changes: {} }],
-    ] as const;
-    for (const [operation, input] of calls) {
-      expect(await runOperation(operation, { caller: guest, input, deps })).toEqual(refused.guest);
-      expect(await runOperation(operation, { caller: unverified, input, deps })).toEqual(refused.unverified);
+      (caller: Caller) => runOperation(listNotifications, { caller, input: { cursor: null }, deps }),
+      (caller: Caller) => runOperation(markNotificationRead, { caller, input: { notificationId: crypto.randomUUID() }, deps }),
+      (caller: Caller) => runOperation(markAllNotificationsRead, { caller, input: {}, deps }),
+      (caller: Caller) => runOperation(deleteNotification, { caller, input: { notificationId: "x" }, deps }),
+      (caller: Caller) => runOperation(listBioPages, { caller, input: {}, deps }),
+      (caller: Caller) => runOperation(readBioPage, { caller, input: { pageId }, deps }),
+      (caller: Caller) => runOperation(updateBioPage, { caller, input: { pageId, changes: {} }, deps }),
+    ];
+    for (const call of calls) {
+      expect(await call(guest)).toEqual(refused.guest);
+      expect(await call(unverified)).toEqual(refused.unverified);
     }
   });
 });

@@ -83,7 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionData = { error: string };
 
 /**
- * The plans' buttons (startProCheckout) and "Manage in the Pro Portal" (openProPortal); both come
+ * The plans' buttons (startProCheckout) and "Open the Pro Portal" (openProPortal); both come
  * back here from the provider. The plan is a form field: one not on the page is said here, in the
  * page's words, before the operation reads it.
  */

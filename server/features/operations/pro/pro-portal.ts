@@ -29,7 +29,7 @@ export async function openPortalFor(deps: OperationDeps, uid: string, returnPath
 /**
  * SPEC §7.1 createPortalLink: the provider's billing portal for the caller's own customer (a
  * subscriber cancels, resumes or switches plans there). Doors: My Account's Pro Portal button
- * (app/routes/app/pro-portal.ts), /app/pro's "Manage in the Pro Portal" (app/routes/app/pro.tsx),
+ * (app/routes/app/pro-portal.ts), /app/pro's "Open the Pro Portal" (app/routes/app/pro.tsx),
  * the callable. It returns to `returnTo` when that is a path of ours, else to My Account.
  * Someone who never bought has no portal: aborted (NO_CUSTOMER), which each page says its own way.
  */

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "#server/platform/config";
 import type { Db } from "#server/platform/db/client";
-import { domainError, refusal, type DomainError, type Refusal, type Success } from "#server/platform/errors";
+import { domainError, refusal, success, type DomainError, type Refusal, type Success } from "#server/platform/errors";
 import type { Actor } from "#server/platform/audit/audit-log";
 import type { PaymentProvider } from "#server/providers/payments/port";
 
@@ -73,7 +73,7 @@ export function defineOperation<Input extends z.ZodType, Who extends Who_, Outpu
 
 /** Whether `caller` may call an operation open to `who`, and as whom. */
 export function admit<Who extends Who_>(who: Who, caller: Caller): Success<{ caller: CallerOf<Who> }> | AccessRefusal {
-  const admitted = (as: object) => ({ kind: "SUCCESS" as const, caller: as as CallerOf<Who> });
+  const admitted = (as: object) => success({ caller: as as CallerOf<Who> });
   if (who === "anyone") return admitted({ uid: caller.kind === "guest" ? null : caller.uid });
   if (who === "staff") {
     if (caller.kind !== "staff") return domainError("permission-denied", "Only staff may do this.");
@@ -88,7 +88,7 @@ export function admit<Who extends Who_>(who: Who, caller: Caller): Success<{ cal
 /** The operation's input, or every problem with it. */
 export function parseInput<Input extends z.ZodType>(schema: Input, value: unknown): Success<{ input: z.output<Input> }> | InputRefusal {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return { kind: "SUCCESS", input: parsed.data };
+  if (parsed.success) return success({ input: parsed.data });
   const issues = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
   return refusal("invalid-argument", "INVALID_INPUT", issues[0]?.message ?? "Invalid input.", { issues });
 }

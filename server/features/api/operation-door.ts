@@ -1,15 +1,21 @@
 import type { z } from "zod";
-import { refusal, success } from "#server/platform/errors";
+import { refusal, success, type DomainError } from "#server/platform/errors";
 import { runOperation, type Answer, type Operation, type Who_ } from "#server/features/operations/operation";
-import type { ApiInput, ApiOperation } from "./operation";
+import type { ApiDeps, ApiInput, ApiOperation } from "./operation";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Parts<Params, Query, Body> = { params: Out<Params>; query: Out<Query>; body: Out<Body> };
 
 /** An operation's route in `/api/v1`: everything of an ApiOperation but its handler and refusals, which the operation gives. */
 export type ApiDoor<Params, Query, Body, Response, Output extends Answer> = Omit<ApiOperation<Params & Schema, Query & Schema, Body & Schema, Response & Schema>, "handle" | "refusals"> & {
+  /**
+   * What only this door's wire format can get wrong, refused before the operation runs (an API
+   * cursor that is not one of ours), or null to go on. The refusal is the API's own, in its words.
+   */
+  refuse?(parts: Parts<Params, Query, Body>): DomainError | null;
   /** The request's parts (already valid by the route's schemas) as the operation's input. */
-  input(parts: { params: Out<Params>; query: Out<Query>; body: Out<Body> }): unknown;
+  input(parts: Parts<Params, Query, Body>): unknown;
   /** The answer's body (the route's `success.schema`). */
   answer(value: Extract<Output, { kind: "SUCCESS" }>, parts: { params: Out<Params> }): Out<Response>;
 };
@@ -20,16 +26,19 @@ export type ApiDoor<Params, Query, Body, Response, Output extends Answer> = Omit
  * the API's error shape (errors.ts); the route's documented refusals are the operation's.
  * Route schemas are built from the operation's (a path's id is its input field), so the route
  * refuses first what the operation would; anything it still refuses is `invalid_request` with fields.
+ * The operation may use any of the API's services (ApiDeps), and no other.
  */
 export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output extends Answer, Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Response extends Schema | undefined = undefined>(
-  operation: Operation<Input, Who, Output>,
+  operation: Operation<Input, Who, Output, ApiDeps>,
   door: ApiDoor<Params, Query, Body, Response, Output>,
 ): ApiOperation<Params, Query, Body, Response> {
-  const { input, answer, ...route } = door;
+  const { refuse, input, answer, ...route } = door;
   return {
     ...(route as Omit<ApiOperation<Params, Query, Body, Response>, "handle" | "refusals">),
     refusals: operation.refusals,
     async handle(parts: ApiInput<Out<Params>, Out<Query>, Out<Body>>) {
+      const refused = refuse?.(parts) ?? null;
+      if (refused) return refused;
       const result = await runOperation(operation, { caller: { kind: "api-key", uid: parts.caller.uid }, input: input(parts), deps: parts.deps });
       if (result.kind === "SUCCESS") return success({ body: answer(result as Extract<Output, { kind: "SUCCESS" }>, parts) });
       if ("reason" in result && result.reason === "INVALID_INPUT") {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { refusal, success, type DomainError } from "#server/platform/errors";
+import { fieldRefusal, refusal, success, type DomainError } from "#server/platform/errors";
 import { runOperation, type Answer, type Operation, type Who_ } from "#server/features/operations/operation";
 import type { ApiDeps, ApiInput, ApiOperation } from "./operation";
 
@@ -18,6 +18,12 @@ export type ApiDoor<Params, Query, Body, Response, Output extends Answer> = Omit
   input(parts: Parts<Params, Query, Body>): unknown;
   /** The answer's body (the route's `success.schema`). */
   answer(value: Extract<Output, { kind: "SUCCESS" }>, parts: { params: Out<Params> }): Out<Response>;
+  /**
+   * Where the request's fields differ from the operation's (a JSON body in another shape than a
+   * form's): a refusal naming fields (`fieldErrors`) in the route's names. It is answered as
+   * invalid_request with those `fields`; without this, such a refusal goes back as it is.
+   */
+  fields?(fieldErrors: object): Record<string, string>;
 };
 
 /**
@@ -32,7 +38,7 @@ export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output
   operation: Operation<Input, Who, Output, ApiDeps>,
   door: ApiDoor<Params, Query, Body, Response, Output>,
 ): ApiOperation<Params, Query, Body, Response> {
-  const { refuse, input, answer, ...route } = door;
+  const { refuse, input, answer, fields, ...route } = door;
   return {
     ...(route as Omit<ApiOperation<Params, Query, Body, Response>, "handle" | "refusals">),
     refusals: operation.refusals,
@@ -45,6 +51,7 @@ export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output
         const fieldErrors = Object.fromEntries(result.issues.map((issue) => [issue.field, issue.message]));
         return refusal("invalid-argument", "INVALID_FIELDS", result.message, { fieldErrors });
       }
+      if (fields && "fieldErrors" in result && result.fieldErrors) return fieldRefusal(fields(result.fieldErrors));
       return result;
     },
   };

@@ -15,7 +15,7 @@ import type { z } from "zod";
 import type { SessionUser } from "#server/domains/auth/session";
 import type { StaffUser } from "#server/domains/auth/staff-guard";
 import type { DomainError } from "#server/platform/errors";
-import { admit, runOperation, type Answer, type Caller, type Client, type Operation, type OperationDeps, type Who_ } from "#server/features/operations/operation";
+import { admit, runOperation, type Answer, type Caller, type Client, type Operation, type Who_ } from "#server/features/operations/operation";
 import { refuse } from "#page-kit/respond.server";
 
 /** The signed-in person a page's guard found, or a guest. */
@@ -28,24 +28,25 @@ export function staffCaller(staff: StaffUser): Caller {
   return { kind: "staff", uid: staff.id, actor: staff.actor };
 }
 
-type PageArgs = { caller: Caller; input: unknown; context: OperationDeps; client?: Client };
+/** `context`: the page's own (AppLoadContext), which holds every service an operation uses. */
+type PageArgs<Deps> = { caller: Caller; input: unknown; context: Deps; client?: Client };
 
 /**
  * Runs an operation for a loader or action (the rules above): its success, or a refusal the page
  * shows. `notFound: "answer"` hands not-found back too, for an operation about something of the
  * caller's own rather than what the page's address names (no payout account yet is said, not a 404).
  */
-export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer>(
-  operation: Operation<Input, Who, Output>,
-  args: PageArgs & { notFound?: "404 page" },
+export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object>(
+  operation: Operation<Input, Who, Output, Deps>,
+  args: PageArgs<Deps> & { notFound?: "404 page" },
 ): Promise<Exclude<Output, DomainError<"not-found">>>;
-export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer>(
-  operation: Operation<Input, Who, Output>,
-  args: PageArgs & { notFound: "answer" },
+export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object>(
+  operation: Operation<Input, Who, Output, Deps>,
+  args: PageArgs<Deps> & { notFound: "answer" },
 ): Promise<Output>;
-export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer>(
-  operation: Operation<Input, Who, Output>,
-  args: PageArgs & { notFound?: "404 page" | "answer" },
+export async function runForPage<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object>(
+  operation: Operation<Input, Who, Output, Deps>,
+  args: PageArgs<Deps> & { notFound?: "404 page" | "answer" },
 ): Promise<Output> {
   // A page's guard has admitted the caller already; this is the operation's own word on it.
   const admitted = admit(operation.who, args.caller);

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/portal";
+import { openProPortal } from "#server/features/operations/pro/pro-portal";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/pro-portal";
@@ -15,17 +16,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * SPEC §2.5 My Account's Pro Portal: the provider's billing portal for someone
- * who has bought before (it returns to My Account); the plans for someone who has not.
+ * SPEC §2.5 My Account's Pro Portal (the openProPortal operation): the provider's billing portal
+ * for someone who has bought before (it returns to My Account); the plans for someone who has not.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await readForm(request);
   if (read.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: read.message });
-  const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: ACCOUNT });
-  if (link.kind === "ERROR" && link.reason === "NO_CUSTOMER") throw seeOther(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`);
+  const link = await runForPage(openProPortal, { caller: pageCaller(user), input: { returnTo: ACCOUNT }, context, notFound: "answer" });
+  if (link.kind === "ERROR" && "reason" in link && link.reason === "NO_CUSTOMER") throw seeOther(`/app/pro?returnTo=${encodeURIComponent(ACCOUNT)}`);
   if (link.kind === "ERROR") return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: link.message });
-  const url = providerBillingUrl(link.url, context.payments);
-  if (!url) return redirectWithToast(request, context.sessionSecret, ACCOUNT, { kind: "error", message: "The Pro Portal could not be opened. Please try again in a moment." });
-  throw seeOther(url);
+  throw seeOther(link.url);
 }

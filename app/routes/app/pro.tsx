@@ -1,15 +1,17 @@
 import { Form, Link, useNavigation } from "react-router";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { buildProSession, proPurchaseRule } from "#server/domains/pro/checkout";
+import { proPurchaseRule } from "#server/domains/pro/checkout";
 import { findBillingCustomer } from "#server/domains/pro/customers";
 import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS, proPriceText } from "#isomorphic/pro-plans";
-import { createProPortalLink, providerBillingUrl } from "#server/domains/pro/portal";
 import { getProStatus } from "#server/domains/pro/pro-status";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { refreshAfterCheckout } from "#server/domains/pro/refresh";
 import { FormNotice, PageNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { readAccountSectionForm } from "#app/lib/account-section.server";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
+import { startProCheckout } from "#server/features/operations/pro/pro-checkout";
+import { MAX_RETURN_TO, openProPortal } from "#server/features/operations/pro/pro-portal";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/pro";
 import { answerRefusal, seeOther } from "#page-kit/respond.server";
@@ -23,6 +25,12 @@ const PLAN_BLURB = {
 
 /** "November 22, 2026": the day a period ends, on the same calendar for everyone (UTC). */
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
+
+/** The portal comes back to these plans, still carrying where to go after them (dropped if the whole would be too long to be a return path). */
+function plansPathBackTo(returnTo: string): string {
+  const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
+  return back.length <= MAX_RETURN_TO ? back : PRO_PATH;
+}
 
 function returnToOf(request: Request): string {
   return safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), "/app");
@@ -74,31 +82,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ActionData = { error: string };
 
+/**
+ * The plans' buttons (startProCheckout) and "Open the Pro Portal" (openProPortal); both come
+ * back here from the provider. The plan is a form field: one not on the page is said here, in the
+ * page's words, before the operation reads it.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const post = await readAccountSectionForm<ActionData>(request, context);
   if (post.refused) return post.refused;
   const { user, form, intent } = post;
+  const caller = pageCaller(user);
   const returnTo = returnToOf(request);
-  const back = `${PRO_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
-  const openPortal = async () => {
-    const link = await createProPortalLink(context.db, context.payments, user.id, { publicOrigin: context.config.PUBLIC_ORIGIN, returnPath: back });
-    // The plans are on this very page: the refusal says so in this page's words.
-    if (link.kind === "ERROR") return answerRefusal<ActionData>(link, { error: link.reason === "NO_CUSTOMER" ? "You have no Pro plan to manage yet: choose one below." : link.message });
-    const url = providerBillingUrl(link.url, context.payments);
-    if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The Pro Portal could not be opened. Please try again in a moment." });
-    throw seeOther(url);
-  };
-
-  if (intent === "portal") return openPortal();
-  const plan = form.get("plan");
-  if (!isProPlanKey(plan)) return answerRefusal<ActionData>({ code: "invalid-argument" }, { error: "Choose one of the plans." });
-  const result = await buildProSession(context.db, context.payments, { uid: user.id, email: user.email, plan, returnTo, publicOrigin: context.config.PUBLIC_ORIGIN });
-  if (result.kind === "ERROR") return answerRefusal<ActionData>(result, { error: result.message });
-  if (result.destination === "portal") return openPortal();
-  // The provider's hosted checkout: the only redirect off our own paths, and only to where that provider hosts it.
-  const url = providerBillingUrl(result.url, context.payments);
-  if (!url) return answerRefusal<ActionData>({ code: "bad-gateway" }, { error: "The checkout could not be opened. Please try again in a moment." });
-  throw seeOther(url);
+  const opened =
+    intent === "portal"
+      ? await runForPage(openProPortal, { caller, input: { returnTo: plansPathBackTo(returnTo) }, context, notFound: "answer" })
+      : isProPlanKey(form.get("plan"))
+        ? await runForPage(startProCheckout, { caller, input: { plan: form.get("plan"), returnTo }, context, notFound: "answer" })
+        : null;
+  if (!opened) return answerRefusal<ActionData>({ code: "invalid-argument" }, { error: "Choose one of the plans." });
+  // The plans are on this very page: having none to manage is said in this page's words.
+  if (opened.kind === "ERROR") return answerRefusal<ActionData>(opened, { error: "reason" in opened && opened.reason === "NO_CUSTOMER" ? "You have no Pro plan to manage yet: choose one below." : opened.message });
+  // The provider's hosted checkout or portal: the only redirects off our own paths, and only to where that provider hosts them.
+  throw seeOther(opened.url);
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -2,16 +2,11 @@ import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { domainError } from "#server/platform/errors";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
-import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent } from "#server/platform/outgoing-webhooks/delivery-log";
-import {
-  deleteWebhookEndpoint,
-  disableWebhookEndpoint,
-  enableWebhookEndpoint,
-  getWebhookEndpoint,
-  rotateWebhookSecret,
-  updateWebhookEndpoint,
-  type WebhookEndpointFieldErrors,
-} from "#server/platform/outgoing-webhooks/endpoints";
+import { disableWebhookEndpoint, enableWebhookEndpoint, type WebhookEndpointFieldErrors } from "#server/platform/outgoing-webhooks/endpoints";
+import { changeWebhookEndpoint } from "#server/features/operations/webhook-endpoints/change-endpoint";
+import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent } from "#server/features/operations/webhook-endpoints/deliveries";
+import { deleteWebhookEndpoint, readWebhookEndpoint, rotateWebhookSecret } from "#server/features/operations/webhook-endpoints/endpoints";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { DeliveryLog } from "#app/components/webhooks/DeliveryLog";
 import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";
@@ -20,18 +15,21 @@ import { formText } from "#app/lib/identity.server";
 import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 import { EndpointUrlField } from "#app/components/webhooks/EndpointUrlField";
 import { pageMeta } from "#page-kit/meta";
-import { answerRefusal, refuseWith } from "#page-kit/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import { readAccountSectionForm } from "#app/lib/account-section.server";
 import type { Route } from "./+types/webhook-endpoint";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const owned = { uid: user.id, endpointId: params.endpointId };
+  const caller = pageCaller(user);
+  const endpointId = params.endpointId;
   const cursor = new URL(request.url).searchParams.get("before");
-  const [found, log] = await Promise.all([getWebhookEndpoint(context.db, owned), listWebhookDeliveries(context.db, { ...owned, cursor })]);
-  if (found.kind === "ERROR") refuseWith(found);
-  if (log.kind === "ERROR") refuseWith(log);
+  // Another account's endpoint is the 404 page, as an unknown one.
+  const [found, log] = await Promise.all([
+    runForPage(readWebhookEndpoint, { caller, input: { endpointId }, context }),
+    runForPage(listWebhookDeliveries, { caller, input: { endpointId, cursor }, context }),
+  ]);
   return { endpoint: found.endpoint, deliveries: log.deliveries, nextCursor: log.nextCursor, targets: context.config.WEBHOOK_TARGETS, olderPage: cursor !== null };
 }
 
@@ -47,15 +45,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const post = await readAccountSectionForm<ActionResult>(request, context);
   if (post.refused) return post.refused;
   const { user, form, intent } = post;
-  const owned = { uid: user.id, endpointId: params.endpointId };
-  const here = webhookPath(params.endpointId);
+  const endpointId = params.endpointId;
+  // A button on an endpoint that is no longer there (deleted in another tab) says so beside the forms, as any other refusal.
+  const door = { caller: pageCaller(user), context, notFound: "answer" } as const;
+  // Turning on and off stay the page's own calls: a button always applies, where changeWebhookEndpoint's `enabled` does nothing when it is already so.
+  const owned = { uid: user.id, endpointId };
+  const here = webhookPath(endpointId);
   const done = (message: string, to = here) => redirectWithToast(request, context.sessionSecret, to, { kind: "success", message });
   const refused = (result: { code: Parameters<typeof answerRefusal>[0]["code"]; message: string }) => answerRefusal<ActionResult>(result, { intent, error: result.message });
 
   switch (intent) {
     case "save": {
       const values = { url: formText(form, "url"), description: formText(form, "description"), events: form.getAll("events").map(String) };
-      const result = await updateWebhookEndpoint(context.db, { ...owned, targets: context.config.WEBHOOK_TARGETS }, values);
+      const result = await runForPage(changeWebhookEndpoint, { ...door, input: { endpointId, ...values } });
       if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { intent, values, ...("fieldErrors" in result ? { fieldErrors: result.fieldErrors } : { error: result.message }) });
       return done("Endpoint saved.");
     }
@@ -68,21 +70,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return result.kind === "ERROR" ? refused(result) : done("Endpoint turned off.");
     }
     case "rotate": {
-      const result = await rotateWebhookSecret(context.db, { ...owned, sessionSecret: context.sessionSecret });
+      const result = await runForPage(rotateWebhookSecret, { ...door, input: { endpointId } });
       // The new secret goes back with this answer only: the page shows it now, and never again.
       return result.kind === "ERROR" ? refused(result) : ({ intent, secret: result.secret } as ActionResult);
     }
     case "test": {
-      const result = await sendTestWebhookEvent(context.db, { ...owned, kick: context.webhooks.kick });
+      const result = await runForPage(sendTestWebhookEvent, { ...door, input: { endpointId } });
       return result.kind === "ERROR" ? refused(result) : done("Test event queued. It shows in the delivery log below.");
     }
     case "resend": {
-      const result = await resendWebhookDelivery(context.db, { uid: user.id, deliveryId: formText(form, "deliveryId"), kick: context.webhooks.kick });
+      const result = await runForPage(resendWebhookDelivery, { ...door, input: { deliveryId: formText(form, "deliveryId") } });
       if (result.kind === "ERROR") return refused(result);
       return done(result.outcome === "QUEUED" ? "Sent again: the new delivery is at the top of the log." : "That event was still being delivered: it is tried again now.");
     }
     case "delete": {
-      const result = await deleteWebhookEndpoint(context.db, owned);
+      const result = await runForPage(deleteWebhookEndpoint, { ...door, input: { endpointId } });
       return result.kind === "ERROR" ? refused(result) : done("Endpoint deleted.", WEBHOOKS_PATH);
     }
     default: {

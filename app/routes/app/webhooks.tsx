@@ -1,7 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { domainError } from "#server/platform/errors";
-import { createWebhookEndpoint, listWebhookEndpoints, type WebhookEndpointFieldErrors } from "#server/platform/outgoing-webhooks/endpoints";
+import type { WebhookEndpointFieldErrors } from "#server/platform/outgoing-webhooks/endpoints";
+import { createWebhookEndpoint, listWebhookEndpoints } from "#server/features/operations/webhook-endpoints/endpoints";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
 import { EventChoices } from "#app/components/webhooks/EventChoices";
 import { SecretOnce } from "#app/components/webhooks/SecretOnce";
@@ -17,7 +19,7 @@ import type { Route } from "./+types/webhooks";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const endpoints = await listWebhookEndpoints(context.db, user.id);
+  const { endpoints } = await runForPage(listWebhookEndpoints, { caller: pageCaller(user), input: null, context });
   return { endpoints, targets: context.config.WEBHOOK_TARGETS };
 }
 
@@ -37,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answerRefusal<ActionResult>(unknown, { error: unknown.message });
   }
   const values = { url: formText(form, "url"), description: formText(form, "description"), events: form.getAll("events").map(String) };
-  const result = await createWebhookEndpoint(context.db, { uid: user.id, sessionSecret: context.sessionSecret, targets: context.config.WEBHOOK_TARGETS }, values);
+  const result = await runForPage(createWebhookEndpoint, { caller: pageCaller(user), input: values, context });
   if (result.kind === "ERROR") {
     return answerRefusal<ActionResult>(result, { values, ...("fieldErrors" in result ? { fieldErrors: result.fieldErrors } : { error: result.message }) });
   }

@@ -2,8 +2,9 @@ import { Form, Link, useNavigation } from "react-router";
 import { getSessionUser, requireVerifiedUser } from "#server/domains/auth/session";
 import { listHref } from "#isomorphic/opportunity-links";
 import { reportPath } from "#isomorphic/report-reasons";
-import { deleteOpportunity } from "#server/domains/opportunities/mutations";
-import { getOpportunity } from "#server/domains/opportunities/read";
+import { deleteOwnOpportunity } from "#server/features/operations/opportunities/delete";
+import { readOpportunity } from "#server/features/operations/opportunities/read";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { contributionText } from "#isomorphic/contribution-text";
 import { HeartButton, HeartForm } from "#app/components/opportunities/HeartButton";
@@ -14,11 +15,11 @@ import { pageMeta } from "#page-kit/meta";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/detail";
 import { refuse, refuseWith, requireForm } from "#page-kit/respond.server";
+import { ownPostRefusal } from "./own-post.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getSessionUser(request, context);
-  const post = await getOpportunity(context.db, params.docId, viewer?.id ?? null);
-  if (!post) refuse("not-found");
+  const { post } = await runForPage(readOpportunity, { caller: pageCaller(viewer), input: { opportunityId: params.docId }, context });
   return {
     post,
     isOwner: viewer?.id === post.posterUid,
@@ -33,8 +34,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const form = await requireForm(request);
   if (formText(form, "intent") !== "delete") refuse("invalid-argument", "Unknown action");
-  const result = await deleteOpportunity(context.db, { uid: user.id }, params.docId);
-  if (result.kind === "ERROR") refuseWith(result);
+  const result = await runForPage(deleteOwnOpportunity, { caller: pageCaller(user), input: { opportunityId: params.docId }, context, notFound: "answer" });
+  if (result.kind === "ERROR") refuseWith(result.code === "not-found" ? ownPostRefusal(result) : result);
   return redirectWithToast(request, context.sessionSecret, "/app/account/opportunities", {
     kind: "success",
     message: "Your opportunity was deleted.",

@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  return saveOpportunity(request, context, user.id, "edit");
+  return saveOpportunity(request, context, user, "edit");
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit opportunity" });

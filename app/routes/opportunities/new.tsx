@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  return saveOpportunity(request, context, user.id, "create");
+  return saveOpportunity(request, context, user, "create");
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New opportunity" });

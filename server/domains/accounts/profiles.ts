@@ -1,7 +1,7 @@
 import type { DomainError } from "#server/platform/errors";
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { logs, opportunityPosts, profiles, USER_TYPES, type UserType } from "#server/platform/db/schema";
+import { logs, opportunityPosts, profiles, user, USER_TYPES, type UserType } from "#server/platform/db/schema";
 
 /** `?type=` on sign-in/up: creator or sponsor; anything else means no type (SPEC §1). */
 export function parseUserType(value: string | null | undefined): UserType | null {
@@ -29,6 +29,12 @@ export async function accountTypeOf(db: Db, uid: string): Promise<UserType | nul
     .where(and(eq(logs.uid, uid), eq(logs.description, "signup")))
     .limit(1);
   return parseUserType(entry?.type);
+}
+
+/** The account's own address, as it stands now (a caller without a session, such as an operation's, knows only the uid). */
+export async function accountEmailOf(db: Db, uid: string): Promise<string | null> {
+  const [row] = await db.select({ email: user.email }).from(user).where(eq(user.id, uid));
+  return row?.email ?? null;
 }
 
 export type ProfileView = { uid: string; name: string; paymentsEnabled: boolean };

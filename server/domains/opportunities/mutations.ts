@@ -105,11 +105,15 @@ export async function deleteOpportunity(db: Db, poster: Poster, id: string): Pro
   return { kind: "SUCCESS" };
 }
 
-const NOT_FOUND: MutationError = { kind: "ERROR", code: "not-found", message: "This opportunity doesn't exist or was deleted." };
+/** The pages' words for a post that is not there, and for someone else's post. */
+export const NO_SUCH_POST = "This opportunity doesn't exist or was deleted.";
+export const NOT_YOUR_POST = "Only the person who posted this opportunity can change it.";
+
+const NOT_FOUND: MutationError = { kind: "ERROR", code: "not-found", message: NO_SUCH_POST };
 
 async function ownershipError(db: Db, id: string): Promise<MutationError> {
   const [exists] = await db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(eq(opportunityPosts.id, id));
   return exists
-    ? { kind: "ERROR", code: "permission-denied", message: "Only the person who posted this opportunity can change it." }
+    ? { kind: "ERROR", code: "permission-denied", message: NOT_YOUR_POST }
     : NOT_FOUND;
 }

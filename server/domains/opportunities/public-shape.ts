@@ -88,29 +88,35 @@ const EMPTY: OpportunityFormInput = {
   deadlineDate: "", deadlineTime: "", deadlineTimeZone: "", contactName: "", contactEmail: "", contactPhone: "", tags: [],
 };
 
-/** The page form's input for a write: `write` over the stored post (an edit) or over an empty form (a new post). */
-export function formInputOf(stored: OpportunityDetail | null, write: OpportunityWrite): OpportunityFormInput {
-  const base = stored ? formInputOfPost(stored) : EMPTY;
-  const deadline =
-    write.deadline === undefined
-      ? { deadlineDate: base.deadlineDate, deadlineTime: base.deadlineTime, deadlineTimeZone: base.deadlineTimeZone }
-      : write.deadline === null
-        ? { deadlineDate: "", deadlineTime: "", deadlineTimeZone: "" }
-        : { deadlineDate: write.deadline.date, deadlineTime: write.deadline.time, deadlineTimeZone: write.deadline.timeZone };
-  return {
-    title: write.title ?? base.title,
-    description: write.description ?? base.description,
-    bullets: write.bullets ? write.bullets.join("\n") : base.bullets,
-    organization: write.organization ?? base.organization,
-    website: write.website ?? base.website,
-    // Whole dollars on the form; the API's minor units are checked to be whole dollars before this.
-    minContribution: write.minContribution ? String(write.minContribution.amount / 100) : base.minContribution,
-    ...deadline,
-    contactName: write.contactName ?? base.contactName,
-    contactEmail: write.contactEmail ?? base.contactEmail,
-    contactPhone: write.contactPhone ?? base.contactPhone,
-    tags: write.tags ?? base.tags,
-  };
+/**
+ * A write in the page form's fields: only the fields it sends (the form's text, whole dollars,
+ * the deadline's three fields), so it can be laid over a stored post or an empty form.
+ */
+export function formChangesOf(write: OpportunityWrite): Partial<OpportunityFormInput> {
+  const changes: Partial<OpportunityFormInput> = {};
+  if (write.title !== undefined) changes.title = write.title;
+  if (write.description !== undefined) changes.description = write.description;
+  if (write.bullets !== undefined) changes.bullets = write.bullets.join("\n");
+  if (write.organization !== undefined) changes.organization = write.organization;
+  if (write.website !== undefined) changes.website = write.website;
+  // Whole dollars on the form; the API's minor units are checked to be whole dollars before this.
+  if (write.minContribution !== undefined) changes.minContribution = String(write.minContribution.amount / 100);
+  if (write.deadline !== undefined) {
+    changes.deadlineDate = write.deadline?.date ?? "";
+    changes.deadlineTime = write.deadline?.time ?? "";
+    changes.deadlineTimeZone = write.deadline?.timeZone ?? "";
+  }
+  if (write.contactName !== undefined) changes.contactName = write.contactName;
+  if (write.contactEmail !== undefined) changes.contactEmail = write.contactEmail;
+  if (write.contactPhone !== undefined) changes.contactPhone = write.contactPhone;
+  if (write.tags !== undefined) changes.tags = write.tags;
+  return changes;
+}
+
+/** The page form's input for a write: `changes` over the stored post (an edit) or over an empty form (a new post). */
+export function formInputOf(stored: OpportunityDetail | null, changes: Partial<OpportunityFormInput>): OpportunityFormInput {
+  const sent = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  return { ...(stored ? formInputOfPost(stored) : EMPTY), ...sent };
 }
 
 /** Where the form's fields are in the API's shape, so each message names what the caller sent. */

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "#server/platform/config";
 import type { Db } from "#server/platform/db/client";
-import { domainError, refusal, type DomainError, type Refusal, type Success } from "#server/platform/errors";
+import { domainError, refusal, success, type DomainError, type Refusal, type Success } from "#server/platform/errors";
 import type { Actor } from "#server/platform/audit/audit-log";
 import type { PaymentProvider } from "#server/providers/payments/port";
 
@@ -12,7 +12,7 @@ import type { PaymentProvider } from "#server/providers/payments/port";
  * turns what it was sent into the operation's input and encodes the answer in its own wire format
  * (README.md beside this file); it decides nothing else (ADR 0065).
  */
-export type Operation<Input extends z.ZodType, Who extends Who_, Output extends Answer> = {
+export type Operation<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object = OperationDeps> = {
   /** The capability's name, as doors and logs say it: `refundPayment`. */
   name: string;
   /** Who may call it: any caller, a verified account holder (a person or their API key), or staff. */
@@ -24,8 +24,12 @@ export type Operation<Input extends z.ZodType, Who extends Who_, Output extends 
   input: Input;
   /** The refusals `call` may answer, besides the ones every operation has (who may call, input). */
   refusals: readonly Extract<Output, { kind: "ERROR" }>["code"][];
-  /** The one domain call, with the input already parsed and the caller already admitted. */
-  call(args: { caller: CallerOf<Who>; input: z.output<Input>; deps: OperationDeps; client: Client | null }): Promise<Output>;
+  /**
+   * The one domain call, with the input already parsed and the caller already admitted. A property,
+   * not a method, so that its `deps` are checked strictly: only a door that has every service an
+   * operation uses can run it (a callable has no webhook worker, a page and `/api/v1` do).
+   */
+  call: (args: { caller: CallerOf<Who>; input: z.output<Input>; deps: Deps; client: Client | null }) => Promise<Output>;
 };
 
 export type Who_ = "anyone" | "account-holder" | "staff";
@@ -33,7 +37,10 @@ export type Who_ = "anyone" | "account-holder" | "staff";
 /** What a domain call answers: a success with its value, or a refusal (server/platform/errors.ts). */
 export type Answer = Success<object> | DomainError;
 
-/** The services an operation may use: the ones the pages get from their context (server/main/context.ts). */
+/**
+ * The services most operations use: the ones the pages get from their context (server/main/context.ts).
+ * An operation that needs others says so in its own `Deps` (the webhook endpoints' signing secret and worker).
+ */
 export type OperationDeps = {
   db: Db;
   payments: PaymentProvider;
@@ -67,13 +74,15 @@ export type AccessRefusal = DomainError<"unauthenticated" | "permission-denied">
 export type InputRefusal = Refusal<"invalid-argument", "INVALID_INPUT", { issues: { field: string; message: string }[] }>;
 
 /** Checks an operation's `call` against its own schema and caller. */
-export function defineOperation<Input extends z.ZodType, Who extends Who_, Output extends Answer>(operation: Operation<Input, Who, Output>): Operation<Input, Who, Output> {
+export function defineOperation<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object = OperationDeps>(
+  operation: Operation<Input, Who, Output, Deps>,
+): Operation<Input, Who, Output, Deps> {
   return operation;
 }
 
 /** Whether `caller` may call an operation open to `who`, and as whom. */
 export function admit<Who extends Who_>(who: Who, caller: Caller): Success<{ caller: CallerOf<Who> }> | AccessRefusal {
-  const admitted = (as: object) => ({ kind: "SUCCESS" as const, caller: as as CallerOf<Who> });
+  const admitted = (as: object) => success({ caller: as as CallerOf<Who> });
   if (who === "anyone") return admitted({ uid: caller.kind === "guest" ? null : caller.uid });
   if (who === "staff") {
     if (caller.kind !== "staff") return domainError("permission-denied", "Only staff may do this.");
@@ -88,15 +97,15 @@ export function admit<Who extends Who_>(who: Who, caller: Caller): Success<{ cal
 /** The operation's input, or every problem with it. */
 export function parseInput<Input extends z.ZodType>(schema: Input, value: unknown): Success<{ input: z.output<Input> }> | InputRefusal {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return { kind: "SUCCESS", input: parsed.data };
+  if (parsed.success) return success({ input: parsed.data });
   const issues = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
   return refusal("invalid-argument", "INVALID_INPUT", issues[0]?.message ?? "Invalid input.", { issues });
 }
 
 /** Admits the caller, parses the input, then makes the operation's one call. Every door runs an operation through this. */
-export async function runOperation<Input extends z.ZodType, Who extends Who_, Output extends Answer>(
-  operation: Operation<Input, Who, Output>,
-  args: { caller: Caller; input: unknown; deps: OperationDeps; client?: Client },
+export async function runOperation<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object = OperationDeps>(
+  operation: Operation<Input, Who, Output, Deps>,
+  args: { caller: Caller; input: unknown; deps: Deps; client?: Client },
 ): Promise<Output | AccessRefusal | InputRefusal> {
   const admitted = admit(operation.who, args.caller);
   if (admitted.kind === "ERROR") return admitted;

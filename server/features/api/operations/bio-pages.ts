@@ -93,7 +93,8 @@ export const bioPageOperations: AnyApiOperation[] = [
     query: pageQuery,
     success: { status: 200, description: "Your pages.", schema: pageOf(summarySchema, "BioPageList") },
     // The cursor is this door's alone: the operation reads every page, the door answers a page of them.
-    input: ({ query }) => (query.cursor !== undefined && !placeOf(query.cursor) ? refusal("invalid-argument", "INVALID_REQUEST", "This cursor is not one of ours. Start again without one.") : {}),
+    refuse: ({ query }) => (query.cursor !== undefined && !placeOf(query.cursor) ? refusal("invalid-argument", "INVALID_REQUEST", "This cursor is not one of ours. Start again without one.") : null),
+    input: () => ({}),
     answer: ({ pages: owned }, { query }) => {
       // A handful of pages at most: read whole, paged here in the dashboard's order.
       const cursor = placeOf(query.cursor);

@@ -50,9 +50,9 @@ export const notificationOperations: AnyApiOperation[] = [
     query: listQuery,
     success: { status: 200, description: "A page of notifications.", schema: pageOf(publicNotificationSchema, "NotificationPage") },
     // invalid_cursor: a cursor that is not one of ours.
+    refuse: ({ query }) => (query.cursor !== undefined && decodeCursor(query.cursor, cursorShape) === null ? invalidCursor() : null),
     input: ({ query }) => {
       const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape);
-      if (cursor === null && query.cursor !== undefined) return invalidCursor();
       return { cursor: cursor?.after ?? null, pageSize: query.limit, unreadOnly: query.unread === "true" };
     },
     reword: invalidCursor,

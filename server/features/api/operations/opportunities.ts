@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { requireVerifiedEmail } from "#server/domains/accounts/verified-email";
-import { fieldRefusal, refusal, success, type DomainError, type Result } from "#server/platform/errors";
-import { parseOpportunityForm } from "#server/domains/opportunities/form";
+import { refusal, success } from "#server/platform/errors";
 import { listOpportunities } from "#server/domains/opportunities/list";
 import { parseListQuery } from "#server/domains/opportunities/list-query";
-import { createOpportunity, deleteOpportunity, editOpportunity, type MutationError } from "#server/domains/opportunities/mutations";
-import { formInputOf, publicOpportunity, publicOpportunitySummary, writeFieldErrors, type OpportunityWrite, type PublicOpportunity } from "#server/domains/opportunities/public-shape";
-import { getOpportunity } from "#server/domains/opportunities/read";
+import { formChangesOf, publicOpportunity, publicOpportunitySummary, writeFieldErrors } from "#server/domains/opportunities/public-shape";
 import { allTags } from "#server/domains/opportunities/tags";
 import { logTagSearch } from "#server/domains/opportunities/read";
 import { MAX_TAG_FILTERS } from "#isomorphic/opportunity-links";
 import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
-import { defineApiOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
+import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
+import { apiOperationOf } from "#server/features/api/operation-door";
+import { deleteOwnOpportunity } from "#server/features/operations/opportunities/delete";
+import { readOpportunity } from "#server/features/operations/opportunities/read";
+import { changeOpportunity, postOpportunity } from "#server/features/operations/opportunities/write";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
 
 const money = z.object({
@@ -114,29 +114,6 @@ const tagsQuery = z
 const listQuery = pageQuery.extend({ tags: tagsQuery });
 const cursorShape = z.object({ after: z.string() });
 
-const NOT_FOUND = refusal("not-found", "NOT_FOUND", "There is no such opportunity.");
-
-/** The form's refusal in the API's field names; anything about who owns the post is "not found". */
-function refusedWrite(refused: MutationError): DomainError {
-  if (refused.fieldErrors) return fieldRefusal(writeFieldErrors(refused.fieldErrors));
-  return refused.code === "invalid-argument" ? refused : NOT_FOUND;
-}
-
-/** Checks a write as the page form does and saves it: a new post, or the caller's post `storedId` changed. */
-async function save(deps: ApiDeps, uid: string, storedId: string | null, write: OpportunityWrite): Promise<Result<{ body: PublicOpportunity }>> {
-  const verified = await requireVerifiedEmail(deps.db, uid);
-  if (verified.kind === "ERROR") return verified;
-  const current = storedId === null ? null : await getOpportunity(deps.db, storedId, uid);
-  if (storedId !== null && current?.posterUid !== uid) return NOT_FOUND;
-  const parsed = parseOpportunityForm(formInputOf(current, write));
-  if (parsed.kind === "ERROR") return fieldRefusal(writeFieldErrors(parsed.fieldErrors));
-  const known = allTags(await deps.tagCatalogue());
-  const saved = storedId === null ? await createOpportunity(deps.db, { uid }, parsed.form, known) : await editOpportunity(deps.db, { uid }, storedId, parsed.form, known);
-  if (saved.kind === "ERROR") return refusedWrite(saved);
-  const post = await getOpportunity(deps.db, saved.id, uid);
-  return post ? success({ body: publicOpportunity(post) }) : NOT_FOUND;
-}
-
 export const opportunityOperations: AnyApiOperation[] = [
   defineApiOperation({
     id: "listOpportunities",
@@ -164,7 +141,7 @@ export const opportunityOperations: AnyApiOperation[] = [
       return success({ body: { data: page.items.map(publicOpportunitySummary), nextCursor: page.hasNext && last ? encodeCursor({ after: last.id }) : null } });
     },
   }),
-  defineApiOperation({
+  apiOperationOf(readOpportunity, {
     id: "getOpportunity",
     method: "get",
     path: "/opportunities/{id}",
@@ -174,13 +151,10 @@ export const opportunityOperations: AnyApiOperation[] = [
     scope: "opportunities:read",
     params: idParams,
     success: { status: 200, description: "The opportunity.", schema: opportunitySchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const post = await getOpportunity(deps.db, params.id, caller.uid);
-      return post ? success({ body: publicOpportunity(post) }) : NOT_FOUND;
-    },
+    input: ({ params }) => ({ opportunityId: params.id }),
+    answer: ({ post }) => publicOpportunity(post),
   }),
-  defineApiOperation({
+  apiOperationOf(postOpportunity, {
     id: "createOpportunity",
     method: "post",
     path: "/opportunities",
@@ -193,10 +167,11 @@ export const opportunityOperations: AnyApiOperation[] = [
     body: newOpportunitySchema,
     idempotent: true,
     success: { status: 201, description: "The new opportunity, live at once.", schema: opportunitySchema },
-    refusals: ["invalid-argument", "permission-denied"],
-    handle: ({ caller, body, deps }) => save(deps, caller.uid, null, body),
+    input: ({ body }) => ({ fields: formChangesOf(body) }),
+    answer: ({ post }) => publicOpportunity(post),
+    fields: writeFieldErrors,
   }),
-  defineApiOperation({
+  apiOperationOf(changeOpportunity, {
     id: "updateOpportunity",
     method: "patch",
     path: "/opportunities/{id}",
@@ -209,10 +184,11 @@ export const opportunityOperations: AnyApiOperation[] = [
     params: idParams,
     body: changesSchema,
     success: { status: 200, description: "The opportunity as saved.", schema: opportunitySchema },
-    refusals: ["invalid-argument", "permission-denied", "not-found"],
-    handle: ({ caller, params, body, deps }) => save(deps, caller.uid, params.id, body),
+    input: ({ params, body }) => ({ opportunityId: params.id, changes: formChangesOf(body) }),
+    answer: ({ post }) => publicOpportunity(post),
+    fields: writeFieldErrors,
   }),
-  defineApiOperation({
+  apiOperationOf(deleteOwnOpportunity, {
     id: "deleteOpportunity",
     method: "delete",
     path: "/opportunities/{id}",
@@ -222,12 +198,7 @@ export const opportunityOperations: AnyApiOperation[] = [
     scope: "opportunities:write",
     params: idParams,
     success: { status: 204, description: "Deleted." },
-    refusals: ["permission-denied", "not-found"],
-    async handle({ caller, params, deps }) {
-      const verified = await requireVerifiedEmail(deps.db, caller.uid);
-      if (verified.kind === "ERROR") return verified;
-      const deleted = await deleteOpportunity(deps.db, { uid: caller.uid }, params.id);
-      return deleted.kind === "ERROR" ? NOT_FOUND : success({});
-    },
+    input: ({ params }) => ({ opportunityId: params.id }),
+    answer: () => undefined,
   }),
 ];

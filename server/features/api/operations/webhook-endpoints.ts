@@ -1,22 +1,15 @@
 import { z } from "zod";
-import { refusal, success, type Result } from "#server/platform/errors";
+import { refusal } from "#server/platform/errors";
 import { WEBHOOK_DELIVERY_STATUSES } from "#server/platform/db/schema";
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  disableWebhookEndpoint,
-  enableWebhookEndpoint,
-  getWebhookEndpoint,
-  listWebhookEndpoints,
-  rotateWebhookSecret,
-  updateWebhookEndpoint,
-  type WebhookEndpointView,
-} from "#server/platform/outgoing-webhooks/endpoints";
-import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent, type WebhookDeliveryView } from "#server/platform/outgoing-webhooks/delivery-log";
-import { MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
-import { defineApiOperation, type AnyApiOperation, type ApiDeps } from "#server/features/api/operation";
+import type { WebhookEndpointView } from "#server/platform/outgoing-webhooks/endpoints";
+import type { WebhookDeliveryView } from "#server/platform/outgoing-webhooks/delivery-log";
+import { MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
+import type { AnyApiOperation } from "#server/features/api/operation";
+import { apiOperationOf } from "#server/features/api/operation-door";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from "#isomorphic/webhook-events";
+import { changeWebhookEndpoint } from "#server/features/operations/webhook-endpoints/change-endpoint";
+import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhookEvent } from "#server/features/operations/webhook-endpoints/deliveries";
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, readWebhookEndpoint, rotateWebhookSecret } from "#server/features/operations/webhook-endpoints/endpoints";
 
 const TAG = "Webhook endpoints";
 
@@ -90,6 +83,9 @@ const deliveryPath = z.object({ id: z.string().min(1).max(100).meta({ descriptio
 const cursorShape = z.object({ after: z.string().min(1).max(200) });
 const INVALID_CURSOR = "This cursor is not one of ours. Start again from the first page.";
 
+/** The delivery log's own cursor inside the API's, or null when the API's is not one of ours. */
+const logCursorOf = (cursor: string) => decodeCursor(cursor, cursorShape)?.after ?? null;
+
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 function toPublicEndpoint(endpoint: WebhookEndpointView) {
@@ -113,27 +109,8 @@ function toPublicDelivery(delivery: WebhookDeliveryView) {
   };
 }
 
-/** The endpoint with the changes sent: address, description and events checked as the form checks them, then on or off. */
-async function changeEndpoint(deps: ApiDeps, uid: string, endpointId: string, changes: z.output<typeof endpointChangesSchema>): Promise<Result<{ endpoint: WebhookEndpointView }>> {
-  const found = await getWebhookEndpoint(deps.db, { uid, endpointId });
-  if (found.kind === "ERROR") return found;
-  let endpoint = found.endpoint;
-  if (changes.url !== undefined || changes.description !== undefined || changes.events !== undefined) {
-    const input = { url: changes.url ?? endpoint.url, description: changes.description ?? endpoint.description, events: changes.events ?? endpoint.events };
-    const updated = await updateWebhookEndpoint(deps.db, { uid, endpointId, targets: deps.config.WEBHOOK_TARGETS }, input);
-    if (updated.kind === "ERROR") return updated;
-    endpoint = updated.endpoint;
-  }
-  if (changes.enabled !== undefined && changes.enabled !== endpoint.enabled) {
-    const switched = await (changes.enabled ? enableWebhookEndpoint : disableWebhookEndpoint)(deps.db, { uid, endpointId });
-    if (switched.kind === "ERROR") return switched;
-    endpoint = switched.endpoint;
-  }
-  return success({ endpoint });
-}
-
 export const webhookEndpointOperations: AnyApiOperation[] = [
-  defineApiOperation({
+  apiOperationOf(listWebhookEndpoints, {
     id: "listWebhookEndpoints",
     method: "get",
     path: "/webhook-endpoints",
@@ -142,12 +119,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     description: `Newest first; an account has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT}, so there is one page.`,
     scope: "webhooks:read",
     success: { status: 200, description: "Your endpoints.", schema: z.object({ data: z.array(endpointSchema) }).meta({ id: "WebhookEndpointList" }) },
-    async handle({ caller, deps }) {
-      const endpoints = await listWebhookEndpoints(deps.db, caller.uid);
-      return success({ body: { data: endpoints.map(toPublicEndpoint) } });
-    },
+    input: () => null,
+    answer: ({ endpoints }) => ({ data: endpoints.map(toPublicEndpoint) }),
   }),
-  defineApiOperation({
+  apiOperationOf(createWebhookEndpoint, {
     id: "createWebhookEndpoint",
     method: "post",
     path: "/webhook-endpoints",
@@ -159,18 +134,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     scope: "webhooks:write",
     body: newEndpointSchema,
     success: { status: 201, description: "The endpoint, with its signing secret.", schema: withSecretSchema },
-    refusals: ["invalid-argument", "resource-exhausted"],
-    async handle({ caller, body, deps }) {
-      const made = await createWebhookEndpoint(
-        deps.db,
-        { uid: caller.uid, sessionSecret: deps.sessionSecret, targets: deps.config.WEBHOOK_TARGETS },
-        { url: body.url, description: body.description ?? "", events: body.events },
-      );
-      if (made.kind === "ERROR") return made;
-      return success({ body: { ...toPublicEndpoint(made.endpoint), secret: made.secret } });
-    },
+    input: ({ body }) => ({ url: body.url, description: body.description ?? "", events: body.events }),
+    answer: (made) => ({ ...toPublicEndpoint(made.endpoint), secret: made.secret }),
   }),
-  defineApiOperation({
+  apiOperationOf(readWebhookEndpoint, {
     id: "getWebhookEndpoint",
     method: "get",
     path: "/webhook-endpoints/{id}",
@@ -179,13 +146,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     scope: "webhooks:read",
     params: endpointPath,
     success: { status: 200, description: "The endpoint.", schema: endpointSchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const found = await getWebhookEndpoint(deps.db, { uid: caller.uid, endpointId: params.id });
-      return found.kind === "ERROR" ? found : success({ body: toPublicEndpoint(found.endpoint) });
-    },
+    input: ({ params }) => ({ endpointId: params.id }),
+    answer: ({ endpoint }) => toPublicEndpoint(endpoint),
   }),
-  defineApiOperation({
+  apiOperationOf(changeWebhookEndpoint, {
     id: "updateWebhookEndpoint",
     method: "patch",
     path: "/webhook-endpoints/{id}",
@@ -196,13 +160,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     params: endpointPath,
     body: endpointChangesSchema,
     success: { status: 200, description: "The endpoint as it is now.", schema: endpointSchema },
-    refusals: ["invalid-argument", "not-found"],
-    async handle({ caller, params, body, deps }) {
-      const changed = await changeEndpoint(deps, caller.uid, params.id, body);
-      return changed.kind === "ERROR" ? changed : success({ body: toPublicEndpoint(changed.endpoint) });
-    },
+    input: ({ params, body }) => ({ ...body, endpointId: params.id }),
+    answer: ({ endpoint }) => toPublicEndpoint(endpoint),
   }),
-  defineApiOperation({
+  apiOperationOf(deleteWebhookEndpoint, {
     id: "deleteWebhookEndpoint",
     method: "delete",
     path: "/webhook-endpoints/{id}",
@@ -212,13 +173,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     scope: "webhooks:write",
     params: endpointPath,
     success: { status: 204, description: "Deleted." },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const deleted = await deleteWebhookEndpoint(deps.db, { uid: caller.uid, endpointId: params.id });
-      return deleted.kind === "ERROR" ? deleted : success({});
-    },
+    input: ({ params }) => ({ endpointId: params.id }),
+    answer: () => undefined,
   }),
-  defineApiOperation({
+  apiOperationOf(rotateWebhookSecret, {
     id: "rotateWebhookSecret",
     method: "post",
     path: "/webhook-endpoints/{id}/rotate-secret",
@@ -230,14 +188,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     scope: "webhooks:write",
     params: endpointPath,
     success: { status: 200, description: "The endpoint, with its new signing secret.", schema: withSecretSchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const rotated = await rotateWebhookSecret(deps.db, { uid: caller.uid, endpointId: params.id, sessionSecret: deps.sessionSecret });
-      if (rotated.kind === "ERROR") return rotated;
-      return success({ body: { ...toPublicEndpoint(rotated.endpoint), secret: rotated.secret } });
-    },
+    input: ({ params }) => ({ endpointId: params.id }),
+    answer: (rotated) => ({ ...toPublicEndpoint(rotated.endpoint), secret: rotated.secret }),
   }),
-  defineApiOperation({
+  apiOperationOf(sendTestWebhookEvent, {
     id: "sendTestWebhookEvent",
     method: "post",
     path: "/webhook-endpoints/{id}/test",
@@ -251,13 +205,10 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
       description: "Queued; its delivery shows in the log.",
       schema: z.object({ deliveryId: z.string(), eventId: z.string() }).meta({ id: "WebhookTestSent" }),
     },
-    refusals: ["not-found", "aborted"],
-    async handle({ caller, params, deps }) {
-      const sent = await sendTestWebhookEvent(deps.db, { uid: caller.uid, endpointId: params.id, kick: () => deps.webhooks.kick() });
-      return sent.kind === "ERROR" ? sent : success({ body: { deliveryId: sent.deliveryId, eventId: sent.eventId } });
-    },
+    input: ({ params }) => ({ endpointId: params.id }),
+    answer: (sent) => ({ deliveryId: sent.deliveryId, eventId: sent.eventId }),
   }),
-  defineApiOperation({
+  apiOperationOf(listWebhookDeliveries, {
     id: "listWebhookDeliveries",
     method: "get",
     path: "/webhook-endpoints/{id}/deliveries",
@@ -268,16 +219,12 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
     params: endpointPath,
     query: pageQuery,
     success: { status: 200, description: "A page of deliveries.", schema: pageOf(deliverySchema, "WebhookDeliveryPage") },
-    refusals: ["not-found", "invalid-argument"],
-    async handle({ caller, params, query, deps }) {
-      const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape);
-      if (cursor === null && query.cursor !== undefined) return refusal("invalid-argument", "INVALID_CURSOR", INVALID_CURSOR);
-      const page = await listWebhookDeliveries(deps.db, { uid: caller.uid, endpointId: params.id, cursor: cursor?.after ?? null, pageSize: query.limit });
-      if (page.kind === "ERROR") return page;
-      return success({ body: { data: page.deliveries.map(toPublicDelivery), nextCursor: page.nextCursor ? encodeCursor({ after: page.nextCursor }) : null } });
-    },
+    // The API's cursor wraps the log's own: one that is not ours is the API's to refuse, in its words.
+    refuse: ({ query }) => (query.cursor !== undefined && logCursorOf(query.cursor) === null ? refusal("invalid-argument", "INVALID_CURSOR", INVALID_CURSOR) : null),
+    input: ({ params, query }) => ({ endpointId: params.id, cursor: query.cursor === undefined ? null : logCursorOf(query.cursor), pageSize: query.limit }),
+    answer: (page) => ({ data: page.deliveries.map(toPublicDelivery), nextCursor: page.nextCursor ? encodeCursor({ after: page.nextCursor }) : null }),
   }),
-  defineApiOperation({
+  apiOperationOf(resendWebhookDelivery, {
     id: "resendWebhookDelivery",
     method: "post",
     path: "/webhook-deliveries/{id}/resend",
@@ -296,11 +243,7 @@ export const webhookEndpointOperations: AnyApiOperation[] = [
         })
         .meta({ id: "WebhookResent" }),
     },
-    refusals: ["not-found", "aborted"],
-    async handle({ caller, params, deps }) {
-      const resent = await resendWebhookDelivery(deps.db, { uid: caller.uid, deliveryId: params.id, kick: () => deps.webhooks.kick() });
-      if (resent.kind === "ERROR") return resent;
-      return success({ body: { deliveryId: resent.deliveryId, outcome: resent.outcome === "QUEUED" ? ("queued" as const) : ("retrying_now" as const) } });
-    },
+    input: ({ params }) => ({ deliveryId: params.id }),
+    answer: (resent) => ({ deliveryId: resent.deliveryId, outcome: resent.outcome === "QUEUED" ? ("queued" as const) : ("retrying_now" as const) }),
   }),
 ];

@@ -10,7 +10,7 @@ import type { PaymentProvider } from "#server/providers/payments/port";
  * callable, `/api/v1`, the back office): what it takes (a zod schema), who may call it, the one
  * domain call it makes and the refusals that call may answer. A door authenticates in its own way,
  * turns what it was sent into the operation's input and encodes the answer in its own wire format
- * (README.md beside this file); it decides nothing else (ADR 0065).
+ * (README.md beside this file); it decides nothing else (ADRs 0065, 0078).
  */
 export type Operation<Input extends z.ZodType, Who extends Who_, Output extends Answer, Deps extends object = OperationDeps> = {
   /** The capability's name, as doors and logs say it: `refundPayment`. */

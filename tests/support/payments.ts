@@ -122,7 +122,7 @@ export async function payAtSandbox(db: Db, sandbox: SandboxProvider, payee: Paye
     cancelUrl: `http://app.test/app/payments/cancelled?session=${s.sessionId}`,
   });
   await db.update(sponsorSessions).set({ providerCheckoutId: checkoutId }).where(eq(sponsorSessions.id, s.sessionId));
-  const paid = await payCheckout(db, checkoutId, { email: customerEmail, ...PAYING_CARD }, sandbox.now());
+  const paid = await payCheckout(db, checkoutId, { email: customerEmail, ...PAYING_CARD }, sandbox.now(), sandbox.whyPayeeCannotBePaid);
   if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(`the sandbox did not take the test payment: ${paid.kind === "SUCCESS" ? paid.outcome : paid.message}`);
   return { ...s, checkoutId, paymentIntentId: paid.paymentIntentId, customerEmail };
 }

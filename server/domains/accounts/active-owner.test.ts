@@ -119,7 +119,7 @@ describe.each(ENGINES)("payments to a disabled account's page on %s", (engine) =
   beforeAll(async () => {
     const db = database.db;
     const fakeFetch = (async () => new Response(null, { status: 200 })) as unknown as typeof fetch;
-    sandbox = createSandboxProvider({ db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: "a-session-secret-of-at-least-32-characters", fetch: fakeFetch });
+    sandbox = createSandboxProvider({ db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: "a-session-secret-of-at-least-32-characters", whyPayeeCannotBePaid: (sessionId) => whyPayeeCannotBePaid(db, sessionId), fetch: fakeFetch });
     const { accountId } = await sandbox.createConnectedAccount({ idempotencyKey: "a1", email, accountType: "individual", uid: "payee" });
     await sandbox.completeOnboarding(accountId, { legalName: "Payee LLC", country: "US", bankAccount: "000123456789" });
     await db.insert(user).values({ id: "payee", name: "Payee", email, emailVerified: true });
@@ -140,13 +140,13 @@ describe.each(ENGINES)("payments to a disabled account's page on %s", (engine) =
     expect(await buildSponsorSession(db, sandbox, tip, options)).toEqual({ kind: "ERROR", code: "aborted", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
     const offer = await loadCheckoutOffer(db, { ending: "payee_page", kind: "tip", postId: null });
     expect(offer).toMatchObject({ kind: "SUCCESS", offer: { unavailable: OWNER_UNAVAILABLE_PAYMENT_MESSAGE, takesPayments: false } });
-    expect(await payCheckout(db, checkout!.id, card, new Date(), (sessionId) => whyPayeeCannotBePaid(db, sessionId))).toEqual({ kind: "ERROR", code: "aborted", reason: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
+    expect(await payCheckout(db, checkout!.id, card, new Date(), sandbox.whyPayeeCannotBePaid)).toEqual({ kind: "ERROR", code: "aborted", reason: "PAYEE_UNAVAILABLE", message: OWNER_UNAVAILABLE_PAYMENT_MESSAGE });
     const [unpaid] = await db.select({ status: sandboxCheckouts.status }).from(sandboxCheckouts).where(eq(sandboxCheckouts.id, checkout!.id));
     expect(unpaid!.status).toBe("open");
 
     await enableAccount(db, email);
     expect(await loadCheckoutOffer(db, { ending: "payee_page", kind: "tip", postId: null })).toMatchObject({ offer: { unavailable: null, takesPayments: true } });
-    expect(await payCheckout(db, checkout!.id, card, new Date(), (sessionId) => whyPayeeCannotBePaid(db, sessionId))).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
+    expect(await payCheckout(db, checkout!.id, card, new Date(), sandbox.whyPayeeCannotBePaid)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
     expect((await buildSponsorSession(db, sandbox, tip, options)).kind).toBe("SUCCESS");
   });
 });

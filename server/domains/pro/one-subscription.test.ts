@@ -19,6 +19,7 @@ import { readSettledProState, subscriptionsToEnd } from "./one-subscription";
 import { PRO_PRICE_SPECS } from "./prices";
 import { getProStatus } from "./pro-status";
 import { refreshProMembership } from "./refresh";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const LATER = new Date(Date.now() + 30 * 86400_000);
 const sub = (id: string, over: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
@@ -125,7 +126,7 @@ describe.each(ENGINES)("one live subscription per person on the sandbox, on %s",
         db: db(),
         sessionSecret: SECRET,
       });
-    sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, fetch: deliver });
+    sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, fetch: deliver });
   });
 
   const newPerson = async () => {

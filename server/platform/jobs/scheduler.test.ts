@@ -9,6 +9,7 @@ import { createSandboxProvider } from "#server/providers/payments/sandbox/provid
 import { createMetrics } from "#server/platform/metrics/metrics";
 import { createMigratedDatabase, ENGINES, migratedDatabase } from "#tests/support/databases";
 import { createScheduler, type Scheduler, type ScheduledJob } from "./scheduler";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const logger = pino({ level: "silent" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -154,7 +155,7 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
     // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees.
     const payments = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
     // With the sandbox as the provider, its checkouts' expiry is one of them (once across processes).
-    const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123" });
+    const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE });
     const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments, sandbox });
     expect(jobs.map((job) => job.name)).toContain("sandbox-expire-checkouts");
     expect(scheduledJobsOf({ db: db(), notificationDeps, logger, payments }).map((job) => job.name)).not.toContain("sandbox-expire-checkouts");

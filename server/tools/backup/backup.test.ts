@@ -18,6 +18,7 @@ import { notificationDeps, seedPayee, seedSession, TEST_SESSION_SECRET } from "#
 import { createBackup, restoreBackup, type BackupConfig } from "./backup";
 import { BackupFileError, type BackupHeader } from "./format";
 import { BackupRefusal } from "./refusal";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 /**
  * Places a database can live for the drill: a DATA_DIR of its own (PGlite), or a PostgreSQL
@@ -107,6 +108,7 @@ async function fill(config: BackupConfig): Promise<void> {
     db: database.db,
     config: { PUBLIC_ORIGIN: "http://app.test" },
     sessionSecret: TEST_SESSION_SECRET,
+    whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE,
     fetch: async () => new Response(null, { status: 204 }),
   });
   try {
@@ -175,7 +177,7 @@ describe.each(ENGINES)("backup and restore drill on %s", (engine) => {
   it("refuses to restore over a database that holds data without --force, and changes nothing", async () => {
     const other = await place.make("other");
     const { database, close } = await open(other);
-    const sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: TEST_SESSION_SECRET, fetch: async () => new Response(null, { status: 204 }) });
+    const sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: TEST_SESSION_SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, fetch: async () => new Response(null, { status: 204 }) });
     try {
       await database.migrate([SANDBOX_MIGRATIONS]);
       await seedPayee(database.db, sandbox);

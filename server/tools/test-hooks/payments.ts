@@ -131,7 +131,7 @@ export function paymentHooks(deps: TestHooksDeps): Router {
         if (pay) {
           const [row] = await db.select({ checkoutId: sponsorSessions.providerCheckoutId }).from(sponsorSessions).where(eq(sponsorSessions.id, built.sessionId));
           // What the sandbox's checkout page does when the sponsor submits the 4242 card.
-          const result = await payCheckout(db, row!.checkoutId!, { email: sponsorEmail, ...TEST_CARD }, provider.now());
+          const result = await payCheckout(db, row!.checkoutId!, { email: sponsorEmail, ...TEST_CARD }, provider.now(), provider.whyPayeeCannotBePaid);
           if (result.kind !== "SUCCESS" || result.outcome !== "PAID") throw new HookRefusal(500, `The checkout was not paid: ${result.kind === "SUCCESS" ? result.outcome : result.message}`);
         }
         return built.sessionId;

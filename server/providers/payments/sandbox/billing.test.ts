@@ -13,6 +13,7 @@ import { silentLogger } from "#tests/support/payments";
 import { applyPortalAction } from "./portal";
 import { payProCheckout } from "./pro-pay";
 import { createSandboxProvider, type SandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const ORIGIN = "http://app.test";
@@ -37,7 +38,7 @@ describe.each(ENGINES)("sandbox Pro billing through the webhook intake on %s", (
       const request = new Request(`${ORIGIN}/api/payments/webhooks/sandbox`, { method: "POST", headers: init?.headers, body: init?.body });
       return handleWebhookRequest(request, "sandbox", { payments: sandbox, mailer, config, logger: silentLogger, db: db(), sessionSecret: SECRET });
     };
-    sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, fetch: deliver });
+    sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, fetch: deliver });
     uid = `pro_${crypto.randomUUID()}`;
     await db().insert(user).values({ id: uid, name: "Pro Person", email: `${uid}@pro.example`, emailVerified: true });
   });

@@ -5,6 +5,7 @@ import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
 import { loadCheckoutView } from "./checkout-view";
 import { payCheckout } from "./pay";
 import { createSandboxProvider, type SandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const ORIGIN = "http://app.test";
 
@@ -20,7 +21,7 @@ describe.each(ENGINES)("the sandbox checkout page on %s", (engine) => {
       sent.push(String(init.body));
       return new Response(null, { status: 200 });
     }) as unknown as typeof fetch;
-    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: "a-session-secret-of-at-least-32-characters", now: () => clock.now, fetch: fakeFetch });
+    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: "a-session-secret-of-at-least-32-characters", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, now: () => clock.now, fetch: fakeFetch });
     const { accountId } = await sandbox.createConnectedAccount({ idempotencyKey: "a1", email: "maya@example.com", accountType: "individual", uid: "u1" });
     await sandbox.completeOnboarding(accountId, { legalName: "Maya Makes LLC", country: "US", bankAccount: "000123456789" });
     ({ checkoutId } = await sandbox.createSponsorCheckout({
@@ -55,7 +56,7 @@ describe.each(ENGINES)("the sandbox checkout page on %s", (engine) => {
     clock.now = new Date(clock.now.getTime() + 24 * 3600 * 1000);
     const views = await Promise.all([1, 2, 3].map(() => loadCheckoutView(sandbox, database.db, checkoutId)));
     expect(views.map((view) => view?.status)).toEqual(["expired", "expired", "expired"]);
-    expect(await payCheckout(database.db, checkoutId, { email: "a@b.co", number: "4242424242424242", expiry: "12/34", cvc: "123", postalCode: "94107" }, clock.now)).toEqual({
+    expect(await payCheckout(database.db, checkoutId, { email: "a@b.co", number: "4242424242424242", expiry: "12/34", cvc: "123", postalCode: "94107" }, clock.now, EVERY_PAYEE_PAYABLE)).toEqual({
       kind: "ERROR",
       code: "gone",
       reason: "EXPIRED",

@@ -5,11 +5,12 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { PAYING_CARD, silentLogger } from "#tests/support/payments";
 import { payCheckout } from "./pay";
 import { createSandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 describe.each(ENGINES)("the sandbox's side of an account deletion on %s", (engine) => {
   const database = migratedDatabase(engine);
   const sandbox = () =>
-    createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://localhost:3000" }, sessionSecret: "a-test-secret-that-is-long-enough-123", logger: silentLogger });
+    createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://localhost:3000" }, sessionSecret: "a-test-secret-that-is-long-enough-123", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, logger: silentLogger });
 
   it("deletes the payout account; deleting it again succeeds", async () => {
     const provider = sandbox();
@@ -37,7 +38,7 @@ describe.each(ENGINES)("the sandbox's side of an account deletion on %s", (engin
       successUrl: "http://localhost:3000/app/payments/success",
       cancelUrl: "http://localhost:3000/app/payments/cancelled",
     });
-    expect(await payCheckout(database.db, checkoutId, { email: "fan@sponsor.example", ...PAYING_CARD })).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
+    expect(await payCheckout(database.db, checkoutId, { email: "fan@sponsor.example", ...PAYING_CARD }, new Date(), EVERY_PAYEE_PAYABLE)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
 
     await expect(provider.deleteConnectedAccount({ accountId })).resolves.toBeUndefined();
     await expect(provider.deleteConnectedAccount({ accountId })).resolves.toBeUndefined();

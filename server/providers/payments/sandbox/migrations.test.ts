@@ -9,6 +9,7 @@ import { MIGRATIONS_DIR } from "#server/platform/db/migrate";
 import { createEmptyDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { SANDBOX_MIGRATIONS } from "./migrations";
 import { createSandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 /** The tables a release before the sandbox's own schema had in public. */
 const SANDBOX_TABLES_IN_PUBLIC = [
@@ -118,7 +119,7 @@ describe.each(ENGINES)("the sandbox's own migrations on %s", (engine) => {
       await database.migrate([SANDBOX_MIGRATIONS]);
       const recorded = await rows<{ count: number }>(database.db, sql`select count(*)::int as count from drizzle.__drizzle_migrations_sandbox`);
       expect(recorded[0]?.count).toBe(fs.readdirSync(SANDBOX_MIGRATIONS.folder).filter((file) => file.endsWith(".sql")).length);
-      const sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: "a-session-secret-of-at-least-32-characters" });
+      const sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: "a-session-secret-of-at-least-32-characters", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE });
       expect(await sandbox.readAccount("acct_old1")).toMatchObject({ accountId: "acct_old1", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true });
       await sandbox.close();
     });

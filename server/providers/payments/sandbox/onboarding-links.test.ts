@@ -3,6 +3,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { findSandboxAccount, isCurrentOnboardingLink } from "./accounts";
 import { checkOnboardingLink, readOnboardingLink } from "./links";
 import { createSandboxProvider, type SandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const ORIGIN = "http://app.test";
 const SECRET = "a-session-secret-of-at-least-32-characters";
@@ -29,7 +30,7 @@ describe.each(ENGINES)("sandbox onboarding links on %s", (engine) => {
   const linkIdOf = (url: string) => new URL(url).searchParams.get("link")!;
 
   beforeAll(() => {
-    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, webhookUrl: `${ORIGIN}/nowhere` });
+    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, webhookUrl: `${ORIGIN}/nowhere` });
   });
   afterAll(() => sandbox.close());
 

@@ -5,6 +5,7 @@ import { startTestReceiver } from "#tests/support/sandbox-webhook-receiver";
 import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
 import { createSandboxOutbox, pendingSandboxEvents, recordSandboxEvent } from "./outbox";
 import { createSandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const accountUpdated = (accountId: string) =>
@@ -13,7 +14,7 @@ const accountUpdated = (accountId: string) =>
 describe.each(ENGINES)("sandbox event outbox on %s", (engine) => {
   const database = migratedDatabase(engine);
   const clock = { now: new Date("2026-11-22T18:00:00Z") };
-  const checker = createSandboxProvider({ db: null as never, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: SECRET, now: () => clock.now });
+  const checker = createSandboxProvider({ db: null as never, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, now: () => clock.now });
   let receiver: Awaited<ReturnType<typeof startTestReceiver>>;
   let outbox: ReturnType<typeof createSandboxOutbox>;
 

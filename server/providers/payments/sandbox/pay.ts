@@ -50,9 +50,14 @@ export function emailProblem(email: string): string | null {
  */
 export type PayeeCheck = (sessionId: string) => Promise<string | null>;
 
-const ANYONE_MAY_BE_PAID: PayeeCheck = async () => null;
+/**
+ * For a sandbox no app stands behind (its own tests, a backup's fixtures): every payee may be paid.
+ * Never the app's: the composition root always hands in the app's rule, and a sandbox cannot be
+ * made without one, so no caller can forget it.
+ */
+export const EVERY_PAYEE_PAYABLE: PayeeCheck = async () => null;
 
-export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now = new Date(), whyNotPayable = ANYONE_MAY_BE_PAID): Promise<PayResult> {
+export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm, now: Date, whyNotPayable: PayeeCheck): Promise<PayResult> {
   const seen = await findSandboxCheckout(db, checkoutId);
   if (!seen) return checkoutNotFound();
   if (seen.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(seen) });

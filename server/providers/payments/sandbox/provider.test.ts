@@ -10,6 +10,7 @@ import { SandboxRequestError } from "./errors";
 import { isSandboxId } from "./ids";
 import { payCheckout, type PaymentForm } from "./pay";
 import { createSandboxProvider, type SandboxProvider } from "./provider";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const ORIGIN = "http://app.test";
 const SECRET = "a-session-secret-of-at-least-32-characters";
@@ -44,7 +45,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
   beforeAll(async () => {
     // The receiver checks signatures with a provider of its own: what our webhook route will do.
     receiver = await startTestReceiver((raw, header) => sandbox.parseWebhook(raw, header));
-    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, now: () => clock.now, webhookUrl: receiver.url });
+    sandbox = createSandboxProvider({ db: database.db, config: { PUBLIC_ORIGIN: ORIGIN }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, now: () => clock.now, webhookUrl: receiver.url });
     accountId = (await sandbox.createConnectedAccount({ idempotencyKey: "account_u1", email: "maya@example.com", accountType: "individual", uid: "u1" })).accountId;
   });
   afterAll(async () => {
@@ -113,7 +114,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
 
   it("pays with a test card once, however many submits, with Stripe's fee", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 2500, applicationFeeAmount: 125 }));
-    const results = await Promise.all(Array.from({ length: 8 }, () => payCheckout(database.db, checkoutId, CARD, clock.now)));
+    const results = await Promise.all(Array.from({ length: 8 }, () => payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE)));
     const paid = results.filter((r) => r.kind === "SUCCESS" && r.outcome === "PAID");
     expect(paid).toHaveLength(1);
     expect(results.filter((r) => r.kind === "SUCCESS" && r.outcome === "ALREADY_PAID")).toHaveLength(7);
@@ -125,24 +126,24 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     expect(await sandbox.paymentDetails(paymentIntentId)).toEqual({ paymentIntentId, chargeId: payments[0]!.chargeId, gross: 2500, providerFee: 103, currency: "usd" });
     const completed = (await events("checkout.completed")).filter((e) => e.checkoutId === checkoutId);
     expect(completed).toEqual([expect.objectContaining({ paymentIntentId, paymentStatus: "paid", amount: 2500, currency: "usd", sessionId: expect.any(String) })]);
-    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_PAID" });
+    expect(await payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE)).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_PAID" });
   });
 
   it("declines without charging and leaves the checkout open", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput());
-    expect(await payCheckout(database.db, checkoutId, { ...CARD, number: "4000 0000 0000 0002" }, clock.now)).toEqual({
+    expect(await payCheckout(database.db, checkoutId, { ...CARD, number: "4000 0000 0000 0002" }, clock.now, EVERY_PAYEE_PAYABLE)).toEqual({
       kind: "ERROR",
       code: "payment-required",
       reason: "card_declined",
       field: "number",
       message: "Your card was declined.",
     });
-    expect(await payCheckout(database.db, checkoutId, { ...CARD, number: "4000 0000 0000 9995" }, clock.now)).toMatchObject({ message: "Your card has insufficient funds." });
-    expect(await payCheckout(database.db, checkoutId, { ...CARD, email: "not an email" }, clock.now)).toMatchObject({ field: "email" });
+    expect(await payCheckout(database.db, checkoutId, { ...CARD, number: "4000 0000 0000 9995" }, clock.now, EVERY_PAYEE_PAYABLE)).toMatchObject({ message: "Your card has insufficient funds." });
+    expect(await payCheckout(database.db, checkoutId, { ...CARD, email: "not an email" }, clock.now, EVERY_PAYEE_PAYABLE)).toMatchObject({ field: "email" });
     expect(await database.db.select().from(sandboxPayments).where(eq(sandboxPayments.checkoutId, checkoutId))).toEqual([]);
     const [row] = await database.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, checkoutId));
     expect(row!.status).toBe("open");
-    expect(await payCheckout(database.db, checkoutId, CARD, clock.now)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
+    expect(await payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE)).toMatchObject({ kind: "SUCCESS", outcome: "PAID" });
   });
 
   it.each([
@@ -152,7 +153,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     [100_000, 2930],
   ])("a %i¢ payment costs a %i¢ fee", async (amount, fee) => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount }));
-    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
+    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE);
     if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     expect(await sandbox.paymentDetails(paid.paymentIntentId)).toMatchObject({ gross: amount, providerFee: fee });
   });
@@ -161,8 +162,8 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput());
     const later = new Date(clock.now.getTime() + 24 * 3600 * 1000 + 1);
     const expiredBefore = (await events("checkout.expired")).length;
-    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
-    expect(await payCheckout(database.db, checkoutId, CARD, later)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
+    expect(await payCheckout(database.db, checkoutId, CARD, later, EVERY_PAYEE_PAYABLE)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
+    expect(await payCheckout(database.db, checkoutId, CARD, later, EVERY_PAYEE_PAYABLE)).toEqual({ kind: "ERROR", code: "gone", reason: "EXPIRED", message: "This checkout has expired. Nothing was charged." });
     const expired = await events("checkout.expired");
     expect(expired).toHaveLength(expiredBefore + 1);
     expect(expired.at(-1)).toMatchObject({ checkoutId, paymentStatus: "unpaid", paymentIntentId: null });
@@ -180,7 +181,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
 
   it("refunds all of a payment once: the transfer and the platform fee go back, the processing fee does not", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 1000, applicationFeeAmount: 100 }));
-    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
+    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE);
     if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     const paymentIntentId = paid.paymentIntentId;
     const attempts = await Promise.allSettled(
@@ -206,7 +207,7 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
 
   it("opens a dispute on a payment as a bank would, with the dispute fee, and closes it won or lost once", async () => {
     const { checkoutId } = await sandbox.createSponsorCheckout(checkoutInput({ amount: 4200 }));
-    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now);
+    const paid = await payCheckout(database.db, checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE);
     if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     const { disputeId } = await sandbox.openDispute({ paymentIntentId: paid.paymentIntentId, reason: "product_not_received" });
     expect(isSandboxId("du", disputeId)).toBe(true);

@@ -32,8 +32,8 @@ export type SandboxProviderOptions = {
   /** The sandbox's clock (tests move it to expire checkouts and age signatures). */
   now?: () => Date;
   retryDelaysMs?: readonly number[];
-  /** Asked before a checkout is paid: why its payee cannot be paid now, or null (the app's rule; anyone may be paid without it). */
-  whyPayeeCannotBePaid?: PayeeCheck;
+  /** Asked before a checkout is paid: why its payee cannot be paid now, or null (the app's rule; EVERY_PAYEE_PAYABLE only where no app stands behind the sandbox). */
+  whyPayeeCannotBePaid: PayeeCheck;
   /** Where events go; `${PUBLIC_ORIGIN}/api/payments/webhooks/sandbox` unless a test says otherwise. */
   webhookUrl?: string;
 };
@@ -44,7 +44,7 @@ export type SandboxProvider = PaymentProvider & {
   readonly linkKey: string;
   readonly outbox: SandboxOutbox;
   readonly now: () => Date;
-  readonly whyPayeeCannotBePaid?: PayeeCheck;
+  readonly whyPayeeCannotBePaid: PayeeCheck;
   /** Sends every stored event that is due now; how many were delivered. */
   deliverPendingSandboxEvents(): Promise<number>;
   /**

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createSandboxProvider } from "./provider";
 import { signatureHeader, webhookSigningKey } from "./signing";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const NOW = new Date("2026-11-22T18:00:00Z");
 const t = Math.floor(NOW.getTime() / 1000);
 const clock = { now: NOW };
 // parseWebhook reads no database.
-const sandbox = createSandboxProvider({ db: null as never, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: SECRET, now: () => clock.now });
+const sandbox = createSandboxProvider({ db: null as never, config: { PUBLIC_ORIGIN: "http://app.test" }, sessionSecret: SECRET, whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE, now: () => clock.now });
 const key = webhookSigningKey(SECRET);
 
 const event = {

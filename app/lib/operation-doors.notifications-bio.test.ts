@@ -19,6 +19,7 @@ import { apiHarness } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { pageStop } from "#tests/support/page-stop";
 
 const BIO_ORIGIN = "http://bio.test";
 const UNVERIFIED_NOW = "Verify your email address in the app first: posting and editing need a verified address.";
@@ -62,17 +63,6 @@ describe.each(ENGINES)("notification and bio page operations through every door 
     return new Request("http://app.test/app/account/bizbio/edit", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
   }
   const runEditor = (uid: string, pageId: string, request: Request) => bioEditorAction(request, context() as unknown as AppLoadContext, personOf(uid), pageId);
-
-  /** The status a page answers when the door stops it (React Router's thrown `data`), and what it says. */
-  async function pageStop(run: () => Promise<unknown>): Promise<{ status: number; message: unknown } | "answered"> {
-    try {
-      await run();
-      return "answered";
-    } catch (thrown) {
-      const stop = thrown as { init?: { status?: number }; data?: unknown };
-      return { status: stop.init?.status ?? -1, message: stop.data };
-    }
-  }
 
   it("answers another account's notification as not found through the page and the API alike, and leaves it unread and there", async () => {
     const owner = await api.newAccount();

@@ -11,6 +11,7 @@ import { ownPostRefusal } from "#app/routes/opportunities/own-post.server";
 import { apiHarness, TEST_API_CONFIG } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { pageStatus } from "#tests/support/page-stop";
 
 /**
  * What the opportunity operations guarantee whichever door they are reached by (the detail page,
@@ -30,16 +31,6 @@ describe.each(ENGINES)("opportunity operations through every door on %s", (engin
   beforeAll(async () => {
     await api.db.insert(tags).values({ kind: "other", name: tag });
   });
-
-  /** The status a page answers when runForPage stops it (React Router's thrown `data`). */
-  async function pageStatus(run: () => Promise<unknown>): Promise<number | "answered"> {
-    try {
-      await run();
-      return "answered";
-    } catch (thrown) {
-      return (thrown as { init?: { status?: number } }).init?.status ?? -1;
-    }
-  }
 
   async function ownerAndPost() {
     const ownerUid = await api.newAccount("Olive Owner");

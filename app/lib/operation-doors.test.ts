@@ -11,6 +11,7 @@ import { CALLABLE_ORIGIN, serveCallables } from "#tests/support/callables";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { events, payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { pageStatus } from "#tests/support/page-stop";
 
 /**
  * What the payment operations guarantee whichever door they are reached by: another creator's
@@ -40,16 +41,6 @@ describe.each(ENGINES)("payment operations through every door on %s", (engine) =
   });
   const person = (payee: Payee) => ({ id: payee.uid, email: `${payee.uid}@pay.example`, emailVerified: true });
   const refundRow = async () => (await db().select().from(refundRequests).where(eq(refundRequests.sessionId, payment.sessionId)))[0];
-
-  /** The status a page answers when runForPage stops it (React Router's thrown `data`). */
-  async function pageStatus(run: () => Promise<unknown>): Promise<number | "answered"> {
-    try {
-      await run();
-      return "answered";
-    } catch (thrown) {
-      return (thrown as { init?: { status?: number } }).init?.status ?? -1;
-    }
-  }
 
   it("refuses a stranger's refund as not-found through the page, the callable and the API, and refunds nothing", async () => {
     const input = { sponsorSessionId: payment.sessionId };

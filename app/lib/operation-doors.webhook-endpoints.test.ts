@@ -11,6 +11,7 @@ import { apiHarness, TEST_API_CONFIG } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { TEST_SESSION_SECRET } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { pageStatus } from "#tests/support/page-stop";
 
 const NO_SUCH_ENDPOINT = "There is no such webhook endpoint on your account.";
 const NO_SUCH_DELIVERY = "There is no such delivery on your account.";
@@ -30,16 +31,6 @@ describe.each(ENGINES)("webhook endpoint operations through every door on %s", (
   let kicks = 0;
   const context = (): WebhookDeps => ({ db: db(), sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => void kicks++ }, config: TEST_API_CONFIG });
   const person = (uid: string, emailVerified = true) => pageCaller({ id: uid, email: `${uid}@api.example`, name: "x", emailVerified, image: null });
-
-  /** The status a page answers when runForPage stops it (React Router's thrown `data`). */
-  async function pageStatus(run: () => Promise<unknown>): Promise<number | "answered"> {
-    try {
-      await run();
-      return "answered";
-    } catch (thrown) {
-      return (thrown as { init?: { status?: number } }).init?.status ?? -1;
-    }
-  }
 
   let owner: string;
   let stranger: string;

@@ -72,26 +72,31 @@ type SchemaOutput = z.output<typeof opportunityFormSchema>;
 export type OpportunityForm = Omit<SchemaOutput, "deadlineDate" | "deadlineTime" | "deadlineTimeZone"> & { deadline: Deadline | null };
 export type FieldErrors = Partial<Record<keyof OpportunityFormInput, string>>;
 
+/** The form's fields that are text as typed; `tags` is the one list. */
+export const OPPORTUNITY_TEXT_FIELDS = [
+  "title",
+  "description",
+  "bullets",
+  "organization",
+  "website",
+  "minContribution",
+  "deadlineDate",
+  "deadlineTime",
+  "deadlineTimeZone",
+  "contactName",
+  "contactEmail",
+  "contactPhone",
+] as const satisfies readonly Exclude<keyof OpportunityFormInput, "tags">[];
+
+export type OpportunityTextField = (typeof OPPORTUNITY_TEXT_FIELDS)[number];
+
 export function formDataToInput(form: FormData): OpportunityFormInput {
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  return {
-    title: text("title"),
-    description: text("description"),
-    bullets: text("bullets"),
-    organization: text("organization"),
-    website: text("website"),
-    minContribution: text("minContribution"),
-    deadlineDate: text("deadlineDate"),
-    deadlineTime: text("deadlineTime"),
-    deadlineTimeZone: text("deadlineTimeZone"),
-    contactName: text("contactName"),
-    contactEmail: text("contactEmail"),
-    contactPhone: text("contactPhone"),
-    tags: form.getAll("tags").filter((value): value is string => typeof value === "string"),
-  };
+  const fields = Object.fromEntries(OPPORTUNITY_TEXT_FIELDS.map((name) => [name, text(name)])) as Record<OpportunityTextField, string>;
+  return { ...fields, tags: form.getAll("tags").filter((value): value is string => typeof value === "string") };
 }
 
 /**

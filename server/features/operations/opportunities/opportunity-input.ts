@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { refusal, type Refusal } from "#server/platform/errors";
+import { OPPORTUNITY_TEXT_FIELDS, type OpportunityTextField } from "#server/domains/opportunities/form";
 
 /**
  * The post an operation is about. Any text: an id that names no post (a page's address, the API's
@@ -16,18 +17,7 @@ const text = (field: string) => z.string({ error: `${field} must be text.` });
  */
 export const formFieldsSchema = z
   .object({
-    title: text("title"),
-    description: text("description"),
-    bullets: text("bullets"),
-    organization: text("organization"),
-    website: text("website"),
-    minContribution: text("minContribution"),
-    deadlineDate: text("deadlineDate"),
-    deadlineTime: text("deadlineTime"),
-    deadlineTimeZone: text("deadlineTimeZone"),
-    contactName: text("contactName"),
-    contactEmail: text("contactEmail"),
-    contactPhone: text("contactPhone"),
+    ...(Object.fromEntries(OPPORTUNITY_TEXT_FIELDS.map((field) => [field, text(field)])) as Record<OpportunityTextField, ReturnType<typeof text>>),
     tags: z.array(z.string({ error: "Each of tags must be text." }), { error: "tags must be a list of tags." }),
   })
   .partial();

@@ -57,9 +57,16 @@ export type Caller =
   /** Staff in the back office, through its guard (server/domains/auth/staff-guard.ts). */
   | { kind: "staff"; uid: string; actor: Actor };
 
+/**
+ * An admitted account holder. `addressVerifiedNow`: the door read the account's verified address on
+ * this very request (a session is read from the account on every request); an API key's account
+ * was verified when the key was made, and may not be now (requireAddressVerifiedNow, verified-now.ts).
+ */
+export type AccountHolder = { uid: string; addressVerifiedNow: boolean };
+
 /** What `call` knows of the caller once admitted. */
 export type CallerOf<Who extends Who_> = Who extends "account-holder"
-  ? { uid: string }
+  ? AccountHolder
   : Who extends "staff"
     ? { uid: string; actor: Actor }
     : { uid: string | null };
@@ -91,7 +98,7 @@ export function admit<Who extends Who_>(who: Who, caller: Caller): Success<{ cal
   // An account holder: the pages' requireVerifiedUser, a callable's session, or a key (made only in a verified account).
   if (caller.kind === "guest") return domainError("unauthenticated", "Sign in first.");
   if (caller.kind === "person" && !caller.emailVerified) return domainError("permission-denied", "Verify your email address first.");
-  return admitted({ uid: caller.uid });
+  return admitted({ uid: caller.uid, addressVerifiedNow: caller.kind === "person" });
 }
 
 /** The operation's input, or every problem with it. */

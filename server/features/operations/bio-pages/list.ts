@@ -16,5 +16,5 @@ export const listBioPages = defineOperation({
   // permission-denied: EMAIL_NOT_VERIFIED, the account's address is not verified now.
   refusals: ["permission-denied"],
   call: ({ caller, deps }) =>
-    asVerifiedOwner(deps.db, caller.uid, async () => ({ kind: "SUCCESS" as const, pages: await ownPagesWithReadiness(deps.db, caller.uid) })),
+    asVerifiedOwner(deps.db, caller, async () => ({ kind: "SUCCESS" as const, pages: await ownPagesWithReadiness(deps.db, caller.uid) })),
 });

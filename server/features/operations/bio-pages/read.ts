@@ -15,5 +15,5 @@ export const readBioPage = defineOperation({
   who: "account-holder",
   input: z.object({ pageId: bioPageIdSchema }),
   refusals: ["permission-denied", "not-found"],
-  call: ({ caller, input, deps }) => asVerifiedOwner(deps.db, caller.uid, () => getOwnPage(deps.db, { uid: caller.uid }, input.pageId)),
+  call: ({ caller, input, deps }) => asVerifiedOwner(deps.db, caller, () => getOwnPage(deps.db, { uid: caller.uid }, input.pageId)),
 });

@@ -43,7 +43,7 @@ export const updateBioPage = defineOperation({
   // invalid-argument: INVALID_FIELDS, by field; permission-denied: EMAIL_NOT_VERIFIED; not-found: not the caller's page.
   refusals: ["invalid-argument", "permission-denied", "not-found"],
   call: ({ caller, input, deps }) =>
-    asVerifiedOwner(deps.db, caller.uid, async () => {
+    asVerifiedOwner(deps.db, caller, async () => {
       const owner = { uid: caller.uid };
       const stored = await getOwnPage(deps.db, owner, input.pageId);
       if (stored.kind === "ERROR") return stored;

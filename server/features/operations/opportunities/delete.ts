@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireVerifiedEmail } from "#server/domains/accounts/verified-email";
+import { requireAddressVerifiedNow } from "#server/features/operations/verified-now";
 import { deleteOpportunity } from "#server/domains/opportunities/mutations";
 import { success } from "#server/platform/errors";
 import { defineOperation } from "#server/features/operations/operation";
@@ -17,7 +17,7 @@ export const deleteOwnOpportunity = defineOperation({
   // permission-denied: EMAIL_NOT_VERIFIED; not-found: no such post (NOT_FOUND) or someone else's (NOT_YOURS).
   refusals: ["permission-denied", "not-found"],
   call: async ({ caller, input, deps }) => {
-    const verified = await requireVerifiedEmail(deps.db, caller.uid);
+    const verified = await requireAddressVerifiedNow(deps.db, caller);
     if (verified.kind === "ERROR") return verified;
     const deleted = await deleteOpportunity(deps.db, { uid: caller.uid }, input.opportunityId);
     if (deleted.kind === "SUCCESS") return success();

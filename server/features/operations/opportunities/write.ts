@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireVerifiedEmail } from "#server/domains/accounts/verified-email";
+import { requireAddressVerifiedNow } from "#server/features/operations/verified-now";
 import { parseOpportunityForm, type FieldErrors, type OpportunityFormInput } from "#server/domains/opportunities/form";
 import { createOpportunity, editOpportunity, type MutationError } from "#server/domains/opportunities/mutations";
 import { formInputOf } from "#server/domains/opportunities/public-shape";
@@ -49,7 +49,7 @@ export const postOpportunity = defineOperation({
   // A post deleted before it was read back is not-found, as it always was, and left undeclared: no one can ask for that.
   refusals: ["invalid-argument", "permission-denied"],
   call: async ({ caller, input, deps }) => {
-    const verified = await requireVerifiedEmail(deps.db, caller.uid);
+    const verified = await requireAddressVerifiedNow(deps.db, caller);
     if (verified.kind === "ERROR") return verified;
     return save(deps, caller.uid, null, input.fields);
   },
@@ -67,7 +67,7 @@ export const changeOpportunity = defineOperation({
   input: z.object({ opportunityId: opportunityIdSchema, changes: formFieldsSchema }),
   refusals: ["invalid-argument", "permission-denied", "not-found"],
   call: async ({ caller, input, deps }) => {
-    const verified = await requireVerifiedEmail(deps.db, caller.uid);
+    const verified = await requireAddressVerifiedNow(deps.db, caller);
     if (verified.kind === "ERROR") return verified;
     const stored = await getOpportunity(deps.db, input.opportunityId, caller.uid);
     if (!stored) return NO_SUCH_OPPORTUNITY;

@@ -51,6 +51,11 @@ export default [
   route("app/opportunities/sponsor", "routes/opportunities/sponsor.tsx"),
   route("app/opportunities/:docId", "routes/opportunities/detail.tsx"),
   route("app/opportunities/:docId/heart", "routes/opportunities/heart.tsx"),
+  // The deal room (server/domains/deals/): a creator applies to a brief, a sponsor makes an offer on a request.
+  route("app/opportunities/:docId/apply", "routes/deals/open.tsx", { id: "deal-apply" }),
+  route("app/opportunities/:docId/offer", "routes/deals/open.tsx", { id: "deal-offer" }),
+  route("app/deals", "routes/deals/my-deals.tsx"),
+  route("app/deals/:dealId", "routes/deals/deal.tsx"),
   route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),

@@ -77,6 +77,9 @@ function UserMenu({ account }: { account: HeaderAccount }) {
           <Link to="/app/notifications" className={menuItemClass}>
             {notificationsLabel(unread)}
           </Link>
+          <Link to="/app/deals" className={menuItemClass}>
+            My deals
+          </Link>
           <Link to="/app/account" className={menuItemClass}>
             My Account
           </Link>

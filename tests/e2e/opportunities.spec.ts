@@ -214,8 +214,11 @@ test("My Posts, Liked Posts and Become a Sponsor", async ({ page }) => {
   await expect(page.getByText("You haven't liked any opportunities yet.")).toBeVisible();
   await page.goto("/app/opportunities/sponsor");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Become a Sponsor");
-  await page.getByRole("link", { name: "Post an opportunity" }).click();
-  await expect(page).toHaveURL("/app/opportunities/new");
+  await expect(page.getByRole("link", { name: "Your deals" })).toHaveAttribute("href", "/app/deals");
+  await expect(page.getByRole("link", { name: "Browse creators" })).toHaveAttribute("href", "/app/profiles");
+  await page.getByRole("link", { name: "Post a brief" }).click();
+  await expect(page).toHaveURL("/app/opportunities/new?kind=brief");
+  await expect(page.getByRole("radio", { name: /A brief: creators apply/ })).toBeChecked();
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
   await page.context().clearCookies();

@@ -11,6 +11,8 @@ type Props = {
   submitLabel: string;
   busy: boolean;
   docId?: string;
+  /** The way a new post runs unless the poster chooses: their account type's (a sponsor posts a brief). */
+  defaultKind?: "brief" | "request";
   /** The IANA zones to offer for the deadline (the server's list, so server and browser render the same options). */
   timeZones: string[];
 };
@@ -25,7 +27,7 @@ function browserTimeZone(): string {
  * deadline is wall-clock time in the chosen zone: a saved post's zone, else
  * the browser's once it runs, else UTC (docs/decisions/0008-deadline-time-zones.md).
  */
-export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, timeZones }: Props) {
+export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, timeZones, defaultKind = "request" }: Props) {
   const hydrated = useHydrated();
   const chosen = new Set(values.tags ?? []);
   const zone = values.deadlineTimeZone || (hydrated ? browserTimeZone() : "UTC");
@@ -33,6 +35,7 @@ export function OpportunityFormFields({ values, errors, catalogue, submitLabel, 
   return (
     <Form method="post" noValidate className="mt-8 space-y-6">
       {docId ? <input type="hidden" name="docId" value={docId} /> : null}
+      <KindChoice chosen={values.kind || defaultKind} error={errors.kind} />
       <TextField label="Title" name="title" defaultValue={values.title} error={errors.title} aria-required="true" />
       <TextField label="Organization" name="organization" defaultValue={values.organization} error={errors.organization} />
       <TextArea label="Description" name="description" rows={6} defaultValue={values.description} error={errors.description} hint="What you offer, who you're looking for and what you need delivered. Under 1000 characters." />
@@ -98,5 +101,35 @@ export function OpportunityFormFields({ values, errors, catalogue, submitLabel, 
         {busy ? "Saving..." : submitLabel}
       </button>
     </Form>
+  );
+}
+
+const KINDS = [
+  { value: "brief", label: "A brief: creators apply", hint: "You are a sponsor. Creators send a pitch with their price; you shortlist, answer with terms, or decline." },
+  { value: "request", label: "A sponsorship request: sponsors make offers", hint: "You are a creator. Sponsors send offers with their terms; you accept, counter, or decline." },
+] as const;
+
+/** Which way the post runs: who answers it with what. */
+function KindChoice({ chosen, error }: { chosen: string; error?: string }) {
+  return (
+    <fieldset aria-describedby={error ? "kind-error" : undefined}>
+      <legend className="font-medium">How does it work?</legend>
+      {error ? (
+        <p id="kind-error" className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <div className="mt-2 grid gap-3 sm:grid-cols-2">
+        {KINDS.map((kind) => (
+          <label key={kind.value} className="flex cursor-pointer gap-3 rounded-lg border border-ink/15 p-3 has-[:checked]:border-primary has-[:checked]:bg-primary/5">
+            <input type="radio" name="kind" value={kind.value} defaultChecked={chosen === kind.value} className="mt-1" />
+            <span>
+              <span className="block font-medium">{kind.label}</span>
+              <span className="mt-1 block text-sm text-muted">{kind.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

@@ -16,13 +16,22 @@ import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { Route } from "./+types/detail";
 import { refuse, refuseWith, requireForm } from "#page-kit/respond.server";
 import { ownPostRefusal } from "./own-post.server";
+import { dealsOnOpportunity } from "#server/domains/deals/read";
+import { openDealPath } from "#isomorphic/deal-limits";
+import { DealStateBadge } from "#app/components/deals/DealStateBadge";
+import { formatMoney } from "#isomorphic/format";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getSessionUser(request, context);
   const { post } = await runForPage(readOpportunity, { caller: pageCaller(viewer), input: { opportunityId: params.docId }, context });
+  const isOwner = viewer?.id === post.posterUid;
   return {
     post,
-    isOwner: viewer?.id === post.posterUid,
+    isOwner,
+    signedIn: viewer !== null,
+    // The poster's inbox: every application or offer on the post.
+    inbox: isOwner ? await dealsOnOpportunity(context.db, viewer.id, post.id) : null,
+    open: !post.applicationDeadline || new Date(post.applicationDeadline) > new Date(),
     confirmDelete: new URL(request.url).searchParams.get("delete") === "confirm",
     locale: localeFrom(request.headers.get("Accept-Language")),
     appName: context.config.APP_NAME,
@@ -55,7 +64,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function OpportunityDetail({ loaderData }: Route.ComponentProps) {
-  const { post, isOwner, confirmDelete, locale, appName, supportEmail } = loaderData;
+  const { post, isOwner, signedIn, inbox, open, confirmDelete, locale, appName, supportEmail } = loaderData;
   const deleting = useNavigation().formData?.get("intent") === "delete";
   return (
     <article className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
@@ -120,11 +129,15 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
             "No deadline"
           )}
         </Fact>
+        <Fact label="How it works">{post.kind === "brief" ? "A sponsor's brief: creators apply" : "A creator's request: sponsors make offers"}</Fact>
         <Fact label="Posted by">{post.posterName || "A member"}</Fact>
         <Fact label="Posted">
           <LocalDateTime iso={post.datePosted} serverLocale={locale} />
         </Fact>
       </dl>
+
+      {inbox ? <Inbox items={inbox} kind={post.kind} /> : null}
+      {!isOwner && post.removedReason === null ? <DealDoor postId={post.id} kind={post.kind} signedIn={signedIn} open={open} /> : null}
 
       <section aria-labelledby="about-heading" className="mt-8">
         <h2 id="about-heading" className="text-xl font-bold">
@@ -187,5 +200,59 @@ export default function OpportunityDetail({ loaderData }: Route.ComponentProps) 
         </p>
       )}
     </article>
+  );
+}
+
+/** The way into a deal for everyone but the poster: apply to a brief, or make an offer on a request. */
+function DealDoor({ postId, kind, signedIn, open }: { postId: string; kind: "brief" | "request"; signedIn: boolean; open: boolean }) {
+  const path = openDealPath(postId, kind);
+  const label = kind === "brief" ? "Apply" : "Make an offer";
+  return (
+    <div className="mt-6 flex flex-wrap items-center gap-3 rounded-2xl bg-primary/5 p-4">
+      {open ? (
+        <Link to={signedIn ? path : `/signin?redirectTo=${encodeURIComponent(path)}`} className={`${primaryButton} no-underline`}>
+          {label}
+        </Link>
+      ) : (
+        <span className="font-semibold">The deadline has passed.</span>
+      )}
+      <span className="text-sm text-muted">
+        {kind === "brief" ? "Send a pitch with your price and what you would make. Paid through us: the sponsor's money is held until your work is approved." : "Send terms with your price. You pay only once the creator agrees, and your money is held until the work is approved."}
+      </span>
+    </div>
+  );
+}
+
+type InboxItems = NonNullable<Route.ComponentProps["loaderData"]["inbox"]>;
+
+/** The poster's applications or offers on this post, shortlisted first. */
+function Inbox({ items, kind }: { items: InboxItems; kind: "brief" | "request" }) {
+  const noun = kind === "brief" ? "Applications" : "Offers";
+  return (
+    <section aria-labelledby="inbox-heading" className="mt-8 rounded-2xl border border-primary/15 p-6">
+      <h2 id="inbox-heading" className="text-xl font-bold">
+        {noun} ({items.length})
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-2 text-muted">{kind === "brief" ? "No applications yet. Creators who apply show here with their pitch and price." : "No offers yet. Sponsors who make one show here with their terms."}</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-ink/10">
+          {items.map((item) => (
+            <li key={item.id}>
+              <Link to={`/app/deals/${item.id}`} className="flex flex-wrap items-start justify-between gap-3 py-3 text-ink no-underline hover:bg-secondary/30">
+                <span className="min-w-0">
+                  <span className="block font-semibold">
+                    {item.shortlisted ? "★ " : ""}
+                    {item.otherName} · {formatMoney(item.price, item.currency)}
+                  </span>
+                  <span className="line-clamp-2 block text-sm text-muted">{item.pitch}</span>
+                </span>
+                <DealStateBadge state={item.state} waitingOnYou={item.waitingOnYou} />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -2,6 +2,8 @@ import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { timeZoneChoices } from "#server/domains/opportunities/deadline";
 import { loadTagCatalogue } from "#server/domains/opportunities/tags";
+import { accountTypeOf } from "#server/domains/accounts/profiles";
+import type { OpportunityKind } from "#server/platform/db/schema";
 import { FormNotice } from "#page-kit/forms";
 import { OpportunityFormFields } from "#app/components/opportunities/OpportunityFormFields";
 import { pageMeta } from "#page-kit/meta";
@@ -9,8 +11,12 @@ import type { Route } from "./+types/new";
 import { saveOpportunity } from "./editor.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireVerifiedUser(request, context);
-  return { catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneChoices() };
+  const user = await requireVerifiedUser(request, context);
+  const [catalogue, accountType] = await Promise.all([loadTagCatalogue(context.db), accountTypeOf(context.db, user.id)]);
+  // A link may ask for one way ("Post a brief" on Become a Sponsor); else the account type's.
+  const asked = new URL(request.url).searchParams.get("kind");
+  const defaultKind: OpportunityKind = asked === "brief" || asked === "request" ? asked : accountType === "sponsor" ? "brief" : "request";
+  return { catalogue, timeZones: timeZoneChoices(), defaultKind };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,6 +53,7 @@ export default function NewOpportunity({ loaderData, actionData }: Route.Compone
         errors={actionData?.errors ?? {}}
         catalogue={loaderData.catalogue}
         timeZones={loaderData.timeZones}
+        defaultKind={loaderData.defaultKind}
         submitLabel="Post opportunity"
         busy={busy}
       />

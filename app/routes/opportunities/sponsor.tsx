@@ -13,16 +13,16 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Becom
 
 const STEPS = [
   {
-    title: "Post an opportunity",
-    text: "Describe what you offer, the minimum contribution, a deadline and how to reach you. Tag it so the right creators find it.",
+    title: "Post a brief, or find a creator",
+    text: "Describe the campaign, your budget and what you need made; creators apply with a pitch and a price. Or browse creators' pages and their sponsorship requests, and make an offer.",
   },
   {
-    title: "Creators find you",
-    text: "Creators filter opportunities by sponsorship type, industry, state and event date, and save the ones that fit with a heart.",
+    title: "Agree the terms",
+    text: "Price, deliverables with due dates, usage rights, exclusivity, #ad disclosure and whether you approve content first. Either side can answer with new terms; every version is kept.",
   },
   {
-    title: "Talk, agree, deliver",
-    text: "Creators contact you directly. Agree on deliverables, disclosure (#ad or paid partnership) and payment before anything goes live.",
+    title: "Pay once, release on approval",
+    text: "Once you both agree, you pay by card and we hold the money. The creator is paid when you approve the work, and you both see the platform's fee before anyone agrees.",
   },
 ];
 
@@ -32,7 +32,7 @@ export default function BecomeASponsor({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold">Become a Sponsor</h1>
       <p className="mt-3 text-lg text-muted">
-        Reach YouTubers, streamers, podcasters and influencers who are actively looking for brand partners. Posting on {appName} is free.
+        Reach YouTubers, streamers, podcasters and influencers who are looking for brand partners, agree the terms here, and pay only for work you approve. Posting on {appName} is free.
       </p>
       <ol className="mt-10 grid gap-6 md:grid-cols-3">
         {STEPS.map((step, index) => (
@@ -58,11 +58,17 @@ export default function BecomeASponsor({ loaderData }: Route.ComponentProps) {
         </p>
       </section>
       <div className="mt-10 flex flex-wrap gap-3">
-        <Link to="/app/opportunities/new" className={`${primaryButton} no-underline`}>
-          Post an opportunity
+        <Link to="/app/opportunities/new?kind=brief" className={`${primaryButton} no-underline`}>
+          Post a brief
+        </Link>
+        <Link to="/app/profiles" className={`${secondaryButton} no-underline`}>
+          Browse creators
         </Link>
         <Link to="/app/opportunities" className={`${secondaryButton} no-underline`}>
-          See what others post
+          See creators' requests
+        </Link>
+        <Link to="/app/deals" className={`${secondaryButton} no-underline`}>
+          Your deals
         </Link>
       </div>
     </div>

@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   "hearts-daily",
   "content-removed",
   "content-restored",
+  "deal-activity",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -43,6 +44,8 @@ export const NOTIFICATION_CATALOGUE: Record<NotificationKind, KindEntry> = {
   // Staff took down or restored a bio page or opportunity (server/domains/moderation/): always worth a mail by default.
   "content-removed": { label: "Content removed", description: "Staff took down one of your bio pages or opportunities, with the reason.", mailByDefault: true },
   "content-restored": { label: "Content restored", description: "Staff restored one of your bio pages or opportunities.", mailByDefault: true },
+  // The other side of a deal is waiting on an answer: worth a mail by default, like money.
+  "deal-activity": { label: "Deals", description: "Someone applied, made an offer, answered your terms or ended a deal with you.", mailByDefault: true },
   "hearts-daily": { label: "Daily hearts", description: "Once a day, how many hearts your opportunities got the day before.", mailByDefault: false },
   // The verification mail already greeted them by mail; the welcome is an in-app note.
   welcome: { label: "Welcome", description: "Once, after you verify your email address.", mailByDefault: false },
@@ -59,6 +62,7 @@ export const PREFERENCE_ORDER: readonly NotificationKind[] = [
   "pro-started",
   "pro-renewal-failed",
   "pro-ended",
+  "deal-activity",
   "content-removed",
   "content-restored",
   "hearts-daily",

@@ -3,6 +3,7 @@ import { fieldRefusal, type FieldRefusal } from "#server/platform/errors";
 import { deadlineFields, parseDeadline, type Deadline } from "./deadline";
 import type { OpportunityDetail } from "./read";
 import { MAX_POST_TAGS } from "#isomorphic/tag-groups";
+import type { OpportunityKind } from "#server/platform/db/schema";
 
 export const MAX_BULLETS = 10;
 const MAX_CONTRIBUTION_DOLLARS = 10_000_000;
@@ -60,6 +61,13 @@ export const opportunityFormSchema = z
       .refine((v) => chars(v) < 100, UNDER_100),
     contactPhone: shortText,
     tags: z.array(z.string().trim().toLowerCase()).transform((tags) => [...new Set(tags.filter(Boolean))]),
+    // Which way it runs; left empty, the poster's account type decides (a sponsor posts a brief).
+    kind: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => !v || v === "brief" || v === "request", "Choose whether creators apply or sponsors make offers")
+      .transform((v) => (v ? (v as OpportunityKind) : null)),
   })
   .superRefine((form, ctx) => {
     if (form.tags.length > MAX_POST_TAGS) {
@@ -86,6 +94,7 @@ export const OPPORTUNITY_TEXT_FIELDS = [
   "contactName",
   "contactEmail",
   "contactPhone",
+  "kind",
 ] as const satisfies readonly Exclude<keyof OpportunityFormInput, "tags">[];
 
 export type OpportunityTextField = (typeof OPPORTUNITY_TEXT_FIELDS)[number];
@@ -140,6 +149,7 @@ export function formInputOfPost(post: OpportunityDetail): OpportunityFormInput {
     contactName: post.contactName,
     contactEmail: post.contactEmail,
     contactPhone: post.contactPhone,
+    kind: post.kind,
     tags: post.tags,
   };
 }

@@ -23,6 +23,8 @@ function columnsFrom(form: OpportunityForm) {
     contactEmail: form.contactEmail,
     contactPhone: form.contactPhone,
     tags: form.tags,
+    // Left unchosen, an edit keeps the post's way; a new post takes its poster's (below).
+    ...(form.kind ? { kind: form.kind } : {}),
   };
 }
 
@@ -46,9 +48,14 @@ export async function createOpportunity(
   const id = newOpportunityId(now);
   await db.transaction(async (tx) => {
     // Shared lock: a rename waits for this post, or this post waits for the rename (server/domains/accounts/profiles.ts).
-    const [profile] = await tx.select({ name: profiles.name }).from(profiles).where(eq(profiles.uid, poster.uid)).for("share");
+    const [profile] = await tx
+      .select({ name: profiles.name, userType: profiles.userType })
+      .from(profiles)
+      .where(eq(profiles.uid, poster.uid))
+      .for("share");
     await tx.insert(opportunityPosts).values({
       id,
+      kind: profile?.userType === "sponsor" ? "brief" : "request",
       ...columnsFrom(form),
       datePosted: now,
       updatedAt: now,

@@ -85,7 +85,7 @@ export function publicOpportunity(post: OpportunityDetail): PublicOpportunity {
 
 const EMPTY: OpportunityFormInput = {
   title: "", description: "", bullets: "", organization: "", website: "", minContribution: "",
-  deadlineDate: "", deadlineTime: "", deadlineTimeZone: "", contactName: "", contactEmail: "", contactPhone: "", tags: [],
+  deadlineDate: "", deadlineTime: "", deadlineTimeZone: "", contactName: "", contactEmail: "", contactPhone: "", kind: "", tags: [],
 };
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { ownerIsActive } from "#server/domains/accounts/active-owner";
 import type { Db } from "#server/platform/db/client";
-import { hearts, opportunityPosts } from "#server/platform/db/schema";
+import { hearts, opportunityPosts, type OpportunityKind } from "#server/platform/db/schema";
 import type { SearchLog } from "#server/platform/search-log/search-log";
 import { isPostId } from "./ids";
 import { heartedAmong, summaryColumns, withLikedFlags, type OpportunitySummary } from "./list";
@@ -18,6 +18,8 @@ export type OpportunityDetail = OpportunitySummary & {
   datePosted: string;
   posterUid: string;
   posterName: string;
+  /** Which way it runs: a sponsor's brief creators apply to, or a creator's request sponsors make offers on. */
+  kind: OpportunityKind;
   /** Set only for its poster when staff took it down: why. */
   removedReason: string | null;
 };
@@ -52,6 +54,7 @@ export async function getOpportunity(db: Db, id: string, viewerUid: string | nul
     datePosted: row.datePosted.toISOString(),
     posterUid: row.posterUid,
     posterName: row.posterName,
+    kind: row.kind,
     removedReason: row.removedAt ? (row.removedReason ?? "") : null,
   };
 }

@@ -84,6 +84,8 @@ async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccoun
       updatedAt: posted,
       posterUid: poster.id,
       posterName: poster.profileName,
+      // A sponsor's post is a brief creators apply to; a creator's a request sponsors make offers on.
+      kind: poster.type === "sponsor" ? ("brief" as const) : ("request" as const),
       tags: [...new Set(o.tags)],
       featuredAt: o.featured ? now : null,
     };

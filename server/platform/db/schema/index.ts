@@ -17,3 +17,4 @@ export * from "./disputes";
 export * from "./reconciliation";
 export * from "./public-api";
 export * from "./money-events";
+export * from "./deals";

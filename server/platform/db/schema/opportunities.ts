@@ -3,6 +3,13 @@ import { check, index, integer, pgTable, primaryKey, text, timestamp, unique } f
 import { user } from "./auth";
 
 /**
+ * Which way an opportunity runs: a sponsor's brief that creators apply to, or a creator's
+ * sponsorship request that sponsors make offers on. The poster chooses; their account type is the default.
+ */
+export const OPPORTUNITY_KINDS = ["brief", "request"] as const;
+export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
+
+/**
  * An opportunity post: SPEC's short record and description record in one row.
  * The id is `(10000000000 - epochSeconds)_random`, so ascending id order is
  * newest first with the random part as tie-breaker; the primary key's btree
@@ -33,6 +40,7 @@ export const opportunityPosts = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     posterName: text().notNull().default(""),
     tags: text().array().notNull().default(sql`'{}'::text[]`),
+    kind: text().$type<OpportunityKind>().notNull().default("request"),
     totalHearts: integer().notNull().default(0),
     // Set by staff to show the post on /featured.
     featuredAt: timestamp({ withTimezone: true }),
@@ -47,6 +55,7 @@ export const opportunityPosts = pgTable(
     check("opportunity_posts_min_contribution_check", sql`${t.minContributionCents} >= 0`),
     check("opportunity_posts_total_hearts_check", sql`${t.totalHearts} >= 0`),
     check("opportunity_posts_tags_count_check", sql`cardinality(${t.tags}) <= 30`),
+    check("opportunity_posts_kind_check", sql`${t.kind} in ('brief', 'request')`),
     check("opportunity_posts_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
     check("opportunity_posts_deadline_time_zone_check", sql`char_length(${t.applicationDeadlineTimeZone}) <= 64`),
     // tags @> array[...] containment for up to 6 filters.

@@ -1,0 +1,56 @@
+import { redirect, type AppLoadContext } from "react-router";
+import type { SessionUser } from "#server/domains/auth/session";
+import { moveDeal, type DealMove } from "#server/domains/deals/act";
+import { parseTerms, termsFormOf, type TermsFieldErrors, type TermsFormFields } from "#server/domains/deals/terms-form";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { formText } from "#app/lib/identity.server";
+import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
+
+export type DealActionData = { intent: string; message?: string; reason?: string; errors?: TermsFieldErrors; terms?: TermsFormFields };
+
+const DONE: Record<DealMove["action"], string | null> = {
+  counter: "Your terms were sent.",
+  accept: "Terms accepted.",
+  decline: "Declined. They have been told.",
+  withdraw: "You withdrew from this deal.",
+  shortlist: null,
+};
+
+/** The deal page's form, by its `intent`, as one move of the deal (server/domains/deals/act.ts). */
+function moveOf(form: FormData): DealMove | { refused: DealActionData } {
+  const intent = formText(form, "intent");
+  switch (intent) {
+    case "counter": {
+      const fields = termsFormOf(form);
+      const parsed = parseTerms(fields);
+      if (parsed.kind === "ERROR") return { refused: { intent, errors: parsed.fieldErrors, terms: fields, message: "Please correct the terms marked below." } };
+      return { action: "counter", terms: parsed.terms };
+    }
+    case "accept":
+      return { action: "accept", version: Number(formText(form, "version")) };
+    case "decline":
+      return { action: "decline", message: formText(form, "message") };
+    case "withdraw":
+      return { action: "withdraw" };
+    case "shortlist":
+      return { action: "shortlist", shortlisted: form.get("shortlisted") === "on" };
+    default:
+      refuse("invalid-argument", "Unknown action");
+  }
+}
+
+export async function dealAction(request: Request, context: AppLoadContext, user: SessionUser, dealId: string) {
+  const form = await requireForm(request);
+  const move = moveOf(form);
+  if ("refused" in move) return answerRefusal<DealActionData>({ code: "invalid-argument" }, move.refused);
+  const moved = await moveDeal(context.db, notificationDepsOf(context), { uid: user.id, dealId, move, network: context.clientIp });
+  if (moved.kind === "ERROR") {
+    if (moved.code === "not-found") refuse("not-found", moved.message);
+    const errors = moved.reason === "INVALID_FIELDS" ? moved.fieldErrors : undefined;
+    return answerRefusal<DealActionData>(moved, { intent: move.action, message: moved.message, reason: moved.reason, errors });
+  }
+  const done = DONE[move.action];
+  if (!done) throw redirect(`/app/deals/${dealId}`);
+  return redirectWithToast(request, context.sessionSecret, `/app/deals/${dealId}`, { kind: "success", message: done });
+}

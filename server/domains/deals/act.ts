@@ -1,0 +1,111 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { NotificationDeps } from "#server/domains/notifications/send";
+import type { Db } from "#server/platform/db/client";
+import { dealActivity, deals, dealTerms, profiles, type DealSide } from "#server/platform/db/schema";
+import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
+import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
+import { tellOtherSide } from "./notices";
+import type { DealTermsInput } from "./terms-form";
+import { otherSide, positionAfter, whyNot } from "./transitions";
+
+export type DealMove =
+  | { action: "counter"; terms: DealTermsInput }
+  | { action: "accept"; /** The version the person read: terms that changed since are not accepted blind. */ version: number }
+  | { action: "decline"; message: string }
+  | { action: "withdraw" }
+  | { action: "shortlist"; shortlisted: boolean };
+
+export type DealMoveRefusal =
+  | Refusal<"not-found", "NOT_FOUND">
+  | Refusal<"aborted", "WRONG_STATE" | "NOT_YOUR_TURN" | "TERMS_CHANGED">
+  | Refusal<"permission-denied", "PAYOUTS_NEEDED">
+  | FieldRefusal<{ message?: string }>;
+
+const NO_SUCH_DEAL = refusal("not-found", "NOT_FOUND", "There is no such deal.");
+
+const MOVE_REFUSALS = {
+  WRONG_STATE: "This deal has moved on since you opened it: nothing to do there now.",
+  NOT_YOUR_TURN: "The other side is to answer these terms.",
+} as const;
+
+function sideOf(deal: { creatorUid: string | null; sponsorUid: string | null }, uid: string): DealSide | null {
+  if (deal.creatorUid === uid) return "creator";
+  if (deal.sponsorUid === uid) return "sponsor";
+  return null;
+}
+
+async function creatorCanBePaid(tx: Db, creatorUid: string | null): Promise<boolean> {
+  if (creatorUid === null) return false;
+  const [row] = await tx.select({ enabled: profiles.paymentsEnabled }).from(profiles).where(eq(profiles.uid, creatorUid));
+  return row?.enabled === true;
+}
+
+/**
+ * One side's move on a deal (the table in transitions.ts decides whether they may), under the
+ * deal's row lock so two moves at once are taken one after the other: the state, the terms when
+ * countered, who accepted from where, the activity row, and the other side told.
+ */
+export async function moveDeal(
+  db: Db,
+  deps: NotificationDeps,
+  input: { uid: string; dealId: string; move: DealMove; network: string },
+  now = new Date(),
+): Promise<Success<{ dealId: string }> | DealMoveRefusal> {
+  if (input.move.action === "decline" && [...input.move.message].length > MAX_DEAL_TEXT) {
+    return fieldRefusal({ message: `Must be at most ${MAX_DEAL_TEXT} characters` });
+  }
+  return db.transaction(async (tx) => {
+    const [deal] = await tx.select().from(deals).where(eq(deals.id, input.dealId)).for("update");
+    const side = deal ? sideOf(deal, input.uid) : null;
+    if (!deal || side === null) return NO_SUCH_DEAL;
+    const { move } = input;
+    const refused = whyNot(move.action, side, deal);
+    if (refused) return refusal("aborted", refused, MOVE_REFUSALS[refused]);
+    if (move.action === "accept" && move.version !== deal.latestVersion) {
+      return refusal("aborted", "TERMS_CHANGED", "The terms changed since you opened this page: read them again before you accept.");
+    }
+    if (move.action === "accept" && !(await creatorCanBePaid(tx, deal.creatorUid))) {
+      const message =
+        side === "creator"
+          ? "Connect payouts before you accept: the sponsor's money is paid out to your payout account."
+          : "The creator has not connected payouts yet, so this deal cannot be agreed. Ask them in your counter-offer's message.";
+      return refusal("permission-denied", "PAYOUTS_NEEDED", message);
+    }
+
+    const after = positionAfter(move.action, side, deal);
+    const version = move.action === "counter" ? deal.latestVersion + 1 : deal.latestVersion;
+    if (move.action === "counter") {
+      await tx.insert(dealTerms).values({ dealId: deal.id, version, proposedBy: side, ...move.terms, createdAt: now });
+    }
+    await tx
+      .update(deals)
+      .set({
+        state: after.state,
+        waitingOn: after.waitingOn,
+        latestVersion: version,
+        updatedAt: now,
+        ...(move.action === "shortlist" ? { shortlisted: move.shortlisted } : {}),
+        ...(move.action === "decline" ? { declineMessage: move.message.trim() || null } : {}),
+        ...(move.action === "decline" || move.action === "withdraw" ? { endedBy: input.uid } : {}),
+        ...(move.action === "accept" ? { acceptedVersion: version, acceptedBy: input.uid, acceptedAt: now, acceptedFrom: input.network } : {}),
+      })
+      .where(eq(deals.id, deal.id));
+    await tx.insert(dealActivity).values({
+      dealId: deal.id,
+      seq: sql`(select coalesce(max(${dealActivity.seq}), 0) + 1 from ${dealActivity} where ${dealActivity.dealId} = ${deal.id})`,
+      action: move.action,
+      actorUid: input.uid,
+      fromState: deal.state,
+      toState: after.state,
+      termsVersion: version,
+      network: input.network,
+      at: now,
+    });
+    if (move.action !== "shortlist") {
+      const [terms] = await tx.select({ price: dealTerms.price, currency: dealTerms.currency }).from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, version)));
+      const recipientUid = otherSide(side) === "creator" ? deal.creatorUid : deal.sponsorUid;
+      await tellOtherSide(tx, deps, { recipientUid, actorUid: input.uid, news: move.action, dealId: deal.id, title: deal.title, price: terms!.price, currency: terms!.currency });
+    }
+    return success({ dealId: deal.id });
+  });
+}

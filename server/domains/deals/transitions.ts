@@ -1,0 +1,64 @@
+import type { DealSide, DealState } from "#server/platform/db/schema";
+
+/**
+ * THE table of a deal's moves: for each action, the states it may be taken in, the state it
+ * leads to, and who may take it. Every action on a deal is checked here and nowhere else, so a
+ * state can only change along a row of this table (server/domains/deals/transitions.test.ts walks
+ * random sequences through it).
+ *
+ * - `answerer`: the side the terms on the table wait on (not the side that proposed them).
+ * - `either`: both sides.
+ * - `receiver`: the side that received the deal (the poster of its opportunity, or the creator
+ *   a sponsor wrote to directly).
+ */
+export type DealActor = "answerer" | "either" | "receiver";
+
+export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist"] as const;
+export type DealAction = (typeof DEAL_ACTIONS)[number];
+
+type Move = { from: readonly DealState[]; to: DealState | "unchanged"; by: DealActor };
+
+export const DEAL_TRANSITIONS: Record<DealAction, Move> = {
+  // New terms from the side that was to answer: still proposed, now waiting on the other side.
+  counter: { from: ["proposed"], to: "proposed", by: "answerer" },
+  accept: { from: ["proposed"], to: "agreed", by: "answerer" },
+  decline: { from: ["proposed"], to: "declined", by: "answerer" },
+  // Before any money moved, either side may walk away.
+  withdraw: { from: ["proposed", "agreed"], to: "withdrawn", by: "either" },
+  shortlist: { from: ["proposed"], to: "unchanged", by: "receiver" },
+};
+
+/** Where a deal stands, as far as the table needs to know. */
+export type DealPosition = { state: DealState; waitingOn: DealSide | null; openedBy: DealSide };
+
+export type MoveRefusal = "WRONG_STATE" | "NOT_YOUR_TURN";
+
+function mayAct(actor: DealActor, side: DealSide, deal: DealPosition): boolean {
+  if (actor === "either") return true;
+  if (actor === "answerer") return deal.waitingOn === side;
+  return deal.openedBy !== side;
+}
+
+/** Why `side` may not take `action` on `deal` now, or null when it may. */
+export function whyNot(action: DealAction, side: DealSide, deal: DealPosition): MoveRefusal | null {
+  const move = DEAL_TRANSITIONS[action];
+  if (!move.from.includes(deal.state)) return "WRONG_STATE";
+  return mayAct(move.by, side, deal) ? null : "NOT_YOUR_TURN";
+}
+
+export function otherSide(side: DealSide): DealSide {
+  return side === "creator" ? "sponsor" : "creator";
+}
+
+/** The position after `side` took `action` (already allowed by `whyNot`). */
+export function positionAfter(action: DealAction, side: DealSide, deal: DealPosition): DealPosition {
+  const move = DEAL_TRANSITIONS[action];
+  const state = move.to === "unchanged" ? deal.state : move.to;
+  const waitingOn = state !== "proposed" ? null : action === "counter" ? otherSide(side) : deal.waitingOn;
+  return { state, waitingOn, openedBy: deal.openedBy };
+}
+
+/** The actions `side` may take now, in the table's order: what a deal page offers. */
+export function actionsFor(side: DealSide, deal: DealPosition): DealAction[] {
+  return DEAL_ACTIONS.filter((action) => whyNot(action, side, deal) === null);
+}

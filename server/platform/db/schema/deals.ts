@@ -1,0 +1,151 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { user } from "./auth";
+import { bioPages } from "./bio-pages";
+import { opportunityPosts } from "./opportunities";
+
+/** The two sides of a deal; each deal has exactly one of each. */
+export const DEAL_SIDES = ["creator", "sponsor"] as const;
+export type DealSide = (typeof DEAL_SIDES)[number];
+
+/**
+ * Where a deal stands (server/domains/deals/transitions.ts is the one table of moves):
+ * `proposed` while terms are on the table and one side is to answer, `agreed` once the other side
+ * accepted them, `declined` and `withdrawn` end it before any money moved.
+ */
+export const DEAL_STATES = ["proposed", "agreed", "declined", "withdrawn"] as const;
+export type DealState = (typeof DEAL_STATES)[number];
+
+/** How a deal began: a creator's application to a sponsor's brief, or a sponsor's offer. */
+export const DEAL_ORIGINS = ["application", "offer"] as const;
+export type DealOrigin = (typeof DEAL_ORIGINS)[number];
+
+/**
+ * A deal between one creator and one sponsor, about an opportunity or begun directly. The terms
+ * live in `deal_terms`, one row per version; `latest_version` is the one on the table and
+ * `waiting_on` the side that is to answer it (null once nobody is). The people are kept as
+ * `set null` so that a deal with money behind it outlives an account's deletion, as payments do.
+ */
+export const deals = pgTable(
+  "deals",
+  {
+    id: text().primaryKey(),
+    origin: text().$type<DealOrigin>().notNull(),
+    opportunityId: text().references(() => opportunityPosts.id, { onDelete: "set null" }),
+    // The title of the opportunity when the deal began: the deal still reads right if the post goes.
+    title: text().notNull(),
+    creatorUid: text().references(() => user.id, { onDelete: "set null" }),
+    sponsorUid: text().references(() => user.id, { onDelete: "set null" }),
+    // The side that opened the deal; the other side received it (and, with a post, posted it).
+    openedBy: text().$type<DealSide>().notNull(),
+    state: text().$type<DealState>().notNull().default("proposed"),
+    waitingOn: text().$type<DealSide>(),
+    latestVersion: integer().notNull().default(1),
+    // The pitch or offer in the opener's words, and the creator's bio page shown with it.
+    pitch: text().notNull(),
+    links: text().array().notNull().default(sql`'{}'::text[]`),
+    bioPageId: text().references(() => bioPages.id, { onDelete: "set null" }),
+    // The receiving side's private marker on its inbox.
+    shortlisted: boolean().notNull().default(false),
+    // Who declined or withdrew, and why when they said (a decline's message).
+    endedBy: text(),
+    declineMessage: text(),
+    // Who accepted which version, when, and from which network (the request's client address).
+    acceptedVersion: integer(),
+    acceptedBy: text(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    acceptedFrom: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
+    check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
+    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'declined', 'withdrawn')`),
+    check("deals_waiting_on_check", sql`${t.waitingOn} is null or ${t.waitingOn} in ('creator', 'sponsor')`),
+    check("deals_waiting_only_while_proposed_check", sql`(${t.state} = 'proposed') = (${t.waitingOn} is not null)`),
+    check("deals_latest_version_check", sql`${t.latestVersion} >= 1`),
+    check("deals_pitch_length_check", sql`char_length(${t.pitch}) <= 2000`),
+    check("deals_links_count_check", sql`cardinality(${t.links}) <= 5`),
+    check("deals_accepted_check", sql`(${t.state} = 'agreed') <= (${t.acceptedAt} is not null)`),
+    // "My deals", newest activity first, for each side.
+    index("deals_creator_updated_idx").on(t.creatorUid, t.updatedAt, t.id),
+    index("deals_sponsor_updated_idx").on(t.sponsorUid, t.updatedAt, t.id),
+    // One live deal per person and opportunity: a second application or offer is the first one again.
+    uniqueIndex("deals_one_live_per_opportunity_idx")
+      .on(t.opportunityId, t.creatorUid, t.sponsorUid)
+      .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed')`),
+    // A poster's inbox: the deals on one opportunity.
+    index("deals_opportunity_created_idx").on(t.opportunityId, t.createdAt),
+  ],
+);
+
+/** One deliverable of the terms: what is made, where it goes, and by when (a calendar day). */
+export type DealDeliverable = { channel: string; format: string; dueDate: string };
+
+/** Usage rights the sponsor gets in the content. */
+export const USAGE_RIGHTS = ["none", "organic", "paid"] as const;
+export type UsageRights = (typeof USAGE_RIGHTS)[number];
+
+/**
+ * One version of a deal's terms, as one side proposed it. Never changed once written: a counter
+ * is a new version, so every version stays and the deal can show what changed.
+ */
+export const dealTerms = pgTable(
+  "deal_terms",
+  {
+    dealId: text()
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    version: integer().notNull(),
+    proposedBy: text().$type<DealSide>().notNull(),
+    // Integer minor units of `currency`.
+    price: integer().notNull(),
+    currency: text().notNull().default("usd"),
+    deliverables: jsonb().$type<DealDeliverable[]>().notNull(),
+    usageRights: text().$type<UsageRights>().notNull(),
+    // How long the usage rights last, in days; 0 with `none`.
+    usageDays: integer().notNull().default(0),
+    // Days after the last deliverable in which the creator works with no competing sponsor.
+    exclusivityDays: integer().notNull().default(0),
+    disclosureRequired: boolean().notNull().default(true),
+    // Whether the sponsor approves each deliverable before it goes live, and how long silence takes to approve.
+    sponsorApproves: boolean().notNull().default(true),
+    autoApproveDays: integer().notNull().default(3),
+    // What the proposer said with this version.
+    message: text().notNull().default(""),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dealId, t.version] }),
+    check("deal_terms_proposed_by_check", sql`${t.proposedBy} in ('creator', 'sponsor')`),
+    check("deal_terms_price_check", sql`${t.price} > 0`),
+    check("deal_terms_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
+    check("deal_terms_usage_rights_check", sql`${t.usageRights} in ('none', 'organic', 'paid')`),
+    check("deal_terms_days_check", sql`${t.usageDays} between 0 and 3650 and ${t.exclusivityDays} between 0 and 365 and ${t.autoApproveDays} between 1 and 30`),
+    check("deal_terms_deliverables_check", sql`jsonb_typeof(${t.deliverables}) = 'array' and jsonb_array_length(${t.deliverables}) between 1 and 10`),
+    check("deal_terms_message_length_check", sql`char_length(${t.message}) <= 2000`),
+  ],
+);
+
+/**
+ * Every move a deal made, in order: who did what, from which state to which, from which network.
+ * What a dispute's reviewer and a property test read to see that states only moved along the table.
+ */
+export const dealActivity = pgTable(
+  "deal_activity",
+  {
+    dealId: text()
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    seq: integer().notNull(),
+    action: text().notNull(),
+    actorUid: text(),
+    fromState: text().$type<DealState>(),
+    toState: text().$type<DealState>().notNull(),
+    termsVersion: integer(),
+    network: text(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.dealId, t.seq] })],
+);

@@ -1,0 +1,156 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { testHooks } from "#tests/support/test-hooks-client";
+import { expect, otherClient, signedInAs, test } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+/** A sponsor posts a brief through the New opportunity form, as "Post a brief" on Become a Sponsor opens it. */
+async function postBrief(page: Page, title: string): Promise<string> {
+  await page.goto("/app/opportunities/sponsor");
+  await page.getByRole("link", { name: "Post a brief" }).click();
+  await expect(page.getByRole("radio", { name: /A brief: creators apply/ })).toBeChecked();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Organization").fill("Northwind Audio");
+  await page.getByLabel("Description").fill("Review our new studio headphones in a dedicated video. Budget around $750.");
+  await page.getByLabel("Minimum contribution (US dollars)").fill("750");
+  await page.getByRole("button", { name: "Post opportunity" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  return new URL(page.url()).pathname;
+}
+
+/** The deal page's "Answer with new terms" section, opened and sent with a new price and a message. */
+async function counter(page: Page, price: string, message: string) {
+  await page.getByText("Answer with new terms").click();
+  await page.getByLabel("Price (US dollars)").fill(price);
+  await page.getByLabel(/^A message to/).fill(message);
+  await page.getByRole("button", { name: "Send new terms" }).click();
+  await expect(page.getByText("Your terms were sent.")).toBeVisible();
+}
+
+test("a creator applies to a brief on a phone, terms go back and forth twice, and the sponsor accepts", async ({ page, browser }) => {
+  const title = `Headphones review ${Date.now()}`;
+  await signedInAs(page, { prefix: "brief-sponsor", name: "Northwind Audio", type: "sponsor" });
+  const postPath = await postBrief(page, title);
+  await expect(page.getByText("A sponsor's brief: creators apply")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Applications (0)" })).toBeVisible();
+
+  const creator = await otherClient(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
+  await signedInAs(creator.page, { prefix: "brief-creator", name: "Priya Plays", type: "creator" });
+  await testHooks(creator.page.request).paymentsReady();
+  await creator.page.goto(postPath);
+  await creator.page.getByRole("link", { name: "Apply" }).click();
+  await expect(creator.page.getByRole("heading", { level: 1 })).toHaveText("Apply to this brief");
+  await expect(creator.page.getByLabel("Price (US dollars)")).toHaveValue("750");
+  await creator.page.getByLabel("Your pitch").fill("I review audio gear for 80k producers; a dedicated video fits this launch.");
+  await creator.page.getByLabel("Channel 1").fill("YouTube");
+  await creator.page.getByLabel("What is made 1").fill("A dedicated 8-minute review");
+  await creator.page.getByLabel("Due 1").fill("2031-05-01");
+  await creator.page.getByLabel("Price (US dollars)").fill("900");
+  expect((await new AxeBuilder({ page: creator.page }).analyze()).violations).toEqual([]);
+  await creator.page.getByRole("button", { name: "Send application" }).click();
+  await expect(creator.page.getByText("Sent. You'll hear when they answer.")).toBeVisible();
+  await expect(creator.page.getByText("Waiting on Northwind Audio to answer these terms.")).toBeVisible();
+  const dealPath = new URL(creator.page.url()).pathname;
+  // A second click on Apply brings the creator back to the deal they have, not a second one.
+  await creator.page.goto(postPath);
+  await creator.page.getByRole("link", { name: "Apply" }).click();
+  await creator.page.getByLabel("Your pitch").fill("Again");
+  await creator.page.getByLabel("Channel 1").fill("YouTube");
+  await creator.page.getByLabel("What is made 1").fill("Video");
+  await creator.page.getByLabel("Due 1").fill("2031-05-01");
+  await creator.page.getByRole("button", { name: "Send application" }).click();
+  await expect(creator.page).toHaveURL(dealPath);
+
+  // The sponsor hears of it, finds it in the post's inbox, shortlists it and answers with $700.
+  await page.goto("/app/notifications");
+  await expect(page.getByText(`Priya Plays applied to “${title}” for $900.`)).toBeVisible();
+  await page.goto(postPath);
+  await expect(page.getByRole("heading", { name: "Applications (1)" })).toBeVisible();
+  await page.getByRole("link", { name: /Priya Plays · \$900/ }).click();
+  await expect(page.getByText("Your turn")).toBeVisible();
+  // The money split is shown before anyone agrees (the test servers keep no platform fee).
+  await expect(page.getByText("The sponsor pays $900; the creator receives all of it.")).toBeVisible();
+  await page.getByRole("button", { name: "Shortlist" }).click();
+  await expect(page.getByRole("button", { name: "Shortlisted ✓" })).toHaveAttribute("aria-pressed", "true");
+  await counter(page, "700", "Our budget tops out at $700 for one video.");
+  await expect(page.getByText("Waiting on Priya Plays to answer these terms.")).toBeVisible();
+
+  // The creator sees their turn in My deals, with what changed marked, and counters at $800.
+  await creator.page.goto("/app/deals?show=waiting");
+  await creator.page.getByRole("link", { name: new RegExp(title) }).click();
+  await expect(creator.page.getByText("Our budget tops out at $700 for one video.")).toBeVisible();
+  const price = creator.page.getByRole("region", { name: "Terms on the table" }).locator("dd").first();
+  await expect(price).toContainText("$700");
+  await expect(price).toContainText("Changed");
+  await counter(creator.page, "800", "$800 and I add a 30-second short.");
+
+  // The sponsor accepts $800; both sides see who accepted, and the versions are kept.
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Accept $800" })).toBeVisible();
+  await page.getByRole("button", { name: "Accept $800" }).click();
+  await expect(page.getByText("Terms accepted.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Agreed terms" })).toBeVisible();
+  await expect(page.getByText(/Terms agreed: version 3, accepted by you/)).toBeVisible();
+  await expect(page.getByText("Version 2: $700, proposed by you")).toBeVisible();
+  await expect(page.getByText("Version 1: $900, proposed by Priya Plays")).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+  await creator.page.goto(dealPath);
+  await expect(creator.page.getByText(/Terms agreed: version 3, accepted by Northwind Audio/)).toBeVisible();
+  await expect(creator.page.getByRole("button", { name: /^Accept/ })).toHaveCount(0);
+  // Nothing on the phone is wider than the screen.
+  expect(await creator.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await creator.context.close();
+});
+
+test("a sponsor's offer on a creator's request is declined with a message, and a stranger cannot see the deal", async ({ page, browser }) => {
+  const title = `Sponsor my tour vlog ${Date.now()}`;
+  await signedInAs(page, { prefix: "request-creator", name: "Tour Vlogger", type: "creator" });
+  await page.goto("/app/opportunities/new");
+  await expect(page.getByRole("radio", { name: /A sponsorship request: sponsors make offers/ })).toBeChecked();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Description").fill("Twelve cities, one vlog each. Looking for a travel gear sponsor.");
+  await page.getByRole("button", { name: "Post opportunity" }).click();
+  await expect(page.getByText("A creator's request: sponsors make offers")).toBeVisible();
+  const postPath = new URL(page.url()).pathname;
+
+  const sponsor = await otherClient(browser);
+  await signedInAs(sponsor.page, { prefix: "request-sponsor", name: "Brightleaf Foods", type: "sponsor" });
+  await sponsor.page.goto(postPath);
+  await sponsor.page.getByRole("link", { name: "Make an offer" }).click();
+  await sponsor.page.getByLabel("Your offer").fill("Snacks for the road and $1,200 for a mention in each vlog.");
+  await sponsor.page.getByLabel("Price (US dollars)").fill("1,200");
+  await sponsor.page.getByLabel("Channel 1").fill("YouTube");
+  await sponsor.page.getByLabel("What is made 1").fill("A 30-second mention");
+  await sponsor.page.getByLabel("Due 1").fill("2031-01-10");
+  // A wrong row is named, and nothing typed is lost.
+  await sponsor.page.getByLabel("Channel 2").fill("Instagram");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByText("Give each deliverable a channel, what is made and a due date")).toBeVisible();
+  await expect(sponsor.page.getByLabel("Your offer")).toHaveValue("Snacks for the road and $1,200 for a mention in each vlog.");
+  await sponsor.page.getByLabel("Channel 2").fill("");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByText("Waiting on Tour Vlogger to answer these terms.")).toBeVisible();
+  const dealPath = new URL(sponsor.page.url()).pathname;
+
+  await page.goto("/app/deals");
+  await page.getByRole("link", { name: new RegExp(title) }).click();
+  await page.getByText("Decline", { exact: true }).click();
+  await page.getByLabel("Why, in a word to Brightleaf Foods (optional)").fill("Thanks, but food is not a fit for this tour.");
+  await page.getByRole("button", { name: "Decline this offer" }).click();
+  await expect(page.getByText("Declined. They have been told.")).toBeVisible();
+  await expect(page.getByText("You declined: “Thanks, but food is not a fit for this tour.”")).toBeVisible();
+
+  await sponsor.page.reload();
+  await expect(sponsor.page.getByText("Tour Vlogger declined: “Thanks, but food is not a fit for this tour.”")).toBeVisible();
+  await expect(sponsor.page.getByRole("button", { name: "Withdraw" })).toHaveCount(0);
+
+  const stranger = await otherClient(browser);
+  await signedInAs(stranger.page, { prefix: "deal-stranger" });
+  const response = await stranger.page.goto(dealPath);
+  expect(response?.status()).toBe(404);
+  const forged = await stranger.page.request.post(dealPath, { form: { intent: "withdraw" } });
+  expect(forged.status()).toBe(404);
+  await Promise.all([sponsor.context.close(), stranger.context.close()]);
+});

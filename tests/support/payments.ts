@@ -135,8 +135,9 @@ export const events = {
     type: T,
     s: SeededSession,
     paymentStatus: "paid" | "unpaid" = "paid",
+    purpose: "sponsor" | "deal" = "sponsor",
   ): PaymentEventOf<T> {
-    return { ...base(), type, checkoutId: s.checkoutId, sessionId: s.sessionId, paymentIntentId: type === "checkout.expired" ? null : s.paymentIntentId, paymentStatus, customerEmail: s.customerEmail ?? null, amount: s.amount, currency: "usd" } as PaymentEventOf<T>;
+    return { ...base(), type, checkoutId: s.checkoutId, sessionId: s.sessionId, purpose, paymentIntentId: type === "checkout.expired" ? null : s.paymentIntentId, paymentStatus, customerEmail: s.customerEmail ?? null, amount: s.amount, currency: "usd" } as PaymentEventOf<T>;
   },
   chargeRefunded(s: SeededSession): PaymentEvent {
     return { ...base(), type: "charge.refunded", paymentIntentId: s.paymentIntentId, chargeId: `ch_${s.paymentIntentId}`, amountRefunded: s.amount, currency: "usd" };

@@ -90,6 +90,23 @@ beforeAll(async () => {
   const [disputeEvent] = await emulator.openDispute(emulator.store.checkoutSessions.get(second.id)!.payment_intent as string);
   keep("dispute", "dispute", await stripe.disputes.retrieve((disputeEvent!.data.object as Stripe.Dispute).id));
 
+  // A deal's held payment: a platform charge in a transfer group, part of it transferred to the account.
+  const held = await stripe.checkout.sessions.create({
+    mode: "payment",
+    line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: 5_000, product_data: { name: "Deal" } } }],
+    payment_intent_data: { transfer_group: "deal_1", metadata: { purpose: "deal", deal_id: "1", funding_id: "f1" } },
+    client_reference_id: "f1",
+    metadata: { purpose: "deal", deal_id: "1", funding_id: "f1" },
+    success_url: "http://x/s",
+  });
+  await emulator.completeCheckout(held.id);
+  const heldIntent = keep("payment_intent", "held payment intent", await stripe.paymentIntents.retrieve(emulator.store.checkoutSessions.get(held.id)!.payment_intent as string));
+  const transfer = keep("transfer", "transfer", await stripe.transfers.create({ amount: 3_000, currency: "usd", destination: account.id, source_transaction: heldIntent.latest_charge as string, transfer_group: "deal_1" }));
+  keep("balance_transaction", "transfer's balance transaction", await stripe.balanceTransactions.retrieve(transfer.balance_transaction as string));
+  keep("transfer", "listed transfer", (await stripe.transfers.list({ transfer_group: "deal_1" })).data[0]);
+  keep("refund", "partial refund of a held charge", await stripe.refunds.create({ payment_intent: heldIntent.id, amount: 1_000 }));
+  keep("balance", "platform balance", await stripe.balance.retrieve());
+
   // Pro membership on Stripe Billing: a product and price by lookup key, a customer, a subscription checkout, the portal.
   const product = keep("product", "product", await stripe.products.create({ name: "Launchpad", metadata: { purpose: "pro" } }));
   keep("price", "monthly price", await stripe.prices.create({ product: product.id, currency: "usd", unit_amount: 200, lookup_key: "shape_monthly", recurring: { interval: "month" } }));
@@ -139,7 +156,7 @@ describe("Stripe API emulator objects follow Stripe's published fixtures", () =>
   it("covers every resource the product reads", () => {
     expect(new Set(seen.map((entry) => entry.resource))).toEqual(
       new Set([
-        ...["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event"],
+        ...["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event", "transfer", "balance"],
         ...["product", "price", "customer", "subscription", "invoice", "billing_portal.session"],
       ]),
     );

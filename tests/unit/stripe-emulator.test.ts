@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseForm } from "#tests/support/stripe-emulator/form";
-import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
+import { createStripeClient } from "#server/providers/payments/stripe/client";
+import { processingFee, startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
 
 let emulator: StripeEmulator;
 let receiver: http.Server;
@@ -132,6 +133,56 @@ describe("Stripe API emulator", () => {
     const submitted = await fetch(link.url, { method: "POST", redirect: "manual" });
     expect(submitted.headers.get("location")).toBe("http://app.example/return");
     expect(emulator.store.accounts.get(account.id)).toMatchObject({ charges_enabled: true, details_submitted: true });
+  });
+
+  it("holds a checkout without transfer_data on the platform; transfers from it lower the balance, each with its balance transaction, never beyond what remains of the charge", async () => {
+    const stripe = createStripeClient({ secretKey: emulator.apiKey, apiUrl: emulator.url, maxNetworkRetries: 0 });
+    const destination = await onboardedAccount();
+    const held = { ...Object.fromEntries(new URLSearchParams(checkoutBody(destination, 10_000))), "payment_intent_data[transfer_group]": "deal_7" } as Record<string, string>;
+    delete held["payment_intent_data[transfer_data][destination]"];
+    const withFee = await call("/v1/checkout/sessions", { body: new URLSearchParams({ ...held, "payment_intent_data[application_fee_amount]": "100" }).toString() });
+    expect(withFee.status).toBe(400);
+    expect(await withFee.json()).toMatchObject({ error: { param: "payment_intent_data[application_fee_amount]" } });
+    const session = (await (await call("/v1/checkout/sessions", { body: new URLSearchParams(held).toString() })).json()) as { id: string };
+    const before = await stripe.balance.retrieve();
+    await emulator.completeCheckout(session.id);
+    const intent = await stripe.paymentIntents.retrieve(emulator.store.checkoutSessions.get(session.id)!.payment_intent as string, { expand: ["latest_charge"] });
+    const charge = intent.latest_charge as Stripe.Charge;
+    expect(charge).toMatchObject({ amount: 10_000, transfer_data: null, transfer_group: "deal_7", application_fee: null });
+    const net = 10_000 - processingFee(10_000);
+    const pending = (balance: Stripe.Balance) => balance.pending.find((b) => b.currency === "usd")!.amount;
+    const available = (balance: Stripe.Balance) => balance.available.find((b) => b.currency === "usd")!.amount;
+    expect(pending(await stripe.balance.retrieve())).toBe(pending(before) + net);
+
+    // Tied to its charge, a transfer draws on the charge's funds while they are pending.
+    const first = await stripe.transfers.create({ amount: 6_000, currency: "usd", destination, source_transaction: charge.id, transfer_group: "deal_7" });
+    expect(first).toMatchObject({ object: "transfer", amount: 6_000, destination, source_transaction: charge.id, transfer_group: "deal_7", reversed: false });
+    const transaction = await stripe.balanceTransactions.retrieve(first.balance_transaction as string);
+    expect(transaction).toMatchObject({ type: "transfer", amount: -6_000, fee: 0, net: -6_000, source: first.id, reporting_category: "transfer" });
+    expect(pending(await stripe.balance.retrieve())).toBe(pending(before) + net - 6_000);
+    expect(emulator.events.at(-1)).toMatchObject({ type: "transfer.created", data: { object: { id: first.id } } });
+
+    // What remains of the charge is 4,000, less what is refunded.
+    await stripe.refunds.create({ payment_intent: intent.id, amount: 1_000 });
+    const over = await call("/v1/transfers", { body: `amount=3001&currency=usd&destination=${destination}&source_transaction=${charge.id}` });
+    expect(over.status).toBe(400);
+    expect(await over.json()).toMatchObject({ error: { type: "invalid_request_error", code: "balance_insufficient", param: "amount" } });
+    const rest = await stripe.transfers.create({ amount: 3_000, currency: "usd", destination, source_transaction: charge.id });
+    expect(rest.transfer_group).toBe("deal_7");
+    const listed = await stripe.transfers.list({ transfer_group: "deal_7" });
+    expect(listed.data.map((t) => t.id)).toEqual([rest.id, first.id]);
+    expect((await stripe.transfers.retrieve(first.id)).amount).toBe(6_000);
+
+    // Without a source, a transfer needs available funds: none until the charges' funds become available.
+    const unbacked = await call("/v1/transfers", { body: `amount=100&currency=usd&destination=${destination}` });
+    expect(unbacked.status).toBe(400);
+    expect(await unbacked.json()).toMatchObject({ error: { code: "balance_insufficient" } });
+    await emulator.makeFundsAvailable();
+    const settled = await stripe.balance.retrieve();
+    expect(pending(settled)).toBe(0);
+    const plain = await stripe.transfers.create({ amount: 100, currency: "usd", destination });
+    expect(available(await stripe.balance.retrieve())).toBe(available(settled) - 100);
+    expect(plain.source_transaction).toBeNull();
   });
 
   it("takes control calls over HTTP for a test runner in another process", async () => {

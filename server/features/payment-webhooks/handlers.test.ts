@@ -1,10 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox, ledgerEntries, notifications, paymentEvents, profiles, connectedAccounts, refundRequests, sponsorSessions } from "#server/platform/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { events, payAtSandbox, sandboxAccount, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
+import { events, PAYING_CARD, payAtSandbox, sandboxAccount, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { setSandboxAccountState, testSandbox, withCallLog, withOutage } from "#tests/support/test-sandbox";
-import type { PaymentEvent } from "#server/providers/payments/events";
+import { paymentEventSchema, type PaymentEvent } from "#server/providers/payments/events";
+import { payCheckout } from "#server/providers/payments/sandbox/pay";
+import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
 import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { sharedGenerationSource } from "#server/platform/page-cache/generation";
@@ -164,6 +166,46 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect((await session()).status).toBe("pending");
     outage.clear();
     expect(await deliver(event)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
+    expect(await entries()).toHaveLength(1);
+  });
+
+  it("leaves a deal's checkout events to the deal: no session touched, no ledger row, the provider not asked", async () => {
+    // The worst case: a deal event naming a real pending session and a real paid payment. Only its purpose keeps it from being filed as a tip.
+    for (const type of ["checkout.completed", "checkout.async_payment_succeeded", "checkout.async_payment_failed", "checkout.expired"] as const) {
+      expect(await deliver(events.checkout(type, s, type === "checkout.completed" || type === "checkout.async_payment_succeeded" ? "paid" : "unpaid", "deal"))).toMatchObject({
+        kind: "SUCCESS",
+        outcome: "HANDLED",
+      });
+    }
+    expect(await session()).toMatchObject({ status: "pending", paymentIntentId: null });
+    expect(await entries()).toEqual([]);
+    expect(callsOf("paymentDetails")).toHaveLength(0);
+    expect(await notificationRows("payment-received")).toEqual([]);
+
+    // A held payment made at the sandbox, its event as the sandbox sends it: purpose "deal", the funding id as sessionId.
+    const { checkoutId } = await sandbox.provider.createHeldCheckout({
+      idempotencyKey: `deal_funding_f_${s.sessionId}`,
+      fundingId: `f_${s.sessionId}`,
+      dealId: `d_${s.sessionId}`,
+      transferGroup: `deal_d_${s.sessionId}`,
+      amount: 5000,
+      currency: "usd",
+      productName: "Deal with a creator",
+      sponsorEmail: null,
+      successUrl: "http://app.test/app/deals/paid",
+      cancelUrl: "http://app.test/app/deals/cancelled",
+    });
+    const paid = await payCheckout(db(), checkoutId, { email: "brand@sponsor.example", ...PAYING_CARD }, sandbox.provider.now(), sandbox.provider.whyPayeeCannotBePaid);
+    if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
+    const [stored] = await db().select().from(sandboxEvents).where(and(eq(sandboxEvents.type, "checkout.completed"), sql`${sandboxEvents.payload}->>'checkoutId' = ${checkoutId}`));
+    const held = paymentEventSchema.parse(stored!.payload);
+    expect(held).toMatchObject({ type: "checkout.completed", purpose: "deal", sessionId: `f_${s.sessionId}`, paymentIntentId: paid.paymentIntentId });
+    expect(await deliver(held)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
+    expect(await db().select().from(ledgerEntries).where(eq(ledgerEntries.providerReference, paid.paymentIntentId))).toEqual([]);
+    expect(await db().select().from(sponsorSessions).where(eq(sponsorSessions.paymentIntentId, paid.paymentIntentId))).toEqual([]);
+    expect(callsOf("paymentDetails")).toHaveLength(0);
+    // The same session's own (tip) event still records its payment.
+    await pay();
     expect(await entries()).toHaveLength(1);
   });
 

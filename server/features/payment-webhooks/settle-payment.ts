@@ -8,6 +8,7 @@ import type { MailMessage } from "#server/platform/email/mailer";
 import { composePaymentMails } from "#server/domains/payments/notices/payment-notices";
 import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
 import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
+import { isDealCheckout } from "./deal-checkouts";
 import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
@@ -19,7 +20,7 @@ export type PaidPrefetch = { details: PaymentDetails; mails: MailMessage[] } | n
  * mails, rendered; null while the checkout is not paid (delayed methods).
  */
 export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDeps): Promise<PaidPrefetch> {
-  if (event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
+  if (isDealCheckout(event, deps, false) || event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
   const details = await deps.provider.paymentDetails(event.paymentIntentId);
   const session = await findSessionOfCheckout(db, event);
   return { details, mails: session ? await composePaymentMails(db, session, { gross: details.gross, currency: details.currency, receiptTo: event.customerEmail }, deps) : [] };
@@ -36,6 +37,7 @@ export async function settlePayment(
   prefetched: PaidPrefetch,
   deps: WebhookDeps,
 ): Promise<void | AfterCommit> {
+  if (isDealCheckout(event, deps, true)) return;
   const session = await lockSessionOfCheckout(tx, event);
   if (!session) {
     // Not a sponsor checkout of ours (another product's checkout, another environment's).

@@ -27,6 +27,10 @@ const checkoutEvent = <T extends string>(type: T) =>
     // The address the payer gave the provider's checkout (Stripe's customer_details.email): where
     // the receipt goes. Null when the provider has none; absent in events queued before it was sent.
     customerEmail: z.string().max(320).nullable().default(null),
+    // What the checkout pays for: a tip or sponsorship ("sponsor", our sponsor_sessions) or a deal's
+    // held payment ("deal", `sessionId` is then our deal_fundings id). Absent in events queued before
+    // deals existed, which were all sponsor checkouts.
+    purpose: z.enum(["sponsor", "deal"]).default("sponsor"),
     ...money,
   });
 

@@ -42,6 +42,41 @@ export type SponsorCheckoutInput = {
 
 export type CheckoutCreated = { checkoutId: string; url: string; expiresAt: Date };
 
+/**
+ * A deal's payment: the sponsor pays the whole agreed amount by hosted card
+ * checkout, and the platform holds it ("separate charges and transfers") until
+ * the deal releases the creator's share (`createTransfer`) or refunds it
+ * (`refundHeldPayment`).
+ */
+export type HeldCheckoutInput = {
+  /** `deal_funding_<funding id>`: a retried click never opens two checkouts. */
+  idempotencyKey: string;
+  /** Our deal_fundings row id: comes back on the checkout events as `sessionId` (metadata.funding_id / client_reference_id). */
+  fundingId: string;
+  dealId: string;
+  /** `deal_<deal id>`: every charge, transfer and refund of one deal share it. */
+  transferGroup: string;
+  amount: number;
+  currency: string;
+  productName: string;
+  sponsorEmail: string | null;
+  successUrl: string;
+  cancelUrl: string;
+};
+
+/** What a transfer of held money needs: the charge it comes from and the connected account it goes to. */
+export type TransferInput = {
+  /** Derived from our own row id, so a retried release never moves the money twice. */
+  idempotencyKey: string;
+  destinationAccountId: string;
+  amount: number;
+  currency: string;
+  /** The held charge (PaymentDetails.chargeId) the money comes from: Stripe's source_transaction. */
+  sourceChargeId: string;
+  /** The deal's transfer group, the same as its checkout's. */
+  transferGroup: string;
+};
+
 /** What a settled payment cost: gross, the provider's fee, and what reached the platform account. */
 export type PaymentDetails = {
   paymentIntentId: string;
@@ -84,7 +119,8 @@ export type ProviderBalanceTransaction = {
   disputeId: string | null;
   /**
    * On a charge: our sponsor_sessions id the checkout carried (its metadata), so a payment the
-   * ledger never heard of is still known as ours, and Pro billing's charges are told apart.
+   * ledger never heard of is still known as ours, and Pro billing's charges are told apart. A held
+   * charge (a deal's) carries its deal_fundings id here instead.
    */
   sessionId: string | null;
 };
@@ -153,6 +189,26 @@ export interface PaymentProvider extends ProBilling {
   listBalanceTransactions(period: Period): Promise<ProviderBalanceTransaction[]>;
   /** Refunds all of a payment, reversing the transfer and the application fee (SPEC §7.1 refundSponsorship). */
   refundPayment(input: { idempotencyKey: string; paymentIntentId: string }): Promise<RefundCreated>;
+
+  /**
+   * A hosted checkout whose charge stays on the platform's balance (no destination, no application
+   * fee): money held until release. metadata.purpose = "deal", so its checkout events say
+   * `purpose: "deal"` and carry the funding id as `sessionId`. `paymentDetails` reads it once paid.
+   */
+  createHeldCheckout(input: HeldCheckoutInput): Promise<CheckoutCreated>;
+  /**
+   * Moves part of a held charge to a connected account; `sourceChargeId` ties it to its charge
+   * (Stripe's source_transaction). Refused (throws) when the account cannot receive payouts or the
+   * amount is more than what remains of the charge (its amount less what was refunded and
+   * transferred already). The same key returns the same transfer.
+   */
+  createTransfer(input: TransferInput): Promise<{ transferId: string }>;
+  /**
+   * Refunds `amount` (all or part) of a held charge back to the payer; nothing is reversed at any
+   * connected account, and the provider's processing fee is not returned. The same key returns the
+   * same refund; a further key is a further refund, up to what is left unrefunded.
+   */
+  refundHeldPayment(input: { idempotencyKey: string; paymentIntentId: string; amount: number }): Promise<RefundCreated>;
 
   /**
    * Checks a webhook delivery's signature over the raw body and answers the

@@ -14,6 +14,7 @@ import {
 } from "#tests/support/stripe-emulator/objects";
 import { get, integer, limitOf, ok, retrieve, route, type Handler, type Route } from "#tests/support/stripe-emulator/handler";
 import { BILLING_ROUTES, createPriceCheckoutSession } from "#tests/support/stripe-emulator/billing-api";
+import { TRANSFER_ROUTES } from "#tests/support/stripe-emulator/transfers-api";
 
 export type { ApiCall, ApiContext, ApiResult } from "#tests/support/stripe-emulator/handler";
 
@@ -77,16 +78,25 @@ const createCheckoutSession: Handler = (context, call) => {
   const amount = unitAmount * quantity;
   if (currency === "usd" && amount < 50) throw invalidRequest("The Checkout Session's total amount due must add up to at least $0.50 usd", { param: "line_items" });
 
-  const destination = str(params, "payment_intent_data", "transfer_data", "destination");
-  if (!destination) throw invalidRequest("The emulator takes destination charges only.", { param: "payment_intent_data[transfer_data][destination]" });
-  const account = store.accounts.get(destination);
-  if (!account) throw invalidRequest(`No such destination: '${destination}'`, { param: "payment_intent_data[transfer_data][destination]" });
-  if (account.capabilities?.transfers !== "active") {
-    throw invalidRequest("Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments", {
-      param: "payment_intent_data[transfer_data][destination]",
-    });
+  // A destination charge (a tip) with transfer_data; without, a plain charge the platform keeps on its
+  // own balance (a deal's held payment), moved on later by transfers of its transfer_group.
+  const destination = str(params, "payment_intent_data", "transfer_data", "destination") ?? null;
+  if (destination !== null) {
+    const account = store.accounts.get(destination);
+    if (!account) throw invalidRequest(`No such destination: '${destination}'`, { param: "payment_intent_data[transfer_data][destination]" });
+    if (account.capabilities?.transfers !== "active") {
+      throw invalidRequest("Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments", {
+        param: "payment_intent_data[transfer_data][destination]",
+      });
+    }
   }
   const applicationFee = integer(params, "payment_intent_data[application_fee_amount]", "payment_intent_data", "application_fee_amount");
+  if (applicationFee !== undefined && destination === null) {
+    throw invalidRequest(
+      "Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).",
+      { param: "payment_intent_data[application_fee_amount]" },
+    );
+  }
   if (applicationFee !== undefined && applicationFee > amount) {
     throw invalidRequest("The application fee amount cannot be greater than the total amount.", { param: "payment_intent_data[application_fee_amount]" });
   }
@@ -111,7 +121,15 @@ const createCheckoutSession: Handler = (context, call) => {
   );
   store.checkoutSessions.set(session.id, session);
   const intentMetadata = params.payment_intent_data && typeof params.payment_intent_data === "object" ? metadataOf(params.payment_intent_data as FormObject) : {};
-  checkoutPayments.set(session.id, { amount, currency, applicationFeeAmount: applicationFee ?? null, destination, metadata: intentMetadata, receiptEmail: customerEmail });
+  checkoutPayments.set(session.id, {
+    amount,
+    currency,
+    applicationFeeAmount: applicationFee ?? null,
+    destination,
+    transferGroup: str(params, "payment_intent_data", "transfer_group") ?? null,
+    metadata: intentMetadata,
+    receiptEmail: customerEmail,
+  });
   return ok(session);
 };
 
@@ -198,6 +216,7 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/disputes/:id", retrieve((store) => store.disputes, "dispute")),
   ...BILLING_ROUTES,
   ...BALANCE_TRANSACTION_ROUTES,
+  ...TRANSFER_ROUTES,
 ];
 
 export function findRoute(method: string, path: string): { route: Route; ids: string[] } | null {

@@ -157,6 +157,19 @@ export class EmulatorControl {
     return [newEvent("refund.failed", refund)];
   }
 
+  /**
+   * Time passes (Stripe's standard US schedule makes a card's funds available two days on): every
+   * pending balance transaction is available now, so the platform's available balance holds what it
+   * was paid and a transfer without a source_transaction can draw on it. Stripe sends nothing we read.
+   */
+  makeFundsAvailable(): EmulatorEvent[] {
+    const now = nowSeconds();
+    for (const transaction of this.store.balanceTransactions.values()) {
+      if (transaction.available_on > now) Object.assign(transaction, { available_on: now, status: "available" });
+    }
+    return [];
+  }
+
   /** The cardholder disputed the payment with their bank (./disputes.ts). */
   openDispute(paymentIntentId: string, reason = "fraudulent"): EmulatorEvent[] {
     return openDispute(this.store, paymentIntentId, reason);

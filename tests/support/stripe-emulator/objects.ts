@@ -117,8 +117,10 @@ export type PaymentIntentInput = {
   amount: number;
   currency: string;
   applicationFeeAmount: number | null;
-  /** The connected account of a destination charge; null for the platform's own sales (Pro). */
+  /** The connected account of a destination charge; null for the platform's own sales (Pro) and the charges it holds. */
   destination: string | null;
+  /** `payment_intent_data[transfer_group]`: the group a held charge's transfers share (separate charges and transfers). */
+  transferGroup?: string | null;
   metadata: Record<string, string>;
   receiptEmail: string | null;
   customer?: string | null;
@@ -146,7 +148,8 @@ export function newPaymentIntent(input: PaymentIntentInput): Stripe.PaymentInten
     shipping: null,
     status: "requires_payment_method",
     transfer_data: input.destination ? { destination: input.destination } : null,
-    transfer_group: input.destination ? `group_${id}` : null,
+    // Stripe makes one for a destination charge; a held charge has the one the platform gave.
+    transfer_group: input.transferGroup ?? (input.destination ? `group_${id}` : null),
     customer: input.customer ?? null,
   });
 }
@@ -235,6 +238,37 @@ export function newRefund(charge: Stripe.Charge, input: { amount: number; status
     status: input.status,
     transfer_reversal: input.reverseTransfer ? newId("trr") : null,
     payment_method: typeof charge.payment_method === "string" ? charge.payment_method : null,
+  });
+}
+
+export function newTransfer(input: {
+  amount: number;
+  currency: string;
+  destination: string;
+  sourceTransaction: string | null;
+  transferGroup: string | null;
+  balanceTransaction: string;
+  description: string | null;
+  metadata: Record<string, string>;
+}): Stripe.Transfer {
+  const id = newId("tr");
+  return fromFixture<Stripe.Transfer>("transfer", {
+    id,
+    amount: input.amount,
+    amount_reversed: 0,
+    balance_transaction: input.balanceTransaction,
+    created: nowSeconds(),
+    currency: input.currency,
+    description: input.description,
+    destination: input.destination,
+    // The payment the money makes on the connected account's own balance.
+    destination_payment: newId("py"),
+    metadata: input.metadata,
+    reversals: { object: "list", data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
+    reversed: false,
+    source_transaction: input.sourceTransaction,
+    source_type: "card",
+    transfer_group: input.transferGroup,
   });
 }
 

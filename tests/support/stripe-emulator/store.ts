@@ -8,6 +8,7 @@ export class EmulatorStore {
   readonly charges = new Map<string, Stripe.Charge>();
   readonly balanceTransactions = new Map<string, Stripe.BalanceTransaction>();
   readonly refunds = new Map<string, Stripe.Refund>();
+  readonly transfers = new Map<string, Stripe.Transfer>();
   readonly disputes = new Map<string, Stripe.Dispute>();
   readonly products = new Map<string, Stripe.Product>();
   readonly prices = new Map<string, Stripe.Price>();
@@ -20,7 +21,7 @@ export class EmulatorStore {
 
   /** Any stored object by its id, for `expand[]`. */
   find(id: string): { id: string } | undefined {
-    const maps = [this.accounts, this.checkoutSessions, this.paymentIntents, this.charges, this.balanceTransactions, this.refunds, this.disputes];
+    const maps = [this.accounts, this.checkoutSessions, this.paymentIntents, this.charges, this.balanceTransactions, this.refunds, this.transfers, this.disputes];
     for (const map of [...maps, this.products, this.prices, this.customers, this.subscriptions, this.invoices]) {
       const found = (map as Map<string, { id: string }>).get(id);
       if (found) return found;

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import type { Period, ProviderBalanceTransaction } from "#server/providers/payments/port";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 
 /**
  * The sandbox's balance transactions, derived from its own tables as Stripe
@@ -13,10 +13,14 @@ import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from
  *   fee back), `transfer_reversal` (+amount), `application_fee_refund`;
  * - a dispute: `dispute` (−amount, the dispute fee), and when won a
  *   `dispute_reversal` (+amount, the fee is not returned).
+ * And for a charge the platform holds (a deal's, separate charges and transfers):
+ * - the payment: `charge` alone (+gross, the processing fee), its sessionId the funding id;
+ * - each transfer from it: `transfer` (−amount, source tr_…), tied to the charge's payment intent;
+ * - each refund of it: `refund` (−amount), nothing reversed.
  * Ids are derived from the source's id, so listing twice answers the same rows.
  */
 export async function listSandboxBalanceTransactions(db: Db, period: Period): Promise<ProviderBalanceTransaction[]> {
-  const within = (column: typeof sandboxPayments.created | typeof sandboxRefunds.created | typeof sandboxEvents.created) =>
+  const within = (column: typeof sandboxPayments.created | typeof sandboxRefunds.created | typeof sandboxEvents.created | typeof sandboxTransfers.created) =>
     and(gte(column, period.from), lt(column, period.to));
   const payments = await db
     .select({ p: sandboxPayments, sessionId: sandboxCheckouts.sessionId })
@@ -24,10 +28,11 @@ export async function listSandboxBalanceTransactions(db: Db, period: Period): Pr
     .innerJoin(sandboxCheckouts, eq(sandboxCheckouts.id, sandboxPayments.checkoutId))
     .where(within(sandboxPayments.created));
   const refunds = await db
-    .select({ refund: sandboxRefunds, paymentIntentId: sandboxPayments.id })
+    .select({ refund: sandboxRefunds, paymentIntentId: sandboxPayments.id, accountId: sandboxPayments.accountId })
     .from(sandboxRefunds)
     .innerJoin(sandboxPayments, eq(sandboxPayments.id, sandboxRefunds.paymentId))
     .where(and(within(sandboxRefunds.created), eq(sandboxRefunds.status, "succeeded")));
+  const transfers = await db.select().from(sandboxTransfers).where(within(sandboxTransfers.created));
   const disputeEvents = await db
     .select({ type: sandboxEvents.type, payload: sandboxEvents.payload, created: sandboxEvents.created })
     .from(sandboxEvents)
@@ -39,12 +44,19 @@ export async function listSandboxBalanceTransactions(db: Db, period: Period): Pr
   for (const { p, sessionId } of payments) {
     const base = { currency: p.currency, created: p.created, paymentIntentId: p.id };
     row({ ...base, id: `txn_${p.chargeId}`, type: "charge", amount: p.amount, fee: p.fee, sourceId: p.chargeId, sessionId });
+    // A held charge stays on the platform's balance: its transfers are rows of their own, made on release.
+    if (p.accountId === null) continue;
     row({ ...base, id: `txn_tr_${p.chargeId}`, type: "transfer", amount: -p.amount, fee: 0, sourceId: `tr_${p.chargeId}` });
     if (p.applicationFee > 0) row({ ...base, id: `txn_fee_${p.chargeId}`, type: "application_fee", amount: p.applicationFee, fee: 0, sourceId: `fee_${p.chargeId}` });
   }
-  for (const { refund: r, paymentIntentId } of refunds) {
+  for (const t of transfers) {
+    row({ id: `txn_${t.id}`, type: "transfer", amount: -t.amount, fee: 0, currency: t.currency, created: t.created, sourceId: t.id, paymentIntentId: t.paymentId });
+  }
+  for (const { refund: r, paymentIntentId, accountId } of refunds) {
     const base = { currency: r.currency, created: r.created, paymentIntentId };
     row({ ...base, id: `txn_${r.id}`, type: "refund", amount: -r.amount, fee: 0, sourceId: r.id });
+    // A held charge's refund comes from the platform's balance alone: no account gives anything back.
+    if (accountId === null) continue;
     row({ ...base, id: `txn_trr_${r.id}`, type: "transfer_reversal", amount: r.amount, fee: 0, sourceId: `trr_${r.id}` });
     if (r.applicationFeeRefunded > 0) {
       row({ ...base, id: `txn_fr_${r.id}`, type: "application_fee_refund", amount: -r.applicationFeeRefunded, fee: 0, sourceId: `fr_${r.id}` });

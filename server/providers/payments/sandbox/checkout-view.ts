@@ -9,7 +9,8 @@ export type CheckoutView = {
   description: string | null;
   amount: number;
   currency: string;
-  payee: string;
+  /** Who the money goes to; null for a held payment (a deal's), which the platform keeps until it is released. */
+  payee: string | null;
   email: string;
   cancelUrl: string;
   /** Where a paid checkout sends the sponsor (shown on "already paid"). */
@@ -26,7 +27,7 @@ export async function loadCheckoutView(sandbox: SandboxProvider, db: Parameters<
   const checkout = await expireCheckoutIfDue(db, checkoutId, sandbox.now());
   if (!checkout) return null;
   if (checkout.status === "expired") sandbox.outbox.kick();
-  const account = await findSandboxAccount(db, checkout.accountId);
+  const account = checkout.accountId ? await findSandboxAccount(db, checkout.accountId) : null;
   return {
     id: checkout.id,
     status: checkout.status,
@@ -34,7 +35,7 @@ export async function loadCheckoutView(sandbox: SandboxProvider, db: Parameters<
     description: checkout.description,
     amount: checkout.amount,
     currency: checkout.currency,
-    payee: account?.legalName ?? account?.email ?? "the creator",
+    payee: checkout.purpose === "deal" ? null : (account?.legalName ?? account?.email ?? "the creator"),
     email: checkout.customerEmail ?? "",
     cancelUrl: checkout.cancelUrl,
     successUrl: checkout.status === "complete" ? successUrlFor(checkout) : null,

@@ -1,7 +1,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { sandboxAccounts, sandboxCheckouts } from "#server/providers/payments/sandbox/schema";
-import type { CheckoutCreated, SponsorCheckoutInput } from "#server/providers/payments/port";
+import type { CheckoutCreated, HeldCheckoutInput, SponsorCheckoutInput } from "#server/providers/payments/port";
 import { missing, SandboxRequestError } from "./errors";
 import { MINIMUM_CHARGE } from "./fees";
 import { sandboxId } from "./ids";
@@ -30,17 +30,35 @@ function checkUrl(name: string, value: string): void {
   }
 }
 
-function checkInput(input: SponsorCheckoutInput): void {
-  const { amount, applicationFeeAmount, currency } = input;
+/** What every checkout must have right, whoever is paid. */
+function checkCommon(input: Pick<SponsorCheckoutInput, "amount" | "currency" | "productName" | "successUrl" | "cancelUrl">): void {
+  const { amount, currency } = input;
   if (!Number.isSafeInteger(amount) || amount > MAXIMUM_CHARGE) throw new SandboxRequestError("parameter_invalid", "amount must be a whole number of minor units up to 99999999");
   if (amount < MINIMUM_CHARGE) throw new SandboxRequestError("amount_too_small", "Amount must be at least 50 cents (usd)");
-  if (!Number.isSafeInteger(applicationFeeAmount) || applicationFeeAmount < 0 || applicationFeeAmount > amount) {
-    throw new SandboxRequestError("parameter_invalid", "application_fee_amount must be between 0 and the amount");
-  }
   if (currency !== "usd") throw new SandboxRequestError("parameter_invalid", "The sandbox takes usd only, as a US platform's test account does");
   if (!input.productName.trim() || input.productName.length > 250) throw new SandboxRequestError("parameter_invalid", "product name must be 1 to 250 characters");
   checkUrl("success_url", input.successUrl);
   checkUrl("cancel_url", input.cancelUrl);
+}
+
+function checkInput(input: SponsorCheckoutInput): void {
+  checkCommon(input);
+  const { amount, applicationFeeAmount } = input;
+  if (!Number.isSafeInteger(applicationFeeAmount) || applicationFeeAmount < 0 || applicationFeeAmount > amount) {
+    throw new SandboxRequestError("parameter_invalid", "application_fee_amount must be between 0 and the amount");
+  }
+}
+
+/** Stripe's metadata values and transfer groups are at most 500 characters; ours are row ids. */
+function checkReference(name: string, value: string): void {
+  if (!value.trim() || value.length > 500) throw new SandboxRequestError("parameter_invalid", `${name} must be 1 to 500 characters`);
+}
+
+/** The row a checkout's idempotency key made first (a concurrent first request may not have finished). */
+async function checkoutOfKey(db: Db, created: SandboxCheckout | undefined, idempotencyKey: string): Promise<SandboxCheckout> {
+  const checkout = created ?? (await db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.idempotencyKey, idempotencyKey)))[0];
+  if (!checkout) throw new SandboxRequestError("idempotency_key_in_use", "The idempotency key's first request has not finished; try again");
+  return checkout;
 }
 
 /**
@@ -73,9 +91,47 @@ export async function createSandboxCheckout(db: Db, origin: string, input: Spons
     })
     .onConflictDoNothing({ target: sandboxCheckouts.idempotencyKey })
     .returning();
-  const checkout = created ?? (await db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.idempotencyKey, input.idempotencyKey)))[0];
-  if (!checkout) throw new SandboxRequestError("idempotency_key_in_use", "The idempotency key's first request has not finished; try again");
-  if (checkout.sessionId !== input.sessionId || checkout.amount !== input.amount || checkout.accountId !== account.id) {
+  const checkout = await checkoutOfKey(db, created, input.idempotencyKey);
+  if (checkout.purpose !== "sponsor" || checkout.sessionId !== input.sessionId || checkout.amount !== input.amount || checkout.accountId !== account.id) {
+    throw new SandboxRequestError("idempotency_key_in_use", "This idempotency key was used with other parameters");
+  }
+  return { checkoutId: checkout.id, url: checkoutUrl(origin, checkout.id), expiresAt: checkout.expiresAt };
+}
+
+/**
+ * A hosted checkout whose charge the platform holds (a deal's): no destination account, so no
+ * account's readiness is asked here or when it is paid; whoever the money goes to is checked when
+ * it is transferred (./transfers.ts). The same idempotency key returns the same checkout.
+ */
+export async function createSandboxHeldCheckout(db: Db, origin: string, input: HeldCheckoutInput, now = new Date()): Promise<CheckoutCreated> {
+  checkCommon(input);
+  checkReference("funding id", input.fundingId);
+  checkReference("deal id", input.dealId);
+  checkReference("transfer_group", input.transferGroup);
+  const [created] = await db
+    .insert(sandboxCheckouts)
+    .values({
+      id: sandboxId("cs"),
+      idempotencyKey: input.idempotencyKey,
+      accountId: null,
+      sessionId: input.fundingId,
+      purpose: "deal",
+      dealId: input.dealId,
+      transferGroup: input.transferGroup,
+      productName: input.productName.trim(),
+      amount: input.amount,
+      currency: input.currency,
+      applicationFeeAmount: 0,
+      customerEmail: input.sponsorEmail,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+      created: now,
+    })
+    .onConflictDoNothing({ target: sandboxCheckouts.idempotencyKey })
+    .returning();
+  const checkout = await checkoutOfKey(db, created, input.idempotencyKey);
+  if (checkout.purpose !== "deal" || checkout.sessionId !== input.fundingId || checkout.amount !== input.amount || checkout.transferGroup !== input.transferGroup) {
     throw new SandboxRequestError("idempotency_key_in_use", "This idempotency key was used with other parameters");
   }
   return { checkoutId: checkout.id, url: checkoutUrl(origin, checkout.id), expiresAt: checkout.expiresAt };
@@ -97,6 +153,7 @@ export async function expireLockedCheckout(tx: DbOrTx, checkout: SandboxCheckout
       type: "checkout.expired",
       checkoutId: checkout.id,
       sessionId: checkout.sessionId,
+      purpose: checkout.purpose,
       paymentIntentId: null,
       customerEmail: null,
       paymentStatus: "unpaid",

@@ -1,6 +1,6 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
+import { sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 import { findSandboxAccount, type SandboxAccount } from "./accounts";
 import { sandboxDisputesByPayment } from "./disputes";
 
@@ -19,13 +19,16 @@ export type DashboardPayment = {
   dispute: { id: string; status: string; fee: number; evidenceDueBy: Date } | null;
 };
 export type DashboardRefund = { id: string; paymentId: string; created: Date; amount: number; debit: number; currency: string };
+/** Money the platform moved here from a charge it held (a deal's release). */
+export type DashboardTransfer = { id: string; created: Date; amount: number; currency: string; transferGroup: string };
 
 export type SandboxDashboard = {
   account: SandboxAccount;
-  /** What every payment brought the account less what each refund took back. */
+  /** What every payment and transfer brought the account less what each refund took back. */
   balance: number;
   payments: DashboardPayment[];
   refunds: DashboardRefund[];
+  transfers: DashboardTransfer[];
 };
 
 const RECENT = 100;
@@ -34,7 +37,9 @@ const RECENT = 100;
  * The connected account's side of its money, as the payouts dashboard shows it.
  * Each destination charge brings the gross less the platform's fee (the
  * processing fee is the platform's); a refund takes that back (the reversed
- * transfer), so a refunded payment leaves the balance as it was.
+ * transfer), so a refunded payment leaves the balance as it was. A transfer from
+ * a charge the platform held brings its amount; a refund of a held charge takes
+ * nothing from here.
  */
 export async function readSandboxDashboard(db: Db, accountId: string): Promise<SandboxDashboard | null> {
   const account = await findSandboxAccount(db, accountId);
@@ -59,7 +64,9 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
     .from(sandboxRefunds)
     .innerJoin(sandboxPayments, eq(sandboxPayments.id, sandboxRefunds.paymentId))
     .where(eq(sandboxPayments.accountId, accountId));
-  const balance = Number(credited?.total ?? 0) - Number(debited?.total ?? 0);
+  const [transferred] = await db.select({ total: sql<string>`coalesce(sum(${sandboxTransfers.amount}), 0)` }).from(sandboxTransfers).where(eq(sandboxTransfers.accountId, accountId));
+  const transfers = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.accountId, accountId)).orderBy(desc(sandboxTransfers.created)).limit(RECENT);
+  const balance = Number(credited?.total ?? 0) + Number(transferred?.total ?? 0) - Number(debited?.total ?? 0);
   const disputes = await sandboxDisputesByPayment(db, [...byId.keys()]);
   return {
     account,
@@ -78,5 +85,6 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
       dispute: ((d) => (d ? { id: d.id, status: d.status, fee: d.fee, evidenceDueBy: d.evidenceDueBy } : null))(disputes.get(payment.id)),
     })),
     refunds: refundRows,
+    transfers: transfers.map((t) => ({ id: t.id, created: t.created, amount: t.amount, currency: t.currency, transferGroup: t.transferGroup })),
   };
 }

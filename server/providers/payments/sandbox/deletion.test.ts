@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sandboxAccounts, sandboxCheckouts, sandboxCustomers, sandboxPayments, sandboxProCheckouts, sandboxSubscriptions } from "#server/providers/payments/sandbox/schema";
+import { sandboxAccounts, sandboxCheckouts, sandboxCustomers, sandboxPayments, sandboxProCheckouts, sandboxSubscriptions, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { PAYING_CARD, silentLogger } from "#tests/support/payments";
 import { payCheckout } from "./pay";
@@ -52,6 +52,35 @@ describe.each(ENGINES)("the sandbox's side of an account deletion on %s", (engin
     expect(payments).toMatchObject([{ checkoutId, amount: 2500, email: "" }]);
     // No personal text left in any of the three.
     expect(JSON.stringify([account, checkout, payments]).toLowerCase()).not.toMatch(/paula|paid@|uid-paid|fan@|6789/);
+  });
+
+  it("keeps an account that only received a deal's transfer as a shell under it, which can take no further transfer", async () => {
+    const provider = sandbox();
+    const { accountId } = await provider.createConnectedAccount({ idempotencyKey: "account_uid-released", email: "released@example.com", accountType: "individual", uid: "uid-released" });
+    await provider.completeOnboarding(accountId, { legalName: "Rita Released", country: "US", bankAccount: "000123456789" });
+    const { checkoutId } = await provider.createHeldCheckout({
+      idempotencyKey: "deal_funding_released",
+      fundingId: "f_released",
+      dealId: "d_released",
+      transferGroup: "deal_d_released",
+      amount: 5000,
+      currency: "usd",
+      productName: "Deal with Rita",
+      sponsorEmail: null,
+      successUrl: "http://localhost:3000/app/deals/paid",
+      cancelUrl: "http://localhost:3000/app/deals",
+    });
+    const paid = await payCheckout(database.db, checkoutId, { email: "brand@sponsor.example", ...PAYING_CARD }, new Date(), EVERY_PAYEE_PAYABLE);
+    if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
+    const { chargeId } = await provider.paymentDetails(paid.paymentIntentId);
+    const release = { destinationAccountId: accountId, amount: 2000, currency: "usd", sourceChargeId: chargeId, transferGroup: "deal_d_released" };
+    const { transferId } = await provider.createTransfer({ idempotencyKey: "deal_release_released", ...release });
+
+    await expect(provider.deleteConnectedAccount({ accountId })).resolves.toBeUndefined();
+    const [account] = await database.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.id, accountId));
+    expect(account).toMatchObject({ idempotencyKey: null, email: "", uid: "", legalName: null, payoutsEnabled: false });
+    expect(await database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.id, transferId))).toMatchObject([{ accountId, amount: 2000 }]);
+    await expect(provider.createTransfer({ idempotencyKey: "deal_release_after", ...release })).rejects.toMatchObject({ code: "account_not_ready" });
   });
 
   it("ends the customer's subscription now and keeps no email, card or uid", async () => {

@@ -1,15 +1,15 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { sandboxAccounts, sandboxCheckouts, sandboxCustomers, sandboxPayments, sandboxProCheckouts, sandboxSubscriptions } from "#server/providers/payments/sandbox/schema";
+import { sandboxAccounts, sandboxCheckouts, sandboxCustomers, sandboxPayments, sandboxProCheckouts, sandboxSubscriptions, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 
 /** What a deleted account's checkouts say instead of the product's text, which named the creator's page. */
 export const DELETED_ACCOUNT_TEXT = "Deleted account";
 
 /**
  * The sandbox's side of an account deletion (ADR 0031), as Stripe does it. A deleted payout
- * account that never had a checkout is gone. One that had keeps its row as an empty shell (no
+ * account that never had a checkout or a transfer is gone. One that had keeps its row as an empty shell (no
  * email, uid, legal name, country, bank digits or onboarding link; charges and payouts off), since its
- * checkouts and payments (the provider's payment records) point at it; those keep their amounts
+ * checkouts, payments and transfers (the provider's payment records) point at it; those keep their amounts
  * but lose the personal text: the sponsor's email and the product name and description we wrote.
  * A deleted customer's subscriptions end now and the customer keeps no email, card or user id;
  * its row stays as a shell too, since subscriptions and purchases point at it. Both shells also
@@ -18,8 +18,9 @@ export const DELETED_ACCOUNT_TEXT = "Deleted account";
 export async function deleteSandboxAccount(db: Db, accountId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [pointedAt] = await tx.select({ id: sandboxCheckouts.id }).from(sandboxCheckouts).where(eq(sandboxCheckouts.accountId, accountId)).limit(1);
-    if (!pointedAt) {
-      // Payments are made only through its checkouts, so an account without any has nothing pointing at it.
+    const [paidTo] = await tx.select({ id: sandboxTransfers.id }).from(sandboxTransfers).where(eq(sandboxTransfers.accountId, accountId)).limit(1);
+    if (!pointedAt && !paidTo) {
+      // Payments are made only through its checkouts and transfers name it, so an account without either has nothing pointing at it.
       await tx.delete(sandboxAccounts).where(eq(sandboxAccounts.id, accountId));
       return;
     }

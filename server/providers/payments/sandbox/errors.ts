@@ -10,7 +10,9 @@ export type SandboxErrorCode =
   | "amount_too_small"
   | "account_not_ready"
   | "url_invalid"
-  | "charge_already_refunded";
+  | "charge_already_refunded"
+  /** A transfer larger than what is left of its source charge. */
+  | "balance_insufficient";
 
 export class SandboxRequestError extends Error {
   constructor(

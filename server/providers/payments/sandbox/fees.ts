@@ -34,3 +34,12 @@ export function splitCharge(amount: number, applicationFee: number) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError(`a charge is a positive whole number of minor units, got ${amount}`);
   return { gross: amount, fee: stripeStandardFee(amount, "usd"), applicationFee, net: amount - applicationFee };
 }
+
+/**
+ * A charge the platform holds (a deal's, separate charges and transfers): the same processing fee,
+ * no application fee, and nothing reaches a connected account when it is paid (`net` 0); transfers
+ * move the creator's share later.
+ */
+export function holdCharge(amount: number) {
+  return { ...splitCharge(amount, 0), net: 0 };
+}

@@ -16,8 +16,8 @@ const SANDBOX_TABLES_IN_PUBLIC = [
   "sandbox_accounts", "sandbox_checkouts", "sandbox_customers", "sandbox_events", "sandbox_one_time_purchases",
   "sandbox_payments", "sandbox_prices", "sandbox_pro_checkouts", "sandbox_refunds", "sandbox_subscriptions",
 ];
-/** What the sandbox's chain makes now (sandbox_disputes since its 0001). */
-const SANDBOX_TABLES = [...SANDBOX_TABLES_IN_PUBLIC, "sandbox_disputes"].sort();
+/** What the sandbox's chain makes now (sandbox_disputes since its 0001, sandbox_transfers since its 0002). */
+const SANDBOX_TABLES = [...SANDBOX_TABLES_IN_PUBLIC, "sandbox_disputes", "sandbox_transfers"].sort();
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -103,7 +103,7 @@ describe.each(ENGINES)("the sandbox's own migrations on %s", (engine) => {
       // A start with Stripe: the product's chain alone moves the tables out of the product's schema.
       await database.migrate();
       expect((await tablesIn(database.db, "public")).filter((name) => name.startsWith("sandbox_"))).toEqual([]);
-      // Moved as they were; the sandbox's own chain adds the tables made since (sandbox_disputes).
+      // Moved as they were; the sandbox's own chain adds the tables made since (sandbox_disputes, sandbox_transfers).
       expect(await tablesIn(database.db, "sandbox")).toEqual(SANDBOX_TABLES_IN_PUBLIC);
       const [counts] = await rows<{ accounts: number; checkouts: number; events: number }>(
         database.db,

@@ -4,7 +4,7 @@ import { sandboxCheckouts, sandboxPayments } from "#server/providers/payments/sa
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import { type CardErrorCode, type CardField, type CardInput, checkCard } from "./cards";
 import { expireLockedCheckout, findSandboxCheckout, successUrlFor } from "./checkouts";
-import { splitCharge } from "./fees";
+import { holdCharge, splitCharge } from "./fees";
 import { sandboxId } from "./ids";
 import { recordSandboxEvent } from "./outbox";
 
@@ -68,7 +68,9 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     });
     return checkoutExpired();
   }
-  const payeeProblem = seen.sessionId ? await whyNotPayable(seen.sessionId) : null;
+  // The app's rule is about a tip's creator; a held payment (a deal's) goes to no one yet, and its
+  // sessionId is a deal_fundings id the rule does not know.
+  const payeeProblem = seen.purpose === "sponsor" && seen.sessionId ? await whyNotPayable(seen.sessionId) : null;
   if (payeeProblem) return refusal("aborted", "PAYEE_UNAVAILABLE", payeeProblem);
   const email = form.email.trim();
   const badEmail = emailProblem(email);
@@ -81,7 +83,7 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
     if (!checkout) return checkoutNotFound();
     if (checkout.status === "complete") return success({ outcome: "ALREADY_PAID", redirectTo: successUrlFor(checkout) });
     if ((await expireLockedCheckout(tx, checkout, now)).status === "expired") return checkoutExpired();
-    const split = splitCharge(checkout.amount, checkout.applicationFeeAmount);
+    const split = checkout.purpose === "deal" ? holdCharge(checkout.amount) : splitCharge(checkout.amount, checkout.applicationFeeAmount);
     const paymentIntentId = sandboxId("pi");
     await tx.insert(sandboxPayments).values({
       id: paymentIntentId,
@@ -105,6 +107,7 @@ export async function payCheckout(db: Db, checkoutId: string, form: PaymentForm,
         type: "checkout.completed",
         checkoutId: checkout.id,
         sessionId: checkout.sessionId,
+        purpose: checkout.purpose,
         paymentIntentId,
         paymentStatus: "paid",
         customerEmail: email,

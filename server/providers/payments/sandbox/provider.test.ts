@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { startTestReceiver } from "#tests/support/sandbox-webhook-receiver";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
-import type { SponsorCheckoutInput } from "#server/providers/payments/port";
+import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
+import type { HeldCheckoutInput, SponsorCheckoutInput } from "#server/providers/payments/port";
+import { loadCheckoutView } from "./checkout-view";
 import { expireDueCheckouts } from "./checkouts";
 import { readSandboxDashboard } from "./dashboard";
 import { SandboxRequestError } from "./errors";
@@ -234,6 +235,156 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
     // Each payment brought gross less the platform fee; the refunded one gave it all back.
     expect(dashboard.balance).toBe(dashboard.payments.filter((p) => !p.refunded).reduce((sum, p) => sum + p.gross - p.platformFee, 0));
     expect(await readSandboxDashboard(database.db, "acct_sbx_none")).toBeNull();
+  });
+
+  describe("a deal's held payment (separate charges and transfers)", () => {
+    let creatorId: string;
+    let deal = 0;
+    const heldInput = (overrides: Partial<HeldCheckoutInput> = {}): HeldCheckoutInput => {
+      deal += 1;
+      return {
+        idempotencyKey: `deal_funding_f${deal}`,
+        fundingId: `f${deal}`,
+        dealId: `d${deal}`,
+        transferGroup: `deal_d${deal}`,
+        amount: 10_000,
+        currency: "usd",
+        productName: "Deal with Maya Makes",
+        sponsorEmail: "brand@example.com",
+        successUrl: `${ORIGIN}/app/deals/d${deal}?paid=1`,
+        cancelUrl: `${ORIGIN}/app/deals/d${deal}`,
+        ...overrides,
+      };
+    };
+    /** A held checkout paid with the test card; the payee rule is one that would refuse anyone, and is never asked. */
+    const paidHeld = async (overrides: Partial<HeldCheckoutInput> = {}) => {
+      const input = heldInput(overrides);
+      const { checkoutId } = await sandbox.createHeldCheckout(input);
+      const asked: string[] = [];
+      const paid = await payCheckout(database.db, checkoutId, CARD, clock.now, async (id) => (asked.push(id), "nobody may be paid"));
+      if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
+      expect(asked).toEqual([]);
+      const details = await sandbox.paymentDetails(paid.paymentIntentId);
+      return { input, checkoutId, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId };
+    };
+    const transfersOf = (paymentId: string) => database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.paymentId, paymentId));
+    const refundsOf = (paymentId: string) => database.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, paymentId));
+
+    beforeAll(async () => {
+      creatorId = (await sandbox.createConnectedAccount({ idempotencyKey: "account_creator", email: "c@example.com", accountType: "individual", uid: "creator" })).accountId;
+      await sandbox.completeOnboarding(creatorId, { legalName: "Creator Co", country: "US", bankAccount: "000987654321" });
+    });
+
+    it("opens a held checkout once per key, for no account and with no fee, refusing bad input", async () => {
+      const input = heldInput();
+      const first = await sandbox.createHeldCheckout(input);
+      expect(first.url).toBe(`${ORIGIN}/sandbox/checkout/${first.checkoutId}`);
+      expect(first.expiresAt.getTime() - clock.now.getTime()).toBe(24 * 3600 * 1000);
+      expect(await sandbox.createHeldCheckout(input)).toEqual(first);
+      const [row] = await database.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, first.checkoutId));
+      expect(row).toMatchObject({ purpose: "deal", accountId: null, sessionId: input.fundingId, dealId: input.dealId, transferGroup: input.transferGroup, applicationFeeAmount: 0, amount: 10_000 });
+      await expect(sandbox.createHeldCheckout({ ...input, amount: 9_000 })).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+      // A tip's key is not a deal's, nor the other way round.
+      const tip = checkoutInput();
+      await sandbox.createSponsorCheckout(tip);
+      await expect(sandbox.createHeldCheckout({ ...input, idempotencyKey: tip.idempotencyKey })).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+      await expect(sandbox.createSponsorCheckout({ ...tip, idempotencyKey: input.idempotencyKey })).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+      await expect(sandbox.createHeldCheckout(heldInput({ amount: 49 }))).rejects.toMatchObject({ code: "amount_too_small" });
+      await expect(sandbox.createHeldCheckout(heldInput({ transferGroup: " " }))).rejects.toMatchObject({ code: "parameter_invalid" });
+      await expect(sandbox.createHeldCheckout(heldInput({ cancelUrl: "ftp://x" }))).rejects.toMatchObject({ code: "url_invalid" });
+      // Its page says who holds the money: no creator is named.
+      expect(await loadCheckoutView(sandbox, database.db, first.checkoutId)).toMatchObject({ status: "open", payee: null, amount: 10_000, email: "brand@example.com" });
+    });
+
+    it("is paid on the card page without the payee rule: checkout.completed says purpose deal and the funding id; paymentDetails reads it", async () => {
+      const { input, checkoutId, paymentIntentId, chargeId } = await paidHeld({ amount: 2_500 });
+      const [payment] = await database.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentIntentId));
+      expect(payment).toMatchObject({ accountId: null, amount: 2_500, fee: 103, applicationFee: 0, net: 0, chargeId });
+      expect(await sandbox.paymentDetails(paymentIntentId)).toEqual({ paymentIntentId, chargeId, gross: 2_500, providerFee: 103, currency: "usd" });
+      const completed = (await events("checkout.completed")).filter((e) => e.checkoutId === checkoutId);
+      expect(completed).toEqual([expect.objectContaining({ purpose: "deal", sessionId: input.fundingId, paymentIntentId, paymentStatus: "paid", amount: 2_500, customerEmail: "fan@example.com" })]);
+      // A tip's events say so too.
+      expect((await events("checkout.completed")).filter((e) => e.purpose === "sponsor").length).toBeGreaterThan(0);
+      // An abandoned held checkout expires as a deal's.
+      const abandoned = await sandbox.createHeldCheckout(heldInput());
+      await expireDueCheckouts(database.db, new Date(clock.now.getTime() + 25 * 3600 * 1000));
+      expect((await events("checkout.expired")).filter((e) => e.checkoutId === abandoned.checkoutId)).toEqual([expect.objectContaining({ purpose: "deal", paymentStatus: "unpaid" })]);
+    });
+
+    it("transfers part to the creator, refunds the rest, and refuses a transfer beyond what remains; each key counts once", async () => {
+      const { input, paymentIntentId, chargeId } = await paidHeld();
+      const transfer = { idempotencyKey: "deal_release_1", destinationAccountId: creatorId, amount: 7_000, currency: "usd", sourceChargeId: chargeId, transferGroup: input.transferGroup };
+      const first = await sandbox.createTransfer(transfer);
+      expect(isSandboxId("tr", first.transferId)).toBe(true);
+      expect(await sandbox.createTransfer(transfer)).toEqual(first);
+      await expect(sandbox.createTransfer({ ...transfer, amount: 6_000 })).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+      expect(await transfersOf(paymentIntentId)).toEqual([expect.objectContaining({ id: first.transferId, accountId: creatorId, amount: 7_000, transferGroup: input.transferGroup })]);
+
+      await expect(sandbox.createTransfer({ ...transfer, idempotencyKey: "deal_release_2", amount: 3_001 })).rejects.toMatchObject({ code: "balance_insufficient" });
+      const refund = { idempotencyKey: "deal_refund_1", paymentIntentId, amount: 3_000 };
+      const refunded = await sandbox.refundHeldPayment(refund);
+      expect(refunded.status).toBe("succeeded");
+      expect(await sandbox.refundHeldPayment(refund)).toEqual(refunded);
+      await expect(sandbox.refundHeldPayment({ ...refund, amount: 2_000 })).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+      expect(await refundsOf(paymentIntentId)).toEqual([expect.objectContaining({ id: refunded.refundId, amount: 3_000, applicationFeeRefunded: 0, status: "succeeded" })]);
+      // Nothing remains to transfer; a refund is limited by what is unrefunded, as at Stripe.
+      await expect(sandbox.createTransfer({ ...transfer, idempotencyKey: "deal_release_3", amount: 1 })).rejects.toMatchObject({ code: "balance_insufficient" });
+      await expect(sandbox.refundHeldPayment({ idempotencyKey: "deal_refund_2", paymentIntentId, amount: 7_001 })).rejects.toMatchObject({ code: "parameter_invalid" });
+      expect(await transfersOf(paymentIntentId)).toHaveLength(1);
+      expect(await refundsOf(paymentIntentId)).toHaveLength(1);
+
+      expect((await events("charge.refunded")).filter((e) => e.paymentIntentId === paymentIntentId)).toEqual([expect.objectContaining({ chargeId, amountRefunded: 3_000 })]);
+      expect((await events("refund.updated")).filter((e) => e.paymentIntentId === paymentIntentId)).toEqual([expect.objectContaining({ refundId: refunded.refundId, amount: 3_000, status: "succeeded" })]);
+      // The creator's dashboard has the transfer; the refund took nothing from it.
+      const dashboard = (await readSandboxDashboard(database.db, creatorId))!;
+      expect(dashboard.transfers).toEqual([expect.objectContaining({ id: first.transferId, amount: 7_000, transferGroup: input.transferGroup })]);
+      expect(dashboard.balance).toBe(7_000);
+    });
+
+    it("moves no more than the charge however many transfers race for it", async () => {
+      const { input, paymentIntentId, chargeId } = await paidHeld();
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 5 }, (_, i) =>
+          sandbox.createTransfer({ idempotencyKey: `race_${deal}_${i}`, destinationAccountId: creatorId, amount: 3_000, currency: "usd", sourceChargeId: chargeId, transferGroup: input.transferGroup }),
+        ),
+      );
+      expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(3);
+      for (const failed of attempts.filter((a) => a.status === "rejected")) expect((failed as PromiseRejectedResult).reason).toMatchObject({ code: "balance_insufficient" });
+      expect((await transfersOf(paymentIntentId)).reduce((sum, t) => sum + t.amount, 0)).toBe(9_000);
+    });
+
+    it("refuses a transfer to an account that cannot take payouts, from a tip's charge or a charge that is not there; a tip is not refunded as held", async () => {
+      const { input, paymentIntentId, chargeId } = await paidHeld();
+      const transfer = { idempotencyKey: "deal_release_x", destinationAccountId: creatorId, amount: 1_000, currency: "usd", sourceChargeId: chargeId, transferGroup: input.transferGroup };
+      const newcomer = (await sandbox.createConnectedAccount({ idempotencyKey: "account_newcomer", email: "n@example.com", accountType: "individual", uid: "newcomer" })).accountId;
+      await expect(sandbox.createTransfer({ ...transfer, destinationAccountId: newcomer })).rejects.toMatchObject({ code: "account_not_ready" });
+      await expect(sandbox.createTransfer({ ...transfer, destinationAccountId: "acct_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
+      await expect(sandbox.createTransfer({ ...transfer, sourceChargeId: "ch_sbx_none" })).rejects.toMatchObject({ code: "resource_missing" });
+      const tip = await sandbox.createSponsorCheckout(checkoutInput());
+      const tipPaid = await payCheckout(database.db, tip.checkoutId, CARD, clock.now, EVERY_PAYEE_PAYABLE);
+      if (tipPaid.kind !== "SUCCESS" || tipPaid.outcome !== "PAID") throw new Error(JSON.stringify(tipPaid));
+      const tipCharge = (await sandbox.paymentDetails(tipPaid.paymentIntentId)).chargeId;
+      await expect(sandbox.createTransfer({ ...transfer, sourceChargeId: tipCharge })).rejects.toMatchObject({ code: "parameter_invalid" });
+      await expect(sandbox.refundHeldPayment({ idempotencyKey: "deal_refund_tip", paymentIntentId: tipPaid.paymentIntentId, amount: 100 })).rejects.toMatchObject({ code: "parameter_invalid" });
+      // Nor is a held charge refunded as a tip (its whole amount, reversing a transfer it never made).
+      await expect(sandbox.refundPayment({ idempotencyKey: "refund_held", paymentIntentId })).rejects.toMatchObject({ code: "parameter_invalid" });
+      expect(await transfersOf(paymentIntentId)).toEqual([]);
+      expect(await refundsOf(paymentIntentId)).toEqual([]);
+    });
+
+    it("lists the held charge, its transfer and its refund among the balance transactions", async () => {
+      const from = clock.now;
+      const { input, paymentIntentId, chargeId } = await paidHeld();
+      const { transferId } = await sandbox.createTransfer({ idempotencyKey: "deal_release_bt", destinationAccountId: creatorId, amount: 8_000, currency: "usd", sourceChargeId: chargeId, transferGroup: input.transferGroup });
+      const { refundId } = await sandbox.refundHeldPayment({ idempotencyKey: "deal_refund_bt", paymentIntentId, amount: 2_000 });
+      const rows = (await sandbox.listBalanceTransactions({ from, to: new Date(from.getTime() + 1) })).filter((r) => r.paymentIntentId === paymentIntentId);
+      expect(rows.map(({ type, amount, fee, sourceId, sessionId }) => ({ type, amount, fee, sourceId, sessionId })).sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+        { type: "charge", amount: 10_000, fee: 320, sourceId: chargeId, sessionId: input.fundingId },
+        { type: "refund", amount: -2_000, fee: 0, sourceId: refundId, sessionId: null },
+        { type: "transfer", amount: -8_000, fee: 0, sourceId: transferId, sessionId: null },
+      ]);
+      expect(new Set(rows.map((r) => r.id)).size).toBe(3);
+    });
   });
 
   it("delivers every stored event, signed, once each, and marks each delivered", async () => {

@@ -9,14 +9,15 @@ import { badSignature, notJson, type PaymentProvider } from "#server/providers/p
 import { listSandboxBalanceTransactions } from "./balance-transactions";
 import { createSandboxCustomer, createSandboxProCheckout, endSandboxSubscription, ensureSandboxPrices, findSandboxCustomer, readSandboxProState } from "./billing";
 import { completeSandboxOnboarding, createSandboxAccount, findSandboxAccount, issueOnboardingLinkId, readSandboxAccount } from "./accounts";
-import { createSandboxCheckout, expireDueCheckouts } from "./checkouts";
+import { createSandboxCheckout, createSandboxHeldCheckout, expireDueCheckouts } from "./checkouts";
 import { deleteSandboxAccount, deleteSandboxCustomer } from "./deletion";
 import { closeSandboxDispute, type DisputeOutcome, type DisputeReason, disputeSandboxPayment } from "./disputes";
 import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
 import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
 import { portalLink } from "./portal";
-import { refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
+import { refundHeldSandboxPayment, refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
+import { createSandboxTransfer } from "./transfers";
 import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
 
 /** Where the sandbox delivers its events: the same kind of endpoint Stripe's go to. */
@@ -133,6 +134,14 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     listBalanceTransactions: (period) => listSandboxBalanceTransactions(db, period),
     async refundPayment(input) {
       const refund = await refundSandboxPayment(db, input, now());
+      outbox.kick();
+      return refund;
+    },
+    // A deal's held payment: ./checkouts.ts, ./transfers.ts, ./refunds.ts.
+    createHeldCheckout: (input) => createSandboxHeldCheckout(db, origin, input, now()),
+    createTransfer: (input) => createSandboxTransfer(db, input, now()),
+    async refundHeldPayment(input) {
+      const refund = await refundHeldSandboxPayment(db, input, now());
       outbox.kick();
       return refund;
     },

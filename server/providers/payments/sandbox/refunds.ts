@@ -31,6 +31,10 @@ export async function refundSandboxPayment(db: Db, input: { idempotencyKey: stri
       if (same.paymentId !== payment.id) throw new SandboxRequestError("idempotency_key_in_use", "This idempotency key was used with other parameters");
       return { refundId: same.id, status: "succeeded" };
     }
+    if (payment.accountId === null) {
+      // Stripe refuses reverse_transfer on a charge that made no transfer; refundHeldPayment is the held charge's refund.
+      throw new SandboxRequestError("parameter_invalid", `Charge ${payment.chargeId} is held by the platform and has no transfer to reverse; refund it as a held payment.`);
+    }
     if (payment.amountRefunded >= payment.amount) {
       throw new SandboxRequestError("charge_already_refunded", `Charge ${payment.chargeId} has already been refunded.`);
     }
@@ -57,6 +61,62 @@ export async function refundSandboxPayment(db: Db, input: { idempotencyKey: stri
     await recordSandboxEvent(
       tx,
       { type: "refund.updated", refundId, paymentIntentId: payment.id, status: "succeeded", amount: payment.amount, currency: payment.currency },
+      now,
+    );
+    return { refundId, status: "succeeded" };
+  });
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * Refunds `amount` of a held charge (a deal's) from the platform's balance, as Stripe's refund
+ * with an amount and neither reverse_transfer nor refund_application_fee: no connected account
+ * gives anything back, and the processing fee is not returned. Several refunds may each take a
+ * part, up to what is left unrefunded (what was transferred is the platform's loss to avoid, not
+ * the refund's limit, as at Stripe). Stores `charge.refunded` (everything refunded so far) and
+ * `refund.updated` (this refund), in the transaction that makes it. The payment row is locked, so
+ * refunds and transfers of one charge are made one after the other; the same key returns its refund.
+ */
+export async function refundHeldSandboxPayment(
+  db: Db,
+  input: { idempotencyKey: string; paymentIntentId: string; amount: number },
+  now = new Date(),
+): Promise<RefundCreated> {
+  if (!Number.isSafeInteger(input.amount) || input.amount < 1) throw new SandboxRequestError("parameter_invalid", "amount must be a positive whole number of minor units");
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(sandboxPayments).where(eq(sandboxPayments.id, input.paymentIntentId)).for("update");
+    if (!payment) throw missing("payment_intent", input.paymentIntentId);
+    const [same] = await tx.select().from(sandboxRefunds).where(eq(sandboxRefunds.idempotencyKey, input.idempotencyKey));
+    if (same) {
+      if (same.paymentId !== payment.id || same.amount !== input.amount) throw new SandboxRequestError("idempotency_key_in_use", "This idempotency key was used with other parameters");
+      return { refundId: same.id, status: "succeeded" };
+    }
+    if (payment.accountId !== null) {
+      throw new SandboxRequestError("parameter_invalid", `Charge ${payment.chargeId} is a destination charge: refund it whole, reversing its transfer.`);
+    }
+    const unrefunded = payment.amount - payment.amountRefunded;
+    if (unrefunded <= 0) throw new SandboxRequestError("charge_already_refunded", `Charge ${payment.chargeId} has already been refunded.`);
+    if (input.amount > unrefunded) {
+      throw new SandboxRequestError("parameter_invalid", `Refund amount (${dollars(input.amount)}) is greater than unrefunded amount on charge (${dollars(unrefunded)})`);
+    }
+    const refundId = sandboxId("re");
+    await tx.insert(sandboxRefunds).values({
+      id: refundId,
+      idempotencyKey: input.idempotencyKey,
+      paymentId: payment.id,
+      amount: input.amount,
+      applicationFeeRefunded: 0,
+      currency: payment.currency,
+      status: "succeeded",
+      created: now,
+    });
+    const amountRefunded = payment.amountRefunded + input.amount;
+    await tx.update(sandboxPayments).set({ amountRefunded }).where(eq(sandboxPayments.id, payment.id));
+    await recordSandboxEvent(tx, { type: "charge.refunded", paymentIntentId: payment.id, chargeId: payment.chargeId, amountRefunded, currency: payment.currency }, now);
+    await recordSandboxEvent(
+      tx,
+      { type: "refund.updated", refundId, paymentIntentId: payment.id, status: "succeeded", amount: input.amount, currency: payment.currency },
       now,
     );
     return { refundId, status: "succeeded" };

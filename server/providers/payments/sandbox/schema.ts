@@ -35,18 +35,26 @@ export const sandboxAccounts = sandboxSchema.table("sandbox_accounts", {
 });
 
 export const SANDBOX_CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
+/** What a checkout pays for, as its metadata.purpose says at Stripe: a tip ("sponsor") or a deal's held payment. */
+export const SANDBOX_CHECKOUT_PURPOSES = ["sponsor", "deal"] as const;
 
-/** A hosted checkout at /sandbox/checkout/:id, as a destination charge to `accountId`. */
+/**
+ * A hosted checkout at /sandbox/checkout/:id: a destination charge to `accountId`
+ * (purpose "sponsor"), or a charge the platform holds for a deal (purpose "deal":
+ * no account, no application fee; the money leaves later by transfer or refund).
+ */
 export const sandboxCheckouts = sandboxSchema.table(
   "sandbox_checkouts",
   {
     id: text().primaryKey(),
     idempotencyKey: text().unique("sandbox_checkouts_idempotency_key_unique"),
-    accountId: text()
-      .notNull()
-      .references(() => sandboxAccounts.id),
-    // Our sponsor_sessions row id (Stripe's client_reference_id / metadata).
+    accountId: text().references(() => sandboxAccounts.id),
+    // Our sponsor_sessions row id, or a deal's deal_fundings row id (Stripe's client_reference_id / metadata).
     sessionId: text(),
+    purpose: text().$type<(typeof SANDBOX_CHECKOUT_PURPOSES)[number]>().notNull().default("sponsor"),
+    // A held checkout's deal (metadata.deal_id) and the transfer group its charge, transfers and refunds share.
+    dealId: text(),
+    transferGroup: text(),
     productName: text().notNull(),
     description: text(),
     amount: integer().notNull(),
@@ -63,12 +71,21 @@ export const sandboxCheckouts = sandboxSchema.table(
   (t) => [
     check("sandbox_checkouts_status_check", sql`${t.status} in ('open', 'complete', 'expired')`),
     check("sandbox_checkouts_amount_check", sql`${t.amount} > 0 and ${t.applicationFeeAmount} >= 0 and ${t.applicationFeeAmount} <= ${t.amount}`),
+    // A tip goes to its account; a held payment goes to no account and carries no fee of ours.
+    check(
+      "sandbox_checkouts_purpose_check",
+      sql`(${t.purpose} = 'sponsor' and ${t.accountId} is not null) or (${t.purpose} = 'deal' and ${t.accountId} is null and ${t.applicationFeeAmount} = 0 and ${t.transferGroup} is not null)`,
+    ),
     // The expiry sweep looks for open checkouts past their time.
     index("sandbox_checkouts_open_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'open'`),
   ],
 );
 
-/** A successful card payment (Stripe's PaymentIntent with its one charge and balance transaction). */
+/**
+ * A successful card payment (Stripe's PaymentIntent with its one charge and balance transaction).
+ * A held charge (a deal's) has no account: it stays on the platform's balance until transfers
+ * (sandboxTransfers) and refunds take it away.
+ */
 export const sandboxPayments = sandboxSchema.table(
   "sandbox_payments",
   {
@@ -79,12 +96,11 @@ export const sandboxPayments = sandboxSchema.table(
       .notNull()
       .unique("sandbox_payments_checkout_id_unique")
       .references(() => sandboxCheckouts.id),
-    accountId: text()
-      .notNull()
-      .references(() => sandboxAccounts.id),
+    accountId: text().references(() => sandboxAccounts.id),
     amount: integer().notNull(),
     // The processing fee (2.9 % + 30¢, taken from the platform's balance), the platform's
-    // application fee, and what reaches the account (gross less the application fee), as on Stripe.
+    // application fee, and what reaches the account (gross less the application fee), as on Stripe;
+    // for a held charge, no fee of ours and nothing reaches an account (0).
     fee: integer().notNull(),
     applicationFee: integer().notNull(),
     net: integer().notNull(),
@@ -98,7 +114,10 @@ export const sandboxPayments = sandboxSchema.table(
   (t) => [index("sandbox_payments_account_created_idx").on(t.accountId, t.created)],
 );
 
-/** A refund of a whole payment: the transfer and the application fee come back, the processing fee does not. */
+/**
+ * A refund of a whole payment: the transfer and the application fee come back, the processing fee
+ * does not. A held charge is refunded in parts (`amount` of each), from the platform's balance alone.
+ */
 export const sandboxRefunds = sandboxSchema.table(
   "sandbox_refunds",
   {
@@ -114,6 +133,35 @@ export const sandboxRefunds = sandboxSchema.table(
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sandbox_refunds_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * Money moved from a held charge to a connected account (Stripe's transfer with a
+ * source_transaction): a deal's release. What is transferred, with what was refunded, never
+ * exceeds the charge (./transfers.ts checks it with the payment row locked).
+ */
+export const sandboxTransfers = sandboxSchema.table(
+  "sandbox_transfers",
+  {
+    id: text().primaryKey(),
+    idempotencyKey: text().unique("sandbox_transfers_idempotency_key_unique"),
+    // The held payment whose charge the money comes from.
+    paymentId: text()
+      .notNull()
+      .references(() => sandboxPayments.id),
+    accountId: text()
+      .notNull()
+      .references(() => sandboxAccounts.id),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    transferGroup: text().notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_transfers_amount_check", sql`${t.amount} > 0`),
+    index("sandbox_transfers_payment_idx").on(t.paymentId),
+    index("sandbox_transfers_account_idx").on(t.accountId, t.created),
+  ],
 );
 
 /**

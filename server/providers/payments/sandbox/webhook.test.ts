@@ -35,10 +35,15 @@ describe("sandbox parseWebhook", () => {
 
   it("returns our event for a good signature", () => {
     const body = raw(event);
-    // An event queued before checkout events carried the payer's address reads as having none.
-    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ kind: "SUCCESS", event: { ...event, customerEmail: null, occurredAt: NOW } });
+    // An event queued before checkout events carried the payer's address reads as having none, and
+    // one queued before deals existed as a sponsor checkout's.
+    expect(sandbox.parseWebhook(body, signatureHeader(key, body, t))).toEqual({ kind: "SUCCESS", event: { ...event, customerEmail: null, purpose: "sponsor", occurredAt: NOW } });
     const withEmail = raw({ ...event, customerEmail: "fan@mail.example" });
     expect(sandbox.parseWebhook(withEmail, signatureHeader(key, withEmail, t))).toMatchObject({ kind: "SUCCESS", event: { customerEmail: "fan@mail.example" } });
+    const deal = raw({ ...event, purpose: "deal" });
+    expect(sandbox.parseWebhook(deal, signatureHeader(key, deal, t))).toMatchObject({ kind: "SUCCESS", event: { purpose: "deal", sessionId: "s1" } });
+    const unknown = raw({ ...event, purpose: "gift" });
+    expect(sandbox.parseWebhook(unknown, signatureHeader(key, unknown, t))).toMatchObject(badSignature);
   });
 
   it("accepts a header with several signatures when one matches (key rotation)", () => {

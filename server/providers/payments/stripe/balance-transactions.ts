@@ -6,8 +6,9 @@ import type { BalanceTransactionType, Period, ProviderBalanceTransaction } from 
  * reconciliation. One listing call per 100 rows (auto-pagination), expanding
  * only `data.source`: the charge, refund and dispute it carries name their
  * payment intent. An application fee names its charge, and a fee refund its
- * fee, so those are tied to a payment through the charges and fees of the same
- * listing; only one whose charge lies outside the period costs a retrieve.
+ * fee, and a transfer from a held charge its source_transaction, so those are
+ * tied to a payment through the charges and fees of the same listing; only one
+ * whose charge lies outside the period costs a retrieve.
  */
 export async function listStripeBalanceTransactions(stripe: Stripe, period: Period): Promise<ProviderBalanceTransaction[]> {
   const raw: Stripe.BalanceTransaction[] = [];
@@ -51,6 +52,8 @@ export async function listStripeBalanceTransactions(stripe: Stripe, period: Peri
       paymentIntentId = idOf(source?.payment_intent);
     } else if (type === "application_fee") paymentIntentId = await intentOf(chargeOfFee.get(idOf(t.source) ?? "") ?? null);
     else if (type === "application_fee_refund") paymentIntentId = await intentOf(await chargeOf(idOf(source?.fee)));
+    // A transfer from a held charge (source_transaction) belongs to that charge's payment.
+    else if (type === "transfer") paymentIntentId = await intentOf(idOf(source?.source_transaction));
     rows.push({
       id: t.id,
       type,
@@ -67,8 +70,10 @@ export async function listStripeBalanceTransactions(stripe: Stripe, period: Peri
   return rows;
 }
 
+/** Our row the charge was for: a tip's sponsor_sessions id, or a held charge's deal_fundings id (a deal's). */
 function sessionOf(metadata: unknown): string | null {
-  const value = metadata && typeof metadata === "object" ? (metadata as Record<string, unknown>).session_id : null;
+  const record = metadata && typeof metadata === "object" ? (metadata as Record<string, unknown>) : {};
+  const value = record.session_id ?? record.funding_id;
   return typeof value === "string" ? value : null;
 }
 

@@ -19,7 +19,8 @@ import { idOf, refundStatus } from "#server/providers/payments/stripe/payments";
  * the customer; the handler then reads Stripe's truth for that customer, so
  * nothing else of the payload is trusted. An expired Pro checkout changes
  * nothing and maps to null. Sponsor checkouts carry no purpose and keep
- * their own events.
+ * their own events; a deal's held checkout (metadata.purpose "deal") keeps them
+ * too, marked `purpose: "deal"` so the tip handlers leave it to the deal's.
  */
 export const HANDLED_STRIPE_EVENT_TYPES = [
   "checkout.session.completed",
@@ -54,8 +55,10 @@ function checkoutEvent(type: (typeof CHECKOUT_EVENT_TYPES)[keyof typeof CHECKOUT
   return {
     type,
     checkoutId: session.id,
-    // We send our row id both ways; metadata is the one a dashboard user cannot clear.
-    sessionId: session.metadata?.session_id ?? session.client_reference_id ?? null,
+    // We send our row id both ways; metadata is the one a dashboard user cannot clear. A deal's
+    // checkout carries its deal_fundings id as funding_id.
+    sessionId: session.metadata?.session_id ?? session.metadata?.funding_id ?? session.client_reference_id ?? null,
+    purpose: session.metadata?.purpose === "deal" ? "deal" : "sponsor",
     paymentIntentId: idOf(session.payment_intent),
     paymentStatus: session.payment_status,
     customerEmail: session.customer_details?.email ?? null,

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { CheckoutCreated, PaymentDetails, RefundCreated, SponsorCheckoutInput } from "#server/providers/payments/port";
+import type { CheckoutCreated, HeldCheckoutInput, PaymentDetails, RefundCreated, SponsorCheckoutInput, TransferInput } from "#server/providers/payments/port";
 
 /**
  * Sponsor payments as Stripe destination charges: the charge is made on the
@@ -38,6 +38,63 @@ export async function createSponsorCheckout(stripe: Stripe, input: SponsorChecko
   );
   if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
   return { checkoutId: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
+}
+
+/**
+ * A deal's payment as separate charges and transfers: the charge stays on the platform's balance
+ * (no transfer_data, no application fee) under the deal's transfer group, until transfers
+ * (`createTransfer`) release the creator's share or refunds (`refundHeldPayment`) give it back.
+ * metadata.purpose "deal" tells its checkout events from a tip's; the funding id comes back as
+ * their sessionId, and on the charge (the payment intent's metadata) for reconciliation.
+ */
+export async function createHeldCheckout(stripe: Stripe, input: HeldCheckoutInput, expiresAt: Date): Promise<CheckoutCreated> {
+  const metadata = { purpose: "deal", deal_id: input.dealId, funding_id: input.fundingId };
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: "payment",
+      line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.productName } } }],
+      payment_intent_data: { transfer_group: input.transferGroup, metadata },
+      client_reference_id: input.fundingId,
+      metadata,
+      ...(input.sponsorEmail && { customer_email: input.sponsorEmail }),
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+      expires_at: Math.floor(expiresAt.getTime() / 1000),
+    },
+    { idempotencyKey: input.idempotencyKey },
+  );
+  if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+  return { checkoutId: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
+}
+
+/**
+ * Part of a held charge to a connected account. `source_transaction` ties the transfer to its
+ * charge: Stripe then takes it from that charge's funds (even while they are pending) and refuses
+ * more than the charge has left; a destination without the transfers capability is refused too.
+ */
+export async function createTransfer(stripe: Stripe, input: TransferInput): Promise<{ transferId: string }> {
+  const transfer = await stripe.transfers.create(
+    {
+      amount: input.amount,
+      currency: input.currency,
+      destination: input.destinationAccountId,
+      source_transaction: input.sourceChargeId,
+      transfer_group: input.transferGroup,
+    },
+    { idempotencyKey: input.idempotencyKey },
+  );
+  return { transferId: transfer.id };
+}
+
+/**
+ * Refunds part (or all) of a held charge from the platform's balance: no reverse_transfer (the
+ * charge made none) and no application fee to give back. Unlike `refundPayment`, a refusal is not
+ * read as "refunded already": a held charge may be refunded in several parts, so another key is
+ * another refund and the caller's key alone makes a retry safe.
+ */
+export async function refundHeldPayment(stripe: Stripe, input: { idempotencyKey: string; paymentIntentId: string; amount: number }): Promise<RefundCreated> {
+  const refund = await stripe.refunds.create({ payment_intent: input.paymentIntentId, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
+  return { refundId: refund.id, status: refundStatus(refund.status) };
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
-import type { PaymentProvider, SponsorCheckoutInput } from "#server/providers/payments/port";
+import type { HeldCheckoutInput, PaymentProvider, SponsorCheckoutInput } from "#server/providers/payments/port";
 import { createStripeClient, STRIPE_API_VERSION } from "#server/providers/payments/stripe/client";
 import { CHECKOUT_LIFETIME_MS, createStripeProvider } from "#server/providers/payments/stripe/provider";
 import { startStripeEmulator, type StripeEmulator } from "#tests/support/stripe-emulator";
@@ -183,6 +183,125 @@ describe("Stripe provider against the Stripe API emulator (real SDK, real HTTP)"
     } finally {
       emulator.setRefundStatus("succeeded");
     }
+  });
+
+  describe("a deal's held payment (separate charges and transfers)", () => {
+    function heldInput(overrides: Partial<HeldCheckoutInput> = {}): HeldCheckoutInput {
+      const fundingId = key("funding");
+      return {
+        idempotencyKey: `deal_funding_${fundingId}`,
+        fundingId,
+        dealId: `deal-of-${fundingId}`,
+        transferGroup: `deal_deal-of-${fundingId}`,
+        amount: 10_000,
+        currency: "usd",
+        productName: "Deal with Maya Makes",
+        sponsorEmail: "brand@example.com",
+        successUrl: "http://localhost:3000/app/deals/d1?paid={CHECKOUT_SESSION_ID}",
+        cancelUrl: "http://localhost:3000/app/deals/d1",
+        ...overrides,
+      };
+    }
+    async function paidHeld(overrides: Partial<HeldCheckoutInput> = {}) {
+      const input = heldInput(overrides);
+      const created = await provider.createHeldCheckout(input);
+      const [completed] = await emulator.completeCheckout(created.checkoutId);
+      const paymentIntentId = emulator.store.checkoutSessions.get(created.checkoutId)!.payment_intent as string;
+      const { chargeId } = await provider.paymentDetails(paymentIntentId);
+      return { input, ...created, completed: completed!, paymentIntentId, chargeId };
+    }
+    const parse = (event: Stripe.Event) => {
+      const delivery = emulator.sign(event);
+      const parsed = provider.parseWebhook(Buffer.from(delivery.payload), delivery.header);
+      if (parsed.kind === "ERROR") throw new Error(parsed.message);
+      return parsed.event;
+    };
+
+    it("opens a hosted checkout as a plain platform charge in the deal's transfer group: no transfer_data, no fee, purpose deal", async () => {
+      const input = heldInput();
+      const created = await provider.createHeldCheckout(input);
+      expect(created.url).toBe(`${emulator.url}/checkout/pay/${created.checkoutId}`);
+      const { params, idempotencyKey } = lastRequest("POST /v1/checkout/sessions");
+      expect(idempotencyKey).toBe(input.idempotencyKey);
+      const metadata = { purpose: "deal", deal_id: input.dealId, funding_id: input.fundingId };
+      expect(params).toEqual({
+        mode: "payment",
+        line_items: [{ quantity: "1", price_data: { currency: "usd", unit_amount: "10000", product_data: { name: "Deal with Maya Makes" } } }],
+        payment_intent_data: { transfer_group: input.transferGroup, metadata },
+        client_reference_id: input.fundingId,
+        metadata,
+        customer_email: "brand@example.com",
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        expires_at: String(Math.floor(created.expiresAt.getTime() / 1000)),
+      });
+      expect(await provider.createHeldCheckout(input)).toEqual(created);
+      await expect(provider.createHeldCheckout({ ...input, amount: 9_000 })).rejects.toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    });
+
+    it("is paid on the platform: checkout.completed says purpose deal with the funding id; paymentDetails reads the charge", async () => {
+      const held = await paidHeld();
+      expect(parse(held.completed)).toMatchObject({ type: "checkout.completed", purpose: "deal", sessionId: held.input.fundingId, paymentIntentId: held.paymentIntentId, paymentStatus: "paid", amount: 10_000 });
+      expect(await provider.paymentDetails(held.paymentIntentId)).toEqual({ paymentIntentId: held.paymentIntentId, chargeId: held.chargeId, gross: 10_000, providerFee: stripeStandardFee(10_000, "usd"), currency: "usd" });
+      const charge = emulator.store.charges.get(held.chargeId)!;
+      expect(charge).toMatchObject({ transfer_data: null, application_fee_amount: null, transfer_group: held.input.transferGroup, metadata: { purpose: "deal", funding_id: held.input.fundingId } });
+      expect(charge).not.toHaveProperty("transfer");
+    });
+
+    it("transfers part to the creator tied to its charge, refunds the rest, refuses the over-transfer; one transfer and one refund per key", async () => {
+      const accountId = await onboardedAccount();
+      const held = await paidHeld();
+      const transfer = { idempotencyKey: key("deal_release"), destinationAccountId: accountId, amount: 7_000, currency: "usd", sourceChargeId: held.chargeId, transferGroup: held.input.transferGroup };
+      const first = await provider.createTransfer(transfer);
+      expect(first.transferId).toMatch(/^tr_/);
+      expect(lastRequest("POST /v1/transfers")).toMatchObject({
+        idempotencyKey: transfer.idempotencyKey,
+        params: { amount: "7000", currency: "usd", destination: accountId, source_transaction: held.chargeId, transfer_group: held.input.transferGroup },
+      });
+      expect(await provider.createTransfer(transfer)).toEqual(first);
+      expect(emulator.requests.filter((r) => r.idempotencyKey === transfer.idempotencyKey).map((r) => r.replayed)).toEqual([false, true]);
+      const ofGroup = () => [...emulator.store.transfers.values()].filter((t) => t.transfer_group === held.input.transferGroup);
+      expect(ofGroup()).toMatchObject([{ id: first.transferId, amount: 7_000, destination: accountId, source_transaction: held.chargeId }]);
+
+      const over = provider.createTransfer({ ...transfer, idempotencyKey: key("deal_release"), amount: 3_001 });
+      await expect(over).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      await expect(over).rejects.toMatchObject({ code: "balance_insufficient", statusCode: 400 });
+
+      const refund = { idempotencyKey: key("deal_refund"), paymentIntentId: held.paymentIntentId, amount: 3_000 };
+      const refunded = await provider.refundHeldPayment(refund);
+      expect(refunded.status).toBe("succeeded");
+      expect(lastRequest("POST /v1/refunds").params).toEqual({ payment_intent: held.paymentIntentId, amount: "3000" });
+      expect(await provider.refundHeldPayment(refund)).toEqual(refunded);
+      const refundsOf = () => [...emulator.store.refunds.values()].filter((r) => r.payment_intent === held.paymentIntentId);
+      expect(refundsOf()).toMatchObject([{ id: refunded.refundId, amount: 3_000, transfer_reversal: null }]);
+      // Nothing is left of the charge to transfer.
+      await expect(provider.createTransfer({ ...transfer, idempotencyKey: key("deal_release"), amount: 1 })).rejects.toMatchObject({ code: "balance_insufficient" });
+      expect(ofGroup()).toHaveLength(1);
+      expect(refundsOf()).toHaveLength(1);
+      expect(emulator.store.charges.get(held.chargeId)).toMatchObject({ amount_refunded: 3_000, refunded: false });
+    });
+
+    it("refuses a transfer to an account that cannot take it", async () => {
+      const { accountId } = await provider.createConnectedAccount({ idempotencyKey: key("account"), email: "n@example.com", accountType: "individual", uid: "uid-new" });
+      const held = await paidHeld();
+      const attempt = provider.createTransfer({ idempotencyKey: key("deal_release"), destinationAccountId: accountId, amount: 1_000, currency: "usd", sourceChargeId: held.chargeId, transferGroup: held.input.transferGroup });
+      await expect(attempt).rejects.toThrow(/capabilities enabled: transfers/);
+      expect([...emulator.store.transfers.values()].filter((t) => t.source_transaction === held.chargeId)).toEqual([]);
+    });
+
+    it("lists the held charge with its funding id, its transfer and its refund among the balance transactions", async () => {
+      const from = new Date(Date.now() - 1_000);
+      const accountId = await onboardedAccount();
+      const held = await paidHeld();
+      const { transferId } = await provider.createTransfer({ idempotencyKey: key("deal_release"), destinationAccountId: accountId, amount: 8_000, currency: "usd", sourceChargeId: held.chargeId, transferGroup: held.input.transferGroup });
+      const { refundId } = await provider.refundHeldPayment({ idempotencyKey: key("deal_refund"), paymentIntentId: held.paymentIntentId, amount: 2_000 });
+      const rows = (await provider.listBalanceTransactions({ from, to: new Date(Date.now() + 2_000) })).filter((r) => r.paymentIntentId === held.paymentIntentId);
+      expect(rows.map(({ type, amount, fee, sourceId, sessionId }) => ({ type, amount, fee, sourceId, sessionId })).sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+        { type: "charge", amount: 10_000, fee: stripeStandardFee(10_000, "usd"), sourceId: held.chargeId, sessionId: held.input.fundingId },
+        { type: "refund", amount: -2_000, fee: 0, sourceId: refundId, sessionId: null },
+        { type: "transfer", amount: -8_000, fee: 0, sourceId: transferId, sessionId: null },
+      ]);
+    });
   });
 
   it("pins the API version on every call", () => {

@@ -4,7 +4,7 @@ import type { PaymentProvider, ProBilling } from "#server/providers/payments/por
 import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/providers/payments/stripe/billing";
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/providers/payments/stripe/connect";
 import { listStripeBalanceTransactions } from "#server/providers/payments/stripe/balance-transactions";
-import { createSponsorCheckout, paymentDetails, refundPayment } from "#server/providers/payments/stripe/payments";
+import { createHeldCheckout, createSponsorCheckout, createTransfer, paymentDetails, refundHeldPayment, refundPayment } from "#server/providers/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/providers/payments/stripe/webhooks";
 
 /** A delete that finds nothing to delete has done its job (a retried account deletion). */
@@ -38,7 +38,10 @@ export function stripeHostedPages(apiUrl?: string | null): HostedPages {
   return pagesOffSite({ checkout: [CHECKOUT_ORIGIN, ...api], billing: [CHECKOUT_ORIGIN, BILLING_ORIGIN, ...api] });
 }
 
-/** The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges, Pro on Stripe Billing. */
+/**
+ * The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges
+ * (tips) or as charges the platform holds and later transfers (deals), Pro on Stripe Billing.
+ */
 export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
   if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
   return {
@@ -57,6 +60,9 @@ export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Dat
     paymentDetails: (paymentIntentId) => paymentDetails(stripe, paymentIntentId),
     listBalanceTransactions: (period) => listStripeBalanceTransactions(stripe, period),
     refundPayment: (input) => refundPayment(stripe, input),
+    createHeldCheckout: (input) => createHeldCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
+    createTransfer: (input) => createTransfer(stripe, input),
+    refundHeldPayment: (input) => refundHeldPayment(stripe, input),
     ensureProPrices: (plans) => ensureProPrices(stripe, plans),
     createCustomer: (input) => createCustomer(stripe, input),
     createProCheckout: (input) => createProCheckout(stripe, input),

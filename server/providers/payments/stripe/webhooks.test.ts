@@ -210,6 +210,35 @@ describe("Stripe webhooks → our events", () => {
     expect(parse(completed!)).toMatchObject({ type: "checkout.completed", sessionId: "row-sponsor-not-pro" });
   });
 
+  it("marks a deal's held checkout events purpose deal, with its funding id as sessionId; a tip's say sponsor", async () => {
+    const held = (fundingId: string) =>
+      provider.createHeldCheckout({
+        idempotencyKey: `deal_funding_${fundingId}`,
+        fundingId,
+        dealId: "deal-1",
+        transferGroup: "deal_deal-1",
+        amount: 4_000,
+        currency: "usd",
+        productName: "Deal",
+        sponsorEmail: null,
+        successUrl: "http://localhost:3000/app/deals/deal-1",
+        cancelUrl: "http://localhost:3000/app/deals/deal-1",
+      });
+    const paid = await held("fund-paid");
+    const [completed] = await emulator.completeCheckout(paid.checkoutId);
+    expect(parse(completed!)).toMatchObject({ type: "checkout.completed", purpose: "deal", sessionId: "fund-paid", paymentStatus: "paid", amount: 4_000 });
+    const delayed = await held("fund-delayed");
+    const [unpaid] = await emulator.completeCheckout(delayed.checkoutId, { delayed: true });
+    expect(parse(unpaid!)).toMatchObject({ type: "checkout.completed", purpose: "deal", sessionId: "fund-delayed", paymentStatus: "unpaid" });
+    const [failed] = await emulator.settleDelayedPayment(delayed.checkoutId, "failed");
+    expect(parse(failed!)).toMatchObject({ type: "checkout.async_payment_failed", purpose: "deal", sessionId: "fund-delayed" });
+    const [expired] = await emulator.expireCheckout((await held("fund-abandoned")).checkoutId);
+    expect(parse(expired!)).toMatchObject({ type: "checkout.expired", purpose: "deal", sessionId: "fund-abandoned", paymentIntentId: null });
+
+    const [tip] = await emulator.completeCheckout((await checkout("row-tip-purpose")).checkoutId);
+    expect(parse(tip!)).toMatchObject({ type: "checkout.completed", purpose: "sponsor", sessionId: "row-tip-purpose" });
+  });
+
   it("refuses a delivery signed with another secret, a changed body, or no signature", () => {
     const event = newEvent("account.updated", emulator.store.accounts.get(accountId)!, { account: accountId });
     expect(deliver(event, { secret: "whsec_someoneElse" })).toMatchObject(badSignature);

@@ -45,14 +45,22 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Checkout (sandbox)", noindex: true });
 
-function Summary({ view }: { view: Route.ComponentProps["loaderData"]["view"] }) {
+function Summary({ view, appName }: { view: Route.ComponentProps["loaderData"]["view"]; appName: string }) {
   return (
     <CheckoutSummary>
       <p className="font-semibold">{view.productName}</p>
       {view.description ? <p className="mt-1 text-sm text-muted">{view.description}</p> : null}
       <p className="mt-2 text-3xl font-bold">{formatAmount(view.amount, view.currency)}</p>
       <p className="mt-2 text-sm text-muted">
-        Paid to <strong className="text-ink">{view.payee}</strong>
+        {view.payee === null ? (
+          <>
+            Paid to <strong className="text-ink">{appName}</strong>, which holds it until the deal is released
+          </>
+        ) : (
+          <>
+            Paid to <strong className="text-ink">{view.payee}</strong>
+          </>
+        )}
       </p>
     </CheckoutSummary>
   );
@@ -61,7 +69,7 @@ function Summary({ view }: { view: Route.ComponentProps["loaderData"]["view"] })
 export default function SandboxCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const { view, appName } = loaderData;
   const busy = useNavigation().state !== "idle";
-  const summary = <Summary view={view} />;
+  const summary = <Summary view={view} appName={appName} />;
   if (view.status === "complete") return <CheckoutAlreadyPaid summary={summary} successUrl={view.successUrl} appName={appName} />;
   if (view.status === "expired" || actionData?.expired) return <CheckoutExpired summary={summary} appName={appName} cancelUrl={view.cancelUrl} whatNext={`start again from ${appName} to pay.`} />;
   const values = actionData?.values ?? { email: view.email, expiry: "", postalCode: "" };

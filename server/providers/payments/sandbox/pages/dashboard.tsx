@@ -35,6 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         dispute: p.dispute ? { ...p.dispute, evidenceDueBy: p.dispute.evidenceDueBy.toISOString() } : null,
       })),
       refunds: dashboard.refunds.map((r) => ({ ...r, created: r.created.toISOString() })),
+      transfers: dashboard.transfers.map((t) => ({ ...t, created: t.created.toISOString() })),
     },
   };
 }
@@ -191,6 +192,26 @@ export default function SandboxDashboard({ loaderData, actionData }: Route.Compo
                 <p className="font-semibold">{when(r.created)}</p>
                 <p className="mt-1">
                   {usd(r.amount)} returned to the sponsor: {usd(r.debit)} taken back from this balance, the rest from the platform.
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="transfers-heading" className="mt-8">
+        <h2 id="transfers-heading" className="text-lg font-bold">
+          Transfers from the platform
+        </h2>
+        {d.transfers.length === 0 ? (
+          <p className="mt-2 text-muted">No transfers.</p>
+        ) : (
+          <ul className="mt-3 space-y-3">
+            {d.transfers.map((t) => (
+              <li key={t.id} className="rounded-xl border border-ink/15 p-4 text-sm">
+                <p className="font-semibold">{when(t.created)}</p>
+                <p className="mt-1 break-all">
+                  {usd(t.amount)} released by the platform from money it held ({t.transferGroup}).
                 </p>
               </li>
             ))}

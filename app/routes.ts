@@ -55,6 +55,7 @@ export default [
   route("app/opportunities/:docId/apply", "routes/deals/open.tsx", { id: "deal-apply" }),
   route("app/opportunities/:docId/offer", "routes/deals/open.tsx", { id: "deal-offer" }),
   route("app/deals", "routes/deals/my-deals.tsx"),
+  route("app/deals/new", "routes/deals/offer-to-creator.tsx"),
   route("app/deals/:dealId", "routes/deals/deal.tsx"),
   route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),

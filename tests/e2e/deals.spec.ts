@@ -29,6 +29,8 @@ async function counter(page: Page, price: string, message: string) {
 }
 
 test("a creator applies to a brief on a phone, terms go back and forth twice, and the sponsor accepts", async ({ page, browser }) => {
+  // Two people, four rounds and two accessibility checks: longer than one page's journey.
+  test.setTimeout(120_000);
   const title = `Headphones review ${Date.now()}`;
   await signedInAs(page, { prefix: "brief-sponsor", name: "Northwind Audio", type: "sponsor" });
   const postPath = await postBrief(page, title);
@@ -153,4 +155,33 @@ test("a sponsor's offer on a creator's request is declined with a message, and a
   const forged = await stranger.page.request.post(dealPath, { form: { intent: "withdraw" } });
   expect(forged.status()).toBe(404);
   await Promise.all([sponsor.context.close(), stranger.context.close()]);
+});
+
+test("a sponsor finds a creator in Profiles and sends an offer straight to them", async ({ page, browser }) => {
+  const name = `Studio Sam ${Date.now()}`;
+  await signedInAs(page, { prefix: "direct-creator", name: "Sam Studio", type: "creator" });
+  const { customEnding } = await testHooks(page.request).insightsPage({ name, empty: true });
+  await testHooks(page.request).paymentsReady();
+
+  const sponsor = await otherClient(browser);
+  await signedInAs(sponsor.page, { prefix: "direct-sponsor", name: "Lumen Lights", type: "sponsor" });
+  await sponsor.page.goto(`/app/profiles?name=${encodeURIComponent(name)}`);
+  await sponsor.page.getByRole("link", { name: `Make ${name} an offer` }).click();
+  await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Make Sam Studio an offer");
+  await sponsor.page.getByLabel("What is it for?").fill("Desk lamp launch");
+  await sponsor.page.getByLabel("Your offer").fill("Show our new lamp in your next studio tour.");
+  await sponsor.page.getByLabel("Price (US dollars)").fill("450");
+  await sponsor.page.getByLabel("Channel 1").fill("YouTube");
+  await sponsor.page.getByLabel("What is made 1").fill("A studio tour segment");
+  await sponsor.page.getByLabel("Due 1").fill("2031-02-01");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Desk lamp launch");
+  await expect(sponsor.page.getByText("Lumen Lights made Sam Studio an offer")).toBeVisible();
+  await expect(sponsor.page.getByText(`/${customEnding}`)).toBeVisible();
+  await sponsor.context.close();
+
+  await page.goto("/app/deals?show=waiting");
+  await page.getByRole("link", { name: /Desk lamp launch/ }).click();
+  await page.getByRole("button", { name: "Accept $450" }).click();
+  await expect(page.getByText(/Terms agreed: version 1, accepted by you/)).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import type { ProfileCard } from "#server/features/profiles/directory";
+import { Link } from "react-router";
 import { Avatar } from "#app/components/Avatar";
 
 /** Bio pages in the Profiles directory; each card opens the page on the bio host. */
@@ -23,7 +24,13 @@ export function ProfileCards({ profiles, bioOrigin }: { profiles: ProfileCard[];
           {profile.blurb ? <p className="mt-3 line-clamp-3 break-words">{profile.blurb}</p> : null}
           {profile.linkLabels.length > 0 ? <p className="mt-3 text-sm text-muted">Links: {profile.linkLabels.join(", ")}</p> : null}
           {profile.acceptsSponsorships ? (
-            <p className="mt-3 self-start rounded-full bg-primary px-3 py-1 text-sm font-medium text-white">Accepts sponsorships</p>
+            <>
+              <p className="mt-3 self-start rounded-full bg-primary px-3 py-1 text-sm font-medium text-white">Accepts sponsorships</p>
+              {/* Above the card's stretched link, so it is a link of its own. */}
+              <Link to={`/app/deals/new?page=${profile.customEnding}`} className="relative z-10 mt-3 self-start text-sm font-semibold" aria-label={`Make ${profile.name} an offer`}>
+                Make an offer
+              </Link>
+            </>
           ) : null}
         </li>
       ))}

@@ -2,11 +2,11 @@ import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import { dealActivity, notifications, opportunityPosts, profiles } from "#server/platform/db/schema";
+import { bioPages, dealActivity, notifications, opportunityPosts, profiles } from "#server/platform/db/schema";
 import { seedDatabase } from "#server/tools/seed";
 import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal } from "./act";
-import { openDeal } from "./open-deal";
+import { openDeal, openDirectOffer } from "./open-deal";
 import { dealsOnOpportunity, feeSplit, myDeals, readDeal } from "./read";
 import { parseTerms, type DealTermsInput, type TermsFormFields } from "./terms-form";
 
@@ -138,6 +138,22 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect((await readDeal(database.db, creator, dealId))!.state).toBe("withdrawn");
     // The deal ended, so a new offer on the same request may begin.
     expect((await apply(otherSponsor, request)).kind).toBe("SUCCESS");
+  });
+
+  it("takes a sponsor's offer straight to the creator behind a bio page, one live offer per pair", async () => {
+    const direct = (uid: string, ending: string, subject = "Desk lamp launch") =>
+      openDirectOffer(database.db, deps(), { uid, bioPageEnding: ending, subject, pitch: "Show our lamp.", terms: terms(), network: "203.0.113.7" });
+    const [page] = await database.db.select({ ending: bioPages.customEnding }).from(bioPages).where(eq(bioPages.uid, creator)).limit(1);
+    expect(await direct(creator, page!.ending)).toMatchObject({ kind: "ERROR", reason: "OWN_PAGE" });
+    expect(await direct(otherSponsor, "no-such-page")).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect(await direct(otherSponsor, page!.ending, " ")).toMatchObject({ kind: "ERROR", fieldErrors: { subject: "Say what the offer is for, like “Spring headphone launch”" } });
+    const [first, second] = await Promise.all([direct(otherSponsor, page!.ending), direct(otherSponsor, page!.ending)]);
+    const opened = [first, second].find((r) => r.kind === "SUCCESS");
+    expect(opened).toBeDefined();
+    if (opened?.kind !== "SUCCESS") return;
+    expect([first, second].find((r) => r.kind === "ERROR")).toMatchObject({ reason: "ALREADY_OPEN", dealId: opened.dealId });
+    const deal = await readDeal(database.db, creator, opened.dealId);
+    expect(deal).toMatchObject({ title: "Desk lamp launch", origin: "offer", opportunityId: null, bioPageEnding: page!.ending, waitingOnYou: true });
   });
 
   it("lists My deals for either side, most recent first, and those waiting on the person", async () => {

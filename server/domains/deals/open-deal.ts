@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { ownerIsActive } from "#server/domains/accounts/active-owner";
 import { nanoid } from "nanoid";
 import { getOpportunity } from "#server/domains/opportunities/read";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, dealActivity, deals, dealTerms, type DealSide } from "#server/platform/db/schema";
+import { bioPages, dealActivity, deals, dealTerms, profiles, type DealSide } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { tellOtherSide } from "./notices";
 import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
@@ -71,7 +72,7 @@ export async function openDeal(
   }
   const checked = checkPitch(input);
   if (checked.kind === "ERROR") return checked;
-  const { opener, receiver } = sidesOn(post.kind);
+  const { opener } = sidesOn(post.kind);
   const bioPageId = opener === "creator" ? await ownBioPage(db, input.uid, input.bioPageId) : null;
   if (bioPageId === false) return fieldRefusal<PitchFieldErrors>({ bioPageId: "Choose one of your own bio pages" });
 
@@ -79,38 +80,105 @@ export async function openDeal(
   const live = await liveDealOf(db, post.id, people);
   if (live) return refusal("aborted", "ALREADY_OPEN", "You already have a deal open on this opportunity.", { dealId: live });
 
-  const dealId = `deal_${nanoid(16)}`;
   const origin = opener === "creator" ? "application" : "offer";
+  const opening = { origin, opportunityId: post.id, title: post.title, people, openedBy: opener, pitch: checked.pitch, links: checked.links, bioPageId } as const;
   try {
-    await db.transaction(async (tx) => {
-      await tx.insert(deals).values({
-        id: dealId,
-        origin,
-        opportunityId: post.id,
-        title: post.title,
-        creatorUid: people.creator,
-        sponsorUid: people.sponsor,
-        openedBy: opener,
-        state: "proposed",
-        waitingOn: receiver,
-        latestVersion: 1,
-        pitch: checked.pitch,
-        links: checked.links,
-        bioPageId,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.insert(dealTerms).values({ dealId, version: 1, proposedBy: opener, ...input.terms, createdAt: now });
-      await tx.insert(dealActivity).values({ dealId, seq: 1, action: origin, actorUid: input.uid, fromState: null, toState: "proposed", termsVersion: 1, network: input.network, at: now });
-      await tellOtherSide(tx, deps, { recipientUid: post.posterUid, actorUid: input.uid, news: origin, dealId, title: post.title, price: input.terms.price, currency: input.terms.currency });
-    });
+    return success({ dealId: await insertDeal(db, deps, opening, input, now) });
   } catch (error) {
     // Two submissions at once: the unique index let one through; the other is that one again.
     const winner = await liveDealOf(db, post.id, people);
     if (winner) return refusal("aborted", "ALREADY_OPEN", "You already have a deal open on this opportunity.", { dealId: winner });
     throw error;
   }
-  return success({ dealId });
+}
+
+type Opening = {
+  origin: "application" | "offer";
+  opportunityId: string | null;
+  title: string;
+  people: { creator: string; sponsor: string };
+  openedBy: DealSide;
+  pitch: string;
+  links: readonly string[];
+  bioPageId: string | null;
+};
+
+/** The deal, its first terms and its first activity row, and the receiving side told, in one transaction. */
+async function insertDeal(db: Db, deps: NotificationDeps, opening: Opening, input: { uid: string; terms: DealTermsInput; network: string }, now: Date): Promise<string> {
+  const dealId = `deal_${nanoid(16)}`;
+  const receiver = opening.openedBy === "creator" ? "sponsor" : "creator";
+  await db.transaction(async (tx) => {
+    await tx.insert(deals).values({
+      id: dealId,
+      origin: opening.origin,
+      opportunityId: opening.opportunityId,
+      title: opening.title,
+      creatorUid: opening.people.creator,
+      sponsorUid: opening.people.sponsor,
+      openedBy: opening.openedBy,
+      state: "proposed",
+      waitingOn: receiver,
+      latestVersion: 1,
+      pitch: opening.pitch,
+      links: [...opening.links],
+      bioPageId: opening.bioPageId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(dealTerms).values({ dealId, version: 1, proposedBy: opening.openedBy, ...input.terms, createdAt: now });
+    await tx.insert(dealActivity).values({ dealId, seq: 1, action: opening.origin, actorUid: input.uid, fromState: null, toState: "proposed", termsVersion: 1, network: input.network, at: now });
+    await tellOtherSide(tx, deps, { recipientUid: opening.people[receiver], actorUid: input.uid, news: opening.origin, dealId, title: opening.title, price: input.terms.price, currency: input.terms.currency });
+  });
+  return dealId;
+}
+
+export type DirectOfferInput = { uid: string; bioPageEnding: string; subject: string; pitch: string; terms: DealTermsInput; network: string };
+export type DirectOfferFieldErrors = Partial<Record<"subject" | "pitch", string>>;
+export type DirectOfferRefusal =
+  | Refusal<"not-found", "NOT_FOUND">
+  | Refusal<"invalid-argument", "OWN_PAGE">
+  | Refusal<"aborted", "ALREADY_OPEN", { dealId: string }>
+  | FieldRefusal<DirectOfferFieldErrors>;
+
+const NO_SUCH_PAGE = refusal("not-found", "NOT_FOUND", "There is no such bio page.");
+
+/**
+ * A sponsor's offer to the creator behind a public bio page, with no opportunity: the subject is
+ * the deal's title and the page is shown with it. One live direct offer per sponsor and creator:
+ * the creator's profile row is locked while it is checked and written, so two at once are one.
+ */
+export async function openDirectOffer(db: Db, deps: NotificationDeps, input: DirectOfferInput, now = new Date()): Promise<Success<{ dealId: string }> | DirectOfferRefusal> {
+  const page = await publicPageOwner(db, input.bioPageEnding);
+  if (!page) return NO_SUCH_PAGE;
+  if (page.uid === input.uid) return refusal("invalid-argument", "OWN_PAGE", "This is your own page.");
+  const subject = input.subject.trim();
+  const checked = checkPitch({ ...input, links: "", bioPageId: "", opportunityId: "" });
+  const errors: DirectOfferFieldErrors = checked.kind === "ERROR" ? { pitch: checked.fieldErrors.pitch } : {};
+  if (!subject) errors.subject = "Say what the offer is for, like “Spring headphone launch”";
+  else if ([...subject].length >= 100) errors.subject = "Must be under 100 characters";
+  if (errors.subject || errors.pitch || checked.kind === "ERROR") return fieldRefusal(errors);
+
+  const people = { creator: page.uid, sponsor: input.uid };
+  const opening = { origin: "offer", opportunityId: null, title: subject, people, openedBy: "sponsor", pitch: checked.pitch, links: [], bioPageId: page.id } as const;
+  return db.transaction(async (tx) => {
+    await tx.select({ uid: profiles.uid }).from(profiles).where(eq(profiles.uid, page.uid)).for("update");
+    const [live] = await tx
+      .select({ id: deals.id })
+      .from(deals)
+      .where(and(isNull(deals.opportunityId), eq(deals.creatorUid, page.uid), eq(deals.sponsorUid, input.uid), inArray(deals.state, ["proposed", "agreed"])));
+    if (live) return refusal("aborted", "ALREADY_OPEN", "You already have an offer open with this creator.", { dealId: live.id });
+    return success({ dealId: await insertDeal(tx, deps, opening, input, now) });
+  });
+}
+
+/** The creator behind a live public bio page (not taken down, owner active): who a direct offer goes to. */
+export async function publicPageOwner(db: Db, ending: string): Promise<{ id: string; uid: string; ending: string; pageName: string; creatorName: string } | null> {
+  const [page] = await db
+    .select({ id: bioPages.id, uid: bioPages.uid, ending: bioPages.customEnding, pageName: bioPages.name, creatorName: profiles.name })
+    .from(bioPages)
+    .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
+    .where(and(eq(bioPages.customEnding, ending.toLowerCase()), isNull(bioPages.removedAt), ownerIsActive(bioPages.uid)));
+  return page ? { ...page, creatorName: page.creatorName?.trim() || page.pageName } : null;
 }
 
 async function liveDealOf(db: Db, opportunityId: string, people: { creator: string; sponsor: string }): Promise<string | null> {

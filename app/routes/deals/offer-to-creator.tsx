@@ -37,7 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (opened.reason === "ALREADY_OPEN") throw redirect(`/app/deals/${opened.dealId}`);
   if (opened.reason === "INVALID_FIELDS") return answerRefusal<ActionData>(opened, { ...typed, errors: opened.fieldErrors });
-  refuse(opened.code, opened.message);
+  if (opened.code === "not-found") refuse(opened.code, opened.message);
+  return answerRefusal<ActionData>(opened, { ...typed, errors: {}, message: opened.message });
 }
 
 export const meta: Route.MetaFunction = (args) => (args.data ? pageMeta(args, { title: `Make ${args.data.page.creatorName} an offer` }) : []);
@@ -57,7 +58,7 @@ export default function OfferToCreator({ loaderData, actionData }: Route.Compone
       </p>
       {actionData ? (
         <div className="mt-6">
-          <FormNotice>Please correct the fields marked below.</FormNotice>
+          <FormNotice>{actionData.message ?? "Please correct the fields marked below."}</FormNotice>
         </div>
       ) : null}
       <Form method="post" noValidate className="mt-8 space-y-6">

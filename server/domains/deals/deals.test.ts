@@ -2,7 +2,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import { bioPages, dealActivity, notifications, opportunityPosts, profiles } from "#server/platform/db/schema";
+import { bioPages, dealActivity, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
+import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
+import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
 import { seedDatabase } from "#server/tools/seed";
 import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal } from "./act";
@@ -154,6 +156,15 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect([first, second].find((r) => r.kind === "ERROR")).toMatchObject({ reason: "ALREADY_OPEN", dealId: opened.dealId });
     const deal = await readDeal(database.db, creator, opened.dealId);
     expect(deal).toMatchObject({ title: "Desk lamp launch", origin: "offer", opportunityId: null, bioPageEnding: page!.ending, waitingOnYou: true });
+  });
+
+  it("stops an account that opened thirty deals today, before anyone is told", async () => {
+    const [otherBrief] = await database.db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(eq(opportunityPosts.posterUid, otherSponsor)).limit(1);
+    for (let i = 0; i < DEAL_RATE_LIMITS.opened.limit; i++) await consumeRateLimit(database.db, rateLimitKey("deals:opened", creator), DEAL_RATE_LIMITS.opened);
+    const before = await database.db.select().from(notifications).where(eq(notifications.uid, otherSponsor));
+    expect(await apply(creator, otherBrief!.id)).toMatchObject({ kind: "ERROR", code: "resource-exhausted", reason: "RATE_LIMITED", message: "You have started 30 deals today. Try again in 24 hours." });
+    expect(await database.db.select().from(notifications).where(eq(notifications.uid, otherSponsor))).toHaveLength(before.length);
+    await database.db.delete(rateLimits);
   });
 
   it("lists My deals for either side, most recent first, and those waiting on the person", async () => {

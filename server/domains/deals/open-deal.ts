@@ -1,5 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { ownerIsActive } from "#server/domains/accounts/active-owner";
+import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
+import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
 import { nanoid } from "nanoid";
 import { getOpportunity } from "#server/domains/opportunities/read";
 import type { NotificationDeps } from "#server/domains/notifications/send";
@@ -24,7 +26,11 @@ export type OpenDealInput = {
 
 export type PitchFieldErrors = Partial<Record<"pitch" | "links" | "bioPageId", string>>;
 
+/** Too many new deals from one account today (DEAL_RATE_LIMITS). */
+export type TooManyDeals = Refusal<"resource-exhausted", "RATE_LIMITED", { retryAfterSeconds: number }>;
+
 export type OpenDealRefusal =
+  | TooManyDeals
   | Refusal<"not-found", "NOT_FOUND">
   | Refusal<"invalid-argument", "OWN_OPPORTUNITY" | "CLOSED">
   | Refusal<"aborted", "ALREADY_OPEN", { dealId: string }>
@@ -80,6 +86,8 @@ export async function openDeal(
   const live = await liveDealOf(db, post.id, people);
   if (live) return refusal("aborted", "ALREADY_OPEN", "You already have a deal open on this opportunity.", { dealId: live });
 
+  const limited = await countOpening(db, input.uid, now);
+  if (limited) return limited;
   const origin = opener === "creator" ? "application" : "offer";
   const opening = { origin, opportunityId: post.id, title: post.title, people, openedBy: opener, pitch: checked.pitch, links: checked.links, bioPageId } as const;
   try {
@@ -90,6 +98,16 @@ export async function openDeal(
     if (winner) return refusal("aborted", "ALREADY_OPEN", "You already have a deal open on this opportunity.", { dealId: winner });
     throw error;
   }
+}
+
+/** Counts one new deal against the account's daily limit; the refusal when it is spent. */
+async function countOpening(db: Db, uid: string, now: Date): Promise<TooManyDeals | null> {
+  const counted = await consumeRateLimit(db, rateLimitKey("deals:opened", uid), DEAL_RATE_LIMITS.opened, now);
+  if (counted.allowed) return null;
+  const hours = Math.ceil(counted.retryAfterSeconds / 3600);
+  return refusal("resource-exhausted", "RATE_LIMITED", `You have started ${DEAL_RATE_LIMITS.opened.limit} deals today. Try again in ${hours === 1 ? "an hour" : `${hours} hours`}.`, {
+    retryAfterSeconds: counted.retryAfterSeconds,
+  });
 }
 
 type Opening = {
@@ -135,6 +153,7 @@ async function insertDeal(db: Db, deps: NotificationDeps, opening: Opening, inpu
 export type DirectOfferInput = { uid: string; bioPageEnding: string; subject: string; pitch: string; terms: DealTermsInput; network: string };
 export type DirectOfferFieldErrors = Partial<Record<"subject" | "pitch", string>>;
 export type DirectOfferRefusal =
+  | TooManyDeals
   | Refusal<"not-found", "NOT_FOUND">
   | Refusal<"invalid-argument", "OWN_PAGE">
   | Refusal<"aborted", "ALREADY_OPEN", { dealId: string }>
@@ -158,6 +177,8 @@ export async function openDirectOffer(db: Db, deps: NotificationDeps, input: Dir
   else if ([...subject].length >= 100) errors.subject = "Must be under 100 characters";
   if (errors.subject || errors.pitch || checked.kind === "ERROR") return fieldRefusal(errors);
 
+  const limited = await countOpening(db, input.uid, now);
+  if (limited) return limited;
   const people = { creator: page.uid, sponsor: input.uid };
   const opening = { origin: "offer", opportunityId: null, title: subject, people, openedBy: "sponsor", pitch: checked.pitch, links: [], bioPageId: page.id } as const;
   return db.transaction(async (tx) => {

@@ -74,6 +74,16 @@ export const REPORT_RATE_LIMITS = {
 } satisfies Record<string, RateLimitRule>;
 
 /**
+ * New deals (server/domains/deals/, ADR 0079): applications, offers and direct offers one account
+ * opens, each of which notifies and mails the other side. Thirty a day is far beyond a creator
+ * applying to what fits or a sponsor making offers; a spammer writing to every creator stops there.
+ * Answers to an open deal are not counted: the table lets a side move only on its turn.
+ */
+export const DEAL_RATE_LIMITS = {
+  opened: { limit: 30, windowSeconds: hours(24) },
+} satisfies Record<string, RateLimitRule>;
+
+/**
  * How long any rate_limits row matters: longer than every window and backoff
  * memory above. Older rows are deleted (server/platform/abuse/rate-limit.ts).
  */

@@ -70,9 +70,11 @@ export default function Deals({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
       <Form method="get" role="search" aria-label="Filter deals" className="mt-6 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end">
-        <label className="block text-sm font-semibold">
-          State
-          <select name="state" defaultValue={state} className={field}>
+        <div>
+          <label htmlFor="deal-state" className="block text-sm font-semibold">
+            State
+          </label>
+          <select id="deal-state" name="state" defaultValue={state} className={field}>
             <option value="">Any</option>
             {states.map((s) => (
               <option key={s} value={s}>
@@ -80,7 +82,7 @@ export default function Deals({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <label className="block text-sm font-semibold">
           Title or party email
           <input type="search" name="q" defaultValue={search} autoComplete="off" className={field} />

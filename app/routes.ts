@@ -131,6 +131,8 @@ export default [
     route("payments/payouts", "routes/admin/payments-payouts.tsx"),
     route("payments/fees", "routes/admin/payments-fees.tsx"),
     route("payments/:sessionId", "routes/admin/payment.tsx"),
+    route("deals", "routes/admin/deals.tsx"),
+    route("deals/:dealId", "routes/admin/deal.tsx"),
   ]),
 
   // The built-in sandbox payment provider mounts its own pages (a 404 unless it is the provider).

@@ -77,6 +77,8 @@ export const deals = pgTable(
       .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed')`),
     // A poster's inbox: the deals on one opportunity.
     index("deals_opportunity_created_idx").on(t.opportunityId, t.createdAt),
+    // The back office's list of every deal, newest activity first, a page at a time by keyset.
+    index("deals_updated_idx").on(t.updatedAt, t.id),
   ],
 );
 

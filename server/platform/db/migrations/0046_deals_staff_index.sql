@@ -1,0 +1,1 @@
+CREATE INDEX "deals_updated_idx" ON "deals" USING btree ("updated_at","id");

@@ -14,7 +14,13 @@ export const listMyDeals = defineDealOperation({
   who: "account-holder",
   input: z.object({
     after: z
-      .object({ updatedAt: z.iso.datetime({ error: "after.updatedAt must be an instant." }), id: z.string({ error: "after.id must be a string." }) }, { error: "after must be a deal's place in the list." })
+      .object(
+        {
+          updatedAt: z.string({ error: "after.updatedAt must be an instant." }).refine((value) => !Number.isNaN(Date.parse(value)), "after.updatedAt must be an instant."),
+          id: z.string({ error: "after.id must be a string." }),
+        },
+        { error: "after must be a deal's place in the list." },
+      )
       .nullable()
       .default(null),
     pageSize: z.int({ error: "pageSize must be a whole number." }).min(1, "pageSize must be at least 1.").max(100, "pageSize must be at most 100.").default(MY_DEALS_PAGE_SIZE),

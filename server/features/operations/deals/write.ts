@@ -31,7 +31,8 @@ export const dealMoveSchema = z.discriminatedUnion(
   "action",
   [
     z.object({ action: z.literal("counter"), terms: termsSchema }),
-    z.object({ action: z.literal("accept"), version: z.int({ error: "version must be the number of the terms you read." }).min(1, "version must be the number of the terms you read.") }),
+    // Any whole number: one that is not the version on the table is answered as terms that changed.
+    z.object({ action: z.literal("accept"), version: z.int({ error: "version must be the number of the terms you read." }) }),
     z.object({ action: z.literal("decline"), message: z.string({ error: "message must be a string." }).default("") }),
     z.object({ action: z.literal("withdraw") }),
     z.object({ action: z.literal("shortlist"), shortlisted: z.boolean({ error: "shortlisted must be true or false." }) }),

@@ -31,7 +31,7 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
     case "accept": {
       // A version that is no number is no version on the table: the deal answers that the terms changed.
       const version = Number(formText(form, "version"));
-      return { action: "accept", version: Number.isInteger(version) ? version : 0 };
+      return { action: "accept", version: Number.isSafeInteger(version) ? version : 0 };
     }
     case "decline":
       return { action: "decline", message: formText(form, "message") };

@@ -8,6 +8,12 @@ export const API_RESOURCES = [
   { id: "payments", label: "Payments", read: "List and read payments you received", write: "Refund payments" },
   { id: "notifications", label: "Notifications", read: "List your notifications", write: "Mark notifications read and delete them" },
   {
+    id: "deals",
+    label: "Deals",
+    read: "List and read your deals and the applications and offers on your opportunities",
+    write: "Apply to briefs, make offers, and counter, accept, decline, withdraw and shortlist deals",
+  },
+  {
     id: "webhooks",
     label: "Webhooks",
     read: "List your webhook endpoints and their delivery logs",

@@ -124,7 +124,7 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   app.get("/api/auth/callback/:provider", toNodeHandler(auth));
   app.use(captchaRouter(captcha));
   // The public API (server/features/api/): keys, not sessions; JSON in and out.
-  app.use(publicApi({ deps: { db, payments, config, logger, tagCatalogue, searchLog, sessionSecret, webhooks } }));
+  app.use(publicApi({ deps: { db, payments, config, logger, tagCatalogue, searchLog, sessionSecret, webhooks, mailer } }));
   const sessionLookup = { auth, db };
   app.use(
     functionsRouter({

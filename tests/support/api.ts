@@ -20,11 +20,22 @@ import { user } from "#server/platform/db/schema";
 import { loadTagCatalogue } from "#server/domains/opportunities/tags";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { API_SCOPES, type ApiScope } from "#isomorphic/api-scopes";
+import { createMailer } from "#server/platform/email/mailer";
 import { silentLogger, TEST_SESSION_SECRET } from "./payments";
 import type { TestDb } from "./databases";
 import { TEST_ORIGIN } from "./test-sandbox";
 
-export const TEST_API_CONFIG = { PUBLIC_ORIGIN: TEST_ORIGIN, NODE_ENV: "test", WEBHOOK_TARGETS: "public" } as unknown as Config;
+export const TEST_API_CONFIG = {
+  PUBLIC_ORIGIN: TEST_ORIGIN,
+  NODE_ENV: "test",
+  WEBHOOK_TARGETS: "public",
+  APP_NAME: "Sponsorgrid",
+  SUPPORT_EMAIL: "support@test.example",
+  PLATFORM_FEE_PERCENT: 5,
+} as unknown as Config;
+
+/** The outbox mailer: a deal's mail lands in email_outbox with the move that sent it. */
+export const testMailer = (db: Db) => createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger });
 
 type Document = ReturnType<typeof openApiDocument>;
 
@@ -111,7 +122,7 @@ export function apiHarness(database: TestDb, options: { provider: () => PaymentP
       "/api/v1",
       apiRouter({
         operations,
-        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(database.db), searchLog: { record: (uid, collection, terms) => void searches.push({ uid, collection, terms }) }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} } },
+        deps: { db: database.db, payments: options.provider(), config: TEST_API_CONFIG, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(database.db), searchLog: { record: (uid, collection, terms) => void searches.push({ uid, collection, terms }) }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} }, mailer: testMailer(database.db) },
         pepper,
         mode: "test",
         rateLimits: options.rateLimits,

@@ -1,8 +1,9 @@
 import { redirect, type AppLoadContext } from "react-router";
 import type { SessionUser } from "#server/domains/auth/session";
-import { moveDeal, type DealMove } from "#server/domains/deals/act";
+import type { DealMove } from "#server/domains/deals/act";
 import { parseTerms, termsFormOf, type TermsFieldErrors, type TermsFormFields } from "#server/domains/deals/terms-form";
-import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { moveDeal } from "#server/features/operations/deals/write";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
@@ -17,7 +18,7 @@ const DONE: Record<DealMove["action"], string | null> = {
   shortlist: null,
 };
 
-/** The deal page's form, by its `intent`, as one move of the deal (server/domains/deals/act.ts). */
+/** The deal page's form, by its `intent`, as one move of the deal (the moveDeal operation, server/features/operations/deals/write.ts). */
 function moveOf(form: FormData): DealMove | { refused: DealActionData } {
   const intent = formText(form, "intent");
   switch (intent) {
@@ -27,8 +28,11 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
       if (parsed.kind === "ERROR") return { refused: { intent, errors: parsed.fieldErrors, terms: fields, message: "Please correct the terms marked below." } };
       return { action: "counter", terms: parsed.terms };
     }
-    case "accept":
-      return { action: "accept", version: Number(formText(form, "version")) };
+    case "accept": {
+      // A version that is no number is no version on the table: the deal answers that the terms changed.
+      const version = Number(formText(form, "version"));
+      return { action: "accept", version: Number.isSafeInteger(version) ? version : 0 };
+    }
     case "decline":
       return { action: "decline", message: formText(form, "message") };
     case "withdraw":
@@ -44,7 +48,7 @@ export async function dealAction(request: Request, context: AppLoadContext, user
   const form = await requireForm(request);
   const move = moveOf(form);
   if ("refused" in move) return answerRefusal<DealActionData>({ code: "invalid-argument" }, move.refused);
-  const moved = await moveDeal(context.db, notificationDepsOf(context), { uid: user.id, dealId, move, network: context.clientIp });
+  const moved = await runForPage(moveDeal, { caller: pageCaller(user), input: { dealId, move }, context, client: { ip: context.clientIp, browserToken: null }, notFound: "answer" });
   if (moved.kind === "ERROR") {
     if (moved.code === "not-found") refuse("not-found", moved.message);
     const errors = moved.reason === "INVALID_FIELDS" ? moved.fieldErrors : undefined;

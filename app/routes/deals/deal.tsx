@@ -1,7 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { bioPageAddress } from "#server/domains/bio/qr";
-import { feeSplit, readDeal, type DealTermsVersion } from "#server/domains/deals/read";
+import type { DealTermsVersion } from "#server/domains/deals/read";
+import { readDeal } from "#server/features/operations/deals/read";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import type { TermsFieldErrors, TermsFormFields } from "#server/domains/deals/terms-form";
 import { TermsSummary } from "#app/components/deals/TermsSummary";
 import { TermsFields } from "#app/components/deals/TermsFields";
@@ -17,12 +19,12 @@ import { dealAction, type DealActionData } from "./deal-action.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const deal = await readDeal(context.db, user.id, params.dealId);
-  if (!deal) refuse("not-found", "There is no such deal.");
-  const latest = deal.versions.at(-1)!;
+  const read = await runForPage(readDeal, { caller: pageCaller(user), input: { dealId: params.dealId }, context, notFound: "answer" });
+  if (read.kind === "ERROR") refuse("not-found", read.message);
+  const { deal, split } = read;
   return {
     deal,
-    split: feeSplit(latest.price, context.config.PLATFORM_FEE_PERCENT),
+    split,
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { myDeals, type DealCursor } from "#server/domains/deals/read";
+import type { DealCursor } from "#server/domains/deals/read";
+import { listMyDeals } from "#server/features/operations/deals/read";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { DealStateBadge } from "#app/components/deals/DealStateBadge";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { formatMoney, localeFrom } from "#isomorphic/format";
@@ -19,8 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const url = new URL(request.url);
   const waitingOnly = url.searchParams.get("show") === "waiting";
-  const page = await myDeals(context.db, user.id, { waitingOnly, after: cursorOf(url.searchParams.get("after")) });
-  return { ...page, waitingOnly, first: !url.searchParams.has("after"), locale: localeFrom(request.headers.get("Accept-Language")) };
+  const { items, next } = await runForPage(listMyDeals, { caller: pageCaller(user), input: { waitingOnly, after: cursorOf(url.searchParams.get("after")) }, context });
+  return { items, next, waitingOnly, first: !url.searchParams.has("after"), locale: localeFrom(request.headers.get("Accept-Language")) };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "My deals" });

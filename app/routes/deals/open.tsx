@@ -1,9 +1,9 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { listOwnPages } from "#server/domains/bio/pages";
-import { openDeal, sidesOn, type PitchFieldErrors } from "#server/domains/deals/open-deal";
+import { sidesOn, type PitchFieldErrors } from "#server/domains/deals/open-deal";
 import { parseTerms, termsFormOf, type TermsFieldErrors, type TermsFormFields } from "#server/domains/deals/terms-form";
-import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { openDeal } from "#server/features/operations/deals/write";
 import { readOpportunity } from "#server/features/operations/opportunities/read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { formText } from "#app/lib/identity.server";
@@ -38,7 +38,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const typed = { pitch: formText(form, "pitch"), links: formText(form, "links"), bioPageId: formText(form, "bioPageId"), terms: termsFormOf(form) };
   const terms = parseTerms(typed.terms);
   if (terms.kind === "ERROR") return answerRefusal<ActionData>(terms, { ...typed, errors: terms.fieldErrors });
-  const opened = await openDeal(context.db, notificationDepsOf(context), { uid: user.id, opportunityId: params.docId, ...typed, terms: terms.terms, network: context.clientIp });
+  const opened = await runForPage(openDeal, {
+    caller: pageCaller(user),
+    input: { opportunityId: params.docId, ...typed, terms: terms.terms },
+    context,
+    client: { ip: context.clientIp, browserToken: null },
+    // No such opportunity (taken down since the form was read) is said beside the form, as before.
+    notFound: "answer",
+  });
   if (opened.kind === "SUCCESS") {
     return redirectWithToast(request, context.sessionSecret, `/app/deals/${opened.dealId}`, { kind: "success", message: "Sent. You'll hear when they answer." });
   }

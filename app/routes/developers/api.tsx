@@ -15,7 +15,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "API reference",
-    description: "The Sponsorgrid REST API: authenticate with an API key, then read and change your opportunities, bio pages, payments and notifications from your own tools.",
+    description: "The Sponsorgrid REST API: authenticate with an API key, then read and change your opportunities, deals, bio pages, payments and notifications from your own tools.",
   });
 
 const slug = (tag: string) => `tag-${tag.toLowerCase().replace(/\W+/g, "-")}`;

@@ -119,17 +119,18 @@ export type DealCursor = { updatedAt: string; id: string };
  * time by keyset (each side's index, `deals_creator_updated_idx` and `deals_sponsor_updated_idx`,
  * answers its half in order). `waiting` keeps only those whose terms wait on them.
  */
-export async function myDeals(db: Db, uid: string, options: { waitingOnly: boolean; after?: DealCursor | null }): Promise<{ items: DealListItem[]; next: DealCursor | null }> {
+export async function myDeals(db: Db, uid: string, options: { waitingOnly: boolean; after?: DealCursor | null; pageSize?: number }): Promise<{ items: DealListItem[]; next: DealCursor | null }> {
+  const size = options.pageSize ?? MY_DEALS_PAGE_SIZE;
   const items: DealListItem[] = [];
-  const halves = await Promise.all((["creator", "sponsor"] as const).map((side) => dealsOnSide(db, uid, side, options)));
+  const halves = await Promise.all((["creator", "sponsor"] as const).map((side) => dealsOnSide(db, uid, side, { ...options, size })));
   for (const half of halves) items.push(...half);
   items.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1));
-  const page = items.slice(0, MY_DEALS_PAGE_SIZE);
+  const page = items.slice(0, size);
   const last = page.at(-1);
-  return { items: page, next: items.length > MY_DEALS_PAGE_SIZE && last ? { updatedAt: last.updatedAt, id: last.id } : null };
+  return { items: page, next: items.length > size && last ? { updatedAt: last.updatedAt, id: last.id } : null };
 }
 
-async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waitingOnly: boolean; after?: DealCursor | null }): Promise<DealListItem[]> {
+async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waitingOnly: boolean; after?: DealCursor | null; size: number }): Promise<DealListItem[]> {
   const mine = side === "creator" ? deals.creatorUid : deals.sponsorUid;
   const other = side === "creator" ? deals.sponsorUid : deals.creatorUid;
   const after = options.after ? new Date(options.after.updatedAt) : null;
@@ -156,7 +157,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
       ),
     )
     .orderBy(desc(deals.updatedAt), desc(deals.id))
-    .limit(MY_DEALS_PAGE_SIZE + 1);
+    .limit(options.size + 1);
   return rows.map((row) => ({
     id: row.id,
     title: row.title,

@@ -41,9 +41,8 @@ const termsSchema = z.object({
     .refine((v) => /^\d+(\.\d{1,2})?$/.test(v), "Enter the price in dollars, like 750 or 750.50")
     .transform((v) => Math.round(Number(v) * 100))
     .superRefine((cents, ctx) => {
-      const problem = amountProblem(cents, DEFAULT_CURRENCY);
-      const { minimum, maximum } = PAYMENT_LIMITS[DEFAULT_CURRENCY];
-      if (problem) ctx.addIssue({ code: "custom", message: `The price must be from ${dollars(minimum)} to ${dollars(maximum)}` });
+      const problem = priceProblem(cents);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
   usageRights: z.enum(USAGE_RIGHTS, { error: "Choose what the sponsor may do with the content" }),
   usageDays: days(0, 3650, 30, "Usage rights"),
@@ -64,7 +63,7 @@ function isCalendarDay(value: string): boolean {
  * The deliverable rows as the form sends them (three lists of the same length); rows left wholly
  * empty are dropped. A due date may be today anywhere on Earth, so yesterday in UTC is the earliest.
  */
-function parseDeliverables(channels: string[], formats: string[], dueDates: string[], now: Date): DealDeliverable[] | string {
+export function parseDeliverables(channels: string[], formats: string[], dueDates: string[], now: Date): DealDeliverable[] | string {
   const rows: DealDeliverable[] = [];
   const count = Math.max(channels.length, formats.length, dueDates.length);
   const earliest = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
@@ -80,6 +79,15 @@ function parseDeliverables(channels: string[], formats: string[], dueDates: stri
   if (rows.length === 0) return "Add at least one deliverable";
   if (rows.length > MAX_DELIVERABLES) return `At most ${MAX_DELIVERABLES} deliverables`;
   return rows;
+}
+
+/**
+ * The price's bounds in minor units, in the form's words, or null when it is within them: the
+ * form's dollars and `/api/v1`'s minor units are held to the same limits.
+ */
+export function priceProblem(cents: number): string | null {
+  const { minimum, maximum } = PAYMENT_LIMITS[DEFAULT_CURRENCY];
+  return amountProblem(cents, DEFAULT_CURRENCY) ? `The price must be from ${dollars(minimum)} to ${dollars(maximum)}` : null;
 }
 
 /** What a terms form sends, as text: the deal forms read it with `termsFormOf`. */

@@ -7,7 +7,7 @@ import { apiKeyPepper } from "#server/domains/api-keys/key-format";
 import type { Config } from "#server/platform/config";
 import { user } from "#server/platform/db/schema";
 import { loadTagCatalogue } from "#server/domains/opportunities/tags";
-import { TEST_API_CONFIG } from "#tests/support/api";
+import { TEST_API_CONFIG, testMailer } from "#tests/support/api";
 import { migratedDatabase } from "#tests/support/databases";
 import { silentLogger, TEST_SESSION_SECRET } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
@@ -32,7 +32,7 @@ describe.each([
     const db = database.db;
     const config = { ...TEST_API_CONFIG, API_CORS_ORIGINS: origins, API_RATE_LIMIT_PER_MINUTE: 600 } as Config;
     const app = express();
-    app.use(publicApi({ deps: { db, payments: sandbox.provider, config, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(db), searchLog: { record: () => {} }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} } } }));
+    app.use(publicApi({ deps: { db, payments: sandbox.provider, config, logger: silentLogger, tagCatalogue: () => loadTagCatalogue(db), searchLog: { record: () => {} }, sessionSecret: TEST_SESSION_SECRET, webhooks: { kick: () => {} }, mailer: testMailer(db) } }));
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

@@ -79,7 +79,7 @@ export function openApiDocument(operations: readonly AnyApiOperation[], { server
       title: "Sponsorgrid API",
       version,
       description:
-        "Read and change your opportunities, bio pages, payments and notifications from your own tools. " +
+        "Read and change your opportunities, deals, bio pages, payments and notifications from your own tools. " +
         "Authenticate with an API key from My Account as `Authorization: Bearer sg_live_…`. " +
         `Scopes: ${API_RESOURCES.map((resource) => `\`${resource.id}:read\`, \`${resource.id}:write\``).join(", ")}.`,
     },

@@ -55,7 +55,7 @@ export function apiOperationOf<Input extends z.ZodType, Who extends Who_, Output
       const refused = refuse?.(parts) ?? null;
       if (refused) return refused;
       const caller = { kind: "api-key", uid: parts.caller.uid } as const;
-      const result = await runOperation(operation, { caller, input: input(parts), deps: parts.deps });
+      const result = await runOperation(operation, { caller, input: input(parts), deps: parts.deps, client: parts.client });
       if (result.kind === "SUCCESS") return success({ body: answer(result as Extract<Output, { kind: "SUCCESS" }>, parts) });
       if ("reason" in result && result.reason === "INVALID_INPUT") {
         const fieldErrors = Object.fromEntries(result.issues.map((issue) => [issue.field, issue.message]));

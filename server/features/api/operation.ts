@@ -8,6 +8,8 @@ import type { PaymentProvider } from "#server/providers/payments/port";
 import type { TagCatalogueReader } from "#server/domains/opportunities/tags";
 import type { SearchLog } from "#server/platform/search-log/search-log";
 import type { ApiScope } from "#isomorphic/api-scopes";
+import type { Mailer } from "#server/platform/email/mailer";
+import type { Client } from "#server/features/operations/operation";
 
 /** The services an operation may use: the same ones the pages get (server/main/context.ts). */
 export type ApiDeps = {
@@ -23,6 +25,8 @@ export type ApiDeps = {
   sessionSecret: string;
   /** The webhook delivery worker: `kick()` sends what was just queued now, not at the next poll. */
   webhooks: { kick(): void };
+  /** Mail to the other side of a deal, as the pages send it (server/domains/notifications/send.ts). */
+  mailer: Mailer;
 };
 
 export type ApiMethod = "get" | "post" | "patch" | "delete";
@@ -35,6 +39,8 @@ export type ApiInput<Params, Query, Body> = {
   body: Body;
   deps: ApiDeps;
   requestId: string;
+  /** Where the request came from (its client address; no browser token): a deal's acceptance records it. */
+  client: Client;
 };
 
 type Schema = z.ZodType;

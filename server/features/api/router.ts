@@ -101,7 +101,7 @@ export function apiRouter(options: ApiRouterOptions): express.Router {
       let status: number;
       let body: unknown;
       try {
-        const result = await operation.handle({ caller, ...parsed.input, deps, requestId: requestIdOf(req) });
+        const result = await operation.handle({ caller, ...parsed.input, deps, requestId: requestIdOf(req), client: { ip: req.ip ?? req.socket.remoteAddress ?? "", browserToken: null } });
         if (result.kind === "ERROR") {
           const refused = apiRefusalOf(result);
           status = refused.status;

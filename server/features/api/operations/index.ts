@@ -1,5 +1,6 @@
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { bioPageOperations } from "./bio-pages";
+import { dealOperations } from "./deals";
 import { meOperations } from "./me";
 import { notificationOperations } from "./notifications";
 import { opportunityOperations } from "./opportunities";
@@ -7,4 +8,4 @@ import { paymentOperations } from "./payments";
 import { webhookEndpointOperations } from "./webhook-endpoints";
 
 /** Every `/api/v1` operation, in the order the reference lists them. The router and the document read only this. */
-export const API_OPERATIONS: readonly AnyApiOperation[] = [...meOperations, ...opportunityOperations, ...bioPageOperations, ...paymentOperations, ...notificationOperations, ...webhookEndpointOperations];
+export const API_OPERATIONS: readonly AnyApiOperation[] = [...meOperations, ...opportunityOperations, ...dealOperations, ...bioPageOperations, ...paymentOperations, ...notificationOperations, ...webhookEndpointOperations];

@@ -2,6 +2,7 @@
 export const MAX_DELIVERABLES = 10;
 export const MAX_DEAL_TEXT = 2000;
 export const MAX_DEAL_LINKS = 3;
+export const MAX_MESSAGE_TEXT = 4000;
 
 /** Where each way into a deal lives: a brief is applied to, a request is answered with an offer. */
 export function openDealPath(opportunityId: string, kind: "brief" | "request"): string {

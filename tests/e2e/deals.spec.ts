@@ -178,9 +178,24 @@ test("a sponsor finds a creator in Profiles and sends an offer straight to them"
   await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Desk lamp launch");
   await expect(sponsor.page.getByText("Lumen Lights made Sam Studio an offer")).toBeVisible();
   await expect(sponsor.page.getByText(`/${customEnding}`)).toBeVisible();
+  // The thread: the sponsor adds the brief in words.
+  await expect(sponsor.page.getByText("No messages yet.", { exact: false })).toBeVisible();
+  await sponsor.page.getByLabel("Write a message").fill("The lamp ships in matte black; we can send two.");
+  await sponsor.page.getByRole("button", { name: "Send message" }).click();
+  await expect(sponsor.page.getByRole("listitem").filter({ hasText: "The lamp ships in matte black; we can send two." })).toContainText("You");
   await sponsor.context.close();
 
   await page.goto("/app/deals?show=waiting");
+  await expect(page.getByRole("link", { name: /Desk lamp launch/ })).toContainText("1 new message");
+  await page.getByRole("link", { name: /Desk lamp launch/ }).click();
+  const message = page.getByRole("listitem").filter({ hasText: "The lamp ships in matte black; we can send two." });
+  await expect(message).toContainText("New");
+  await expect(message).toContainText("Lumen Lights");
+  await page.getByLabel("Write a message").fill("Two would be lovely: one for the desk, one for the shelf.");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "Two would be lovely" })).toBeVisible();
+  await page.goto("/app/deals");
+  await expect(page.getByRole("link", { name: /Desk lamp launch/ })).not.toContainText("new message");
   await page.getByRole("link", { name: /Desk lamp launch/ }).click();
   await page.getByRole("button", { name: "Accept $450" }).click();
   await expect(page.getByText(/Terms agreed: version 1, accepted by you/)).toBeVisible();

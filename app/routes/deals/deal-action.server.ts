@@ -7,8 +7,18 @@ import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { postDealMessage } from "#server/domains/deals/thread";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
 
-export type DealActionData = { intent: string; message?: string; reason?: string; errors?: TermsFieldErrors; terms?: TermsFormFields };
+export type DealActionData = {
+  intent: string;
+  message?: string;
+  reason?: string;
+  errors?: TermsFieldErrors & { body?: string };
+  terms?: TermsFormFields;
+  /** A thread message that was refused, given back to the box. */
+  body?: string;
+};
 
 const DONE: Record<DealMove["action"], string | null> = {
   counter: "Your terms were sent.",
@@ -44,8 +54,17 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
   }
 }
 
+/** A message into the deal's thread: back to the thread, or the box again with why not. */
+async function postMessage(context: AppLoadContext, user: SessionUser, dealId: string, body: string) {
+  const posted = await postDealMessage(context.db, notificationDepsOf(context), { uid: user.id, dealId, body });
+  if (posted.kind === "SUCCESS") throw redirect(`/app/deals/${dealId}#message-${posted.seq}`);
+  if (posted.code === "not-found") refuse("not-found", posted.message);
+  return answerRefusal<DealActionData>(posted, { intent: "message", errors: posted.fieldErrors, body });
+}
+
 export async function dealAction(request: Request, context: AppLoadContext, user: SessionUser, dealId: string) {
   const form = await requireForm(request);
+  if (formText(form, "intent") === "message") return postMessage(context, user, dealId, formText(form, "body"));
   const move = moveOf(form);
   if ("refused" in move) return answerRefusal<DealActionData>({ code: "invalid-argument" }, move.refused);
   const moved = await runForPage(moveDeal, { caller: pageCaller(user), input: { dealId, move }, context, client: { ip: context.clientIp, browserToken: null }, notFound: "answer" });

@@ -16,15 +16,20 @@ import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { localeFrom } from "#isomorphic/format";
 import type { Route } from "./+types/deal";
 import { dealAction, type DealActionData } from "./deal-action.server";
+import { readDealThread } from "#server/domains/deals/thread";
+import { DealThread } from "#app/components/deals/DealThread";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const read = await runForPage(readDeal, { caller: pageCaller(user), input: { dealId: params.dealId }, context, notFound: "answer" });
   if (read.kind === "ERROR") refuse("not-found", read.message);
   const { deal, split } = read;
+  // Read after the deal, so a stranger never marks anything; reading marks the thread read.
+  const thread = await readDealThread(context.db, user.id, deal.id);
   return {
     deal,
     split,
+    thread: thread ?? { messages: [], firstUnread: null },
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),
@@ -56,7 +61,7 @@ function formOf(terms: DealTermsVersion): TermsFormFields {
 }
 
 export default function DealPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { deal, split, feePercent, bioPage, locale } = loaderData;
+  const { deal, split, thread, feePercent, bioPage, locale } = loaderData;
   const data = actionData as DealActionData | undefined;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -193,6 +198,16 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
           </details>
         ) : null}
       </section>
+
+      <DealThread
+        messages={thread.messages}
+        firstUnread={thread.firstUnread}
+        side={deal.side}
+        names={deal.names}
+        locale={locale}
+        refused={data?.intent === "message" ? { body: data.body ?? "", error: data.errors?.body } : null}
+        busy={busy("message")}
+      />
 
       {deal.versions.length > 1 ? (
         <section aria-labelledby="history-heading" className="mt-8">

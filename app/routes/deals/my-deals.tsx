@@ -63,7 +63,12 @@ export default function MyDeals({ loaderData }: Route.ComponentProps) {
                     {deal.side === "creator" ? "With sponsor" : "With creator"} {deal.otherName} · {formatMoney(deal.price, deal.currency)} · <LocalDateTime iso={deal.updatedAt} serverLocale={locale} />
                   </span>
                 </span>
-                <DealStateBadge state={deal.state} waitingOnYou={deal.waitingOnYou} />
+                <span className="flex flex-wrap items-center gap-2">
+                  {deal.unread > 0 ? (
+                    <span className="rounded-full bg-accent px-3 py-1 text-sm font-semibold text-ink">{deal.unread === 1 ? "1 new message" : `${deal.unread} new messages`}</span>
+                  ) : null}
+                  <DealStateBadge state={deal.state} waitingOnYou={deal.waitingOnYou} />
+                </span>
               </Link>
             </li>
           ))}

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal } from "./act";
 import { openDeal, openDirectOffer } from "./open-deal";
 import { dealsOnOpportunity, feeSplit, myDeals, readDeal } from "./read";
+import { postDealMessage, readDealThread } from "./thread";
 import { parseTerms, type DealTermsInput, type TermsFormFields } from "./terms-form";
 
 const creator = DEMO_ACCOUNTS.creator.id;
@@ -165,6 +166,36 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(await apply(creator, otherBrief!.id)).toMatchObject({ kind: "ERROR", code: "resource-exhausted", reason: "RATE_LIMITED", message: "You have started 30 deals today. Try again in 24 hours." });
     expect(await database.db.select().from(notifications).where(eq(notifications.uid, otherSponsor))).toHaveLength(before.length);
     await database.db.delete(rateLimits);
+  });
+
+  it("keeps a thread per deal: numbered messages, one nudge per unread run, and each side's unread count", async () => {
+    const opened = await apply(creator, (await database.db.select({ id: opportunityPosts.id }).from(opportunityPosts).where(eq(opportunityPosts.posterUid, otherSponsor)).limit(1))[0]!.id);
+    if (opened.kind !== "SUCCESS") throw new Error(opened.message);
+    const { dealId } = opened;
+    const nudges = async () => (await database.db.select().from(notifications).where(and(eq(notifications.uid, otherSponsor), eq(notifications.title, "New message")))).length;
+    const post = (uid: string, body: string) => postDealMessage(database.db, deps(), { uid, dealId, body });
+    const before = await nudges();
+
+    expect(await post(creator, "   ")).toMatchObject({ kind: "ERROR", fieldErrors: { body: "Write a message first" } });
+    expect(await post(sponsor, "Not my deal")).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect(await Promise.all([post(creator, "Hello!"), post(creator, "Here is my media kit.")])).toEqual([
+      expect.objectContaining({ kind: "SUCCESS" }),
+      expect.objectContaining({ kind: "SUCCESS" }),
+    ]);
+    expect(await nudges()).toBe(before + 1);
+    const unreadFor = async (uid: string) => (await myDeals(database.db, uid, { waitingOnly: false })).items.find((d) => d.id === dealId)!.unread;
+    expect(await unreadFor(otherSponsor)).toBe(2);
+    expect(await unreadFor(creator)).toBe(0);
+
+    const read = await readDealThread(database.db, otherSponsor, dealId);
+    expect(read!.messages.map((m) => [m.seq, m.side])).toEqual([[1, "creator"], [2, "creator"]]);
+    expect(read!.firstUnread).toBe(1);
+    expect(await unreadFor(otherSponsor)).toBe(0);
+    expect((await readDealThread(database.db, otherSponsor, dealId))!.firstUnread).toBeNull();
+    expect(await readDealThread(database.db, sponsor, dealId)).toBeNull();
+    // Read, then a new message: a new run, a new nudge.
+    await post(creator, "Any news?");
+    expect(await nudges()).toBe(before + 2);
   });
 
   it("lists My deals for either side, most recent first, and those waiting on the person", async () => {

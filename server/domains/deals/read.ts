@@ -110,6 +110,8 @@ export type DealListItem = {
   price: number;
   currency: string;
   updatedAt: string;
+  /** Messages in the thread the person has not read. */
+  unread: number;
 };
 
 export type DealCursor = { updatedAt: string; id: string };
@@ -145,6 +147,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
       otherName: profiles.name,
       price: dealTerms.price,
       currency: dealTerms.currency,
+      unread: sql<number>`${deals.messageCount} - ${side === "creator" ? deals.creatorReadCount : deals.sponsorReadCount}`,
     })
     .from(deals)
     .innerJoin(dealTerms, and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.latestVersion)))
@@ -169,6 +172,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
     price: row.price,
     currency: row.currency,
     updatedAt: row.updatedAt.toISOString(),
+    unread: Number(row.unread),
   }));
 }
 
@@ -200,6 +204,7 @@ export async function dealsOnOpportunity(db: Db, posterUid: string, opportunityI
       price,
       currency,
       updatedAt: deal.updatedAt.toISOString(),
+      unread: deal.messageCount - (side === "creator" ? deal.creatorReadCount : deal.sponsorReadCount),
       pitch: deal.pitch,
     };
   });

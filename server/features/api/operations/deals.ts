@@ -40,7 +40,7 @@ const termsVersionSchema = z
 
 const summaryFields = {
   id: z.string(),
-  title: z.string().meta({ description: "The opportunity's title when the deal was opened." }),
+  title: z.string().meta({ description: "The opportunity's title when the deal was opened, or what a direct offer is for." }),
   state,
   side: side.meta({ description: "Your side of the deal." }),
   otherName: z.string().meta({ description: "The other side's name." }),
@@ -49,6 +49,7 @@ const summaryFields = {
   price: z.int().meta({ description: "The price of the terms on the table, in minor units of `currency`." }),
   currency: z.string(),
   updatedAt: z.iso.datetime(),
+  unread: z.int().min(0).meta({ description: "Messages in the deal's thread you have not read." }),
 };
 
 const dealSummarySchema = z.object(summaryFields).meta({ id: "DealSummary", description: "A deal as My deals lists it." });

@@ -55,10 +55,15 @@ export const deals = pgTable(
     acceptedBy: text(),
     acceptedAt: timestamp({ withTimezone: true }),
     acceptedFrom: text(),
+    // The thread: how many messages it holds, and how far each side has read it.
+    messageCount: integer().notNull().default(0),
+    creatorReadCount: integer().notNull().default(0),
+    sponsorReadCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check("deals_read_counts_check", sql`${t.creatorReadCount} between 0 and ${t.messageCount} and ${t.sponsorReadCount} between 0 and ${t.messageCount}`),
     check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
     check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
     check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'declined', 'withdrawn')`),
@@ -150,4 +155,25 @@ export const dealActivity = pgTable(
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.dealId, t.seq] })],
+);
+
+/** One message in a deal's thread, numbered from 1 in the order written. */
+export const dealMessages = pgTable(
+  "deal_messages",
+  {
+    dealId: text()
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    seq: integer().notNull(),
+    // Null once the author deleted their account: the thread keeps what was said.
+    authorUid: text().references(() => user.id, { onDelete: "set null" }),
+    authorSide: text().$type<DealSide>().notNull(),
+    body: text().notNull(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dealId, t.seq] }),
+    check("deal_messages_side_check", sql`${t.authorSide} in ('creator', 'sponsor')`),
+    check("deal_messages_body_check", sql`char_length(${t.body}) between 1 and 4000`),
+  ],
 );

@@ -1,0 +1,89 @@
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import type { NotificationDeps } from "#server/domains/notifications/send";
+import { sendNotification } from "#server/domains/notifications/send";
+import type { Db } from "#server/platform/db/client";
+import { dealMessages, deals, type DealSide } from "#server/platform/db/schema";
+import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
+import { MAX_MESSAGE_TEXT } from "#isomorphic/deal-limits";
+import { shownNameOf } from "./notices";
+
+export type DealMessage = { seq: number; side: DealSide; body: string; at: string };
+
+const NO_SUCH_DEAL = refusal("not-found", "NOT_FOUND", "There is no such deal.");
+
+function sideIn(deal: { creatorUid: string | null; sponsorUid: string | null }, uid: string): DealSide | null {
+  return deal.creatorUid === uid ? "creator" : deal.sponsorUid === uid ? "sponsor" : null;
+}
+
+/**
+ * A message from one side into the deal's thread, under the deal's row lock so the numbering has
+ * no gaps or twins. The other side gets one nudge per unread run: a notification (mailed by their
+ * preference) for the first message they have not read, none for the ones after it until they read.
+ */
+export async function postDealMessage(
+  db: Db,
+  deps: NotificationDeps,
+  input: { uid: string; dealId: string; body: string },
+  now = new Date(),
+): Promise<Success<{ seq: number }> | Refusal<"not-found", "NOT_FOUND"> | FieldRefusal<{ body?: string }>> {
+  const body = input.body.trim();
+  if (!body) return fieldRefusal({ body: "Write a message first" });
+  if ([...body].length > MAX_MESSAGE_TEXT) return fieldRefusal({ body: `Must be at most ${MAX_MESSAGE_TEXT} characters` });
+  return db.transaction(async (tx) => {
+    const [deal] = await tx.select().from(deals).where(eq(deals.id, input.dealId)).for("update");
+    const side = deal ? sideIn(deal, input.uid) : null;
+    if (!deal || side === null) return NO_SUCH_DEAL;
+    const seq = deal.messageCount + 1;
+    await tx.insert(dealMessages).values({ dealId: deal.id, seq, authorUid: input.uid, authorSide: side, body, at: now });
+    // The author has read their own thread up to here.
+    await tx
+      .update(deals)
+      .set({ messageCount: seq, updatedAt: now, ...(side === "creator" ? { creatorReadCount: seq } : { sponsorReadCount: seq }) })
+      .where(eq(deals.id, deal.id));
+    const recipient = side === "creator" ? deal.sponsorUid : deal.creatorUid;
+    const theirReadCount = side === "creator" ? deal.sponsorReadCount : deal.creatorReadCount;
+    if (recipient !== null && theirReadCount === deal.messageCount) {
+      const who = await shownNameOf(tx, input.uid);
+      await sendNotification(
+        tx,
+        {
+          uid: recipient,
+          kind: "deal-activity",
+          title: "New message",
+          message: `${who} wrote about “${deal.title}”: ${body.length > 140 ? `${body.slice(0, 139)}…` : body}`,
+          buttonText: "Open the deal",
+          buttonDestination: `/app/deals/${deal.id}`,
+        },
+        deps,
+      );
+    }
+    return success({ seq });
+  });
+}
+
+/**
+ * The thread as one side reads it, oldest first, and the reading marked: what was unread before
+ * this read is returned as `firstUnread` so the page can say where the new ones begin.
+ */
+export async function readDealThread(db: Db, uid: string, dealId: string): Promise<{ messages: DealMessage[]; firstUnread: number | null } | null> {
+  const [deal] = await db
+    .select({ creatorUid: deals.creatorUid, sponsorUid: deals.sponsorUid, messageCount: deals.messageCount, creatorReadCount: deals.creatorReadCount, sponsorReadCount: deals.sponsorReadCount })
+    .from(deals)
+    .where(and(eq(deals.id, dealId), or(eq(deals.creatorUid, uid), eq(deals.sponsorUid, uid))));
+  const side = deal ? sideIn(deal, uid) : null;
+  if (!deal || side === null) return null;
+  const rows = await db.select().from(dealMessages).where(eq(dealMessages.dealId, dealId)).orderBy(asc(dealMessages.seq));
+  const readBefore = side === "creator" ? deal.creatorReadCount : deal.sponsorReadCount;
+  if (readBefore < deal.messageCount) {
+    // greatest(): a read that raced a newer read never moves the marker back.
+    const column = side === "creator" ? deals.creatorReadCount : deals.sponsorReadCount;
+    await db
+      .update(deals)
+      .set(side === "creator" ? { creatorReadCount: sql`greatest(${column}, ${deal.messageCount})` } : { sponsorReadCount: sql`greatest(${column}, ${deal.messageCount})` })
+      .where(eq(deals.id, dealId));
+  }
+  return {
+    messages: rows.map((row) => ({ seq: row.seq, side: row.authorSide, body: row.body, at: row.at.toISOString() })),
+    firstUnread: readBefore < deal.messageCount ? readBefore + 1 : null,
+  };
+}

@@ -2,26 +2,14 @@ import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, deals, dealTerms, profiles, type DealDeliverable, type DealOrigin, type DealSide, type DealState, type UsageRights } from "#server/platform/db/schema";
+import { bioPages, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
+import type { DealTermsInput } from "./terms-form";
 import { actionsFor, type DealAction } from "./transitions";
 
 export const MY_DEALS_PAGE_SIZE = 30;
 
-export type DealTermsVersion = {
-  version: number;
-  proposedBy: DealSide;
-  price: number;
-  currency: string;
-  deliverables: DealDeliverable[];
-  usageRights: UsageRights;
-  usageDays: number;
-  exclusivityDays: number;
-  disclosureRequired: boolean;
-  sponsorApproves: boolean;
-  autoApproveDays: number;
-  message: string;
-  createdAt: string;
-};
+/** One version of the terms as read: the terms, who proposed them and when. */
+export type DealTermsVersion = DealTermsInput & { version: number; proposedBy: DealSide; createdAt: string };
 
 /** What the platform keeps of a price and what reaches the creator: shown to both sides before anyone agrees. */
 export type FeeSplit = { price: number; platformFee: number; creatorReceives: number; percent: number };

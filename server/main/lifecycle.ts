@@ -79,6 +79,11 @@ export async function startServer({ build, clientDir, env = process.env, develop
     if (probes.handle(req, res)) return;
     answer(req, res);
   });
+  // A balancer keeps idle connections to us open for 60 s (nginx's upstream keepalive_timeout):
+  // Node's own 5 s would close them under it, and a POST sent on one just closed fails with 502.
+  // So we keep them longer than any balancer, and wait for headers a little longer still (Node's rule).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   let stopping: Promise<void> | null = null;
   const stop = (reason: string, { grace = true } = {}) => {

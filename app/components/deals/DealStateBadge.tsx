@@ -3,6 +3,7 @@ import type { DealState } from "#server/platform/db/schema";
 const LABELS: Record<DealState, string> = {
   proposed: "Negotiating",
   agreed: "Agreed",
+  funded: "Booked",
   declined: "Declined",
   withdrawn: "Withdrawn",
 };
@@ -10,6 +11,7 @@ const LABELS: Record<DealState, string> = {
 const TONES: Record<DealState, string> = {
   proposed: "bg-secondary/60 text-ink",
   agreed: "bg-emerald-100 text-emerald-900",
+  funded: "bg-emerald-600 text-white",
   declined: "bg-ink/10 text-ink",
   withdrawn: "bg-ink/10 text-ink",
 };

@@ -10,4 +10,7 @@ export const ACTIVITY_LABELS: Record<LedgerEntryKind, string> = {
   refund: "Refund",
   dispute: "Dispute",
   dispute_reversal: "Dispute won",
+  deal_payment: "Deal payment held",
+  deal_refund: "Deal refund",
+  deal_release: "Deal payment released",
 };

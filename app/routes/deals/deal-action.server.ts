@@ -9,6 +9,8 @@ import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { postDealMessage } from "#server/domains/deals/thread";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { startDealFunding } from "#server/domains/deals/funding";
+import { providerCheckoutUrl } from "#server/domains/payments/checkout/start-checkout";
 
 export type DealActionData = {
   intent: string;
@@ -62,9 +64,28 @@ async function postMessage(context: AppLoadContext, user: SessionUser, dealId: s
   return answerRefusal<DealActionData>(posted, { intent: "message", errors: posted.fieldErrors, body });
 }
 
+/** "Pay to book": off to the provider's hosted checkout for the agreed price, or back with why not. */
+async function payToBook(context: AppLoadContext, user: SessionUser, dealId: string) {
+  const started = await startDealFunding(context.db, context.payments, {
+    uid: user.id,
+    dealId,
+    publicOrigin: context.config.PUBLIC_ORIGIN,
+    feePercent: context.config.PLATFORM_FEE_PERCENT,
+  });
+  if (started.kind === "SUCCESS") {
+    // The provider's hosted checkout, and only when it is one of its own pages: the one redirect off our paths.
+    const url = providerCheckoutUrl(started.url, context.payments);
+    if (url) throw redirect(url);
+    return answerRefusal<DealActionData>({ code: "unavailable" }, { intent: "fund", message: "The checkout could not be opened. Please try again in a moment." });
+  }
+  if (started.code === "not-found") refuse("not-found", started.message);
+  return answerRefusal<DealActionData>(started, { intent: "fund", message: started.message, reason: started.reason });
+}
+
 export async function dealAction(request: Request, context: AppLoadContext, user: SessionUser, dealId: string) {
   const form = await requireForm(request);
   if (formText(form, "intent") === "message") return postMessage(context, user, dealId, formText(form, "body"));
+  if (formText(form, "intent") === "fund") return payToBook(context, user, dealId);
   const move = moveOf(form);
   if ("refused" in move) return answerRefusal<DealActionData>({ code: "invalid-argument" }, move.refused);
   const moved = await runForPage(moveDeal, { caller: pageCaller(user), input: { dealId, move }, context, client: { ip: context.clientIp, browserToken: null }, notFound: "answer" });

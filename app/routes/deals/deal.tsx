@@ -33,6 +33,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),
+    // Back from the provider's checkout: the payment may be a moment behind the sponsor.
+    backFromCheckout: new URL(request.url).searchParams.get("paid") === "1",
   };
 }
 
@@ -61,7 +63,7 @@ function formOf(terms: DealTermsVersion): TermsFormFields {
 }
 
 export default function DealPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { deal, split, thread, feePercent, bioPage, locale } = loaderData;
+  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout } = loaderData;
   const data = actionData as DealActionData | undefined;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -110,6 +112,14 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
         {statusLine(deal, other, locale)}
       </p>
 
+      {backFromCheckout && deal.state === "agreed" ? (
+        <p className="mt-3 rounded-lg bg-secondary/40 p-4" role="status">
+          Thank you. Your payment is being confirmed: the deal is booked as soon as it arrives, and you both get a notification. Refresh this page in a moment.
+        </p>
+      ) : null}
+
+      {deal.state === "agreed" && deal.side === "sponsor" ? <PayToBook price={split} currency={latest.currency} creatorName={deal.names.creator} checkoutOpen={deal.funding?.state === "open"} busy={busy("fund")} /> : null}
+
       <section aria-labelledby="pitch-heading" className="mt-8">
         <h2 id="pitch-heading" className="text-xl font-bold">
           {deal.origin === "application" ? `${deal.names.creator}'s pitch` : `${deal.names.sponsor}'s offer`}
@@ -135,7 +145,7 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
 
       <section aria-labelledby="terms-heading" className="mt-8 rounded-2xl border border-primary/15 p-6">
         <h2 id="terms-heading" className="text-xl font-bold">
-          {deal.state === "agreed" ? "Agreed terms" : "Terms on the table"}
+          {deal.state === "agreed" || deal.state === "funded" ? "Agreed terms" : "Terms on the table"}
         </h2>
         <p className="mt-1 text-sm text-muted">
           Version {latest.version}, proposed by {latest.proposedBy === deal.side ? "you" : deal.names[latest.proposedBy]} on{" "}
@@ -253,9 +263,49 @@ function statusLine(deal: Loaded["deal"], other: "creator" | "sponsor", locale: 
           <LocalDateTime iso={deal.accepted?.at ?? deal.createdAt} serverLocale={locale} />. Next the sponsor pays to book the deal; the money is held until the work is approved.
         </>
       );
+    case "funded": {
+      const paid = deal.funding ? formatMoney(deal.funding.amount, deal.funding.currency) : "the agreed price";
+      return (
+        <>
+          Booked: {deal.side === "sponsor" ? "you" : them} paid {paid}
+          {deal.funding?.paidAt ? (
+            <>
+              {" "}
+              on <LocalDateTime iso={deal.funding.paidAt} serverLocale={locale} />
+            </>
+          ) : null}
+          . The platform holds the money and pays the creator when the work is approved.
+        </>
+      );
+    }
     case "declined":
       return `${deal.endedByYou ? "You declined" : `${them} declined`}${deal.declineMessage ? `: “${deal.declineMessage}”` : "."}`;
     case "withdrawn":
       return `${deal.endedByYou ? "You" : them} withdrew from this deal before any money moved.`;
   }
+}
+
+/**
+ * The sponsor's "Pay to book": the agreed price by card on the provider's page, held by the
+ * platform until the work is approved. Says who gets what before anyone pays.
+ */
+function PayToBook({ price, currency, creatorName, checkoutOpen, busy }: { price: Loaded["split"]; currency: string; creatorName: string; checkoutOpen: boolean; busy: boolean }) {
+  const total = formatMoney(price.price, currency);
+  return (
+    <section aria-labelledby="pay-heading" className="mt-6 rounded-2xl border-2 border-primary/30 p-6">
+      <h2 id="pay-heading" className="text-xl font-bold">
+        Pay to book
+      </h2>
+      <p className="mt-2">
+        Pay {total} by card to book this deal. The platform holds the money, not {creatorName}: they are paid {formatMoney(price.creatorReceives, currency)} when you approve the work, and the platform
+        keeps {formatMoney(price.platformFee, currency)}. If the deal is cancelled before then, the money comes back to you.
+      </p>
+      <Form method="post" className="mt-4">
+        <button type="submit" name="intent" value="fund" className={primaryButton} disabled={busy}>
+          {busy ? "Opening the checkout..." : checkoutOpen ? `Continue to pay ${total}` : `Pay ${total} to book`}
+        </button>
+      </Form>
+      <p className="mt-2 text-sm text-muted">You pay on the payment provider's secure page. Nothing is charged until you confirm there.</p>
+    </section>
+  );
 }

@@ -64,3 +64,27 @@ export async function tellOtherSide(
     deps,
   );
 }
+
+/** What the platform did to a deal, as both sides are told: the sponsor's payment arrived. */
+export type PlatformNews = "funded";
+
+/**
+ * Tells both sides what the platform did, in the transaction of the change: each its own words
+ * (the sponsor paid; the creator may start), with the notification and, by preference, the mail.
+ */
+export async function tellBothSides(
+  tx: Db,
+  deps: NotificationDeps,
+  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: PlatformNews; price: number; currency: string },
+): Promise<void> {
+  const { deal } = input;
+  const price = formatMoney(input.price, input.currency);
+  const told = [
+    { uid: deal.sponsorUid, message: `Your payment of ${price} for “${deal.title}” arrived. The platform holds it until the work is approved.` },
+    { uid: deal.creatorUid, message: `“${deal.title}” is booked: the sponsor paid ${price}, held until the work is approved. You can start.` },
+  ];
+  for (const { uid, message } of told) {
+    if (uid === null) continue;
+    await sendNotification(tx, { uid, kind: "deal-activity", title: "Deal booked", message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
+  }
+}

@@ -6,7 +6,7 @@ import { nanoid } from "nanoid";
 import { getOpportunity } from "#server/domains/opportunities/read";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, dealActivity, deals, dealTerms, profiles, type DealSide } from "#server/platform/db/schema";
+import { bioPages, dealActivity, deals, dealTerms, LIVE_DEAL_STATES, profiles, type DealSide } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { tellOtherSide } from "./notices";
 import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
@@ -186,7 +186,7 @@ export async function openDirectOffer(db: Db, deps: NotificationDeps, input: Dir
     const [live] = await tx
       .select({ id: deals.id })
       .from(deals)
-      .where(and(isNull(deals.opportunityId), eq(deals.creatorUid, page.uid), eq(deals.sponsorUid, input.uid), inArray(deals.state, ["proposed", "agreed"])));
+      .where(and(isNull(deals.opportunityId), eq(deals.creatorUid, page.uid), eq(deals.sponsorUid, input.uid), inArray(deals.state, [...LIVE_DEAL_STATES])));
     if (live) return refusal("aborted", "ALREADY_OPEN", "You already have an offer open with this creator.", { dealId: live.id });
     return success({ dealId: await insertDeal(tx, deps, opening, input, now) });
   });
@@ -211,7 +211,7 @@ async function liveDealOf(db: Db, opportunityId: string, people: { creator: stri
         eq(deals.opportunityId, opportunityId),
         eq(deals.creatorUid, people.creator),
         eq(deals.sponsorUid, people.sponsor),
-        inArray(deals.state, ["proposed", "agreed"]),
+        inArray(deals.state, [...LIVE_DEAL_STATES]),
       ),
     );
   return row?.id ?? null;

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
+import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsInput } from "./terms-form";
 import { actionsFor, type DealAction } from "./transitions";
 
@@ -41,6 +41,11 @@ export type DealView = {
   /** Every version, oldest first; the last is on the table. */
   versions: DealTermsVersion[];
   actions: DealAction[];
+  /**
+   * The sponsor's payment for the agreed terms: `open` while a checkout waits to be paid, `paid`
+   * once the money arrived and is held. Null while nobody is paying (a closed checkout is no payment).
+   */
+  funding: { state: "open" | "paid"; amount: number; currency: string; paidAt: string | null } | null;
   createdAt: string;
 };
 
@@ -61,6 +66,10 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
   const { deal } = row;
   const side: DealSide = deal.creatorUid === uid ? "creator" : "sponsor";
   const versions = await db.select().from(dealTerms).where(eq(dealTerms.dealId, deal.id)).orderBy(asc(dealTerms.version));
+  const [funding] = await db
+    .select({ state: dealFundings.state, amount: dealFundings.amount, currency: dealFundings.currency, paidAt: dealFundings.paidAt })
+    .from(dealFundings)
+    .where(and(eq(dealFundings.dealId, deal.id), inArray(dealFundings.state, ["open", "paid"])));
   return {
     id: deal.id,
     origin: deal.origin,
@@ -83,6 +92,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
     names: { creator: shown(row.creatorName), sponsor: shown(row.sponsorName) },
     versions: versions.map(({ dealId: _deal, createdAt, ...terms }) => ({ ...terms, createdAt: createdAt.toISOString() })),
     actions: actionsFor(side, deal),
+    funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,
     createdAt: deal.createdAt.toISOString(),
   };
 }

@@ -10,15 +10,20 @@ import type { DealSide, DealState } from "#server/platform/db/schema";
  * - `either`: both sides.
  * - `receiver`: the side that received the deal (the poster of its opportunity, or the creator
  *   a sponsor wrote to directly).
+ * - `platform`: neither side; the platform moves the deal when the provider reports money.
  */
-export type DealActor = "answerer" | "either" | "receiver";
+export type DealActor = "answerer" | "either" | "receiver" | "platform";
 
+/** What a side may do. */
 export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist"] as const;
 export type DealAction = (typeof DEAL_ACTIONS)[number];
+/** What only the platform does: `fund` when the sponsor's payment for the agreed terms arrived. */
+export const PLATFORM_ACTIONS = ["fund"] as const;
+export type PlatformAction = (typeof PLATFORM_ACTIONS)[number];
 
 type Move = { from: readonly DealState[]; to: DealState | "unchanged"; by: DealActor };
 
-export const DEAL_TRANSITIONS: Record<DealAction, Move> = {
+export const DEAL_TRANSITIONS: Record<DealAction | PlatformAction, Move> = {
   // New terms from the side that was to answer: still proposed, now waiting on the other side.
   counter: { from: ["proposed"], to: "proposed", by: "answerer" },
   accept: { from: ["proposed"], to: "agreed", by: "answerer" },
@@ -26,6 +31,8 @@ export const DEAL_TRANSITIONS: Record<DealAction, Move> = {
   // Before any money moved, either side may walk away.
   withdraw: { from: ["proposed", "agreed"], to: "withdrawn", by: "either" },
   shortlist: { from: ["proposed"], to: "unchanged", by: "receiver" },
+  // The sponsor paid for the agreed terms: the deal is booked, and nobody can walk away alone.
+  fund: { from: ["agreed"], to: "funded", by: "platform" },
 };
 
 /** Where a deal stands, as far as the table needs to know. */
@@ -34,6 +41,7 @@ export type DealPosition = { state: DealState; waitingOn: DealSide | null; opene
 export type MoveRefusal = "WRONG_STATE" | "NOT_YOUR_TURN";
 
 function mayAct(actor: DealActor, side: DealSide, deal: DealPosition): boolean {
+  if (actor === "platform") return false;
   if (actor === "either") return true;
   if (actor === "answerer") return deal.waitingOn === side;
   return deal.openedBy !== side;
@@ -48,6 +56,11 @@ export function whyNot(action: DealAction, side: DealSide, deal: DealPosition): 
 
 export function otherSide(side: DealSide): DealSide {
   return side === "creator" ? "sponsor" : "creator";
+}
+
+/** Whether the platform may take `action` on a deal in `state`: the same table, with no side. */
+export function platformMay(action: PlatformAction, state: DealState): boolean {
+  return DEAL_TRANSITIONS[action].from.includes(state);
 }
 
 /** The position after `side` took `action` (already allowed by `whyNot`). */

@@ -172,7 +172,7 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
         for (const { story, s } of sessions) expect(rows.find((r) => r.id === s.sessionId)!.status).toBe(expectedStatus[story]);
 
         const entries = await db.select().from(ledgerEntries).where(inArray(ledgerEntries.sessionId, ids));
-        const shape = (e: { sessionId: string; kind: string; gross: number; providerFee: number; platformFee: number; net: number }) =>
+        const shape = (e: { sessionId: string | null; kind: string; gross: number; providerFee: number; platformFee: number; net: number }) =>
           `${e.sessionId} ${e.kind} ${e.gross} ${e.providerFee} ${e.platformFee} ${e.net}`;
         const expected = sessions.flatMap(({ story, s }) => {
           if (!paidStories.has(story)) return [];

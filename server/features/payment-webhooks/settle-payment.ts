@@ -8,7 +8,7 @@ import type { MailMessage } from "#server/platform/email/mailer";
 import { composePaymentMails } from "#server/domains/payments/notices/payment-notices";
 import { findSessionOfCheckout, lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
 import { recordMoneyFact } from "#server/domains/payments/ledger/record-money-fact";
-import { isDealCheckout } from "./deal-checkouts";
+import { isDealCheckout, settleDealCheckout } from "./deal-checkouts";
 import type { AfterCommit, WebhookDeps } from "./types";
 
 type PaidEvent = PaymentEventOf<"checkout.completed" | "checkout.async_payment_succeeded">;
@@ -20,8 +20,9 @@ export type PaidPrefetch = { details: PaymentDetails; mails: MailMessage[] } | n
  * mails, rendered; null while the checkout is not paid (delayed methods).
  */
 export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDeps): Promise<PaidPrefetch> {
-  if (isDealCheckout(event, deps, false) || event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
+  if (event.paymentStatus !== "paid" || !event.paymentIntentId) return null;
   const details = await deps.provider.paymentDetails(event.paymentIntentId);
+  if (isDealCheckout(event)) return { details, mails: [] };
   const session = await findSessionOfCheckout(db, event);
   return { details, mails: session ? await composePaymentMails(db, session, { gross: details.gross, currency: details.currency, receiptTo: event.customerEmail }, deps) : [] };
 }
@@ -29,7 +30,8 @@ export async function prefetchPayment(db: Db, event: PaidEvent, deps: WebhookDep
 /**
  * A checkout that was paid: its payment entry (once per payment intent, so
  * "completed" and "async succeeded" for one payment write one entry), the
- * derived status, and the money fact (what people are told), only when the entry is new.
+ * derived status, and the money fact (what people are told), only when the entry is new. A deal's
+ * checkout goes to the deal instead (deal-checkouts.ts).
  */
 export async function settlePayment(
   tx: Db,
@@ -37,7 +39,7 @@ export async function settlePayment(
   prefetched: PaidPrefetch,
   deps: WebhookDeps,
 ): Promise<void | AfterCommit> {
-  if (isDealCheckout(event, deps, true)) return;
+  if (isDealCheckout(event)) return settleDealCheckout(tx, event, prefetched?.details ?? null, deps);
   const session = await lockSessionOfCheckout(tx, event);
   if (!session) {
     // Not a sponsor checkout of ours (another product's checkout, another environment's).

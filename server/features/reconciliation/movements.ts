@@ -27,7 +27,7 @@ export type ProviderMovement = {
 
 export type LedgerRow = {
   id: string;
-  sessionId: string;
+  sessionId: string | null;
   kind: LedgerEntryKind;
   gross: number;
   providerFee: number;

@@ -21,8 +21,8 @@ import { ledgerEntries, sponsorSessions, type LedgerEntryKind, type SponsorSessi
 /** A write either records the movement or finds it recorded already: both succeed. */
 export type LedgerWrite = Success<{ outcome: "RECORDED"; entryId: string }> | Success<{ outcome: "ALREADY_RECORDED" }>;
 
-type EntryInput = {
-  sessionId: string;
+/** One movement: of a tip's or sponsorship's session, or (the `deal_*` kinds, deal-ledger.ts) of a deal's funding. */
+export type EntryInput = ({ sessionId: string; fundingId?: never } | { fundingId: string; sessionId?: never }) & {
   gross: number;
   providerFee: number;
   platformFee: number;
@@ -30,7 +30,8 @@ type EntryInput = {
   providerReference: string;
 };
 
-async function append(tx: Db, kind: LedgerEntryKind, input: EntryInput): Promise<LedgerWrite> {
+/** The one insert every writer of a kind goes through. */
+export async function appendEntry(tx: Db, kind: LedgerEntryKind, input: EntryInput): Promise<LedgerWrite> {
   const [row] = await tx
     .insert(ledgerEntries)
     .values({ ...input, kind, net: input.gross - input.platformFee })
@@ -45,7 +46,7 @@ export function recordPayment(
   tx: Db,
   input: { sessionId: string; paymentIntentId: string; gross: number; providerFee: number; platformFee: number; currency: string },
 ): Promise<LedgerWrite> {
-  return append(tx, "payment", {
+  return appendEntry(tx, "payment", {
     sessionId: input.sessionId,
     gross: input.gross,
     providerFee: input.providerFee,
@@ -72,7 +73,7 @@ export function recordRefund(
   input: { sessionId: string; paymentIntentId: string; amount: number; currency: string; payment: { gross: number; platformFee: number } },
 ): Promise<LedgerWrite> {
   const amount = Math.min(input.amount, input.payment.gross);
-  return append(tx, "refund", {
+  return appendEntry(tx, "refund", {
     sessionId: input.sessionId,
     gross: -amount,
     providerFee: 0,
@@ -93,7 +94,7 @@ export function recordDispute(
   input: { sessionId: string; disputeId: string; amount: number; providerFee: number; currency: string; payment: { gross: number; platformFee: number } },
 ): Promise<LedgerWrite> {
   const amount = Math.min(input.amount, input.payment.gross);
-  return append(tx, "dispute", {
+  return appendEntry(tx, "dispute", {
     sessionId: input.sessionId,
     gross: -amount,
     providerFee: input.providerFee,
@@ -109,7 +110,7 @@ export function recordDisputeReversal(
   input: { sessionId: string; disputeId: string; amount: number; currency: string; payment: { gross: number; platformFee: number } },
 ): Promise<LedgerWrite> {
   const amount = Math.min(input.amount, input.payment.gross);
-  return append(tx, "dispute_reversal", {
+  return appendEntry(tx, "dispute_reversal", {
     sessionId: input.sessionId,
     gross: amount,
     providerFee: 0,

@@ -158,7 +158,8 @@ export type LedgerActivity = {
   created: Date;
 };
 
-const activityColumns = { sessionId: ledgerEntries.sessionId, ...ENTRY_MONEY_COLUMNS, created: ledgerEntries.created };
+// Every query of these joins or filters by a session, so the session is never null here (a deal's rows have none).
+const activityColumns = { sessionId: sql<string>`${ledgerEntries.sessionId}`, ...ENTRY_MONEY_COLUMNS, created: ledgerEntries.created };
 
 /** The dashboard's Recent Activity: the latest movements of money (payment, refund, dispute) on the owner's sessions. */
 export async function recentActivity(db: Db, uid: string, limit = 8): Promise<LedgerActivity[]> {

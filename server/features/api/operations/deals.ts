@@ -2,7 +2,7 @@ import { z } from "zod";
 import { refusal } from "#server/platform/errors";
 import { DEAL_ACTIONS } from "#server/domains/deals/transitions";
 import type { DealListItem, DealView } from "#server/domains/deals/read";
-import { USAGE_RIGHTS } from "#server/platform/db/schema";
+import { DEAL_STATES, USAGE_RIGHTS } from "#server/platform/db/schema";
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { apiOperationOf } from "#server/features/api/operation-door";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
@@ -18,7 +18,7 @@ const dealPath = z.object({ dealId: z.string().min(1).max(100).meta({ descriptio
 const opportunityPath = z.object({ opportunityId: z.string().min(1).max(100).meta({ description: "The opportunity's id." }) });
 
 const side = z.enum(["creator", "sponsor"]);
-const state = z.enum(["proposed", "agreed", "declined", "withdrawn"]);
+const state = z.enum(DEAL_STATES);
 
 const termsVersionSchema = z
   .object({

@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { sponsorSessions } from "#server/platform/db/schema";
 import { lockSessionOfCheckout } from "#server/domains/payments/checkout/locked-sessions";
-import { isDealCheckout } from "#server/features/payment-webhooks/deal-checkouts";
+import { closeDealCheckout, isDealCheckout } from "#server/features/payment-webhooks/deal-checkouts";
 import type { Handler } from "#server/features/payment-webhooks/types";
 
-/** The sponsor never paid and the checkout closed: only a pending session becomes expired (a deal's checkout is left alone). */
+/** The sponsor never paid and the checkout closed: only a pending session becomes expired (a deal's checkout closes its funding). */
 export const checkoutExpired: Handler<"checkout.expired"> = {
-  async handle(tx, event, _prefetched, deps) {
-    if (isDealCheckout(event, deps, true)) return;
+  async handle(tx, event) {
+    if (isDealCheckout(event)) return closeDealCheckout(tx, event);
     const session = await lockSessionOfCheckout(tx, event);
     if (!session) return;
     await tx

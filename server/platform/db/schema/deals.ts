@@ -11,10 +11,13 @@ export type DealSide = (typeof DEAL_SIDES)[number];
 /**
  * Where a deal stands (server/domains/deals/transitions.ts is the one table of moves):
  * `proposed` while terms are on the table and one side is to answer, `agreed` once the other side
- * accepted them, `declined` and `withdrawn` end it before any money moved.
+ * accepted them, `funded` ("booked") once the sponsor's payment for them arrived and the platform
+ * holds it; `declined` and `withdrawn` end it before any money moved.
  */
-export const DEAL_STATES = ["proposed", "agreed", "declined", "withdrawn"] as const;
+export const DEAL_STATES = ["proposed", "agreed", "funded", "declined", "withdrawn"] as const;
 export type DealState = (typeof DEAL_STATES)[number];
+/** The states in which a deal is still going: one of these per person and opportunity (or pair, for a direct offer). */
+export const LIVE_DEAL_STATES = ["proposed", "agreed", "funded"] as const satisfies readonly DealState[];
 
 /** How a deal began: a creator's application to a sponsor's brief, or a sponsor's offer. */
 export const DEAL_ORIGINS = ["application", "offer"] as const;
@@ -66,20 +69,20 @@ export const deals = pgTable(
     check("deals_read_counts_check", sql`${t.creatorReadCount} between 0 and ${t.messageCount} and ${t.sponsorReadCount} between 0 and ${t.messageCount}`),
     check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
     check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
-    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'declined', 'withdrawn')`),
+    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'declined', 'withdrawn')`),
     check("deals_waiting_on_check", sql`${t.waitingOn} is null or ${t.waitingOn} in ('creator', 'sponsor')`),
     check("deals_waiting_only_while_proposed_check", sql`(${t.state} = 'proposed') = (${t.waitingOn} is not null)`),
     check("deals_latest_version_check", sql`${t.latestVersion} >= 1`),
     check("deals_pitch_length_check", sql`char_length(${t.pitch}) <= 2000`),
     check("deals_links_count_check", sql`cardinality(${t.links}) <= 5`),
-    check("deals_accepted_check", sql`(${t.state} = 'agreed') <= (${t.acceptedAt} is not null)`),
+    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded')) <= (${t.acceptedAt} is not null)`),
     // "My deals", newest activity first, for each side.
     index("deals_creator_updated_idx").on(t.creatorUid, t.updatedAt, t.id),
     index("deals_sponsor_updated_idx").on(t.sponsorUid, t.updatedAt, t.id),
     // One live deal per person and opportunity: a second application or offer is the first one again.
     uniqueIndex("deals_one_live_per_opportunity_idx")
       .on(t.opportunityId, t.creatorUid, t.sponsorUid)
-      .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed')`),
+      .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed', 'funded')`),
     // A poster's inbox: the deals on one opportunity.
     index("deals_opportunity_created_idx").on(t.opportunityId, t.createdAt),
     // The back office's list of every deal, newest activity first, a page at a time by keyset.
@@ -175,5 +178,50 @@ export const dealMessages = pgTable(
     primaryKey({ columns: [t.dealId, t.seq] }),
     check("deal_messages_side_check", sql`${t.authorSide} in ('creator', 'sponsor')`),
     check("deal_messages_body_check", sql`char_length(${t.body}) between 1 and 4000`),
+  ],
+);
+
+/**
+ * What became of one checkout for a deal: `open` while the sponsor may pay it, `paid` once the
+ * provider says the money arrived, `expired` or `failed` when it will not.
+ */
+export const DEAL_FUNDING_STATES = ["open", "paid", "expired", "failed"] as const;
+export type DealFundingState = (typeof DEAL_FUNDING_STATES)[number];
+
+/**
+ * One attempt to pay for a deal's agreed terms: a hosted checkout whose charge the platform holds
+ * (separate charges and transfers). The amount and the platform's share are fixed when the
+ * checkout opens, from the accepted version, so what the sponsor paid is what the screens showed.
+ * The money itself is in `ledger_entries` (kinds `deal_*`), never here.
+ */
+export const dealFundings = pgTable(
+  "deal_fundings",
+  {
+    id: text().primaryKey(),
+    dealId: text()
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    termsVersion: integer().notNull(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    // The platform's share of `amount`, kept when the deal releases the rest to the creator.
+    platformFee: integer().notNull(),
+    state: text().$type<DealFundingState>().notNull().default("open"),
+    checkoutId: text(),
+    checkoutUrl: text(),
+    expiresAt: timestamp({ withTimezone: true }),
+    // Set once paid: what a refund, a transfer and a card dispute name.
+    paymentIntentId: text().unique(),
+    chargeId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check("deal_fundings_state_check", sql`${t.state} in ('open', 'paid', 'expired', 'failed')`),
+    check("deal_fundings_amount_check", sql`${t.amount} > 0 and ${t.platformFee} between 0 and ${t.amount}`),
+    check("deal_fundings_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
+    check("deal_fundings_paid_check", sql`(${t.state} = 'paid') = (${t.paymentIntentId} is not null)`),
+    // One checkout open or paid per deal: a second click finds the first, a second payment is refused.
+    uniqueIndex("deal_fundings_one_live_idx").on(t.dealId).where(sql`${t.state} in ('open', 'paid')`),
   ],
 );

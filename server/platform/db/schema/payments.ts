@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 import { bioPages } from "./bio-pages";
+import { dealFundings } from "./deals";
 import { opportunityPosts } from "./opportunities";
 
 /** A user's payout account at the payment provider (SPEC §3 Connected payout account). */
@@ -100,7 +101,7 @@ export const sponsorSessions = pgTable(
   ],
 );
 
-export const LEDGER_ENTRY_KINDS = ["payment", "refund", "dispute", "dispute_reversal"] as const;
+export const LEDGER_ENTRY_KINDS = ["payment", "refund", "dispute", "dispute_reversal", "deal_payment", "deal_refund", "deal_release"] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 /**
@@ -113,14 +114,20 @@ export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
  * (docs/decisions/0021-payments-ledger-and-webhooks.md).
  * `(kind, provider_reference)` is unique, so the same movement reported twice
  * (two events, two deliveries, two processes) is written once.
+ *
+ * A deal's money is held by the platform before it reaches anyone (ADR 0080), so on the `deal_*`
+ * kinds `platform_fee` is what the platform holds or keeps and `net` what reached the creator:
+ * the payment is all held (platform_fee = gross, net = 0), a release moves the creator's share
+ * from the one to the other (gross 0, platform_fee −share, net +share), a refund gives held money
+ * back (gross = platform_fee = −amount). Summed over a released deal they read as a tip's row.
  */
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
     id: uuid().primaryKey().defaultRandom(),
-    sessionId: text()
-      .notNull()
-      .references(() => sponsorSessions.id, { onDelete: "cascade" }),
+    // A tip's or sponsorship's session, or (kinds deal_*) a deal's funding: exactly one of the two.
+    sessionId: text().references(() => sponsorSessions.id, { onDelete: "cascade" }),
+    fundingId: text().references(() => dealFundings.id),
     kind: text().$type<LedgerEntryKind>().notNull(),
     gross: integer().notNull(),
     providerFee: integer().notNull(),
@@ -134,7 +141,11 @@ export const ledgerEntries = pgTable(
   (t) => [
     unique("ledger_entries_kind_reference_unique").on(t.kind, t.providerReference),
     index("ledger_entries_session_idx").on(t.sessionId, t.created),
-    check("ledger_entries_kind_check", sql`${t.kind} in ('payment', 'refund', 'dispute', 'dispute_reversal')`),
+    check(
+      "ledger_entries_kind_check",
+      sql`(${t.kind} in ('payment', 'refund', 'dispute', 'dispute_reversal') and ${t.sessionId} is not null and ${t.fundingId} is null) or (${t.kind} in ('deal_payment', 'deal_refund', 'deal_release') and ${t.fundingId} is not null and ${t.sessionId} is null)`,
+    ),
+    index("ledger_entries_funding_idx").on(t.fundingId, t.created).where(sql`${t.fundingId} is not null`),
     check("ledger_entries_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
     check("ledger_entries_net_check", sql`${t.net} = ${t.gross} - ${t.platformFee}`),
   ],

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { testHooks } from "#tests/support/test-hooks-client";
-import { expect, otherClient, signedInAs, test } from "./fixtures";
+import { expect, otherClient, payWithTestCard, signedInAs, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -183,7 +183,7 @@ test("a sponsor finds a creator in Profiles and sends an offer straight to them"
   await sponsor.page.getByLabel("Write a message").fill("The lamp ships in matte black; we can send two.");
   await sponsor.page.getByRole("button", { name: "Send message" }).click();
   await expect(sponsor.page.getByRole("listitem").filter({ hasText: "The lamp ships in matte black; we can send two." })).toContainText("You");
-  await sponsor.context.close();
+  const dealUrl = sponsor.page.url().split("#")[0]!;
 
   await page.goto("/app/deals?show=waiting");
   await expect(page.getByRole("link", { name: /Desk lamp launch/ })).toContainText("1 new message");
@@ -199,4 +199,27 @@ test("a sponsor finds a creator in Profiles and sends an offer straight to them"
   await page.getByRole("link", { name: /Desk lamp launch/ }).click();
   await page.getByRole("button", { name: "Accept $450" }).click();
   await expect(page.getByText(/Terms agreed: version 1, accepted by you/)).toBeVisible();
+  // Only the sponsor pays; the creator waits for the booking.
+  await expect(page.getByRole("button", { name: /to book/ })).toHaveCount(0);
+
+  // The sponsor pays to book: the split is on the page before they go, the card on the provider's page.
+  await sponsor.page.goto(dealUrl);
+  await sponsor.page.reload();
+  const payBox = sponsor.page.getByRole("region", { name: "Pay to book" });
+  await expect(payBox).toContainText("The platform holds the money, not Sam Studio: they are paid $450 when you approve the work.");
+  await payBox.getByRole("button", { name: "Pay $450 to book" }).click();
+  await payWithTestCard(sponsor.page);
+  await sponsor.page.waitForURL(/\/app\/deals\/deal_[^/?]+\?paid=1$/);
+  // The provider's event books the deal, a moment after the sponsor is back.
+  await expect(async () => {
+    await sponsor.page.reload();
+    await expect(sponsor.page.getByText(/Booked: you paid \$450 on/)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(sponsor.page.getByRole("region", { name: "Pay to book" })).toHaveCount(0);
+  await expect(sponsor.page.getByRole("button", { name: "Call the deal off" })).toHaveCount(0);
+  await sponsor.context.close();
+
+  await page.reload();
+  await expect(page.getByText(/Booked: Lumen Lights paid \$450 on/)).toBeVisible();
+  await expect(page.getByText("Booked", { exact: true })).toBeVisible();
 });

@@ -297,8 +297,8 @@ function PayToBook({ price, currency, creatorName, checkoutOpen, busy }: { price
         Pay to book
       </h2>
       <p className="mt-2">
-        Pay {total} by card to book this deal. The platform holds the money, not {creatorName}: they are paid {formatMoney(price.creatorReceives, currency)} when you approve the work, and the platform
-        keeps {formatMoney(price.platformFee, currency)}. If the deal is cancelled before then, the money comes back to you.
+        Pay {total} by card to book this deal. The platform holds the money, not {creatorName}: they are paid {formatMoney(price.creatorReceives, currency)} when you approve the work
+        {price.platformFee > 0 ? `, and the platform keeps ${formatMoney(price.platformFee, currency)}` : ""}. If the deal is cancelled before then, the money comes back to you.
       </p>
       <Form method="post" className="mt-4">
         <button type="submit" name="intent" value="fund" className={primaryButton} disabled={busy}>

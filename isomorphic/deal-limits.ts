@@ -8,3 +8,6 @@ export const MAX_MESSAGE_TEXT = 4000;
 export function openDealPath(opportunityId: string, kind: "brief" | "request"): string {
   return `/app/opportunities/${opportunityId}/${kind === "brief" ? "apply" : "offer"}`;
 }
+
+/** How many times a sponsor may send one deliverable back for changes before they can only approve it. */
+export const MAX_CHANGE_ROUNDS = 2;

@@ -13,6 +13,8 @@ import type { PaymentProvider } from "#server/providers/payments/port";
 import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { expireAllStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
 import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
+import { autoApproveDue } from "#server/domains/deals/work";
+import { releaseDueDeals } from "#server/domains/deals/release";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -34,7 +36,7 @@ export function scheduledJobsOf({
   db: Db;
   notificationDeps: NotificationDeps;
   logger: Logger;
-  payments: Pick<PaymentProvider, "name" | "listBalanceTransactions">;
+  payments: Pick<PaymentProvider, "name" | "listBalanceTransactions" | "createTransfer">;
   /** The built-in payment sandbox when it is the provider: its checkouts expire as Stripe's do. */
   sandbox?: Pick<SandboxProvider, "expireDueCheckouts"> | null;
 }): ScheduledJob[] {
@@ -52,6 +54,18 @@ export function scheduledJobsOf({
           },
         ]
       : []),
+    {
+      // Deals' work: submissions past their review window approved, then every deal whose work is
+      // all approved paid out (a transfer that failed before is tried again here).
+      name: "deal-work",
+      every: MINUTE,
+      async run({ now }) {
+        const approved = await autoApproveDue(db, notificationDeps, now);
+        if (approved.length > 0) logger.info({ deals: approved.length }, "deal work approved by its review window");
+        const released = await releaseDueDeals(db, payments, notificationDeps, now, (dealId, error) => logger.error({ err: error, dealId }, "deal release failed; tried again next run"));
+        if (released.released + released.failed + released.waiting > 0) logger.info(released, "deal releases");
+      },
+    },
     {
       // Suspensions whose end date passed (sign-in also lifts its own at once; ADR 0051).
       name: LIFT_JOB,

@@ -4,6 +4,7 @@ const LABELS: Record<DealState, string> = {
   proposed: "Negotiating",
   agreed: "Agreed",
   funded: "Booked",
+  completed: "Completed",
   declined: "Declined",
   withdrawn: "Withdrawn",
 };
@@ -12,6 +13,7 @@ const TONES: Record<DealState, string> = {
   proposed: "bg-secondary/60 text-ink",
   agreed: "bg-emerald-100 text-emerald-900",
   funded: "bg-emerald-600 text-white",
+  completed: "bg-emerald-100 text-emerald-900",
   declined: "bg-ink/10 text-ink",
   withdrawn: "bg-ink/10 text-ink",
 };

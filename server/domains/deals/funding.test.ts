@@ -1,26 +1,21 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { agreedDeal, deliverStoredEvent, ORIGIN } from "#tests/support/booked-deals";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { notificationDeps, PAYING_CARD, webhookDeps } from "#tests/support/payments";
+import { notificationDeps, PAYING_CARD } from "#tests/support/payments";
 import { testSandbox, withOutage } from "#tests/support/test-sandbox";
 import { dealActivity, dealFundings, ledgerEntries, notifications, opportunityPosts, profiles } from "#server/platform/db/schema";
-import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
-import { paymentEventSchema } from "#server/providers/payments/events";
 import { payCheckout } from "#server/providers/payments/sandbox/pay";
-import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
 import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import { seedDatabase } from "#server/tools/seed";
 import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal } from "./act";
 import { startDealFunding } from "./funding";
-import { openDeal } from "./open-deal";
 import { readDeal } from "./read";
-import { parseTerms } from "./terms-form";
 
 const creator = DEMO_ACCOUNTS.creator.id;
 const sponsor = DEMO_ACCOUNTS.sponsor.id;
 const stranger = DEMO_ACCOUNTS.sponsor2.id;
-const ORIGIN = "http://app.test";
 
 describe.each(ENGINES)("paying for a deal on %s", (engine) => {
   const database = migratedDatabase(engine);
@@ -28,35 +23,11 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
   const db = () => database.db;
   let briefs: string[];
 
-  const deliverStored = async (checkoutId: string, type: string) => {
-    const [stored] = await db().select().from(sandboxEvents).where(and(eq(sandboxEvents.type, type), sql`${sandboxEvents.payload}->>'checkoutId' = ${checkoutId}`));
-    return receivePaymentEvent(db(), paymentEventSchema.parse(stored!.payload), webhookDeps(db(), sandbox.provider));
-  };
+  const deliverStored = (checkoutId: string, type: string) => deliverStoredEvent(db(), sandbox.provider, checkoutId, type);
   const fund = (uid: string, dealId: string, provider = sandbox.provider) => startDealFunding(db(), provider, { uid, dealId, publicOrigin: ORIGIN, feePercent: 10 });
   const checkoutOf = async (fundingId: string) => (await db().select().from(dealFundings).where(eq(dealFundings.id, fundingId)))[0]!;
 
-  /** A creator's application to the sponsor's brief at `price` dollars, accepted by the sponsor. */
-  async function agreedDeal(price: string, brief: string): Promise<string> {
-    const parsed = parseTerms({
-      price,
-      usageRights: "none",
-      usageDays: "0",
-      exclusivityDays: "0",
-      autoApproveDays: "3",
-      message: "",
-      disclosureRequired: true,
-      sponsorApproves: true,
-      deliverableChannel: ["YouTube"],
-      deliverableFormat: ["A review"],
-      deliverableDue: ["2099-03-01"],
-    });
-    if (parsed.kind !== "SUCCESS") throw new Error("bad terms");
-    const opened = await openDeal(db(), notificationDeps(db()), { uid: creator, opportunityId: brief, pitch: "Let me review it.", links: "", bioPageId: "", terms: parsed.terms, network: "203.0.113.9" });
-    if (opened.kind !== "SUCCESS") throw new Error(JSON.stringify(opened));
-    const accepted = await moveDeal(db(), notificationDeps(db()), { uid: sponsor, dealId: opened.dealId, move: { action: "accept", version: 1 }, network: "198.51.100.4" });
-    expect(accepted.kind).toBe("SUCCESS");
-    return opened.dealId;
-  }
+  const agreed = (price: string, brief: string) => agreedDeal(db(), { creator, sponsor, brief }, { price });
 
   beforeAll(async () => {
     await seedDatabase(db());
@@ -68,7 +39,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
   });
 
   it("books the deal once the sponsor's payment arrives, holding all of it on the ledger, once whatever the deliveries", async () => {
-    const dealId = await agreedDeal("750", briefs[0]!);
+    const dealId = await agreed("750", briefs[0]!);
     expect(await fund(creator, dealId)).toMatchObject({ kind: "ERROR", reason: "SPONSOR_ONLY" });
     expect(await fund(stranger, dealId)).toMatchObject({ kind: "ERROR", code: "not-found" });
 
@@ -106,7 +77,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
   });
 
   it("opens a new checkout after one expired or could not be opened, and refuses terms that are not agreed", async () => {
-    const dealId = await agreedDeal("200", briefs[1]!);
+    const dealId = await agreed("200", briefs[1]!);
     const { provider, down } = withOutage(sandbox.provider);
     down.add("createHeldCheckout");
     expect(await fund(sponsor, dealId, provider)).toMatchObject({ kind: "ERROR", reason: "PROVIDER_UNAVAILABLE" });

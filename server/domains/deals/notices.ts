@@ -65,8 +65,8 @@ export async function tellOtherSide(
   );
 }
 
-/** What the platform did to a deal, as both sides are told: the sponsor's payment arrived. */
-export type PlatformNews = "funded";
+/** What the platform did to a deal, as both sides are told: the sponsor's payment arrived, or the creator's share was paid. */
+export type PlatformNews = "funded" | "completed";
 
 /**
  * Tells both sides what the platform did, in the transaction of the change: each its own words
@@ -79,12 +79,53 @@ export async function tellBothSides(
 ): Promise<void> {
   const { deal } = input;
   const price = formatMoney(input.price, input.currency);
-  const told = [
-    { uid: deal.sponsorUid, message: `Your payment of ${price} for “${deal.title}” arrived. The platform holds it until the work is approved.` },
-    { uid: deal.creatorUid, message: `“${deal.title}” is booked: the sponsor paid ${price}, held until the work is approved. You can start.` },
-  ];
+  const told =
+    input.news === "funded"
+      ? [
+          { uid: deal.sponsorUid, message: `Your payment of ${price} for “${deal.title}” arrived. The platform holds it until the work is approved.` },
+          { uid: deal.creatorUid, message: `“${deal.title}” is booked: the sponsor paid ${price}, held until the work is approved. You can start.` },
+        ]
+      : [
+          { uid: deal.sponsorUid, message: `“${deal.title}” is complete: every deliverable is approved and the creator has been paid.` },
+          { uid: deal.creatorUid, message: `“${deal.title}” is complete: ${price} is on its way to your payout account.` },
+        ];
+  const title = input.news === "funded" ? "Deal booked" : "Deal complete";
   for (const { uid, message } of told) {
     if (uid === null) continue;
-    await sendNotification(tx, { uid, kind: "deal-activity", title: "Deal booked", message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
+    await sendNotification(tx, { uid, kind: "deal-activity", title, message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
+  }
+}
+
+/** What happened to the work on a booked deal. */
+export type WorkNews = "submitted" | "approved" | "changes" | "auto-approved";
+
+const WORK_TITLES: Record<WorkNews, string> = {
+  submitted: "Work handed in",
+  approved: "Work approved",
+  changes: "Changes asked",
+  "auto-approved": "Work approved",
+};
+
+/**
+ * Tells the other side of the work: the sponsor when the creator hands something in, the creator
+ * when the sponsor reviewed it, and both when the review window approved it.
+ */
+export async function tellAboutWork(
+  tx: Db,
+  deps: NotificationDeps,
+  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: WorkNews; actorUid: string | null; deliverable: string },
+): Promise<void> {
+  const { deal, news, deliverable } = input;
+  const who = input.actorUid ? await shownNameOf(tx, input.actorUid) : "The platform";
+  const message = {
+    submitted: `${who} handed in “${deliverable}” for “${deal.title}”: it waits on your review.`,
+    approved: `${who} approved “${deliverable}” for “${deal.title}”.`,
+    changes: `${who} asked for changes to “${deliverable}” for “${deal.title}”.`,
+    "auto-approved": `“${deliverable}” for “${deal.title}” was approved: the review window passed without an answer.`,
+  }[news];
+  const to = news === "submitted" ? [deal.sponsorUid] : news === "auto-approved" ? [deal.sponsorUid, deal.creatorUid] : [deal.creatorUid];
+  for (const uid of to) {
+    if (uid === null) continue;
+    await sendNotification(tx, { uid, kind: "deal-activity", title: WORK_TITLES[news], message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
   }
 }

@@ -5,6 +5,7 @@ import type { Db } from "#server/platform/db/client";
 import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsInput } from "./terms-form";
 import { actionsFor, type DealAction } from "./transitions";
+import { readDealWork, readRelease, type DeliverableWork } from "./work-view";
 
 export const MY_DEALS_PAGE_SIZE = 30;
 
@@ -46,6 +47,10 @@ export type DealView = {
    * once the money arrived and is held. Null while nobody is paying (a closed checkout is no payment).
    */
   funding: { state: "open" | "paid"; amount: number; currency: string; paidAt: string | null } | null;
+  /** Once booked: each deliverable of the accepted terms and its submissions; null before. */
+  work: DeliverableWork[] | null;
+  /** Once completed: what was transferred to the creator, and when. */
+  release: { amount: number; currency: string; at: string } | null;
   createdAt: string;
 };
 
@@ -65,6 +70,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
   if (!row) return null;
   const { deal } = row;
   const side: DealSide = deal.creatorUid === uid ? "creator" : "sponsor";
+  const booked = deal.state === "funded" || deal.state === "completed";
   const versions = await db.select().from(dealTerms).where(eq(dealTerms.dealId, deal.id)).orderBy(asc(dealTerms.version));
   const [funding] = await db
     .select({ state: dealFundings.state, amount: dealFundings.amount, currency: dealFundings.currency, paidAt: dealFundings.paidAt })
@@ -92,6 +98,8 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
     names: { creator: shown(row.creatorName), sponsor: shown(row.sponsorName) },
     versions: versions.map(({ dealId: _deal, createdAt, ...terms }) => ({ ...terms, createdAt: createdAt.toISOString() })),
     actions: actionsFor(side, deal),
+    work: booked ? await readDealWork(db, deal.id, versions.find((v) => v.version === deal.acceptedVersion)?.deliverables ?? []) : null,
+    release: deal.state === "completed" ? await readRelease(db, deal.id) : null,
     funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,
     createdAt: deal.createdAt.toISOString(),
   };

@@ -17,8 +17,11 @@ export type DealActor = "answerer" | "either" | "receiver" | "platform";
 /** What a side may do. */
 export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist"] as const;
 export type DealAction = (typeof DEAL_ACTIONS)[number];
-/** What only the platform does: `fund` when the sponsor's payment for the agreed terms arrived. */
-export const PLATFORM_ACTIONS = ["fund"] as const;
+/**
+ * What only the platform does: `fund` when the sponsor's payment for the agreed terms arrived,
+ * `complete` when every deliverable was approved and the creator's share was transferred.
+ */
+export const PLATFORM_ACTIONS = ["fund", "complete"] as const;
 export type PlatformAction = (typeof PLATFORM_ACTIONS)[number];
 
 type Move = { from: readonly DealState[]; to: DealState | "unchanged"; by: DealActor };
@@ -33,6 +36,7 @@ export const DEAL_TRANSITIONS: Record<DealAction | PlatformAction, Move> = {
   shortlist: { from: ["proposed"], to: "unchanged", by: "receiver" },
   // The sponsor paid for the agreed terms: the deal is booked, and nobody can walk away alone.
   fund: { from: ["agreed"], to: "funded", by: "platform" },
+  complete: { from: ["funded"], to: "completed", by: "platform" },
 };
 
 /** Where a deal stands, as far as the table needs to know. */

@@ -152,8 +152,14 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
   it("runs every job of the app against a real schema, in process, and records each run", async () => {
     const mailer = createMailer({ db: db(), from: "app@example.test", logger });
     const notificationDeps = { mailer, site: { appName: "Sponsorgrid", supportEmail: "help@example.test", publicOrigin: "http://localhost" }, unsubscribeKey: "k" };
-    // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees.
-    const payments = { name: "sandbox" as const, listBalanceTransactions: async () => [] };
+    // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees; no deal is due a transfer.
+    const payments = {
+      name: "sandbox" as const,
+      listBalanceTransactions: async () => [],
+      createTransfer: async (): Promise<{ transferId: string }> => {
+        throw new Error("no deal is due its release here");
+      },
+    };
     // With the sandbox as the provider, its checkouts' expiry is one of them (once across processes).
     const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE });
     const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments, sandbox });

@@ -12,9 +12,10 @@ export type DealSide = (typeof DEAL_SIDES)[number];
  * Where a deal stands (server/domains/deals/transitions.ts is the one table of moves):
  * `proposed` while terms are on the table and one side is to answer, `agreed` once the other side
  * accepted them, `funded` ("booked") once the sponsor's payment for them arrived and the platform
- * holds it; `declined` and `withdrawn` end it before any money moved.
+ * holds it, `completed` once every deliverable was approved and the creator's share released;
+ * `declined` and `withdrawn` end it before any money moved.
  */
-export const DEAL_STATES = ["proposed", "agreed", "funded", "declined", "withdrawn"] as const;
+export const DEAL_STATES = ["proposed", "agreed", "funded", "completed", "declined", "withdrawn"] as const;
 export type DealState = (typeof DEAL_STATES)[number];
 /** The states in which a deal is still going: one of these per person and opportunity (or pair, for a direct offer). */
 export const LIVE_DEAL_STATES = ["proposed", "agreed", "funded"] as const satisfies readonly DealState[];
@@ -69,13 +70,13 @@ export const deals = pgTable(
     check("deals_read_counts_check", sql`${t.creatorReadCount} between 0 and ${t.messageCount} and ${t.sponsorReadCount} between 0 and ${t.messageCount}`),
     check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
     check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
-    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'declined', 'withdrawn')`),
+    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'completed', 'declined', 'withdrawn')`),
     check("deals_waiting_on_check", sql`${t.waitingOn} is null or ${t.waitingOn} in ('creator', 'sponsor')`),
     check("deals_waiting_only_while_proposed_check", sql`(${t.state} = 'proposed') = (${t.waitingOn} is not null)`),
     check("deals_latest_version_check", sql`${t.latestVersion} >= 1`),
     check("deals_pitch_length_check", sql`char_length(${t.pitch}) <= 2000`),
     check("deals_links_count_check", sql`cardinality(${t.links}) <= 5`),
-    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded')) <= (${t.acceptedAt} is not null)`),
+    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded', 'completed')) <= (${t.acceptedAt} is not null)`),
     // "My deals", newest activity first, for each side.
     index("deals_creator_updated_idx").on(t.creatorUid, t.updatedAt, t.id),
     index("deals_sponsor_updated_idx").on(t.sponsorUid, t.updatedAt, t.id),
@@ -87,6 +88,8 @@ export const deals = pgTable(
     index("deals_opportunity_created_idx").on(t.opportunityId, t.createdAt),
     // The back office's list of every deal, newest activity first, a page at a time by keyset.
     index("deals_updated_idx").on(t.updatedAt, t.id),
+    // The release sweep: the booked deals, few beside all the others.
+    index("deals_funded_idx").on(t.updatedAt).where(sql`${t.state} = 'funded'`),
   ],
 );
 
@@ -181,6 +184,8 @@ export const dealMessages = pgTable(
   ],
 );
 
+export type DealTerms = typeof dealTerms.$inferSelect;
+
 /**
  * What became of one checkout for a deal: `open` while the sponsor may pay it, `paid` once the
  * provider says the money arrived, `expired` or `failed` when it will not.
@@ -223,5 +228,44 @@ export const dealFundings = pgTable(
     check("deal_fundings_paid_check", sql`(${t.state} = 'paid') = (${t.paymentIntentId} is not null)`),
     // One checkout open or paid per deal: a second click finds the first, a second payment is refused.
     uniqueIndex("deal_fundings_one_live_idx").on(t.dealId).where(sql`${t.state} in ('open', 'paid')`),
+  ],
+);
+
+/** Where one submission of a deliverable stands: waiting on the sponsor, approved, or sent back. */
+export const SUBMISSION_STATES = ["submitted", "approved", "changes_requested"] as const;
+export type SubmissionState = (typeof SUBMISSION_STATES)[number];
+
+/**
+ * The creator's work on a booked deal: each time they hand in one deliverable of the accepted
+ * terms (`deliverable`, its place in that version's list) with where it went live. A sponsor who
+ * asks for changes gets the next `round`; a submission nobody reviews by `auto_approve_at` is
+ * approved by the platform (server/domains/deals/work.ts).
+ */
+export const dealSubmissions = pgTable(
+  "deal_submissions",
+  {
+    dealId: text()
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    deliverable: integer().notNull(),
+    round: integer().notNull(),
+    liveUrl: text().notNull(),
+    note: text().notNull().default(""),
+    state: text().$type<SubmissionState>().notNull().default("submitted"),
+    submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Null when the sponsor does not approve first: such work is approved as it is handed in.
+    autoApproveAt: timestamp({ withTimezone: true }),
+    reviewedAt: timestamp({ withTimezone: true }),
+    // Null when the platform approved it (the window passed) rather than the sponsor.
+    reviewedBy: text(),
+    reviewNote: text(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dealId, t.deliverable, t.round] }),
+    check("deal_submissions_state_check", sql`${t.state} in ('submitted', 'approved', 'changes_requested')`),
+    check("deal_submissions_numbers_check", sql`${t.deliverable} between 0 and 9 and ${t.round} >= 1`),
+    check("deal_submissions_note_check", sql`char_length(${t.note}) <= 2000 and char_length(coalesce(${t.reviewNote}, '')) <= 2000`),
+    // The auto-approval sweep: submissions still waiting, soonest first.
+    index("deal_submissions_waiting_idx").on(t.autoApproveAt).where(sql`${t.state} = 'submitted'`),
   ],
 );

@@ -1,8 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import { bioPages, dealActivity, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
+import { bioPages, dealActivity, deals, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
 import { seedDatabase } from "#server/tools/seed";
@@ -207,5 +207,23 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(waiting.items.every((d) => d.waitingOnYou)).toBe(true);
     expect(waiting.items.map((d) => d.side)).toContain("creator");
     expect((await myDeals(database.db, sponsor, { waitingOnly: true })).items.map((d) => d.otherName)).toEqual(["Maya Makes"]);
+  });
+
+  it("pages My deals by keyset to the microsecond: each deal once, in order, however small the page", async () => {
+    const [a, b, c] = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items.map((d) => d.id);
+    // Three deals moved within one millisecond: a cursor cut to the millisecond would skip two of them.
+    const stamp = (id: string, at: string) => database.db.update(deals).set({ updatedAt: sql`${at}::timestamptz` }).where(eq(deals.id, id));
+    await Promise.all([stamp(a!, "2098-01-01 00:00:00.000900+00"), stamp(b!, "2098-01-01 00:00:00.000500+00"), stamp(c!, "2098-01-01 00:00:00.000500+00")]);
+    const whole = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items.map((d) => d.id);
+    expect(whole.slice(0, 3)).toEqual([a, ...[b, c].sort().reverse()]);
+    const walked: string[] = [];
+    let after: Awaited<ReturnType<typeof myDeals>>["next"] = null;
+    do {
+      const page = await myDeals(database.db, creator, { waitingOnly: false, pageSize: 1, after });
+      walked.push(...page.items.map((d) => d.id));
+      after = page.next;
+      expect(walked.length).toBeLessThanOrEqual(whole.length);
+    } while (after);
+    expect(walked).toEqual(whole);
   });
 });

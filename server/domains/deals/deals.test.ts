@@ -69,6 +69,14 @@ describe("the terms form", () => {
 
 describe.each(ENGINES)("deals on %s", (engine) => {
   const database = migratedDatabase(engine);
+
+  /** A deal as `uid` reads it, and the thread read (and marked) from that read, as the deal page does. */
+  const viewOf = async (uid: string, dealId: string) => (await readDeal(database.db, uid, dealId))?.view ?? null;
+  async function threadOf(uid: string, dealId: string) {
+    const found = await readDeal(database.db, uid, dealId);
+    return found ? readDealThread(database.db, found.thread) : null;
+  }
+
   let brief: string;
   let request: string;
   const deps = () => notificationDeps(database.db);
@@ -92,7 +100,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     const opened = await apply(creator, brief);
     expect(opened.kind).toBe("SUCCESS");
     if (opened.kind !== "SUCCESS") return;
-    const seen = await readDeal(database.db, sponsor, opened.dealId);
+    const seen = await viewOf(sponsor, opened.dealId);
     expect(seen).toMatchObject({ origin: "application", state: "proposed", side: "sponsor", waitingOnYou: true, openedBy: "creator", actions: ["counter", "accept", "decline", "withdraw", "shortlist"] });
     expect(seen!.versions.map((v) => [v.version, v.proposedBy, v.price])).toEqual([[1, "creator", 75_000]]);
     const told = await database.db.select().from(notifications).where(and(eq(notifications.uid, sponsor), eq(notifications.kind, "deal-activity")));
@@ -100,7 +108,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
 
     expect(await apply(creator, brief)).toMatchObject({ kind: "ERROR", reason: "ALREADY_OPEN", dealId: opened.dealId });
     expect(await apply(sponsor, brief)).toMatchObject({ kind: "ERROR", reason: "OWN_OPPORTUNITY" });
-    expect(await readDeal(database.db, otherSponsor, opened.dealId)).toBeNull();
+    expect(await viewOf(otherSponsor, opened.dealId)).toBeNull();
     expect(await dealsOnOpportunity(database.db, otherSponsor, brief)).toEqual([]);
     expect((await dealsOnOpportunity(database.db, sponsor, brief)).map((d) => [d.id, d.otherName, d.waitingOnYou])).toEqual([[opened.dealId, "Maya Makes", true]]);
   });
@@ -123,7 +131,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(await move(creator, { action: "accept", version: 3 })).toMatchObject({ kind: "SUCCESS" });
     expect(await move(creator, { action: "accept", version: 3 })).toMatchObject({ kind: "ERROR", reason: "WRONG_STATE" });
 
-    const deal = await readDeal(database.db, otherSponsor, dealId);
+    const deal = await viewOf(otherSponsor, dealId);
     expect(deal!.state).toBe("agreed");
     expect(deal!.versions.map((v) => [v.proposedBy, v.price, v.exclusivityDays])).toEqual([["sponsor", 40_000, 0], ["creator", 60_000, 14], ["sponsor", 50_000, 0]]);
     expect(deal!.accepted).toMatchObject({ version: 3, byYou: false });
@@ -138,7 +146,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(activity.at(-1)!.network).toBe("198.51.100.4");
 
     expect(await move(otherSponsor, { action: "withdraw" })).toMatchObject({ kind: "SUCCESS" });
-    expect((await readDeal(database.db, creator, dealId))!.state).toBe("withdrawn");
+    expect((await viewOf(creator, dealId))!.state).toBe("withdrawn");
     // The deal ended, so a new offer on the same request may begin.
     expect((await apply(otherSponsor, request)).kind).toBe("SUCCESS");
   });
@@ -155,7 +163,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(opened).toBeDefined();
     if (opened?.kind !== "SUCCESS") return;
     expect([first, second].find((r) => r.kind === "ERROR")).toMatchObject({ reason: "ALREADY_OPEN", dealId: opened.dealId });
-    const deal = await readDeal(database.db, creator, opened.dealId);
+    const deal = await viewOf(creator, opened.dealId);
     expect(deal).toMatchObject({ title: "Desk lamp launch", origin: "offer", opportunityId: null, bioPageEnding: page!.ending, waitingOnYou: true });
   });
 
@@ -187,12 +195,12 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(await unreadFor(otherSponsor)).toBe(2);
     expect(await unreadFor(creator)).toBe(0);
 
-    const read = await readDealThread(database.db, otherSponsor, dealId);
+    const read = await threadOf(otherSponsor, dealId);
     expect(read!.messages.map((m) => [m.seq, m.side])).toEqual([[1, "creator"], [2, "creator"]]);
     expect(read!.firstUnread).toBe(1);
     expect(await unreadFor(otherSponsor)).toBe(0);
-    expect((await readDealThread(database.db, otherSponsor, dealId))!.firstUnread).toBeNull();
-    expect(await readDealThread(database.db, sponsor, dealId)).toBeNull();
+    expect((await threadOf(otherSponsor, dealId))!.firstUnread).toBeNull();
+    expect(await threadOf(sponsor, dealId)).toBeNull();
     // Read, then a new message: a new run, a new nudge.
     await post(creator, "Any news?");
     expect(await nudges()).toBe(before + 2);

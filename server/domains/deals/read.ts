@@ -5,6 +5,7 @@ import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, microsOf, newestFirst, type TimeKeyset } from "#server/platform/db/keyset";
 import { bioPages, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsInput } from "./terms-form";
+import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";
 
 export const MY_DEALS_PAGE_SIZE = 30;
@@ -49,8 +50,11 @@ const creatorProfile = alias(profiles, "creator_profile");
 const sponsorProfile = alias(profiles, "sponsor_profile");
 const shown = (name: string | null) => name?.trim() || "A former member";
 
-/** A deal as one of its two sides reads it; null for anyone else, as if there were none. */
-export async function readDeal(db: Db, uid: string, dealId: string): Promise<DealView | null> {
+/**
+ * A deal as one of its two sides reads it, and where their reading of its thread stands (for
+ * readDealThread, so the deal page reads the row once); null for anyone else, as if there were none.
+ */
+export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ view: DealView; thread: DealThreadPlace } | null> {
   const [row] = await db
     .select({ deal: deals, creatorName: creatorProfile.name, sponsorName: sponsorProfile.name, bioPageEnding: bioPages.customEnding })
     .from(deals)
@@ -62,7 +66,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
   const { deal } = row;
   const side: DealSide = deal.creatorUid === uid ? "creator" : "sponsor";
   const versions = await db.select().from(dealTerms).where(eq(dealTerms.dealId, deal.id)).orderBy(asc(dealTerms.version));
-  return {
+  const view: DealView = {
     id: deal.id,
     origin: deal.origin,
     title: deal.title,
@@ -86,6 +90,8 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
     actions: actionsFor(side, deal),
     createdAt: deal.createdAt.toISOString(),
   };
+  const readBefore = side === "creator" ? deal.creatorReadCount : deal.sponsorReadCount;
+  return { view, thread: { dealId: deal.id, side, messageCount: deal.messageCount, readBefore } };
 }
 
 export type DealListItem = {

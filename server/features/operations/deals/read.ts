@@ -33,7 +33,8 @@ export const listMyDeals = defineDealOperation({
 /**
  * One of the caller's deals with every version of its terms, the fee split of the terms on the
  * table and the moves the caller may make now: the deal page (app/routes/deals/deal.tsx) and
- * `GET /api/v1/deals/{dealId}`. Anyone else's deal, or none, is not-found.
+ * `GET /api/v1/deals/{dealId}`. Anyone else's deal, or none, is not-found. `thread` is where the
+ * caller's reading of the thread stands, for the page to read the thread without the row again.
  */
 export const readDeal = defineDealOperation({
   name: "readDeal",
@@ -41,10 +42,10 @@ export const readDeal = defineDealOperation({
   input: z.object({ dealId: dealIdSchema }),
   refusals: ["not-found"],
   call: async ({ caller, input, deps }) => {
-    const deal = await readDealOf(deps.db, caller.uid, input.dealId);
-    if (!deal) return refusal("not-found", "NOT_FOUND", "There is no such deal.");
-    const latest = deal.versions.at(-1)!;
-    return success({ deal, split: feeSplit(latest.price, deps.config.PLATFORM_FEE_PERCENT) });
+    const found = await readDealOf(deps.db, caller.uid, input.dealId);
+    if (!found) return refusal("not-found", "NOT_FOUND", "There is no such deal.");
+    const latest = found.view.versions.at(-1)!;
+    return success({ deal: found.view, split: feeSplit(latest.price, deps.config.PLATFORM_FEE_PERCENT), thread: found.thread });
   },
 });
 

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
+import { parsedTerms, TERMS_FORM } from "#tests/support/deal-terms";
 import { bioPages, dealActivity, deals, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
@@ -11,42 +12,24 @@ import { moveDeal } from "./act";
 import { openDeal, openDirectOffer } from "./open-deal";
 import { dealsOnOpportunity, feeSplit, myDeals, readDeal } from "./read";
 import { postDealMessage, readDealThread } from "./thread";
-import { parseTerms, type DealTermsInput, type TermsFormFields } from "./terms-form";
+import { parseTerms, type TermsFormFields } from "./terms-form";
 
 const creator = DEMO_ACCOUNTS.creator.id;
 const sponsor = DEMO_ACCOUNTS.sponsor.id;
 const otherSponsor = DEMO_ACCOUNTS.sponsor2.id;
 
-const FORM: TermsFormFields = {
-  price: "750",
-  usageRights: "organic",
-  usageDays: "30",
-  exclusivityDays: "0",
-  autoApproveDays: "3",
-  message: "",
-  disclosureRequired: true,
-  sponsorApproves: true,
-  deliverableChannel: ["YouTube", ""],
-  deliverableFormat: ["60-second integration", ""],
-  deliverableDue: ["2099-03-01", ""],
-};
-
-function terms(overrides: Partial<TermsFormFields> = {}): DealTermsInput {
-  const parsed = parseTerms({ ...FORM, ...overrides });
-  if (parsed.kind !== "SUCCESS") throw new Error(JSON.stringify(parsed.fieldErrors));
-  return parsed.terms;
-}
+const terms = parsedTerms;
 
 describe("the terms form", () => {
   it("reads dollars as minor units, drops empty deliverable rows and keeps usage days only with rights", () => {
-    const parsed = terms({ price: "$1,250.50", usageRights: "none" });
+    const parsed = terms({ price: "$1,250.50", usageRights: "none", deliverableChannel: ["YouTube", ""], deliverableFormat: ["60-second integration", ""], deliverableDue: ["2099-03-01", ""] });
     expect(parsed.price).toBe(125_050);
     expect(parsed.deliverables).toEqual([{ channel: "YouTube", format: "60-second integration", dueDate: "2099-03-01" }]);
     expect(parsed.usageDays).toBe(0);
   });
 
   it("says what is wrong with each field at once", () => {
-    const parsed = parseTerms({ ...FORM, price: "12.345", deliverableDue: ["2001-01-01"], autoApproveDays: "0" });
+    const parsed = parseTerms({ ...TERMS_FORM, price: "12.345", deliverableDue: ["2001-01-01"], autoApproveDays: "0" });
     expect(parsed.kind).toBe("ERROR");
     if (parsed.kind !== "ERROR") return;
     expect(parsed.fieldErrors).toEqual({
@@ -54,7 +37,7 @@ describe("the terms form", () => {
       deliverables: "A due date cannot be in the past",
       autoApproveDays: "The approval window must be a whole number of days from 1 to 30",
     });
-    const incomplete = parseTerms({ ...FORM, price: "0.10", deliverableChannel: ["YouTube"], deliverableFormat: [""], deliverableDue: [""] });
+    const incomplete = parseTerms({ ...TERMS_FORM, price: "0.10", deliverableChannel: ["YouTube"], deliverableFormat: [""], deliverableDue: [""] });
     expect(incomplete.kind === "ERROR" && incomplete.fieldErrors).toEqual({
       price: "The price must be from $0.50 to $10,000",
       deliverables: "Give each deliverable a channel, what is made and a due date",

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deals, dealTerms, opportunityPosts, profiles } from "#server/platform/db/schema";
 import { newOpportunityId } from "#server/domains/opportunities/ids";
-import { parseTerms, type TermsFormFields } from "#server/domains/deals/terms-form";
 import { runOperation, type Caller } from "#server/features/operations/operation";
 import { listDealsOnOpportunity, listMyDeals, readDeal } from "#server/features/operations/deals/read";
 import { moveDeal, openDeal } from "#server/features/operations/deals/write";
@@ -11,24 +10,10 @@ import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { dealAction } from "#app/routes/deals/deal-action.server";
 import { apiHarness, testMailer } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { parsedTerms, TERMS_JSON, termsPost } from "#tests/support/deal-terms";
 import { TEST_SESSION_SECRET } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
 import { pageStop } from "#tests/support/page-stop";
-
-const FORM: TermsFormFields = {
-  price: "750",
-  usageRights: "organic",
-  usageDays: "30",
-  exclusivityDays: "0",
-  autoApproveDays: "3",
-  message: "",
-  disclosureRequired: true,
-  sponsorApproves: true,
-  deliverableChannel: ["YouTube"],
-  deliverableFormat: ["60-second integration"],
-  deliverableDue: ["2099-03-01"],
-};
-const JSON_TERMS = { price: 75_000, currency: "usd", deliverables: [{ channel: "YouTube", format: "60-second integration", dueDate: "2099-03-01" }], usageRights: "organic" };
 
 /**
  * What the deal operations guarantee whichever door they are reached by: the deal page (its
@@ -63,9 +48,7 @@ describe.each(ENGINES)("deal operations through every door on %s", (engine) => {
     const sponsor = await person("Gear Co");
     const brief = newOpportunityId(new Date());
     await db().insert(opportunityPosts).values({ id: brief, title: "Gear review", description: "d", posterUid: sponsor, kind: "brief" });
-    const parsed = parseTerms(FORM);
-    if (parsed.kind === "ERROR") throw new Error(JSON.stringify(parsed.fieldErrors));
-    const opened = await runForPage(openDeal, { caller: asPage(creator), input: { opportunityId: brief, pitch: "Hello", links: "", bioPageId: "", terms: parsed.terms }, context: context(), client, notFound: "answer" });
+    const opened = await runForPage(openDeal, { caller: asPage(creator), input: { opportunityId: brief, pitch: "Hello", links: "", bioPageId: "", terms: parsedTerms() }, context: context(), client, notFound: "answer" });
     if (opened.kind === "ERROR") throw new Error(opened.message);
     return { creator, sponsor, brief, dealId: opened.dealId };
   }
@@ -116,7 +99,7 @@ describe.each(ENGINES)("deal operations through every door on %s", (engine) => {
     expect({ status: forged.init.status, reason: forged.data.reason }).toEqual({ status: 409, reason: "TERMS_CHANGED" });
 
     // The sponsor counters on the page; the creator reads it through the API and accepts there; the page reads the agreement.
-    const countered = (await runDealPage(sponsor, dealId, { intent: "counter", ...formFields({ price: "600" }) })) as Response;
+    const countered = (await runDealPage(sponsor, dealId, { intent: "counter", ...termsPost({ price: "600" }) })) as Response;
     expect(countered.headers.get("Location")).toBe(`/app/deals/${dealId}`);
     const read = await api.call("GET", `/deals/${dealId}`, { key: creatorKey });
     expect(read.body).toMatchObject({ waitingOnYou: true, fees: { price: 60_000, platformFee: 3_000, creatorReceives: 57_000 } });
@@ -128,9 +111,9 @@ describe.each(ENGINES)("deal operations through every door on %s", (engine) => {
 
   it("holds a counter's terms to the form's rules: the page's and the API's messages are the same sentences", async () => {
     const { creator, dealId } = await application();
-    const viaPage = (await runDealPage(creator, dealId, { intent: "counter", ...formFields({ price: "0.10", autoApproveDays: "31" }) })) as unknown as { init: { status: number }; data: { errors: Record<string, string> } };
+    const viaPage = (await runDealPage(creator, dealId, { intent: "counter", ...termsPost({ price: "0.10", autoApproveDays: "31" }) })) as unknown as { init: { status: number }; data: { errors: Record<string, string> } };
     expect(viaPage.init.status).toBe(400);
-    const viaApi = await api.call("POST", `/deals/${dealId}/moves`, { key: await api.keyFor(creator), body: { action: "counter", terms: { ...JSON_TERMS, price: 10, autoApproveDays: 31 } } });
+    const viaApi = await api.call("POST", `/deals/${dealId}/moves`, { key: await api.keyFor(creator), body: { action: "counter", terms: { ...TERMS_JSON, price: 10, autoApproveDays: 31 } } });
     expect(viaApi.status).toBe(400);
     expect(viaApi.body.error.fields).toEqual({ "body.terms.price": viaPage.data.errors.price, "body.terms.autoApproveDays": viaPage.data.errors.autoApproveDays });
     expect(await db().select().from(dealTerms).where(eq(dealTerms.dealId, dealId))).toHaveLength(1);
@@ -145,7 +128,7 @@ describe.each(ENGINES)("deal operations through every door on %s", (engine) => {
       (caller: Caller) => runOperation(listMyDeals, { caller, input: {}, deps }),
       (caller: Caller) => runOperation(readDeal, { caller, input: { dealId }, deps }),
       (caller: Caller) => runOperation(listDealsOnOpportunity, { caller, input: { opportunityId: brief }, deps }),
-      (caller: Caller) => runOperation(openDeal, { caller, input: { opportunityId: brief, pitch: "Hi", terms: JSON_TERMS }, deps, client }),
+      (caller: Caller) => runOperation(openDeal, { caller, input: { opportunityId: brief, pitch: "Hi", terms: TERMS_JSON }, deps, client }),
       (caller: Caller) => runOperation(moveDeal, { caller, input: { dealId, move: { action: "withdraw" } }, deps, client }),
     ];
     for (const call of calls) {
@@ -155,21 +138,3 @@ describe.each(ENGINES)("deal operations through every door on %s", (engine) => {
     expect((await dealRow(dealId)).state).toBe("proposed");
   });
 });
-
-/** The terms form's fields as a browser sends them, with some changed. */
-function formFields(overrides: Partial<Record<"price" | "autoApproveDays", string>>): Record<string, string> {
-  return {
-    price: FORM.price,
-    usageRights: FORM.usageRights,
-    usageDays: FORM.usageDays,
-    exclusivityDays: FORM.exclusivityDays,
-    autoApproveDays: FORM.autoApproveDays,
-    message: "",
-    disclosureRequired: "on",
-    sponsorApproves: "on",
-    deliverableChannel: "YouTube",
-    deliverableFormat: "60-second integration",
-    deliverableDue: "2099-03-01",
-    ...overrides,
-  };
-}

@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import type { APIRequestContext, APIResponse, Page } from "@playwright/test";
+import type { APIRequestContext, APIResponse, Browser, Page } from "@playwright/test";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { LEGACY_REDIRECTS } from "#app/signed-in-routes";
-import { expect, signedInAs, test } from "./fixtures";
+import { testHooks } from "#tests/support/test-hooks-client";
+import { expect, otherClient, signedInAs, test } from "./fixtures";
 
 /**
  * Every form and route, driven with generated hostile input,
@@ -138,11 +139,12 @@ function wellFormed(fixed: Record<string, string>) {
 
 /**
  * `showsMessage`: the page shows a refused form's reason with a 4xx; the sign-in
- * and sign-up pages send a signed-in person on instead (their loader redirects).
+ * and sign-up pages send a signed-in person on instead (their loader redirects),
+ * and the pages behind sign-in send a guest to sign in.
  */
-type Target = { path: string; bodies: fc.Arbitrary<Body>; showsMessage?: "always" | "to guests" };
+type Target = { path: string; bodies: fc.Arbitrary<Body>; showsMessage?: "always" | "to guests" | "signed in" };
 
-function postTargets(postId: string, signedIn: boolean): Target[] {
+function postTargets(postId: string, dealId: string, signedIn: boolean): Target[] {
   const targets: Target[] = [
     { path: "/signin", bodies: fc.oneof(refusedBody, wellFormed({ intent: "signin" })), showsMessage: "to guests" },
     { path: "/signin", bodies: wellFormed({ intent: "reset", email: "" }) },
@@ -155,6 +157,14 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
     { path: `/app/opportunities/${postId}`, bodies: refusedBody },
     { path: `/app/opportunities/${postId}/heart`, bodies: refusedBody },
     { path: "/app/opportunities/8000000000_doesNotExist/heart", bodies: wellFormed({}) },
+    // The deal room: terms at a price the form refuses open no deal and move none (both doors of the
+    // application-or-offer form, and a counter on the account's own deal); an empty message posts
+    // nothing; someone else's deal, or none, is 404.
+    { path: `/app/opportunities/${postId}/apply`, bodies: fc.oneof(refusedBody, wellFormed({ price: "0.10" })), showsMessage: "signed in" },
+    { path: `/app/opportunities/${postId}/offer`, bodies: fc.oneof(refusedBody, wellFormed({ price: "0.10" })), showsMessage: "signed in" },
+    { path: "/app/deals/new?page=demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({ price: "0.10" })) },
+    { path: `/app/deals/${dealId}`, bodies: fc.oneof(refusedBody, wellFormed({ intent: "counter", price: "0.10" }), wellFormed({ intent: "message", body: "" })), showsMessage: "signed in" },
+    { path: "/app/deals/deal_doesNotExist", bodies: fc.oneof(refusedBody, wellFormed({ intent: "message", body: "" })) },
     // Bio pages: a blank name saves nothing; a demo person's page is someone else's (404) to everyone here.
     { path: "/app/account/bizbio/new", bodies: fc.oneof(refusedBody, wellFormed({ name: "" })) },
     { path: "/app/account/bizbio/edit?page=demo_page_mayamakes", bodies: fc.oneof(refusedBody, wellFormed({})) },
@@ -185,7 +195,7 @@ function postTargets(postId: string, signedIn: boolean): Target[] {
   return targets;
 }
 
-function getPaths(postId: string): string[] {
+function getPaths(postId: string, dealId: string): string[] {
   return [
     "/", ...CONTENT_PAGES.map((p) => p.path), "/blog", "/blog/a-post", "/featured", "/sitemap.xml", "/robots.txt",
     "/signin", "/signup", "/reset-password", "/app", "/app/verify", "/app/account", "/app/opportunities",
@@ -193,6 +203,7 @@ function getPaths(postId: string): string[] {
     `/app/opportunities/${postId}/heart`, "/app/account/opportunities", "/app/account/opportunities/liked",
     "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
     "/app/account/photo", "/media/photos/00000000000000000000000000000000-96.webp", "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
+    `/app/opportunities/${postId}/apply`, `/app/opportunities/${postId}/offer`, "/app/deals", `/app/deals/${dealId}`, "/app/deals/new", "/api/v1/deals",
     "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/webhooks",
     "/api/v1/openapi.json", "/api/v1/me", "/api/v1/opportunities", "/api/v1/payments", "/api/v1/notifications", "/api/v1/no/such/route",
     ...Object.keys(LEGACY_REDIRECTS),
@@ -218,6 +229,7 @@ const hostilePaths = (postId: string) => [
   (s: string) => `/app/opportunities/${s}/heart`,
   (s: string) => `/blog/${s}`,
   (s: string) => `/edit/${s}`,
+  (s: string) => `/app/deals/${s}`,
   (s: string) => `/${s}`,
   (s: string) => `/app/opportunities/${postId}?${s}`,
 ];
@@ -240,14 +252,14 @@ function assertNoServerError(response: APIResponse, what: string) {
   expect(response.status(), `${what} → ${response.status()}`).toBeLessThan(500);
 }
 
-async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: boolean) {
-  for (const target of postTargets(postId, signedIn)) {
+async function fuzzEveryRoute(api: APIRequestContext, postId: string, dealId: string, signedIn: boolean) {
+  for (const target of postTargets(postId, dealId, signedIn)) {
     await fc.assert(
       fc.asyncProperty(target.bodies, async (body) => {
         const response = await send(api, target.path, body);
         assertNoServerError(response, `POST ${target.path} (${body.what})`);
         // A refused form on a page that can show it: the person reads why, with a 4xx.
-        const shows = target.showsMessage === "always" || (target.showsMessage === "to guests" && !signedIn);
+        const shows = target.showsMessage === "always" || (target.showsMessage === "to guests" && !signedIn) || (target.showsMessage === "signed in" && signedIn);
         if (shows && body.what !== "well-formed hostile form" && response.status() !== 413) {
           expect([400, 415, 429], `POST ${target.path} (${body.what})`).toContain(response.status());
           const text = (await response.text()).replaceAll("&#x27;", "'");
@@ -257,7 +269,7 @@ async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: 
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
   }
-  for (const path of getPaths(postId)) {
+  for (const path of getPaths(postId, dealId)) {
     await fc.assert(
       fc.asyncProperty(hostileQuery, async (query) => {
         const response = await api.get(`${path}?${query}`, { maxRedirects: 0, failOnStatusCode: false });
@@ -281,19 +293,46 @@ async function fuzzEveryRoute(api: APIRequestContext, postId: string, signedIn: 
 /**
  * A new verified account, signed in on `page`, and a post to aim at: the last
  * on the first page, which no other spec hearts. (Creating a post of our own
- * would move the site's total under another spec that counts it.)
+ * would move the site's total under another spec that counts it.) The account
+ * is a creator with a bio page, and a deal of its own that waits on it: a fresh
+ * sponsor's offer, so the deal page's counter and message forms are its to send.
  */
-async function freshAccountAndTarget(page: Page): Promise<{ email: string; postId: string }> {
-  const { email } = await signedInAs(page, { prefix: "fuzz", name: "Fuzz Target" });
+async function freshAccountAndTarget(page: Page, browser: Browser): Promise<{ email: string; postId: string; dealId: string }> {
+  const name = `Fuzz Studio ${Date.now()}`;
+  const { email } = await signedInAs(page, { prefix: "fuzz", name: "Fuzz Target", type: "creator" });
+  await testHooks(page.request).insightsPage({ name, empty: true });
+  // Profiles offers a deal only to a creator who can be paid.
+  await testHooks(page.request).paymentsReady();
+  const dealId = await offerTo(browser, name);
   await page.goto("/app/opportunities");
   const href = await page.getByRole("main").getByRole("heading", { level: 3 }).last().getByRole("link").getAttribute("href");
   const postId = href!.split("/").pop()!;
   expect(postId).toMatch(/^\d{10}_/);
-  return { email, postId };
+  return { email, postId, dealId };
+}
+
+/** A new sponsor's offer to the creator behind the bio page `pageName`, sent the way Profiles sends one; the deal's id. */
+async function offerTo(browser: Browser, pageName: string): Promise<string> {
+  const sponsor = await otherClient(browser);
+  await signedInAs(sponsor.page, { prefix: "fuzz-sponsor", name: "Fuzz Sponsor", type: "sponsor" });
+  await sponsor.page.goto(`/app/profiles?name=${encodeURIComponent(pageName)}`);
+  await sponsor.page.getByRole("link", { name: `Make ${pageName} an offer` }).click();
+  await sponsor.page.getByLabel("What is it for?").fill("Fuzzed deal");
+  await sponsor.page.getByLabel("Your offer").fill("An offer for the hostile forms to aim at.");
+  await sponsor.page.getByLabel("Price (US dollars)").fill("450");
+  await sponsor.page.getByLabel("Channel 1").fill("YouTube");
+  await sponsor.page.getByLabel("What is made 1").fill("A segment");
+  await sponsor.page.getByLabel("Due 1").fill("2031-02-01");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Fuzzed deal");
+  const dealId = new URL(sponsor.page.url()).pathname.split("/").pop()!;
+  await sponsor.context.close();
+  expect(dealId).toMatch(/^deal_/);
+  return dealId;
 }
 
 /** The account and the target post, read back through the app (nonces differ per request). */
-async function snapshot(owner: APIRequestContext, postId: string) {
+async function snapshot(owner: APIRequestContext, postId: string, dealId: string) {
   const page = async (path: string) => {
     const response = await owner.get(path);
     expect(response.status(), path).toBe(200);
@@ -306,6 +345,9 @@ async function snapshot(owner: APIRequestContext, postId: string) {
     bioPages: await page("/app/account/bizbio"),
     apiKeys: await page("/app/account/api-keys"),
     webhooks: await page("/app/account/webhooks"),
+    // The deal's every version and message, and where it stands in My deals.
+    deal: await page(`/app/deals/${dealId}`),
+    deals: await page("/app/deals"),
     mine: await json("/api/account-posts?kind=mine"),
     liked: await json("/api/account-posts?kind=liked"),
   };
@@ -314,18 +356,18 @@ async function snapshot(owner: APIRequestContext, postId: string) {
 test.describe("hostile input", () => {
   test.describe.configure({ timeout: 240_000 });
 
-  test("as a guest: every route answers below 500 and nothing changes", async ({ page, request }) => {
-    const { postId } = await freshAccountAndTarget(page);
-    const before = await snapshot(page.request, postId);
-    await fuzzEveryRoute(request, postId, false);
-    expect(await snapshot(page.request, postId)).toEqual(before);
+  test("as a guest: every route answers below 500 and nothing changes", async ({ page, request, browser }) => {
+    const { postId, dealId } = await freshAccountAndTarget(page, browser);
+    const before = await snapshot(page.request, postId, dealId);
+    await fuzzEveryRoute(request, postId, dealId, false);
+    expect(await snapshot(page.request, postId, dealId)).toEqual(before);
   });
 
-  test("signed in: every route answers below 500 and nothing changes", async ({ page }) => {
-    const { postId } = await freshAccountAndTarget(page);
-    const before = await snapshot(page.request, postId);
-    await fuzzEveryRoute(page.request, postId, true);
+  test("signed in: every route answers below 500 and nothing changes", async ({ page, browser }) => {
+    const { postId, dealId } = await freshAccountAndTarget(page, browser);
+    const before = await snapshot(page.request, postId, dealId);
+    await fuzzEveryRoute(page.request, postId, dealId, true);
     // Still signed in (nothing signed us out) and everything reads back the same.
-    expect(await snapshot(page.request, postId)).toEqual(before);
+    expect(await snapshot(page.request, postId, dealId)).toEqual(before);
   });
 });

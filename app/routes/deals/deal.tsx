@@ -24,12 +24,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const read = await runForPage(readDeal, { caller: pageCaller(user), input: { dealId: params.dealId }, context, notFound: "answer" });
   if (read.kind === "ERROR") refuse("not-found", read.message);
   const { deal, split } = read;
-  // Read after the deal, so a stranger never marks anything; reading marks the thread read.
-  const thread = await readDealThread(context.db, user.id, deal.id);
+  // From the place the deal's read gave, so only a party reads (and so marks read) the thread.
+  const thread = await readDealThread(context.db, read.thread);
   return {
     deal,
     split,
-    thread: thread ?? { messages: [], firstUnread: null },
+    thread,
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import type { DealCursor } from "#server/domains/deals/read";
+import { decodeTimeKeyset, encodeTimeKeyset } from "#server/platform/db/keyset";
 import { listMyDeals } from "#server/features/operations/deals/read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { DealStateBadge } from "#app/components/deals/DealStateBadge";
@@ -10,19 +10,13 @@ import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/my-deals";
 
-/** `after` is the last row's time and id: a cursor a person can bookmark, refused quietly when it is not one. */
-function cursorOf(value: string | null): DealCursor | null {
-  const match = value?.match(/^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_(deal_[A-Za-z0-9_-]{1,40})$/);
-  if (!match || Number.isNaN(Date.parse(match[1]!))) return null;
-  return { updatedAt: match[1]!, id: match[2]! };
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const url = new URL(request.url);
   const waitingOnly = url.searchParams.get("show") === "waiting";
-  const { items, next } = await runForPage(listMyDeals, { caller: pageCaller(user), input: { waitingOnly, after: cursorOf(url.searchParams.get("after")) }, context });
-  return { items, next, waitingOnly, first: !url.searchParams.has("after"), locale: localeFrom(request.headers.get("Accept-Language")) };
+  const { items, next } = await runForPage(listMyDeals, { caller: pageCaller(user), input: { waitingOnly, after: decodeTimeKeyset(url.searchParams.get("after")) }, context });
+  // `after` is the last row's place: a cursor a person can bookmark, ignored when it is not one.
+  return { items, next: next ? encodeTimeKeyset(next) : null, waitingOnly, first: !url.searchParams.has("after"), locale: localeFrom(request.headers.get("Accept-Language")) };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "My deals" });
@@ -75,7 +69,7 @@ export default function MyDeals({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       {next ? (
-        <Link to={`/app/deals?${show}after=${encodeURIComponent(`${next.updatedAt}_${next.id}`)}`} className={`${secondaryButton} mt-6 inline-block no-underline`}>
+        <Link to={`/app/deals?${show}after=${next}`} className={`${secondaryButton} mt-6 inline-block no-underline`}>
           Older deals
         </Link>
       ) : null}

@@ -4,12 +4,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
 import { propertyRuns } from "#tests/support/property-runs";
+import { parsedTerms } from "#tests/support/deal-terms";
 import { dealActivity, deals, opportunityPosts, profiles, rateLimits, type DealSide } from "#server/platform/db/schema";
 import { seedDatabase } from "#server/tools/seed";
 import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal, type DealMove } from "./act";
 import { openDeal } from "./open-deal";
-import { parseTerms } from "./terms-form";
 import { DEAL_ACTIONS, DEAL_TRANSITIONS, positionAfter, whyNot, type DealPosition } from "./transitions";
 
 const creator = DEMO_ACCOUNTS.creator.id;
@@ -17,23 +17,7 @@ const sponsor = DEMO_ACCOUNTS.sponsor.id;
 const stranger = DEMO_ACCOUNTS.sponsor2.id;
 const UID: Record<DealSide | "stranger", string> = { creator, sponsor, stranger };
 
-function terms(price: number) {
-  const parsed = parseTerms({
-    price: String(price),
-    usageRights: "organic",
-    usageDays: "",
-    exclusivityDays: "",
-    autoApproveDays: "",
-    message: "",
-    disclosureRequired: true,
-    sponsorApproves: true,
-    deliverableChannel: ["YouTube"],
-    deliverableFormat: ["Video"],
-    deliverableDue: ["2099-01-01"],
-  });
-  if (parsed.kind !== "SUCCESS") throw new Error("bad terms");
-  return parsed.terms;
-}
+const terms = (price: number) => parsedTerms({ price: String(price) });
 
 type Step =
   | { kind: "move"; who: DealSide | "stranger"; action: (typeof DEAL_ACTIONS)[number]; price: number; stale: boolean; together: boolean }

@@ -1,8 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import { bioPages, dealActivity, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
+import { parsedTerms, TERMS_FORM } from "#tests/support/deal-terms";
+import { bioPages, dealActivity, deals, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
 import { seedDatabase } from "#server/tools/seed";
@@ -11,42 +12,24 @@ import { moveDeal } from "./act";
 import { openDeal, openDirectOffer } from "./open-deal";
 import { dealsOnOpportunity, feeSplit, myDeals, readDeal } from "./read";
 import { postDealMessage, readDealThread } from "./thread";
-import { parseTerms, type DealTermsInput, type TermsFormFields } from "./terms-form";
+import { parseTerms, type TermsFormFields } from "./terms-form";
 
 const creator = DEMO_ACCOUNTS.creator.id;
 const sponsor = DEMO_ACCOUNTS.sponsor.id;
 const otherSponsor = DEMO_ACCOUNTS.sponsor2.id;
 
-const FORM: TermsFormFields = {
-  price: "750",
-  usageRights: "organic",
-  usageDays: "30",
-  exclusivityDays: "0",
-  autoApproveDays: "3",
-  message: "",
-  disclosureRequired: true,
-  sponsorApproves: true,
-  deliverableChannel: ["YouTube", ""],
-  deliverableFormat: ["60-second integration", ""],
-  deliverableDue: ["2099-03-01", ""],
-};
-
-function terms(overrides: Partial<TermsFormFields> = {}): DealTermsInput {
-  const parsed = parseTerms({ ...FORM, ...overrides });
-  if (parsed.kind !== "SUCCESS") throw new Error(JSON.stringify(parsed.fieldErrors));
-  return parsed.terms;
-}
+const terms = parsedTerms;
 
 describe("the terms form", () => {
   it("reads dollars as minor units, drops empty deliverable rows and keeps usage days only with rights", () => {
-    const parsed = terms({ price: "$1,250.50", usageRights: "none" });
+    const parsed = terms({ price: "$1,250.50", usageRights: "none", deliverableChannel: ["YouTube", ""], deliverableFormat: ["60-second integration", ""], deliverableDue: ["2099-03-01", ""] });
     expect(parsed.price).toBe(125_050);
     expect(parsed.deliverables).toEqual([{ channel: "YouTube", format: "60-second integration", dueDate: "2099-03-01" }]);
     expect(parsed.usageDays).toBe(0);
   });
 
   it("says what is wrong with each field at once", () => {
-    const parsed = parseTerms({ ...FORM, price: "12.345", deliverableDue: ["2001-01-01"], autoApproveDays: "0" });
+    const parsed = parseTerms({ ...TERMS_FORM, price: "12.345", deliverableDue: ["2001-01-01"], autoApproveDays: "0" });
     expect(parsed.kind).toBe("ERROR");
     if (parsed.kind !== "ERROR") return;
     expect(parsed.fieldErrors).toEqual({
@@ -54,7 +37,7 @@ describe("the terms form", () => {
       deliverables: "A due date cannot be in the past",
       autoApproveDays: "The approval window must be a whole number of days from 1 to 30",
     });
-    const incomplete = parseTerms({ ...FORM, price: "0.10", deliverableChannel: ["YouTube"], deliverableFormat: [""], deliverableDue: [""] });
+    const incomplete = parseTerms({ ...TERMS_FORM, price: "0.10", deliverableChannel: ["YouTube"], deliverableFormat: [""], deliverableDue: [""] });
     expect(incomplete.kind === "ERROR" && incomplete.fieldErrors).toEqual({
       price: "The price must be from $0.50 to $10,000",
       deliverables: "Give each deliverable a channel, what is made and a due date",
@@ -69,6 +52,14 @@ describe("the terms form", () => {
 
 describe.each(ENGINES)("deals on %s", (engine) => {
   const database = migratedDatabase(engine);
+
+  /** A deal as `uid` reads it, and the thread read (and marked) from that read, as the deal page does. */
+  const viewOf = async (uid: string, dealId: string) => (await readDeal(database.db, uid, dealId))?.view ?? null;
+  async function threadOf(uid: string, dealId: string) {
+    const found = await readDeal(database.db, uid, dealId);
+    return found ? readDealThread(database.db, found.thread) : null;
+  }
+
   let brief: string;
   let request: string;
   const deps = () => notificationDeps(database.db);
@@ -92,7 +83,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     const opened = await apply(creator, brief);
     expect(opened.kind).toBe("SUCCESS");
     if (opened.kind !== "SUCCESS") return;
-    const seen = await readDeal(database.db, sponsor, opened.dealId);
+    const seen = await viewOf(sponsor, opened.dealId);
     expect(seen).toMatchObject({ origin: "application", state: "proposed", side: "sponsor", waitingOnYou: true, openedBy: "creator", actions: ["counter", "accept", "decline", "withdraw", "shortlist"] });
     expect(seen!.versions.map((v) => [v.version, v.proposedBy, v.price])).toEqual([[1, "creator", 75_000]]);
     const told = await database.db.select().from(notifications).where(and(eq(notifications.uid, sponsor), eq(notifications.kind, "deal-activity")));
@@ -100,7 +91,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
 
     expect(await apply(creator, brief)).toMatchObject({ kind: "ERROR", reason: "ALREADY_OPEN", dealId: opened.dealId });
     expect(await apply(sponsor, brief)).toMatchObject({ kind: "ERROR", reason: "OWN_OPPORTUNITY" });
-    expect(await readDeal(database.db, otherSponsor, opened.dealId)).toBeNull();
+    expect(await viewOf(otherSponsor, opened.dealId)).toBeNull();
     expect(await dealsOnOpportunity(database.db, otherSponsor, brief)).toEqual([]);
     expect((await dealsOnOpportunity(database.db, sponsor, brief)).map((d) => [d.id, d.otherName, d.waitingOnYou])).toEqual([[opened.dealId, "Maya Makes", true]]);
   });
@@ -123,7 +114,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(await move(creator, { action: "accept", version: 3 })).toMatchObject({ kind: "SUCCESS" });
     expect(await move(creator, { action: "accept", version: 3 })).toMatchObject({ kind: "ERROR", reason: "WRONG_STATE" });
 
-    const deal = await readDeal(database.db, otherSponsor, dealId);
+    const deal = await viewOf(otherSponsor, dealId);
     expect(deal!.state).toBe("agreed");
     expect(deal!.versions.map((v) => [v.proposedBy, v.price, v.exclusivityDays])).toEqual([["sponsor", 40_000, 0], ["creator", 60_000, 14], ["sponsor", 50_000, 0]]);
     expect(deal!.accepted).toMatchObject({ version: 3, byYou: false });
@@ -138,7 +129,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(activity.at(-1)!.network).toBe("198.51.100.4");
 
     expect(await move(otherSponsor, { action: "withdraw" })).toMatchObject({ kind: "SUCCESS" });
-    expect((await readDeal(database.db, creator, dealId))!.state).toBe("withdrawn");
+    expect((await viewOf(creator, dealId))!.state).toBe("withdrawn");
     // The deal ended, so a new offer on the same request may begin.
     expect((await apply(otherSponsor, request)).kind).toBe("SUCCESS");
   });
@@ -155,7 +146,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(opened).toBeDefined();
     if (opened?.kind !== "SUCCESS") return;
     expect([first, second].find((r) => r.kind === "ERROR")).toMatchObject({ reason: "ALREADY_OPEN", dealId: opened.dealId });
-    const deal = await readDeal(database.db, creator, opened.dealId);
+    const deal = await viewOf(creator, opened.dealId);
     expect(deal).toMatchObject({ title: "Desk lamp launch", origin: "offer", opportunityId: null, bioPageEnding: page!.ending, waitingOnYou: true });
   });
 
@@ -187,12 +178,12 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(await unreadFor(otherSponsor)).toBe(2);
     expect(await unreadFor(creator)).toBe(0);
 
-    const read = await readDealThread(database.db, otherSponsor, dealId);
+    const read = await threadOf(otherSponsor, dealId);
     expect(read!.messages.map((m) => [m.seq, m.side])).toEqual([[1, "creator"], [2, "creator"]]);
     expect(read!.firstUnread).toBe(1);
     expect(await unreadFor(otherSponsor)).toBe(0);
-    expect((await readDealThread(database.db, otherSponsor, dealId))!.firstUnread).toBeNull();
-    expect(await readDealThread(database.db, sponsor, dealId)).toBeNull();
+    expect((await threadOf(otherSponsor, dealId))!.firstUnread).toBeNull();
+    expect(await threadOf(sponsor, dealId)).toBeNull();
     // Read, then a new message: a new run, a new nudge.
     await post(creator, "Any news?");
     expect(await nudges()).toBe(before + 2);
@@ -207,5 +198,23 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(waiting.items.every((d) => d.waitingOnYou)).toBe(true);
     expect(waiting.items.map((d) => d.side)).toContain("creator");
     expect((await myDeals(database.db, sponsor, { waitingOnly: true })).items.map((d) => d.otherName)).toEqual(["Maya Makes"]);
+  });
+
+  it("pages My deals by keyset to the microsecond: each deal once, in order, however small the page", async () => {
+    const [a, b, c] = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items.map((d) => d.id);
+    // Three deals moved within one millisecond: a cursor cut to the millisecond would skip two of them.
+    const stamp = (id: string, at: string) => database.db.update(deals).set({ updatedAt: sql`${at}::timestamptz` }).where(eq(deals.id, id));
+    await Promise.all([stamp(a!, "2098-01-01 00:00:00.000900+00"), stamp(b!, "2098-01-01 00:00:00.000500+00"), stamp(c!, "2098-01-01 00:00:00.000500+00")]);
+    const whole = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items.map((d) => d.id);
+    expect(whole.slice(0, 3)).toEqual([a, ...[b, c].sort().reverse()]);
+    const walked: string[] = [];
+    let after: Awaited<ReturnType<typeof myDeals>>["next"] = null;
+    do {
+      const page = await myDeals(database.db, creator, { waitingOnly: false, pageSize: 1, after });
+      walked.push(...page.items.map((d) => d.id));
+      after = page.next;
+      expect(walked.length).toBeLessThanOrEqual(whole.length);
+    } while (after);
+    expect(walked).toEqual(whole);
   });
 });

@@ -49,14 +49,14 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
     expect(await fund(sponsor, dealId)).toMatchObject({ kind: "SUCCESS", url: started.url, fundingId: started.fundingId });
     const funding = await checkoutOf(started.fundingId);
     expect(funding).toMatchObject({ state: "open", amount: 75_000, currency: "usd", platformFee: 7_500, termsVersion: 1 });
-    expect((await readDeal(db(), sponsor, dealId))!.funding).toMatchObject({ state: "open", amount: 75_000 });
+    expect((await readDeal(db(), sponsor, dealId))!.view.funding).toMatchObject({ state: "open", amount: 75_000 });
 
     const paid = await payCheckout(db(), funding.checkoutId!, { email: "brand@sponsor.example", ...PAYING_CARD }, sandbox.provider.now(), sandbox.provider.whyPayeeCannotBePaid);
     if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
     expect(await deliverStored(funding.checkoutId!, "checkout.completed")).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     expect(await deliverStored(funding.checkoutId!, "checkout.completed")).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_HANDLED" });
 
-    const deal = await readDeal(db(), creator, dealId);
+    const deal = (await readDeal(db(), creator, dealId))?.view;
     expect(deal).toMatchObject({ state: "funded", actions: [], funding: { state: "paid", amount: 75_000, currency: "usd" } });
     const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.fundingId, started.fundingId));
     // All of it held by the platform; nothing has reached the creator yet.
@@ -92,7 +92,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
     sandbox.clock.now = today;
     expect(await deliverStored(checkoutId!, "checkout.expired")).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
     expect((await checkoutOf(first.fundingId)).state).toBe("expired");
-    expect((await readDeal(db(), sponsor, dealId))!).toMatchObject({ state: "agreed", funding: null });
+    expect((await readDeal(db(), sponsor, dealId))!.view).toMatchObject({ state: "agreed", funding: null });
 
     const second = await fund(sponsor, dealId);
     expect(second).toMatchObject({ kind: "SUCCESS" });

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
+import { afterTimeKeyset, microsOf, newestFirst, type TimeKeyset } from "#server/platform/db/keyset";
 import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsInput } from "./terms-form";
+import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";
 import { readDealWork, readRelease, type DeliverableWork } from "./work-view";
 
@@ -58,8 +60,11 @@ const creatorProfile = alias(profiles, "creator_profile");
 const sponsorProfile = alias(profiles, "sponsor_profile");
 const shown = (name: string | null) => name?.trim() || "A former member";
 
-/** A deal as one of its two sides reads it; null for anyone else, as if there were none. */
-export async function readDeal(db: Db, uid: string, dealId: string): Promise<DealView | null> {
+/**
+ * A deal as one of its two sides reads it, and where their reading of its thread stands (for
+ * readDealThread, so the deal page reads the row once); null for anyone else, as if there were none.
+ */
+export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ view: DealView; thread: DealThreadPlace } | null> {
   const [row] = await db
     .select({ deal: deals, creatorName: creatorProfile.name, sponsorName: sponsorProfile.name, bioPageEnding: bioPages.customEnding })
     .from(deals)
@@ -76,7 +81,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
     .select({ state: dealFundings.state, amount: dealFundings.amount, currency: dealFundings.currency, paidAt: dealFundings.paidAt })
     .from(dealFundings)
     .where(and(eq(dealFundings.dealId, deal.id), inArray(dealFundings.state, ["open", "paid"])));
-  return {
+  const view: DealView = {
     id: deal.id,
     origin: deal.origin,
     title: deal.title,
@@ -103,6 +108,8 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<Dea
     funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,
     createdAt: deal.createdAt.toISOString(),
   };
+  const readBefore = side === "creator" ? deal.creatorReadCount : deal.sponsorReadCount;
+  return { view, thread: { dealId: deal.id, side, messageCount: deal.messageCount, readBefore } };
 }
 
 export type DealListItem = {
@@ -120,28 +127,24 @@ export type DealListItem = {
   unread: number;
 };
 
-export type DealCursor = { updatedAt: string; id: string };
-
 /**
  * "My deals": the deals the person is on, either side, most recent activity first, a page at a
  * time by keyset (each side's index, `deals_creator_updated_idx` and `deals_sponsor_updated_idx`,
- * answers its half in order). `waiting` keeps only those whose terms wait on them.
+ * answers its half in order). `waiting` keeps only those whose terms wait on them. `next` is the
+ * last deal's place, for the door to wrap in the platform's cursor (server/platform/db/keyset.ts).
  */
-export async function myDeals(db: Db, uid: string, options: { waitingOnly: boolean; after?: DealCursor | null; pageSize?: number }): Promise<{ items: DealListItem[]; next: DealCursor | null }> {
+export async function myDeals(db: Db, uid: string, options: { waitingOnly: boolean; after?: TimeKeyset | null; pageSize?: number }): Promise<{ items: DealListItem[]; next: TimeKeyset | null }> {
   const size = options.pageSize ?? MY_DEALS_PAGE_SIZE;
-  const items: DealListItem[] = [];
   const halves = await Promise.all((["creator", "sponsor"] as const).map((side) => dealsOnSide(db, uid, side, { ...options, size })));
-  for (const half of halves) items.push(...half);
-  items.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1));
-  const page = items.slice(0, size);
+  const rows = halves.flat().sort(newestFirst);
+  const page = rows.slice(0, size);
   const last = page.at(-1);
-  return { items: page, next: items.length > size && last ? { updatedAt: last.updatedAt, id: last.id } : null };
+  return { items: page.map(({ micros: _micros, ...item }) => item), next: rows.length > size && last ? { micros: last.micros, id: last.id } : null };
 }
 
-async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waitingOnly: boolean; after?: DealCursor | null; size: number }): Promise<DealListItem[]> {
+async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waitingOnly: boolean; after?: TimeKeyset | null; size: number }): Promise<(DealListItem & { micros: string })[]> {
   const mine = side === "creator" ? deals.creatorUid : deals.sponsorUid;
   const other = side === "creator" ? deals.sponsorUid : deals.creatorUid;
-  const after = options.after ? new Date(options.after.updatedAt) : null;
   const rows = await db
     .select({
       id: deals.id,
@@ -150,6 +153,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
       waitingOn: deals.waitingOn,
       shortlisted: deals.shortlisted,
       updatedAt: deals.updatedAt,
+      micros: microsOf(deals.updatedAt),
       otherName: profiles.name,
       price: dealTerms.price,
       currency: dealTerms.currency,
@@ -158,13 +162,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
     .from(deals)
     .innerJoin(dealTerms, and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.latestVersion)))
     .leftJoin(profiles, eq(profiles.uid, other))
-    .where(
-      and(
-        eq(mine, uid),
-        options.waitingOnly ? eq(deals.waitingOn, side) : undefined,
-        after && options.after ? or(lt(deals.updatedAt, after), and(eq(deals.updatedAt, after), lt(deals.id, options.after.id))) : undefined,
-      ),
-    )
+    .where(and(eq(mine, uid), options.waitingOnly ? eq(deals.waitingOn, side) : undefined, options.after ? afterTimeKeyset(deals.updatedAt, deals.id, options.after) : undefined))
     .orderBy(desc(deals.updatedAt), desc(deals.id))
     .limit(options.size + 1);
   return rows.map((row) => ({
@@ -179,6 +177,7 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
     currency: row.currency,
     updatedAt: row.updatedAt.toISOString(),
     unread: Number(row.unread),
+    micros: row.micros,
   }));
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { sendNotification } from "#server/domains/notifications/send";
 import type { Db } from "#server/platform/db/client";
@@ -62,28 +62,29 @@ export async function postDealMessage(
 }
 
 /**
+ * Where one side's reading of a deal's thread stands, taken from the deal's row as readDeal
+ * (./read.ts) read it for a party to the deal: only a party's read of the deal makes one, so the
+ * thread needs no second look at the row to know who reads it.
+ */
+export type DealThreadPlace = { dealId: string; side: DealSide; messageCount: number; readBefore: number };
+
+/**
  * The thread as one side reads it, oldest first, and the reading marked: what was unread before
  * this read is returned as `firstUnread` so the page can say where the new ones begin.
  */
-export async function readDealThread(db: Db, uid: string, dealId: string): Promise<{ messages: DealMessage[]; firstUnread: number | null } | null> {
-  const [deal] = await db
-    .select({ creatorUid: deals.creatorUid, sponsorUid: deals.sponsorUid, messageCount: deals.messageCount, creatorReadCount: deals.creatorReadCount, sponsorReadCount: deals.sponsorReadCount })
-    .from(deals)
-    .where(and(eq(deals.id, dealId), or(eq(deals.creatorUid, uid), eq(deals.sponsorUid, uid))));
-  const side = deal ? sideIn(deal, uid) : null;
-  if (!deal || side === null) return null;
+export async function readDealThread(db: Db, place: DealThreadPlace): Promise<{ messages: DealMessage[]; firstUnread: number | null }> {
+  const { dealId, side, messageCount, readBefore } = place;
   const rows = await db.select().from(dealMessages).where(eq(dealMessages.dealId, dealId)).orderBy(asc(dealMessages.seq));
-  const readBefore = side === "creator" ? deal.creatorReadCount : deal.sponsorReadCount;
-  if (readBefore < deal.messageCount) {
+  if (readBefore < messageCount) {
     // greatest(): a read that raced a newer read never moves the marker back.
     const column = side === "creator" ? deals.creatorReadCount : deals.sponsorReadCount;
     await db
       .update(deals)
-      .set(side === "creator" ? { creatorReadCount: sql`greatest(${column}, ${deal.messageCount})` } : { sponsorReadCount: sql`greatest(${column}, ${deal.messageCount})` })
+      .set(side === "creator" ? { creatorReadCount: sql`greatest(${column}, ${messageCount})` } : { sponsorReadCount: sql`greatest(${column}, ${messageCount})` })
       .where(eq(deals.id, dealId));
   }
   return {
     messages: rows.map((row) => ({ seq: row.seq, side: row.authorSide, body: row.body, at: row.at.toISOString() })),
-    firstUnread: readBefore < deal.messageCount ? readBefore + 1 : null,
+    firstUnread: readBefore < messageCount ? readBefore + 1 : null,
   };
 }

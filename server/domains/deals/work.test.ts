@@ -73,7 +73,7 @@ describe.each(ENGINES)("the work on a booked deal, and paying the creator, on %s
     expect(await releaseDeal(db(), sandbox.provider, deps(), dealId)).toBe("NOT_DUE");
     const handedIn = new Date();
     expect(await submit(creator, dealId, 1, "https://instagram.com/s/1", handedIn)).toMatchObject({ kind: "SUCCESS", state: "submitted" });
-    const waiting = (await readDeal(db(), sponsor, dealId))!.work!;
+    const waiting = (await readDeal(db(), sponsor, dealId))!.view.work!;
     expect(waiting.map((w) => [w.format, w.submissions.at(-1)?.state, w.changeRoundsLeft])).toEqual([
       ["A review", "approved", 0],
       ["A story", "submitted", 2],
@@ -95,7 +95,7 @@ describe.each(ENGINES)("the work on a booked deal, and paying the creator, on %s
       ["deal_payment", 100_000, 100_000, 0],
       ["deal_release", 0, -90_000, 90_000],
     ]);
-    const done = await readDeal(db(), creator, dealId);
+    const done = (await readDeal(db(), creator, dealId))?.view;
     expect(done).toMatchObject({ state: "completed", release: { amount: 90_000, currency: "usd" } });
     expect(done!.work![1]!.submissions[0]).toMatchObject({ state: "approved", approvedBySilence: true });
     const activity = await db().select().from(dealActivity).where(eq(dealActivity.dealId, dealId)).orderBy(asc(dealActivity.seq));
@@ -115,7 +115,7 @@ describe.each(ENGINES)("the work on a booked deal, and paying the creator, on %s
     const failed: string[] = [];
     expect(await releaseDueDeals(db(), provider, deps(), new Date(), (id) => failed.push(id))).toMatchObject({ released: 0, failed: 1 });
     expect(failed).toEqual([dealId]);
-    expect((await readDeal(db(), sponsor, dealId))!.state).toBe("funded");
+    expect((await readDeal(db(), sponsor, dealId))!.view.state).toBe("funded");
     down.clear();
     expect(await releaseDeal(db(), provider, deps(), dealId)).toBe("RELEASED");
     expect(await moneyOf(fundingId)).toEqual([

@@ -13,19 +13,8 @@ export const pageQuery = z.object({
   cursor: z.string().max(500).optional().meta({ description: "The `nextCursor` of the page before; absent for the first page." }),
 });
 
-export function encodeCursor(keyset: Record<string, string | number>): string {
-  return Buffer.from(JSON.stringify(keyset)).toString("base64url");
-}
-
-/** The keyset a cursor continues from, or null when it is not one of ours (a 400 for the caller). */
-export function decodeCursor<Keyset extends Record<string, string | number>>(cursor: string, shape: z.ZodType<Keyset>): Keyset | null {
-  try {
-    const parsed = shape.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+// The cursor itself is the platform's, shared with the lists that page outside the API.
+export { decodeCursor, encodeCursor } from "#server/platform/db/keyset";
 
 /** A page of `item`: `{ data, nextCursor }`. */
 export function pageOf<Item extends z.ZodType>(item: Item, id: string) {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "#server/platform/db/client";
+import { afterTimeKeyset, decodeTimeKeyset, encodeTimeKeyset, microsOf } from "#server/platform/db/keyset";
 import { dealActivity, deals, dealTerms, DEAL_STATES, user, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsVersion } from "#server/domains/deals/read";
 
@@ -34,21 +35,6 @@ function searched(search: string | null): SQL | undefined {
   return or(ilike(deals.title, pattern), inArray(deals.creatorUid, people), inArray(deals.sponsorUid, people));
 }
 
-/** A cursor is the last row's updated_at (as the database prints it, to the microsecond) and id. */
-function encodeCursor(at: string, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString("base64url");
-}
-function decodeCursor(cursor: string | null): { at: string; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown[];
-    if (typeof at !== "string" || typeof id !== "string" || Number.isNaN(Date.parse(at))) return null;
-    return { at, id };
-  } catch {
-    return null;
-  }
-}
-
 export type StaffDealRow = {
   id: string;
   title: string;
@@ -73,12 +59,12 @@ const sponsorUser = alias(user, "sponsor_user");
 
 export async function listDealsForStaff(db: Db, filters: StaffDealFilters, options: { cursor?: string | null; pageSize?: number } = {}): Promise<StaffDealList> {
   const pageSize = options.pageSize ?? STAFF_DEALS_PAGE_SIZE;
-  const after = decodeCursor(options.cursor ?? null);
+  const after = decodeTimeKeyset(options.cursor);
   const where = and(
     filters.state ? eq(deals.state, filters.state) : undefined,
     searched(filters.search),
     // Newest activity first: the next page holds what sorts after the last row, by (updated_at, id) descending.
-    after ? sql`(${deals.updatedAt}, ${deals.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
+    after ? afterTimeKeyset(deals.updatedAt, deals.id, after) : undefined,
   );
   const [found, perState] = await Promise.all([
     db
@@ -91,7 +77,7 @@ export async function listDealsForStaff(db: Db, filters: StaffDealFilters, optio
         price: dealTerms.price,
         currency: dealTerms.currency,
         updatedAt: deals.updatedAt,
-        at: sql<string>`${deals.updatedAt}::text`,
+        micros: microsOf(deals.updatedAt),
       })
       .from(deals)
       .innerJoin(dealTerms, and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.latestVersion)))
@@ -107,8 +93,8 @@ export async function listDealsForStaff(db: Db, filters: StaffDealFilters, optio
   const counts = Object.fromEntries(DEAL_STATES.map((state) => [state, 0])) as Record<DealState, number>;
   for (const { state, n } of perState) counts[state] = Number(n);
   return {
-    rows: shown.map(({ at: _at, ...row }) => row),
-    nextCursor: found.length > pageSize && last ? encodeCursor(last.at, last.id) : null,
+    rows: shown.map(({ micros: _micros, ...row }) => row),
+    nextCursor: found.length > pageSize && last ? encodeTimeKeyset({ micros: last.micros, id: last.id }) : null,
     counts,
   };
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "#server/platform/db/client";
+import { afterTimeKeyset, decodeTimeKeyset, encodeTimeKeyset, microsOf } from "#server/platform/db/keyset";
 import { bioPages, ledgerEntries, paymentEvents, refundRequests, SPONSOR_SESSION_STATUSES, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
 import { parseAmountInput } from "#isomorphic/amount-input";
 
@@ -136,32 +137,17 @@ export type PaymentPage = { rows: PaymentRow[]; nextCursor: string | null };
 
 export const PAYMENTS_PAGE_SIZE = 25;
 
-/** A cursor is the last row's created (as the database prints it, to the microsecond) and id. */
-function encodeCursor(at: string, id: string): string {
-  return Buffer.from(JSON.stringify([at, id])).toString("base64url");
-}
-function decodeCursor(cursor: string | null): { at: string; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown[];
-    if (typeof at !== "string" || typeof id !== "string" || Number.isNaN(Date.parse(at))) return null;
-    return { at, id };
-  } catch {
-    return null;
-  }
-}
-
 export async function listPayments(db: Db, filters: PaymentFilters, options: { cursor?: string | null; pageSize?: number } = {}): Promise<PaymentPage> {
   const pageSize = options.pageSize ?? PAYMENTS_PAGE_SIZE;
   const where = conditions(filters);
-  const after = decodeCursor(options.cursor ?? null);
+  const after = decodeTimeKeyset(options.cursor);
   // Newest first: the next page holds what sorts after the last row, by (created, id) descending.
-  if (after) where.push(sql`(${sponsorSessions.created}, ${sponsorSessions.id}) < (${after.at}::timestamptz, ${after.id})`);
+  if (after) where.push(afterTimeKeyset(sponsorSessions.created, sponsorSessions.id, after));
   const found = await db
     .select({
       id: sponsorSessions.id,
       created: sponsorSessions.created,
-      at: sql<string>`${sponsorSessions.created}::text`,
+      micros: microsOf(sponsorSessions.created),
       kind: sponsorSessions.kind,
       status: sponsorSessions.status,
       amount: sponsorSessions.amount,
@@ -188,8 +174,8 @@ export async function listPayments(db: Db, filters: PaymentFilters, options: { c
     : [];
   const last = shown.at(-1);
   return {
-    rows: shown.map(({ at: _at, ...row }) => ({ ...row, money: sums.filter((s) => s.sessionId === row.id).map(toSums) })),
-    nextCursor: found.length > pageSize && last ? encodeCursor(last.at, last.id) : null,
+    rows: shown.map(({ micros: _micros, ...row }) => ({ ...row, money: sums.filter((s) => s.sessionId === row.id).map(toSums) })),
+    nextCursor: found.length > pageSize && last ? encodeTimeKeyset({ micros: last.micros, id: last.id }) : null,
   };
 }
 

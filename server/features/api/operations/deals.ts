@@ -5,7 +5,8 @@ import type { DealListItem, DealView } from "#server/domains/deals/read";
 import { DEAL_STATES, USAGE_RIGHTS } from "#server/platform/db/schema";
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { apiOperationOf } from "#server/features/api/operation-door";
-import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
+import { pageOf, pageQuery } from "#server/features/api/paging";
+import { decodeTimeKeyset, encodeTimeKeyset } from "#server/platform/db/keyset";
 import { termsSchema } from "#server/features/operations/deals/deal-operation";
 import { listDealsOnOpportunity, listMyDeals, readDeal } from "#server/features/operations/deals/read";
 import { dealMoveSchema, moveDeal, openDeal } from "#server/features/operations/deals/write";
@@ -94,7 +95,6 @@ const listQuery = pageQuery.extend({
 });
 
 // My deals' own keyset (server/domains/deals/read.ts), wrapped as every API cursor is.
-const cursorShape = z.object({ updatedAt: z.iso.datetime(), id: z.string().min(1).max(100) });
 const invalidCursor = () => refusal("invalid-argument", "INVALID_CURSOR", "This cursor is not one of ours. Start again from the first page.");
 
 const openBodySchema = z
@@ -130,13 +130,13 @@ export const dealOperations: AnyApiOperation[] = [
     scope: "deals:read",
     query: listQuery,
     success: { status: 200, description: "A page of deals.", schema: pageOf(dealSummarySchema, "DealPage") },
-    refuse: ({ query }) => (query.cursor !== undefined && decodeCursor(query.cursor, cursorShape) === null ? invalidCursor() : null),
+    refuse: ({ query }) => (query.cursor !== undefined && decodeTimeKeyset(query.cursor) === null ? invalidCursor() : null),
     input: ({ query }) => ({
-      after: query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape),
+      after: decodeTimeKeyset(query.cursor),
       pageSize: query.limit,
       waitingOnly: query.waiting === "true",
     }),
-    answer: (page) => ({ data: page.items.map(toSummary), nextCursor: page.next ? encodeCursor(page.next) : null }),
+    answer: (page) => ({ data: page.items.map(toSummary), nextCursor: page.next ? encodeTimeKeyset(page.next) : null }),
   }),
   apiOperationOf(readDeal, {
     id: "getDeal",

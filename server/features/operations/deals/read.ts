@@ -6,8 +6,8 @@ import { dealIdSchema, defineDealOperation } from "./deal-operation";
 
 /**
  * A page of the caller's deals, either side, most recent activity first: "My deals"
- * (app/routes/deals/my-deals.tsx) and `GET /api/v1/deals`. The cursor is the domain's keyset
- * (server/domains/deals/read.ts); the API wraps it in its paging cursor and unwraps it itself.
+ * (app/routes/deals/my-deals.tsx) and `GET /api/v1/deals`. `after` and `next` are a deal's place
+ * (server/platform/db/keyset.ts); each door wraps it in the platform's cursor and unwraps it itself.
  */
 export const listMyDeals = defineDealOperation({
   name: "listMyDeals",
@@ -16,8 +16,8 @@ export const listMyDeals = defineDealOperation({
     after: z
       .object(
         {
-          updatedAt: z.string({ error: "after.updatedAt must be an instant." }).refine((value) => !Number.isNaN(Date.parse(value)), "after.updatedAt must be an instant."),
-          id: z.string({ error: "after.id must be a string." }),
+          micros: z.string({ error: "after.micros must be a string." }).regex(/^\d{1,17}$/, "after.micros must be microseconds since 1970."),
+          id: z.string({ error: "after.id must be a string." }).min(1, "after.id must not be empty.").max(100, "after.id must be at most 100 characters."),
         },
         { error: "after must be a deal's place in the list." },
       )
@@ -33,7 +33,8 @@ export const listMyDeals = defineDealOperation({
 /**
  * One of the caller's deals with every version of its terms, the fee split of the terms on the
  * table and the moves the caller may make now: the deal page (app/routes/deals/deal.tsx) and
- * `GET /api/v1/deals/{dealId}`. Anyone else's deal, or none, is not-found.
+ * `GET /api/v1/deals/{dealId}`. Anyone else's deal, or none, is not-found. `thread` is where the
+ * caller's reading of the thread stands, for the page to read the thread without the row again.
  */
 export const readDeal = defineDealOperation({
   name: "readDeal",
@@ -41,10 +42,10 @@ export const readDeal = defineDealOperation({
   input: z.object({ dealId: dealIdSchema }),
   refusals: ["not-found"],
   call: async ({ caller, input, deps }) => {
-    const deal = await readDealOf(deps.db, caller.uid, input.dealId);
-    if (!deal) return refusal("not-found", "NOT_FOUND", "There is no such deal.");
-    const latest = deal.versions.at(-1)!;
-    return success({ deal, split: feeSplit(latest.price, deps.config.PLATFORM_FEE_PERCENT) });
+    const found = await readDealOf(deps.db, caller.uid, input.dealId);
+    if (!found) return refusal("not-found", "NOT_FOUND", "There is no such deal.");
+    const latest = found.view.versions.at(-1)!;
+    return success({ deal: found.view, split: feeSplit(latest.price, deps.config.PLATFORM_FEE_PERCENT), thread: found.thread });
   },
 });
 

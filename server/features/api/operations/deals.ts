@@ -2,7 +2,7 @@ import { z } from "zod";
 import { refusal } from "#server/platform/errors";
 import { DEAL_ACTIONS } from "#server/domains/deals/transitions";
 import type { DealListItem, DealView } from "#server/domains/deals/read";
-import { DEAL_STATES, USAGE_RIGHTS } from "#server/platform/db/schema";
+import { DEAL_STATES, SUBMISSION_STATES, USAGE_RIGHTS } from "#server/platform/db/schema";
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { apiOperationOf } from "#server/features/api/operation-door";
 import { pageOf, pageQuery } from "#server/features/api/paging";
@@ -38,6 +38,29 @@ const termsVersionSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "DealTerms", description: "One version of a deal's terms, as the side that proposed it sent them." });
+
+const deliverableWorkSchema = z
+  .object({
+    index: z.int().min(0).meta({ description: "The deliverable's place in the accepted terms' list." }),
+    channel: z.string(),
+    format: z.string(),
+    dueDate: z.string(),
+    changeRoundsLeft: z.int().min(0).meta({ description: "How many more times the sponsor may ask for changes." }),
+    submissions: z.array(
+      z.object({
+        round: z.int().min(1),
+        liveUrl: z.string(),
+        note: z.string(),
+        state: z.enum(SUBMISSION_STATES),
+        submittedAt: z.iso.datetime(),
+        autoApproveAt: z.iso.datetime().nullable().meta({ description: "When silence approves it; null once reviewed or when the sponsor does not approve first." }),
+        reviewedAt: z.iso.datetime().nullable(),
+        approvedBySilence: z.boolean(),
+        reviewNote: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "DealDeliverableWork", description: "One deliverable of a booked deal and every time the creator handed it in, oldest first." });
 
 const summaryFields = {
   id: z.string(),
@@ -86,6 +109,18 @@ const dealSchema = z
       })
       .meta({ description: "The split of the price on the table." }),
     actions: z.array(z.enum(DEAL_ACTIONS)).meta({ description: "The moves you may make now (`POST /deals/{dealId}/moves`)." }),
+    funding: z
+      .object({ state: z.enum(["open", "paid"]), amount: z.int(), currency: z.string(), paidAt: z.iso.datetime().nullable() })
+      .nullable()
+      .meta({ description: "The sponsor's payment for the agreed terms: `open` while its checkout waits, `paid` once the platform holds the money; null while nobody is paying." }),
+    work: z
+      .array(deliverableWorkSchema)
+      .nullable()
+      .meta({ description: "Once booked: each deliverable of the accepted terms with every time it was handed in; null before." }),
+    release: z
+      .object({ amount: z.int(), currency: z.string(), at: z.iso.datetime() })
+      .nullable()
+      .meta({ description: "Once completed: what was transferred to the creator, in minor units, and when." }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Deal", description: "A deal as either of its sides reads it." });

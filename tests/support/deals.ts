@@ -12,14 +12,25 @@ import { PAYING_CARD, webhookDeps, type Payee } from "./payments";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 
-export type FundedDeal = { dealId: string; fundingId: string; checkoutId: string; paymentIntentId: string; chargeId: string; amount: number; transferGroup: string };
+export type FundedDeal = {
+  dealId: string;
+  fundingId: string;
+  checkoutId: string;
+  paymentIntentId: string;
+  chargeId: string;
+  amount: number;
+  transferGroup: string;
+  /** The checkout's checkout.completed, as the sandbox stored it (delivered already unless `settle` was false). */
+  completed: PaymentEvent;
+};
 
 /**
  * A deal with `payee` as its creator, agreed at `amount` cents (10% to the platform), paid at the
  * sandbox with the test card and booked by its own checkout.completed, delivered through the real
- * intake: what a sponsor's "Pay to book" leaves, without the deal room's seeded briefs.
+ * intake: what a sponsor's "Pay to book" leaves, without the deal room's seeded briefs. With
+ * `settle: false` the event is not delivered: paid at the provider, not yet known to the app.
  */
-export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee, amount: number): Promise<FundedDeal> {
+export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee, amount: number, { settle = true }: { settle?: boolean } = {}): Promise<FundedDeal> {
   const sponsorUid = `sponsor_${rand()}`;
   const dealId = `deal${rand()}`;
   await db.insert(user).values({ id: sponsorUid, name: `Sponsor ${sponsorUid}`, email: `${sponsorUid}@sponsor.example`, emailVerified: true });
@@ -45,10 +56,12 @@ export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee,
   const paid = await payCheckout(db, funding!.checkoutId!, { email: "brand@sponsor.example", ...PAYING_CARD }, sandbox.now(), sandbox.whyPayeeCannotBePaid);
   if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
   const [completed] = await storedSandboxEvents(db, "checkout.completed", "checkoutId", funding!.checkoutId!);
-  const delivered = await receivePaymentEvent(db, completed!, webhookDeps(db, sandbox));
-  if (delivered.kind !== "SUCCESS") throw new Error("the deal's checkout.completed was not handled");
+  if (settle) {
+    const delivered = await receivePaymentEvent(db, completed!, webhookDeps(db, sandbox));
+    if (delivered.kind !== "SUCCESS") throw new Error("the deal's checkout.completed was not handled");
+  }
   const details = await sandbox.paymentDetails(paid.paymentIntentId);
-  return { dealId, fundingId: started.fundingId, checkoutId: funding!.checkoutId!, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId, amount, transferGroup: `deal_${dealId}` };
+  return { dealId, fundingId: started.fundingId, checkoutId: funding!.checkoutId!, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId, amount, transferGroup: `deal_${dealId}`, completed: completed! };
 }
 
 /** The events of one type the sandbox stored whose payload's `field` is `value`, oldest first, as its outbox would send them. */

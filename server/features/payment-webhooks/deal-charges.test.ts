@@ -79,6 +79,26 @@ describe.each(ENGINES)("refunds and disputes of a deal's held charge on %s", (en
     await nothingForTips();
   });
 
+  it("a refund or dispute reported before the deal's payment waits for the provider's retry, then goes to the deal", async () => {
+    const early = await fundedDeal(db(), sandbox.provider, payee, 4_000, { settle: false });
+    const { refundId } = await sandbox.provider.refundHeldPayment({ idempotencyKey: `deal_refund_${early.fundingId}`, paymentIntentId: early.paymentIntentId, amount: 4_000 });
+    const [refunded] = await storedSandboxEvents(db(), "charge.refunded", "paymentIntentId", early.paymentIntentId);
+    const [updated] = await storedSandboxEvents(db(), "refund.updated", "refundId", refundId);
+    const dispute = events.disputeChanged({ sessionId: "", checkoutId: "", paymentIntentId: early.paymentIntentId, amount: 4_000, platformFee: 0 }, "needs_response", `dp_${early.fundingId}`);
+    // Nothing names this payment intent yet (no funding paid, no session): not handled, so delivered again.
+    for (const event of [refunded!, updated!, dispute]) expect(await deliver(event)).toMatchObject({ kind: "ERROR", reason: "NOT_HANDLED_YET" });
+    expect(await deliver(early.completed)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
+    for (const event of [updated!, refunded!, dispute]) expect(await deliver(event)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
+    const rows = await db().select().from(ledgerEntries).where(eq(ledgerEntries.fundingId, early.fundingId));
+    expect(rows.map((e) => [e.kind, e.gross, e.platformFee, e.providerReference]).sort()).toEqual(
+      [
+        ["deal_payment", 4_000, 4_000, early.paymentIntentId],
+        ["deal_refund", -4_000, -4_000, refundId],
+      ].sort(),
+    );
+    expect(log.lines).toEqual([expect.objectContaining({ dealId: early.dealId, disputeId: `dp_${early.fundingId}` })]);
+  });
+
   it("writes nothing for a pending or failed refund, nor more refunded and released than was paid", async () => {
     const refund = (status: "pending" | "failed" | "succeeded", refundId: string, amount: number): PaymentEvent => ({
       ...events.refundUpdated({ sessionId: "", checkoutId: "", paymentIntentId: deal.paymentIntentId, amount, platformFee: 0 }, status, refundId),

@@ -139,7 +139,8 @@ function DifferenceList({ differences }: { differences: DifferenceView[] }) {
             {PROBLEMS[d.problem] ?? d.problem}: {d.kind.replace("_", " ")} {d.reference}
           </p>
           <p className="mt-1 text-muted">
-            Session {d.sessionId ?? "unknown"} · {d.at.replace("T", " ").slice(0, 19)} UTC
+            {/* A deal's movement names its funding; runs stored before deals had none. */}
+            {d.fundingId ? `Deal funding ${d.fundingId}` : `Session ${d.sessionId ?? "unknown"}`} · {d.at.replace("T", " ").slice(0, 19)} UTC
             {d.ledgerEntryId && ` · ledger row ${d.ledgerEntryId}`}
             {d.transactionIds.length > 0 && ` · provider ${d.transactionIds.join(", ")}`}
           </p>

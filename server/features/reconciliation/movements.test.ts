@@ -20,6 +20,7 @@ const bt = (over: Partial<ProviderBalanceTransaction>): ProviderBalanceTransacti
 const row = (over: Partial<LedgerRow>): LedgerRow => ({
   id: `row_${(n += 1)}`,
   sessionId: "ss_1",
+  fundingId: null,
   kind: "payment",
   gross: 0,
   providerFee: 0,
@@ -30,8 +31,8 @@ const row = (over: Partial<LedgerRow>): LedgerRow => ({
   ...over,
 });
 
-function compare(transactions: ProviderBalanceTransaction[], rows: LedgerRow[], ours = true) {
-  const { movements, uncompared } = providerMovements(transactions);
+function compare(transactions: ProviderBalanceTransaction[], rows: LedgerRow[], ours = true, held: ReadonlySet<string> = new Set()) {
+  const { movements, uncompared } = providerMovements(transactions, held);
   const ledger = new Map<MovementKey, LedgerRow>(rows.map((r) => [movementKey(r.kind, r.providerReference), r]));
   return { uncompared, ...compareMovements({ provider: movements, ledger, ours: () => ours, sessionOf: (m) => m.sessionId, inPeriod: (d) => d.getTime() === at.getTime() }) };
 }
@@ -85,5 +86,46 @@ describe("folding balance transactions into ledger movements", () => {
   it("finds a ledger row written after the period's end by its provider movement inside it: no difference", () => {
     const late = new Date("2031-03-04T00:00:05Z");
     expect(compare([bt({ type: "charge", amount: 700, fee: 50 })], [row({ gross: 700, providerFee: 50, created: late })])).toMatchObject({ differences: [], compared: 1 });
+  });
+
+  it("matches a deal's held charge, a part refunded and a transfer to its deal_payment, deal_refund and deal_release rows, each in the sense its side means", () => {
+    const deal = (over: Partial<LedgerRow>) => row({ sessionId: null, fundingId: "dfund_1", ...over });
+    const provider = [
+      bt({ type: "charge", amount: 10_000, fee: 320, sessionId: "dfund_1", sourceId: "ch_1" }),
+      bt({ type: "refund", amount: -2_000, sourceId: "re_1" }),
+      // −share on the platform's balance ...
+      bt({ type: "transfer", amount: -7_200, sourceId: "tr_1" }),
+    ];
+    const ledger = [
+      deal({ kind: "deal_payment", gross: 10_000, providerFee: 320, platformFee: 10_000 }),
+      deal({ kind: "deal_refund", gross: -2_000, platformFee: -2_000, providerReference: "re_1" }),
+      // ... is the release row's platform_fee −share (its net +share): nothing came from the sponsor.
+      deal({ kind: "deal_release", gross: 0, platformFee: -7_200, providerReference: "tr_1" }),
+    ];
+    expect(compare(provider, ledger, true, new Set(["pi_1"]))).toEqual({ uncompared: 0, differences: [], compared: 3 });
+    // Not known as held, the same charge is a tip's payment the ledger lacks and its transfer is not compared.
+    expect(compare(provider, [], true).uncompared).toBe(1);
+
+    const { differences } = compare(provider, [ledger[0]!, { ...ledger[2]!, platformFee: -7_000 }], true, new Set(["pi_1"]));
+    expect(differences).toEqual([
+      expect.objectContaining({ problem: "missing-in-ledger", kind: "deal_refund", reference: "re_1", sessionId: null, fundingId: null }),
+      expect.objectContaining({ problem: "amounts-differ", kind: "deal_release", reference: "tr_1", fundingId: "dfund_1", fields: [{ field: "platformFee", provider: -7_200, ledger: -7_000 }] }),
+    ]);
+    // The charge carries its funding, so a held payment the ledger never heard of names it.
+    expect(compare(provider.slice(0, 1), [], true, new Set(["pi_1"])).differences).toEqual([
+      expect.objectContaining({
+        problem: "missing-in-ledger",
+        kind: "deal_payment",
+        reference: "pi_1",
+        sessionId: null,
+        fundingId: "dfund_1",
+        fields: [
+          { field: "gross", provider: 10_000, ledger: 0 },
+          { field: "providerFee", provider: 320, ledger: 0 },
+          { field: "platformFee", provider: 10_000, ledger: 0 },
+          { field: "currency", provider: "usd", ledger: "" },
+        ],
+      }),
+    ]);
   });
 });

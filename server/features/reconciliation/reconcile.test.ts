@@ -11,6 +11,8 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { propertyRuns } from "#tests/support/property-runs";
 import { payAtSandbox, seedPayee, seedSession, webhookDeps, type Payee, type SeededSession } from "#tests/support/payments";
 import { testSandbox, type TestClock } from "#tests/support/test-sandbox";
+import { recordDealRelease } from "#server/domains/payments/ledger/deal-ledger";
+import { fundedDeal, storedSandboxEvents } from "#tests/support/deals";
 import { reconcileYesterday } from "./daily";
 import { reconcile } from "./run";
 
@@ -197,6 +199,85 @@ describe.each(ENGINES)("reconciliation on %s", (engine) => {
       }),
     ]);
     await db.execute(sql`delete from ledger_entries where kind = 'refund' and provider_reference = ${paid.paymentIntentId}`);
+    expect((await run()).differences).toEqual([]);
+  });
+
+  it("reconciles a deal's held payment, a part refunded and a transfer to the creator to 0 differences, and reports a row missing or changed", async () => {
+    const db = database.db;
+    await tick();
+    const from = new Date();
+    clock.now = from;
+    const payee = await seedPayee(db, sandbox.provider);
+    const deal = await fundedDeal(db, sandbox.provider, payee, 10_000);
+    const refund = await sandbox.provider.refundHeldPayment({ idempotencyKey: `deal_refund_${deal.fundingId}`, paymentIntentId: deal.paymentIntentId, amount: 2_500 });
+    await deliverAll(db, sandbox.provider, [
+      ...(await storedSandboxEvents(db, "charge.refunded", "paymentIntentId", deal.paymentIntentId)),
+      ...(await storedSandboxEvents(db, "refund.updated", "refundId", refund.refundId)),
+    ]);
+    // The release as the deal will make it: the transfer at the provider, then its row.
+    const { transferId } = await sandbox.provider.createTransfer({
+      idempotencyKey: `deal_release_${deal.fundingId}`,
+      destinationAccountId: payee.accountId,
+      amount: 6_000,
+      currency: "usd",
+      sourceChargeId: deal.chargeId,
+      transferGroup: deal.transferGroup,
+    });
+    await recordDealRelease(db, { fundingId: deal.fundingId, transferId, amount: 6_000, currency: "usd" });
+    await tick();
+    const run = async () => {
+      const result = await reconcile(db, sandbox.provider, { period: { from, to: new Date(Date.now() + 1) }, actor: ACTOR, slackMs: 0 });
+      if (result.kind !== "SUCCESS") throw new Error(result.message);
+      return result.run;
+    };
+    const clean = await run();
+    expect(clean.differences).toEqual([]);
+    expect(clean.movementsCompared).toBe(3);
+
+    // Missing: the held payment's row deleted; the provider's charge names the funding.
+    const [payment] = await db.select().from(ledgerEntries).where(sql`${ledgerEntries.kind} = 'deal_payment' and ${ledgerEntries.fundingId} = ${deal.fundingId}`);
+    await db.execute(sql`delete from ledger_entries where id = ${payment!.id}`);
+    expect((await run()).differences).toEqual([
+      expect.objectContaining({
+        problem: "missing-in-ledger",
+        kind: "deal_payment",
+        reference: deal.paymentIntentId,
+        sessionId: null,
+        fundingId: deal.fundingId,
+        ledgerEntryId: null,
+        fields: [
+          { field: "gross", provider: 10_000, ledger: 0 },
+          { field: "providerFee", provider: payment!.providerFee, ledger: 0 },
+          { field: "platformFee", provider: 10_000, ledger: 0 },
+          { field: "currency", provider: "usd", ledger: "" },
+        ],
+      }),
+    ]);
+    await db.insert(ledgerEntries).values({ ...payment!, id: undefined });
+    expect((await run()).differences).toEqual([]);
+
+    // Changed: the release row says less left the platform than the transfer took, and the refund more.
+    await db.execute(sql`update ledger_entries set platform_fee = platform_fee + 100, net = net - 100 where kind = 'deal_release' and provider_reference = ${transferId}`);
+    await db.execute(sql`update ledger_entries set gross = gross - 1, platform_fee = platform_fee - 1 where kind = 'deal_refund' and provider_reference = ${refund.refundId}`);
+    const changed = (await run()).differences;
+    expect(changed).toHaveLength(2);
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ problem: "amounts-differ", kind: "deal_release", reference: transferId, fundingId: deal.fundingId, fields: [{ field: "platformFee", provider: -6_000, ledger: -5_900 }] }),
+        expect.objectContaining({
+          problem: "amounts-differ",
+          kind: "deal_refund",
+          reference: refund.refundId,
+          fundingId: deal.fundingId,
+          fields: [
+            { field: "gross", provider: -2_500, ledger: -2_501 },
+            { field: "platformFee", provider: -2_500, ledger: -2_501 },
+          ],
+        }),
+      ]),
+    );
+    await db.execute(sql`update ledger_entries set platform_fee = platform_fee - 100, net = net + 100 where kind = 'deal_release' and provider_reference = ${transferId}`);
+    await db.execute(sql`update ledger_entries set gross = gross + 1, platform_fee = platform_fee + 1 where kind = 'deal_refund' and provider_reference = ${refund.refundId}`);
     expect((await run()).differences).toEqual([]);
   });
 

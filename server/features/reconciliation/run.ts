@@ -1,8 +1,8 @@
 import { and, desc, gte, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { ledgerEntries, reconciliationRuns, sponsorSessions } from "#server/platform/db/schema";
+import { dealFundings, ledgerEntries, reconciliationRuns, sponsorSessions } from "#server/platform/db/schema";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
-import type { PaymentProvider, Period } from "#server/providers/payments/port";
+import type { PaymentProvider, Period, ProviderBalanceTransaction } from "#server/providers/payments/port";
 import { recordAudit, type Actor } from "#server/platform/audit/audit-log";
 import { compareMovements, movementKey, providerMovements, type Difference, type LedgerRow, type MovementKey } from "./movements";
 
@@ -41,6 +41,7 @@ async function readLedger(db: Db, window: Period, references: string[]): Promise
     .select({
       id: ledgerEntries.id,
       sessionId: ledgerEntries.sessionId,
+      fundingId: ledgerEntries.fundingId,
       kind: ledgerEntries.kind,
       gross: ledgerEntries.gross,
       providerFee: ledgerEntries.providerFee,
@@ -61,6 +62,27 @@ async function sessionsOfIntents(db: Db, intents: string[]): Promise<Map<string,
     .from(sponsorSessions)
     .where(and(isNotNull(sponsorSessions.paymentIntentId), inArray(sponsorSessions.paymentIntentId, intents)));
   return new Map(rows.map((r) => [r.paymentIntentId!, r.id]));
+}
+
+/**
+ * Deals' held charges among the provider's transactions: the payment intents deal_fundings paid,
+ * and the charges whose metadata names a funding of ours (one the ledger never heard of may have
+ * no payment intent on its funding yet). Each intent's funding, so a difference names its deal's.
+ */
+async function heldCharges(db: Db, transactions: readonly ProviderBalanceTransaction[]): Promise<Map<string, string>> {
+  const intents = [...new Set(transactions.flatMap((t) => (t.paymentIntentId ? [t.paymentIntentId] : [])))];
+  const named = [...new Set(transactions.flatMap((t) => (t.type === "charge" && t.sessionId ? [t.sessionId] : [])))];
+  if (intents.length === 0 && named.length === 0) return new Map();
+  const conditions = [
+    ...(intents.length > 0 ? [inArray(dealFundings.paymentIntentId, intents)] : []),
+    ...(named.length > 0 ? [inArray(dealFundings.id, named)] : []),
+  ];
+  const fundings = await db.select({ id: dealFundings.id, paymentIntentId: dealFundings.paymentIntentId }).from(dealFundings).where(or(...conditions));
+  const fundingIds = new Set(fundings.map((f) => f.id));
+  const held = new Map<string, string>();
+  for (const f of fundings) if (f.paymentIntentId) held.set(f.paymentIntentId, f.id);
+  for (const t of transactions) if (t.type === "charge" && t.paymentIntentId && t.sessionId && fundingIds.has(t.sessionId)) held.set(t.paymentIntentId, t.sessionId);
+  return held;
 }
 
 /**
@@ -85,7 +107,8 @@ export async function reconcile(
   const inPeriod = (at: Date) => at >= period.from && at < period.to;
 
   const transactions = await provider.listBalanceTransactions(window);
-  const { movements } = providerMovements(transactions);
+  const held = await heldCharges(db, transactions);
+  const { movements } = providerMovements(transactions, new Set(held.keys()));
   const references = [...new Set([...movements.values()].map((m) => m.reference))];
   const rows = await readLedger(db, window, references);
   const ledger = new Map<MovementKey, LedgerRow>(rows.map((row) => [movementKey(row.kind, row.providerReference), row]));
@@ -97,7 +120,9 @@ export async function reconcile(
   const sessionOf = (m: { paymentIntentId: string | null; sessionId: string | null }) =>
     m.sessionId ?? (m.paymentIntentId ? (sessions.get(m.paymentIntentId) ?? chargedSessions.get(m.paymentIntentId) ?? null) : null);
 
-  const { differences, compared } = compareMovements({ provider: movements, ledger, ours: (m) => sessionOf(m) !== null, sessionOf, inPeriod });
+  const fundingOf = (m: { paymentIntentId: string | null; fundingId: string | null }) => m.fundingId ?? (m.paymentIntentId ? (held.get(m.paymentIntentId) ?? null) : null);
+  const ours = (m: { kind: string; paymentIntentId: string | null; sessionId: string | null; fundingId: string | null }) => (m.kind.startsWith("deal_") ? fundingOf(m) !== null : sessionOf(m) !== null);
+  const { differences, compared } = compareMovements({ provider: movements, ledger, ours, sessionOf, fundingOf, inPeriod });
 
   const run = await db.transaction(async (tx) => {
     const [stored] = await tx

@@ -130,6 +130,9 @@ export type Period = { from: Date; to: Date };
 
 export type RefundCreated = { refundId: string; status: "pending" | "succeeded" | "failed" | "canceled" | "requires_action" };
 
+/** One refund of a payment as the provider has it now. */
+export type ProviderRefund = { refundId: string; amount: number; currency: string; status: RefundCreated["status"] };
+
 /**
  * A webhook delivery refused (answered 400, nothing stored): a missing, forged
  * or stale signature, or a body that is not JSON, is what an attacker or a
@@ -209,6 +212,12 @@ export interface PaymentProvider extends ProBilling {
    * same refund; a further key is a further refund, up to what is left unrefunded.
    */
   refundHeldPayment(input: { idempotencyKey: string; paymentIntentId: string; amount: number }): Promise<RefundCreated>;
+  /**
+   * Every refund of a payment as the provider has it now, in any status, oldest first. `charge.refunded`
+   * says only how much of a held charge was refunded in all, and a held charge may be refunded in
+   * parts: this names each part, so each is written once by its own refund id.
+   */
+  listRefunds(paymentIntentId: string): Promise<ProviderRefund[]>;
 
   /**
    * Checks a webhook delivery's signature over the raw body and answers the

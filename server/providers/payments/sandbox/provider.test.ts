@@ -384,6 +384,9 @@ describe.each(ENGINES)("sandbox provider on %s", (engine) => {
         { type: "transfer", amount: -8_000, fee: 0, sourceId: transferId, sessionId: null },
       ]);
       expect(new Set(rows.map((r) => r.id)).size).toBe(3);
+      // What charge.refunded (which names no refund) stands for, refund by refund.
+      expect(await sandbox.listRefunds(paymentIntentId)).toEqual([{ refundId, amount: 2_000, currency: "usd", status: "succeeded" }]);
+      expect(await sandbox.listRefunds(input.fundingId)).toEqual([]);
     });
   });
 

@@ -16,7 +16,7 @@ import { SandboxRequestError, missing } from "./errors";
 import { loginLink, onboardingLink } from "./links";
 import { createSandboxOutbox, type SandboxOutbox } from "./outbox";
 import { portalLink } from "./portal";
-import { refundHeldSandboxPayment, refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
+import { listSandboxRefunds, refundHeldSandboxPayment, refundSandboxPayment, sandboxPaymentDetails } from "./refunds";
 import { createSandboxTransfer } from "./transfers";
 import { linkSigningKey, verifySignature, webhookSigningKey } from "./signing";
 
@@ -145,6 +145,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       outbox.kick();
       return refund;
     },
+    listRefunds: (paymentIntentId) => listSandboxRefunds(db, paymentIntentId),
     async completeOnboarding(accountId, details, linkId) {
       const state = await completeSandboxOnboarding(db, accountId, details, now(), linkId);
       if (state) outbox.kick();

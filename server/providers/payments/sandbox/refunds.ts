@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { sandboxPayments, sandboxRefunds } from "#server/providers/payments/sandbox/schema";
-import type { PaymentDetails, RefundCreated } from "#server/providers/payments/port";
+import type { PaymentDetails, ProviderRefund, RefundCreated } from "#server/providers/payments/port";
 import { missing, SandboxRequestError } from "./errors";
 import { sandboxId } from "./ids";
 import { recordSandboxEvent } from "./outbox";
@@ -10,6 +10,12 @@ export async function sandboxPaymentDetails(db: Db, paymentIntentId: string): Pr
   const [payment] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentIntentId));
   if (!payment) throw missing("payment_intent", paymentIntentId);
   return { paymentIntentId: payment.id, chargeId: payment.chargeId, gross: payment.amount, providerFee: payment.fee, currency: payment.currency };
+}
+
+/** Every refund of the payment, oldest first; the sandbox's refunds succeed at once, so all say succeeded. */
+export async function listSandboxRefunds(db: Db, paymentIntentId: string): Promise<ProviderRefund[]> {
+  const rows = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, paymentIntentId)).orderBy(asc(sandboxRefunds.created), asc(sandboxRefunds.id));
+  return rows.map((r) => ({ refundId: r.id, amount: r.amount, currency: r.currency, status: r.status as ProviderRefund["status"] }));
 }
 
 /**

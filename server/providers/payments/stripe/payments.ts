@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { CheckoutCreated, HeldCheckoutInput, PaymentDetails, RefundCreated, SponsorCheckoutInput, TransferInput } from "#server/providers/payments/port";
+import type { CheckoutCreated, HeldCheckoutInput, PaymentDetails, ProviderRefund, RefundCreated, SponsorCheckoutInput, TransferInput } from "#server/providers/payments/port";
 
 /**
  * Sponsor payments as Stripe destination charges: the charge is made on the
@@ -95,6 +95,15 @@ export async function createTransfer(stripe: Stripe, input: TransferInput): Prom
 export async function refundHeldPayment(stripe: Stripe, input: { idempotencyKey: string; paymentIntentId: string; amount: number }): Promise<RefundCreated> {
   const refund = await stripe.refunds.create({ payment_intent: input.paymentIntentId, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
   return { refundId: refund.id, status: refundStatus(refund.status) };
+}
+
+/** Every refund of the payment, oldest first (Stripe lists newest first, 100 a page). */
+export async function listRefunds(stripe: Stripe, paymentIntentId: string): Promise<ProviderRefund[]> {
+  const refunds: ProviderRefund[] = [];
+  for await (const refund of stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+    refunds.push({ refundId: refund.id, amount: refund.amount, currency: refund.currency, status: refundStatus(refund.status) });
+  }
+  return refunds.reverse();
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));

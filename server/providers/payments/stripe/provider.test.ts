@@ -301,6 +301,12 @@ describe("Stripe provider against the Stripe API emulator (real SDK, real HTTP)"
         { type: "refund", amount: -2_000, fee: 0, sourceId: refundId, sessionId: null },
         { type: "transfer", amount: -8_000, fee: 0, sourceId: transferId, sessionId: null },
       ]);
+      const { refundId: second } = await provider.refundHeldPayment({ idempotencyKey: key("deal_refund_2"), paymentIntentId: held.paymentIntentId, amount: 500 });
+      // Oldest first, each with its own amount: what charge.refunded (which names no refund) stands for.
+      expect(await provider.listRefunds(held.paymentIntentId)).toEqual([
+        { refundId, amount: 2_000, currency: "usd", status: "succeeded" },
+        { refundId: second, amount: 500, currency: "usd", status: "succeeded" },
+      ]);
     });
   });
 

@@ -4,7 +4,7 @@ import type { PaymentProvider, ProBilling } from "#server/providers/payments/por
 import { createCustomer, createPortalLink, createProCheckout, endSubscription, ensureProPrices, readProState } from "#server/providers/payments/stripe/billing";
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/providers/payments/stripe/connect";
 import { listStripeBalanceTransactions } from "#server/providers/payments/stripe/balance-transactions";
-import { createHeldCheckout, createSponsorCheckout, createTransfer, paymentDetails, refundHeldPayment, refundPayment } from "#server/providers/payments/stripe/payments";
+import { createHeldCheckout, createSponsorCheckout, createTransfer, listRefunds, paymentDetails, refundHeldPayment, refundPayment } from "#server/providers/payments/stripe/payments";
 import { parseStripeWebhook } from "#server/providers/payments/stripe/webhooks";
 
 /** A delete that finds nothing to delete has done its job (a retried account deletion). */
@@ -63,6 +63,7 @@ export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Dat
     createHeldCheckout: (input) => createHeldCheckout(stripe, input, new Date(now() + CHECKOUT_LIFETIME_MS)),
     createTransfer: (input) => createTransfer(stripe, input),
     refundHeldPayment: (input) => refundHeldPayment(stripe, input),
+    listRefunds: (paymentIntentId) => listRefunds(stripe, paymentIntentId),
     ensureProPrices: (plans) => ensureProPrices(stripe, plans),
     createCustomer: (input) => createCustomer(stripe, input),
     createProCheckout: (input) => createProCheckout(stripe, input),

@@ -1,0 +1,75 @@
+import crypto from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "#server/platform/db/client";
+import { dealFundings, deals, dealTerms, user } from "#server/platform/db/schema";
+import { startDealFunding } from "#server/domains/deals/funding";
+import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
+import { paymentEventSchema, type PaymentEvent } from "#server/providers/payments/events";
+import { payCheckout } from "#server/providers/payments/sandbox/pay";
+import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
+import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
+import { PAYING_CARD, webhookDeps, type Payee } from "./payments";
+
+const rand = () => crypto.randomBytes(5).toString("hex");
+
+export type FundedDeal = {
+  dealId: string;
+  fundingId: string;
+  checkoutId: string;
+  paymentIntentId: string;
+  chargeId: string;
+  amount: number;
+  transferGroup: string;
+  /** The checkout's checkout.completed, as the sandbox stored it (delivered already unless `settle` was false). */
+  completed: PaymentEvent;
+};
+
+/**
+ * A deal with `payee` as its creator, agreed at `amount` cents (10% to the platform), paid at the
+ * sandbox with the test card and booked by its own checkout.completed, delivered through the real
+ * intake: what a sponsor's "Pay to book" leaves, without the deal room's seeded briefs. With
+ * `settle: false` the event is not delivered: paid at the provider, not yet known to the app.
+ */
+export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee, amount: number, { settle = true }: { settle?: boolean } = {}): Promise<FundedDeal> {
+  const sponsorUid = `sponsor_${rand()}`;
+  const dealId = `deal${rand()}`;
+  await db.insert(user).values({ id: sponsorUid, name: `Sponsor ${sponsorUid}`, email: `${sponsorUid}@sponsor.example`, emailVerified: true });
+  const now = new Date();
+  await db.insert(deals).values({
+    id: dealId,
+    origin: "offer",
+    title: `Deal ${dealId}`,
+    creatorUid: payee.uid,
+    sponsorUid,
+    openedBy: "sponsor",
+    state: "agreed",
+    waitingOn: null,
+    pitch: "A review, please.",
+    acceptedVersion: 1,
+    acceptedBy: payee.uid,
+    acceptedAt: now,
+  });
+  await db.insert(dealTerms).values({ dealId, version: 1, proposedBy: "sponsor", price: amount, deliverables: [{ channel: "YouTube", format: "A review", dueDate: "2099-03-01" }], usageRights: "none" });
+  const started = await startDealFunding(db, sandbox, { uid: sponsorUid, dealId, publicOrigin: "http://app.test", feePercent: 10 });
+  if (started.kind !== "SUCCESS") throw new Error(JSON.stringify(started));
+  const [funding] = await db.select().from(dealFundings).where(eq(dealFundings.id, started.fundingId));
+  const paid = await payCheckout(db, funding!.checkoutId!, { email: "brand@sponsor.example", ...PAYING_CARD }, sandbox.now(), sandbox.whyPayeeCannotBePaid);
+  if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
+  const [completed] = await storedSandboxEvents(db, "checkout.completed", "checkoutId", funding!.checkoutId!);
+  if (settle) {
+    const delivered = await receivePaymentEvent(db, completed!, webhookDeps(db, sandbox));
+    if (delivered.kind !== "SUCCESS") throw new Error("the deal's checkout.completed was not handled");
+  }
+  const details = await sandbox.paymentDetails(paid.paymentIntentId);
+  return { dealId, fundingId: started.fundingId, checkoutId: funding!.checkoutId!, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId, amount, transferGroup: `deal_${dealId}`, completed: completed! };
+}
+
+/** The events of one type the sandbox stored whose payload's `field` is `value`, oldest first, as its outbox would send them. */
+export async function storedSandboxEvents(db: Db, type: string, field: string, value: string): Promise<PaymentEvent[]> {
+  const rows = await db
+    .select({ payload: sandboxEvents.payload })
+    .from(sandboxEvents)
+    .where(and(eq(sandboxEvents.type, type), sql`${sandboxEvents.payload}->>${field} = ${value}`))
+    .orderBy(sandboxEvents.created, sandboxEvents.id);
+  return rows.map((row) => paymentEventSchema.parse(row.payload));
+}

@@ -8,7 +8,11 @@ import { paymentEventSchema, type PaymentEvent } from "#server/providers/payment
 import { payCheckout } from "#server/providers/payments/sandbox/pay";
 import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { sandboxEvents } from "#server/providers/payments/sandbox/schema";
-import { PAYING_CARD, webhookDeps, type Payee } from "./payments";
+import { moveDeal } from "#server/domains/deals/act";
+import { openDeal } from "#server/domains/deals/open-deal";
+import type { TermsFormFields } from "#server/domains/deals/terms-form";
+import { parsedTerms } from "./deal-terms";
+import { notificationDeps, PAYING_CARD, webhookDeps, type Payee } from "./payments";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 
@@ -72,4 +76,35 @@ export async function storedSandboxEvents(db: Db, type: string, field: string, v
     .where(and(eq(sandboxEvents.type, type), sql`${sandboxEvents.payload}->>${field} = ${value}`))
     .orderBy(sandboxEvents.created, sandboxEvents.id);
   return rows.map((row) => paymentEventSchema.parse(row.payload));
+}
+
+/** Delivers the sandbox's stored event of `type` for `checkoutId` to the webhook intake. */
+export async function deliverStoredEvent(db: Db, sandbox: SandboxProvider, checkoutId: string, type: string) {
+  const [event] = await storedSandboxEvents(db, type, "checkoutId", checkoutId);
+  return receivePaymentEvent(db, event!, webhookDeps(db, sandbox));
+}
+
+/**
+ * A deal made the way people make one on the seeded data: `creator` applies to `brief` with the
+ * shared terms and `overrides` (tests/support/deal-terms.ts), and `sponsor`, the brief's poster,
+ * accepts them as they stand.
+ */
+export async function agreedDeal(db: Db, people: { creator: string; sponsor: string; brief: string }, overrides: Partial<TermsFormFields> = {}): Promise<string> {
+  const opened = await openDeal(db, notificationDeps(db), { uid: people.creator, opportunityId: people.brief, pitch: "Let me review it.", links: "", bioPageId: "", terms: parsedTerms(overrides), network: "203.0.113.9" });
+  if (opened.kind !== "SUCCESS") throw new Error(JSON.stringify(opened));
+  const accepted = await moveDeal(db, notificationDeps(db), { uid: people.sponsor, dealId: opened.dealId, move: { action: "accept", version: 1 }, network: "198.51.100.4" });
+  if (accepted.kind !== "SUCCESS") throw new Error(JSON.stringify(accepted));
+  return opened.dealId;
+}
+
+/** The sponsor's "Pay to book" on an agreed deal, paid at the sandbox, and its checkout.completed delivered. */
+export async function payForDeal(db: Db, sandbox: SandboxProvider, sponsor: string, dealId: string, feePercent = 10): Promise<{ fundingId: string; paymentIntentId: string }> {
+  const started = await startDealFunding(db, sandbox, { uid: sponsor, dealId, publicOrigin: "http://app.test", feePercent });
+  if (started.kind !== "SUCCESS") throw new Error(JSON.stringify(started));
+  const [funding] = await db.select().from(dealFundings).where(eq(dealFundings.id, started.fundingId));
+  const paid = await payCheckout(db, funding!.checkoutId!, { email: "brand@sponsor.example", ...PAYING_CARD }, sandbox.now(), sandbox.whyPayeeCannotBePaid);
+  if (paid.kind !== "SUCCESS" || paid.outcome !== "PAID") throw new Error(JSON.stringify(paid));
+  const delivered = await deliverStoredEvent(db, sandbox, funding!.checkoutId!, "checkout.completed");
+  if (delivered.kind !== "SUCCESS") throw new Error("the deal's checkout.completed was not handled");
+  return { fundingId: started.fundingId, paymentIntentId: paid.paymentIntentId };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { agreedDeal, deliverStoredEvent, ORIGIN } from "#tests/support/booked-deals";
+import { agreedDeal, deliverStoredEvent } from "#tests/support/deals";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps, PAYING_CARD } from "#tests/support/payments";
 import { testSandbox, withOutage } from "#tests/support/test-sandbox";
@@ -24,7 +24,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
   let briefs: string[];
 
   const deliverStored = (checkoutId: string, type: string) => deliverStoredEvent(db(), sandbox.provider, checkoutId, type);
-  const fund = (uid: string, dealId: string, provider = sandbox.provider) => startDealFunding(db(), provider, { uid, dealId, publicOrigin: ORIGIN, feePercent: 10 });
+  const fund = (uid: string, dealId: string, provider = sandbox.provider) => startDealFunding(db(), provider, { uid, dealId, publicOrigin: "http://app.test", feePercent: 10 });
   const checkoutOf = async (fundingId: string) => (await db().select().from(dealFundings).where(eq(dealFundings.id, fundingId)))[0]!;
 
   const agreed = (price: string, brief: string) => agreedDeal(db(), { creator, sponsor, brief }, { price });

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { agreedDeal, payForDeal } from "#tests/support/booked-deals";
+import { agreedDeal, payForDeal } from "#tests/support/deals";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
 import { testSandbox, withOutage } from "#tests/support/test-sandbox";

@@ -72,8 +72,9 @@ export function WorkWithMe({ packages, answer, takesPayments, busy }: Props) {
   const adding = mine("new");
   return (
     <section aria-labelledby="packages-heading" className="mt-12 rounded-2xl border border-primary/15 bg-white p-5 shadow-sm sm:p-6">
+      {/* Not just "Work with me": the preview beside it holds the page's own section of that name. */}
       <h2 id="packages-heading" className="text-xl font-bold">
-        Work with me
+        Work with me packages
       </h2>
       <p className="mt-2 text-muted">
         Packages are ready-made offers sponsors can request from your page in one step: what you deliver, your price and how soon. A request comes to My deals as an

@@ -42,6 +42,7 @@ async function addPackage(page: Page, fields: { title: string; details: string; 
 test("a creator adds packages, a sponsor requests one from the bio page and sends the prefilled offer, and the creator has it in My deals", async ({ page, browser }) => {
   test.setTimeout(120_000);
   const creator = await creatorWithPage(page);
+  const editorPath = new URL(page.url()).pathname;
   const section = page.getByRole("region", { name: "Work with me packages" });
   await expect(section.getByText("No packages yet.")).toBeVisible();
 
@@ -67,6 +68,9 @@ test("a creator adds packages, a sponsor requests one from the bio page and send
   const sponsor = await otherClient(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
   await signedInAs(sponsor.page, { prefix: "packages-sponsor", name: "Northwind Audio", type: "sponsor" });
   await sponsor.page.goto(`${BIO_ORIGIN}/${creator.ending}`);
+  // The editor's package forms answer only the page's owner: anyone else's post is "not found", and nothing changes.
+  const forged = await sponsor.page.request.post(editorPath, { form: { intent: "package-remove", packageId: "anything" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(404);
   const workWithMe = sponsor.page.getByRole("region", { name: "Work with me" });
   await expect(workWithMe.getByRole("heading", { level: 3 })).toHaveText(["Story mention", "Dedicated video"]);
   const video = workWithMe.getByRole("listitem").filter({ hasText: "Dedicated video" });

@@ -41,14 +41,12 @@ export function parsePackage(input: PackageInput): Success<{ fields: PackageFiel
   else if (chars(title) > MAX_PACKAGE_TITLE) errors.title = `Keep the title to ${MAX_PACKAGE_TITLE} characters or fewer`;
   if (!details) errors.details = "Say what the sponsor gets, like “One 60–90 second integration in a weekly video”";
   else if (chars(details) > MAX_PACKAGE_DETAILS) errors.details = `Keep this to ${MAX_PACKAGE_DETAILS} characters or fewer`;
-  if (price === null) errors.price = "Enter the price in dollars, like 750 or 750.50";
-  else errors.price = priceProblem(price) ?? undefined;
+  const priceError = price === null ? "Enter the price in dollars, like 750 or 750.50" : priceProblem(price);
+  if (priceError) errors.price = priceError;
   if (days === null || days < MIN_TURNAROUND_DAYS || days > MAX_TURNAROUND_DAYS) {
     errors.turnaroundDays = `Enter a whole number of days from ${MIN_TURNAROUND_DAYS} to ${MAX_TURNAROUND_DAYS}`;
   }
-  if (errors.title || errors.details || errors.price || errors.turnaroundDays || price === null || days === null) {
-    return fieldRefusal(Object.fromEntries(Object.entries(errors).filter(([, message]) => message)) as PackageFieldErrors);
-  }
+  if (Object.keys(errors).length > 0 || price === null || days === null) return fieldRefusal(errors);
   return success({ fields: { title, details, price, turnaroundDays: days } });
 }
 

@@ -16,6 +16,7 @@ export function publicBioPage(overrides: Partial<PublicBioPage> = {}): PublicBio
     blurb: "",
     links: [],
     sponsorships: [],
+    packages: [],
     acceptTips: true,
     tipPresets: [300, 500, 1000],
     tipMinimum: 100,

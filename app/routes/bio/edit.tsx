@@ -13,12 +13,14 @@ import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
 import { SUPPORT_INTENT, SupportSettings } from "#app/components/bio/SupportSettings";
 import { ThemePicker } from "#app/components/bio/ThemePicker";
 import { WALL_GOAL_INTENTS, WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
+import { PACKAGE_INTENTS, WorkWithMe } from "#app/components/bio/WorkWithMe";
 import { themeOf } from "#isomorphic/bio-theme";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditorAction, editorContext } from "./editor.server";
+import { packagesAction, packagesView } from "./packages.server";
 import { supportSettingsAction } from "./support-settings.server";
 import { bioThemeAction } from "./theme-action.server";
 import { wallGoalAction, wallGoalView } from "./wall-goal.server";
@@ -51,21 +53,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     theme: themeFormValues(themeOf(page.theme)),
     support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
     wallGoal: await wallGoalView(context, user.id, page.id),
+    packages: await packagesView(context, user.id, page.id),
     locale: localeFrom(request.headers.get("Accept-Language")),
   };
 }
 
 /** What the edit page's own-intent forms answer: each its own shape, so the page tells them apart. */
-type EditorFormAnswer = Awaited<ReturnType<typeof bioThemeAction | typeof supportSettingsAction | typeof wallGoalAction>>;
+type EditorFormAnswer = Awaited<ReturnType<typeof bioThemeAction | typeof supportSettingsAction | typeof wallGoalAction | typeof packagesAction>>;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
   const pageId = pageIdFrom(request, params);
   const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
+  const packages = (form: FormData) => packagesAction(request, context, user.id, pageId, form);
   return bioEditorAction<EditorFormAnswer>(request, context, user, pageId, {
     theme: (form) => bioThemeAction(request, context, user.id, pageId, form),
     [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
     ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),
+    ...Object.fromEntries(PACKAGE_INTENTS.map((intent) => [intent, packages])),
   });
 }
 
@@ -83,11 +88,13 @@ export default function EditBioPage({ loaderData, actionData: answered }: Route.
   const themeAnswer = answered && "theme" in answered ? answered.theme : undefined;
   const supportAnswer = answered && "support" in answered ? answered.support : undefined;
   const wallGoalAnswer = answered && "wallGoal" in answered ? answered.wallGoal : undefined;
+  const packagesAnswer = answered && "packages" in answered ? answered.packages : undefined;
   const pageAnswer = answered && "formKey" in answered ? answered : undefined;
   const savingTheme = submitting === "theme";
   const savingSupport = submitting === SUPPORT_INTENT;
   const savingWallGoal = typeof submitting === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(submitting);
-  const savingPage = Boolean(submitting) && !savingTheme && !savingSupport && !savingWallGoal;
+  const savingPackages = typeof submitting === "string" && (PACKAGE_INTENTS as readonly string[]).includes(submitting);
+  const savingPage = Boolean(submitting) && !savingTheme && !savingSupport && !savingWallGoal && !savingPackages;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
@@ -133,6 +140,7 @@ export default function EditBioPage({ loaderData, actionData: answered }: Route.
             supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
             busy={savingWallGoal}
           />
+          <WorkWithMe packages={loaderData.packages} answer={packagesAnswer} takesPayments={loaderData.support.takesPayments} busy={savingPackages} />
         </div>
         <section id="preview" aria-labelledby="preview-heading" className="mt-12 scroll-mt-6 lg:mt-8">
           <div className="lg:sticky lg:top-6">

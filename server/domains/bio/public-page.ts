@@ -6,6 +6,7 @@ import { bioPages, connectedAccounts, profiles, type BioPageLink } from "#server
 import { couldBeEnding } from "./endings";
 import { goalProgress, goalRaised, type GoalProgress } from "./goal";
 import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
+import { listPagePackages, type BioPackage } from "./packages";
 import { publicSponsorshipOptions, type SponsorshipOffer } from "./sponsorship-options";
 import { readWall, type WallEntry } from "./wall";
 
@@ -23,6 +24,11 @@ export type PublicBioPage = {
    */
   links: BioPageLink[];
   sponsorships: SponsorshipOffer[];
+  /**
+   * The "Work with me" packages (server/domains/bio/packages.ts), in the owner's order; none while
+   * the page takes no payments, as a request becomes a deal that is paid to book.
+   */
+  packages: BioPackage[];
   /** The support block (server/domains/bio/support-settings.ts): tips on/off, the preset amounts and the least a tip may be, in minor units. */
   acceptTips: boolean;
   tipPresets: number[];
@@ -84,14 +90,16 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   // Nothing of a disabled owner's page is shown, so its sponsorship options, goal and wall are not read.
   const active = page.ownerActive;
   const hasGoal = active && goalTarget !== null && goalTarget > 0;
-  const [sponsorships, raised, wall] = await Promise.all([
+  const takesPayments = accountCompleted === true;
+  const [sponsorships, packages, raised, wall] = await Promise.all([
     active ? publicSponsorshipOptions(db, page.uid, page.sponsorships) : [],
+    active && takesPayments ? listPagePackages(db, page.id) : [],
     hasGoal ? goalRaised(db, page.id, goalStartedAt) : 0,
     active && wallEnabled ? readWall(db, page.id) : null,
   ]);
   const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
   const links = page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null);
-  return { ...fields, links, sponsorships, takesPayments: accountCompleted === true, goal, wall, theme: themeOf(page.theme) };
+  return { ...fields, links, sponsorships, packages, takesPayments, goal, wall, theme: themeOf(page.theme) };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

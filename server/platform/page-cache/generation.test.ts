@@ -17,6 +17,7 @@ const WATCHED_WRITES: Record<string, string> = {
   totals: `update totals set total = total where false`,
   tags: `update tags set name = name where false`,
   bio_pages: `delete from bio_pages where false`,
+  "bio_packages (a page's Work with me packages)": `update bio_packages set title = title where false`,
   "profiles (payments on or off)": `update profiles set payments_enabled = payments_enabled where false`,
   "user (disabled)": `update "user" set disabled = disabled where false`,
   "user (deleted)": `delete from "user" where false`,

@@ -9,6 +9,7 @@ import { escapeHtml, renderBioPage, renderNotFound, shownDestination } from "./p
 import { shareImageSvg, wrapText } from "./share-image";
 import { DEFAULT_THEME, presetById, type BioTheme } from "#isomorphic/bio-theme";
 import { bioCspFor, BIO_STYLE, themeStyle } from "./style";
+import { MAX_PACKAGE_TITLE, MAX_PACKAGES_PER_PAGE } from "#isomorphic/bio-packages";
 
 const site = { bioOrigin: "https://bio.sponsorgrid.example", publicOrigin: "https://sponsorgrid.example", appName: "Sponsorgrid" };
 
@@ -110,6 +111,7 @@ describe("bio page HTML", () => {
         blurb: "word ".repeat(199),
         links: LINK_TYPES.slice(0, 10).map((type) => ({ type, url: `https://www.${type}.com/${"p".repeat(80)}` })),
         sponsorships: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, title: "T".repeat(100), minContributionCents: 1_000_050, currency: "usd", benefits: ["B".repeat(200), "b", "c", "d"], description: "" })),
+        packages: Array.from({ length: MAX_PACKAGES_PER_PAGE }, (_, i) => ({ id: `pkg_${i}`, title: `${i}${"K".repeat(MAX_PACKAGE_TITLE - 1)}`, details: `${i}${"word ".repeat(99)}`, price: 9_999_950, currency: "usd", turnaroundDays: 90 })),
         takesPayments: true,
       }),
       site,
@@ -125,6 +127,7 @@ describe("bio page HTML", () => {
     expect([...description].length).toBeLessThanOrEqual(160);
     expect(zlib.brotliCompressSync(full).length).toBeLessThan(20_000);
     expect(full.match(/>Sponsor</g)).toHaveLength(10);
+    expect(full.match(/>Request</g)).toHaveLength(MAX_PACKAGES_PER_PAGE);
     // Only the icons the page uses.
     expect(full.match(/<svg/g)).toHaveLength(10);
   });

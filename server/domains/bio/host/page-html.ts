@@ -4,6 +4,7 @@ import type { PublicBioPage } from "#server/domains/bio/public-page";
 import { escapeHtml, type BioSite } from "./sections/escape";
 import { goalSection } from "./sections/goal";
 import { linksSection, socialsSection } from "./sections/links";
+import { packagesSection } from "./sections/packages";
 import { profileSection } from "./sections/profile";
 import { sponsorshipsSection } from "./sections/sponsorships";
 import { supportSection } from "./sections/support";
@@ -55,8 +56,8 @@ function footer(site: BioSite, reportEnding?: string): string {
  * inline icons for the links it has. Every value from the page is escaped.
  * Each part of the page is drawn by its own file in ./sections/, in the
  * order a visitor reads it: who this is, how to support them and what for
- * (the goal), where else to find them (the social icons), the links, the
- * sponsorship offers, the supporters.
+ * (the goal), where else to find them (the social icons), the links, how to
+ * work with them (packages, an offer), the sponsorship offers, the supporters.
  */
 export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: string): string {
   const canonical = `${site.bioOrigin}/${page.customEnding}`;
@@ -86,6 +87,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     goalSection(page) +
     socialsSection(page) +
     linksSection(page) +
+    packagesSection(page, site) +
     sponsorshipsSection(page, site) +
     wallSection(page) +
     `</main>${footer(site, page.customEnding)}</body></html>`

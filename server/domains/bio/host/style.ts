@@ -6,6 +6,7 @@ import { SUPPORT_STYLE } from "./sections/support";
 import { LINKS_STYLE } from "./sections/links";
 import { fontStack, themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import { PROFILE_STYLE } from "./sections/profile";
+import { PACKAGES_STYLE } from "./sections/packages";
 
 /**
  * The bio host's stylesheet, inlined in every page it serves (one request
@@ -50,6 +51,7 @@ export const BIO_STYLE = [
   WALL_STYLE,
   SUPPORT_STYLE,
   SPONSORSHIPS_STYLE,
+  PACKAGES_STYLE,
   LINKS_STYLE,
   PROFILE_STYLE,
 ].join("");

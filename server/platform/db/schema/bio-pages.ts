@@ -119,3 +119,36 @@ export const bioPageLinkClicks = pgTable(
     check("bio_page_link_clicks_count_check", sql`${t.count} >= 0`),
   ],
 );
+
+/**
+ * A "Work with me" package on a bio page: a fixed piece of work at a price, that a sponsor
+ * requests as a direct offer prefilled from it (app/routes/deals/offer-to-creator.tsx). The
+ * price is in minor units of `currency`, held to the deal prices' bounds by the domain
+ * (server/domains/bio/packages.ts); at most MAX_PACKAGES_PER_PAGE (isomorphic/bio-packages.ts)
+ * per page, in `position` order.
+ */
+export const bioPackages = pgTable(
+  "bio_packages",
+  {
+    id: text().primaryKey(),
+    bioPageId: text()
+      .notNull()
+      .references(() => bioPages.id, { onDelete: "cascade" }),
+    position: integer().notNull(),
+    title: text().notNull(),
+    // What is delivered, in the creator's words.
+    details: text().notNull(),
+    price: integer().notNull(),
+    currency: text().notNull().default("usd"),
+    turnaroundDays: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("bio_packages_page_idx").on(t.bioPageId, t.position),
+    check("bio_packages_title_check", sql`char_length(${t.title}) between 1 and 80`),
+    check("bio_packages_details_check", sql`char_length(${t.details}) between 1 and 500`),
+    check("bio_packages_price_check", sql`${t.price} > 0`),
+    check("bio_packages_turnaround_check", sql`${t.turnaroundDays} between 1 and 90`),
+  ],
+);

@@ -157,7 +157,9 @@ test("a sponsor's offer on a creator's request is declined with a message, and a
   await Promise.all([sponsor.context.close(), stranger.context.close()]);
 });
 
-test("a sponsor finds a creator in Profiles and sends an offer straight to them", async ({ page, browser }) => {
+test("a sponsor finds a creator in Profiles, sends an offer, pays to book it, reviews the work, and the creator is paid", async ({ page, browser }) => {
+  // Two people through every step of a deal, the provider's checkout and its webhook included.
+  test.setTimeout(120_000);
   const name = `Studio Sam ${Date.now()}`;
   await signedInAs(page, { prefix: "direct-creator", name: "Sam Studio", type: "creator" });
   const { customEnding } = await testHooks(page.request).insightsPage({ name, empty: true });
@@ -217,9 +219,46 @@ test("a sponsor finds a creator in Profiles and sends an offer straight to them"
   }).toPass({ timeout: 20_000 });
   await expect(sponsor.page.getByRole("region", { name: "Pay to book" })).toHaveCount(0);
   await expect(sponsor.page.getByRole("button", { name: "Call the deal off" })).toHaveCount(0);
-  await sponsor.context.close();
 
   await page.reload();
   await expect(page.getByText(/Booked: Lumen Lights paid \$450 on/)).toBeVisible();
   await expect(page.getByText("Booked", { exact: true })).toBeVisible();
+
+  // The work: the creator hands the segment in, the sponsor sends it back once, then approves it.
+  const work = page.getByRole("region", { name: "The work" });
+  await expect(work).toContainText("0 of 1 approved.");
+  await work.getByLabel("Where is “A studio tour segment” live?").fill("youtube.com/watch?v=tour");
+  await work.getByRole("button", { name: "Hand in" }).click();
+  await expect(work.getByText("Enter the address where it is live, starting with https://")).toBeVisible();
+  await work.getByLabel("Where is “A studio tour segment” live?").fill("https://youtube.com/watch?v=tour");
+  await work.getByRole("button", { name: "Hand in" }).click();
+  await expect(page.getByText("Handed in. The sponsor has been told.")).toBeVisible();
+  await expect(work).toContainText("Waiting on Lumen Lights's review; approved on its own on");
+
+  await sponsor.page.reload();
+  const review = sponsor.page.getByRole("region", { name: "The work" });
+  await review.getByText("Ask for changes (2 left)").click();
+  await review.getByLabel("What should change?").fill("Please show the lamp switched on.");
+  await review.getByRole("button", { name: "Send back for changes" }).click();
+  await expect(sponsor.page.getByText("Sent back with your note.")).toBeVisible();
+
+  await page.reload();
+  await expect(work).toContainText("Changes asked: “Please show the lamp switched on.”");
+  await work.getByLabel("Where is “A studio tour segment” live?").fill("https://youtube.com/watch?v=tour2");
+  await work.getByRole("button", { name: "Hand in again" }).click();
+  await expect(page.getByText("Handed in. The sponsor has been told.")).toBeVisible();
+
+  // The last approval pays the creator: the deal is complete on both sides.
+  await sponsor.page.reload();
+  await expect(review).toContainText("Ask for changes (1 left)");
+  await review.getByRole("button", { name: "Approve" }).click();
+  await expect(sponsor.page.getByText(/Complete: every deliverable is approved, and Sam Studio was paid \$450 on/)).toBeVisible();
+  await expect(review).toContainText("1 of 1 approved.");
+  await expect(review.getByText("Earlier rounds")).toBeVisible();
+  await sponsor.context.close();
+
+  await page.reload();
+  await expect(page.getByText(/Complete: every deliverable is approved, and you were paid \$450 on/)).toBeVisible();
+  await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+  await expect(work.getByRole("button")).toHaveCount(0);
 });

@@ -11,6 +11,9 @@ import { postDealMessage } from "#server/domains/deals/thread";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { startDealFunding } from "#server/domains/deals/funding";
 import { providerCheckoutUrl } from "#server/domains/payments/checkout/start-checkout";
+import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
+import { releaseDeal } from "#server/domains/deals/release";
+import type { RefusedWork } from "#app/components/deals/DealWork";
 
 export type DealActionData = {
   intent: string;
@@ -20,6 +23,8 @@ export type DealActionData = {
   terms?: TermsFormFields;
   /** A thread message that was refused, given back to the box. */
   body?: string;
+  /** A work form that was refused: which deliverable, what was typed and why not. */
+  work?: RefusedWork;
 };
 
 const DONE: Record<DealMove["action"], string | null> = {
@@ -82,8 +87,32 @@ async function payToBook(context: AppLoadContext, user: SessionUser, dealId: str
   return answerRefusal<DealActionData>(started, { intent: "fund", message: started.message, reason: started.reason });
 }
 
+const WORK_DONE = { submit: "Handed in. The sponsor has been told.", approve: "Approved.", changes: "Sent back with your note." } as const;
+
+/** The work's forms: hand a deliverable in, approve it, or send it back; after an approval the deal may be due its release. */
+async function workOn(request: Request, context: AppLoadContext, user: SessionUser, dealId: string, intent: keyof typeof WORK_DONE, form: FormData) {
+  const deliverable = Number(formText(form, "deliverable"));
+  const note = formText(form, "note");
+  const liveUrl = formText(form, "liveUrl");
+  const deps = notificationDepsOf(context);
+  const done =
+    intent === "submit"
+      ? await submitDeliverable(context.db, deps, { uid: user.id, dealId, deliverable, liveUrl, note })
+      : await reviewDeliverable(context.db, deps, { uid: user.id, dealId, deliverable, review: intent === "approve" ? { verdict: "approve" } : { verdict: "changes", note } });
+  if (done.kind === "ERROR") {
+    if (done.code === "not-found") refuse("not-found", done.message);
+    const errors = done.reason === "INVALID_FIELDS" ? done.fieldErrors : {};
+    return answerRefusal<DealActionData>(done, { intent, message: done.reason === "INVALID_FIELDS" ? undefined : done.message, work: { intent, deliverable, errors, liveUrl, note } });
+  }
+  // The last approval makes the deal due: the creator is paid now, or by the sweep if the provider is slow.
+  if (intent === "approve") await releaseDeal(context.db, context.payments, deps, dealId).catch((error: unknown) => context.logger.warn({ err: error, dealId }, "deal release deferred to the sweep"));
+  return redirectWithToast(request, context.sessionSecret, `/app/deals/${dealId}`, { kind: "success", message: WORK_DONE[intent] });
+}
+
 export async function dealAction(request: Request, context: AppLoadContext, user: SessionUser, dealId: string) {
   const form = await requireForm(request);
+  const intent = formText(form, "intent");
+  if (intent === "submit" || intent === "approve" || intent === "changes") return workOn(request, context, user, dealId, intent, form);
   if (formText(form, "intent") === "message") return postMessage(context, user, dealId, formText(form, "body"));
   if (formText(form, "intent") === "fund") return payToBook(context, user, dealId);
   const move = moveOf(form);

@@ -18,6 +18,7 @@ import type { Route } from "./+types/deal";
 import { dealAction, type DealActionData } from "./deal-action.server";
 import { readDealThread } from "#server/domains/deals/thread";
 import { DealThread } from "#app/components/deals/DealThread";
+import { DealWork } from "#app/components/deals/DealWork";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -145,7 +146,7 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
 
       <section aria-labelledby="terms-heading" className="mt-8 rounded-2xl border border-primary/15 p-6">
         <h2 id="terms-heading" className="text-xl font-bold">
-          {deal.state === "agreed" || deal.state === "funded" ? "Agreed terms" : "Terms on the table"}
+          {deal.state === "agreed" || deal.state === "funded" || deal.state === "completed" ? "Agreed terms" : "Terms on the table"}
         </h2>
         <p className="mt-1 text-sm text-muted">
           Version {latest.version}, proposed by {latest.proposedBy === deal.side ? "you" : deal.names[latest.proposedBy]} on{" "}
@@ -208,6 +209,8 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
           </details>
         ) : null}
       </section>
+
+      {deal.work ? <DealWork work={deal.work} side={deal.side} names={deal.names} locale={locale} open={deal.state === "funded"} refused={data?.work ?? null} busy={busy} /> : null}
 
       <DealThread
         messages={thread.messages}
@@ -278,6 +281,20 @@ function statusLine(deal: Loaded["deal"], other: "creator" | "sponsor", locale: 
         </>
       );
     }
+    case "completed":
+      return (
+        <>
+          Complete: every deliverable is approved, and {deal.side === "creator" ? "you were" : `${deal.names.creator} was`} paid{" "}
+          {deal.release ? formatMoney(deal.release.amount, deal.release.currency) : "their share"}
+          {deal.release ? (
+            <>
+              {" "}
+              on <LocalDateTime iso={deal.release.at} serverLocale={locale} />
+            </>
+          ) : null}
+          .
+        </>
+      );
     case "declined":
       return `${deal.endedByYou ? "You declined" : `${them} declined`}${deal.declineMessage ? `: “${deal.declineMessage}”` : "."}`;
     case "withdrawn":

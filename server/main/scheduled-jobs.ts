@@ -15,6 +15,7 @@ import { expireAllStalePendingSessions } from "#server/domains/payments/checkout
 import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 import { autoApproveDue } from "#server/domains/deals/work";
 import { releaseDueDeals } from "#server/domains/deals/release";
+import { refundCancelledDeals } from "#server/domains/deals/refunds";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -36,7 +37,7 @@ export function scheduledJobsOf({
   db: Db;
   notificationDeps: NotificationDeps;
   logger: Logger;
-  payments: Pick<PaymentProvider, "name" | "listBalanceTransactions" | "createTransfer">;
+  payments: Pick<PaymentProvider, "name" | "listBalanceTransactions" | "createTransfer" | "refundHeldPayment">;
   /** The built-in payment sandbox when it is the provider: its checkouts expire as Stripe's do. */
   sandbox?: Pick<SandboxProvider, "expireDueCheckouts"> | null;
 }): ScheduledJob[] {
@@ -55,8 +56,8 @@ export function scheduledJobsOf({
         ]
       : []),
     {
-      // Deals' work: submissions past their review window approved, then every deal whose work is
-      // all approved paid out (a transfer that failed before is tried again here).
+      // Deals' money: submissions past their review window approved, every deal whose work is all
+      // approved paid out, every cancelled deal's held money refunded (what failed before is tried again here).
       name: "deal-work",
       every: MINUTE,
       async run({ now }) {
@@ -64,6 +65,8 @@ export function scheduledJobsOf({
         if (approved.length > 0) logger.info({ deals: approved.length }, "deal work approved by its review window");
         const released = await releaseDueDeals(db, payments, notificationDeps, now, (dealId, error) => logger.error({ err: error, dealId }, "deal release failed; tried again next run"));
         if (released.released + released.failed + released.waiting > 0) logger.info(released, "deal releases");
+        const refunded = await refundCancelledDeals(db, payments, (dealId, error) => logger.error({ err: error, dealId }, "cancelled deal's refund failed; tried again next run"));
+        if (refunded.refunded + refunded.pending + refunded.failed > 0) logger.info(refunded, "cancelled deals refunded");
       },
     },
     {

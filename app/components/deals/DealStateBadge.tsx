@@ -5,6 +5,7 @@ const LABELS: Record<DealState, string> = {
   agreed: "Agreed",
   funded: "Booked",
   completed: "Completed",
+  cancelled: "Cancelled",
   declined: "Declined",
   withdrawn: "Withdrawn",
 };
@@ -14,6 +15,7 @@ const TONES: Record<DealState, string> = {
   agreed: "bg-emerald-100 text-emerald-900",
   funded: "bg-emerald-600 text-white",
   completed: "bg-emerald-100 text-emerald-900",
+  cancelled: "bg-ink/10 text-ink",
   declined: "bg-ink/10 text-ink",
   withdrawn: "bg-ink/10 text-ink",
 };

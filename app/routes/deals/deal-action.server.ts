@@ -13,6 +13,7 @@ import { startDealFunding } from "#server/domains/deals/funding";
 import { providerCheckoutUrl } from "#server/domains/payments/checkout/start-checkout";
 import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
 import { releaseDeal } from "#server/domains/deals/release";
+import { refundCancelledDeal } from "#server/domains/deals/refunds";
 import type { RefusedWork } from "#app/components/deals/DealWork";
 
 export type DealActionData = {
@@ -33,6 +34,9 @@ const DONE: Record<DealMove["action"], string | null> = {
   decline: "Declined. They have been told.",
   withdraw: "You withdrew from this deal.",
   shortlist: null,
+  request_cancel: "You asked to cancel. The other side has been told.",
+  agree_cancel: "The deal is cancelled. The sponsor's money is being refunded.",
+  cancel_late: "The deal is cancelled. Your money is being refunded.",
 };
 
 /** The deal page's form, by its `intent`, as one move of the deal (the moveDeal operation, server/features/operations/deals/write.ts). */
@@ -56,6 +60,12 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
       return { action: "withdraw" };
     case "shortlist":
       return { action: "shortlist", shortlisted: form.get("shortlisted") === "on" };
+    case "request_cancel":
+      return { action: "request_cancel", reason: formText(form, "reason") };
+    case "agree_cancel":
+      return { action: "agree_cancel" };
+    case "cancel_late":
+      return { action: "cancel_late" };
     default:
       refuse("invalid-argument", "Unknown action");
   }
@@ -122,6 +132,10 @@ export async function dealAction(request: Request, context: AppLoadContext, user
     if (moved.code === "not-found") refuse("not-found", moved.message);
     const errors = moved.reason === "INVALID_FIELDS" ? moved.fieldErrors : undefined;
     return answerRefusal<DealActionData>(moved, { intent: move.action, message: moved.message, reason: moved.reason, errors });
+  }
+  // A cancelled deal's held money goes back now (the job retries if the provider is slow).
+  if (move.action === "agree_cancel" || move.action === "cancel_late") {
+    await refundCancelledDeal(context.db, context.payments, dealId).catch((error: unknown) => context.logger.warn({ err: error, dealId }, "deal refund deferred to the sweep"));
   }
   const done = DONE[move.action];
   if (!done) throw redirect(`/app/deals/${dealId}`);

@@ -19,6 +19,7 @@ import { dealAction, type DealActionData } from "./deal-action.server";
 import { readDealThread } from "#server/domains/deals/thread";
 import { DealThread } from "#app/components/deals/DealThread";
 import { DealWork } from "#app/components/deals/DealWork";
+import { CancelDeal } from "#app/components/deals/CancelDeal";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -34,6 +35,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),
+    // Which due dates have passed (the server's day, as the cancel move checks it).
+    today: new Date().toISOString().slice(0, 10),
     // Back from the provider's checkout: the payment may be a moment behind the sponsor.
     backFromCheckout: new URL(request.url).searchParams.get("paid") === "1",
   };
@@ -64,7 +67,7 @@ function formOf(terms: DealTermsVersion): TermsFormFields {
 }
 
 export default function DealPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout } = loaderData;
+  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout, today } = loaderData;
   const data = actionData as DealActionData | undefined;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -212,6 +215,19 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
 
       {deal.work ? <DealWork work={deal.work} side={deal.side} names={deal.names} locale={locale} open={deal.state === "funded"} refused={data?.work ?? null} busy={busy} /> : null}
 
+      {deal.state === "funded" ? (
+        <CancelDeal
+          side={deal.side}
+          names={deal.names}
+          held={formatMoney(deal.funding?.amount ?? latest.price, deal.funding?.currency ?? latest.currency)}
+          actions={can}
+          cancelRequest={deal.cancelRequest}
+          late={(deal.work ?? []).some((d) => d.dueDate < today && d.submissions.length === 0)}
+          error={data?.intent === "request_cancel" ? data.errors?.message : undefined}
+          busy={busy}
+        />
+      ) : null}
+
       <DealThread
         messages={thread.messages}
         firstUnread={thread.firstUnread}
@@ -295,6 +311,10 @@ function statusLine(deal: Loaded["deal"], other: "creator" | "sponsor", locale: 
           .
         </>
       );
+    case "cancelled": {
+      const back = deal.refunded ? formatMoney(deal.refunded, deal.versions.at(-1)!.currency) : null;
+      return `${deal.endedByYou ? "You cancelled" : `${them} cancelled`} this booked deal. ${back ? `${back} went back to the sponsor.` : "The sponsor's money is being refunded."}`;
+    }
     case "declined":
       return `${deal.endedByYou ? "You declined" : `${them} declined`}${deal.declineMessage ? `: “${deal.declineMessage}”` : "."}`;
     case "withdrawn":

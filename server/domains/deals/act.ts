@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import type { Db } from "#server/platform/db/client";
-import { dealActivity, deals, dealTerms, profiles, type DealSide } from "#server/platform/db/schema";
+import { dealActivity, dealFundings, deals, dealSubmissions, dealTerms, profiles, type DealSide } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
 import { tellOtherSide } from "./notices";
@@ -13,11 +13,14 @@ export type DealMove =
   | { action: "accept"; /** The version the person read: terms that changed since are not accepted blind. */ version: number }
   | { action: "decline"; message: string }
   | { action: "withdraw" }
-  | { action: "shortlist"; shortlisted: boolean };
+  | { action: "shortlist"; shortlisted: boolean }
+  | { action: "request_cancel"; reason: string }
+  | { action: "agree_cancel" }
+  | { action: "cancel_late" };
 
 export type DealMoveRefusal =
   | Refusal<"not-found", "NOT_FOUND">
-  | Refusal<"aborted", "WRONG_STATE" | "NOT_YOUR_TURN" | "TERMS_CHANGED">
+  | Refusal<"aborted", "WRONG_STATE" | "NOT_YOUR_TURN" | "TERMS_CHANGED" | "NOT_LATE">
   | Refusal<"permission-denied", "PAYOUTS_NEEDED">
   | FieldRefusal<{ message?: string }>;
 
@@ -41,6 +44,18 @@ async function creatorCanBePaid(tx: Db, creatorUid: string | null): Promise<bool
 }
 
 /**
+ * Whether a deliverable of the accepted terms is past its due date (a calendar day, UTC) and was
+ * never handed in: what lets the sponsor cancel a booked deal alone.
+ */
+async function dueDateMissed(tx: Db, deal: { id: string; acceptedVersion: number | null }, now: Date): Promise<boolean> {
+  if (deal.acceptedVersion === null) return false;
+  const [terms] = await tx.select({ deliverables: dealTerms.deliverables }).from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, deal.acceptedVersion)));
+  const handedIn = new Set((await tx.selectDistinct({ deliverable: dealSubmissions.deliverable }).from(dealSubmissions).where(eq(dealSubmissions.dealId, deal.id))).map((r) => r.deliverable));
+  const today = now.toISOString().slice(0, 10);
+  return (terms?.deliverables ?? []).some((d, index) => d.dueDate < today && !handedIn.has(index));
+}
+
+/**
  * One side's move on a deal (the table in transitions.ts decides whether they may), under the
  * deal's row lock so two moves at once are taken one after the other: the state, the terms when
  * countered, who accepted from where, the activity row, and the other side told.
@@ -52,6 +67,9 @@ export async function moveDeal(
   now = new Date(),
 ): Promise<Success<{ dealId: string }> | DealMoveRefusal> {
   if (input.move.action === "decline" && [...input.move.message].length > MAX_DEAL_TEXT) {
+    return fieldRefusal({ message: `Must be at most ${MAX_DEAL_TEXT} characters` });
+  }
+  if (input.move.action === "request_cancel" && [...input.move.reason].length > MAX_DEAL_TEXT) {
     return fieldRefusal({ message: `Must be at most ${MAX_DEAL_TEXT} characters` });
   }
   return db.transaction(async (tx) => {
@@ -71,6 +89,10 @@ export async function moveDeal(
           : "The creator has not connected payouts yet, so this deal cannot be agreed. Ask them in your counter-offer's message.";
       return refusal("permission-denied", "PAYOUTS_NEEDED", message);
     }
+    if (move.action === "cancel_late" && !(await dueDateMissed(tx, deal, now))) {
+      return refusal("aborted", "NOT_LATE", "No due date has passed without the work handed in: ask the creator to cancel instead.");
+    }
+    const cancelling = move.action === "agree_cancel" || move.action === "cancel_late";
 
     const after = positionAfter(move.action, side, deal);
     const version = move.action === "counter" ? deal.latestVersion + 1 : deal.latestVersion;
@@ -86,7 +108,8 @@ export async function moveDeal(
         updatedAt: now,
         ...(move.action === "shortlist" ? { shortlisted: move.shortlisted } : {}),
         ...(move.action === "decline" ? { declineMessage: move.message.trim() || null } : {}),
-        ...(move.action === "decline" || move.action === "withdraw" ? { endedBy: input.uid } : {}),
+        ...(move.action === "decline" || move.action === "withdraw" || cancelling ? { endedBy: input.uid } : {}),
+        ...(move.action === "request_cancel" ? { cancelRequestedBy: side, cancelReason: move.reason.trim() || null } : {}),
         ...(move.action === "accept" ? { acceptedVersion: version, acceptedBy: input.uid, acceptedAt: now, acceptedFrom: input.network } : {}),
       })
       .where(eq(deals.id, deal.id));
@@ -101,6 +124,8 @@ export async function moveDeal(
       network: input.network,
       at: now,
     });
+    // The held money is to go back: refunds.ts makes the refund once this has committed.
+    if (cancelling) await tx.update(dealFundings).set({ state: "refunding" }).where(and(eq(dealFundings.dealId, deal.id), eq(dealFundings.state, "paid")));
     if (move.action !== "shortlist") {
       const [terms] = await tx.select({ price: dealTerms.price, currency: dealTerms.currency }).from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, version)));
       const recipientUid = otherSide(side) === "creator" ? deal.creatorUid : deal.sponsorUid;

@@ -40,6 +40,13 @@ const moveOf = (step: Extract<Step, { kind: "move" }>, version: number): DealMov
       return { action: "withdraw" };
     case "shortlist":
       return { action: "shortlist", shortlisted: step.stale };
+    // Only a booked deal can be cancelled: here, where nobody pays, the table refuses them all.
+    case "request_cancel":
+      return { action: "request_cancel", reason: "" };
+    case "agree_cancel":
+      return { action: "agree_cancel" };
+    case "cancel_late":
+      return { action: "cancel_late" };
   }
 };
 

@@ -57,7 +57,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
     expect(await deliverStored(funding.checkoutId!, "checkout.completed")).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_HANDLED" });
 
     const deal = (await readDeal(db(), creator, dealId))?.view;
-    expect(deal).toMatchObject({ state: "funded", actions: [], funding: { state: "paid", amount: 75_000, currency: "usd" } });
+    expect(deal).toMatchObject({ state: "funded", actions: ["request_cancel"], funding: { state: "paid", amount: 75_000, currency: "usd" } });
     const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.fundingId, started.fundingId));
     // All of it held by the platform; nothing has reached the creator yet.
     expect(entries.map((e) => [e.kind, e.gross, e.providerFee, e.platformFee, e.net, e.providerReference])).toEqual([
@@ -71,7 +71,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
       expect(told[0]!.message).toContain("$750");
     }
 
-    // Booked: paying again, or walking away alone, is refused.
+    // Booked: paying again, or walking away alone, is refused; cancelling takes both sides.
     expect(await fund(sponsor, dealId)).toMatchObject({ kind: "ERROR", reason: "ALREADY_FUNDED" });
     expect(await moveDeal(db(), notificationDeps(db()), { uid: sponsor, dealId, move: { action: "withdraw" }, network: "198.51.100.4" })).toMatchObject({ kind: "ERROR", reason: "WRONG_STATE" });
   });

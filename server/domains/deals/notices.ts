@@ -15,6 +15,9 @@ const TITLES: Record<DealNews, string> = {
   accept: "Terms accepted",
   decline: "Deal declined",
   withdraw: "Deal withdrawn",
+  request_cancel: "Asked to cancel",
+  agree_cancel: "Deal cancelled",
+  cancel_late: "Deal cancelled",
 };
 
 function sentence(news: DealNews, who: string, title: string, price: string): string {
@@ -31,6 +34,12 @@ function sentence(news: DealNews, who: string, title: string, price: string): st
       return `${who} declined “${title}”.`;
     case "withdraw":
       return `${who} withdrew from “${title}”.`;
+    case "request_cancel":
+      return `${who} asked to cancel “${title}”. If you agree, the sponsor's ${price} is refunded.`;
+    case "agree_cancel":
+      return `${who} agreed to cancel “${title}”: the sponsor's ${price} is being refunded.`;
+    case "cancel_late":
+      return `${who} cancelled “${title}” after a due date passed without the work: the sponsor's ${price} is being refunded.`;
   }
 }
 

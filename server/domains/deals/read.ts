@@ -7,7 +7,7 @@ import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, ty
 import type { DealTermsInput } from "./terms-form";
 import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";
-import { readDealWork, readRelease, type DeliverableWork } from "./work-view";
+import { readDealWork, readRefunded, readRelease, type DeliverableWork } from "./work-view";
 
 export const MY_DEALS_PAGE_SIZE = 30;
 
@@ -53,6 +53,10 @@ export type DealView = {
   work: DeliverableWork[] | null;
   /** Once completed: what was transferred to the creator, and when. */
   release: { amount: number; currency: string; at: string } | null;
+  /** On a booked deal: who asked to cancel it and why, while the other side has not answered. */
+  cancelRequest: { byYou: boolean; reason: string | null } | null;
+  /** Once cancelled: what has gone back to the sponsor so far, in minor units of the price's currency. */
+  refunded: number | null;
   createdAt: string;
 };
 
@@ -105,6 +109,8 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ v
     actions: actionsFor(side, deal),
     work: booked ? await readDealWork(db, deal.id, versions.find((v) => v.version === deal.acceptedVersion)?.deliverables ?? []) : null,
     release: deal.state === "completed" ? await readRelease(db, deal.id) : null,
+    cancelRequest: deal.state === "funded" && deal.cancelRequestedBy ? { byYou: deal.cancelRequestedBy === side, reason: deal.cancelReason } : null,
+    refunded: deal.state === "cancelled" ? await readRefunded(db, deal.id) : null,
     funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,
     createdAt: deal.createdAt.toISOString(),
   };

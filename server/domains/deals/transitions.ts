@@ -10,12 +10,15 @@ import type { DealSide, DealState } from "#server/platform/db/schema";
  * - `either`: both sides.
  * - `receiver`: the side that received the deal (the poster of its opportunity, or the creator
  *   a sponsor wrote to directly).
+ * - `sponsor`: the sponsor (cancelling after a missed due date; act.ts checks the date).
+ * - `cancel-asker`: either side, while nobody has asked to cancel the booked deal.
+ * - `cancel-answerer`: the side that did not ask to cancel, once the other did.
  * - `platform`: neither side; the platform moves the deal when the provider reports money.
  */
-export type DealActor = "answerer" | "either" | "receiver" | "platform";
+export type DealActor = "answerer" | "either" | "receiver" | "sponsor" | "cancel-asker" | "cancel-answerer" | "platform";
 
 /** What a side may do. */
-export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist"] as const;
+export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist", "request_cancel", "agree_cancel", "cancel_late"] as const;
 export type DealAction = (typeof DEAL_ACTIONS)[number];
 /**
  * What only the platform does: `fund` when the sponsor's payment for the agreed terms arrived,
@@ -34,19 +37,27 @@ export const DEAL_TRANSITIONS: Record<DealAction | PlatformAction, Move> = {
   // Before any money moved, either side may walk away.
   withdraw: { from: ["proposed", "agreed"], to: "withdrawn", by: "either" },
   shortlist: { from: ["proposed"], to: "unchanged", by: "receiver" },
+  // Once the money is held, cancelling takes both sides (or a due date the creator missed); the
+  // money then goes back to the sponsor (refunds.ts).
+  request_cancel: { from: ["funded"], to: "unchanged", by: "cancel-asker" },
+  agree_cancel: { from: ["funded"], to: "cancelled", by: "cancel-answerer" },
+  cancel_late: { from: ["funded"], to: "cancelled", by: "sponsor" },
   // The sponsor paid for the agreed terms: the deal is booked, and nobody can walk away alone.
   fund: { from: ["agreed"], to: "funded", by: "platform" },
   complete: { from: ["funded"], to: "completed", by: "platform" },
 };
 
 /** Where a deal stands, as far as the table needs to know. */
-export type DealPosition = { state: DealState; waitingOn: DealSide | null; openedBy: DealSide };
+export type DealPosition = { state: DealState; waitingOn: DealSide | null; openedBy: DealSide; cancelRequestedBy?: DealSide | null };
 
 export type MoveRefusal = "WRONG_STATE" | "NOT_YOUR_TURN";
 
 function mayAct(actor: DealActor, side: DealSide, deal: DealPosition): boolean {
   if (actor === "platform") return false;
   if (actor === "either") return true;
+  if (actor === "sponsor") return side === "sponsor";
+  if (actor === "cancel-asker") return !deal.cancelRequestedBy;
+  if (actor === "cancel-answerer") return !!deal.cancelRequestedBy && deal.cancelRequestedBy !== side;
   if (actor === "answerer") return deal.waitingOn === side;
   return deal.openedBy !== side;
 }
@@ -72,7 +83,8 @@ export function positionAfter(action: DealAction, side: DealSide, deal: DealPosi
   const move = DEAL_TRANSITIONS[action];
   const state = move.to === "unchanged" ? deal.state : move.to;
   const waitingOn = state !== "proposed" ? null : action === "counter" ? otherSide(side) : deal.waitingOn;
-  return { state, waitingOn, openedBy: deal.openedBy };
+  const cancelRequestedBy = action === "request_cancel" ? side : (deal.cancelRequestedBy ?? null);
+  return { state, waitingOn, openedBy: deal.openedBy, cancelRequestedBy };
 }
 
 /** The actions `side` may take now, in the table's order: what a deal page offers. */

@@ -56,3 +56,13 @@ export async function readRelease(db: Db, dealId: string): Promise<{ amount: num
     .where(and(eq(dealFundings.dealId, dealId), eq(ledgerEntries.kind, "deal_release")));
   return row ? { amount: row.net, currency: row.currency, at: row.at.toISOString() } : null;
 }
+
+/** What has gone back to the sponsor of a cancelled deal: its refunds on the ledger, summed. */
+export async function readRefunded(db: Db, dealId: string): Promise<number> {
+  const rows = await db
+    .select({ gross: ledgerEntries.gross })
+    .from(ledgerEntries)
+    .innerJoin(dealFundings, eq(dealFundings.id, ledgerEntries.fundingId))
+    .where(and(eq(dealFundings.dealId, dealId), eq(ledgerEntries.kind, "deal_refund")));
+  return rows.reduce((sum, row) => sum - row.gross, 0);
+}

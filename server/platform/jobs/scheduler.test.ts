@@ -159,6 +159,9 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
       createTransfer: async (): Promise<{ transferId: string }> => {
         throw new Error("no deal is due its release here");
       },
+      refundHeldPayment: async (): Promise<never> => {
+        throw new Error("no cancelled deal holds money here");
+      },
     };
     // With the sandbox as the provider, its checkouts' expiry is one of them (once across processes).
     const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE });

@@ -121,6 +121,11 @@ const dealSchema = z
       .object({ amount: z.int(), currency: z.string(), at: z.iso.datetime() })
       .nullable()
       .meta({ description: "Once completed: what was transferred to the creator, in minor units, and when." }),
+    cancelRequest: z
+      .object({ byYou: z.boolean(), reason: z.string().nullable() })
+      .nullable()
+      .meta({ description: "On a booked deal: a side asked to cancel it and the other has not answered (`agree_cancel`)." }),
+    refunded: z.int().nullable().meta({ description: "Once cancelled: what has gone back to the sponsor so far, in minor units." }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Deal", description: "A deal as either of its sides reads it." });

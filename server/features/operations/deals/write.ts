@@ -36,8 +36,12 @@ export const dealMoveSchema = z.discriminatedUnion(
     z.object({ action: z.literal("decline"), message: z.string({ error: "message must be a string." }).default("") }),
     z.object({ action: z.literal("withdraw") }),
     z.object({ action: z.literal("shortlist"), shortlisted: z.boolean({ error: "shortlisted must be true or false." }) }),
+    // A booked deal: ask to cancel, agree to the other side's asking, or (the sponsor) cancel after a missed due date.
+    z.object({ action: z.literal("request_cancel"), reason: z.string({ error: "reason must be a string." }).default("") }),
+    z.object({ action: z.literal("agree_cancel") }),
+    z.object({ action: z.literal("cancel_late") }),
   ],
-  { error: "action must be one of counter, accept, decline, withdraw, shortlist." },
+  { error: "action must be one of counter, accept, decline, withdraw, shortlist, request_cancel, agree_cancel, cancel_late." },
 );
 
 /**

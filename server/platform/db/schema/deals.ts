@@ -12,10 +12,11 @@ export type DealSide = (typeof DEAL_SIDES)[number];
  * Where a deal stands (server/domains/deals/transitions.ts is the one table of moves):
  * `proposed` while terms are on the table and one side is to answer, `agreed` once the other side
  * accepted them, `funded` ("booked") once the sponsor's payment for them arrived and the platform
- * holds it, `completed` once every deliverable was approved and the creator's share released;
- * `declined` and `withdrawn` end it before any money moved.
+ * holds it, `completed` once every deliverable was approved and the creator's share released,
+ * `cancelled` when a booked deal ends without the work (both agreed, or a due date passed) and the
+ * sponsor's money goes back; `declined` and `withdrawn` end it before any money moved.
  */
-export const DEAL_STATES = ["proposed", "agreed", "funded", "completed", "declined", "withdrawn"] as const;
+export const DEAL_STATES = ["proposed", "agreed", "funded", "completed", "cancelled", "declined", "withdrawn"] as const;
 export type DealState = (typeof DEAL_STATES)[number];
 /** The states in which a deal is still going: one of these per person and opportunity (or pair, for a direct offer). */
 export const LIVE_DEAL_STATES = ["proposed", "agreed", "funded"] as const satisfies readonly DealState[];
@@ -51,9 +52,12 @@ export const deals = pgTable(
     bioPageId: text().references(() => bioPages.id, { onDelete: "set null" }),
     // The receiving side's private marker on its inbox.
     shortlisted: boolean().notNull().default(false),
-    // Who declined or withdrew, and why when they said (a decline's message).
+    // Who declined, withdrew or cancelled, and why when they said (a decline's message).
     endedBy: text(),
     declineMessage: text(),
+    // On a booked deal: the side that asked to cancel it, and why; the other side may agree.
+    cancelRequestedBy: text().$type<DealSide>(),
+    cancelReason: text(),
     // Who accepted which version, when, and from which network (the request's client address).
     acceptedVersion: integer(),
     acceptedBy: text(),
@@ -70,13 +74,13 @@ export const deals = pgTable(
     check("deals_read_counts_check", sql`${t.creatorReadCount} between 0 and ${t.messageCount} and ${t.sponsorReadCount} between 0 and ${t.messageCount}`),
     check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
     check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
-    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'completed', 'declined', 'withdrawn')`),
+    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'completed', 'cancelled', 'declined', 'withdrawn')`),
     check("deals_waiting_on_check", sql`${t.waitingOn} is null or ${t.waitingOn} in ('creator', 'sponsor')`),
     check("deals_waiting_only_while_proposed_check", sql`(${t.state} = 'proposed') = (${t.waitingOn} is not null)`),
     check("deals_latest_version_check", sql`${t.latestVersion} >= 1`),
     check("deals_pitch_length_check", sql`char_length(${t.pitch}) <= 2000`),
     check("deals_links_count_check", sql`cardinality(${t.links}) <= 5`),
-    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded', 'completed')) <= (${t.acceptedAt} is not null)`),
+    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded', 'completed', 'cancelled')) <= (${t.acceptedAt} is not null)`),
     // "My deals", newest activity first, for each side.
     index("deals_creator_updated_idx").on(t.creatorUid, t.updatedAt, t.id),
     index("deals_sponsor_updated_idx").on(t.sponsorUid, t.updatedAt, t.id),
@@ -188,9 +192,10 @@ export type DealTerms = typeof dealTerms.$inferSelect;
 
 /**
  * What became of one checkout for a deal: `open` while the sponsor may pay it, `paid` once the
- * provider says the money arrived, `expired` or `failed` when it will not.
+ * provider says the money arrived, `expired` or `failed` when it will not; `refunding` once the deal
+ * was cancelled and what is held is to go back, `refunded` once it has.
  */
-export const DEAL_FUNDING_STATES = ["open", "paid", "expired", "failed"] as const;
+export const DEAL_FUNDING_STATES = ["open", "paid", "expired", "failed", "refunding", "refunded"] as const;
 export type DealFundingState = (typeof DEAL_FUNDING_STATES)[number];
 
 /**
@@ -222,10 +227,12 @@ export const dealFundings = pgTable(
     paidAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    check("deal_fundings_state_check", sql`${t.state} in ('open', 'paid', 'expired', 'failed')`),
+    check("deal_fundings_state_check", sql`${t.state} in ('open', 'paid', 'expired', 'failed', 'refunding', 'refunded')`),
     check("deal_fundings_amount_check", sql`${t.amount} > 0 and ${t.platformFee} between 0 and ${t.amount}`),
     check("deal_fundings_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
-    check("deal_fundings_paid_check", sql`(${t.state} = 'paid') = (${t.paymentIntentId} is not null)`),
+    check("deal_fundings_paid_check", sql`(${t.state} in ('paid', 'refunding', 'refunded')) = (${t.paymentIntentId} is not null)`),
+    // The refund sweep: cancelled deals' money still to go back.
+    index("deal_fundings_refunding_idx").on(t.dealId).where(sql`${t.state} = 'refunding'`),
     // One checkout open or paid per deal: a second click finds the first, a second payment is refused.
     uniqueIndex("deal_fundings_one_live_idx").on(t.dealId).where(sql`${t.state} in ('open', 'paid')`),
   ],

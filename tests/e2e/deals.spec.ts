@@ -262,3 +262,64 @@ test("a sponsor finds a creator in Profiles, sends an offer, pays to book it, re
   await expect(page.getByText("Completed", { exact: true })).toBeVisible();
   await expect(work.getByRole("button")).toHaveCount(0);
 });
+
+test("a booked deal is cancelled when both agree, and the sponsor's money goes back", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const name = `Cancel Cam ${Date.now()}`;
+  await signedInAs(page, { prefix: "cancel-creator", name: "Cam Cancel", type: "creator" });
+  await testHooks(page.request).insightsPage({ name, empty: true });
+  await testHooks(page.request).paymentsReady();
+
+  // A direct offer, accepted and paid for.
+  const sponsor = await otherClient(browser);
+  await signedInAs(sponsor.page, { prefix: "cancel-sponsor", name: "Quill Pens", type: "sponsor" });
+  await sponsor.page.goto(`/app/profiles?name=${encodeURIComponent(name)}`);
+  await sponsor.page.getByRole("link", { name: `Make ${name} an offer` }).click();
+  await sponsor.page.getByLabel("What is it for?").fill("Fountain pen review");
+  await sponsor.page.getByLabel("Your offer").fill("Review our new fountain pen.");
+  await sponsor.page.getByLabel("Price (US dollars)").fill("200");
+  await sponsor.page.getByLabel("Channel 1").fill("YouTube");
+  await sponsor.page.getByLabel("What is made 1").fill("A pen review");
+  await sponsor.page.getByLabel("Due 1").fill("2031-02-01");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Fountain pen review");
+  const dealUrl = sponsor.page.url().split("#")[0]!;
+
+  await page.goto(dealUrl);
+  await page.getByRole("button", { name: "Accept $200" }).click();
+  await expect(page.getByText("Terms accepted.")).toBeVisible();
+  await sponsor.page.reload();
+  await sponsor.page.getByRole("button", { name: "Pay $200 to book" }).click();
+  await payWithTestCard(sponsor.page);
+  await sponsor.page.waitForURL(/\?paid=1$/);
+  await expect(async () => {
+    await sponsor.page.reload();
+    await expect(sponsor.page.getByText(/Booked: you paid \$200 on/)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+
+  // The creator asks to cancel; nothing ends until the sponsor agrees.
+  await page.reload();
+  const cancel = page.getByRole("region", { name: "Cancel the deal" });
+  await expect(cancel).toContainText("If you both agree to cancel, the deal ends and the sponsor's $200 is refunded in full.");
+  await cancel.getByText("Ask to cancel").click();
+  await cancel.getByLabel("Why, in a word to Quill Pens (optional)").fill("My camera broke; I cannot film this month.");
+  await cancel.getByRole("button", { name: "Ask Quill Pens to cancel" }).click();
+  await expect(page.getByText("You asked to cancel. The other side has been told.")).toBeVisible();
+  await expect(cancel).toContainText("You asked to cancel. Waiting on Quill Pens to agree.");
+  await expect(page.getByText("Booked", { exact: true })).toBeVisible();
+
+  await sponsor.page.reload();
+  const answer = sponsor.page.getByRole("region", { name: "Cancel the deal" });
+  await expect(answer).toContainText("Cam Cancel asked to cancel. “My camera broke; I cannot film this month.”");
+  await answer.getByRole("button", { name: "Agree: cancel and refund $200" }).click();
+  await expect(sponsor.page.getByText("The deal is cancelled. The sponsor's money is being refunded.")).toBeVisible();
+  await expect(sponsor.page.getByText("You cancelled this booked deal. $200 went back to the sponsor.")).toBeVisible();
+  await sponsor.context.close();
+
+  await page.reload();
+  await expect(page.getByText("Quill Pens cancelled this booked deal. $200 went back to the sponsor.")).toBeVisible();
+  await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
+  // Nothing is left to do on it: no cancelling again, no work to hand in.
+  await expect(page.getByRole("region", { name: "Cancel the deal" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Hand in" })).toHaveCount(0);
+});

@@ -7,30 +7,14 @@ import { seedDatabase } from "#server/tools/seed";
 import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { moveDeal, type DealMove } from "#server/domains/deals/act";
 import { openDeal } from "#server/domains/deals/open-deal";
-import { parseTerms } from "#server/domains/deals/terms-form";
+import { parsedTerms } from "#tests/support/deal-terms";
 import { dealRecordForStaff, listDealsForStaff, readDealFilters, type StaffDealFilters } from "./deals";
 
 const { creator, sponsor, sponsor2 } = DEMO_ACCOUNTS;
 const ALL: StaffDealFilters = { state: null, search: null };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute));
 
-function terms(price: string) {
-  const parsed = parseTerms({
-    price,
-    usageRights: "none",
-    usageDays: "0",
-    exclusivityDays: "0",
-    autoApproveDays: "3",
-    message: "",
-    disclosureRequired: true,
-    sponsorApproves: true,
-    deliverableChannel: ["YouTube"],
-    deliverableFormat: ["A dedicated review"],
-    deliverableDue: ["2099-03-01"],
-  });
-  if (parsed.kind !== "SUCCESS") throw new Error(JSON.stringify(parsed.fieldErrors));
-  return parsed.terms;
-}
+const terms = (price: string) => parsedTerms({ price, usageRights: "none", usageDays: "0", deliverableFormat: ["A dedicated review"] });
 
 async function planOf(database: TestDb, query: SQL): Promise<string> {
   let plan = "";
@@ -90,7 +74,7 @@ describe.each(ENGINES)("staff reading deals on %s", (engine) => {
     const list = await listDealsForStaff(database.db, ALL);
     const [first, second] = [ids.proposed, ids.declined].sort().reverse();
     expect(list.rows.map((r) => r.id)).toEqual([ids.withdrawn, ids.agreed, first, second]);
-    expect(list.counts).toEqual({ proposed: 1, agreed: 1, funded: 0, completed: 0, declined: 1, withdrawn: 1 });
+    expect(list.counts).toEqual({ proposed: 1, agreed: 1, funded: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
     expect(list.nextCursor).toBeNull();
     const proposed = list.rows.find((r) => r.id === ids.proposed)!;
     expect(proposed).toMatchObject({ title: briefTitle, state: "proposed", creatorEmail: creator.email, sponsorEmail: sponsor.email, price: 70_000, currency: "usd", updatedAt: at(3) });
@@ -118,7 +102,7 @@ describe.each(ENGINES)("staff reading deals on %s", (engine) => {
 
     const bySponsor = await listDealsForStaff(database.db, { state: null, search: "PRIYA@demo" });
     expect(bySponsor.rows.map((r) => r.id)).toEqual([ids.withdrawn, ids.declined]);
-    expect(bySponsor.counts).toEqual({ proposed: 0, agreed: 0, funded: 0, completed: 0, declined: 1, withdrawn: 1 });
+    expect(bySponsor.counts).toEqual({ proposed: 0, agreed: 0, funded: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
     expect((await listDealsForStaff(database.db, { state: null, search: creator.email })).rows).toHaveLength(4);
     expect((await listDealsForStaff(database.db, { state: null, search: briefTitle.slice(2, 12).toUpperCase() })).rows.map((r) => r.id)).toEqual([ids.proposed]);
     expect((await listDealsForStaff(database.db, { state: "withdrawn", search: briefTitle })).rows).toEqual([]);

@@ -38,7 +38,7 @@ export type HeldRefundOutcome =
   | "OTHER_CURRENCY";
 
 /** What the funding's rows say so far: paid in, and gone out (refunded to the sponsor or released to the creator). */
-async function heldSoFar(tx: Db, fundingId: string): Promise<{ paid: number; out: number }> {
+export async function heldSoFar(tx: Db, fundingId: string): Promise<{ paid: number; out: number }> {
   const [row] = await tx
     .select({
       paid: sql<number>`coalesce(sum(${ledgerEntries.gross}) filter (where ${ledgerEntries.kind} = 'deal_payment'), 0)::int`,

@@ -2,9 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { recordDealRelease } from "#server/domains/payments/ledger/deal-ledger";
 import type { Db } from "#server/platform/db/client";
-import { connectedAccounts, dealActivity, dealFundings, deals, dealSubmissions, dealTerms } from "#server/platform/db/schema";
+import { connectedAccounts, dealActivity, dealFundings, deals, dealSubmissions, dealTerms, ledgerEntries } from "#server/platform/db/schema";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { transferGroupOf } from "./funding";
+import { heldSoFar } from "./held-refunds";
 import { tellBothSides } from "./notices";
 import { platformMay } from "./transitions";
 
@@ -58,7 +59,17 @@ export async function releaseDeal(db: Db, provider: Pick<PaymentProvider, "creat
     transferGroup: transferGroupOf(dealId),
   });
   return db.transaction(async (tx) => {
+    // The funding's lock, which a held refund's writer takes too (and before the deal's, as settling does): a
+    // refund made at the provider after the transfer, and written before this row, is counted here.
+    await tx.select({ id: dealFundings.id }).from(dealFundings).where(eq(dealFundings.id, funding.id)).for("update");
     const [deal] = await tx.select().from(deals).where(eq(deals.id, dealId)).for("update");
+    const [known] = await tx.select({ id: ledgerEntries.id }).from(ledgerEntries).where(and(eq(ledgerEntries.kind, "deal_release"), eq(ledgerEntries.providerReference, transferId)));
+    if (!known) {
+      // As for refunds, the rows never say more went out than came in: the transfer is left for reconciliation
+      // to show and staff to settle, and the sweep logs the deal on every run until they do.
+      const { paid, out } = await heldSoFar(tx, funding.id);
+      if (out + share > paid) throw new Error(`deal ${dealId}: its release (${share}) and what went out before (${out}) would pass what was paid (${paid}); not written`);
+    }
     const written = await recordDealRelease(tx, { fundingId: funding.id, transferId, amount: share, currency: funding.currency });
     if (written.outcome === "ALREADY_RECORDED" || !deal || !platformMay("complete", deal.state)) return "ALREADY_RELEASED" as const;
     await tx.update(deals).set({ state: "completed", updatedAt: now }).where(eq(deals.id, deal.id));

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { notificationDeps } from "#tests/support/payments";
-import { bioPages, dealActivity, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
+import { bioPages, dealActivity, deals, notifications, opportunityPosts, profiles, rateLimits } from "#server/platform/db/schema";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { DEAL_RATE_LIMITS } from "#server/platform/abuse/rules";
 import { seedDatabase } from "#server/tools/seed";
@@ -207,5 +207,23 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     expect(waiting.items.every((d) => d.waitingOnYou)).toBe(true);
     expect(waiting.items.map((d) => d.side)).toContain("creator");
     expect((await myDeals(database.db, sponsor, { waitingOnly: true })).items.map((d) => d.otherName)).toEqual(["Maya Makes"]);
+  });
+
+  it("pages My deals by keyset through deals touched at the same instant, each once, newest first", async () => {
+    const all = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items;
+    // Two deals on one instant: the id breaks the tie, and the cursor between them must keep both.
+    const [a, b] = all.slice(-2);
+    await database.db.update(deals).set({ updatedAt: new Date(all.at(-1)!.updatedAt) }).where(eq(deals.id, a!.id));
+    const expected = (await myDeals(database.db, creator, { waitingOnly: false, pageSize: 100 })).items.map((d) => d.id);
+    expect(expected).toContain(b!.id);
+    const seen: string[] = [];
+    let after: { updatedAt: string; id: string } | null = null;
+    for (let page = 0; page <= all.length; page++) {
+      const { items, next } = await myDeals(database.db, creator, { waitingOnly: false, after, pageSize: 1 });
+      seen.push(...items.map((d) => d.id));
+      if (!next) break;
+      after = next;
+    }
+    expect(seen).toEqual(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
@@ -123,7 +123,6 @@ export async function myDeals(db: Db, uid: string, options: { waitingOnly: boole
 async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waitingOnly: boolean; after?: DealCursor | null; size: number }): Promise<DealListItem[]> {
   const mine = side === "creator" ? deals.creatorUid : deals.sponsorUid;
   const other = side === "creator" ? deals.sponsorUid : deals.creatorUid;
-  const after = options.after ? new Date(options.after.updatedAt) : null;
   const rows = await db
     .select({
       id: deals.id,
@@ -144,7 +143,9 @@ async function dealsOnSide(db: Db, uid: string, side: DealSide, options: { waiti
       and(
         eq(mine, uid),
         options.waitingOnly ? eq(deals.waitingOn, side) : undefined,
-        after && options.after ? or(lt(deals.updatedAt, after), and(eq(deals.updatedAt, after), lt(deals.id, options.after.id))) : undefined,
+        // A row comparison, not "older, or as old with a smaller id": the index takes it as its
+        // bound and starts at the cursor, where the OR form walked (and dropped) every newer deal.
+        options.after ? sql`(${deals.updatedAt}, ${deals.id}) < (${new Date(options.after.updatedAt).toISOString()}::timestamptz, ${options.after.id})` : undefined,
       ),
     )
     .orderBy(desc(deals.updatedAt), desc(deals.id))

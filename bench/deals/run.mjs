@@ -89,12 +89,11 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 
 // ---------------------------------------------------------------- what is measured
 
-const isoOf = (column) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Rows `offset` and `offset + 1` of a creator's list (newest activity first): the cursor, and the first deal after it. */
 async function cursorAt(db, uid, waiting, offset) {
   const { rows } = await db.query(
-    `select id, ${isoOf("updated_at")} as updated_at from deals where creator_uid = '${uid}'${waiting ? " and waiting_on = 'creator'" : ""}
+    `select id, (extract(epoch from updated_at) * 1000000)::bigint::text as micros from deals where creator_uid = '${uid}'${waiting ? " and waiting_on = 'creator'" : ""}
      order by updated_at desc, id desc offset ${offset} limit 2`,
   );
   return rows;
@@ -138,7 +137,8 @@ async function resolveScenarios(db, average) {
       const deepRow = Math.floor((count - 1) / PAGE_SIZE) * PAGE_SIZE - 1;
       if (deepRow < PAGE_SIZE - 1) continue; // no second page to speak of
       const [cursor, next] = await cursorAt(db, person.uid, waiting, deepRow);
-      const after = encodeURIComponent(`${cursor.updated_at}_${cursor.id}`);
+      // The platform's keyset cursor (server/platform/db/keyset.ts): the row's place in microseconds and its id.
+      const after = Buffer.from(JSON.stringify({ micros: cursor.micros, id: cursor.id })).toString("base64url");
       scenarios.push({
         key: `${person.who}-${waiting ? "waiting" : "all"}-deep`,
         label: `My deals, ${person.name}, ${filter}, page ${(deepRow + 1) / PAGE_SIZE + 1} of ${Math.ceil(count / PAGE_SIZE)}`,
@@ -146,7 +146,7 @@ async function resolveScenarios(db, average) {
         paths: [`${base}${waiting ? "&" : "?"}after=${after}`],
         expect: [next.id],
         count,
-        cursor: { updatedAt: cursor.updated_at, id: cursor.id },
+        cursor: { micros: cursor.micros, id: cursor.id },
         waiting,
       });
     }
@@ -256,7 +256,12 @@ async function plansFor(engine, target, scenarios, average, log) {
       const uid = uidOf[scenario.who];
       const calls =
         scenario.key === "deal"
-          ? [() => readDeal(handle.db, uid, scenario.deals[0].id), () => readDealThread(handle.db, uid, scenario.deals[0].id)]
+          ? [
+              async () => {
+                const read = await readDeal(handle.db, uid, scenario.deals[0].id);
+                return readDealThread(handle.db, read.thread);
+              },
+            ]
           : [() => myDeals(handle.db, uid, { waitingOnly: scenario.key.includes("waiting"), after: scenario.cursor ?? null })];
       const statements = await captureStatements(handle, calls);
       out[scenario.key] = [];

@@ -7,13 +7,13 @@
 //   npm run build && flock /tmp/bench.lock node bench/deals/run.mjs
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/sponsorgrid_bench_deals: dropped and
 // created, left in place for looking at plans), BENCH_ENGINES (pglite,postgres), BENCH_SAMPLES (300).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { tsImport } from "tsx/esm/api";
 import { startBuiltServer } from "../lib/app-server.mjs";
+import { CLOCK_TICKS, cpuPerRequest, cpuSnapshot } from "../lib/cpu.mjs";
 import { waitForQuiet } from "../lib/quiet.mjs";
 import { emptyPostgres, signIn } from "../lib/requests.mjs";
 import { fill, HEAVY_EMAIL, HEAVY_UID, openBenchDb } from "./fill.mjs";
@@ -50,39 +50,6 @@ async function text(url, cookie) {
   const response = await fetch(url, { headers: { cookie } });
   if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
   return response.text();
-}
-
-// The server, the harness and PostgreSQL share two cores with whatever else runs: CPU time per
-// request (from /proc, Linux only) of the server process and of the database's backends moves far
-// less with the neighbours' load than the response times do.
-const CLOCK_TICKS = fs.existsSync("/proc/self/stat") ? Number(execFileSync("getconf", ["CLK_TCK"]).toString()) || 100 : 0;
-
-function cpuMsOf(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After "(name) ": utime and stime are fields [11] and [12] (14 and 15 of proc(5)).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU milliseconds so far of the server and of each PostgreSQL backend on the bench database (none on PGlite: it runs inside the server). */
-async function cpuSnapshot(serverPid, pgClient) {
-  const backends = new Map();
-  if (pgClient) {
-    const { rows } = await pgClient.query("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
-    for (const { pid } of rows) backends.set(pid, cpuMsOf(pid));
-  }
-  return { server: cpuMsOf(serverPid), backends };
-}
-
-async function cpuPerRequest(serverPid, pgClient, before, requests) {
-  const after = await cpuSnapshot(serverPid, pgClient);
-  let db = 0;
-  for (const [pid, ms] of after.backends) db += ms - (before.backends.get(pid) ?? 0);
-  return { serverMs: (after.server - before.server) / requests, dbMs: db / requests };
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -6,13 +6,13 @@
 // servers in turn, round after round, and prints req/s and p95 per size, the ratio 1M ÷ 1k, and
 // EXPLAIN (ANALYZE, BUFFERS) of the query each address runs.
 // The databases are left in place afterwards so plans can be looked at again.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { tsImport } from "tsx/esm/api";
+import { CLOCK_TICKS, cpuPerRequest, cpuSnapshot } from "../lib/cpu.mjs";
 import { startBuiltServer } from "../lib/app-server.mjs";
 import { waitForQuiet } from "../lib/quiet.mjs";
 import { fill, ONE_TAG, TOP_SIX_TAGS } from "./fill.mjs";
@@ -177,40 +177,6 @@ async function checkPage(base, scenario) {
   }
 }
 
-// ---------------------------------------------------------------- CPU per request
-
-// The load tool, the server and PostgreSQL share 2 cores, so req/s alone mixes up who is busy.
-// CPU time per request of the server process and of the bench database's backends (from
-// /proc, Linux only) says where a request's cost went, and barely moves with outside noise.
-const CLOCK_TICKS = fs.existsSync("/proc/self/stat") ? Number(execFileSync("getconf", ["CLK_TCK"]).toString()) || 100 : 0;
-
-function cpuMsOf(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after "(name) ": state is [0], utime [11], stime [12] (fields 14 and 15 of proc(5)).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0; // gone, or not Linux
-  }
-}
-
-/** CPU milliseconds used so far by the server and by each PostgreSQL backend on the bench database. */
-async function cpuSnapshot(client, serverPid) {
-  const { rows } = await client.query(
-    "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
-  );
-  return { server: cpuMsOf(serverPid), backends: new Map(rows.map((row) => [row.pid, cpuMsOf(row.pid)])) };
-}
-
-async function cpuPerRequest(client, serverPid, before, requests) {
-  const after = await cpuSnapshot(client, serverPid);
-  let db = 0;
-  // A backend the pool opened during the run counts from zero.
-  for (const [pid, ms] of after.backends) db += ms - (before.backends.get(pid) ?? 0);
-  return { appMs: (after.server - before.server) / requests, dbMs: db / requests };
-}
-
 // ---------------------------------------------------------------- load
 
 function percentile(sorted, p) {
@@ -337,9 +303,12 @@ async function measureOnce(prepared, key, log) {
     onStillBusy: (busyIdle) => log(`   !! the machine is still busy (${Math.round(busyIdle * 100)} % idle) after 180 s: measuring anyway, expect noise`),
   });
   await load(url, WARMUP_SECONDS);
-  const cpuBefore = await cpuSnapshot(prepared.client, prepared.server.pid);
+  const cpuBefore = await cpuSnapshot(prepared.server.pid, prepared.client);
   const measured = await load(url, MEASURE_SECONDS);
-  Object.assign(measured, CLOCK_TICKS ? await cpuPerRequest(prepared.client, prepared.server.pid, cpuBefore, measured.requests) : {});
+  if (CLOCK_TICKS) {
+    const { serverMs, dbMs } = await cpuPerRequest(prepared.server.pid, prepared.client, cpuBefore, measured.requests);
+    Object.assign(measured, { appMs: serverMs, dbMs });
+  }
   log(
     `   ${prepared.label.padEnd(3)} ${measured.requests} requests, ${measured.rps.toFixed(1)} req/s, p50 ${measured.p50.toFixed(1)} ms, ` +
       `p95 ${measured.p95.toFixed(1)} ms` +

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { dealFundings, deals, dealTerms, user } from "#server/platform/db/schema";
+import { dealFundings, deals, dealTerms, user, type DealDeliverable } from "#server/platform/db/schema";
 import { startDealFunding } from "#server/domains/deals/funding";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import { paymentEventSchema, type PaymentEvent } from "#server/providers/payments/events";
@@ -29,31 +29,51 @@ export type FundedDeal = {
 };
 
 /**
- * A deal with `payee` as its creator, agreed at `amount` cents (10% to the platform), paid at the
- * sandbox with the test card and booked by its own checkout.completed, delivered through the real
- * intake: what a sponsor's "Pay to book" leaves, without the deal room's seeded briefs. With
- * `settle: false` the event is not delivered: paid at the provider, not yet known to the app.
+ * A sponsor made up for the test and their direct offer to `creatorUid`, already agreed at version 1,
+ * written straight to the tables (no seeded briefs needed): one YouTube review unless said.
  */
-export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee, amount: number, { settle = true }: { settle?: boolean } = {}): Promise<FundedDeal> {
+export async function agreedOfferInDb(
+  db: Db,
+  creatorUid: string,
+  terms: { price: number; deliverables?: DealDeliverable[]; sponsorApproves?: boolean },
+): Promise<{ dealId: string; sponsorUid: string }> {
   const sponsorUid = `sponsor_${rand()}`;
   const dealId = `deal${rand()}`;
   await db.insert(user).values({ id: sponsorUid, name: `Sponsor ${sponsorUid}`, email: `${sponsorUid}@sponsor.example`, emailVerified: true });
-  const now = new Date();
   await db.insert(deals).values({
     id: dealId,
     origin: "offer",
     title: `Deal ${dealId}`,
-    creatorUid: payee.uid,
+    creatorUid,
     sponsorUid,
     openedBy: "sponsor",
     state: "agreed",
     waitingOn: null,
     pitch: "A review, please.",
     acceptedVersion: 1,
-    acceptedBy: payee.uid,
-    acceptedAt: now,
+    acceptedBy: creatorUid,
+    acceptedAt: new Date(),
   });
-  await db.insert(dealTerms).values({ dealId, version: 1, proposedBy: "sponsor", price: amount, deliverables: [{ channel: "YouTube", format: "A review", dueDate: "2099-03-01" }], usageRights: "none" });
+  await db.insert(dealTerms).values({
+    dealId,
+    version: 1,
+    proposedBy: "sponsor",
+    price: terms.price,
+    deliverables: terms.deliverables ?? [{ channel: "YouTube", format: "A review", dueDate: "2099-03-01" }],
+    usageRights: "none",
+    ...(terms.sponsorApproves === undefined ? {} : { sponsorApproves: terms.sponsorApproves }),
+  });
+  return { dealId, sponsorUid };
+}
+
+/**
+ * A deal with `payee` as its creator, agreed at `amount` cents (10% to the platform), paid at the
+ * sandbox with the test card and booked by its own checkout.completed, delivered through the real
+ * intake: what a sponsor's "Pay to book" leaves, without the deal room's seeded briefs. With
+ * `settle: false` the event is not delivered: paid at the provider, not yet known to the app.
+ */
+export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee, amount: number, { settle = true }: { settle?: boolean } = {}): Promise<FundedDeal> {
+  const { dealId, sponsorUid } = await agreedOfferInDb(db, payee.uid, { price: amount });
   const started = await startDealFunding(db, sandbox, { uid: sponsorUid, dealId, publicOrigin: "http://app.test", feePercent: 10 });
   if (started.kind !== "SUCCESS") throw new Error(JSON.stringify(started));
   const [funding] = await db.select().from(dealFundings).where(eq(dealFundings.id, started.fundingId));

@@ -1,9 +1,8 @@
-import crypto from "node:crypto";
 import { count, eq, isNotNull } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
-import { dealActivity, dealFundings, deals, dealTerms, disputes, ledgerEntries, notifications, paymentEvents, refundRequests, sponsorSessions, user } from "#server/platform/db/schema";
+import { dealActivity, dealFundings, deals, disputes, ledgerEntries, notifications, paymentEvents, refundRequests, sponsorSessions } from "#server/platform/db/schema";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { SandboxRequestError } from "#server/providers/payments/sandbox/errors";
@@ -11,7 +10,7 @@ import { stripeStandardFee } from "#server/providers/payments/sandbox/fees";
 import { payCheckout } from "#server/providers/payments/sandbox/pay";
 import { sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { storedSandboxEvents } from "#tests/support/deals";
+import { agreedOfferInDb, storedSandboxEvents } from "#tests/support/deals";
 import { notificationDeps, PAYING_CARD, seedPayee, webhookDeps, type Payee } from "#tests/support/payments";
 import { propertyRuns } from "#tests/support/property-runs";
 import { testSandbox, withOutage } from "#tests/support/test-sandbox";
@@ -115,7 +114,6 @@ const TRANSFER_THEN_REFUND: Life = {
   ],
 };
 
-const rand = () => crypto.randomBytes(5).toString("hex");
 
 /**
  * What a release may fail of: the provider out of reach, its answer lost, too little left at the provider
@@ -149,38 +147,11 @@ describe.each(ENGINES)("a deal's money on %s", (engine) => {
 
   /** An agreed deal with these terms, paid at the sandbox with the test card; the app not yet told. */
   async function paidAtProvider(life: { price: number; feePercent: number; deliverables: number; sponsorApproves: boolean }) {
-    const sponsorUid = `sponsor_${rand()}`;
-    const dealId = `deal${rand()}`;
-    await db()
-      .insert(user)
-      .values({ id: sponsorUid, name: `Sponsor ${sponsorUid}`, email: `${sponsorUid}@sponsor.example`, emailVerified: true });
-    await db()
-      .insert(deals)
-      .values({
-        id: dealId,
-        origin: "offer",
-        title: `Deal ${dealId}`,
-        creatorUid: payee.uid,
-        sponsorUid,
-        openedBy: "sponsor",
-        state: "agreed",
-        waitingOn: null,
-        pitch: "A review, please.",
-        acceptedVersion: 1,
-        acceptedBy: payee.uid,
-        acceptedAt: new Date(),
-      });
-    await db()
-      .insert(dealTerms)
-      .values({
-        dealId,
-        version: 1,
-        proposedBy: "sponsor",
-        price: life.price,
-        deliverables: Array.from({ length: life.deliverables }, (_, i) => ({ channel: "YouTube", format: `Video ${i + 1}`, dueDate: "2099-03-01" })),
-        usageRights: "none",
-        sponsorApproves: life.sponsorApproves,
-      });
+    const { dealId, sponsorUid } = await agreedOfferInDb(db(), payee.uid, {
+      price: life.price,
+      deliverables: Array.from({ length: life.deliverables }, (_, i) => ({ channel: "YouTube", format: `Video ${i + 1}`, dueDate: "2099-03-01" })),
+      sponsorApproves: life.sponsorApproves,
+    });
     const started = await startDealFunding(db(), sandbox.provider, { uid: sponsorUid, dealId, publicOrigin: "http://app.test", feePercent: life.feePercent });
     if (started.kind !== "SUCCESS") throw new Error(JSON.stringify(started));
     const [funding] = await db().select().from(dealFundings).where(eq(dealFundings.id, started.fundingId));

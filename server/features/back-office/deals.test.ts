@@ -1,6 +1,7 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, migratedDatabase, type TestDb } from "#tests/support/databases";
+import { ENGINES, migratedDatabase } from "#tests/support/databases";
+import { planOf } from "#tests/support/query-plans";
 import { notificationDeps } from "#tests/support/payments";
 import { deals, opportunityPosts, profiles } from "#server/platform/db/schema";
 import { seedDatabase } from "#server/tools/seed";
@@ -15,17 +16,6 @@ const ALL: StaffDealFilters = { state: null, search: null };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute));
 
 const terms = (price: string) => parsedTerms({ price, usageRights: "none", usageDays: "0", deliverableFormat: ["A dedicated review"] });
-
-async function planOf(database: TestDb, query: SQL): Promise<string> {
-  let plan = "";
-  await database.db.transaction(async (tx) => {
-    // Tiny test tables make sequential scans cheapest; forbid them to see which index serves the query.
-    await tx.execute(sql`set local enable_seqscan = off`);
-    const result = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
-    plan = result.rows.map((row) => row["QUERY PLAN"]).join("\n");
-  });
-  return plan;
-}
 
 describe("the deals list's filters from the address", () => {
   it("keeps a known state and a trimmed search, and drops anything else", () => {

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ownerIsActive } from "#server/domains/accounts/active-owner";
 import { ENGINES, migratedDatabase, type TestDb } from "#tests/support/databases";
+import { planOf } from "#tests/support/query-plans";
 import { seedDatabase } from "#server/tools/seed/index";
 
 /** Runs `query` and returns the error's message (or null), leaving no trace behind. */
@@ -16,17 +17,6 @@ async function violation(database: TestDb, query: SQL): Promise<string | null> {
     const message = String((error as { cause?: Error }).cause?.message ?? (error as Error).message);
     return message.includes("__rollback__") ? null : message;
   }
-}
-
-async function planOf(database: TestDb, query: SQL): Promise<string> {
-  let plan = "";
-  await database.db.transaction(async (tx) => {
-    // Tiny test tables make sequential scans cheapest; forbid them to see which index serves the query.
-    await tx.execute(sql`set local enable_seqscan = off`);
-    const result = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
-    plan = result.rows.map((row) => row["QUERY PLAN"]).join("\n");
-  });
-  return plan;
 }
 
 describe.each(ENGINES)("database integrity on %s", (engine) => {

@@ -35,8 +35,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     feePercent: context.config.PLATFORM_FEE_PERCENT,
     bioPage: deal.bioPageEnding ? bioPageAddress(context.config.BIO_ORIGIN, deal.bioPageEnding) : null,
     locale: localeFrom(request.headers.get("Accept-Language")),
-    // Which due dates have passed (the server's day, as the cancel move checks it).
-    today: new Date().toISOString().slice(0, 10),
     // Back from the provider's checkout: the payment may be a moment behind the sponsor.
     backFromCheckout: new URL(request.url).searchParams.get("paid") === "1",
   };
@@ -67,7 +65,7 @@ function formOf(terms: DealTermsVersion): TermsFormFields {
 }
 
 export default function DealPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout, today } = loaderData;
+  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout } = loaderData;
   const data = actionData as DealActionData | undefined;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -222,7 +220,7 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
           held={formatMoney(deal.funding?.amount ?? latest.price, deal.funding?.currency ?? latest.currency)}
           actions={can}
           cancelRequest={deal.cancelRequest}
-          late={(deal.work ?? []).some((d) => d.dueDate < today && d.submissions.length === 0)}
+          late={(deal.work ?? []).some((d) => d.overdue)}
           error={data?.intent === "request_cancel" ? data.errors?.message : undefined}
           busy={busy}
         />

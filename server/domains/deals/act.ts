@@ -5,6 +5,7 @@ import { dealActivity, dealFundings, deals, dealSubmissions, dealTerms, profiles
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
 import { tellOtherSide } from "./notices";
+import { isOverdue } from "./work-view";
 import type { DealTermsInput } from "./terms-form";
 import { otherSide, positionAfter, whyNot } from "./transitions";
 
@@ -44,15 +45,14 @@ async function creatorCanBePaid(tx: Db, creatorUid: string | null): Promise<bool
 }
 
 /**
- * Whether a deliverable of the accepted terms is past its due date (a calendar day, UTC) and was
- * never handed in: what lets the sponsor cancel a booked deal alone.
+ * Whether a deliverable of the accepted terms is overdue (work-view.ts isOverdue): what lets the
+ * sponsor cancel a booked deal alone.
  */
 async function dueDateMissed(tx: Db, deal: { id: string; acceptedVersion: number | null }, now: Date): Promise<boolean> {
   if (deal.acceptedVersion === null) return false;
   const [terms] = await tx.select({ deliverables: dealTerms.deliverables }).from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, deal.acceptedVersion)));
   const handedIn = new Set((await tx.selectDistinct({ deliverable: dealSubmissions.deliverable }).from(dealSubmissions).where(eq(dealSubmissions.dealId, deal.id))).map((r) => r.deliverable));
-  const today = now.toISOString().slice(0, 10);
-  return (terms?.deliverables ?? []).some((d, index) => d.dueDate < today && !handedIn.has(index));
+  return (terms?.deliverables ?? []).some((d, index) => isOverdue(d, handedIn.has(index), now));
 }
 
 /**

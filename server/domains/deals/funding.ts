@@ -45,7 +45,8 @@ export async function startDealFunding(
   input: { uid: string; dealId: string; publicOrigin: string; feePercent: number },
   now = new Date(),
 ): Promise<Success<{ url: string; fundingId: string }> | FundingRefusal> {
-  const prepared = await db.transaction(async (tx) => {
+  type Opened = { fundingId: string; deal: typeof deals.$inferSelect; terms: typeof dealTerms.$inferSelect; email: string | null };
+  const prepared = await db.transaction(async (tx): Promise<Success<{ reused: { url: string; fundingId: string } }> | Success<{ opened: Opened }> | FundingRefusal> => {
     const [deal] = await tx.select().from(deals).where(eq(deals.id, input.dealId)).for("update");
     if (!deal || (deal.sponsorUid !== input.uid && deal.creatorUid !== input.uid)) return NO_SUCH_DEAL;
     if (deal.sponsorUid !== input.uid) return refusal("permission-denied", "SPONSOR_ONLY", "Only the sponsor pays for a deal.");
@@ -54,7 +55,7 @@ export async function startDealFunding(
 
     const [live] = await tx.select().from(dealFundings).where(and(eq(dealFundings.dealId, deal.id), inArray(dealFundings.state, ["open", "paid"])));
     if (live?.state === "paid") return refusal("aborted", "ALREADY_FUNDED", "This deal is paid for: it is booked once the payment clears.");
-    if (live && stillOpen(live, now)) return success({ reuse: live, deal, terms: null, email: null });
+    if (live && stillOpen(live, now)) return success({ reused: { url: live.checkoutUrl!, fundingId: live.id } });
     if (live) await tx.update(dealFundings).set({ state: "expired" }).where(eq(dealFundings.id, live.id));
 
     const [terms] = await tx.select().from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, deal.acceptedVersion)));
@@ -69,12 +70,12 @@ export async function startDealFunding(
       platformFee: platformFeeFor(terms!.price, input.feePercent),
       createdAt: now,
     });
-    return success({ reuse: null, deal, terms: terms!, email: sponsor?.email ?? null, fundingId });
+    return success({ opened: { fundingId, deal, terms: terms!, email: sponsor?.email ?? null } });
   });
   if (prepared.kind !== "SUCCESS") return prepared;
-  if (prepared.reuse) return success({ url: prepared.reuse.checkoutUrl!, fundingId: prepared.reuse.id });
+  if ("reused" in prepared) return success(prepared.reused);
 
-  const { deal, terms, email, fundingId } = prepared as typeof prepared & { fundingId: string; terms: typeof dealTerms.$inferSelect };
+  const { deal, terms, email, fundingId } = prepared.opened;
   const dealPath = `${input.publicOrigin}/app/deals/${deal.id}`;
   try {
     const checkout = await provider.createHeldCheckout({

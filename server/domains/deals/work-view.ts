@@ -23,10 +23,17 @@ export type DeliverableWork = DealDeliverable & {
   submissions: SubmissionView[];
   /** How many more times the sponsor may ask for changes to it. */
   changeRoundsLeft: number;
+  /** Past its due date and never handed in: what lets the sponsor cancel alone (act.ts). */
+  overdue: boolean;
 };
 
+/** A deliverable is overdue once its due day (a calendar day, UTC) has passed and it was never handed in. */
+export function isOverdue(deliverable: DealDeliverable, handedIn: boolean, now: Date): boolean {
+  return !handedIn && deliverable.dueDate < now.toISOString().slice(0, 10);
+}
+
 /** The work on a booked or completed deal, deliverable by deliverable, as both sides see it. */
-export async function readDealWork(db: Db, dealId: string, deliverables: DealDeliverable[]): Promise<DeliverableWork[]> {
+export async function readDealWork(db: Db, dealId: string, deliverables: DealDeliverable[], now = new Date()): Promise<DeliverableWork[]> {
   const rows = await db.select().from(dealSubmissions).where(eq(dealSubmissions.dealId, dealId)).orderBy(asc(dealSubmissions.deliverable), asc(dealSubmissions.round));
   return deliverables.map((deliverable, index) => {
     const submissions = rows
@@ -43,7 +50,7 @@ export async function readDealWork(db: Db, dealId: string, deliverables: DealDel
         reviewNote: row.reviewNote,
       }));
     const asked = submissions.filter((s) => s.state === "changes_requested").length;
-    return { ...deliverable, index, submissions, changeRoundsLeft: Math.max(0, MAX_CHANGE_ROUNDS - asked) };
+    return { ...deliverable, index, submissions, changeRoundsLeft: Math.max(0, MAX_CHANGE_ROUNDS - asked), overdue: isOverdue(deliverable, submissions.length > 0, now) };
   });
 }
 

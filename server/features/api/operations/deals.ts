@@ -46,6 +46,7 @@ const deliverableWorkSchema = z
     format: z.string(),
     dueDate: z.string(),
     changeRoundsLeft: z.int().min(0).meta({ description: "How many more times the sponsor may ask for changes." }),
+    overdue: z.boolean().meta({ description: "Past its due date and never handed in: the sponsor may cancel (`cancel_late`)." }),
     submissions: z.array(
       z.object({
         round: z.int().min(1),

@@ -5,7 +5,8 @@ import { expect, otherClient, signedInAs, test } from "./fixtures";
 /**
  * The deal forms are plain HTML posts underneath: with JavaScript off a creator applies to a
  * brief (a refused try keeps what they typed), the two write in the thread, the terms go back and
- * forth, and the sponsor accepts: every step a full page load.
+ * forth, and the sponsor accepts: every step a full page load. On phone-wide windows the money
+ * steps are plain posts too: Pay to book, the provider's card form, handing the work in, approving.
  */
 
 async function postBrief(page: Page, title: string): Promise<string> {
@@ -82,5 +83,62 @@ test("with JavaScript off a creator applies to a brief, both write in the thread
   await expect(sponsor.page.getByText(/Terms agreed: version 3, accepted by you/)).toBeVisible();
   await creator.page.goto(dealPath);
   await expect(creator.page.getByText(/Terms agreed: version 3, accepted by Quiet Page Co/)).toBeVisible();
+  await Promise.all([sponsor.context.close(), creator.context.close()]);
+});
+
+test("on phones with JavaScript off a sponsor pays to book, the creator hands the work in, and the sponsor's approval pays them", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const phone = { javaScriptEnabled: false, viewport: { width: 390, height: 844 } };
+  const name = `Quiet Quill ${Date.now()}`;
+  const creator = await otherClient(browser, phone);
+  await signedInAs(creator.page, { prefix: "nojs-paid-creator", name: "Quinn Quill", type: "creator" });
+  await testHooks(creator.page.request).insightsPage({ name, empty: true });
+  await testHooks(creator.page.request).paymentsReady();
+
+  const sponsor = await otherClient(browser, phone);
+  await signedInAs(sponsor.page, { prefix: "nojs-paid-sponsor", name: "Inkwell Co", type: "sponsor" });
+  await sponsor.page.goto(`/app/profiles?name=${encodeURIComponent(name)}`);
+  await sponsor.page.getByRole("link", { name: `Make ${name} an offer` }).click();
+  await sponsor.page.getByLabel("What is it for?").fill("Ink review");
+  await sponsor.page.getByLabel("Your offer").fill("Review our new ink on your channel.");
+  await sponsor.page.getByLabel("Price (US dollars)").fill("150");
+  await sponsor.page.getByLabel("Channel 1").fill("Instagram");
+  await sponsor.page.getByLabel("What is made 1").fill("An ink swatch reel");
+  await sponsor.page.getByLabel("Due 1").fill("2031-03-01");
+  await sponsor.page.getByRole("button", { name: "Send offer" }).click();
+  await expect(sponsor.page.getByRole("heading", { level: 1 })).toHaveText("Ink review");
+  const dealUrl = sponsor.page.url().split("#")[0]!;
+
+  await creator.page.goto(dealUrl);
+  await creator.page.getByRole("button", { name: "Accept $150" }).click();
+  await expect(creator.page.getByText(/Terms agreed: version 1, accepted by you/)).toBeVisible();
+
+  // Pay to book: a plain form to the provider's page, the card form posted there, and back.
+  await sponsor.page.goto(dealUrl);
+  await sponsor.page.getByRole("button", { name: "Pay $150 to book" }).click();
+  await sponsor.page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await sponsor.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await sponsor.page.getByLabel("CVC").fill("123");
+  await sponsor.page.getByLabel("ZIP code").fill("94107");
+  await sponsor.page.getByRole("button", { name: /^Pay \$/ }).click();
+  await sponsor.page.waitForURL(/\?paid=1$/);
+  await expect(async () => {
+    await sponsor.page.goto(dealUrl);
+    await expect(sponsor.page.getByText(/Booked: you paid \$150 on/)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+
+  // The work, every step a full page load on a phone-wide window.
+  await creator.page.goto(dealUrl);
+  const work = creator.page.getByRole("region", { name: "The work" });
+  await work.getByLabel("Where is “An ink swatch reel” live?").fill("https://instagram.com/reel/ink");
+  await work.getByRole("button", { name: "Hand in" }).click();
+  await expect(creator.page.getByText("Handed in. The sponsor has been told.")).toBeVisible();
+  expect(await creator.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  await sponsor.page.goto(dealUrl);
+  await sponsor.page.getByRole("region", { name: "The work" }).getByRole("button", { name: "Approve" }).click();
+  await expect(sponsor.page.getByText(/Complete: every deliverable is approved, and Quinn Quill was paid \$150 on/)).toBeVisible();
+  await creator.page.goto(dealUrl);
+  await expect(creator.page.getByText(/Complete: every deliverable is approved, and you were paid \$150 on/)).toBeVisible();
   await Promise.all([sponsor.context.close(), creator.context.close()]);
 });

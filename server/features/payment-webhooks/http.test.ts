@@ -76,4 +76,19 @@ describe.each(ENGINES)("webhook endpoint on %s", (engine) => {
     expect((await post(body, sandboxSignature(body))).status).toBe(500);
     expect(await stored(refund)).toMatchObject({ handledAt: null, type: "charge.refunded" });
   });
+
+  it("answers 503 with Retry-After while the database cannot be reached, so the provider delivers it again", async () => {
+    const cut = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    // Every query fails as a cut connection does; the signature is checked before any of them.
+    const unreachable = new Proxy(database.db, { get: () => () => { throw cut; } });
+    const event = events.checkout("checkout.completed", s);
+    const body = JSON.stringify({ ...event, eventId: "evt_during_outage" });
+    const response = await handleWebhookRequest(
+      new Request("http://app.test/api/payments/webhooks/sandbox", { method: "POST", body, headers: { "Sandbox-Signature": sandboxSignature(body) } }),
+      "sandbox",
+      { ...context(), db: unreachable },
+    );
+    expect([response.status, response.headers.get("retry-after")]).toEqual([503, "30"]);
+    expect(await response.text()).toBe("The database cannot be reached right now; deliver it again later.\n");
+  });
 });

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { BodyLimitRule } from "#server/platform/http/body-limit";
 import { httpStatusOf } from "#server/platform/errors";
+import { OUTAGE_RETRY_AFTER_SECONDS } from "#server/platform/db/unavailable";
 import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
 import { webhookObserver } from "./metrics";
 import { receivePaymentEvent } from "./intake";
@@ -30,7 +31,8 @@ export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer
   };
 }
 
-const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 /** Providers only POST: any other method is told so (405 with Allow), as HTTP asks. */
 export function webhookMethodNotAllowed(): Response {
@@ -40,8 +42,9 @@ export function webhookMethodNotAllowed(): Response {
 /**
  * One delivery: the signature is checked over the exact bytes received (400,
  * and nothing is stored, if it fails), then the event is recorded and handled
- * once. 200 for handled, already handled or a type we do not act on; 500 only
- * when the handler failed, which is what makes the provider deliver it again.
+ * once. 200 for handled, already handled or a type we do not act on; 500 when
+ * the handler failed and 503 while the database is away, either of which makes
+ * the provider deliver it again.
  */
 export async function handleWebhookRequest(
   request: Request,
@@ -56,6 +59,7 @@ export async function handleWebhookRequest(
   const { event } = parsed;
   if (!event) return text(200, "Ignored: not an event this endpoint acts on.");
   const result = await receivePaymentEvent(context.db, event, webhookDepsOf(context));
+  if (result.kind === "ERROR" && result.code === "unavailable") return text(httpStatusOf(result.code), result.message, { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) });
   if (result.kind === "ERROR") return text(httpStatusOf(result.code), result.message);
   // Which event this delivery was (the payload and signature stay out of the log).
   context.logger.info({ provider: event.provider, eventId: event.eventId, type: event.type, outcome: result.outcome }, "payment event received");

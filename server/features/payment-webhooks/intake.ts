@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
+import { isDatabaseUnavailable } from "#server/platform/db/unavailable";
 import { paymentEvents } from "#server/platform/db/schema";
 import type { PaymentEvent, PaymentEventType } from "#server/providers/payments/events";
 import { HANDLERS } from "./dispatch";
@@ -22,7 +23,9 @@ export type IntakeResult =
    * The handler failed (or the event came before what it needs): left unhandled, and the
    * refusal's 500 is what makes the provider deliver it again.
    */
-  | Refusal<"internal", "NOT_HANDLED_YET", { error: unknown }>;
+  | Refusal<"internal", "NOT_HANDLED_YET", { error: unknown }>
+  /** The database could not be reached: nothing was decided, and the 503 makes the provider deliver it again. */
+  | Refusal<"unavailable", "DATABASE_UNAVAILABLE">;
 
 /**
  * Record-once webhook intake (DESIGN §5a, as Polar's external_event service):
@@ -40,6 +43,17 @@ export type IntakeResult =
  * stored but unhandled; the route answers 500 and the provider tries again.
  */
 export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: WebhookDeps): Promise<IntakeResult> {
+  try {
+    return await recordAndHandle(db, event, deps);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    deps.onEvent?.(event, "failed");
+    deps.logger?.warn({ err: error, provider: event.provider, eventId: event.eventId, type: event.type }, "payment event not handled: the database cannot be reached; the provider will deliver it again");
+    return refusal("unavailable", "DATABASE_UNAVAILABLE", "The database cannot be reached right now; deliver it again later.");
+  }
+}
+
+async function recordAndHandle(db: Db, event: PaymentEvent, deps: WebhookDeps): Promise<IntakeResult> {
   const key = and(eq(paymentEvents.provider, event.provider), eq(paymentEvents.eventId, event.eventId));
   deps.onEvent?.(event, "received");
   await db
@@ -64,6 +78,8 @@ export async function receivePaymentEvent(db: Db, event: PaymentEvent, deps: Web
       return { result: success({ outcome: handler ? ("HANDLED" as const) : ("IGNORED" as const) }), after: after ?? undefined };
     });
   } catch (error) {
+    // An outage is the caller's to report (above): it is nobody's bug, and it answers 503.
+    if (isDatabaseUnavailable(error)) throw error;
     deps.onEvent?.(event, "failed");
     deps.logger?.warn({ err: error, provider: event.provider, eventId: event.eventId, type: event.type }, "payment event not handled; the provider will deliver it again");
     return refusal("internal", "NOT_HANDLED_YET", "Not handled yet; deliver it again.", { error });

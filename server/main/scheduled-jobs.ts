@@ -15,6 +15,7 @@ import { expireAllStalePendingSessions } from "#server/domains/payments/checkout
 import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 import { autoApproveDue } from "#server/domains/deals/work";
 import { releaseDueDeals } from "#server/domains/deals/release";
+import { settleDecidedDisputes } from "#server/domains/deals/disputes";
 import { refundCancelledDeals } from "#server/domains/deals/refunds";
 
 const MINUTE = 60_000;
@@ -57,7 +58,8 @@ export function scheduledJobsOf({
       : []),
     {
       // Deals' money: submissions past their review window approved, every deal whose work is all
-      // approved paid out, every cancelled deal's held money refunded (what failed before is tried again here).
+      // approved paid out, every cancelled deal's held money refunded, every decided dispute's money
+      // moved (what failed before is tried again here).
       name: "deal-work",
       every: MINUTE,
       async run({ now }) {
@@ -67,6 +69,8 @@ export function scheduledJobsOf({
         if (released.released + released.failed + released.waiting > 0) logger.info(released, "deal releases");
         const refunded = await refundCancelledDeals(db, payments, (dealId, error) => logger.error({ err: error, dealId }, "cancelled deal's refund failed; tried again next run"));
         if (refunded.refunded + refunded.pending + refunded.failed > 0) logger.info(refunded, "cancelled deals refunded");
+        const settled = await settleDecidedDisputes(db, payments, notificationDeps, now, (dealId, error) => logger.error({ err: error, dealId }, "decided dispute's money not moved; tried again next run"));
+        if (settled.settled + settled.pending + settled.failed > 0) logger.info(settled, "decided deal disputes settled");
       },
     },
     {

@@ -18,6 +18,7 @@ const rand = () => crypto.randomBytes(5).toString("hex");
 
 export type FundedDeal = {
   dealId: string;
+  sponsorUid: string;
   fundingId: string;
   checkoutId: string;
   paymentIntentId: string;
@@ -85,7 +86,7 @@ export async function fundedDeal(db: Db, sandbox: SandboxProvider, payee: Payee,
     if (delivered.kind !== "SUCCESS") throw new Error("the deal's checkout.completed was not handled");
   }
   const details = await sandbox.paymentDetails(paid.paymentIntentId);
-  return { dealId, fundingId: started.fundingId, checkoutId: funding!.checkoutId!, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId, amount, transferGroup: `deal_${dealId}`, completed: completed! };
+  return { dealId, sponsorUid, fundingId: started.fundingId, checkoutId: funding!.checkoutId!, paymentIntentId: paid.paymentIntentId, chargeId: details.chargeId, amount, transferGroup: `deal_${dealId}`, completed: completed! };
 }
 
 /** The events of one type the sandbox stored whose payload's `field` is `value`, oldest first, as its outbox would send them. */

@@ -147,7 +147,7 @@ export const events = {
   },
   /** The dispute as the provider reports it: opened (needs_response) unless `status` says otherwise; the fee is Stripe's 1500. */
   disputeChanged(
-    s: SeededSession,
+    s: Pick<SeededSession, "paymentIntentId" | "amount">,
     status: "needs_response" | "under_review" | "won" | "lost" = "needs_response",
     disputeId = `dp_${s.paymentIntentId}`,
     occurredAt?: Date,

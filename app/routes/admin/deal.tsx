@@ -1,6 +1,12 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
+import { decideDispute, settleDispute } from "#server/domains/deals/disputes";
+import { parseAmountInput } from "#isomorphic/amount-input";
+import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { answerRefusal, requireForm } from "#page-kit/respond.server";
+import { DisputeDecisionForm, type DisputeFormAnswer } from "#app/components/admin/DisputeDecisionForm";
 import { dealRecordForStaff, type StaffDealParty } from "#server/features/back-office/deals";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { refuse } from "#page-kit/respond.server";
@@ -12,7 +18,7 @@ import type { Route } from "./+types/deal";
 const DEALS_PATH = "/app/admin/deals";
 const USAGE = { none: "None", organic: "Organic", paid: "Paid" } as const;
 
-/** GET /app/admin/deals/:dealId: the deal's whole record, as a dispute's reviewer reads it. Staff only read it here. */
+/** GET /app/admin/deals/:dealId: the deal's whole record, as a dispute's reviewer reads it, with the dispute's decision form. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context);
   const deal = await dealRecordForStaff(context.db, params.dealId);
@@ -37,10 +43,36 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       created: utcTime(deal.createdAt),
       updated: utcTime(deal.updatedAt),
       accepted: deal.accepted ? `Version ${deal.accepted.version} by ${who(deal.accepted.by)}, ${utcTime(deal.accepted.at)}, from ${deal.accepted.from ?? "an unknown network"}` : null,
+      currency: deal.funding?.currency ?? deal.versions.at(-1)?.currency ?? "usd",
       ended: deal.endedBy ? `${deal.state === "declined" ? "Declined" : "Withdrawn"} by ${who(deal.endedBy)}${deal.declineMessage ? `: “${deal.declineMessage}”` : ""}` : null,
     },
     creator: deal.creator,
     sponsor: deal.sponsor,
+    funding: deal.funding ? { amount: deal.funding.amount, platformFee: deal.funding.platformFee, paid: formatMoney(deal.funding.amount, deal.funding.currency), fee: formatMoney(deal.funding.platformFee, deal.funding.currency), at: deal.funding.paidAt ? utcTime(deal.funding.paidAt) : "—" } : null,
+    dispute: deal.dispute
+      ? {
+          openedBy: deal.dispute.openedBy === null ? "The sponsor's bank (a card dispute)" : `The ${deal.dispute.openedBy}, ${who(deal.dispute.openedByUid)}`,
+          reason: deal.dispute.reason,
+          opened: utcTime(deal.dispute.openedAt),
+          decision: deal.dispute.decision
+            ? {
+                decision: deal.dispute.decision,
+                sponsorRefund: formatMoney(deal.dispute.sponsorRefund ?? 0, deal.funding?.currency ?? "usd"),
+                creatorShare: formatMoney(deal.dispute.creatorShare ?? 0, deal.funding?.currency ?? "usd"),
+                by: deal.dispute.decidedByEmail ?? "—",
+                reason: deal.dispute.decisionReason ?? "",
+                at: utcTime(deal.dispute.decidedAt ?? deal.dispute.openedAt),
+                settled: deal.dispute.settledAt ? utcTime(deal.dispute.settledAt) : null,
+              }
+            : null,
+        }
+      : null,
+    messages: deal.messages.map((m) => ({ seq: m.seq, who: `${m.authorEmail ?? "Deleted account"} (${m.side})`, body: m.body, at: utcTime(m.at) })),
+    work: deal.work.map((d) => ({
+      index: d.index,
+      what: `${d.channel}: ${d.format}, due ${d.dueDate}${d.overdue ? " (overdue)" : ""}`,
+      submissions: d.submissions.map((sub) => `Round ${sub.round}, ${sub.state.replace("_", " ")}: ${sub.liveUrl}${sub.reviewNote ? ` — “${sub.reviewNote}”` : ""}`),
+    })),
     versions: deal.versions.map((v) => ({
       version: v.version,
       proposedBy: v.proposedBy,
@@ -63,6 +95,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       network: a.network ?? "—",
     })),
   };
+}
+
+/** POST: staff decide the dispute (release, refund or split, with a reason; audited), then the money moves. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const form = await requireForm(request);
+  const text = (name: string) => (typeof form.get(name) === "string" ? (form.get(name) as string) : "");
+  const refund = text("sponsorRefund").trim();
+  const input = { dealId: params.dealId, decision: text("decision"), reason: text("reason"), sponsorRefund: refund === "" ? null : (parseAmountInput(refund) ?? Number.NaN) };
+  const deps = notificationDepsOf(context);
+  const decided = await decideDispute(context.db, deps, staff.actor, input);
+  if (decided.kind === "ERROR") return answerRefusal<DisputeFormAnswer>(decided, "fieldErrors" in decided ? { fieldErrors: decided.fieldErrors } : { message: decided.message });
+  // Decided and audited: the money moves now, or on the deal-work job's next run if the provider is away.
+  const settled = await settleDispute(context.db, context.payments, deps, params.dealId).catch((error: unknown) => {
+    context.logger.warn({ err: error, dealId: params.dealId }, "decided dispute's money not moved yet; the deal-work job tries again");
+    return "PENDING" as const;
+  });
+  const message = settled === "SETTLED" ? "Decided. The money has moved and both sides are told." : "Decided. Both sides are told; the money moves within minutes.";
+  return redirectWithToast(request, context.sessionSecret, `${DEALS_PATH}/${encodeURIComponent(params.dealId)}`, { kind: "success", message });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Deal", noindex: true });
@@ -95,7 +146,7 @@ function Party({ side, party }: { side: string; party: StaffDealParty }) {
 }
 
 export default function Deal({ loaderData }: Route.ComponentProps) {
-  const { deal, creator, sponsor, versions, activity } = loaderData;
+  const { deal, creator, sponsor, versions, activity, funding, dispute, messages, work } = loaderData;
   return (
     <>
       <p className="text-sm">
@@ -134,6 +185,38 @@ export default function Deal({ loaderData }: Route.ComponentProps) {
         )}
       </dl>
 
+      {dispute ? (
+        <section aria-labelledby="dispute-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4">
+          <h2 id="dispute-heading" className="text-xl font-bold">
+            Dispute
+          </h2>
+          <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+            <Fact term="Opened by">{dispute.openedBy}</Fact>
+            <Fact term="Opened (UTC)">{dispute.opened}</Fact>
+            <Fact term="Why">{dispute.reason}</Fact>
+            {dispute.decision ? (
+              <>
+                <Fact term="Decision">
+                  {dispute.decision.decision}: {dispute.decision.creatorShare} to the creator, {dispute.decision.sponsorRefund} back to the sponsor
+                </Fact>
+                <Fact term="Decided by">
+                  {dispute.decision.by}, {dispute.decision.at}
+                </Fact>
+                <Fact term="Reason">{dispute.decision.reason}</Fact>
+                <Fact term="Money moved">{dispute.decision.settled ?? "Not yet: the deal-work job tries each minute"}</Fact>
+              </>
+            ) : null}
+          </dl>
+          {!dispute.decision && funding && deal.state === "disputed" ? <DisputeDecisionForm funding={funding} currency={deal.currency} /> : null}
+        </section>
+      ) : null}
+
+      {funding ? (
+        <p className="mt-4 text-sm">
+          Paid {funding.paid} on {funding.at}; the platform's fee fixed then: {funding.fee}.
+        </p>
+      ) : null}
+
       <DataTable
         caption="Terms versions, oldest first"
         empty="No terms were written."
@@ -159,6 +242,46 @@ export default function Deal({ loaderData }: Route.ComponentProps) {
           { header: "Disclosure", cell: (v) => v.disclosure },
           { header: "Message", cell: (v) => v.message || "—" },
           { header: "Proposed", cell: (v) => v.created },
+        ]}
+      />
+
+      {work.length > 0 ? (
+        <DataTable
+          caption="Deliverables of the accepted terms, and what was handed in"
+          empty="No deliverable."
+          rows={work}
+          rowKey={(d) => String(d.index)}
+          columns={[
+            { header: "Deliverable", cell: (d) => d.what },
+            {
+              header: "Handed in",
+              cell: (d) =>
+                d.submissions.length === 0 ? (
+                  "Nothing yet"
+                ) : (
+                  <ul>
+                    {d.submissions.map((line) => (
+                      <li key={line} className="break-all">
+                        {line}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+            },
+          ]}
+        />
+      ) : null}
+
+      <DataTable
+        caption="Thread, oldest first"
+        empty="No message was written."
+        rows={messages}
+        rowKey={(m) => String(m.seq)}
+        columns={[
+          { header: "#", cell: (m) => m.seq, numeric: true },
+          { header: "When", cell: (m) => m.at },
+          { header: "Who", cell: (m) => <span className="break-all">{m.who}</span> },
+          { header: "Message", cell: (m) => <span className="whitespace-pre-line break-words">{m.body}</span> },
         ]}
       />
 

@@ -40,6 +40,13 @@ function figuresOf(summary: Route.ComponentProps["loaderData"]["summary"]): Figu
       attention: disputes.open > 0 || disputes.flaggedCreators > 0,
     },
     {
+      label: "Disputed deals",
+      value: plural(summary.dealDisputes.open, "deal", "deals"),
+      detail: summary.dealDisputes.oldestOpen ? `Money frozen; oldest disputed ${utcTime(summary.dealDisputes.oldestOpen)}` : "Nothing waiting",
+      to: "/app/admin/deals?state=disputed",
+      attention: summary.dealDisputes.open > 0,
+    },
+    {
       label: "Reconciliation",
       value: reconciliation ? plural(reconciliation.differences, "difference", "differences") : "Not run yet",
       detail: reconciliation ? `${plural(reconciliation.compared, "movement", "movements")} compared, ${utcTime(reconciliation.finishedAt)}` : "Runs daily at 03:10 UTC, or now from its page",

@@ -37,6 +37,7 @@ const DONE: Record<DealMove["action"], string | null> = {
   request_cancel: "You asked to cancel. The other side has been told.",
   agree_cancel: "The deal is cancelled. The sponsor's money is being refunded.",
   cancel_late: "The deal is cancelled. Your money is being refunded.",
+  dispute: "Dispute opened. The money stays held until our staff decide.",
 };
 
 /** The deal page's form, by its `intent`, as one move of the deal (the moveDeal operation, server/features/operations/deals/write.ts). */
@@ -66,6 +67,8 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
       return { action: "agree_cancel" };
     case "cancel_late":
       return { action: "cancel_late" };
+    case "dispute":
+      return { action: "dispute", reason: formText(form, "reason") };
     default:
       refuse("invalid-argument", "Unknown action");
   }

@@ -20,6 +20,7 @@ import { readDealThread } from "#server/domains/deals/thread";
 import { DealThread } from "#app/components/deals/DealThread";
 import { DealWork } from "#app/components/deals/DealWork";
 import { CancelDeal } from "#app/components/deals/CancelDeal";
+import { DealDispute } from "#app/components/deals/DealDispute";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -226,6 +227,18 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
         />
       ) : null}
 
+      <DealDispute
+        side={deal.side}
+        names={deal.names}
+        held={formatMoney(deal.funding?.amount ?? latest.price, deal.funding?.currency ?? latest.currency)}
+        currency={deal.funding?.currency ?? latest.currency}
+        dispute={deal.dispute}
+        canOpen={can.has("dispute") && !(deal.work ?? []).every((d) => d.submissions.at(-1)?.state === "approved")}
+        error={data?.intent === "dispute" ? data.errors?.message : undefined}
+        busy={busy("dispute")}
+        locale={locale}
+      />
+
       <DealThread
         messages={thread.messages}
         firstUnread={thread.firstUnread}
@@ -295,7 +308,10 @@ function statusLine(deal: Loaded["deal"], other: "creator" | "sponsor", locale: 
         </>
       );
     }
+    case "disputed":
+      return "Disputed: the money stays held until our staff decide. They read the thread, the terms and the work.";
     case "completed":
+      if (deal.dispute?.decision) return `Settled by our staff after a dispute: ${deal.side === "creator" ? "you were" : `${deal.names.creator} was`} paid ${formatMoney(deal.dispute.decision.creatorShare, deal.versions.at(-1)!.currency)}.`;
       return (
         <>
           Complete: every deliverable is approved, and {deal.side === "creator" ? "you were" : `${deal.names.creator} was`} paid{" "}
@@ -310,6 +326,7 @@ function statusLine(deal: Loaded["deal"], other: "creator" | "sponsor", locale: 
         </>
       );
     case "cancelled": {
+      if (deal.dispute?.decision) return `Settled by our staff after a dispute: ${formatMoney(deal.dispute.decision.sponsorRefund, deal.versions.at(-1)!.currency)} went back to the sponsor.`;
       const back = deal.refunded ? formatMoney(deal.refunded, deal.versions.at(-1)!.currency) : null;
       return `${deal.endedByYou ? "You cancelled" : `${them} cancelled`} this booked deal. ${back ? `${back} went back to the sponsor.` : "The sponsor's money is being refunded."}`;
     }

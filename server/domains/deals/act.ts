@@ -6,6 +6,7 @@ import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type S
 import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
 import { tellOtherSide } from "./notices";
 import { isOverdue } from "./work-view";
+import { everyDeliverableApproved, recordDisputeOpened } from "./dispute-records";
 import type { DealTermsInput } from "./terms-form";
 import { otherSide, positionAfter, whyNot } from "./transitions";
 
@@ -17,11 +18,12 @@ export type DealMove =
   | { action: "shortlist"; shortlisted: boolean }
   | { action: "request_cancel"; reason: string }
   | { action: "agree_cancel" }
-  | { action: "cancel_late" };
+  | { action: "cancel_late" }
+  | { action: "dispute"; reason: string };
 
 export type DealMoveRefusal =
   | Refusal<"not-found", "NOT_FOUND">
-  | Refusal<"aborted", "WRONG_STATE" | "NOT_YOUR_TURN" | "TERMS_CHANGED" | "NOT_LATE">
+  | Refusal<"aborted", "WRONG_STATE" | "NOT_YOUR_TURN" | "TERMS_CHANGED" | "NOT_LATE" | "RELEASE_DUE">
   | Refusal<"permission-denied", "PAYOUTS_NEEDED">
   | FieldRefusal<{ message?: string }>;
 
@@ -72,6 +74,11 @@ export async function moveDeal(
   if (input.move.action === "request_cancel" && [...input.move.reason].length > MAX_DEAL_TEXT) {
     return fieldRefusal({ message: `Must be at most ${MAX_DEAL_TEXT} characters` });
   }
+  if (input.move.action === "dispute") {
+    const reason = input.move.reason.trim();
+    if (!reason) return fieldRefusal({ message: "Say what went wrong: staff read it first" });
+    if ([...reason].length > MAX_DEAL_TEXT) return fieldRefusal({ message: `Must be at most ${MAX_DEAL_TEXT} characters` });
+  }
   return db.transaction(async (tx) => {
     const [deal] = await tx.select().from(deals).where(eq(deals.id, input.dealId)).for("update");
     const side = deal ? sideOf(deal, input.uid) : null;
@@ -91,6 +98,9 @@ export async function moveDeal(
     }
     if (move.action === "cancel_late" && !(await dueDateMissed(tx, deal, now))) {
       return refusal("aborted", "NOT_LATE", "No due date has passed without the work handed in: ask the creator to cancel instead.");
+    }
+    if (move.action === "dispute" && (await everyDeliverableApproved(tx, deal.id))) {
+      return refusal("aborted", "RELEASE_DUE", "Every deliverable is approved and the money is on its way to the creator: there is nothing left to dispute here.");
     }
     const cancelling = move.action === "agree_cancel" || move.action === "cancel_late";
 
@@ -124,6 +134,7 @@ export async function moveDeal(
       network: input.network,
       at: now,
     });
+    if (move.action === "dispute") await recordDisputeOpened(tx, { dealId: deal.id, openedBy: side, openedByUid: input.uid, reason: move.reason }, now);
     // The held money is to go back: refunds.ts makes the refund once this has committed.
     if (cancelling) await tx.update(dealFundings).set({ state: "refunding" }).where(and(eq(dealFundings.dealId, deal.id), eq(dealFundings.state, "paid")));
     if (move.action !== "shortlist") {

@@ -40,13 +40,15 @@ const moveOf = (step: Extract<Step, { kind: "move" }>, version: number): DealMov
       return { action: "withdraw" };
     case "shortlist":
       return { action: "shortlist", shortlisted: step.stale };
-    // Only a booked deal can be cancelled: here, where nobody pays, the table refuses them all.
+    // Only a booked deal can be cancelled or disputed: here, where nobody pays, the table refuses them all.
     case "request_cancel":
       return { action: "request_cancel", reason: "" };
     case "agree_cancel":
       return { action: "agree_cancel" };
     case "cancel_late":
       return { action: "cancel_late" };
+    case "dispute":
+      return { action: "dispute", reason: "Not as agreed" };
   }
 };
 

@@ -57,7 +57,7 @@ describe.each(ENGINES)("paying for a deal on %s", (engine) => {
     expect(await deliverStored(funding.checkoutId!, "checkout.completed")).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_HANDLED" });
 
     const deal = (await readDeal(db(), creator, dealId))?.view;
-    expect(deal).toMatchObject({ state: "funded", actions: ["request_cancel"], funding: { state: "paid", amount: 75_000, currency: "usd" } });
+    expect(deal).toMatchObject({ state: "funded", actions: ["request_cancel", "dispute"], funding: { state: "paid", amount: 75_000, currency: "usd" } });
     const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.fundingId, started.fundingId));
     // All of it held by the platform; nothing has reached the creator yet.
     expect(entries.map((e) => [e.kind, e.gross, e.providerFee, e.platformFee, e.net, e.providerReference])).toEqual([

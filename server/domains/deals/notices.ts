@@ -18,6 +18,7 @@ const TITLES: Record<DealNews, string> = {
   request_cancel: "Asked to cancel",
   agree_cancel: "Deal cancelled",
   cancel_late: "Deal cancelled",
+  dispute: "Deal disputed",
 };
 
 function sentence(news: DealNews, who: string, title: string, price: string): string {
@@ -40,6 +41,8 @@ function sentence(news: DealNews, who: string, title: string, price: string): st
       return `${who} agreed to cancel “${title}”: the sponsor's ${price} is being refunded.`;
     case "cancel_late":
       return `${who} cancelled “${title}” after a due date passed without the work: the sponsor's ${price} is being refunded.`;
+    case "dispute":
+      return `${who} opened a dispute on “${title}”. The ${price} stays held until our staff decide; add what they should know to the thread.`;
   }
 }
 
@@ -136,5 +139,39 @@ export async function tellAboutWork(
   for (const uid of to) {
     if (uid === null) continue;
     await sendNotification(tx, { uid, kind: "deal-activity", title: WORK_TITLES[news], message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
+  }
+}
+
+/** What became of a dispute: the bank froze the deal, staff decided, or the decided money moved. */
+export type DisputeNews = "frozen" | "decided" | "settled";
+
+const DISPUTE_TITLES: Record<DisputeNews, string> = { frozen: "Deal disputed", decided: "Dispute decided", settled: "Dispute settled" };
+
+/**
+ * Tells both sides about a dispute the platform moved, in the transaction of the change: the card
+ * dispute that froze the deal, staff's decision with its reason and amounts, and the money moved.
+ */
+export async function tellAboutDispute(
+  tx: Db,
+  deps: NotificationDeps,
+  input: {
+    deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null };
+    news: DisputeNews;
+    moved?: { toSponsor: number; toCreator: number };
+    currency?: string;
+    reason?: string;
+  },
+): Promise<void> {
+  const { deal, news } = input;
+  const money = (amount: number) => formatMoney(amount, input.currency ?? "usd");
+  const amounts = input.moved ? `${money(input.moved.toCreator)} to the creator, ${money(input.moved.toSponsor)} back to the sponsor` : "";
+  const message = {
+    frozen: `The sponsor's bank disputed the card payment for “${deal.title}”. The money stays held until our staff decide; add what they should know to the thread.`,
+    decided: `Our staff decided the dispute on “${deal.title}”: ${amounts}. ${input.reason ?? ""}`.trim(),
+    settled: `The money of “${deal.title}” moved as decided: ${amounts}.`,
+  }[news];
+  for (const uid of [deal.sponsorUid, deal.creatorUid]) {
+    if (uid === null) continue;
+    await sendNotification(tx, { uid, kind: "deal-activity", title: DISPUTE_TITLES[news], message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
   }
 }

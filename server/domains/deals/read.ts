@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, microsOf, newestFirst, type TimeKeyset } from "#server/platform/db/keyset";
-import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
+import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState, type DisputeDecision } from "#server/platform/db/schema";
+import { disputeOf, type DisputeRecord } from "./dispute-records";
 import type { DealTermsInput } from "./terms-form";
 import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";
@@ -20,6 +21,26 @@ export type FeeSplit = { price: number; platformFee: number; creatorReceives: nu
 export function feeSplit(price: number, percent: number): FeeSplit {
   const platformFee = platformFeeFor(price, percent);
   return { price, platformFee, creatorReceives: price - platformFee, percent };
+}
+
+export type DisputeView = {
+  /** `bank` when the sponsor's bank disputed the card payment. */
+  openedBy: "you" | "them" | "bank";
+  reason: string;
+  openedAt: string;
+  decision: { decision: DisputeDecision; sponsorRefund: number; creatorShare: number; reason: string; decidedAt: string; settled: boolean } | null;
+};
+
+function disputeView(row: DisputeRecord, side: DealSide): DisputeView {
+  return {
+    openedBy: row.openedBy === null ? "bank" : row.openedBy === side ? "you" : "them",
+    reason: row.reason,
+    openedAt: row.openedAt.toISOString(),
+    decision:
+      row.decision && row.decidedAt
+        ? { decision: row.decision, sponsorRefund: row.sponsorRefund ?? 0, creatorShare: row.creatorShare ?? 0, reason: row.decisionReason ?? "", decidedAt: row.decidedAt.toISOString(), settled: row.settledAt !== null }
+        : null,
+  };
 }
 
 export type DealView = {
@@ -53,6 +74,8 @@ export type DealView = {
   work: DeliverableWork[] | null;
   /** Once completed: what was transferred to the creator, and when. */
   release: { amount: number; currency: string; at: string } | null;
+  /** A dispute on the booked deal: who opened it and why, and staff's decision once made. */
+  dispute: DisputeView | null;
   /** On a booked deal: who asked to cancel it and why, while the other side has not answered. */
   cancelRequest: { byYou: boolean; reason: string | null } | null;
   /** Once cancelled: what has gone back to the sponsor so far, in minor units of the price's currency. */
@@ -79,7 +102,8 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ v
   if (!row) return null;
   const { deal } = row;
   const side: DealSide = deal.creatorUid === uid ? "creator" : "sponsor";
-  const booked = deal.state === "funded" || deal.state === "completed";
+  const booked = deal.state === "funded" || deal.state === "disputed" || deal.state === "completed";
+  const dispute = deal.state === "disputed" || deal.state === "completed" || deal.state === "cancelled" ? await disputeOf(db, deal.id) : null;
   const versions = await db.select().from(dealTerms).where(eq(dealTerms.dealId, deal.id)).orderBy(asc(dealTerms.version));
   const [funding] = await db
     .select({ state: dealFundings.state, amount: dealFundings.amount, currency: dealFundings.currency, paidAt: dealFundings.paidAt })
@@ -109,6 +133,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ v
     actions: actionsFor(side, deal),
     work: booked ? await readDealWork(db, deal.id, versions.find((v) => v.version === deal.acceptedVersion)?.deliverables ?? []) : null,
     release: deal.state === "completed" ? await readRelease(db, deal.id) : null,
+    dispute: dispute ? disputeView(dispute, side) : null,
     cancelRequest: deal.state === "funded" && deal.cancelRequestedBy ? { byYou: deal.cancelRequestedBy === side, reason: deal.cancelReason } : null,
     refunded: deal.state === "cancelled" ? await readRefunded(db, deal.id) : null,
     funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,

@@ -23,9 +23,9 @@ import { platformMay } from "./transitions";
 
 export type ReleaseOutcome = "RELEASED" | "ALREADY_RELEASED" | "NOT_DUE" | "NO_PAYOUT_ACCOUNT";
 
-/** Every deliverable of the accepted terms has an approved submission. */
-const everyDeliverableApproved = sql`(select count(distinct ${dealSubmissions.deliverable}) from ${dealSubmissions} where ${dealSubmissions.dealId} = ${deals.id} and ${dealSubmissions.state} = 'approved') >= jsonb_array_length(${dealTerms.deliverables})`;
-const acceptedTerms = and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.acceptedVersion));
+/** Every deliverable of the accepted terms has an approved submission (a condition on `deals` joined to `dealTerms` by `acceptedTerms`). */
+export const everyDeliverableApproved = sql`(select count(distinct ${dealSubmissions.deliverable}) from ${dealSubmissions} where ${dealSubmissions.dealId} = ${deals.id} and ${dealSubmissions.state} = 'approved') >= jsonb_array_length(${dealTerms.deliverables})`;
+export const acceptedTerms = and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.acceptedVersion));
 
 /** What a release needs to know about a deal, when it is due: funded, and every deliverable approved. */
 async function dueRelease(db: Db, dealId: string) {

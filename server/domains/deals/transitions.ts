@@ -18,13 +18,15 @@ import type { DealSide, DealState } from "#server/platform/db/schema";
 export type DealActor = "answerer" | "either" | "receiver" | "sponsor" | "cancel-asker" | "cancel-answerer" | "platform";
 
 /** What a side may do. */
-export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist", "request_cancel", "agree_cancel", "cancel_late"] as const;
+export const DEAL_ACTIONS = ["counter", "accept", "decline", "withdraw", "shortlist", "request_cancel", "agree_cancel", "cancel_late", "dispute"] as const;
 export type DealAction = (typeof DEAL_ACTIONS)[number];
 /**
  * What only the platform does: `fund` when the sponsor's payment for the agreed terms arrived,
- * `complete` when every deliverable was approved and the creator's share was transferred.
+ * `complete` when every deliverable was approved and the creator's share was transferred,
+ * `freeze` when the sponsor's bank disputed the held charge, and, once the money staff decided
+ * on has moved, `settle_paid` (the creator was paid some of it) or `settle_refunded` (none).
  */
-export const PLATFORM_ACTIONS = ["fund", "complete"] as const;
+export const PLATFORM_ACTIONS = ["fund", "complete", "freeze", "settle_paid", "settle_refunded"] as const;
 export type PlatformAction = (typeof PLATFORM_ACTIONS)[number];
 
 type Move = { from: readonly DealState[]; to: DealState | "unchanged"; by: DealActor };
@@ -42,9 +44,14 @@ export const DEAL_TRANSITIONS: Record<DealAction | PlatformAction, Move> = {
   request_cancel: { from: ["funded"], to: "unchanged", by: "cancel-asker" },
   agree_cancel: { from: ["funded"], to: "cancelled", by: "cancel-answerer" },
   cancel_late: { from: ["funded"], to: "cancelled", by: "sponsor" },
+  // Either side stops a booked deal's money moving until staff decide (disputes.ts).
+  dispute: { from: ["funded"], to: "disputed", by: "either" },
   // The sponsor paid for the agreed terms: the deal is booked, and nobody can walk away alone.
   fund: { from: ["agreed"], to: "funded", by: "platform" },
   complete: { from: ["funded"], to: "completed", by: "platform" },
+  freeze: { from: ["funded"], to: "disputed", by: "platform" },
+  settle_paid: { from: ["disputed"], to: "completed", by: "platform" },
+  settle_refunded: { from: ["disputed"], to: "cancelled", by: "platform" },
 };
 
 /** Where a deal stands, as far as the table needs to know. */

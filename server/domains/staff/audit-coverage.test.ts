@@ -18,6 +18,9 @@ import { refundAsStaff } from "#server/domains/payments/refunds/staff-refund";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import { events, notificationDeps, payAtSandbox, seedPayee, seedSession, webhookDeps } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { fundedDeal } from "#tests/support/deals";
+import { moveDeal } from "#server/domains/deals/act";
+import { decideDispute } from "#server/domains/deals/disputes";
 
 /**
  * Every back-office action writes exactly one audit row. `perform` does the action once, the way
@@ -26,7 +29,7 @@ import { testSandbox } from "#tests/support/test-sandbox";
  */
 type Case = {
   /** Makes what the action needs (its own audit rows, if any, are not counted). */
-  setup?(db: Db, n: number): Promise<string>;
+  setup?(db: Db, n: number, sandbox: SandboxProvider): Promise<string>;
   perform(db: Db, n: number, prepared: string, sandbox: SandboxProvider): Promise<void>;
 };
 
@@ -159,6 +162,19 @@ const CASES: Record<AuditAction, Case> = {
       if (result.kind !== "SUCCESS") throw new Error(result.message);
     },
   },
+  "deal.dispute_decide": {
+    // A booked deal the sponsor disputed, decided from its back-office page.
+    async setup(db, _n, sandbox) {
+      const deal = await fundedDeal(db, sandbox, await seedPayee(db, sandbox), 30_000);
+      const opened = await moveDeal(db, notificationDeps(db), { uid: deal.sponsorUid, dealId: deal.dealId, move: { action: "dispute", reason: "Never delivered" }, network: "203.0.113.1" });
+      if (opened.kind !== "SUCCESS") throw new Error(opened.message);
+      return deal.dealId;
+    },
+    async perform(db, _n, dealId) {
+      const decided = await decideDispute(db, notificationDeps(db), STAFF, { dealId, decision: "refund", reason: "No work was handed in." });
+      if (decided.kind !== "SUCCESS") throw new Error(decided.message);
+    },
+  },
 };
 
 describe.each(ENGINES)("the audit log on %s", (engine) => {
@@ -166,7 +182,7 @@ describe.each(ENGINES)("the audit log on %s", (engine) => {
   const sandbox = testSandbox(database);
 
   it.each(AUDIT_ACTIONS.map((action, n) => [action, n] as const))("%s writes exactly one row", async (action, n) => {
-    const prepared = (await CASES[action].setup?.(database.db, n)) ?? "";
+    const prepared = (await CASES[action].setup?.(database.db, n, sandbox.provider)) ?? "";
     const rowsBefore = await database.db.select({ id: auditLog.id, action: auditLog.action }).from(auditLog);
     await CASES[action].perform(database.db, n, prepared, sandbox.provider);
     const added = (await database.db.select({ id: auditLog.id, action: auditLog.action }).from(auditLog)).filter((row) => !rowsBefore.some((old) => old.id === row.id));

@@ -64,7 +64,7 @@ describe.each(ENGINES)("staff reading deals on %s", (engine) => {
     const list = await listDealsForStaff(database.db, ALL);
     const [first, second] = [ids.proposed, ids.declined].sort().reverse();
     expect(list.rows.map((r) => r.id)).toEqual([ids.withdrawn, ids.agreed, first, second]);
-    expect(list.counts).toEqual({ proposed: 1, agreed: 1, funded: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
+    expect(list.counts).toEqual({ proposed: 1, agreed: 1, funded: 0, disputed: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
     expect(list.nextCursor).toBeNull();
     const proposed = list.rows.find((r) => r.id === ids.proposed)!;
     expect(proposed).toMatchObject({ title: briefTitle, state: "proposed", creatorEmail: creator.email, sponsorEmail: sponsor.email, price: 70_000, currency: "usd", updatedAt: at(3) });
@@ -92,7 +92,7 @@ describe.each(ENGINES)("staff reading deals on %s", (engine) => {
 
     const bySponsor = await listDealsForStaff(database.db, { state: null, search: "PRIYA@demo" });
     expect(bySponsor.rows.map((r) => r.id)).toEqual([ids.withdrawn, ids.declined]);
-    expect(bySponsor.counts).toEqual({ proposed: 0, agreed: 0, funded: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
+    expect(bySponsor.counts).toEqual({ proposed: 0, agreed: 0, funded: 0, disputed: 0, completed: 0, cancelled: 0, declined: 1, withdrawn: 1 });
     expect((await listDealsForStaff(database.db, { state: null, search: creator.email })).rows).toHaveLength(4);
     expect((await listDealsForStaff(database.db, { state: null, search: briefTitle.slice(2, 12).toUpperCase() })).rows.map((r) => r.id)).toEqual([ids.proposed]);
     expect((await listDealsForStaff(database.db, { state: "withdrawn", search: briefTitle })).rows).toEqual([]);

@@ -1,14 +1,16 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, decodeTimeKeyset, encodeTimeKeyset, microsOf } from "#server/platform/db/keyset";
-import { dealActivity, deals, dealTerms, DEAL_STATES, user, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
+import { dealActivity, dealFundings, dealMessages, deals, dealTerms, DEAL_STATES, user, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
 import type { DealTermsVersion } from "#server/domains/deals/read";
+import { disputeOf, type DisputeRecord } from "#server/domains/deals/dispute-records";
+import { readDealWork, type DeliverableWork } from "#server/domains/deals/work-view";
 
 /**
  * Every deal on the platform as staff read it: a list (newest activity first, a page at a time by
  * keyset on `deals_updated_idx`) and one deal's whole record, for whoever reviews a dispute. Only
- * reads: staff never move a deal from here.
+ * reads: staff decide a dispute through server/domains/deals/disputes.ts.
  */
 export type StaffDealFilters = {
   state: DealState | null;
@@ -139,6 +141,13 @@ export type StaffDealRecord = {
   versions: DealTermsVersion[];
   /** Every move, in order. */
   activity: StaffDealActivity[];
+  /** The thread, oldest first: what a dispute's reviewer reads. */
+  messages: { seq: number; side: DealSide; authorEmail: string | null; body: string; at: Date }[];
+  /** Once booked: each deliverable of the accepted terms with what was handed in. */
+  work: DeliverableWork[];
+  /** The sponsor's paid (held) payment: its amount, the platform's fee fixed then, and its currency. */
+  funding: { id: string; amount: number; platformFee: number; currency: string; paidAt: Date | null } | null;
+  dispute: DisputeRecord | null;
 };
 
 // A left join that finds no account gives a null object, not one of nulls.
@@ -167,6 +176,21 @@ export async function dealRecordForStaff(db: Db, dealId: string): Promise<StaffD
       .where(eq(dealActivity.dealId, deal.id))
       .orderBy(asc(dealActivity.seq)),
   ]);
+  const [messages, funding, dispute] = await Promise.all([
+    db
+      .select({ seq: dealMessages.seq, side: dealMessages.authorSide, authorEmail: user.email, body: dealMessages.body, at: dealMessages.at })
+      .from(dealMessages)
+      .leftJoin(user, eq(user.id, dealMessages.authorUid))
+      .where(eq(dealMessages.dealId, deal.id))
+      .orderBy(asc(dealMessages.seq)),
+    db
+      .select({ id: dealFundings.id, amount: dealFundings.amount, platformFee: dealFundings.platformFee, currency: dealFundings.currency, paidAt: dealFundings.paidAt })
+      .from(dealFundings)
+      .where(and(eq(dealFundings.dealId, deal.id), isNotNull(dealFundings.paymentIntentId))),
+    disputeOf(db, deal.id),
+  ]);
+  const accepted = versions.find((v) => v.version === deal.acceptedVersion);
+  const work = funding.length > 0 && accepted ? await readDealWork(db, deal.id, accepted.deliverables) : [];
   const sideOf = (uid: string | null): DealSide | null => (uid === null ? null : uid === deal.creatorUid ? "creator" : uid === deal.sponsorUid ? "sponsor" : null);
   return {
     id: deal.id,
@@ -199,5 +223,9 @@ export async function dealRecordForStaff(db: Db, dealId: string): Promise<StaffD
       network: entry.network,
       at: entry.at,
     })),
+    messages,
+    work,
+    funding: funding[0] ?? null,
+    dispute,
   };
 }

@@ -11,6 +11,7 @@ describe.each(ENGINES)("the back office's summary on %s", (engine) => {
     expect(await backOfficeSummary(db())).toEqual({
       reports: { openItems: 0, oldestOpen: null },
       disputes: { open: 0, nextDeadline: null, flaggedCreators: 0 },
+      dealDisputes: { open: 0, oldestOpen: null },
       reconciliation: null,
       suspensionsInForce: 0,
       removedItems: 0,

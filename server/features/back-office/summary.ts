@@ -1,6 +1,6 @@
 import { count, countDistinct, inArray, isNotNull, isNull, min, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { accountSuspensions, bioPages, contentReports, disputes, opportunityPosts } from "#server/platform/db/schema";
+import { accountSuspensions, bioPages, contentReports, dealDisputes, disputes, opportunityPosts } from "#server/platform/db/schema";
 import { flaggedCreators } from "#server/domains/payments/disputes/dispute-queue";
 import { latestRuns } from "#server/features/reconciliation/run";
 
@@ -8,6 +8,8 @@ import { latestRuns } from "#server/features/reconciliation/run";
 export type BackOfficeSummary = {
   reports: { openItems: number; oldestOpen: Date | null };
   disputes: { open: number; nextDeadline: Date | null; flaggedCreators: number };
+  /** Deals a side (or a card dispute) froze, waiting on staff's decision. */
+  dealDisputes: { open: number; oldestOpen: Date | null };
   reconciliation: { finishedAt: Date; differences: number; compared: number } | null;
   suspensionsInForce: number;
   removedItems: number;
@@ -17,7 +19,7 @@ const OPEN_DISPUTE = ["needs_response", "under_review"] as const;
 
 /** Counted in the database (never the queues' capped lists), one small query per figure. */
 export async function backOfficeSummary(db: Db, now = new Date()): Promise<BackOfficeSummary> {
-  const [[reports], [openDisputes], flagged, [latest], [suspended], [removedPages], [removedPosts]] = await Promise.all([
+  const [[reports], [openDisputes], flagged, [latest], [suspended], [removedPages], [removedPosts], [dealDisputesOpen]] = await Promise.all([
     db
       .select({ items: countDistinct(sql`(${contentReports.targetType}, ${contentReports.targetId})`), oldest: min(contentReports.createdAt) })
       .from(contentReports)
@@ -28,10 +30,12 @@ export async function backOfficeSummary(db: Db, now = new Date()): Promise<BackO
     db.select({ n: count() }).from(accountSuspensions).where(isNull(accountSuspensions.liftedAt)),
     db.select({ n: count() }).from(bioPages).where(isNotNull(bioPages.removedAt)),
     db.select({ n: count() }).from(opportunityPosts).where(isNotNull(opportunityPosts.removedAt)),
+    db.select({ open: count(), oldest: min(dealDisputes.openedAt) }).from(dealDisputes).where(isNull(dealDisputes.decidedAt)),
   ]);
   return {
     reports: { openItems: Number(reports?.items ?? 0), oldestOpen: reports?.oldest ? new Date(reports.oldest) : null },
     disputes: { open: Number(openDisputes?.open ?? 0), nextDeadline: openDisputes?.next ? new Date(openDisputes.next) : null, flaggedCreators: flagged.length },
+    dealDisputes: { open: Number(dealDisputesOpen?.open ?? 0), oldestOpen: dealDisputesOpen?.oldest ? new Date(dealDisputesOpen.oldest) : null },
     reconciliation: latest ? { finishedAt: latest.finishedAt, differences: latest.differenceCount, compared: latest.movementsCompared } : null,
     suspensionsInForce: Number(suspended?.n ?? 0),
     removedItems: Number(removedPages?.n ?? 0) + Number(removedPosts?.n ?? 0),

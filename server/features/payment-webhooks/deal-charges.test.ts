@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { recordDealRelease } from "#server/domains/payments/ledger/deal-ledger";
-import { disputes, ledgerEntries, paymentEvents, refundRequests, sponsorSessions } from "#server/platform/db/schema";
+import { deals, disputes, ledgerEntries, paymentEvents, refundRequests, sponsorSessions } from "#server/platform/db/schema";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { fundedDeal, storedSandboxEvents, type FundedDeal } from "#tests/support/deals";
@@ -84,7 +84,7 @@ describe.each(ENGINES)("refunds and disputes of a deal's held charge on %s", (en
     const { refundId } = await sandbox.provider.refundHeldPayment({ idempotencyKey: `deal_refund_${early.fundingId}`, paymentIntentId: early.paymentIntentId, amount: 4_000 });
     const [refunded] = await storedSandboxEvents(db(), "charge.refunded", "paymentIntentId", early.paymentIntentId);
     const [updated] = await storedSandboxEvents(db(), "refund.updated", "refundId", refundId);
-    const dispute = events.disputeChanged({ sessionId: "", checkoutId: "", paymentIntentId: early.paymentIntentId, amount: 4_000, platformFee: 0 }, "needs_response", `dp_${early.fundingId}`);
+    const dispute = events.disputeChanged({ paymentIntentId: early.paymentIntentId, amount: 4_000 }, "needs_response", `dp_${early.fundingId}`);
     // Nothing names this payment intent yet (no funding paid, no session): not handled, so delivered again.
     for (const event of [refunded!, updated!, dispute]) expect(await deliver(event)).toMatchObject({ kind: "ERROR", reason: "NOT_HANDLED_YET" });
     expect(await deliver(early.completed)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
@@ -117,17 +117,20 @@ describe.each(ENGINES)("refunds and disputes of a deal's held charge on %s", (en
     await nothingForTips();
   });
 
-  it("records a dispute on a held charge as handled, logs it with the deal for staff, and writes nothing", async () => {
-    const s = { sessionId: "", checkoutId: "", paymentIntentId: deal.paymentIntentId, amount: deal.amount, platformFee: 0 };
+  it("freezes the deal on a card dispute of its held charge, logs it with the deal for staff, and writes no money", async () => {
+    const s = { paymentIntentId: deal.paymentIntentId, amount: deal.amount };
     for (const status of ["needs_response", "lost"] as const) {
       const dispute = events.disputeChanged(s, status, `dp_${deal.fundingId}`);
       expect(await deliver(dispute)).toMatchObject({ kind: "SUCCESS", outcome: "HANDLED" });
       expect(await deliver(dispute)).toMatchObject({ kind: "SUCCESS", outcome: "ALREADY_HANDLED" });
     }
     expect(log.lines).toEqual([
-      expect.objectContaining({ level: 50, dealId: deal.dealId, fundingId: deal.fundingId, disputeId: `dp_${deal.fundingId}`, status: "needs_response" }),
-      expect.objectContaining({ level: 50, dealId: deal.dealId, status: "lost" }),
+      expect.objectContaining({ level: 50, dealId: deal.dealId, fundingId: deal.fundingId, disputeId: `dp_${deal.fundingId}`, status: "needs_response", frozen: true }),
+      // Frozen once: the bank's later word changes nothing staff have not decided.
+      expect.objectContaining({ level: 50, dealId: deal.dealId, status: "lost", frozen: false }),
     ]);
+    const [frozen] = await db().select({ state: deals.state }).from(deals).where(eq(deals.id, deal.dealId));
+    expect(frozen!.state).toBe("disputed");
     expect(await dealRows()).toEqual([["deal_payment", 10_000, expect.any(Number), 10_000, 0, deal.paymentIntentId]]);
     await nothingForTips();
   });

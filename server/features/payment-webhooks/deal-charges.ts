@@ -1,3 +1,4 @@
+import { freezeForCardDispute } from "#server/domains/deals/disputes";
 import { fundingOfPayment, lockFundingOfPayment, recordHeldRefund, type HeldFunding } from "#server/domains/deals/held-refunds";
 import type { Db } from "#server/platform/db/client";
 import type { PaymentEventOf } from "#server/providers/payments/events";
@@ -48,17 +49,19 @@ export async function heldRefundUpdated(tx: Db, event: PaymentEventOf<"refund.up
 }
 
 /**
- * A card dispute on a held charge. Deals have no dispute flow: the money the provider withdraws is
- * the platform's, and what becomes of the deal is staff's call from the back office, so the event
- * is only told loudly, with the deal, and nothing is written to the tips' dispute tables.
+ * A card dispute on a held charge. Deals have no card-dispute tables of their own: the money the
+ * provider withdraws is the platform's, so a booked deal is frozen as a deal dispute (disputes.ts)
+ * and staff decide from the back office what reaches the creator; the event is logged with the deal.
  */
 export async function heldChargeDisputed(tx: Db, event: PaymentEventOf<"dispute.changed">, deps: WebhookDeps): Promise<boolean> {
   if (!event.paymentIntentId) return false;
   const funding = await fundingOfPayment(tx, event.paymentIntentId);
   if (!funding) return false;
+  const frozen = await freezeForCardDispute(tx, deps, { dealId: funding.dealId, bankReason: event.reason || null });
+  // Told loudly: the provider is taking the platform's money back, whatever staff decide.
   deps.logger?.error(
-    { eventId: event.eventId, dealId: funding.dealId, fundingId: funding.id, disputeId: event.disputeId, status: event.status, amount: event.amount, currency: event.currency, reason: event.reason },
-    "card dispute on a deal's held payment; staff act from the back office",
+    { eventId: event.eventId, dealId: funding.dealId, fundingId: funding.id, disputeId: event.disputeId, status: event.status, amount: event.amount, currency: event.currency, reason: event.reason, frozen },
+    "card dispute on a deal's held payment; staff decide the deal from the back office",
   );
   return true;
 }

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "opportunity.restore",
   "reconciliation.run",
   "payment.refund",
+  "deal.dispute_decide",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

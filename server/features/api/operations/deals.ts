@@ -122,6 +122,25 @@ const dealSchema = z
       .object({ amount: z.int(), currency: z.string(), at: z.iso.datetime() })
       .nullable()
       .meta({ description: "Once completed: what was transferred to the creator, in minor units, and when." }),
+    dispute: z
+      .object({
+        openedBy: z.enum(["you", "them", "bank"]).meta({ description: "`bank`: the sponsor's bank disputed the card payment." }),
+        reason: z.string(),
+        openedAt: z.iso.datetime(),
+        decision: z
+          .object({
+            decision: z.enum(["release", "refund", "split"]),
+            sponsorRefund: z.int().meta({ description: "What goes back to the sponsor, in minor units." }),
+            creatorShare: z.int().meta({ description: "What is transferred to the creator, in minor units." }),
+            reason: z.string(),
+            decidedAt: z.iso.datetime(),
+            settled: z.boolean().meta({ description: "Whether the money has moved as decided." }),
+          })
+          .nullable()
+          .meta({ description: "Staff's decision, once made; null while the money is frozen." }),
+      })
+      .nullable()
+      .meta({ description: "A dispute on the booked deal (the `dispute` move): the money stays held until staff decide." }),
     cancelRequest: z
       .object({ byYou: z.boolean(), reason: z.string().nullable() })
       .nullable()

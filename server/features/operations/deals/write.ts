@@ -40,8 +40,9 @@ export const dealMoveSchema = z.discriminatedUnion(
     z.object({ action: z.literal("request_cancel"), reason: z.string({ error: "reason must be a string." }).default("") }),
     z.object({ action: z.literal("agree_cancel") }),
     z.object({ action: z.literal("cancel_late") }),
+    z.object({ action: z.literal("dispute"), reason: z.string({ error: "reason must be a string." }) }),
   ],
-  { error: "action must be one of counter, accept, decline, withdraw, shortlist, request_cancel, agree_cancel, cancel_late." },
+  { error: "action must be one of counter, accept, decline, withdraw, shortlist, request_cancel, agree_cancel, cancel_late, dispute." },
 );
 
 /**

@@ -14,12 +14,14 @@ export type DealSide = (typeof DEAL_SIDES)[number];
  * accepted them, `funded` ("booked") once the sponsor's payment for them arrived and the platform
  * holds it, `completed` once every deliverable was approved and the creator's share released,
  * `cancelled` when a booked deal ends without the work (both agreed, or a due date passed) and the
- * sponsor's money goes back; `declined` and `withdrawn` end it before any money moved.
+ * sponsor's money goes back; `declined` and `withdrawn` end it before any money moved. `disputed`
+ * when a side (or the sponsor's bank) disputed a booked deal: the money is frozen until staff
+ * decide, and the deal then ends `completed` (the creator was paid some) or `cancelled` (none).
  */
-export const DEAL_STATES = ["proposed", "agreed", "funded", "completed", "cancelled", "declined", "withdrawn"] as const;
+export const DEAL_STATES = ["proposed", "agreed", "funded", "disputed", "completed", "cancelled", "declined", "withdrawn"] as const;
 export type DealState = (typeof DEAL_STATES)[number];
 /** The states in which a deal is still going: one of these per person and opportunity (or pair, for a direct offer). */
-export const LIVE_DEAL_STATES = ["proposed", "agreed", "funded"] as const satisfies readonly DealState[];
+export const LIVE_DEAL_STATES = ["proposed", "agreed", "funded", "disputed"] as const satisfies readonly DealState[];
 
 /** How a deal began: a creator's application to a sponsor's brief, or a sponsor's offer. */
 export const DEAL_ORIGINS = ["application", "offer"] as const;
@@ -74,20 +76,20 @@ export const deals = pgTable(
     check("deals_read_counts_check", sql`${t.creatorReadCount} between 0 and ${t.messageCount} and ${t.sponsorReadCount} between 0 and ${t.messageCount}`),
     check("deals_origin_check", sql`${t.origin} in ('application', 'offer')`),
     check("deals_opened_by_check", sql`${t.openedBy} in ('creator', 'sponsor')`),
-    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'completed', 'cancelled', 'declined', 'withdrawn')`),
+    check("deals_state_check", sql`${t.state} in ('proposed', 'agreed', 'funded', 'disputed', 'completed', 'cancelled', 'declined', 'withdrawn')`),
     check("deals_waiting_on_check", sql`${t.waitingOn} is null or ${t.waitingOn} in ('creator', 'sponsor')`),
     check("deals_waiting_only_while_proposed_check", sql`(${t.state} = 'proposed') = (${t.waitingOn} is not null)`),
     check("deals_latest_version_check", sql`${t.latestVersion} >= 1`),
     check("deals_pitch_length_check", sql`char_length(${t.pitch}) <= 2000`),
     check("deals_links_count_check", sql`cardinality(${t.links}) <= 5`),
-    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded', 'completed', 'cancelled')) <= (${t.acceptedAt} is not null)`),
+    check("deals_accepted_check", sql`(${t.state} in ('agreed', 'funded', 'disputed', 'completed', 'cancelled')) <= (${t.acceptedAt} is not null)`),
     // "My deals", newest activity first, for each side.
     index("deals_creator_updated_idx").on(t.creatorUid, t.updatedAt, t.id),
     index("deals_sponsor_updated_idx").on(t.sponsorUid, t.updatedAt, t.id),
     // One live deal per person and opportunity: a second application or offer is the first one again.
     uniqueIndex("deals_one_live_per_opportunity_idx")
       .on(t.opportunityId, t.creatorUid, t.sponsorUid)
-      .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed', 'funded')`),
+      .where(sql`${t.opportunityId} is not null and ${t.state} in ('proposed', 'agreed', 'funded', 'disputed')`),
     // A poster's inbox: the deals on one opportunity.
     index("deals_opportunity_created_idx").on(t.opportunityId, t.createdAt),
     // The back office's list of every deal, newest activity first, a page at a time by keyset.
@@ -274,5 +276,51 @@ export const dealSubmissions = pgTable(
     check("deal_submissions_note_check", sql`char_length(${t.note}) <= 2000 and char_length(coalesce(${t.reviewNote}, '')) <= 2000`),
     // The auto-approval sweep: submissions still waiting, soonest first.
     index("deal_submissions_waiting_idx").on(t.autoApproveAt).where(sql`${t.state} = 'submitted'`),
+  ],
+);
+
+/** What staff decided about a disputed deal's held money. */
+export const DISPUTE_DECISIONS = ["release", "refund", "split"] as const;
+export type DisputeDecision = (typeof DISPUTE_DECISIONS)[number];
+
+/**
+ * A disputed booked deal (server/domains/deals/disputes.ts): who opened it and why (a side, or
+ * the platform when the sponsor's bank disputed the card payment), then staff's decision with the
+ * amounts it moves, and when the money was moved. At most one per deal: a decided dispute ends it.
+ */
+export const dealDisputes = pgTable(
+  "deal_disputes",
+  {
+    dealId: text()
+      .primaryKey()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    // Null when the platform opened it (a card dispute on the held charge).
+    openedBy: text().$type<DealSide>(),
+    openedByUid: text(),
+    reason: text().notNull(),
+    openedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    decision: text().$type<DisputeDecision>(),
+    // What the decision sends back to the sponsor and on to the creator; the platform keeps the rest.
+    sponsorRefund: integer(),
+    creatorShare: integer(),
+    decidedBy: text(),
+    decidedByEmail: text(),
+    decisionReason: text(),
+    decidedAt: timestamp({ withTimezone: true }),
+    settledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check("deal_disputes_opened_by_check", sql`${t.openedBy} is null or ${t.openedBy} in ('creator', 'sponsor')`),
+    check("deal_disputes_decision_check", sql`${t.decision} is null or ${t.decision} in ('release', 'refund', 'split')`),
+    check("deal_disputes_reason_check", sql`char_length(${t.reason}) between 1 and 2000 and char_length(coalesce(${t.decisionReason}, '')) <= 2000`),
+    check(
+      "deal_disputes_decided_check",
+      sql`(${t.decision} is null) = (${t.decidedAt} is null) and (${t.decision} is null) = (${t.sponsorRefund} is null) and (${t.decision} is null) = (${t.creatorShare} is null) and (${t.sponsorRefund} is null or (${t.sponsorRefund} >= 0 and ${t.creatorShare} >= 0))`,
+    ),
+    check("deal_disputes_settled_check", sql`${t.settledAt} is null or ${t.decidedAt} is not null`),
+    // The settlement sweep: decided, money not moved yet.
+    index("deal_disputes_unsettled_idx").on(t.decidedAt).where(sql`${t.decidedAt} is not null and ${t.settledAt} is null`),
+    // The back office's queue: open disputes, oldest first.
+    index("deal_disputes_open_idx").on(t.openedAt).where(sql`${t.decidedAt} is null`),
   ],
 );

@@ -19,6 +19,7 @@ import { DEMO_ACCOUNTS } from "#server/tools/seed/demo-accounts";
 import { creatorHomeView } from "#app/routes/app/creator-home.server";
 import { dealEarnings, dealEarningsKeysetFrom, dealEarningsKeysetText, heldInDeals } from "./deal-earnings";
 import { earningsByMonth } from "./earnings";
+import { recentActivity } from "./sponsor-sessions";
 
 const creator = DEMO_ACCOUNTS.creator.id;
 const sponsor = DEMO_ACCOUNTS.sponsor.id;
@@ -121,6 +122,18 @@ describe.each(ENGINES)("a deal's money in the creator's earnings on %s", (engine
     const view = await creatorHomeView(home!, "http://bio.test");
     expect(view.heldInDeals).toBe("$450.00");
     expect(view.earnings).not.toBeNull();
+  });
+
+  it("puts each release in the Sponsors Dashboard's Recent Activity, newest first, within its limit", async () => {
+    const activity = await recentActivity(db(), creator);
+    const dealLines = activity.filter((a) => a.deal !== null);
+    expect(dealLines.map((a) => [a.deal!.id, a.kind, a.gross, a.net])).toEqual([
+      [later.dealId, "deal_release", 20_000, 18_000],
+      [released.dealId, "deal_release", 100_000, 90_000],
+    ]);
+    const times = activity.map((a) => a.created.getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect((await recentActivity(db(), creator, 1)).map((a) => a.deal?.id)).toEqual([later.dealId]);
   });
 
   it("writes one CSV row per released deal, told apart from tips by its kind", async () => {

@@ -34,6 +34,11 @@ export type DealEarning = {
 
 export const DEAL_EARNINGS_PAGE_SIZE = 20;
 
+// The deal's paid funding: a release or a booking is always of the one paid funding (the release leaves
+// it paid, and a completed deal cannot be cancelled), and so it is found by the deal through the
+// funding's partial unique index (deal_fundings_one_live_idx) rather than by reading every funding.
+const paidFunding = and(eq(dealFundings.dealId, deals.id), eq(dealFundings.state, "paid"));
+
 // One funding's rows summed, by the funding's own index (ledger_entries_funding_idx): paid less refunded.
 const fundingSum = (column: "gross" | "provider_fee") =>
   sql<number>`(select coalesce(sum(moved.${sql.raw(column)}), 0) from ${ledgerEntries} moved where moved.funding_id = ${dealFundings.id})::int`;
@@ -62,7 +67,7 @@ function selectReleases(db: Db, uid: string, where?: SQL) {
   return db
     .select(earningColumns)
     .from(deals)
-    .innerJoin(dealFundings, eq(dealFundings.dealId, deals.id))
+    .innerJoin(dealFundings, paidFunding)
     .innerJoin(ledgerEntries, and(eq(ledgerEntries.fundingId, dealFundings.id), eq(ledgerEntries.kind, "deal_release")))
     .leftJoin(opportunityPosts, eq(opportunityPosts.id, deals.opportunityId))
     .leftJoin(profiles, eq(profiles.uid, deals.sponsorUid))
@@ -126,7 +131,7 @@ export async function dealEarningsByMonth(db: Db, uid: string): Promise<DealMont
       providerFee: sql<number>`coalesce(sum(${providerFee}), 0)::int`,
     })
     .from(deals)
-    .innerJoin(dealFundings, eq(dealFundings.dealId, deals.id))
+    .innerJoin(dealFundings, paidFunding)
     .innerJoin(ledgerEntries, and(eq(ledgerEntries.fundingId, dealFundings.id), eq(ledgerEntries.kind, "deal_release")))
     .where(eq(deals.creatorUid, uid))
     .groupBy(ledgerEntries.currency, month);
@@ -143,7 +148,7 @@ export async function heldInDeals(db: Db, uid: string): Promise<{ currency: stri
   const rows = await db
     .select({ currency: ledgerEntries.currency, amount: sql<number>`coalesce(sum(${ledgerEntries.platformFee}), 0)::int` })
     .from(deals)
-    .innerJoin(dealFundings, eq(dealFundings.dealId, deals.id))
+    .innerJoin(dealFundings, paidFunding)
     .innerJoin(ledgerEntries, eq(ledgerEntries.fundingId, dealFundings.id))
     .where(and(eq(deals.creatorUid, uid), eq(deals.state, "funded")))
     .groupBy(ledgerEntries.currency)

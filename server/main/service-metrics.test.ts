@@ -1,5 +1,13 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { emailOutbox, queuedTasks } from "#server/platform/db/schema";
+import { deals, emailOutbox, queuedTasks } from "#server/platform/db/schema";
+import { moveDeal } from "#server/domains/deals/act";
+import { refundCancelledDeal } from "#server/domains/deals/refunds";
+import { releaseDeal } from "#server/domains/deals/release";
+import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
+import { agreedOfferInDb, fundedDeal } from "#tests/support/deals";
+import { notificationDeps, seedPayee } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
@@ -50,6 +58,54 @@ describe.each(ENGINES)("scrape-time gauges on %s", (engine) => {
     const age = await valueOf(metrics, "sponsorgrid_outbox_oldest_age_seconds", { queue: "tasks" });
     expect(age).toBeGreaterThanOrEqual(299);
     expect(age).toBeLessThan(600);
+  });
+});
+
+describe.each(ENGINES)("the deal room's gauges on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
+  const db = () => database.db;
+  const deps = () => notificationDeps(db());
+  const sponsorOf = async (dealId: string) => (await db().select({ uid: deals.sponsorUid }).from(deals).where(eq(deals.id, dealId)))[0]!.uid!;
+  const cancel = async (creator: string, dealId: string) => {
+    expect(await moveDeal(db(), deps(), { uid: creator, dealId, move: { action: "request_cancel", reason: "Plans changed." }, network: "198.51.100.4" })).toMatchObject({ kind: "SUCCESS" });
+    expect(await moveDeal(db(), deps(), { uid: await sponsorOf(dealId), dealId, move: { action: "agree_cancel" }, network: "198.51.100.4" })).toMatchObject({ kind: "SUCCESS" });
+  };
+
+  test("every state counted (0 when none), and the money held for deals not completed, per currency", async () => {
+    const metrics = createMetrics();
+    attachServiceMetrics(metrics, { database: { db: db() }, sandbox: true, openStreams: () => 0 });
+    // Before any deal: every state is there at 0, and no currency is held.
+    expect(await valueOf(metrics, "sponsorgrid_deals", { state: "funded" })).toBe(0);
+    expect((await metrics.registry.getSingleMetric("sponsorgrid_deal_money_held_minor")!.get()).values).toEqual([]);
+
+    const payee = await seedPayee(db(), sandbox.provider);
+    await agreedOfferInDb(db(), payee.uid, { price: 5_000 });
+    // Booked: held in full.
+    await fundedDeal(db(), sandbox.provider, payee, 30_000);
+    // Approved and released: the creator's share went out, the rest is the platform's fee, held no more.
+    const done = await fundedDeal(db(), sandbox.provider, payee, 20_000);
+    expect(await submitDeliverable(db(), deps(), { uid: payee.uid, dealId: done.dealId, deliverable: 0, liveUrl: "https://youtu.be/abc123", note: "" })).toMatchObject({ kind: "SUCCESS" });
+    expect(await reviewDeliverable(db(), deps(), { uid: await sponsorOf(done.dealId), dealId: done.dealId, deliverable: 0, review: { verdict: "approve" } })).toMatchObject({ kind: "SUCCESS" });
+    expect(await releaseDeal(db(), sandbox.provider, deps(), done.dealId)).toBe("RELEASED");
+    // Cancelled and refunded: nothing held. Cancelled, its refund not made yet: still held.
+    const refunded = await fundedDeal(db(), sandbox.provider, payee, 7_000);
+    await cancel(payee.uid, refunded.dealId);
+    expect(await refundCancelledDeal(db(), sandbox.provider, refunded.dealId)).toBe("REFUNDED");
+    const refunding = await fundedDeal(db(), sandbox.provider, payee, 4_000);
+    await cancel(payee.uid, refunding.dealId);
+
+    const text = await metrics.registry.metrics();
+    expect(text).toContain("# HELP sponsorgrid_deals Deals, by state");
+    const counts = Object.fromEntries(
+      await Promise.all(["proposed", "agreed", "funded", "completed", "cancelled", "declined", "withdrawn"].map(async (state) => [state, await valueOf(metrics, "sponsorgrid_deals", { state })])),
+    );
+    expect(counts).toEqual({ proposed: 0, agreed: 1, funded: 1, completed: 1, cancelled: 2, declined: 0, withdrawn: 0 });
+    expect(await valueOf(metrics, "sponsorgrid_deal_money_held_minor", { currency: "usd" })).toBe(30_000 + 4_000);
+
+    // The held refund goes back: the figure follows at the next scrape.
+    expect(await refundCancelledDeal(db(), sandbox.provider, refunding.dealId)).toBe("REFUNDED");
+    expect(await valueOf(metrics, "sponsorgrid_deal_money_held_minor", { currency: "usd" })).toBe(30_000);
   });
 });
 

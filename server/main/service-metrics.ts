@@ -2,10 +2,12 @@ import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "#server/platform/db/client";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { Metrics } from "#server/platform/metrics/metrics";
+import { dealsByState, moneyHeldForDeals } from "#server/domains/deals/figures";
 
 /**
  * Hands the scrape-time gauges what they read: the pool, the outboxes' depth and oldest age
- * (one query per scrape; the sandbox's events only when it is the provider), the open streams.
+ * (one query per scrape; the sandbox's events only when it is the provider), the open streams, and
+ * the deal room's deals per state and money held (two grouped queries per scrape).
  */
 export function attachServiceMetrics(
   metrics: Metrics,
@@ -30,6 +32,10 @@ export function attachServiceMetrics(
     async outboxes() {
       const result = (await database.db.execute(outboxQuery)) as unknown as { rows: { queue: string; depth: number; oldest: number }[] };
       return result.rows.map((row) => ({ queue: row.queue, depth: Number(row.depth), oldestAgeSeconds: Number(row.oldest) }));
+    },
+    async deals() {
+      const [states, held] = await Promise.all([dealsByState(database.db), moneyHeldForDeals(database.db)]);
+      return { states, held };
     },
   });
 }

@@ -206,7 +206,7 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   const text = await fs.readFile((await file.path())!, "utf8");
   expect(text.startsWith("\uFEFF")).toBe(true);
   const [header, ...rows] = parse(text.slice(1)) as string[][];
-  expect(header).toEqual(["date", "supporter", "email", "private", "kind", "type", "currency", "gross", "fee", "net", "status", "session_id", "checkout_session_id", "payment_intent_id", "provider_reference", "message"]);
+  expect(header).toEqual(["date", "supporter", "email", "private", "kind", "type", "currency", "gross", "fee", "net", "status", "session_id", "checkout_session_id", "payment_intent_id", "provider_reference", "message", "deal_id"]);
   const col = (name: string) => header!.indexOf(name);
   const sum = (name: string) => rows.reduce((total, r) => total + decimalCents(r[col(name)]!), 0);
   expect({ gross: sum("gross"), fee: sum("fee"), net: sum("net") }).toEqual(shown);

@@ -127,6 +127,12 @@ test("on phones with JavaScript off a sponsor pays to book, the creator hands th
     await expect(sponsor.page.getByText(/Booked: you paid \$150 on/)).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
 
+  // Booked: the creator's home shows the money held for them, apart from what they earned.
+  await creator.page.goto("/app");
+  const held = creator.page.getByRole("region", { name: "Earnings" }).locator("[data-held-in-deals]");
+  await expect(held).toContainText("Held in deals: $150.00");
+  await expect(held.getByRole("link", { name: "My deals" })).toHaveAttribute("href", "/app/deals");
+
   // The work, every step a full page load on a phone-wide window.
   await creator.page.goto(dealUrl);
   const work = creator.page.getByRole("region", { name: "The work" });
@@ -140,5 +146,16 @@ test("on phones with JavaScript off a sponsor pays to book, the creator hands th
   await expect(sponsor.page.getByText(/Complete: every deliverable is approved, and Quinn Quill was paid \$150 on/)).toBeVisible();
   await creator.page.goto(dealUrl);
   await expect(creator.page.getByText(/Complete: every deliverable is approved, and you were paid \$150 on/)).toBeVisible();
+
+  // Released: the deal is the creator's earning on My Payments, linking to the deal, and no longer held.
+  await creator.page.goto("/app/account/payments");
+  const earned = creator.page.getByRole("list", { name: "Deal earnings" }).getByRole("listitem");
+  await expect(earned).toHaveCount(1);
+  await expect(earned.getByRole("link", { name: "Deal: Ink review" })).toHaveAttribute("href", new URL(dealUrl).pathname);
+  await expect(earned).toContainText("from Inkwell Co");
+  await expect(earned).toContainText("You received$150.00");
+  expect(await creator.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await creator.page.goto("/app");
+  await expect(creator.page.locator("[data-held-in-deals]")).toHaveCount(0);
   await Promise.all([sponsor.context.close(), creator.context.close()]);
 });

@@ -16,6 +16,8 @@ export type CreatorHomeView = {
   qrSvg: string;
   /** The currency with the most money, charted; null before the first payment. */
   earnings: { currency: string; thisMonth: string; allTime: string; months: MonthView[]; summary: string } | null;
+  /** Money sponsors paid for booked deals, held until the work is approved ("$450", "$450 and €20"); null when none. */
+  heldInDeals: string | null;
   /** Any other currency's all-time net, as text. */
   otherCurrencies: { currency: string; allTime: string }[];
   views: { days: { day: string; views: number }[]; inWindow: number; allTime: number; windowDays: number };
@@ -23,6 +25,7 @@ export type CreatorHomeView = {
 };
 
 export const EARNINGS_PATH = "/app/account/payments";
+export const MY_DEALS_PATH = "/app/deals";
 export const PAYMENTS_CSV_PATH = "/app/account/payments/export.csv";
 
 const card = "rounded-2xl border border-primary/15 bg-white p-5 shadow-sm";
@@ -90,9 +93,21 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
           ) : (
             <div className="mt-3 rounded-xl bg-secondary/40 px-4 py-6 text-center">
               <p className="font-semibold">No tips yet</p>
-              <p className="mt-1 text-sm text-muted">Share your link: what supporters pay shows here, month by month.</p>
+              <p className="mt-1 text-sm text-muted">Share your link: what supporters pay shows here, month by month, and each deal once its work is approved.</p>
             </div>
           )}
+          {home.heldInDeals ? (
+            <p className="mt-4 flex flex-wrap items-baseline gap-x-3 gap-y-1 rounded-xl bg-primary/5 px-4 py-3" data-held-in-deals>
+              <span>
+                <span className="font-semibold">Held in deals: </span>
+                <span className="font-bold tabular-nums">{home.heldInDeals}</span>
+              </span>
+              <span className="text-sm text-muted">Paid by sponsors, yours once they approve the work.</span>
+              <Link to={MY_DEALS_PATH} className="text-sm font-semibold">
+                My deals
+              </Link>
+            </p>
+          ) : null}
           <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm">
             <Link to={EARNINGS_PATH} className="font-semibold">
               All earnings and payouts

@@ -35,6 +35,7 @@ export async function creatorHomeView(home: CreatorHome, bioOrigin: string): Pro
           )} in all, ${money(main.months.at(-1)!.net, main.currency)} this month.`,
         }
       : null,
+    heldInDeals: home.heldInDeals.length > 0 ? home.heldInDeals.map((h) => money(h.amount, h.currency)).join(" and ") : null,
     otherCurrencies: others.map((c) => ({ currency: c.currency.toUpperCase(), allTime: money(c.allTime.net, c.currency) })),
     views: { ...home.views, windowDays: INSIGHTS_DAYS },
     supporters: home.supporters.map((s) => ({

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { paymentsOverview } from "#server/domains/payments/records/payments-overview";
+import { dealEarningsKeysetFrom, dealEarningsKeysetText } from "#server/domains/payments/records/deal-earnings";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { PAYMENTS_CSV_PATH } from "#app/components/home/CreatorHome";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
@@ -15,7 +16,10 @@ const KIND_LABELS = { tip: "Tip", sponsorship: "Sponsorship" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const [overview, setup] = await Promise.all([paymentsOverview(context.db, user.id), payoutSetupData(context, user)]);
+  const url = new URL(request.url);
+  // A cursor that does not parse shows the first page, as a page number out of range does elsewhere.
+  const dealsAfter = dealEarningsKeysetFrom(url.searchParams.get("dealsAfter"));
+  const [overview, setup] = await Promise.all([paymentsOverview(context.db, user.id, { dealsAfter }), payoutSetupData(context, user)]);
   const dates = dateTimeFormat(localeFrom(request.headers.get("Accept-Language")), "mediumDateTimeUtc");
   return {
     setup,
@@ -27,6 +31,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       net: formatMoney(t.net, t.currency),
       providerFee: formatMoney(t.providerFee, t.currency),
     })),
+    deals: {
+      firstPage: dealsAfter === null,
+      next: overview.deals.next ? `${MY_PAYMENTS_PATH}?${new URLSearchParams({ dealsAfter: dealEarningsKeysetText(overview.deals.next) })}#deal-earnings` : null,
+      earnings: overview.deals.earnings.map((d) => ({
+        id: d.entryId,
+        dealId: d.dealId,
+        date: `${dates.format(d.released)} UTC`,
+        title: d.title,
+        sponsor: d.sponsorName,
+        gross: formatMoney(d.gross, d.currency),
+        fee: formatMoney(d.fee, d.currency),
+        net: formatMoney(d.net, d.currency),
+      })),
+    },
     made: overview.made.map((p) => ({
       id: p.id,
       date: `${dates.format(p.created)} UTC`,
@@ -60,7 +78,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 export default function MyPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { setup, received, made, appName } = loaderData;
+  const { setup, received, deals, made, appName } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
       <Link to="/app/account" className="text-sm font-semibold">
@@ -123,17 +141,71 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
                 </div>
               ))}
               <p className="text-sm text-muted">
-                Refunds and disputes are already subtracted. Each payment, with its sponsor and message, is on your{" "}
-                <Link to="/app/account/sponsors">Sponsors Dashboard</Link>.
+                Tips, sponsorships and deals whose work was approved; refunds and disputes are already subtracted. Each payment, with its sponsor and
+                message, is on your <Link to="/app/account/sponsors">Sponsors Dashboard</Link>, each deal below.
               </p>
               <p>
                 {/* A file, not a page: a plain link the browser downloads. */}
                 <a href={PAYMENTS_CSV_PATH} download className={`${secondaryButton} no-underline`}>
                   Download CSV
                 </a>
-                <span className="ml-3 text-sm text-muted">Every payment, refund and dispute, with fees and provider ids.</span>
+                <span className="ml-3 text-sm text-muted">Every payment, refund, dispute and deal paid out, with fees and provider ids.</span>
               </p>
             </div>
+          )}
+        </Section>
+
+        <Section id="deal-earnings" title="Deal earnings">
+          {deals.earnings.length === 0 ? (
+            deals.firstPage ? (
+              <p>
+                No deal has paid you yet. When a sponsor approves your work on a booked deal, your share shows here. See <Link to="/app/deals">My deals</Link>.
+              </p>
+            ) : (
+              <p>
+                There are no older deal earnings. <Link to={`${MY_PAYMENTS_PATH}#deal-earnings`}>Back to the newest</Link>
+              </p>
+            )
+          ) : (
+            <>
+              <ul className="divide-y divide-ink/10" aria-label="Deal earnings">
+                {deals.earnings.map((d) => (
+                  <li key={d.id} className="py-3">
+                    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                      <div className="min-w-0">
+                        <p className="break-words font-semibold">
+                          <Link to={`/app/deals/${d.dealId}`}>Deal: {d.title}</Link>
+                        </p>
+                        <p className="text-sm text-muted">
+                          from {d.sponsor} · released {d.date}
+                        </p>
+                      </div>
+                      <p className="text-right font-semibold tabular-nums text-primary">{d.net}</p>
+                    </div>
+                    <dl className="mt-1 flex flex-wrap gap-x-4 text-sm text-muted">
+                      <div className="flex gap-1">
+                        <dt>Sponsor paid</dt>
+                        <dd className="tabular-nums">{d.gross}</dd>
+                      </div>
+                      <div className="flex gap-1">
+                        <dt>{appName} fee</dt>
+                        <dd className="tabular-nums">{d.fee}</dd>
+                      </div>
+                      <div className="flex gap-1">
+                        <dt>You received</dt>
+                        <dd className="tabular-nums">{d.net}</dd>
+                      </div>
+                    </dl>
+                  </li>
+                ))}
+              </ul>
+              {!deals.firstPage || deals.next ? (
+                <nav aria-label="Deal earnings pages" className="mt-4 flex justify-between gap-4 text-sm">
+                  {!deals.firstPage ? <Link to={`${MY_PAYMENTS_PATH}#deal-earnings`}>Newest deal earnings</Link> : <span />}
+                  {deals.next ? <Link to={deals.next}>Older deal earnings</Link> : null}
+                </nav>
+              ) : null}
+            </>
           )}
         </Section>
 

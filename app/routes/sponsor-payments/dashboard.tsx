@@ -12,14 +12,14 @@ import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/dashboard";
 import { ACTIVITY_LABELS, PAYMENTS_PATH, SPONSORS_DASHBOARD_PATH } from "#app/components/sponsor-payments/paths";
-import { activityView, cardView } from "./view.server";
+import { cardView, recentView } from "./view.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const [sponsors, activity, totals] = await Promise.all([recentSponsors(context.db, user.id), recentActivity(context.db, user.id), ownerTotals(context.db, user.id)]);
   return {
     sponsors: sponsors.map(cardView),
-    activity: activity.map(activityView),
+    activity: activity.map((a) => recentView(a, PAYMENTS_PATH)),
     totals: totals.map((t) => ({
       currency: t.currency.toUpperCase(),
       gross: formatMoney(t.gross, t.currency),
@@ -119,17 +119,25 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
         ) : (
           <ul className="mt-4 divide-y divide-ink/10 rounded-2xl border border-ink/15" aria-label="Recent activity">
             {activity.map((a, index) => (
-              <li key={`${a.sessionId}-${a.kind}-${index}`} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4">
-                <div>
-                  <p className="font-semibold">{ACTIVITY_LABELS[a.kind]}</p>
+              <li key={`${a.href}-${a.kind}-${index}`} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4">
+                <div className="min-w-0">
+                  <p className="break-words font-semibold">{a.label ?? ACTIVITY_LABELS[a.kind]}</p>
                   <p className="text-sm text-muted">
                     <LocalDateTime iso={a.created} serverLocale={locale} />
                   </p>
                 </div>
                 <div className="flex items-center gap-3">
                   <span className={`font-semibold ${a.gross.startsWith("-") ? "text-red-800" : ""}`}>{a.gross}</span>
-                  <Link to={`${PAYMENTS_PATH}/${a.sessionId}`}>
-                    Info<span className="sr-only"> about this {ACTIVITY_LABELS[a.kind].toLowerCase()}</span>
+                  <Link to={a.href}>
+                    {a.label ? (
+                      <>
+                        Deal<span className="sr-only"> page of {a.label}</span>
+                      </>
+                    ) : (
+                      <>
+                        Info<span className="sr-only"> about this {ACTIVITY_LABELS[a.kind].toLowerCase()}</span>
+                      </>
+                    )}
                   </Link>
                 </div>
               </li>

@@ -1,4 +1,4 @@
-import type { LedgerActivity, SponsorSessionCard } from "#server/domains/payments/records/sponsor-sessions";
+import type { LedgerActivity, RecentMovement, SponsorSessionCard } from "#server/domains/payments/records/sponsor-sessions";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { disputeGuidance, disputeLine } from "#server/domains/payments/notices/dispute-notices";
 import type { PaymentCardView } from "#app/components/sponsor-payments/SponsorPaymentCard";
@@ -19,6 +19,24 @@ export function cardView(session: SponsorSessionCard): PaymentCardView {
 }
 
 export type ActivityView = { sessionId: string; kind: LedgerActivity["kind"]; created: string; gross: string; net: string };
+
+/** A line of Recent Activity: a payment's movement (its Info page), or a deal released to the creator (the deal's page). */
+export type RecentView = ActivityView & { href: string; label: string | null };
+
+export function recentView(entry: RecentMovement, paymentsPath: string): RecentView {
+  if (entry.deal) {
+    return {
+      sessionId: "",
+      kind: entry.kind,
+      created: entry.created.toISOString(),
+      gross: formatMoney(entry.gross, entry.currency),
+      net: formatMoney(entry.net, entry.currency),
+      href: `/app/deals/${entry.deal.id}`,
+      label: `Deal: ${entry.deal.title} from ${entry.deal.sponsorName}`,
+    };
+  }
+  return { ...activityView(entry), href: `${paymentsPath}/${entry.sessionId}`, label: null };
+}
 
 export function activityView(entry: LedgerActivity): ActivityView {
   return {

@@ -2,6 +2,7 @@ import { and, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { bioPageDailyViews } from "#server/platform/db/schema";
 import { success, type Success } from "#server/platform/errors";
+import { heldInDeals } from "#server/domains/payments/records/deal-earnings";
 import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/domains/payments/records/earnings";
 import type { OwnBioPage } from "#server/domains/bio/pages";
 import { ownPagesWithReadiness, type PageReadiness } from "#server/domains/bio/readiness";
@@ -13,6 +14,8 @@ export type CreatorHome = {
   pageCount: number;
   earnings: CurrencyEarnings[];
   supporters: Supporter[];
+  /** Money sponsors paid for the creator's booked deals, not yet released to them, per currency (none when nothing is held). */
+  heldInDeals: { currency: string; amount: number }[];
   /** Views of all the owner's pages: per UTC day for the insights window, and all time. */
   views: { days: DailyViews[]; inWindow: number; allTime: number };
 };
@@ -20,7 +23,7 @@ export type CreatorHome = {
 /**
  * What the signed-in home shows a creator above the SPEC's cards: `home: null`
  * for someone without a bio page (the home is then SPEC's dashboard alone).
- * Reads only `uid`'s own pages, payments and views.
+ * Reads only `uid`'s own pages, payments, deals and views.
  */
 export async function readCreatorHome(db: Db, uid: string, now = new Date()): Promise<Success<{ home: CreatorHome | null }>> {
   const pages = await ownPagesWithReadiness(db, uid);
@@ -28,9 +31,10 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
   if (!first) return success({ home: null });
   const ids = pages.map((p) => p.id);
   const dayList = windowDays(now);
-  const [earnings, supporters, daily] = await Promise.all([
+  const [earnings, supporters, held, daily] = await Promise.all([
     earningsByMonth(db, uid, now),
     latestSupporters(db, uid),
+    heldInDeals(db, uid),
     db
       .select({ day: bioPageDailyViews.day, views: sql<number>`sum(${bioPageDailyViews.count})::int` })
       .from(bioPageDailyViews)
@@ -45,6 +49,7 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
       pageCount: pages.length,
       earnings,
       supporters,
+      heldInDeals: held,
       // Each page's all-time count came with the page (bio_page_views has one row per page).
       views: { days, inWindow: days.reduce((s, d) => s + d.views, 0), allTime: pages.reduce((s, p) => s + p.views, 0) },
     },

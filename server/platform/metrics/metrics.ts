@@ -13,6 +13,8 @@ export type MetricSources = {
   pool?: () => { total: number; idle: number; waiting: number };
   outboxes?: () => Promise<readonly { queue: string; depth: number; oldestAgeSeconds: number }[]>;
   openStreams?: () => number;
+  /** The deal room's figures: deals per state (every state), money held per currency (non-zero only). */
+  deals?: () => Promise<{ states: Record<string, number>; held: readonly { currency: string; amount: number }[] }>;
 };
 
 export function createMetrics() {
@@ -27,6 +29,14 @@ export function createMetrics() {
     if (!sources.outboxes) return Promise.resolve([]);
     outboxRead ??= sources.outboxes().finally(() => (outboxRead = null));
     return outboxRead;
+  };
+
+  // Both deal gauges are collected in one scrape too: one read of the two grouped queries.
+  let dealsRead: ReturnType<NonNullable<MetricSources["deals"]>> | null = null;
+  const readDeals = () => {
+    if (!sources.deals) return Promise.resolve(null);
+    dealsRead ??= sources.deals().finally(() => (dealsRead = null));
+    return dealsRead;
   };
 
   return {
@@ -139,6 +149,34 @@ export function createMetrics() {
         registers,
         collect() {
           if (sources.openStreams) this.set(sources.openStreams());
+        },
+      }),
+    },
+    deals: {
+      /** state: proposed | agreed | funded | completed | cancelled | declined | withdrawn, each present (0 when none). */
+      byState: new Gauge({
+        name: "sponsorgrid_deals",
+        help: "Deals, by state (from the database, at scrape).",
+        labelNames: ["state"] as const,
+        registers,
+        async collect() {
+          const read = await readDeals();
+          if (!read) return;
+          for (const [state, count] of Object.entries(read.states)) this.set({ state }, count);
+        },
+      }),
+      /** currency: lower-case ISO code, only those with money held. */
+      moneyHeld: new Gauge({
+        name: "sponsorgrid_deal_money_held_minor",
+        help: "Money the platform holds for deals not completed (paid less released and refunded), in minor units, by currency.",
+        labelNames: ["currency"] as const,
+        registers,
+        async collect() {
+          const read = await readDeals();
+          if (!read) return;
+          // A currency whose money all went out is dropped, not left at its last value.
+          this.reset();
+          for (const held of read.held) this.set({ currency: held.currency }, held.amount);
         },
       }),
     },

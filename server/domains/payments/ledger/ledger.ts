@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { success, type Success } from "#server/platform/errors";
 import { ledgerEntries, sponsorSessions, type LedgerEntryKind, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { dealEarningsByMonth } from "#server/domains/payments/records/deal-earnings";
 
 /**
  * The ledger (DESIGN §5a, after Polar's transaction services): one append-only
@@ -197,13 +198,28 @@ export async function sessionTotals(db: Db, sessionId: string): Promise<Totals[]
   return withPlatformNet(rows);
 }
 
-/** Everything a creator received, per currency: the "money received" of My Payments. */
+/**
+ * Everything a creator received, per currency: the "money received" of My Payments and the Sponsors
+ * Dashboard. Tips and sponsorships from their ledger rows; deals once released, each as the sum of its
+ * funding's rows (server/domains/payments/records/deal-earnings.ts), so a deal held or refunded adds nothing.
+ */
 export async function ownerTotals(db: Db, uid: string): Promise<Totals[]> {
-  const rows = await db
-    .select(totalsColumns())
-    .from(ledgerEntries)
-    .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
-    .groupBy(ledgerEntries.currency)
-    .orderBy(ledgerEntries.currency);
-  return withPlatformNet(rows);
+  const [tipRows, dealMonths] = await Promise.all([
+    db
+      .select(totalsColumns())
+      .from(ledgerEntries)
+      .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
+      .groupBy(ledgerEntries.currency),
+    dealEarningsByMonth(db, uid),
+  ]);
+  const byCurrency = new Map(tipRows.map((row) => [row.currency, { ...row }]));
+  for (const deal of dealMonths) {
+    const total = byCurrency.get(deal.currency) ?? { currency: deal.currency, gross: 0, providerFee: 0, platformFee: 0, net: 0 };
+    total.gross += deal.gross;
+    total.providerFee += deal.providerFee;
+    total.platformFee += deal.fee;
+    total.net += deal.net;
+    byCurrency.set(deal.currency, total);
+  }
+  return withPlatformNet([...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)));
 }

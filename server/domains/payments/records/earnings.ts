@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { ledgerEntries, sponsorSessions, type SponsorSessionKind, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { dealEarningsByMonth } from "./deal-earnings";
 
 /** How many calendar months (UTC) the creator's home charts, this month included. */
 export const EARNINGS_MONTHS = 12;
@@ -11,7 +12,7 @@ export const LATEST_SUPPORTERS = 5;
 export type MonthEarnings = {
   /** YYYY-MM */
   month: string;
-  /** What supporters paid, less what went back (refunds, disputes). */
+  /** What supporters and sponsors of released deals paid, less what went back (refunds, disputes). */
   gross: number;
   /** The platform fee kept, less what went back with refunds. */
   fee: number;
@@ -38,26 +39,31 @@ const sum = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::int`
  * A creator's earnings per currency, by UTC month for the last EARNINGS_MONTHS
  * and in all, from the ledger: a refund or dispute counts in the month it
  * happened (the money left then), so a month can be negative. Currencies with
- * the most money first. Reads only sessions paid to `uid`.
+ * the most money first. Reads only sessions paid to `uid`, and the deals released to `uid` as their
+ * creator, each in the month of its release (deal-earnings.ts).
  */
 export async function earningsByMonth(db: Db, uid: string, now = new Date()): Promise<CurrencyEarnings[]> {
   const months = monthWindow(now);
   const month = sql<string>`to_char(${ledgerEntries.created} at time zone 'UTC', 'YYYY-MM')`;
   // Every month since the first payment in one statement (a few rows a year per currency): the
   // charted ones are picked out and all of them add up to the totals, here rather than in a second query.
-  const rows = await db
-    .select({ currency: ledgerEntries.currency, month, gross: sum(ledgerEntries.gross), fee: sum(ledgerEntries.platformFee), net: sum(ledgerEntries.net) })
-    .from(ledgerEntries)
-    .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
-    .groupBy(ledgerEntries.currency, month);
+  const [tipRows, dealRows] = await Promise.all([
+    db
+      .select({ currency: ledgerEntries.currency, month, gross: sum(ledgerEntries.gross), fee: sum(ledgerEntries.platformFee), net: sum(ledgerEntries.net) })
+      .from(ledgerEntries)
+      .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
+      .groupBy(ledgerEntries.currency, month),
+    dealEarningsByMonth(db, uid),
+  ]);
   const currencies = new Map<string, { allTime: CurrencyEarnings["allTime"]; byMonth: Map<string, MonthEarnings> }>();
-  for (const row of rows) {
+  for (const row of [...tipRows, ...dealRows]) {
     let currency = currencies.get(row.currency);
     if (!currency) currencies.set(row.currency, (currency = { allTime: { gross: 0, fee: 0, net: 0 }, byMonth: new Map() }));
     currency.allTime.gross += row.gross;
     currency.allTime.fee += row.fee;
     currency.allTime.net += row.net;
-    currency.byMonth.set(row.month, { month: row.month, gross: row.gross, fee: row.fee, net: row.net });
+    const before = currency.byMonth.get(row.month) ?? { month: row.month, gross: 0, fee: 0, net: 0 };
+    currency.byMonth.set(row.month, { month: row.month, gross: before.gross + row.gross, fee: before.fee + row.fee, net: before.net + row.net });
   }
   return [...currencies]
     .map(([currency, { allTime, byMonth }]) => ({

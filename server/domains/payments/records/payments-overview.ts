@@ -3,6 +3,7 @@ import type { Db } from "#server/platform/db/client";
 import { bioPages, connectedAccounts, profiles, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
 import { domainError, type DomainError } from "#server/platform/errors";
 import { ownerTotals, type Totals } from "#server/domains/payments/ledger/ledger";
+import { dealEarnings, type DealEarning, type DealEarningsKeyset } from "#server/domains/payments/records/deal-earnings";
 import { expireStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
 import type { AccountType, PaymentProvider } from "#server/providers/payments/port";
 
@@ -73,11 +74,23 @@ export async function paymentsMadeBy(db: Db, uid: string, limit = PAYMENTS_MADE_
   }));
 }
 
-export type PaymentsOverview = { account: PayoutAccount; received: Totals[]; made: PaymentMade[] };
+export type PaymentsOverview = {
+  account: PayoutAccount;
+  /** Tips, sponsorships and released deals, per currency. */
+  received: Totals[];
+  /** A page of the deals released to the person as creator, newest first, and where the next page starts. */
+  deals: { earnings: DealEarning[]; next: DealEarningsKeyset | null };
+  made: PaymentMade[];
+};
 
-export async function paymentsOverview(db: Db, uid: string): Promise<PaymentsOverview> {
-  const [account, received, made] = await Promise.all([payoutAccountOf(db, uid), ownerTotals(db, uid), paymentsMadeBy(db, uid)]);
-  return { account, received, made };
+export async function paymentsOverview(db: Db, uid: string, { dealsAfter = null }: { dealsAfter?: DealEarningsKeyset | null } = {}): Promise<PaymentsOverview> {
+  const [account, received, deals, made] = await Promise.all([
+    payoutAccountOf(db, uid),
+    ownerTotals(db, uid),
+    dealEarnings(db, uid, { after: dealsAfter }),
+    paymentsMadeBy(db, uid),
+  ]);
+  return { account, received, deals, made };
 }
 
 export type DashboardLinkResult = { kind: "SUCCESS"; url: string } | DomainError<"not-found" | "unavailable">;

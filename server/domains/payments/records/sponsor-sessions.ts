@@ -4,6 +4,7 @@ import { disputes, ledgerEntries, refundRequests, sponsorSessions, type DisputeS
 import { domainError, type DomainError } from "#server/platform/errors";
 import { ENTRY_MONEY_COLUMNS, sessionTotals, type Totals } from "#server/domains/payments/ledger/ledger";
 import { expireStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
+import { dealEarnings } from "#server/domains/payments/records/deal-earnings";
 
 /**
  * The owner's read side of sponsor payments (SPEC §2.5 "Sponsor payments",
@@ -161,14 +162,37 @@ export type LedgerActivity = {
 // Every query of these joins or filters by a session, so the session is never null here (a deal's rows have none).
 const activityColumns = { sessionId: sql<string>`${ledgerEntries.sessionId}`, ...ENTRY_MONEY_COLUMNS, created: ledgerEntries.created };
 
-/** The dashboard's Recent Activity: the latest movements of money (payment, refund, dispute) on the owner's sessions. */
-export async function recentActivity(db: Db, uid: string, limit = 8): Promise<LedgerActivity[]> {
-  return db
-    .select(activityColumns)
-    .from(ledgerEntries)
-    .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
-    .orderBy(desc(ledgerEntries.created), desc(ledgerEntries.id))
-    .limit(limit);
+/** One line of Recent Activity: a movement on one of the owner's sessions, or a deal released to them. */
+export type RecentMovement = (LedgerActivity & { deal: null }) | (Omit<LedgerActivity, "sessionId"> & { sessionId: null; deal: { id: string; title: string; sponsorName: string } });
+
+/**
+ * The dashboard's Recent Activity: the latest movements of money on the owner's sessions (payment,
+ * refund, dispute) and the deals released to them (one line each, as their earnings read it,
+ * server/domains/payments/records/deal-earnings.ts), newest first. Each source is read newest first
+ * and at most `limit` deep, then the two are merged: never more than twice `limit` rows.
+ */
+export async function recentActivity(db: Db, uid: string, limit = 8): Promise<RecentMovement[]> {
+  const [tips, deals] = await Promise.all([
+    db
+      .select(activityColumns)
+      .from(ledgerEntries)
+      .innerJoin(sponsorSessions, and(eq(sponsorSessions.id, ledgerEntries.sessionId), eq(sponsorSessions.posterUid, uid)))
+      .orderBy(desc(ledgerEntries.created), desc(ledgerEntries.id))
+      .limit(limit),
+    dealEarnings(db, uid, { pageSize: limit }),
+  ]);
+  const released: RecentMovement[] = deals.earnings.map((d) => ({
+    sessionId: null,
+    deal: { id: d.dealId, title: d.title, sponsorName: d.sponsorName },
+    kind: "deal_release",
+    gross: d.gross,
+    providerFee: d.providerFee,
+    platformFee: d.fee,
+    net: d.net,
+    currency: d.currency,
+    created: d.released,
+  }));
+  return [...tips.map((t): RecentMovement => ({ ...t, deal: null })), ...released].sort((a, b) => b.created.getTime() - a.created.getTime()).slice(0, limit);
 }
 
 export type SponsorPaymentInfo = {

@@ -140,7 +140,7 @@ export type DealFileOwner = { dealId: string; uploaderUid: string } & (
 export async function storeDealFiles(tx: Db, owner: DealFileOwner, files: CheckedFile[], now = new Date()): Promise<void> {
   if (files.length === 0) return;
   await tx.insert(dealFiles).values(
-    files.map((file) => ({
+    files.map((file, i) => ({
       id: crypto.randomBytes(16).toString("hex"),
       dealId: owner.dealId,
       place: owner.place,
@@ -156,7 +156,8 @@ export async function storeDealFiles(tx: Db, owner: DealFileOwner, files: Checke
       height: file.height,
       bytes: file.bytes,
       thumb: file.thumb,
-      createdAt: now,
+      // A millisecond apart: the files list in the order they were chosen.
+      createdAt: new Date(now.getTime() + i),
     })),
   );
 }

@@ -43,3 +43,8 @@ export function fileSizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
+
+/** The sponsor writes the brief once the terms are agreed and changes it until the deal ends: while agreed or booked. */
+export function briefIsEditable(state: string): boolean {
+  return state === "agreed" || state === "funded";
+}

@@ -52,14 +52,13 @@ describe.each(ENGINES)("serving a deal's files on %s", (engine) => {
   const answer = (uid: string, fileId: string, query = "", inDeal = dealId) =>
     dealFileAnswer(db(), { uid, dealId: inDeal, fileId, url: `http://localhost/app/deals/${inDeal}/files/${fileId}${query}` });
 
-  it("serves an image inline as its re-encoded type, never sniffed, kept private", async () => {
+  it("serves an image inline as its re-encoded type, run nowhere, kept private", async () => {
     for (const uid of [creator, sponsor]) {
       const response = await answer(uid, ids.image!);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("image/png");
-      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("content-disposition")).toBe(`inline; filename="mood board.png"; filename*=UTF-8''mood%20board.png`);
-      expect(response.headers.get("cache-control")).toMatch(/^private/);
+      expect(response.headers.get("cache-control")).toBe("private, no-store");
       expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
       expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(300);
     }
@@ -71,7 +70,6 @@ describe.each(ENGINES)("serving a deal's files on %s", (engine) => {
     const response = await answer(sponsor, ids.pdf!);
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="Rate card _2027_.pdf"; filename*=UTF-8''Rate%20card%20%E2%80%9C2027%E2%80%9D.pdf`);
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
   });
 

@@ -21,7 +21,7 @@ import { DealThread } from "#app/components/deals/DealThread";
 import { DealWork } from "#app/components/deals/DealWork";
 import { CancelDeal } from "#app/components/deals/CancelDeal";
 import { DealBrief } from "#app/components/deals/DealBrief";
-import { briefEditable } from "#server/domains/deals/brief";
+import { briefIsEditable } from "#isomorphic/deal-limits";
 import { readDealRoomFiles } from "#server/domains/deals/room-files";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -216,7 +216,7 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </section>
 
-      <DealBrief brief={room.brief} side={deal.side} names={deal.names} locale={locale} editable={briefEditable(deal.state)} refused={data?.intent === "brief" ? { brief: data.brief ?? "", error: data.errors?.body, files: data.files } : null} busy={busy("brief")} />
+      <DealBrief brief={room.brief} side={deal.side} names={deal.names} locale={locale} editable={briefIsEditable(deal.state)} refused={data?.intent === "brief" ? { brief: data.brief ?? "", error: data.errors?.body, files: data.files } : null} busy={busy("brief")} />
 
       {deal.work ? <DealWork work={deal.work} side={deal.side} names={deal.names} locale={locale} open={deal.state === "funded"} refused={data?.work ?? null} busy={busy} screenshots={room.submissions} /> : null}
 

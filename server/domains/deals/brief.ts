@@ -5,7 +5,7 @@ import type { Semaphore } from "#server/domains/media/semaphore";
 import type { Db } from "#server/platform/db/client";
 import { dealBriefs, dealFiles, deals } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
-import { MAX_BRIEF_FILES, MAX_BRIEF_TEXT } from "#isomorphic/deal-limits";
+import { briefIsEditable, MAX_BRIEF_FILES, MAX_BRIEF_TEXT } from "#isomorphic/deal-limits";
 import { checkDealFiles, storeDealFiles, type DealFileRefusal, type UploadedFile } from "./files";
 import { shownNameOf } from "./notices";
 
@@ -22,8 +22,6 @@ export type BriefRefusal =
   | DealFileRefusal;
 
 const NO_SUCH_DEAL = refusal("not-found", "NOT_FOUND", "There is no such deal.");
-/** The states in which the brief can change: agreed (before the payment) and booked. */
-const BRIEF_STATES = new Set(["agreed", "funded"]);
 
 export type BriefDeps = { db: Db; notifications: NotificationDeps; processing: Semaphore };
 
@@ -85,11 +83,6 @@ export async function saveDealBrief(
 function whyNot(deal: { sponsorUid: string | null; creatorUid: string | null; state: string } | undefined, uid: string): BriefRefusal | null {
   if (!deal || (deal.sponsorUid !== uid && deal.creatorUid !== uid)) return NO_SUCH_DEAL;
   if (deal.sponsorUid !== uid) return refusal("aborted", "NOT_YOUR_TURN", "The sponsor writes the brief.");
-  if (!BRIEF_STATES.has(deal.state)) return refusal("aborted", "WRONG_STATE", "The brief is written once the terms are agreed, and changes until the deal ends.");
+  if (!briefIsEditable(deal.state)) return refusal("aborted", "WRONG_STATE", "The brief is written once the terms are agreed, and changes until the deal ends.");
   return null;
-}
-
-/** Whether the brief can change in this state, for the page to offer the form. */
-export function briefEditable(state: string): boolean {
-  return BRIEF_STATES.has(state);
 }

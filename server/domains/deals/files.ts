@@ -214,9 +214,11 @@ export async function readDealFile(db: Db, input: { uid: string; dealId: string;
 }
 
 /**
- * The headers a deal's file is served with: never sniffed as another type, nothing inside it run
- * if it is opened on its own, kept by no shared cache. Images show in place as the type we
- * re-encoded them to; PDFs only download, under their cleaned name.
+ * The headers a deal's file is served with, beside those the app host's guards give every answer
+ * (server/platform/http/security.ts: X-Content-Type-Options nosniff, Cross-Origin-Resource-Policy
+ * same-origin, which are not repeated here: a second copy of the latter would void it): its type,
+ * nothing inside it run if it is opened on its own, kept by no cache but the person's own. Images
+ * show in place as the type we re-encoded them to; PDFs only download, under their cleaned name.
  */
 export function dealFileHeaders(file: Pick<ServedDealFile, "kind" | "contentType" | "name" | "bytes">): Record<string, string> {
   const ascii = file.name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
@@ -225,9 +227,7 @@ export function dealFileHeaders(file: Pick<ServedDealFile, "kind" | "contentType
     "Content-Type": file.contentType,
     "Content-Length": String(file.bytes.length),
     "Content-Disposition": disposition,
-    "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; sandbox",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Cache-Control": "private, max-age=3600",
+    "Cache-Control": "private, no-store",
   };
 }

@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit";
 import sharp from "sharp";
+import type { Locator, Page } from "@playwright/test";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { expect, otherClient, payWithTestCard, signedInAs, test } from "./fixtures";
 
@@ -20,14 +21,24 @@ function pdfFile(text: string): Promise<Buffer> {
 
 const pngFile = (background: string, width = 640, height = 400) => sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
 
-for (const [label, viewport] of [
-  ["on a desktop", { width: 1280, height: 800 }],
-  ["on a phone", PHONE],
+/** The image has been drawn: with JavaScript on, its pixels in the page; off, its thumbnail's address answers an image. */
+async function drawn(image: Locator, page: Page, js: boolean) {
+  await image.scrollIntoViewIfNeeded();
+  if (js) return expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const thumb = await page.request.get((await image.getAttribute("src"))!);
+  expect([thumb.status(), thumb.headers()["content-type"]]).toEqual([200, "image/webp"]);
+}
+
+// The forms are multipart forms that post to the deal page, so they work with JavaScript off too.
+for (const [label, viewport, js] of [
+  ["on a desktop", { width: 1280, height: 800 }, true],
+  ["on a phone with JavaScript off", PHONE, false],
 ] as const) {
-  test(`the brief, files in the thread and a screenshot with the work reach the other side ${label}`, async ({ page, browser }) => {
+  test(`the brief, files in the thread and a screenshot with the work reach the other side ${label}`, async ({ browser }) => {
     // Two people through an offer, its booking and the files: the provider's checkout included.
     test.setTimeout(150_000);
-    await page.setViewportSize(viewport);
+    const creator = await otherClient(browser, { viewport, javaScriptEnabled: js });
+    const { page } = creator;
     const stamp = Date.now();
     const name = `Files Fay ${stamp}`;
     await signedInAs(page, { prefix: "files-creator", name: "Fay Files", type: "creator" });
@@ -35,7 +46,7 @@ for (const [label, viewport] of [
     await testHooks(page.request).paymentsReady();
     const [guidelines, moodBoard, rateCard, screenshot] = await Promise.all([pdfFile("Brand guidelines: matte black only."), pngFile("#2050c0"), pdfFile("Rate card 2027"), pngFile("#20a060", 390, 844)]);
 
-    const sponsor = await otherClient(browser, { viewport });
+    const sponsor = await otherClient(browser, { viewport, javaScriptEnabled: js });
     await signedInAs(sponsor.page, { prefix: "files-sponsor", name: "Brightside Bikes", type: "sponsor" });
     await sponsor.page.goto(`/app/profiles?name=${encodeURIComponent(name)}`);
     await sponsor.page.getByRole("link", { name: `Make ${name} an offer` }).click();
@@ -110,15 +121,11 @@ for (const [label, viewport] of [
     // The sponsor sees all of it, the images drawn from their thumbnails.
     await sponsor.page.goto(dealUrl);
     const received = sponsor.page.getByRole("region", { name: "Messages" }).getByRole("listitem").filter({ hasText: "Mood board and my rates attached." });
-    const moodImage = received.getByRole("img", { name: "mood board.png" });
-    await moodImage.scrollIntoViewIfNeeded();
-    await expect.poll(() => moodImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await drawn(received.getByRole("img", { name: "mood board.png" }), sponsor.page, js);
     const pdfLink = received.getByRole("link", { name: /rate card\.pdf/ });
     await expect(pdfLink).toContainText("KB");
     const review = sponsor.page.getByRole("region", { name: "The work" });
-    const shot = review.getByRole("img", { name: "live.png" });
-    await shot.scrollIntoViewIfNeeded();
-    await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await drawn(review.getByRole("img", { name: "live.png" }), sponsor.page, js);
     await expect(review.getByRole("button", { name: "Approve" })).toBeVisible();
 
     // Served as a download to the deal's sides with safe headers; not at all to anyone else.
@@ -144,5 +151,6 @@ for (const [label, viewport] of [
     await expect(stranger.page.getByRole("img")).toHaveCount(0);
     await stranger.context.close();
     await sponsor.context.close();
+    await creator.context.close();
   });
 }

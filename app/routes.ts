@@ -57,6 +57,8 @@ export default [
   route("app/deals", "routes/deals/my-deals.tsx"),
   route("app/deals/new", "routes/deals/offer-to-creator.tsx"),
   route("app/deals/:dealId", "routes/deals/deal.tsx"),
+  // A deal's files, served to its two sides only (server/domains/deals/files.ts).
+  route("app/deals/:dealId/files/:fileId", "routes/deals/deal-file.ts"),
   route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),

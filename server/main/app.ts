@@ -15,6 +15,7 @@ import { UNSUBSCRIBE_PATH_PREFIX } from "#server/domains/notifications/unsubscri
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/domains/notifications/http-stream";
 import type { Services } from "./composition-root";
 import { photoBodyRule } from "#server/domains/media/http";
+import { dealUploadBodyRule } from "#server/domains/deals/upload-form";
 import { importBodyRule } from "#server/domains/sponsor-directory/import-form";
 import { apiBodyRule, publicApi } from "#server/features/api/http";
 import { API_PATH_PREFIX } from "#server/features/api/operation";
@@ -84,6 +85,8 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
       webhookBodyRule,
       // The profile photo form carries an image (server/domains/media/).
       photoBodyRule,
+      // The deal page's forms with files: messages, the brief, a submission's screenshot (server/domains/deals/).
+      dealUploadBodyRule,
       // The back office's sponsor directory import carries a CSV file (server/domains/sponsor-directory/).
       importBodyRule,
       // The public API answers an oversized body in its own JSON error shape (server/features/api/).

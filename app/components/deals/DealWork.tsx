@@ -2,11 +2,13 @@ import { Form } from "react-router";
 import type { DeliverableWork, SubmissionView } from "#server/domains/deals/work-view";
 import type { DealSide } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
-import { MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
+import type { DealFileView } from "#server/domains/deals/files";
+import { DEAL_FILE_MAX_TEXT, DEAL_IMAGE_ACCEPT, DEAL_IMAGE_TYPES_TEXT, MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
+import { DealFileField, DealFileList } from "./DealFiles";
 import { primaryButton, secondaryButton, TextArea, TextField } from "#page-kit/forms";
 
 /** A work form the server sent back, with what was typed and why not. */
-export type RefusedWork = { intent: string; deliverable: number; errors: { liveUrl?: string; note?: string }; liveUrl?: string; note?: string };
+export type RefusedWork = { intent: string; deliverable: number; errors: { liveUrl?: string; note?: string; screenshot?: string }; liveUrl?: string; note?: string };
 
 type Props = {
   work: DeliverableWork[];
@@ -17,13 +19,15 @@ type Props = {
   open: boolean;
   refused: RefusedWork | null;
   busy: (intent: string) => boolean;
+  /** The screenshots handed in, by submissionKey (deliverable and round). */
+  screenshots: Record<string, DealFileView[]>;
 };
 
 /**
  * "The work": each deliverable of the accepted terms, where it stands and every round of it; the
  * creator hands it in with its live address, the sponsor approves it or asks for changes.
  */
-export function DealWork({ work, side, names, locale, open, refused, busy }: Props) {
+export function DealWork({ work, side, names, locale, open, refused, busy, screenshots }: Props) {
   const done = work.filter((d) => d.submissions.at(-1)?.state === "approved").length;
   return (
     <section aria-labelledby="work-heading" className="mt-8">
@@ -41,7 +45,7 @@ export function DealWork({ work, side, names, locale, open, refused, busy }: Pro
               {deliverable.index + 1}. {deliverable.format} on {deliverable.channel}
             </h3>
             <p className="text-sm text-muted">Due {deliverable.dueDate}</p>
-            <Latest deliverable={deliverable} names={names} side={side} locale={locale} />
+            <Latest deliverable={deliverable} names={names} side={side} locale={locale} screenshots={screenshots} />
             {open ? <WorkForms deliverable={deliverable} side={side} names={names} refused={refused?.deliverable === deliverable.index ? refused : null} busy={busy} /> : null}
             {deliverable.submissions.length > 1 ? (
               <details className="mt-3">
@@ -51,6 +55,7 @@ export function DealWork({ work, side, names, locale, open, refused, busy }: Pro
                     <li key={s.round}>
                       Round {s.round}: <a href={s.liveUrl} rel="noopener noreferrer nofollow ugc">{s.liveUrl}</a>
                       {s.reviewNote ? ` · changes asked: “${s.reviewNote}”` : ""}
+                      <DealFileList files={screenshots[`${deliverable.index}-${s.round}`] ?? []} label={`Screenshot of round ${s.round}`} />
                     </li>
                   ))}
                 </ol>
@@ -63,7 +68,7 @@ export function DealWork({ work, side, names, locale, open, refused, busy }: Pro
   );
 }
 
-function Latest({ deliverable, names, side, locale }: { deliverable: DeliverableWork; names: Record<DealSide, string>; side: DealSide; locale: string }) {
+function Latest({ deliverable, names, side, locale, screenshots }: { deliverable: DeliverableWork; names: Record<DealSide, string>; side: DealSide; locale: string; screenshots: Record<string, DealFileView[]> }) {
   const latest: SubmissionView | undefined = deliverable.submissions.at(-1);
   if (!latest) return <p className="mt-2">Not handed in yet.</p>;
   const sponsor = side === "sponsor" ? "your" : `${names.sponsor}'s`;
@@ -76,6 +81,7 @@ function Latest({ deliverable, names, side, locale }: { deliverable: Deliverable
         </a>
       </p>
       {latest.note ? <p className="whitespace-pre-line text-muted">{latest.note}</p> : null}
+      <DealFileList files={screenshots[`${deliverable.index}-${latest.round}`] ?? []} label="Screenshot handed in with it" />
       {latest.state === "submitted" ? (
         <p className="rounded-lg bg-amber-50 p-2 text-amber-900">
           Waiting on {sponsor} review
@@ -100,7 +106,7 @@ function WorkForms({ deliverable, side, names, refused, busy }: { deliverable: D
   const id = (name: string) => `${name}-${deliverable.index}`;
   if (side === "creator" && (!latest || latest.state === "changes_requested")) {
     return (
-      <Form method="post" noValidate className="mt-3 space-y-3">
+      <Form method="post" encType="multipart/form-data" noValidate className="mt-3 space-y-3">
         <input type="hidden" name="deliverable" value={deliverable.index} />
         <TextField
           label={`Where is “${deliverable.format}” live?`}
@@ -111,6 +117,15 @@ function WorkForms({ deliverable, side, names, refused, busy }: { deliverable: D
           placeholder="https://"
           defaultValue={refused?.liveUrl}
           error={refused?.intent === "submit" ? refused.errors.liveUrl : undefined}
+        />
+        <DealFileField
+          label="A screenshot (optional)"
+          name="screenshot"
+          id={id("screenshot")}
+          accept={DEAL_IMAGE_ACCEPT}
+          multiple={false}
+          hint={`One image, ${DEAL_IMAGE_TYPES_TEXT}, up to ${DEAL_FILE_MAX_TEXT}: shown to ${names.sponsor} beside the link.`}
+          error={refused?.intent === "submit" ? refused.errors.screenshot : undefined}
         />
         <TextArea label={`A note to ${names.sponsor} (optional)`} name="note" id={id("submit-note")} rows={2} maxLength={MAX_DEAL_TEXT} defaultValue={refused?.intent === "submit" ? refused.note : undefined} error={refused?.intent === "submit" ? refused.errors.note : undefined} />
         <button type="submit" name="intent" value="submit" className={primaryButton} disabled={busy("submit")}>

@@ -15,6 +15,8 @@ import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work
 import { releaseDeal } from "#server/domains/deals/release";
 import { refundCancelledDeal } from "#server/domains/deals/refunds";
 import type { RefusedWork } from "#app/components/deals/DealWork";
+import { isMultipartForm } from "#server/domains/deals/upload-form";
+import { dealUploadAction } from "./deal-upload-action.server";
 
 export type DealActionData = {
   intent: string;
@@ -26,6 +28,9 @@ export type DealActionData = {
   body?: string;
   /** A work form that was refused: which deliverable, what was typed and why not. */
   work?: RefusedWork;
+  /** Why the files of a message or of the brief were refused; and the brief's text, given back. */
+  files?: string;
+  brief?: string;
 };
 
 const DONE: Record<DealMove["action"], string | null> = {
@@ -123,6 +128,7 @@ async function workOn(request: Request, context: AppLoadContext, user: SessionUs
 }
 
 export async function dealAction(request: Request, context: AppLoadContext, user: SessionUser, dealId: string) {
+  if (isMultipartForm(request)) return dealUploadAction(request, context, user, dealId);
   const form = await requireForm(request);
   const intent = formText(form, "intent");
   if (intent === "submit" || intent === "approve" || intent === "changes") return workOn(request, context, user, dealId, intent, form);

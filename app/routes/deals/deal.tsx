@@ -21,6 +21,9 @@ import { DealThread } from "#app/components/deals/DealThread";
 import { DealWork } from "#app/components/deals/DealWork";
 import { CancelDeal } from "#app/components/deals/CancelDeal";
 import { DealDispute } from "#app/components/deals/DealDispute";
+import { DealBrief } from "#app/components/deals/DealBrief";
+import { briefIsEditable } from "#isomorphic/deal-limits";
+import { readDealRoomFiles } from "#server/domains/deals/room-files";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -29,8 +32,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { deal, split } = read;
   // From the place the deal's read gave, so only a party reads (and so marks read) the thread.
   const thread = await readDealThread(context.db, read.thread);
+  const room = await readDealRoomFiles(context.db, read.thread);
   return {
     deal,
+    room,
     split,
     thread,
     feePercent: context.config.PLATFORM_FEE_PERCENT,
@@ -66,7 +71,7 @@ function formOf(terms: DealTermsVersion): TermsFormFields {
 }
 
 export default function DealPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { deal, split, thread, feePercent, bioPage, locale, backFromCheckout } = loaderData;
+  const { deal, room, split, thread, feePercent, bioPage, locale, backFromCheckout } = loaderData;
   const data = actionData as DealActionData | undefined;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -212,7 +217,9 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </section>
 
-      {deal.work ? <DealWork work={deal.work} side={deal.side} names={deal.names} locale={locale} open={deal.state === "funded"} refused={data?.work ?? null} busy={busy} /> : null}
+      <DealBrief brief={room.brief} side={deal.side} names={deal.names} locale={locale} editable={briefIsEditable(deal.state)} refused={data?.intent === "brief" ? { brief: data.brief ?? "", error: data.errors?.body, files: data.files } : null} busy={busy("brief")} />
+
+      {deal.work ? <DealWork work={deal.work} side={deal.side} names={deal.names} locale={locale} open={deal.state === "funded"} refused={data?.work ?? null} busy={busy} screenshots={room.submissions} /> : null}
 
       {deal.state === "funded" ? (
         <CancelDeal
@@ -241,11 +248,12 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
 
       <DealThread
         messages={thread.messages}
+        files={room.messages}
         firstUnread={thread.firstUnread}
         side={deal.side}
         names={deal.names}
         locale={locale}
-        refused={data?.intent === "message" ? { body: data.body ?? "", error: data.errors?.body } : null}
+        refused={data?.intent === "message" ? { body: data.body ?? "", error: data.errors?.body, files: data.files } : null}
         busy={busy("message")}
       />
 

@@ -167,7 +167,7 @@ describe.each(ENGINES)("deals on %s", (engine) => {
     const post = (uid: string, body: string) => postDealMessage(database.db, deps(), { uid, dealId, body });
     const before = await nudges();
 
-    expect(await post(creator, "   ")).toMatchObject({ kind: "ERROR", fieldErrors: { body: "Write a message first" } });
+    expect(await post(creator, "   ")).toMatchObject({ kind: "ERROR", fieldErrors: { body: "Write a message or attach a file first" } });
     expect(await post(sponsor, "Not my deal")).toMatchObject({ kind: "ERROR", code: "not-found" });
     expect(await Promise.all([post(creator, "Hello!"), post(creator, "Here is my media kit.")])).toEqual([
       expect.objectContaining({ kind: "SUCCESS" }),

@@ -5,6 +5,7 @@ import type { Db } from "#server/platform/db/client";
 import { dealMessages, deals, type DealSide } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { MAX_MESSAGE_TEXT } from "#isomorphic/deal-limits";
+import { storeDealFiles, type CheckedFile } from "./files";
 import { shownNameOf } from "./notices";
 
 export type DealMessage = { seq: number; side: DealSide; body: string; at: string };
@@ -23,11 +24,12 @@ function sideIn(deal: { creatorUid: string | null; sponsorUid: string | null }, 
 export async function postDealMessage(
   db: Db,
   deps: NotificationDeps,
-  input: { uid: string; dealId: string; body: string },
+  input: { uid: string; dealId: string; body: string; files?: CheckedFile[] },
   now = new Date(),
 ): Promise<Success<{ seq: number }> | Refusal<"not-found", "NOT_FOUND"> | FieldRefusal<{ body?: string }>> {
   const body = input.body.trim();
-  if (!body) return fieldRefusal({ body: "Write a message first" });
+  const files = input.files ?? [];
+  if (!body && files.length === 0) return fieldRefusal({ body: "Write a message or attach a file first" });
   if ([...body].length > MAX_MESSAGE_TEXT) return fieldRefusal({ body: `Must be at most ${MAX_MESSAGE_TEXT} characters` });
   return db.transaction(async (tx) => {
     const [deal] = await tx.select().from(deals).where(eq(deals.id, input.dealId)).for("update");
@@ -35,6 +37,7 @@ export async function postDealMessage(
     if (!deal || side === null) return NO_SUCH_DEAL;
     const seq = deal.messageCount + 1;
     await tx.insert(dealMessages).values({ dealId: deal.id, seq, authorUid: input.uid, authorSide: side, body, at: now });
+    await storeDealFiles(tx, { dealId: deal.id, uploaderUid: input.uid, place: "message", messageSeq: seq }, files, now);
     // The author has read their own thread up to here.
     await tx
       .update(deals)
@@ -50,7 +53,7 @@ export async function postDealMessage(
           uid: recipient,
           kind: "deal-activity",
           title: "New message",
-          message: `${who} wrote about “${deal.title}”: ${body.length > 140 ? `${body.slice(0, 139)}…` : body}`,
+          message: `${who} wrote about “${deal.title}”: ${body ? (body.length > 140 ? `${body.slice(0, 139)}…` : body) : `${files.length === 1 ? "a file" : `${files.length} files`}.`}`,
           buttonText: "Open the deal",
           buttonDestination: `/app/deals/${deal.id}`,
         },

@@ -4,6 +4,7 @@ import type { Db } from "#server/platform/db/client";
 import { deals, dealSubmissions, dealTerms, type DealTerms, type SubmissionState } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { MAX_CHANGE_ROUNDS, MAX_DEAL_TEXT } from "#isomorphic/deal-limits";
+import { storeDealFiles, type CheckedFile } from "./files";
 import { tellAboutWork } from "./notices";
 
 /**
@@ -53,7 +54,7 @@ const chars = (text: string) => [...text].length;
 export async function submitDeliverable(
   db: Db,
   deps: NotificationDeps,
-  input: { uid: string; dealId: string; deliverable: number; liveUrl: string; note: string },
+  input: { uid: string; dealId: string; deliverable: number; liveUrl: string; note: string; screenshot?: CheckedFile | null },
   now = new Date(),
 ): Promise<Success<{ round: number; state: SubmissionState }> | WorkRefusal> {
   const liveUrl = input.liveUrl.trim();
@@ -86,6 +87,7 @@ export async function submitDeliverable(
       autoApproveAt: terms.sponsorApproves ? new Date(now.getTime() + terms.autoApproveDays * DAY_MS) : null,
       reviewedAt: terms.sponsorApproves ? null : now,
     });
+    if (input.screenshot) await storeDealFiles(tx, { dealId: deal.id, uploaderUid: input.uid, place: "submission", deliverable: input.deliverable, round }, [input.screenshot], now);
     await tx.update(deals).set({ updatedAt: now }).where(eq(deals.id, deal.id));
     await tellAboutWork(tx, deps, { deal, news: "submitted", actorUid: input.uid, deliverable: terms.deliverables[input.deliverable]!.format });
     return success({ round, state });

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { PHOTO_SIZES, type PhotoSize } from "#isomorphic/profile-photo";
 import { PHOTO_MAX_BYTES, PHOTO_MAX_TEXT, PHOTO_TYPES_TEXT } from "#isomorphic/photo-upload";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
-import { sniffImage } from "./sniff";
+import { sniffImage, type ImageKind } from "./sniff";
 
 export const PHOTO_FORMATS = ["webp", "avif"] as const;
 export type PhotoFormat = (typeof PHOTO_FORMATS)[number];
@@ -42,36 +42,21 @@ export type ProcessedPhoto = Success<{ variants: PhotoVariant[] }>;
  * after its end) loses everything but its pixels.
  */
 export async function processPhoto(file: Buffer): Promise<ProcessedPhoto | PhotoRefusal> {
-  if (file.length === 0) return refusal("invalid-argument", "EMPTY", PHOTO_MESSAGES.empty);
-  if (file.length > PHOTO_MAX_BYTES) return refusal("invalid-argument", "TOO_LARGE", PHOTO_MESSAGES.tooLarge);
-  const kind = sniffImage(file);
-  if (kind === "svg") return refusal("unsupported-media-type", "NOT_AN_IMAGE", PHOTO_MESSAGES.svg);
-  if (kind === "gif") return refusal("unsupported-media-type", "NOT_AN_IMAGE", PHOTO_MESSAGES.gif);
-  if (kind === null || kind === "html" || kind === "pdf") return refusal("unsupported-media-type", "NOT_AN_IMAGE", PHOTO_MESSAGES.notImage);
-
   const largest = PHOTO_SIZES[PHOTO_SIZES.length - 1]!;
-  let square: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
-  try {
-    const source = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true, pages: 1 });
-    const meta = await source.metadata();
-    // The decoder must agree with the bytes' own signature (sharp calls HEIC and AVIF both "heif").
-    if (meta.format !== (kind === "avif" ? "heif" : kind)) return refusal("unsupported-media-type", "NOT_AN_IMAGE", PHOTO_MESSAGES.notImage);
-    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) return refusal("unprocessable-content", "TOO_MANY_PIXELS", PHOTO_MESSAGES.tooManyPixels);
-    square = await source
-      .timeout({ seconds: TIMEOUT_SECONDS })
+  const decoded = await decodeImage(file, PHOTO_CHECKS, (source) =>
+    source
       .rotate()
       .resize(largest, largest, { fit: "cover", position: sharp.strategy.attention })
       .toColourspace("srgb")
       .raw()
-      .toBuffer({ resolveWithObject: true });
-  } catch (error) {
-    return decodeRefusal(kind, error);
-  }
-
-  const { width, height, channels } = square.info;
+      .toBuffer({ resolveWithObject: true }),
+  );
+  if (decoded.kind === "ERROR") return decoded;
+  const { data, info } = decoded.value;
+  const { width, height, channels } = info;
   const variants: PhotoVariant[] = [];
   for (const size of PHOTO_SIZES) {
-    const pixels = sharp(square.data, { raw: { width, height, channels } }).resize(size, size);
+    const pixels = sharp(data, { raw: { width, height, channels } }).resize(size, size);
     for (const format of PHOTO_FORMATS) {
       // AVIF at its fastest effort: at these sizes the files come out the same size (±3 %), and
       // effort 3 took 40× as long (0.4–0.8 s a photo on two busy cores; bench/README.md).
@@ -82,12 +67,45 @@ export async function processPhoto(file: Buffer): Promise<ProcessedPhoto | Photo
   return success({ variants });
 }
 
-function decodeRefusal(kind: string, error: unknown): PhotoRefusal {
+/** What one use of uploaded images takes: the kinds it accepts, its size cap, and its words for each refusal. */
+export type ImageChecks = { accepted: ReadonlySet<ImageKind>; maxBytes: number; messages: Record<keyof typeof PHOTO_MESSAGES, string> };
+
+const PHOTO_CHECKS: ImageChecks = { accepted: new Set(["jpeg", "png", "webp", "heif", "avif"]), maxBytes: PHOTO_MAX_BYTES, messages: PHOTO_MESSAGES };
+
+/**
+ * The one gate every uploaded image passes (profile photos, the deal room's files): the real type
+ * read from the bytes and held to `checks.accepted`, the decoder's own reading made to agree with
+ * it, the pixel count capped before any pixel is decoded, then `pipeline` run over the source
+ * (which must decode it whole, so a damaged file fails here) under a time limit. Any decode
+ * failure is a refusal in the caller's words, never a throw.
+ */
+export async function decodeImage<T>(file: Buffer, checks: ImageChecks, pipeline: (source: Sharp, kind: ImageKind) => Promise<T>): Promise<Success<{ value: T }> | PhotoRefusal> {
+  const { messages } = checks;
+  if (file.length === 0) return refusal("invalid-argument", "EMPTY", messages.empty);
+  if (file.length > checks.maxBytes) return refusal("invalid-argument", "TOO_LARGE", messages.tooLarge);
+  const kind = sniffImage(file);
+  if (kind === "svg") return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.svg);
+  if (kind === "gif") return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.gif);
+  if (kind === "heif" && !checks.accepted.has("heif")) return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.heic);
+  if (kind === null || kind === "html" || kind === "pdf" || !checks.accepted.has(kind)) return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.notImage);
+  try {
+    const source = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true, pages: 1 });
+    const meta = await source.metadata();
+    // The decoder must agree with the bytes' own signature (sharp calls HEIC and AVIF both "heif").
+    if (meta.format !== (kind === "avif" ? "heif" : kind)) return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.notImage);
+    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) return refusal("unprocessable-content", "TOO_MANY_PIXELS", messages.tooManyPixels);
+    return success({ value: await pipeline(source.timeout({ seconds: TIMEOUT_SECONDS }), kind) });
+  } catch (error) {
+    return decodeRefusal(kind, error, messages);
+  }
+}
+
+function decodeRefusal(kind: string, error: unknown, messages: ImageChecks["messages"]): PhotoRefusal {
   const message = error instanceof Error ? error.message : String(error);
-  if (/pixel limit/i.test(message)) return refusal("unprocessable-content", "TOO_MANY_PIXELS", PHOTO_MESSAGES.tooManyPixels);
+  if (/pixel limit/i.test(message)) return refusal("unprocessable-content", "TOO_MANY_PIXELS", messages.tooManyPixels);
   // Sharp's own build reads AVIF but not HEVC-coded HEIC (a patent-encumbered codec it leaves out).
-  if (kind === "heif") return refusal("unsupported-media-type", "NOT_AN_IMAGE", PHOTO_MESSAGES.heic);
-  return refusal("unprocessable-content", "BROKEN", PHOTO_MESSAGES.broken);
+  if (kind === "heif") return refusal("unsupported-media-type", "NOT_AN_IMAGE", messages.heic);
+  return refusal("unprocessable-content", "BROKEN", messages.broken);
 }
 
 /**

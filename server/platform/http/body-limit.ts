@@ -8,8 +8,8 @@ const KB = 1024;
  * The most each kind of request body may weigh. The largest legitimate form is
  * the opportunity form (server/domains/opportunities/form.ts): about 3,600 characters
  * at most, which percent-encoded as 4-byte UTF-8 is ~43 KB; forms get three
- * times that. No form uploads files yet, so multipart only adds its field
- * framing. Anything else (text/plain, no type) has no use here but a small one.
+ * times that. Multipart only adds its field framing: the forms that upload
+ * files have their own rules. Anything else (text/plain, no type) has no use here but a small one.
  */
 export const BODY_LIMITS = {
   form: 128 * KB,
@@ -24,8 +24,10 @@ export type BodyKind = keyof typeof BODY_LIMITS;
 const LINGER_MS = 2_000;
 
 export type BodyLimitRule = {
-  /** Path prefix the rule applies to; the first matching rule wins. */
-  prefix: string;
+  /** Path prefix (or pattern of whole paths) the rule applies to; the first matching rule wins. */
+  prefix: string | RegExp;
+  /** Only bodies of this kind; others to the same path keep their common cap. */
+  kind?: BodyKind;
   limit: number;
   refuse(req: Request, res: Response, limit: number): void;
 };
@@ -62,8 +64,9 @@ const refuseDefault = (req: Request, res: Response, limit: number) =>
 export function capRequestBodies(rules: BodyLimitRule[] = []): RequestHandler {
   return (req, res, next) => {
     if (!hasBody(req)) return next();
-    const rule = rules.find(({ prefix }) => req.path.startsWith(prefix));
-    const limit = rule?.limit ?? BODY_LIMITS[bodyKind(req.get("content-type"))];
+    const kind = bodyKind(req.get("content-type"));
+    const rule = rules.find(({ prefix, kind: only }) => (typeof prefix === "string" ? req.path.startsWith(prefix) : prefix.test(req.path)) && (only === undefined || only === kind));
+    const limit = rule?.limit ?? BODY_LIMITS[kind];
     const refuse = () => (rule?.refuse ?? refuseDefault)(req, res, limit);
 
     const declared = req.get("content-length");

@@ -186,7 +186,7 @@ export const dealMessages = pgTable(
   (t) => [
     primaryKey({ columns: [t.dealId, t.seq] }),
     check("deal_messages_side_check", sql`${t.authorSide} in ('creator', 'sponsor')`),
-    check("deal_messages_body_check", sql`char_length(${t.body}) between 1 and 4000`),
+    check("deal_messages_body_check", sql`char_length(${t.body}) <= 4000`),
   ],
 );
 

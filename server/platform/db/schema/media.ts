@@ -6,7 +6,7 @@ import { user } from "./auth";
  * Raw bytes. node-postgres hands bytea back as a Buffer and PGlite as a
  * Uint8Array; both become a Buffer here, so the server can send it as is.
  */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType() {
     return "bytea";
   },

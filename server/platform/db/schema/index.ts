@@ -18,3 +18,4 @@ export * from "./reconciliation";
 export * from "./public-api";
 export * from "./money-events";
 export * from "./deals";
+export * from "./paperwork";

@@ -20,6 +20,7 @@ import { readDealThread } from "#server/domains/deals/thread";
 import { DealThread } from "#app/components/deals/DealThread";
 import { DealWork } from "#app/components/deals/DealWork";
 import { CancelDeal } from "#app/components/deals/CancelDeal";
+import { DealPaperwork } from "#app/components/deals/DealPaperwork";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -225,6 +226,8 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
           busy={busy}
         />
       ) : null}
+
+      {deal.invoiceNumber ? <DealPaperwork dealId={deal.id} side={deal.side} invoiceNumber={deal.invoiceNumber} /> : null}
 
       <DealThread
         messages={thread.messages}

@@ -59,7 +59,7 @@ export default [
   route("app/deals", "routes/deals/my-deals.tsx"),
   route("app/deals/new", "routes/deals/offer-to-creator.tsx"),
   route("app/deals/:dealId", "routes/deals/deal.tsx"),
-  // A booked deal's paperwork (server/domains/deals/paperwork/): the invoice for both sides, the statement for the creator.
+  // A booked deal's paperwork (server/domains/deals/paperwork-read.ts): the invoice for both sides, the statement for the creator.
   route("app/deals/:dealId/invoice", "routes/deals/paperwork/invoice.tsx"),
   route("app/deals/:dealId/invoice.pdf", "routes/deals/paperwork/invoice-pdf.ts"),
   route("app/deals/:dealId/statement", "routes/deals/paperwork/statement.tsx"),

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { InvoiceDocument, PartyBlock, StatementDocument } from "#server/domains/deals/paperwork/documents";
+import type { InvoiceDocument, PartyBlock, StatementDocument } from "#server/domains/deals/paperwork-documents";
 import { secondaryButton } from "#page-kit/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
 

@@ -4,7 +4,7 @@ import { billingDetails } from "#server/platform/db/schema";
 import { fieldRefusal, success, type FieldRefusal, type Success } from "#server/platform/errors";
 
 /**
- * An account's billing details: what its invoices say about it (server/domains/deals/paperwork/).
+ * An account's billing details: what its invoices say about it (server/domains/deals/paperwork-documents.ts).
  * A creator may add the tax their prices include (a label such as "VAT" and a rate): the invoice
  * then shows the part of the price that is tax. The platform does not compute, add or collect tax.
  */

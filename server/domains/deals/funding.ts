@@ -8,7 +8,7 @@ import { dealActivity, dealFundings, deals, dealTerms, user, type DealFundingSta
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import type { PaymentDetails, PaymentProvider } from "#server/providers/payments/port";
 import { tellBothSides } from "./notices";
-import { issueDealInvoice } from "./paperwork/issue";
+import { issueDealInvoice } from "./invoice-issue";
 import { platformMay } from "./transitions";
 
 /**

@@ -4,7 +4,7 @@ import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, microsOf, newestFirst, type TimeKeyset } from "#server/platform/db/keyset";
 import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState } from "#server/platform/db/schema";
-import { dealInvoiceNumber } from "./paperwork/read";
+import { dealInvoiceNumber } from "./paperwork-read";
 import type { DealTermsInput } from "./terms-form";
 import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";

@@ -1,5 +1,5 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { dealInvoiceFile } from "#server/domains/deals/paperwork/files";
+import { dealInvoiceFile } from "#server/domains/deals/paperwork-files";
 import type { Route } from "./+types/invoice-pdf";
 import { pdfAnswer } from "./pdf-answer.server";
 

@@ -1,5 +1,5 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { readDealInvoice } from "#server/domains/deals/paperwork/read";
+import { readDealInvoice } from "#server/domains/deals/paperwork-read";
 import { InvoiceSheet, PaperworkToolbar } from "#app/components/deals/PaperworkSheets";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";

@@ -1,5 +1,5 @@
-import type { PaperworkFile } from "#server/domains/deals/paperwork/files";
-import type { PaperworkRefusal } from "#server/domains/deals/paperwork/read";
+import type { PaperworkFile } from "#server/domains/deals/paperwork-files";
+import type { PaperworkRefusal } from "#server/domains/deals/paperwork-read";
 import { plainTextRefusal, rawAnswer } from "#page-kit/respond.server";
 
 // Only the deal's people may fetch it: never kept by a shared cache, nor by the browser's.

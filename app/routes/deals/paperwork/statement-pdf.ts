@@ -1,5 +1,5 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { dealStatementFile } from "#server/domains/deals/paperwork/files";
+import { dealStatementFile } from "#server/domains/deals/paperwork-files";
 import type { Route } from "./+types/statement-pdf";
 import { pdfAnswer } from "./pdf-answer.server";
 

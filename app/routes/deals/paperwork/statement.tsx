@@ -1,5 +1,5 @@
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { readDealStatement } from "#server/domains/deals/paperwork/read";
+import { readDealStatement } from "#server/domains/deals/paperwork-read";
 import { PaperworkToolbar, StatementSheet } from "#app/components/deals/PaperworkSheets";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";

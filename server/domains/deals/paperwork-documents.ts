@@ -1,7 +1,7 @@
 import { formatIsoDate, formatMoney } from "#isomorphic/format";
 import type { DealDeliverable, InvoiceParty, InvoiceTax } from "#server/platform/db/schema";
 import { ratePercentText } from "#server/domains/accounts/billing-details";
-import { invoiceNumberText } from "./issue";
+import { invoiceNumberText } from "./invoice-issue";
 
 /**
  * A deal's paperwork worded once, for the printable page and the PDF alike: plain data, every

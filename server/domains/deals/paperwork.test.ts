@@ -13,9 +13,9 @@ import { readDeal } from "#server/domains/deals/read";
 import { refundCancelledDeal } from "#server/domains/deals/refunds";
 import { releaseDeal } from "#server/domains/deals/release";
 import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
-import { issueDealInvoice } from "./issue";
-import { invoicePdf, statementPdf } from "./pdf";
-import { dealInvoiceNumber, readDealInvoice, readDealStatement } from "./read";
+import { issueDealInvoice } from "./invoice-issue";
+import { invoicePdf, statementPdf } from "./paperwork-pdf";
+import { dealInvoiceNumber, readDealInvoice, readDealStatement } from "./paperwork-read";
 
 const APP = "Sponsorgrid";
 const form = (fields: Partial<BillingDetailsForm>): BillingDetailsForm => ({ legalName: "", address: "", country: "", taxId: "", taxLabel: "", taxRate: "", ...fields });

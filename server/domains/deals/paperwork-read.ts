@@ -2,8 +2,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { dealFundings, dealInvoices, deals, ledgerEntries } from "#server/platform/db/schema";
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
-import { invoiceDocument, statementDocument, type DealMovement, type InvoiceDocument, type StatementDocument } from "./documents";
-import { invoiceNumberText } from "./issue";
+import { invoiceDocument, statementDocument, type DealMovement, type InvoiceDocument, type StatementDocument } from "./paperwork-documents";
+import { invoiceNumberText } from "./invoice-issue";
 
 /**
  * Who reads a deal's paperwork: the invoice is the deal's two sides', the statement the creator's

@@ -1,12 +1,12 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import PDFDocument from "pdfkit";
-import type { InvoiceDocument, PartyBlock, StatementDocument } from "./documents";
+import type { InvoiceDocument, PartyBlock, StatementDocument } from "./paperwork-documents";
 
 /**
  * A deal's paperwork as a PDF, written by pdfkit with DejaVu Sans embedded (subset), so every name
  * prints whatever its script: the standard PDF fonts know Latin-1 only. The text is the same
- * worded document the printable page shows (documents.ts). `compress: false` leaves the content
+ * worded document the printable page shows (paperwork-documents.ts). `compress: false` leaves the content
  * streams readable, which tests use to read the text back.
  */
 

@@ -1,7 +1,7 @@
 import type { Db } from "#server/platform/db/client";
 import { success, type Success } from "#server/platform/errors";
-import { invoicePdf, statementPdf } from "./pdf";
-import { readDealInvoice, readDealStatement, type PaperworkRefusal } from "./read";
+import { invoicePdf, statementPdf } from "./paperwork-pdf";
+import { readDealInvoice, readDealStatement, type PaperworkRefusal } from "./paperwork-read";
 
 /** A deal's paperwork as a file to save: the same readers' rules as the pages, then the PDF. */
 export type PaperworkFile = Success<{ pdf: Buffer; filename: string }>;

@@ -148,10 +148,7 @@ export function StatementSheet({ statement }: { statement: StatementDocument }) 
           <thead>
             <tr className="border-b border-ink/20">
               <th scope="col" className="py-2 pr-4 font-semibold">
-                Date
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                What
+                What and when
               </th>
               <th scope="col" className="py-2 text-right font-semibold">
                 Amount
@@ -161,8 +158,10 @@ export function StatementSheet({ statement }: { statement: StatementDocument }) 
           <tbody>
             {statement.entries.map((entry, index) => (
               <tr key={index} className="border-b border-ink/10 align-top">
-                <td className="py-2 pr-4 whitespace-nowrap">{entry.date}</td>
-                <td className="py-2 pr-4">{entry.what}</td>
+                <td className="py-2 pr-4">
+                  <span className="block">{entry.what}</span>
+                  <span className="block text-sm text-muted">{entry.date}</span>
+                </td>
                 <td className="py-2 text-right whitespace-nowrap">{entry.amount}</td>
               </tr>
             ))}

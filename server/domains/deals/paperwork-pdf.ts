@@ -22,8 +22,10 @@ type Doc = InstanceType<typeof PDFDocument>;
 
 function newDocument(title: string, compress: boolean): Doc {
   const fonts = fontsFolder();
-  const doc = new PDFDocument({ size: "A4", margin: MARGIN, compress, font: path.join(fonts, "DejaVuSans.ttf"), info: { Title: title }, lang: "en" });
-  doc.registerFont("regular", path.join(fonts, "DejaVuSans.ttf"));
+  const regular = path.join(fonts, "DejaVuSans.ttf");
+  // The regular face is the document's own font from the start, so pdfkit never loads its Helvetica.
+  const doc = new PDFDocument({ size: "A4", margin: MARGIN, compress, font: regular, info: { Title: title }, lang: "en" });
+  doc.registerFont("regular", regular);
   doc.registerFont("bold", path.join(fonts, "DejaVuSans-Bold.ttf"));
   doc.font("regular").fillColor(INK);
   return doc;

@@ -40,6 +40,8 @@ export default [
   route("app/account/api-keys", "routes/app/api-keys.tsx"),
   // Outgoing webhooks: the account's endpoints, each with its delivery log (server/platform/outgoing-webhooks/).
   route("app/account/webhooks", "routes/app/webhooks.tsx"),
+  // What invoices say about the account: legal name, address, tax id, and a creator's tax line.
+  route("app/account/billing", "routes/app/billing.tsx"),
   route("app/account/webhooks/:endpointId", "routes/app/webhook-endpoint.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
@@ -59,6 +61,11 @@ export default [
   route("app/deals/:dealId", "routes/deals/deal.tsx"),
   // A deal's files, served to its two sides only (server/domains/deals/files.ts).
   route("app/deals/:dealId/files/:fileId", "routes/deals/deal-file.ts"),
+  // A booked deal's paperwork (server/domains/deals/paperwork-read.ts): the invoice for both sides, the statement for the creator.
+  route("app/deals/:dealId/invoice", "routes/deals/paperwork/invoice.tsx"),
+  route("app/deals/:dealId/invoice.pdf", "routes/deals/paperwork/invoice-pdf.ts"),
+  route("app/deals/:dealId/statement", "routes/deals/paperwork/statement.tsx"),
+  route("app/deals/:dealId/statement.pdf", "routes/deals/paperwork/statement-pdf.ts"),
   route("app/account/opportunities", "routes/opportunities/my-posts.tsx"),
   route("app/account/opportunities/liked", "routes/opportunities/liked.tsx"),
   route("api/account-posts", "routes/api/account-posts.ts"),

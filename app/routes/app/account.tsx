@@ -256,6 +256,13 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
           <NotificationPreferences rows={notificationRows} />
         </Section>
 
+        <Section title="Billing details" anchor="billing" className="scroll-mt-20 md:col-span-2">
+          <p>Your legal name, address and tax id for the invoices of your deals, and the tax your prices include if you charge one.</p>
+          <p className="mt-3">
+            <Link to="/app/account/billing">Edit billing details</Link>
+          </p>
+        </Section>
+
         <Section title="Webhooks" anchor="webhooks" className="scroll-mt-20 md:col-span-2">
           <p>Send what happens on your account (payments, refunds, Pro, hearts, notifications) to your own tools as signed requests.</p>
           <p className="mt-3">

@@ -24,6 +24,7 @@ import { DealDispute } from "#app/components/deals/DealDispute";
 import { DealBrief } from "#app/components/deals/DealBrief";
 import { briefIsEditable } from "#isomorphic/deal-limits";
 import { readDealRoomFiles } from "#server/domains/deals/room-files";
+import { DealPaperwork } from "#app/components/deals/DealPaperwork";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -245,6 +246,8 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
         busy={busy("dispute")}
         locale={locale}
       />
+
+      {deal.invoiceNumber ? <DealPaperwork dealId={deal.id} side={deal.side} invoiceNumber={deal.invoiceNumber} /> : null}
 
       <DealThread
         messages={thread.messages}

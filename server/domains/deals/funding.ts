@@ -8,6 +8,7 @@ import { dealActivity, dealFundings, deals, dealTerms, user, type DealFundingSta
 import { refusal, success, type Refusal, type Success } from "#server/platform/errors";
 import type { PaymentDetails, PaymentProvider } from "#server/providers/payments/port";
 import { tellBothSides } from "./notices";
+import { issueDealInvoice } from "./invoice-issue";
 import { platformMay } from "./transitions";
 
 /**
@@ -151,6 +152,8 @@ export async function settleDealFunding(
     network: null,
     at: now,
   });
+  // The sponsor's invoice is issued with the booking, or not at all.
+  await issueDealInvoice(tx, { deal, funding }, now);
   await tellBothSides(tx, deps, { deal, news: "funded", price: funding.amount, currency: funding.currency });
   return "BOOKED";
 }

@@ -5,6 +5,7 @@ import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, microsOf, newestFirst, type TimeKeyset } from "#server/platform/db/keyset";
 import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, type DealSide, type DealState, type DisputeDecision } from "#server/platform/db/schema";
 import { disputeOf, type DisputeRecord } from "./dispute-records";
+import { dealInvoiceNumber } from "./paperwork-read";
 import type { DealTermsInput } from "./terms-form";
 import type { DealThreadPlace } from "./thread";
 import { actionsFor, type DealAction } from "./transitions";
@@ -80,6 +81,8 @@ export type DealView = {
   cancelRequest: { byYou: boolean; reason: string | null } | null;
   /** Once cancelled: what has gone back to the sponsor so far, in minor units of the price's currency. */
   refunded: number | null;
+  /** Once booked: the number of the sponsor's invoice ("INV-0001"), issued with the booking. */
+  invoiceNumber: string | null;
   createdAt: string;
 };
 
@@ -136,6 +139,7 @@ export async function readDeal(db: Db, uid: string, dealId: string): Promise<{ v
     dispute: dispute ? disputeView(dispute, side) : null,
     cancelRequest: deal.state === "funded" && deal.cancelRequestedBy ? { byYou: deal.cancelRequestedBy === side, reason: deal.cancelReason } : null,
     refunded: deal.state === "cancelled" ? await readRefunded(db, deal.id) : null,
+    invoiceNumber: booked || deal.state === "cancelled" ? await dealInvoiceNumber(db, deal.id) : null,
     funding: funding ? { state: funding.state === "paid" ? "paid" : "open", amount: funding.amount, currency: funding.currency, paidAt: funding.paidAt?.toISOString() ?? null } : null,
     createdAt: deal.createdAt.toISOString(),
   };

@@ -146,6 +146,7 @@ const dealSchema = z
       .nullable()
       .meta({ description: "On a booked deal: a side asked to cancel it and the other has not answered (`agree_cancel`)." }),
     refunded: z.int().nullable().meta({ description: "Once cancelled: what has gone back to the sponsor so far, in minor units." }),
+    invoiceNumber: z.string().nullable().meta({ description: "Once booked: the number of the sponsor's invoice, issued with the booking (`INV-0001`, counted per creator); null before." }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Deal", description: "A deal as either of its sides reads it." });

@@ -19,3 +19,4 @@ export * from "./public-api";
 export * from "./money-events";
 export * from "./deals";
 export * from "./deal-files";
+export * from "./paperwork";

@@ -3,6 +3,7 @@ import { formatMoney } from "#isomorphic/format";
 import type { Db } from "#server/platform/db/client";
 import { profiles } from "#server/platform/db/schema";
 import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
+import { queueDealEvent } from "./deal-events";
 import type { DealAction } from "./transitions";
 
 /** What happened to a deal, as the other side is told: the deal was opened, or one of the table's actions. */
@@ -51,13 +52,15 @@ export async function shownNameOf(tx: Db, uid: string): Promise<string> {
 
 /**
  * Tells `recipientUid` what the other side did, in the transaction of the change: the notification
- * and, by their preference, the mail, with the price and a button to the deal.
+ * and, by their preference, the mail, with the price and a button to the deal. Both sides' webhook
+ * endpoints get the step's event (deal-events.ts).
  */
 export async function tellOtherSide(
   tx: Db,
   deps: NotificationDeps,
   input: { recipientUid: string | null; actorUid: string; news: DealNews; dealId: string; title: string; price: number; currency: string },
 ): Promise<void> {
+  await queueDealEvent(tx, deps, { dealId: input.dealId, news: input.news });
   if (input.recipientUid === null) return;
   const who = await shownNameOf(tx, input.actorUid);
   await sendNotification(
@@ -79,7 +82,8 @@ export type PlatformNews = "funded" | "completed";
 
 /**
  * Tells both sides what the platform did, in the transaction of the change: each its own words
- * (the sponsor paid; the creator may start), with the notification and, by preference, the mail.
+ * (the sponsor paid; the creator may start), with the notification and, by preference, the mail,
+ * and the step's webhook event (deal-events.ts).
  */
 export async function tellBothSides(
   tx: Db,
@@ -87,6 +91,7 @@ export async function tellBothSides(
   input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: PlatformNews; price: number; currency: string },
 ): Promise<void> {
   const { deal } = input;
+  await queueDealEvent(tx, deps, { dealId: deal.id, news: input.news });
   const price = formatMoney(input.price, input.currency);
   const told =
     input.news === "funded"
@@ -117,14 +122,16 @@ const WORK_TITLES: Record<WorkNews, string> = {
 
 /**
  * Tells the other side of the work: the sponsor when the creator hands something in, the creator
- * when the sponsor reviewed it, and both when the review window approved it.
+ * when the sponsor reviewed it, and both when the review window approved it; both sides' webhook
+ * endpoints get the step's event (deal-events.ts), naming the deliverable by its place in the terms.
  */
 export async function tellAboutWork(
   tx: Db,
   deps: NotificationDeps,
-  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: WorkNews; actorUid: string | null; deliverable: string },
+  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: WorkNews; actorUid: string | null; deliverable: string; deliverableIndex: number },
 ): Promise<void> {
   const { deal, news, deliverable } = input;
+  await queueDealEvent(tx, deps, { dealId: deal.id, news, deliverable: input.deliverableIndex });
   const who = input.actorUid ? await shownNameOf(tx, input.actorUid) : "The platform";
   const message = {
     submitted: `${who} handed in “${deliverable}” for “${deal.title}”: it waits on your review.`,

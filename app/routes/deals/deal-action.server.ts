@@ -71,9 +71,10 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
 
 /** A message into the deal's thread (the postDealMessage operation): back to the thread, or the box again with why not. */
 async function postMessage(context: AppLoadContext, user: SessionUser, dealId: string, body: string) {
-  const posted = await runForPage(postDealMessage, { caller: pageCaller(user), input: { dealId, body }, context });
+  const posted = await runForPage(postDealMessage, { caller: pageCaller(user), input: { dealId, body }, context, notFound: "answer" });
   if (posted.kind === "SUCCESS") throw redirect(`/app/deals/${dealId}#message-${posted.seq}`);
-  return answerRefusal<DealActionData>(posted, { intent: "message", errors: "fieldErrors" in posted ? posted.fieldErrors : undefined, body });
+  if (posted.code === "not-found") refuse("not-found", posted.message);
+  return answerRefusal<DealActionData>(posted, { intent: "message", errors: posted.fieldErrors, body });
 }
 
 /** "Pay to book": off to the provider's hosted checkout for the agreed price, or back with why not. */
@@ -109,11 +110,12 @@ async function workOn(request: Request, context: AppLoadContext, user: SessionUs
   const caller = pageCaller(user);
   const done =
     intent === "submit"
-      ? await runForPage(submitDeliverable, { caller, input: { dealId, deliverable, liveUrl, note }, context })
-      : await runForPage(reviewDeliverable, { caller, input: { dealId, deliverable, review: intent === "approve" ? { verdict: "approve" } : { verdict: "changes", note } }, context });
+      ? await runForPage(submitDeliverable, { caller, input: { dealId, deliverable, liveUrl, note }, context, notFound: "answer" })
+      : await runForPage(reviewDeliverable, { caller, input: { dealId, deliverable, review: intent === "approve" ? { verdict: "approve" } : { verdict: "changes", note } }, context, notFound: "answer" });
   if (done.kind === "ERROR") {
-    const errors = "reason" in done && done.reason === "INVALID_FIELDS" ? done.fieldErrors : {};
-    return answerRefusal<DealActionData>(done, { intent, message: "reason" in done && done.reason === "INVALID_FIELDS" ? undefined : done.message, work: { intent, deliverable: typed, errors, liveUrl, note } });
+    if (done.code === "not-found") refuse("not-found", done.message);
+    const errors = done.reason === "INVALID_FIELDS" ? done.fieldErrors : {};
+    return answerRefusal<DealActionData>(done, { intent, message: done.reason === "INVALID_FIELDS" ? undefined : done.message, work: { intent, deliverable: typed, errors, liveUrl, note } });
   }
   return redirectWithToast(request, context.sessionSecret, `/app/deals/${dealId}`, { kind: "success", message: WORK_DONE[intent] });
 }

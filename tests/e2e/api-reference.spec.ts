@@ -5,6 +5,8 @@ import { WEBHOOK_EVENT_TYPES } from "#isomorphic/webhook-events";
 type Document = { openapi: string; paths: Record<string, Record<string, { operationId: string; summary: string }>> };
 
 test("the OpenAPI document is served without a key, and the reference lists every operation in it", async ({ page, request }) => {
+  // Every operation's section on one page, each checked, then the whole page through axe: long on a busy machine.
+  test.setTimeout(120_000);
   const served = await request.get("/api/v1/openapi.json");
   expect(served.status()).toBe(200);
   expect(served.headers()["content-type"]).toContain("application/json");

@@ -10,8 +10,8 @@ export const API_RESOURCES = [
   {
     id: "deals",
     label: "Deals",
-    read: "List and read your deals and the applications and offers on your opportunities",
-    write: "Apply to briefs, make offers, and counter, accept, decline, withdraw and shortlist deals",
+    read: "List and read your deals, their messages and work, and the applications and offers on your opportunities",
+    write: "Apply to briefs, make offers, counter, accept, decline, withdraw and shortlist deals, write in their threads, hand in and review work",
   },
   {
     id: "webhooks",

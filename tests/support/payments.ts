@@ -20,12 +20,16 @@ export const silentLogger = pino({ level: "silent" });
 /** The secret unsubscribe links are signed with in tests. */
 export const TEST_SESSION_SECRET = "test-session-secret-of-at-least-32-characters";
 
+/** The platform's fee in tests' notification deps: what a deal's webhook event splits its price by. */
+export const TEST_FEE_PERCENT = 10;
+
 /** sendNotification's deps with the outbox mailer (mail rows land in email_outbox with the caller's transaction). */
 export function notificationDeps(db: Db, mailer = createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger })): NotificationDeps {
   return {
     mailer,
     site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test" },
     unsubscribeKey: unsubscribeSigningKey(TEST_SESSION_SECRET),
+    platformFeePercent: TEST_FEE_PERCENT,
   };
 }
 
@@ -36,6 +40,7 @@ export function webhookDeps(db: Db, provider: PaymentProvider): WebhookDeps {
     mailer: createMailer({ db, from: "Sponsorgrid <no-reply@test.example>", logger: silentLogger }),
     site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test", bioOrigin: "http://bio.test" },
     unsubscribeKey: unsubscribeSigningKey(TEST_SESSION_SECRET),
+    platformFeePercent: TEST_FEE_PERCENT,
     logger: silentLogger,
   };
 }

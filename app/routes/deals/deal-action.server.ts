@@ -7,12 +7,10 @@ import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { formText } from "#app/lib/identity.server";
 import { answerRefusal, refuse, requireForm } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
-import { postDealMessage } from "#server/domains/deals/thread";
-import { notificationDepsOf } from "#server/domains/notifications/deps";
+import { postDealMessage } from "#server/features/operations/deals/thread";
 import { startDealFunding } from "#server/domains/deals/funding";
 import { providerCheckoutUrl } from "#server/domains/payments/checkout/start-checkout";
-import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
-import { releaseDeal } from "#server/domains/deals/release";
+import { reviewDeliverable, submitDeliverable } from "#server/features/operations/deals/work";
 import { refundCancelledDeal } from "#server/domains/deals/refunds";
 import type { RefusedWork } from "#app/components/deals/DealWork";
 import { isMultipartForm } from "#server/domains/deals/upload-form";
@@ -79,9 +77,9 @@ function moveOf(form: FormData): DealMove | { refused: DealActionData } {
   }
 }
 
-/** A message into the deal's thread: back to the thread, or the box again with why not. */
+/** A message into the deal's thread (the postDealMessage operation): back to the thread, or the box again with why not. */
 async function postMessage(context: AppLoadContext, user: SessionUser, dealId: string, body: string) {
-  const posted = await postDealMessage(context.db, notificationDepsOf(context), { uid: user.id, dealId, body });
+  const posted = await runForPage(postDealMessage, { caller: pageCaller(user), input: { dealId, body }, context, notFound: "answer" });
   if (posted.kind === "SUCCESS") throw redirect(`/app/deals/${dealId}#message-${posted.seq}`);
   if (posted.code === "not-found") refuse("not-found", posted.message);
   return answerRefusal<DealActionData>(posted, { intent: "message", errors: posted.fieldErrors, body });
@@ -107,23 +105,26 @@ async function payToBook(context: AppLoadContext, user: SessionUser, dealId: str
 
 const WORK_DONE = { submit: "Handed in. The sponsor has been told.", approve: "Approved.", changes: "Sent back with your note." } as const;
 
-/** The work's forms: hand a deliverable in, approve it, or send it back; after an approval the deal may be due its release. */
+/**
+ * The work's forms: hand a deliverable in, approve it, or send it back (the submitDeliverable and
+ * reviewDeliverable operations; the last approval also pays the creator, or leaves it to the sweep).
+ */
 async function workOn(request: Request, context: AppLoadContext, user: SessionUser, dealId: string, intent: keyof typeof WORK_DONE, form: FormData) {
-  const deliverable = Number(formText(form, "deliverable"));
+  const typed = Number(formText(form, "deliverable"));
+  // A place that is no whole number is no deliverable: the operation answers it as one that does not exist.
+  const deliverable = Number.isSafeInteger(typed) ? typed : -1;
   const note = formText(form, "note");
   const liveUrl = formText(form, "liveUrl");
-  const deps = notificationDepsOf(context);
+  const caller = pageCaller(user);
   const done =
     intent === "submit"
-      ? await submitDeliverable(context.db, deps, { uid: user.id, dealId, deliverable, liveUrl, note })
-      : await reviewDeliverable(context.db, deps, { uid: user.id, dealId, deliverable, review: intent === "approve" ? { verdict: "approve" } : { verdict: "changes", note } });
+      ? await runForPage(submitDeliverable, { caller, input: { dealId, deliverable, liveUrl, note }, context, notFound: "answer" })
+      : await runForPage(reviewDeliverable, { caller, input: { dealId, deliverable, review: intent === "approve" ? { verdict: "approve" } : { verdict: "changes", note } }, context, notFound: "answer" });
   if (done.kind === "ERROR") {
     if (done.code === "not-found") refuse("not-found", done.message);
     const errors = done.reason === "INVALID_FIELDS" ? done.fieldErrors : {};
-    return answerRefusal<DealActionData>(done, { intent, message: done.reason === "INVALID_FIELDS" ? undefined : done.message, work: { intent, deliverable, errors, liveUrl, note } });
+    return answerRefusal<DealActionData>(done, { intent, message: done.reason === "INVALID_FIELDS" ? undefined : done.message, work: { intent, deliverable: typed, errors, liveUrl, note } });
   }
-  // The last approval makes the deal due: the creator is paid now, or by the sweep if the provider is slow.
-  if (intent === "approve") await releaseDeal(context.db, context.payments, deps, dealId).catch((error: unknown) => context.logger.warn({ err: error, dealId }, "deal release deferred to the sweep"));
   return redirectWithToast(request, context.sessionSecret, `/app/deals/${dealId}`, { kind: "success", message: WORK_DONE[intent] });
 }
 

@@ -214,7 +214,7 @@ export async function settleDispute(
     await tx.update(dealDisputes).set({ settledAt: now }).where(eq(dealDisputes.dealId, dealId));
     if (creatorShare === 0) await tx.update(dealFundings).set({ state: "refunded" }).where(eq(dealFundings.id, funding.id));
     await platformMove(tx, deal, after.released > 0 ? "settle_paid" : "settle_refunded", now);
-    await tellAboutDispute(tx, deps, { deal, news: "settled", moved: { toSponsor: after.refunded, toCreator: after.released }, currency: funding.currency });
+    await tellAboutDispute(tx, deps, { deal, news: after.released > 0 ? "settled_paid" : "settled_refunded", moved: { toSponsor: after.refunded, toCreator: after.released }, currency: funding.currency });
     return "SETTLED" as const;
   });
 }

@@ -3,6 +3,7 @@ import { formatMoney } from "#isomorphic/format";
 import type { Db } from "#server/platform/db/client";
 import { profiles } from "#server/platform/db/schema";
 import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
+import { queueDealEvent } from "./deal-events";
 import type { DealAction } from "./transitions";
 
 /** What happened to a deal, as the other side is told: the deal was opened, or one of the table's actions. */
@@ -54,13 +55,15 @@ export async function shownNameOf(tx: Db, uid: string): Promise<string> {
 
 /**
  * Tells `recipientUid` what the other side did, in the transaction of the change: the notification
- * and, by their preference, the mail, with the price and a button to the deal.
+ * and, by their preference, the mail, with the price and a button to the deal. Both sides' webhook
+ * endpoints get the step's event (deal-events.ts).
  */
 export async function tellOtherSide(
   tx: Db,
   deps: NotificationDeps,
   input: { recipientUid: string | null; actorUid: string; news: DealNews; dealId: string; title: string; price: number; currency: string },
 ): Promise<void> {
+  await queueDealEvent(tx, deps, { dealId: input.dealId, news: input.news });
   if (input.recipientUid === null) return;
   const who = await shownNameOf(tx, input.actorUid);
   await sendNotification(
@@ -82,7 +85,8 @@ export type PlatformNews = "funded" | "completed";
 
 /**
  * Tells both sides what the platform did, in the transaction of the change: each its own words
- * (the sponsor paid; the creator may start), with the notification and, by preference, the mail.
+ * (the sponsor paid; the creator may start), with the notification and, by preference, the mail,
+ * and the step's webhook event (deal-events.ts).
  */
 export async function tellBothSides(
   tx: Db,
@@ -90,6 +94,7 @@ export async function tellBothSides(
   input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: PlatformNews; price: number; currency: string },
 ): Promise<void> {
   const { deal } = input;
+  await queueDealEvent(tx, deps, { dealId: deal.id, news: input.news });
   const price = formatMoney(input.price, input.currency);
   const told =
     input.news === "funded"
@@ -120,14 +125,16 @@ const WORK_TITLES: Record<WorkNews, string> = {
 
 /**
  * Tells the other side of the work: the sponsor when the creator hands something in, the creator
- * when the sponsor reviewed it, and both when the review window approved it.
+ * when the sponsor reviewed it, and both when the review window approved it; both sides' webhook
+ * endpoints get the step's event (deal-events.ts), naming the deliverable by its place in the terms.
  */
 export async function tellAboutWork(
   tx: Db,
   deps: NotificationDeps,
-  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: WorkNews; actorUid: string | null; deliverable: string },
+  input: { deal: { id: string; title: string; creatorUid: string | null; sponsorUid: string | null }; news: WorkNews; actorUid: string | null; deliverable: string; deliverableIndex: number },
 ): Promise<void> {
   const { deal, news, deliverable } = input;
+  await queueDealEvent(tx, deps, { dealId: deal.id, news, deliverable: input.deliverableIndex });
   const who = input.actorUid ? await shownNameOf(tx, input.actorUid) : "The platform";
   const message = {
     submitted: `${who} handed in “${deliverable}” for “${deal.title}”: it waits on your review.`,
@@ -143,9 +150,9 @@ export async function tellAboutWork(
 }
 
 /** What became of a dispute: the bank froze the deal, staff decided, or the decided money moved. */
-export type DisputeNews = "frozen" | "decided" | "settled";
+export type DisputeNews = "frozen" | "decided" | "settled_paid" | "settled_refunded";
 
-const DISPUTE_TITLES: Record<DisputeNews, string> = { frozen: "Deal disputed", decided: "Dispute decided", settled: "Dispute settled" };
+const DISPUTE_TITLES: Record<DisputeNews, string> = { frozen: "Deal disputed", decided: "Dispute decided", settled_paid: "Dispute settled", settled_refunded: "Dispute settled" };
 
 /**
  * Tells both sides about a dispute the platform moved, in the transaction of the change: the card
@@ -168,8 +175,10 @@ export async function tellAboutDispute(
   const message = {
     frozen: `The sponsor's bank disputed the card payment for “${deal.title}”. The money stays held until our staff decide; add what they should know to the thread.`,
     decided: `Our staff decided the dispute on “${deal.title}”: ${amounts}. ${input.reason ?? ""}`.trim(),
-    settled: `The money of “${deal.title}” moved as decided: ${amounts}.`,
+    settled_paid: `The money of “${deal.title}” moved as decided: ${amounts}.`,
+    settled_refunded: `The money of “${deal.title}” moved as decided: ${amounts}.`,
   }[news];
+  await queueDealEvent(tx, deps, { dealId: deal.id, news });
   for (const uid of [deal.sponsorUid, deal.creatorUid]) {
     if (uid === null) continue;
     await sendNotification(tx, { uid, kind: "deal-activity", title: DISPUTE_TITLES[news], message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, or, sql } from "drizzle-orm";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { sendNotification } from "#server/domains/notifications/send";
 import type { Db } from "#server/platform/db/client";
@@ -6,6 +6,7 @@ import { dealMessages, deals, type DealSide } from "#server/platform/db/schema";
 import { fieldRefusal, refusal, success, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
 import { MAX_MESSAGE_TEXT } from "#isomorphic/deal-limits";
 import { storeDealFiles, type CheckedFile } from "./files";
+import { queueDealEvent } from "./deal-events";
 import { shownNameOf } from "./notices";
 
 export type DealMessage = { seq: number; side: DealSide; body: string; at: string };
@@ -19,7 +20,8 @@ function sideIn(deal: { creatorUid: string | null; sponsorUid: string | null }, 
 /**
  * A message from one side into the deal's thread, under the deal's row lock so the numbering has
  * no gaps or twins. The other side gets one nudge per unread run: a notification (mailed by their
- * preference) for the first message they have not read, none for the ones after it until they read.
+ * preference) for the first message they have not read, none for the ones after it until they read;
+ * both sides' webhook endpoints get `deal.message` for every one (deal-events.ts).
  */
 export async function postDealMessage(
   db: Db,
@@ -43,6 +45,8 @@ export async function postDealMessage(
       .update(deals)
       .set({ messageCount: seq, updatedAt: now, ...(side === "creator" ? { creatorReadCount: seq } : { sponsorReadCount: seq }) })
       .where(eq(deals.id, deal.id));
+    // Every message is an event for both sides' endpoints, unlike the nudge below.
+    await queueDealEvent(tx, deps, { dealId: deal.id, news: "message", message: { seq, side, body, at: now.toISOString() } });
     const recipient = side === "creator" ? deal.sponsorUid : deal.creatorUid;
     const theirReadCount = side === "creator" ? deal.sponsorReadCount : deal.creatorReadCount;
     if (recipient !== null && theirReadCount === deal.messageCount) {
@@ -90,4 +94,34 @@ export async function readDealThread(db: Db, place: DealThreadPlace): Promise<{ 
     messages: rows.map((row) => ({ seq: row.seq, side: row.authorSide, body: row.body, at: row.at.toISOString() })),
     firstUnread: readBefore < messageCount ? readBefore + 1 : null,
   };
+}
+
+export const DEAL_MESSAGES_PAGE_SIZE = 50;
+
+/**
+ * A page of a deal's thread for one of its sides, oldest first, after message `afterSeq` (0 for the
+ * first page): `next` is the last message's number when more follow, null on the last page. Reading
+ * a page marks nothing read (that is the deal page's reading); anyone else's deal is not-found.
+ */
+export async function dealMessagesPage(
+  db: Db,
+  input: { uid: string; dealId: string; afterSeq: number; pageSize?: number },
+): Promise<Success<{ messages: DealMessage[]; next: number | null }> | Refusal<"not-found", "NOT_FOUND">> {
+  const size = input.pageSize ?? DEAL_MESSAGES_PAGE_SIZE;
+  const [deal] = await db
+    .select({ id: deals.id })
+    .from(deals)
+    .where(and(eq(deals.id, input.dealId), or(eq(deals.creatorUid, input.uid), eq(deals.sponsorUid, input.uid))));
+  if (!deal) return NO_SUCH_DEAL;
+  const rows = await db
+    .select()
+    .from(dealMessages)
+    .where(and(eq(dealMessages.dealId, deal.id), gt(dealMessages.seq, input.afterSeq)))
+    .orderBy(asc(dealMessages.seq))
+    .limit(size + 1);
+  const page = rows.slice(0, size);
+  return success({
+    messages: page.map((row) => ({ seq: row.seq, side: row.authorSide, body: row.body, at: row.at.toISOString() })),
+    next: rows.length > size ? page.at(-1)!.seq : null,
+  });
 }

@@ -89,7 +89,7 @@ export async function submitDeliverable(
     });
     if (input.screenshot) await storeDealFiles(tx, { dealId: deal.id, uploaderUid: input.uid, place: "submission", deliverable: input.deliverable, round }, [input.screenshot], now);
     await tx.update(deals).set({ updatedAt: now }).where(eq(deals.id, deal.id));
-    await tellAboutWork(tx, deps, { deal, news: "submitted", actorUid: input.uid, deliverable: terms.deliverables[input.deliverable]!.format });
+    await tellAboutWork(tx, deps, { deal, news: "submitted", actorUid: input.uid, deliverable: terms.deliverables[input.deliverable]!.format, deliverableIndex: input.deliverable });
     return success({ round, state });
   });
 }
@@ -130,7 +130,7 @@ export async function reviewDeliverable(
       .where(and(eq(dealSubmissions.dealId, deal.id), eq(dealSubmissions.deliverable, input.deliverable), eq(dealSubmissions.round, last.round)));
     await tx.update(deals).set({ updatedAt: now }).where(eq(deals.id, deal.id));
     const format = terms.deliverables[input.deliverable]!.format;
-    await tellAboutWork(tx, deps, { deal, news: review.verdict === "approve" ? "approved" : "changes", actorUid: input.uid, deliverable: format });
+    await tellAboutWork(tx, deps, { deal, news: review.verdict === "approve" ? "approved" : "changes", actorUid: input.uid, deliverable: format, deliverableIndex: input.deliverable });
     return success({ verdict: review.verdict });
   });
 }
@@ -166,7 +166,7 @@ export async function autoApproveDue(db: Db, deps: NotificationDeps, now = new D
       if (approved.length === 0) return;
       const [terms] = await tx.select({ deliverables: dealTerms.deliverables }).from(dealTerms).where(and(eq(dealTerms.dealId, deal.id), eq(dealTerms.version, deal.acceptedVersion!)));
       await tx.update(deals).set({ updatedAt: now }).where(eq(deals.id, deal.id));
-      await tellAboutWork(tx, deps, { deal, news: "auto-approved", actorUid: null, deliverable: terms?.deliverables[submission.deliverable]?.format ?? "A deliverable" });
+      await tellAboutWork(tx, deps, { deal, news: "auto-approved", actorUid: null, deliverable: terms?.deliverables[submission.deliverable]?.format ?? "A deliverable", deliverableIndex: submission.deliverable });
       touched.add(deal.id);
     });
   }

@@ -4,7 +4,7 @@ import type { NotificationDeps } from "./send";
 import { unsubscribeSigningKey } from "./unsubscribe-token";
 
 /** What every loader, action and worker has (the load context among them) that sendNotification's mail needs. */
-type MailSources = { mailer: Mailer; config: Pick<Config, "APP_NAME" | "SUPPORT_EMAIL" | "PUBLIC_ORIGIN">; sessionSecret: string };
+type MailSources = { mailer: Mailer; config: Pick<Config, "APP_NAME" | "SUPPORT_EMAIL" | "PUBLIC_ORIGIN" | "PLATFORM_FEE_PERCENT">; sessionSecret: string };
 
 /** sendNotification's mail dependencies from what every loader, action and worker has. */
 export function notificationDepsOf(context: MailSources): NotificationDeps {
@@ -13,5 +13,6 @@ export function notificationDepsOf(context: MailSources): NotificationDeps {
     mailer: context.mailer,
     site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN },
     unsubscribeKey: unsubscribeSigningKey(context.sessionSecret),
+    platformFeePercent: config.PLATFORM_FEE_PERCENT,
   };
 }

@@ -24,6 +24,11 @@ export type NotificationDeps = {
   site: EmailSite & { publicOrigin: string };
   /** unsubscribeSigningKey(sessionSecret). */
   unsubscribeKey: string;
+  /**
+   * The platform's fee in percent (PLATFORM_FEE_PERCENT): a deal's webhook event, queued with the
+   * notification of the same step, carries the fee split of its price as the API's deal read does.
+   */
+  platformFeePercent: number;
 };
 
 /** A database or an open transaction: notifications are written by whoever made the change they report. */

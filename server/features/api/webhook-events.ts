@@ -4,8 +4,32 @@ import { publicNotificationSchema } from "#server/domains/notifications/public-n
 import { opportunityHeartedSchema } from "#server/domains/opportunities/hearted-webhooks";
 import { publicPaymentSchema } from "#server/domains/payments/records/public-payment";
 import { publicMembershipSchema } from "#server/domains/pro/public-membership";
+import type { DealEventData } from "#server/domains/deals/deal-events";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
+import { dealMessageSchema } from "./operations/deal-room";
+import { dealSchema } from "./operations/deals";
 import { webhookExample } from "./webhook-examples";
+
+/**
+ * Every deal event's `data` (server/domains/deals/deal-events.ts builds it): the deal as the
+ * receiving account's `GET /deals/{dealId}` answers it, and which side that account is on.
+ */
+export const dealEventSchema = z
+  .object({
+    side: z.enum(["creator", "sponsor"]).meta({ description: "The side of the deal the account receiving this event is on." }),
+    deal: dealSchema,
+    message: dealMessageSchema.nullable().meta({ description: "`deal.message`: the new message (either side's, yours included); null for other events." }),
+    deliverable: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: "`deal.work_submitted` and `deal.changes_requested`: the deliverable's place in the accepted terms (`index` in `deal.work`); null for other events." }),
+  })
+  .meta({ id: "DealEvent", description: "A step of one of your deals, with the deal as it stands after it." });
+
+// What the domain builds is what the document describes: a field added to one and not the other does not compile.
+const dealEventDataIsDocumented: [DealEventData] extends [z.output<typeof dealEventSchema>] ? ([z.output<typeof dealEventSchema>] extends [DealEventData] ? true : false) : false = true;
+void dealEventDataIsDocumented;
 
 /**
  * What each webhook event's `data` is: the very schemas its producers build it by, so the
@@ -20,6 +44,19 @@ export const WEBHOOK_EVENT_DATA: Record<WebhookEventType, z.ZodType> = {
   "pro.ended": publicMembershipSchema,
   "opportunity.hearted": opportunityHeartedSchema,
   "notification.created": publicNotificationSchema,
+  "deal.proposed": dealEventSchema,
+  "deal.countered": dealEventSchema,
+  "deal.agreed": dealEventSchema,
+  "deal.declined": dealEventSchema,
+  "deal.withdrawn": dealEventSchema,
+  "deal.funded": dealEventSchema,
+  "deal.work_submitted": dealEventSchema,
+  "deal.changes_requested": dealEventSchema,
+  "deal.completed": dealEventSchema,
+  "deal.cancelled": dealEventSchema,
+  "deal.disputed": dealEventSchema,
+  "deal.dispute_decided": dealEventSchema,
+  "deal.message": dealEventSchema,
 };
 
 /** The component id each event's `data` schema is published under (its own `meta({ id })`). */

@@ -14,6 +14,24 @@ describe("the webhooks guide's event bodies", () => {
       ["ProMembership", ["pro.started", "pro.ended"]],
       ["OpportunityHearted", ["opportunity.hearted"]],
       ["Notification", ["notification.created"]],
+      [
+        "DealEvent",
+        [
+          "deal.proposed",
+          "deal.countered",
+          "deal.agreed",
+          "deal.declined",
+          "deal.withdrawn",
+          "deal.funded",
+          "deal.work_submitted",
+          "deal.changes_requested",
+          "deal.completed",
+          "deal.disputed",
+          "deal.dispute_decided",
+          "deal.cancelled",
+          "deal.message",
+        ],
+      ],
     ]);
   });
 

@@ -28,6 +28,7 @@ export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer
     logger: context.logger,
     site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN, bioOrigin: config.BIO_ORIGIN },
     unsubscribeKey: unsubscribeSigningKey(context.sessionSecret),
+    platformFeePercent: config.PLATFORM_FEE_PERCENT,
   };
 }
 

@@ -151,7 +151,7 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
 
   it("runs every job of the app against a real schema, in process, and records each run", async () => {
     const mailer = createMailer({ db: db(), from: "app@example.test", logger });
-    const notificationDeps = { mailer, site: { appName: "Sponsorgrid", supportEmail: "help@example.test", publicOrigin: "http://localhost" }, unsubscribeKey: "k" };
+    const notificationDeps = { mailer, site: { appName: "Sponsorgrid", supportEmail: "help@example.test", publicOrigin: "http://localhost" }, unsubscribeKey: "k", platformFeePercent: 10 };
     // A provider with an empty balance: reconciliation reads it and finds the (empty) ledger agrees; no deal is due a transfer.
     const payments = {
       name: "sandbox" as const,

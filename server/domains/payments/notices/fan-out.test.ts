@@ -41,6 +41,8 @@ describe("nobody tells of a money fact by hand", () => {
     const callers = modules.filter((m) => /\bqueueWebhookEvent\(/.test(m.text)).map((m) => m.file);
     expect(callers.sort()).toEqual([
       // notification.created, for every notification whatever it reports: the notifications' own.
+      // deal.*, each step of a deal as both sides are told of it (booked and paid out too: deal states, told with the step, as their notifications are).
+      "server/domains/deals/deal-events.ts",
       "server/domains/notifications/send.ts",
       // opportunity.hearted, batched: not money.
       "server/domains/opportunities/hearted-webhooks.ts",

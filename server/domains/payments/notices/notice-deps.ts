@@ -13,6 +13,8 @@ export type WebhookDeps = {
   site: EmailSite & { publicOrigin: string; bioOrigin: string };
   /** Signs the unsubscribe links of notification mails: with `mailer` and `site`, these are sendNotification's deps. */
   unsubscribeKey: string;
+  /** The platform's fee, which a deal's webhook event carries the split of (NotificationDeps). */
+  platformFeePercent: number;
   logger?: Logger;
   /** Told each event's stage as the intake records it (server/features/payment-webhooks/metrics.ts counts them). */
   onEvent?(event: PaymentEvent, stage: "received" | "processed" | "duplicate" | "ignored" | "failed"): void;

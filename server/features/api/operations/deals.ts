@@ -15,7 +15,7 @@ import { MAX_DEAL_LINKS } from "#isomorphic/deal-limits";
 const TAG = "Deals";
 
 // Any id: one that is not one of the caller's deals is not_found, as the domain answers it.
-const dealPath = z.object({ dealId: z.string().min(1).max(100).meta({ description: "The deal's id (`deal_…`)." }) });
+export const dealPath = z.object({ dealId: z.string().min(1).max(100).meta({ description: "The deal's id (`deal_…`)." }) });
 const opportunityPath = z.object({ opportunityId: z.string().min(1).max(100).meta({ description: "The opportunity's id." }) });
 
 const side = z.enum(["creator", "sponsor"]);
@@ -39,7 +39,7 @@ const termsVersionSchema = z
   })
   .meta({ id: "DealTerms", description: "One version of a deal's terms, as the side that proposed it sent them." });
 
-const deliverableWorkSchema = z
+export const deliverableWorkSchema = z
   .object({
     index: z.int().min(0).meta({ description: "The deliverable's place in the accepted terms' list." }),
     channel: z.string(),
@@ -82,7 +82,7 @@ const inboxItemSchema = z
   .object({ ...summaryFields, pitch: z.string() })
   .meta({ id: "DealInboxItem", description: "An application or offer on your opportunity, as its inbox lists it." });
 
-const dealSchema = z
+export const dealSchema = z
   .object({
     id: z.string(),
     origin: z.enum(["application", "offer"]).meta({ description: "`application`: a creator applied to a brief; `offer`: a sponsor made an offer on a request." }),

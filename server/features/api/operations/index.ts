@@ -1,5 +1,6 @@
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { bioPageOperations } from "./bio-pages";
+import { dealRoomOperations } from "./deal-room";
 import { dealOperations } from "./deals";
 import { meOperations } from "./me";
 import { notificationOperations } from "./notifications";
@@ -8,4 +9,4 @@ import { paymentOperations } from "./payments";
 import { webhookEndpointOperations } from "./webhook-endpoints";
 
 /** Every `/api/v1` operation, in the order the reference lists them. The router and the document read only this. */
-export const API_OPERATIONS: readonly AnyApiOperation[] = [...meOperations, ...opportunityOperations, ...dealOperations, ...bioPageOperations, ...paymentOperations, ...notificationOperations, ...webhookEndpointOperations];
+export const API_OPERATIONS: readonly AnyApiOperation[] = [...meOperations, ...opportunityOperations, ...dealOperations, ...dealRoomOperations, ...bioPageOperations, ...paymentOperations, ...notificationOperations, ...webhookEndpointOperations];

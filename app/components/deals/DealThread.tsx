@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { DealMessage } from "#server/domains/deals/thread";
+import type { DealMessage } from "#server/domains/deals/news";
 import type { DealSide } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import type { DealFileView } from "#server/domains/deals/files";

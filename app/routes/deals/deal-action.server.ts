@@ -1,7 +1,8 @@
 import { redirect, type AppLoadContext } from "react-router";
+import type { DealActionData } from "./deal-action-data";
 import type { SessionUser } from "#server/domains/auth/session";
 import type { DealMove } from "#server/domains/deals/act";
-import { parseTerms, termsFormOf, type TermsFieldErrors, type TermsFormFields } from "#server/domains/deals/terms-form";
+import { parseTerms, termsFormOf } from "#server/domains/deals/terms-form";
 import { moveDeal } from "#server/features/operations/deals/write";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { formText } from "#app/lib/identity.server";
@@ -12,24 +13,8 @@ import { startDealFunding } from "#server/domains/deals/funding";
 import { providerCheckoutUrl } from "#server/domains/payments/checkout/start-checkout";
 import { reviewDeliverable, submitDeliverable } from "#server/features/operations/deals/work";
 import { refundCancelledDeal } from "#server/domains/deals/refunds";
-import type { RefusedWork } from "#app/components/deals/DealWork";
 import { isMultipartForm } from "#server/domains/deals/upload-form";
 import { dealUploadAction } from "./deal-upload-action.server";
-
-export type DealActionData = {
-  intent: string;
-  message?: string;
-  reason?: string;
-  errors?: TermsFieldErrors & { body?: string };
-  terms?: TermsFormFields;
-  /** A thread message that was refused, given back to the box. */
-  body?: string;
-  /** A work form that was refused: which deliverable, what was typed and why not. */
-  work?: RefusedWork;
-  /** Why the files of a message or of the brief were refused; and the brief's text, given back. */
-  files?: string;
-  brief?: string;
-};
 
 const DONE: Record<DealMove["action"], string | null> = {
   counter: "Your terms were sent.",

@@ -7,7 +7,7 @@ import { readDealUploadForm } from "#server/domains/deals/upload-form";
 import { postDealMessageWithFiles, submitDeliverableWithScreenshot } from "#server/domains/deals/uploads";
 import { answerRefusal, refuse } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
-import type { DealActionData } from "./deal-action.server";
+import type { DealActionData } from "./deal-action-data";
 
 /**
  * The deal page's multipart forms, those that carry files: a message with attachments, the brief

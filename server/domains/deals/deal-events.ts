@@ -4,9 +4,8 @@ import { deals, webhookEndpoints, type DealSide } from "#server/platform/db/sche
 import { queueWebhookEvent } from "#server/platform/outgoing-webhooks/queue";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import type { WebhookEventType } from "#isomorphic/webhook-events";
-import type { DealNews, DisputeNews, PlatformNews, WorkNews } from "./notices";
+import type { DealMessage, DealNews, DisputeNews, PlatformNews, WorkNews } from "./news";
 import { feeSplit, readDeal, type DealView, type FeeSplit } from "./read";
-import type { DealMessage } from "./thread";
 
 /** The webhook events about deals. */
 export type DealEventType = Extract<WebhookEventType, `deal.${string}`>;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { dealDisputes, deals, dealTerms, type DealSide } from "#server/platform/db/schema";
-import { acceptedTerms, everyDeliverableApproved as approvedCondition } from "./release";
+import { acceptedTerms, everyDeliverableApproved as approvedCondition } from "./approvals";
 
 /**
  * The rows of a dispute, written in the transaction of the move that opens it (act.ts for a side,

@@ -4,10 +4,7 @@ import type { Db } from "#server/platform/db/client";
 import { profiles } from "#server/platform/db/schema";
 import { sendNotification, type NotificationDeps } from "#server/domains/notifications/send";
 import { queueDealEvent } from "./deal-events";
-import type { DealAction } from "./transitions";
-
-/** What happened to a deal, as the other side is told: the deal was opened, or one of the table's actions. */
-export type DealNews = "application" | "offer" | Exclude<DealAction, "shortlist">;
+import type { DealNews, DisputeNews, PlatformNews, WorkNews } from "./news";
 
 const TITLES: Record<DealNews, string> = {
   application: "New application",
@@ -80,9 +77,6 @@ export async function tellOtherSide(
   );
 }
 
-/** What the platform did to a deal, as both sides are told: the sponsor's payment arrived, or the creator's share was paid. */
-export type PlatformNews = "funded" | "completed";
-
 /**
  * Tells both sides what the platform did, in the transaction of the change: each its own words
  * (the sponsor paid; the creator may start), with the notification and, by preference, the mail,
@@ -112,9 +106,6 @@ export async function tellBothSides(
     await sendNotification(tx, { uid, kind: "deal-activity", title, message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
   }
 }
-
-/** What happened to the work on a booked deal. */
-export type WorkNews = "submitted" | "approved" | "changes" | "auto-approved";
 
 const WORK_TITLES: Record<WorkNews, string> = {
   submitted: "Work handed in",
@@ -148,9 +139,6 @@ export async function tellAboutWork(
     await sendNotification(tx, { uid, kind: "deal-activity", title: WORK_TITLES[news], message, buttonText: "Open the deal", buttonDestination: `/app/deals/${deal.id}` }, deps);
   }
 }
-
-/** What became of a dispute: the bank froze the deal, staff decided, or the decided money moved. */
-export type DisputeNews = "frozen" | "decided" | "settled_paid" | "settled_refunded";
 
 const DISPUTE_TITLES: Record<DisputeNews, string> = { frozen: "Deal disputed", decided: "Dispute decided", settled_paid: "Dispute settled", settled_refunded: "Dispute settled" };
 

@@ -7,7 +7,7 @@ import { bioPages, dealFundings, deals, dealTerms, profiles, type DealOrigin, ty
 import { disputeOf, type DisputeRecord } from "./dispute-records";
 import { dealInvoiceNumber } from "./paperwork-read";
 import type { DealTermsInput } from "./terms-form";
-import type { DealThreadPlace } from "./thread";
+import type { DealThreadPlace } from "./news";
 import { actionsFor, type DealAction } from "./transitions";
 import { readDealWork, readRefunded, readRelease, type DeliverableWork } from "./work-view";
 

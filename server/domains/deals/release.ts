@@ -2,12 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { recordDealRelease } from "#server/domains/payments/ledger/deal-ledger";
 import type { Db } from "#server/platform/db/client";
-import { connectedAccounts, dealActivity, dealFundings, deals, dealSubmissions, dealTerms, ledgerEntries } from "#server/platform/db/schema";
+import { connectedAccounts, dealActivity, dealFundings, deals, dealTerms, ledgerEntries } from "#server/platform/db/schema";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import { transferGroupOf } from "./funding";
 import { heldSoFar } from "./held-refunds";
 import { tellBothSides } from "./notices";
 import { platformMay } from "./transitions";
+import { acceptedTerms, everyDeliverableApproved } from "./approvals";
 
 /**
  * Paying the creator (ADR 0080): once every deliverable of a booked deal is approved, the creator's
@@ -23,9 +24,6 @@ import { platformMay } from "./transitions";
 
 export type ReleaseOutcome = "RELEASED" | "ALREADY_RELEASED" | "NOT_DUE" | "NO_PAYOUT_ACCOUNT";
 
-/** Every deliverable of the accepted terms has an approved submission (a condition on `deals` joined to `dealTerms` by `acceptedTerms`). */
-export const everyDeliverableApproved = sql`(select count(distinct ${dealSubmissions.deliverable}) from ${dealSubmissions} where ${dealSubmissions.dealId} = ${deals.id} and ${dealSubmissions.state} = 'approved') >= jsonb_array_length(${dealTerms.deliverables})`;
-export const acceptedTerms = and(eq(dealTerms.dealId, deals.id), eq(dealTerms.version, deals.acceptedVersion));
 
 /** What a release needs to know about a deal, when it is due: funded, and every deliverable approved. */
 async function dueRelease(db: Db, dealId: string) {

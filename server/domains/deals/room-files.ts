@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { dealBriefs } from "#server/platform/db/schema";
 import { dealFileRows, fileViewOf, type DealFileView } from "./files";
-import type { DealThreadPlace } from "./thread";
+import type { DealThreadPlace } from "./news";
 
 /** The key of a submission's files: its deliverable and round. */
 export const submissionKey = (deliverable: number, round: number) => `${deliverable}-${round}`;

@@ -9,7 +9,7 @@ import { storeDealFiles, type CheckedFile } from "./files";
 import { queueDealEvent } from "./deal-events";
 import { shownNameOf } from "./notices";
 
-export type DealMessage = { seq: number; side: DealSide; body: string; at: string };
+import type { DealMessage, DealThreadPlace } from "./news";
 
 const NO_SUCH_DEAL = refusal("not-found", "NOT_FOUND", "There is no such deal.");
 
@@ -67,13 +67,6 @@ export async function postDealMessage(
     return success({ seq });
   });
 }
-
-/**
- * Where one side's reading of a deal's thread stands, taken from the deal's row as readDeal
- * (./read.ts) read it for a party to the deal: only a party's read of the deal makes one, so the
- * thread needs no second look at the row to know who reads it.
- */
-export type DealThreadPlace = { dealId: string; side: DealSide; messageCount: number; readBefore: number };
 
 /**
  * The thread as one side reads it, oldest first, and the reading marked: what was unread before

@@ -42,7 +42,7 @@ test("a sponsor disputes a booked deal, the money stays held, and staff split it
   // The sponsor opens a dispute: a reason is required, and the money then stays held.
   const box = page.getByRole("region", { name: "Something went wrong?" });
   await expect(box).toContainText("The $200 then stays held until our staff decide");
-  await box.getByText("Open a dispute").click();
+  await box.getByText("Open a dispute", { exact: true }).click();
   await box.getByLabel("What went wrong (staff and the other side read it)").fill("Two weeks of silence, and the draft ignored the brief.");
   await box.getByRole("button", { name: "Open a dispute and hold the money" }).click();
   await expect(page.getByText("Dispute opened. The money stays held until our staff decide.")).toBeVisible();

@@ -88,8 +88,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("redeliver" as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("dispute" as const), by: fc.constantFrom("creator" as const, "sponsor" as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("decide" as const), decision: fc.constantFrom("release" as const, "refund" as const, "split" as const), part: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("dispute" as const), by: fc.constantFrom("creator" as const, "sponsor" as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("decide" as const), decision: fc.constantFrom("release" as const, "refund" as const, "split" as const), part: fc.double({ min: 0, max: 1, noNaN: true }) }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -136,6 +136,43 @@ const TRANSFER_THEN_REFUND: Life = {
   ],
 };
 
+
+/**
+ * Tried in every run: the sponsor disputes with half the work handed in, a refund is made at the
+ * provider's dashboard and heard of only later, staff split, and the settlement runs twice at once.
+ * The dashboard's refund counts toward the sponsor's part; the creator gets the decided share once.
+ */
+const DISPUTE_SPLIT_WHILE_REFUNDED: Life = {
+  price: 20_000,
+  feePercent: 10,
+  deliverables: 2,
+  sponsorApproves: true,
+  steps: [
+    { kind: "paid", copies: 2, twin: true, together: true },
+    { kind: "submit", deliverable: 0 },
+    { kind: "dispute", by: "sponsor" },
+    { kind: "refund", whole: false, part: 0.1 },
+    { kind: "decide", decision: "split", part: 0.25 },
+    { kind: "settle", via: "both", together: true, fault: "none" },
+    { kind: "refundEvents", copies: [2, 1, 1, 1], order: [0.5, 0.1, 0.9, 0.3, 0, 0, 0, 0], together: true },
+    { kind: "settle", via: "sweep", together: false, fault: "none" },
+  ],
+};
+
+/** Tried in every run: the creator disputes, staff release, the provider is down for the first settlement and back for the next. */
+const DISPUTE_RELEASE_WITH_PROVIDER_DOWN: Life = {
+  price: 9_999,
+  feePercent: 12.5,
+  deliverables: 1,
+  sponsorApproves: true,
+  steps: [
+    { kind: "paid", copies: 1, twin: false, together: false },
+    { kind: "dispute", by: "creator" },
+    { kind: "decide", decision: "release", part: 0 },
+    { kind: "settle", via: "deal", together: false, fault: "down" },
+    { kind: "settle", via: "both", together: true, fault: "none" },
+  ],
+};
 
 /**
  * What a release may fail of: the provider out of reach, its answer lost, too little left at the provider
@@ -470,7 +507,7 @@ describe.each(ENGINES)("a deal's money on %s", (engine) => {
         if (completed) stats.released += 1;
         stats.ms.push(performance.now() - started);
       }),
-      { numRuns: RUNS, endOnFailure: true, examples: [[TRANSFER_THEN_REFUND]] },
+      { numRuns: RUNS, endOnFailure: true, examples: [[TRANSFER_THEN_REFUND], [DISPUTE_SPLIT_WHILE_REFUNDED], [DISPUTE_RELEASE_WITH_PROVIDER_DOWN]] },
     );
 
     // Sweeps and auto-approvals reach every deal in the database, so every funding is checked once more at the end.

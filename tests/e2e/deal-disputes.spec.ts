@@ -74,7 +74,7 @@ test("a sponsor disputes a booked deal, the money stays held, and staff split it
   expect((await new AxeBuilder({ page: staff.page }).analyze()).violations).toEqual([]);
   await dispute.getByRole("button", { name: "Decide and move the money" }).click();
   await expect(staff.page.getByText("Decided. The money has moved and both sides are told.")).toBeVisible();
-  await expect(dispute).toContainText("split: $150 to the creator, $50 back to the sponsor");
+  await expect(dispute).toContainText("split: $150.00 to the creator, $50.00 back to the sponsor");
   await staff.context.close();
 
   // Both sides read the decision and where the money went.

@@ -28,9 +28,9 @@ async function counter(page: Page, price: string, message: string) {
   await expect(page.getByText("Your terms were sent.")).toBeVisible();
 }
 
-test("a creator applies to a brief on a phone, terms go back and forth twice, and the sponsor accepts", async ({ page, browser }) => {
-  // Two people, four rounds and two accessibility checks: longer than one page's journey.
-  test.setTimeout(120_000);
+test("a creator applies to a brief on a phone, terms go back and forth twice, the sponsor funds it, asks for a change and approves, the creator is paid and the sponsor downloads the invoice", async ({ page, browser }) => {
+  // Two people, four rounds, a payment, two rounds of work and two accessibility checks: longer than one page's journey.
+  test.setTimeout(180_000);
   const title = `Headphones review ${Date.now()}`;
   await signedInAs(page, { prefix: "brief-sponsor", name: "Northwind Audio", type: "sponsor" });
   const postPath = await postBrief(page, title);
@@ -103,7 +103,49 @@ test("a creator applies to a brief on a phone, terms go back and forth twice, an
   await expect(creator.page.getByRole("button", { name: /^Accept/ })).toHaveCount(0);
   // Nothing on the phone is wider than the screen.
   expect(await creator.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+  // The sponsor funds the agreed $800; the money is held until the work is approved.
+  await page.getByRole("button", { name: "Pay $800 to book" }).click();
+  await payWithTestCard(page);
+  await page.waitForURL(/\?paid=1$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(/Booked: you paid \$800 on/)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+
+  // On the phone the creator hands the review in; the sponsor asks for a change once, then approves.
+  await creator.page.reload();
+  const work = creator.page.getByRole("region", { name: "The work" });
+  await work.getByLabel("Where is “A dedicated 8-minute review” live?").fill("https://youtube.com/watch?v=northwind");
+  await work.getByRole("button", { name: "Hand in" }).click();
+  await expect(creator.page.getByText("Handed in. The sponsor has been told.")).toBeVisible();
+  await page.reload();
+  const review = page.getByRole("region", { name: "The work" });
+  await review.getByText("Ask for changes (2 left)").click();
+  await review.getByLabel("What should change?").fill("Please show the noise cancelling on a train.");
+  await review.getByRole("button", { name: "Send back for changes" }).click();
+  await expect(page.getByText("Sent back with your note.")).toBeVisible();
+  await creator.page.reload();
+  await expect(work).toContainText("Changes asked: “Please show the noise cancelling on a train.”");
+  await work.getByLabel("Where is “A dedicated 8-minute review” live?").fill("https://youtube.com/watch?v=northwind2");
+  await work.getByRole("button", { name: "Hand in again" }).click();
+  await expect(creator.page.getByText("Handed in. The sponsor has been told.")).toBeVisible();
+  await page.reload();
+  await review.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/Complete: every deliverable is approved, and Priya Plays was paid \$800 on/)).toBeVisible();
+  await creator.page.reload();
+  await expect(creator.page.getByText(/Complete: every deliverable is approved, and you were paid \$800 on/)).toBeVisible();
   await creator.context.close();
+
+  // The sponsor downloads the invoice the booking issued.
+  const paperwork = page.getByRole("link", { name: /^Download invoice INV-\d{4} as PDF$/ });
+  const downloading = page.waitForEvent("download");
+  await paperwork.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^invoice-INV-\d{4}\.pdf$/);
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await download.createReadStream())!) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).subarray(0, 5).toString("latin1")).toBe("%PDF-");
 });
 
 test("a sponsor's offer on a creator's request is declined with a message, and a stranger cannot see the deal", async ({ page, browser }) => {

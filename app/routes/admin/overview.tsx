@@ -4,6 +4,7 @@ import { requireStaff } from "#server/domains/auth/staff-guard";
 import { ADMIN_SECTIONS } from "#app/components/admin/sections";
 import { utcDate, utcTime } from "#app/components/admin/format";
 import { pageMeta } from "#page-kit/meta";
+import { formatMoney } from "#isomorphic/format";
 import type { Route } from "./+types/overview";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,6 +46,13 @@ function figuresOf(summary: Route.ComponentProps["loaderData"]["summary"]): Figu
       detail: summary.dealDisputes.oldestOpen ? `Money frozen; oldest disputed ${utcTime(summary.dealDisputes.oldestOpen)}` : "Nothing waiting",
       to: "/app/admin/deals?state=disputed",
       attention: summary.dealDisputes.open > 0,
+    },
+    {
+      label: "Money held for deals",
+      value: summary.dealMoneyHeld.length > 0 ? summary.dealMoneyHeld.map((held) => formatMoney(held.amount, held.currency)).join(" · ") : formatMoney(0, "usd"),
+      detail: "Paid by sponsors for booked deals, not yet released to creators or refunded",
+      to: "/app/admin/deals?state=funded",
+      attention: false,
     },
     {
       label: "Reconciliation",

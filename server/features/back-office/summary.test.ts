@@ -2,9 +2,15 @@ import { describe, expect, it } from "vitest";
 import { accountSuspensions, bioPages, contentReports, user } from "#server/platform/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { backOfficeSummary } from "./summary";
+import { fundedDeal } from "#tests/support/deals";
+import { notificationDeps, seedPayee } from "#tests/support/payments";
+import { testSandbox } from "#tests/support/test-sandbox";
+import { moveDeal } from "#server/domains/deals/act";
+import { decideDispute, settleDispute } from "#server/domains/deals/disputes";
 
 describe.each(ENGINES)("the back office's summary on %s", (engine) => {
   const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
   const db = () => database.db;
 
   it("is all zeros and no run on a quiet platform", async () => {
@@ -12,6 +18,7 @@ describe.each(ENGINES)("the back office's summary on %s", (engine) => {
       reports: { openItems: 0, oldestOpen: null },
       disputes: { open: 0, nextDeadline: null, flaggedCreators: 0 },
       dealDisputes: { open: 0, oldestOpen: null },
+      dealMoneyHeld: [],
       reconciliation: null,
       suspensionsInForce: 0,
       removedItems: 0,
@@ -39,5 +46,22 @@ describe.each(ENGINES)("the back office's summary on %s", (engine) => {
     expect(summary.reports).toEqual({ openItems: 2, oldestOpen: oldest });
     expect(summary.suspensionsInForce).toBe(1);
     expect(summary.removedItems).toBe(1);
+  });
+
+  it("counts disputed deals and the money held for booked ones, which a staff decision then moves", async () => {
+    const payee = await seedPayee(db(), sandbox.provider);
+    const held = await fundedDeal(db(), sandbox.provider, payee, 30_000);
+    const disputed = await fundedDeal(db(), sandbox.provider, payee, 12_000);
+    await moveDeal(db(), notificationDeps(db()), { uid: disputed.sponsorUid, dealId: disputed.dealId, move: { action: "dispute", reason: "Nothing yet" }, network: "203.0.113.5" });
+    const before = await backOfficeSummary(db());
+    expect(before.dealDisputes).toMatchObject({ open: 1, oldestOpen: expect.any(Date) });
+    expect(before.dealMoneyHeld).toEqual([{ currency: "usd", amount: 42_000 }]);
+
+    const staff = { kind: "staff" as const, id: "summary-staff", email: "staff@summary.example" };
+    await decideDispute(db(), notificationDeps(db()), staff, { dealId: disputed.dealId, decision: "refund", reason: "Nothing was made." });
+    await settleDispute(db(), sandbox.provider, notificationDeps(db()), disputed.dealId);
+    const after = await backOfficeSummary(db());
+    expect(after.dealDisputes.open).toBe(0);
+    expect(after.dealMoneyHeld).toEqual([{ currency: "usd", amount: held.amount }]);
   });
 });

@@ -118,6 +118,8 @@ export default [
   route("developers/webhooks", "routes/developers/webhooks.tsx"),
 
   // The back office (server/domains/staff/): staff only, with two-factor sign-in; each section guards itself.
+  // A deal's files for staff reading a dispute (server/domains/deals/files.ts); the page lives in the back office below.
+  route("app/admin/deals/:dealId/files/:fileId", "routes/admin/deal-file.ts"),
   route("app/admin", "routes/admin/layout.tsx", [
     index("routes/admin/overview.tsx"),
     // Sections: one line each, kept in ADMIN_SECTIONS' order (app/components/admin/sections.ts).

@@ -38,6 +38,11 @@ export function dealFileUrl(dealId: string, fileId: string, variant: "full" | "t
   return `/app/deals/${encodeURIComponent(dealId)}/files/${fileId}${variant === "thumb" ? "?size=thumb" : ""}`;
 }
 
+/** The same file under the back office, for staff deciding a dispute. */
+export function staffDealFileUrl(dealId: string, fileId: string, variant: "full" | "thumb" = "full"): string {
+  return `/app/admin/deals/${encodeURIComponent(dealId)}/files/${fileId}${variant === "thumb" ? "?size=thumb" : ""}`;
+}
+
 /** "1.4 MB", "820 KB": a file's size as a chip shows it. */
 export function fileSizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;

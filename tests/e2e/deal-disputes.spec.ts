@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import sharp from "sharp";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { expect, otherClient, payWithTestCard, signedInAs, signInAsStaff, test } from "./fixtures";
 
@@ -58,6 +59,12 @@ test("a sponsor disputes a booked deal, the money stays held, and staff split it
   await expect(creator.page.getByText("Disputed: the money stays held until our staff decide.")).toBeVisible();
   await expect(creator.page.getByRole("button", { name: "Hand in" })).toHaveCount(0);
   expect((await new AxeBuilder({ page: creator.page }).analyze()).violations).toEqual([]);
+  const thread = creator.page.getByRole("region", { name: "Messages" });
+  await thread.getByLabel("Write a message").fill("Here is a frame of the draft I sent on the 3rd.");
+  const frame = await sharp({ create: { width: 320, height: 200, channels: 3, background: "#f4c430" } }).png().toBuffer();
+  await thread.getByLabel("Attach files (optional)").setInputFiles({ name: "draft-frame.png", mimeType: "image/png", buffer: frame });
+  await thread.getByRole("button", { name: "Send message" }).click();
+  await expect(thread.getByText("Here is a frame of the draft I sent on the 3rd.")).toBeVisible();
 
   // Staff find it among the disputed deals, read the thread and the terms, and split it.
   const staff = await otherClient(browser);
@@ -67,6 +74,12 @@ test("a sponsor disputes a booked deal, the money stays held, and staff split it
   await staff.page.getByRole("link", { name: "Desk lamp review" }).first().click();
   const dispute = staff.page.getByRole("region", { name: "Dispute" });
   await expect(dispute).toContainText("Two weeks of silence, and the draft ignored the brief.");
+  // The thread with its files, opened from the back office's own address.
+  const fileLink = staff.page.getByRole("link", { name: /^draft-frame\.png/ });
+  await expect(fileLink).toHaveAttribute("href", /^\/app\/admin\/deals\/[^/]+\/files\/[0-9a-f]{32}$/);
+  const opened = await staff.page.request.get((await fileLink.getAttribute("href"))!);
+  expect([opened.status(), opened.headers()["content-type"]]).toEqual([200, "image/png"]);
+  expect((await page.request.get((await fileLink.getAttribute("href"))!, { maxRedirects: 0 })).status()).toBe(404);
   await dispute.getByLabel(/Split: refund part to the sponsor/).check();
   await dispute.getByLabel(/For a split: refund to the sponsor/).fill("50");
   await expect(dispute.getByRole("status")).toHaveText("The sponsor gets back $50; the creator is paid $150; the platform keeps $0.");

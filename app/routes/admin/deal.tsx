@@ -3,6 +3,9 @@ import { Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { decideDispute, settleDispute } from "#server/domains/deals/disputes";
 import { parseAmountInput } from "#isomorphic/amount-input";
+import { fileSizeText } from "#isomorphic/deal-limits";
+import { submissionKey } from "#server/domains/deals/room-files";
+import type { DealFileView } from "#server/domains/deals/files";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal, requireForm } from "#page-kit/respond.server";
@@ -16,6 +19,24 @@ import { utcTime } from "#app/components/admin/format";
 import type { Route } from "./+types/deal";
 
 const DEALS_PATH = "/app/admin/deals";
+
+/** A deal's files as staff open them: the name (and size) linking to the back office's copy. */
+const fileLinks = (files: DealFileView[] | undefined) => (files ?? []).map((file) => ({ id: file.id, name: `${file.name} (${fileSizeText(file.size)})`, url: file.url }));
+
+function FileLinks({ files }: { files: { id: string; name: string; url: string }[] }) {
+  if (files.length === 0) return null;
+  return (
+    <ul className="mt-1 text-sm">
+      {files.map((file) => (
+        <li key={file.id}>
+          <a href={file.url} className="break-all">
+            {file.name}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 const USAGE = { none: "None", organic: "Organic", paid: "Paid" } as const;
 
 /** GET /app/admin/deals/:dealId: the deal's whole record, as a dispute's reviewer reads it, with the dispute's decision form. */
@@ -67,11 +88,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
             : null,
         }
       : null,
-    messages: deal.messages.map((m) => ({ seq: m.seq, who: `${m.authorEmail ?? "Deleted account"} (${m.side})`, body: m.body, at: utcTime(m.at) })),
+    messages: deal.messages.map((m) => ({ seq: m.seq, who: `${m.authorEmail ?? "Deleted account"} (${m.side})`, body: m.body, at: utcTime(m.at), files: fileLinks(deal.files.messages[m.seq]) })),
+    brief: deal.files.brief ? { body: deal.files.brief.body, files: fileLinks(deal.files.brief.files) } : null,
     work: deal.work.map((d) => ({
       index: d.index,
       what: `${d.channel}: ${d.format}, due ${d.dueDate}${d.overdue ? " (overdue)" : ""}`,
-      submissions: d.submissions.map((sub) => `Round ${sub.round}, ${sub.state.replace("_", " ")}: ${sub.liveUrl}${sub.reviewNote ? ` — “${sub.reviewNote}”` : ""}`),
+      submissions: d.submissions.map((sub) => ({
+        line: `Round ${sub.round}, ${sub.state.replace("_", " ")}: ${sub.liveUrl}${sub.reviewNote ? ` — “${sub.reviewNote}”` : ""}`,
+        files: fileLinks(deal.files.submissions[submissionKey(d.index, sub.round)]),
+      })),
     })),
     versions: deal.versions.map((v) => ({
       version: v.version,
@@ -146,7 +171,7 @@ function Party({ side, party }: { side: string; party: StaffDealParty }) {
 }
 
 export default function Deal({ loaderData }: Route.ComponentProps) {
-  const { deal, creator, sponsor, versions, activity, funding, dispute, messages, work } = loaderData;
+  const { deal, creator, sponsor, versions, activity, funding, dispute, messages, work, brief } = loaderData;
   return (
     <>
       <p className="text-sm">
@@ -245,6 +270,16 @@ export default function Deal({ loaderData }: Route.ComponentProps) {
         ]}
       />
 
+      {brief ? (
+        <section aria-labelledby="brief-heading" className="mt-6">
+          <h2 id="brief-heading" className="text-xl font-bold">
+            The sponsor's brief
+          </h2>
+          <p className="mt-2 whitespace-pre-line break-words text-sm">{brief.body || "No text; assets only."}</p>
+          <FileLinks files={brief.files} />
+        </section>
+      ) : null}
+
       {work.length > 0 ? (
         <DataTable
           caption="Deliverables of the accepted terms, and what was handed in"
@@ -260,9 +295,10 @@ export default function Deal({ loaderData }: Route.ComponentProps) {
                   "Nothing yet"
                 ) : (
                   <ul>
-                    {d.submissions.map((line) => (
-                      <li key={line} className="break-all">
-                        {line}
+                    {d.submissions.map((sub) => (
+                      <li key={sub.line} className="break-all">
+                        {sub.line}
+                        <FileLinks files={sub.files} />
                       </li>
                     ))}
                   </ul>
@@ -281,7 +317,15 @@ export default function Deal({ loaderData }: Route.ComponentProps) {
           { header: "#", cell: (m) => m.seq, numeric: true },
           { header: "When", cell: (m) => m.at },
           { header: "Who", cell: (m) => <span className="break-all">{m.who}</span> },
-          { header: "Message", cell: (m) => <span className="whitespace-pre-line break-words">{m.body}</span> },
+          {
+            header: "Message",
+            cell: (m) => (
+              <>
+                <span className="whitespace-pre-line break-words">{m.body}</span>
+                <FileLinks files={m.files} />
+              </>
+            ),
+          },
         ]}
       />
 

@@ -50,7 +50,7 @@ describe.each(ENGINES)("serving a deal's files on %s", (engine) => {
   });
 
   const answer = (uid: string, fileId: string, query = "", inDeal = dealId) =>
-    dealFileAnswer(db(), { uid, dealId: inDeal, fileId, url: `http://localhost/app/deals/${inDeal}/files/${fileId}${query}` });
+    dealFileAnswer(db(), { reader: { uid }, dealId: inDeal, fileId, url: `http://localhost/app/deals/${inDeal}/files/${fileId}${query}` });
 
   it("serves an image inline as its re-encoded type, run nowhere, kept private", async () => {
     for (const uid of [creator, sponsor]) {

@@ -8,5 +8,5 @@ import { dealFileAnswer } from "./deal-file.server";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  return dealFileAnswer(context.db, { uid: user.id, dealId: params.dealId, fileId: params.fileId, url: request.url });
+  return dealFileAnswer(context.db, { reader: { uid: user.id }, dealId: params.dealId, fileId: params.fileId, url: request.url });
 }

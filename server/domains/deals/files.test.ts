@@ -86,7 +86,7 @@ describe.each(ENGINES)("files in the deal room on %s", (engine) => {
     expect(room.messages[sent.seq]!.map((file) => file.name).sort()).toEqual(["holiday.jpg", "logo.png", "pack.webp", "rate card.pdf"]);
     expect(room.messages[sent.seq]!.find((file) => file.kind === "pdf")!.thumbUrl).toBeNull();
     // The sponsor reads them too.
-    const read = await readDealFile(db(), { uid: sponsor, dealId, fileId: photo.id, variant: "full" });
+    const read = await readDealFile(db(), { reader: { uid: sponsor }, dealId, fileId: photo.id, variant: "full" });
     expect(read.kind === "SUCCESS" && read.file.bytes.equals(photo.bytes)).toBe(true);
   });
 
@@ -139,11 +139,14 @@ describe.each(ENGINES)("files in the deal room on %s", (engine) => {
     const sent = await send(creator, dealId, [{ name: "logo.png", bytes: png }]);
     if (sent.kind !== "SUCCESS") throw new Error(sent.message);
     const [file] = await filesOf(dealId);
-    const read = (uid: string, inDeal = dealId, variant: "full" | "thumb" = "full") => readDealFile(db(), { uid, dealId: inDeal, fileId: file!.id, variant });
+    const read = (uid: string, inDeal = dealId, variant: "full" | "thumb" = "full") => readDealFile(db(), { reader: { uid }, dealId: inDeal, fileId: file!.id, variant });
     expect(await read(stranger)).toMatchObject({ kind: "ERROR", code: "not-found" });
     expect(await read(other.creator, other.dealId)).toMatchObject({ kind: "ERROR", code: "not-found" });
     expect(await read(creator, other.dealId)).toMatchObject({ kind: "ERROR", code: "not-found" });
-    expect(await readDealFile(db(), { uid: creator, dealId, fileId: "../../etc/passwd", variant: "full" })).toMatchObject({ kind: "ERROR", code: "not-found" });
+    expect(await readDealFile(db(), { reader: { uid: creator }, dealId, fileId: "../../etc/passwd", variant: "full" })).toMatchObject({ kind: "ERROR", code: "not-found" });
+    // Staff read it to decide a dispute, but only under its own deal's address.
+    expect(await readDealFile(db(), { reader: "staff", dealId, fileId: file!.id, variant: "full" })).toMatchObject({ kind: "SUCCESS", file: { name: "logo.png" } });
+    expect(await readDealFile(db(), { reader: "staff", dealId: other.dealId, fileId: file!.id, variant: "full" })).toMatchObject({ kind: "ERROR", code: "not-found" });
     const thumb = await read(creator, dealId, "thumb");
     if (thumb.kind !== "SUCCESS") throw new Error(thumb.message);
     expect([thumb.file.contentType, thumb.file.name, (await sharp(thumb.file.bytes).metadata()).width]).toEqual(["image/webp", "logo.webp", 480]);

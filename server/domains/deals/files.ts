@@ -187,9 +187,12 @@ export async function dealFileRows(db: Db, dealId: string): Promise<DealFileRow[
     .orderBy(dealFiles.createdAt, dealFiles.id);
 }
 
-export function fileViewOf(dealId: string, row: DealFileRow): DealFileView {
-  const url = dealFileUrl(dealId, row.id);
-  return { id: row.id, kind: row.kind, name: row.name, size: row.size, width: row.width, height: row.height, url, thumbUrl: row.kind === "image" ? dealFileUrl(dealId, row.id, "thumb") : null };
+/** Where a file is served: the deal's own address for its sides, the back office's for staff. */
+export type DealFileUrl = (dealId: string, fileId: string, size?: "thumb") => string;
+
+export function fileViewOf(dealId: string, row: DealFileRow, urlOf: DealFileUrl = dealFileUrl): DealFileView {
+  const url = urlOf(dealId, row.id);
+  return { id: row.id, kind: row.kind, name: row.name, size: row.size, width: row.width, height: row.height, url, thumbUrl: row.kind === "image" ? urlOf(dealId, row.id, "thumb") : null };
 }
 
 /** A file's bytes as served: what they are, under which name. */
@@ -198,16 +201,21 @@ export type ServedDealFile = { kind: DealFileKind; contentType: string; name: st
 const NO_SUCH_FILE = refusal("not-found", "NOT_FOUND", "There is no such file.");
 
 /**
- * One file of a deal, for one of the deal's two sides only; anyone else (or a file of another deal
- * under this deal's address) gets the same not-found as a file that never was.
+ * One file of a deal, for one of the deal's two sides (or staff) only; anyone else (or a file of
+ * another deal under this deal's address) gets the same not-found as a file that never was.
  */
-export async function readDealFile(db: Db, input: { uid: string; dealId: string; fileId: string; variant: "full" | "thumb" }): Promise<Success<{ file: ServedDealFile }> | Refusal<"not-found", "NOT_FOUND">> {
+export async function readDealFile(
+  db: Db,
+  input: { reader: { uid: string } | "staff"; dealId: string; fileId: string; variant: "full" | "thumb" },
+): Promise<Success<{ file: ServedDealFile }> | Refusal<"not-found", "NOT_FOUND">> {
   if (!/^[0-9a-f]{32}$/.test(input.fileId)) return NO_SUCH_FILE;
+  // Staff (signed in with two factors, server/domains/auth/staff-guard.ts) read every deal's files, as they read its thread, to decide a dispute.
+  const reader = input.reader === "staff" ? undefined : or(eq(deals.creatorUid, input.reader.uid), eq(deals.sponsorUid, input.reader.uid));
   const [row] = await db
     .select({ kind: dealFiles.kind, contentType: dealFiles.contentType, name: dealFiles.name, bytes: input.variant === "thumb" ? dealFiles.thumb : dealFiles.bytes })
     .from(dealFiles)
     .innerJoin(deals, eq(deals.id, dealFiles.dealId))
-    .where(and(eq(dealFiles.id, input.fileId), eq(dealFiles.dealId, input.dealId), or(eq(deals.creatorUid, input.uid), eq(deals.sponsorUid, input.uid))));
+    .where(and(eq(dealFiles.id, input.fileId), eq(dealFiles.dealId, input.dealId), reader));
   if (!row?.bytes) return NO_SUCH_FILE;
   const thumb = input.variant === "thumb";
   return success({ file: { kind: row.kind, contentType: thumb ? "image/webp" : row.contentType, name: thumb ? row.name.replace(/\.[a-z]+$/, ".webp") : row.name, bytes: row.bytes } });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { dealBriefs } from "#server/platform/db/schema";
-import { dealFileRows, fileViewOf, type DealFileView } from "./files";
+import { dealFileRows, fileViewOf, type DealFileUrl, type DealFileView } from "./files";
 import type { DealThreadPlace } from "./news";
 
 /** The key of a submission's files: its deliverable and round. */
@@ -18,13 +18,13 @@ export type DealRoomFiles = {
  * The deal's brief and files, for the side whose read of the deal made `place` (only a party's read
  * of the deal makes one, as for the thread: server/domains/deals/read.ts).
  */
-export async function readDealRoomFiles(db: Db, place: Pick<DealThreadPlace, "dealId">): Promise<DealRoomFiles> {
+export async function readDealRoomFiles(db: Db, place: Pick<DealThreadPlace, "dealId">, urlOf?: DealFileUrl): Promise<DealRoomFiles> {
   const [brief] = await db.select().from(dealBriefs).where(eq(dealBriefs.dealId, place.dealId));
   const rows = await dealFileRows(db, place.dealId);
   const room: DealRoomFiles = { brief: null, messages: {}, submissions: {} };
   const briefFiles: DealFileView[] = [];
   for (const row of rows) {
-    const view = fileViewOf(place.dealId, row);
+    const view = fileViewOf(place.dealId, row, urlOf);
     if (row.place === "brief") briefFiles.push(view);
     else if (row.place === "message" && row.messageSeq !== null) (room.messages[row.messageSeq] ??= []).push(view);
     else if (row.place === "submission" && row.deliverable !== null && row.round !== null) (room.submissions[submissionKey(row.deliverable, row.round)] ??= []).push(view);

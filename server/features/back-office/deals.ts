@@ -6,6 +6,8 @@ import { dealActivity, dealFundings, dealMessages, deals, dealTerms, DEAL_STATES
 import type { DealTermsVersion } from "#server/domains/deals/read";
 import { disputeOf, type DisputeRecord } from "#server/domains/deals/dispute-records";
 import { readDealWork, type DeliverableWork } from "#server/domains/deals/work-view";
+import { readDealRoomFiles, type DealRoomFiles } from "#server/domains/deals/room-files";
+import { staffDealFileUrl } from "#isomorphic/deal-limits";
 
 /**
  * Every deal on the platform as staff read it: a list (newest activity first, a page at a time by
@@ -145,6 +147,8 @@ export type StaffDealRecord = {
   messages: { seq: number; side: DealSide; authorEmail: string | null; body: string; at: Date }[];
   /** Once booked: each deliverable of the accepted terms with what was handed in. */
   work: DeliverableWork[];
+  /** The brief and every file, served to staff at the back office's own address. */
+  files: DealRoomFiles;
   /** The sponsor's paid (held) payment: its amount, the platform's fee fixed then, and its currency. */
   funding: { id: string; amount: number; platformFee: number; currency: string; paidAt: Date | null } | null;
   dispute: DisputeRecord | null;
@@ -191,6 +195,7 @@ export async function dealRecordForStaff(db: Db, dealId: string): Promise<StaffD
   ]);
   const accepted = versions.find((v) => v.version === deal.acceptedVersion);
   const work = funding.length > 0 && accepted ? await readDealWork(db, deal.id, accepted.deliverables) : [];
+  const files = await readDealRoomFiles(db, { dealId: deal.id }, staffDealFileUrl);
   const sideOf = (uid: string | null): DealSide | null => (uid === null ? null : uid === deal.creatorUid ? "creator" : uid === deal.sponsorUid ? "sponsor" : null);
   return {
     id: deal.id,
@@ -225,6 +230,7 @@ export async function dealRecordForStaff(db: Db, dealId: string): Promise<StaffD
     })),
     messages,
     work,
+    files,
     funding: funding[0] ?? null,
     dispute,
   };

@@ -81,7 +81,7 @@ describe.each(ENGINES)("a deal's thread and work through the API on %s", (engine
     // Refused as the page refuses: an empty message by its field, another account's deal as none.
     const empty = await post(keys.creator, { body: "   " });
     expect(empty.status).toBe(400);
-    expect(empty.body.error.fields).toEqual({ "body.body": "Write a message first" });
+    expect(empty.body.error.fields).toEqual({ "body.body": "Write a message or attach a file first" });
     expect((await post(keys.creator, { body: "x".repeat(4001) })).body.error.fields).toEqual({ "body.body": "Must be at most 4000 characters" });
     for (const refused of [await post(keys.stranger, { body: "Hello?" }), await api.call("GET", `/deals/${dealId}/messages`, { key: keys.stranger }), await api.call("POST", "/deals/deal_none/messages", { key: keys.creator, body: { body: "Hi" } })]) {
       expect(refused.status).toBe(404);

@@ -6,6 +6,7 @@ import { isFileRefusal } from "#server/domains/deals/files";
 import { readDealUploadForm } from "#server/domains/deals/upload-form";
 import { postDealMessageWithFiles, submitDeliverableWithScreenshot } from "#server/domains/deals/uploads";
 import { answerRefusal, refuse } from "#page-kit/respond.server";
+import { FORM_MESSAGES } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { DealActionData } from "./deal-action-data";
 
@@ -49,5 +50,6 @@ export async function dealUploadAction(request: Request, context: AppLoadContext
       work: { intent, deliverable, errors: { ...fieldErrors, screenshot }, liveUrl, note },
     });
   }
-  refuse("invalid-argument", "Unknown action");
+  // No form of the page sends files without saying which it is: a hand-made request, told as the form reader tells one.
+  refuse("invalid-argument", FORM_MESSAGES.malformed);
 }

@@ -11,6 +11,7 @@ import { isHumanVisit } from "./human-visit";
 import { FAVICON_SVG } from "./icons";
 import { renderNotFound, renderUnavailable, type BioSite } from "./page-html";
 import { createRenderedPages, type PageLookup, type RenderedPages } from "./rendered-pages";
+import { referrerSites } from "./referrer-site";
 import { encodeOnce, encodingFor, securityHeadersFor, send, sendText } from "./responses";
 import type { ViewCounter } from "./view-counter";
 
@@ -58,6 +59,7 @@ const FAVICON = Buffer.from(FAVICON_SVG);
 export function createBioHost({ config, db, generation, counter, logger, photos, onPageLookup }: BioHostOptions): BioHost {
   const site: BioSite = { bioOrigin: config.BIO_ORIGIN, publicOrigin: config.PUBLIC_ORIGIN, appName: config.APP_NAME };
   const host = hostMatcher(config.BIO_ORIGIN, config.TRUST_PROXY);
+  const referrerSite = referrerSites(config.BIO_ORIGIN);
   // One address for both would hand the whole app to the bio host: then it stays off.
   const distinct = new URL(config.BIO_ORIGIN).host !== new URL(config.PUBLIC_ORIGIN).host;
   const pages = createRenderedPages({ db, generation, site });
@@ -84,8 +86,9 @@ export function createBioHost({ config, db, generation, counter, logger, photos,
     const encoding = encodingFor(req.headers["accept-encoding"]);
     const etag = `"${rendered.etag}-${encoding}"`;
     // Every open of the page asks the server (no-cache), so each one can be counted; a 304 from a person is a view too.
-    // One view per client network and page per half hour (server/domains/bio/host/recent-visitors.ts).
-    if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id, host.clientAddress(req));
+    // One view per client network and page per half hour (server/domains/bio/host/recent-visitors.ts),
+    // with the referring site's host only (no cookie, no address kept).
+    if (isHumanVisit(req.method, req.headers)) counter.view(rendered.page.id, host.clientAddress(req), referrerSite(req.headers.referer));
     const headers = ["Vary", "Accept-Encoding", "ETag", etag, "Cache-Control", "no-cache"];
     if (req.headers["if-none-match"] === etag) {
       res.writeHead(304, [...headers, ...securityHeadersFor(https, rendered.csp)]);

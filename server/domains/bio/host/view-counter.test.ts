@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#server/platform/db/client";
-import { bioCountedVisits, bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/platform/db/schema";
+import { bioCountedVisits, bioPageDailyReferrers, bioPageDailyViews, bioPageLinkClicks, bioPageViews, bioPages } from "#server/platform/db/schema";
 import { seedDatabase } from "#server/tools/seed";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { createViewCounter, pruneCountedVisits, VIEW_DEDUPE_WINDOW_MS, type ViewCounterOptions } from "./view-counter";
@@ -38,6 +38,37 @@ describe.each(ENGINES)("bio view counter on %s", (engine) => {
       { day: "2026-11-22", count: 1 },
       { day: "2026-11-23", count: 1 },
     ]);
+  });
+
+  it("adds each counted view to its referring site's day, once per network whatever sites it came from; the day's sites add up to its views", async () => {
+    const now = Date.parse("2026-11-20T10:00:00Z");
+    const counter = createViewCounter(database.db, { flushEveryMs: 60_000, now: () => now });
+    counter.view(pageId, "198.51.100.1", "instagram.com");
+    // The same network again, from another site, within the half hour: not a view, so no site either.
+    counter.view(pageId, "198.51.100.1", "youtube.com");
+    counter.view(pageId, "198.51.100.2", "instagram.com");
+    counter.view(pageId, "198.51.100.3", "youtube.com");
+    counter.view(pageId, "198.51.100.4");
+    counter.view(pageId, null, "t.co");
+    await counter.close();
+    const sites = await database.db.select({ site: bioPageDailyReferrers.site, count: bioPageDailyReferrers.count }).from(bioPageDailyReferrers)
+      .where(and(eq(bioPageDailyReferrers.pageId, pageId), eq(bioPageDailyReferrers.day, "2026-11-20")));
+    expect(sites.toSorted((a, b) => a.site.localeCompare(b.site))).toEqual([
+      { site: "Direct", count: 1 },
+      { site: "instagram.com", count: 2 },
+      { site: "t.co", count: 1 },
+      { site: "youtube.com", count: 1 },
+    ]);
+    const [day] = await database.db.select({ count: bioPageDailyViews.count }).from(bioPageDailyViews)
+      .where(and(eq(bioPageDailyViews.pageId, pageId), eq(bioPageDailyViews.day, "2026-11-20")));
+    expect(day!.count).toBe(5);
+    // A later batch adds to the same rows.
+    const again = createViewCounter(database.db, { flushEveryMs: 60_000, now: () => now });
+    again.view(pageId, null, "instagram.com");
+    await again.close();
+    const [instagram] = await database.db.select({ count: bioPageDailyReferrers.count }).from(bioPageDailyReferrers)
+      .where(and(eq(bioPageDailyReferrers.pageId, pageId), eq(bioPageDailyReferrers.day, "2026-11-20"), eq(bioPageDailyReferrers.site, "instagram.com")));
+    expect(instagram!.count).toBe(3);
   });
 
   it("keeps a failed flush's counts for the next try, and adds them exactly once", async () => {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
+import { DIRECT_SITE } from "#isomorphic/insights-periods";
 import type { LinkType } from "#server/platform/db/schema";
 import { createRecentVisitors } from "./recent-visitors";
 
@@ -9,8 +10,9 @@ import { createRecentVisitors } from "./recent-visitors";
  *
  * A view or click only moves a number in a Map. At least once a second (the
  * job platform's timer), and on shutdown, one transaction adds the batch: `bio_page_views.count += n`,
- * and the per-day rows of `bio_page_daily_views` and `bio_page_link_clicks`
- * (UTC days) are upserted with `count = count + n`. Every write is an
+ * and the per-day rows of `bio_page_daily_views`, `bio_page_daily_referrers`
+ * (by referring site) and `bio_page_link_clicks` (UTC days) are upserted with
+ * `count = count + n`. Every write is an
  * increment, never a read-modify-write in Node, so any number of processes on
  * one PostgreSQL add their batches without losing or doubling a view; rows
  * are written in key order so concurrent flushes lock them in the same order.
@@ -39,8 +41,11 @@ import { createRecentVisitors } from "./recent-visitors";
  * (`pruneCountedVisits`). Processes must share `salt` for their keys to meet.
  */
 export type ViewCounter = {
-  /** `client` is the visitor's address; null counts every call (the server's own callers and tests). */
-  view(pageId: string, client: string | null): void;
+  /**
+   * `client` is the visitor's address; null counts every call (the server's own callers and tests).
+   * `site` is where the visit came from, normalised (referrer-site.ts); "Direct" when left out.
+   */
+  view(pageId: string, client: string | null, site?: string): void;
   click(pageId: string, linkType: LinkType, client: string | null): void;
   /** How often the job platform flushes it (server/platform/jobs/platform.ts registers it; the counter keeps no timer). */
   readonly flushEveryMs: number;
@@ -73,7 +78,8 @@ export type ViewCounterOptions = {
  */
 export const VIEW_DEDUPE_WINDOW_MS = 30 * 60 * 1000;
 
-// Key parts: page id, UTC day, link type ("" for a view). Ids and types hold none of these separators.
+// Key parts: page id, UTC day, link type ("" for a view), referring site ("" for a click).
+// Ids, types and normalised sites hold none of these separators.
 const SEP = "\u0001";
 
 export function createViewCounter(db: Db, options: ViewCounterOptions = {}): ViewCounter {
@@ -143,11 +149,11 @@ export function createViewCounter(db: Db, options: ViewCounterOptions = {}): Vie
   }
 
   return {
-    view(pageId, client) {
-      visit(client, pageId, "", `${pageId}${SEP}${today()}${SEP}`);
+    view(pageId, client, site = DIRECT_SITE) {
+      visit(client, pageId, "", `${pageId}${SEP}${today()}${SEP}${SEP}${site}`);
     },
     click(pageId, linkType, client) {
-      visit(client, pageId, linkType, `${pageId}${SEP}${today()}${SEP}${linkType}`);
+      visit(client, pageId, linkType, `${pageId}${SEP}${today()}${SEP}${linkType}${SEP}`);
     },
     flushEveryMs,
     flush,
@@ -164,7 +170,7 @@ type Visit = { key: string; at: number; countKey: string };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-type Row = { pageId: string; day: string; linkType: string; n: number };
+type Row = { pageId: string; day: string; linkType: string; site: string; n: number };
 
 /** One transaction: the visits' rows, then totals, days, clicks; each statement's rows in key order. */
 async function writeBatch(db: Db, batch: Map<string, number>, visits: Visit[], windowMs: number): Promise<void> {
@@ -213,14 +219,23 @@ async function admitted(tx: Tx, visits: Visit[], windowMs: number): Promise<Visi
 async function addCounts(tx: Tx, batch: Map<string, number>): Promise<void> {
   const rows: Row[] = [...batch]
     .map(([key, n]) => {
-      const [pageId = "", day = "", linkType = ""] = key.split(SEP);
-      return { pageId, day, linkType, n };
+      const [pageId = "", day = "", linkType = "", site = ""] = key.split(SEP);
+      return { pageId, day, linkType, site, n };
     })
-    .sort((a, b) => (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.day < b.day ? -1 : a.day > b.day ? 1 : a.linkType < b.linkType ? -1 : 1));
-  const views = rows.filter((row) => row.linkType === "");
+    .sort((a, b) => compare(a.pageId, b.pageId) || compare(a.day, b.day) || compare(a.linkType, b.linkType) || compare(a.site, b.site));
+  // Views are keyed by site too: one row per referring site, summed per day and per page (in key order still).
+  const referrers = rows.filter((row) => row.linkType === "");
   const clicks = rows.filter((row) => row.linkType !== "");
   const totals = new Map<string, number>();
-  for (const row of views) totals.set(row.pageId, (totals.get(row.pageId) ?? 0) + row.n);
+  const daily = new Map<string, Row>();
+  for (const row of referrers) {
+    totals.set(row.pageId, (totals.get(row.pageId) ?? 0) + row.n);
+    const key = `${row.pageId}${SEP}${row.day}`;
+    const day = daily.get(key);
+    if (day) day.n += row.n;
+    else daily.set(key, { ...row, site: "" });
+  }
+  const views = [...daily.values()];
 
   // PostgreSQL takes at most 65,535 parameters per statement: a long batch goes in slices.
   for (const slice of slices([...totals], CHUNK)) {
@@ -245,6 +260,17 @@ async function addCounts(tx: Tx, batch: Map<string, number>): Promise<void> {
       order by v.page_id, v.day
       on conflict (page_id, day) do update set count = bio_page_daily_views.count + excluded.count`);
   }
+  for (const slice of slices(referrers, CHUNK)) {
+    const values = sql.join(
+      slice.map((row) => sql`(${row.pageId}, ${row.day}::date, ${row.site}, ${row.n}::int)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      insert into bio_page_daily_referrers (page_id, day, site, count)
+      select v.page_id, v.day, v.site, v.n from (values ${values}) as v(page_id, day, site, n) join bio_pages p on p.id = v.page_id
+      order by v.page_id, v.day, v.site
+      on conflict (page_id, day, site) do update set count = bio_page_daily_referrers.count + excluded.count`);
+  }
   for (const slice of slices(clicks, CHUNK)) {
     const values = sql.join(
       slice.map((row) => sql`(${row.pageId}, ${row.linkType}, ${row.day}::date, ${row.n}::int)`),
@@ -267,6 +293,8 @@ export async function pruneCountedVisits(db: Db, now = new Date(), windowMs = VI
 }
 
 const CHUNK = 5_000;
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function slices<T>(items: T[], size: number): T[][] {
   const result: T[][] = [];

@@ -121,6 +121,29 @@ export const bioPageLinkClicks = pgTable(
 );
 
 /**
+ * Counted views of a bio page per UTC day and referring site: the Referer's
+ * host, normalised ("instagram.com"), or "Direct" when none was sent
+ * (server/domains/bio/host/referrer-site.ts). Never a full address or anything
+ * about the visitor. Written with the daily views in the same batch, so a
+ * day's rows add up to its daily views.
+ */
+export const bioPageDailyReferrers = pgTable(
+  "bio_page_daily_referrers",
+  {
+    pageId: text()
+      .notNull()
+      .references(() => bioPages.id, { onDelete: "cascade" }),
+    day: date({ mode: "string" }).notNull(),
+    site: text().notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pageId, t.day, t.site] }),
+    check("bio_page_daily_referrers_count_check", sql`${t.count} >= 0`),
+  ],
+);
+
+/**
  * A "Work with me" package on a bio page: a fixed piece of work at a price, that a sponsor
  * requests as a direct offer prefilled from it (app/routes/deals/offer-to-creator.tsx). The
  * price is in minor units of `currency`, held to the deal prices' bounds by the domain

@@ -13,7 +13,8 @@ import { BIO_ORIGIN } from "#tests/support/e2e-ports";
  * (server/tools/test-hooks/bio.ts), which counts, back from today:
  * views 5 (today), 12 (3 days ago), 17 (10 days ago), 3 (20), 1 (29) and 50
  * (40 days ago, outside the chart); clicks YouTube 9 (yesterday) + 4 (45 days
- * ago), Website 2, Instagram none.
+ * ago), Website 2, Instagram none. The views of 3 days ago came from
+ * instagram.com, those of 10 days ago from youtube.com, the rest direct.
  */
 const PHONE = { width: 375, height: 812 };
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -39,9 +40,9 @@ async function ownerWithPage(page: Page, name: string) {
   return testHooks(page.request).insightsPage({ name });
 }
 
-async function expectNoSideScroll(page: Page) {
+async function expectNoSideScroll(page: Page, phone = PHONE) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `the page is ${width} px wide on a ${PHONE.width} px phone`).toBeLessThanOrEqual(PHONE.width);
+  expect(width, `the page is ${width} px wide on a ${phone.width} px phone`).toBeLessThanOrEqual(phone.width);
 }
 
 test("the owner sees views per day, clicks per link, the QR code and the share image, and downloads the QR code", async ({ page, browser }) => {
@@ -56,7 +57,8 @@ test("the owner sees views per day, clicks per link, the QR code and the share i
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Maker's Corner");
   const address = `${BIO_ORIGIN}/${customEnding}`;
   await expect(page.getByRole("link", { name: address.replace("http://", "") })).toHaveAttribute("href", address);
-  await expect(page.getByRole("definition").first()).toHaveText("88");
+  await expect(page.getByRole("definition").first()).toHaveText("38");
+  await expect(page.getByRole("definition").nth(1)).toHaveText("88 views all time");
   // Read-only numbers: the route ships no JavaScript at all.
   await expect(page.locator("script")).toHaveCount(0);
 
@@ -170,3 +172,74 @@ test("the share image preview loads from the bio host at 1200 × 630", async ({ 
   await expect.poll(() => share.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
   expect(await share.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(630);
 });
+
+const MOBILE_CHROME = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
+for (const [screen, viewport] of [
+  ["a 390 px phone", { width: 390, height: 844 }],
+  ["a desktop", { width: 1280, height: 900 }],
+] as const) {
+  test(`on ${screen}: visits from other sites are counted and shown by site, the period switches without JavaScript, and the chart reads as a table`, async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(viewport);
+    const { id, customEnding } = await ownerWithPage(page, `Referred on ${screen}`);
+
+    // Three people on three networks follow links to the page; the first reloads it (still one view).
+    // A browser that calls itself headless would not be counted: these say they are Chrome on a phone.
+    for (const [referer, opens] of [
+      ["http://l.instagram.com/?u=https%3A%2F%2Fexample.org&e=private", 2],
+      ["http://www.instagram.com/maker/", 1],
+      ["http://m.youtube.com/watch?v=abc", 1],
+    ] as const) {
+      const visitor = await otherClient(browser, { userAgent: MOBILE_CHROME, viewport });
+      for (let i = 0; i < opens; i++) expect((await visitor.page.goto(`${BIO_ORIGIN}/${customEnding}`, { referer }))!.status()).toBe(200);
+      await visitor.context.close();
+    }
+    // Writes the views the server still holds in memory (it does so every second anyway).
+    expect((await testHooks(page.request).bioViews(customEnding)).today).toBe(5 + 3);
+
+    await page.goto(`/app/account/bizbio/${id}/insights?days=7`);
+    const period = page.getByRole("navigation", { name: "Period" });
+    await expect(period.getByRole("link", { name: "7 days" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("definition").first()).toHaveText("20");
+    await expect(page.getByText("Conversion (tips ÷ views)")).toBeVisible();
+    await expect(page.getByRole("region", { name: "How views are counted" })).toContainText("once per page per half hour");
+    const sites = page.getByRole("table", { name: "Views by referring site, last 7 days" }).locator("tbody tr");
+    await expect(sites).toHaveText([/^instagram\.com\s*14\s*70%$/, /^Direct \(no site passed on\)\s*5\s*25%$/, /^youtube\.com\s*1\s*5%$/]);
+    // Only the site's name is kept, never the address the visitor came from.
+    await expect(page.getByRole("region", { name: "Where views came from" })).not.toContainText("private");
+    const views = page.getByRole("region", { name: "Views per day" });
+    await expect(views.getByRole("img")).toHaveAttribute("aria-label", `Views per day, last 7 days: 20 in total, most on ${shortDay(3)} (12)`);
+    // Axes: counts up the side, dates along the bottom.
+    await expect(views.locator("svg text").filter({ hasText: /^0$/ })).toHaveCount(1);
+    await expect(views.locator("svg text").filter({ hasText: shortDay(0) })).toHaveCount(1);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // The switch is plain links: the route ships no script, and a click loads the other period.
+    await expect(page.locator("script")).toHaveCount(0);
+    await period.getByRole("link", { name: "90 days" }).click();
+    await expect(page).toHaveURL(new RegExp(`/insights\\?days=90$`));
+    await expect(period.getByRole("link", { name: "90 days" })).toHaveAttribute("aria-current", "page");
+    await expect(period.getByRole("link", { name: "7 days" })).not.toHaveAttribute("aria-current");
+    await expect(page.getByText("Views, last 90 days")).toBeVisible();
+    await expect(page.getByRole("definition").first()).toHaveText("91");
+    await expect(views.getByRole("img")).toHaveAttribute("aria-label", `Views per day, last 90 days: 91 in total, most on ${shortDay(40)} (50)`);
+    await expect(page.getByRole("table", { name: "Views by referring site, last 90 days" }).locator("tbody tr").first()).toHaveText(/^Direct \(no site passed on\)\s*59\s*64\.8%$/);
+
+    // The chart's numbers as a table, newest day first.
+    await views.getByText("Show as table").click();
+    const table = views.getByRole("table", { name: "Views per day, last 90 days (UTC)" });
+    await expect(table.locator("tbody tr")).toHaveCount(90);
+    await expect(table.locator("tbody tr").first().getByRole("cell")).toHaveText("8");
+    await expect(table.locator("tbody tr").nth(40).getByRole("cell")).toHaveText("50");
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    if (viewport.width < 500) await expectNoSideScroll(page, viewport);
+
+    // A year still reads; a period nobody offers falls back to 30 days.
+    await period.getByRole("link", { name: "365 days" }).click();
+    await expect(page.getByRole("definition").first()).toHaveText("91");
+    await page.goto(`/app/account/bizbio/${id}/insights?days=12`);
+    await expect(period.getByRole("link", { name: "30 days" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("definition").first()).toHaveText("41");
+  });
+}

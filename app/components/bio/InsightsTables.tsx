@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { count, longDay } from "./insights-format";
+import { DIRECT_SITE } from "#isomorphic/insights-periods";
+import { count, longDay, percent } from "./insights-format";
 
 /** The numbers behind a chart, folded away under "Show as table"; <details> opens without JavaScript. */
 export function InsightsTableToggle({ children }: { children: ReactNode }) {
@@ -81,6 +82,53 @@ export function ClicksTable({ links, windowDays }: { links: Link[]; windowDays: 
             <td className={number}>{count(link.allTime)}</td>
           </tr>
         ))}
+      </tbody>
+    </table>
+  );
+}
+
+type Sites = { sites: { site: string; views: number }[]; otherSites: number; unrecordedSites: number; views: number; period: number };
+
+/**
+ * The sites the period's views came from, most first, each with its share of
+ * the views and a bar of that share (decoration: the numbers are in the cells).
+ */
+export function SitesTable({ sites, otherSites, unrecordedSites, views, period }: Sites) {
+  const rows = [
+    ...sites.map((row) => ({ key: row.site, label: row.site === DIRECT_SITE ? "Direct (no site passed on)" : row.site, views: row.views })),
+    ...(otherSites > 0 ? [{ key: "other", label: "Other sites", views: otherSites }] : []),
+    ...(unrecordedSites > 0 ? [{ key: "unrecorded", label: "Not recorded (counted before sites were)", views: unrecordedSites }] : []),
+  ];
+  return (
+    <table className="w-full text-sm" data-table="sites">
+      <caption className="mb-2 text-left font-semibold">Views by referring site, last {period} days</caption>
+      <thead>
+        <tr>
+          <th scope="col" className={`${cell} text-left`}>
+            Site
+          </th>
+          <th scope="col" className={`${number} whitespace-nowrap`}>
+            Views
+          </th>
+          <th scope="col" className={`${number} whitespace-nowrap`}>
+            Share
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const share = views > 0 ? row.views / views : 0;
+          return (
+            <tr key={row.key}>
+              <th scope="row" className={`${cell} text-left font-normal [overflow-wrap:anywhere]`}>
+                {row.label}
+                <span aria-hidden="true" className="mt-1 block h-1.5 rounded-full bg-primary" style={{ width: `${Math.round(share * 100)}%` }} />
+              </th>
+              <td className={number}>{count(row.views)}</td>
+              <td className={number}>{percent(views > 0 ? share : null)}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

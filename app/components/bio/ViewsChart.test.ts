@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { windowDays } from "#server/domains/bio/stats";
 import { viewsSummary } from "./insights-format";
-import { ViewsChart } from "./ViewsChart";
+import { labelEvery, ViewsChart } from "./ViewsChart";
 
 const DAYS = windowDays(new Date("2026-11-22T10:00:00Z")).map((day, i) => ({ day, views: i === 20 ? 17 : i % 3 }));
 
@@ -42,4 +42,20 @@ describe("ViewsChart (server render)", () => {
     expect(renderToStaticMarkup(createElement(ViewsChart, { days: quiet }))).toContain('aria-label="Views per day, last 30 days: none"');
     expect(renderToStaticMarkup(createElement(ViewsChart, { days: [] }))).toBe("");
   });
+
+  it("dates the x axis at every period, newest day always named, labels never on top of each other", () => {
+    expect([7, 30, 90, 365].map(labelEvery)).toEqual([2, 7, 21, 77]);
+    for (const [length, labels] of [[7, 4], [30, 4], [90, 5], [365, 4]] as const) {
+      const days = windowDays(new Date("2026-11-22T10:00:00Z"), length).map((day, i) => ({ day, views: i % 4 }));
+      const chart = renderToStaticMarkup(createElement(ViewsChart, { days }));
+      const dates = [...chart.matchAll(/<text x="([\d.]+)" y="201" text-anchor="(middle|end)">([^<]+)<\/text>/g)];
+      expect(dates.map((d) => d[3]).at(-1), `${length} days`).toBe("22 Nov");
+      expect(dates, `${length} days`).toHaveLength(labels);
+      const xs = dates.map((d) => Number(d[1]));
+      for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!, `${length} days`).toBeGreaterThanOrEqual(60);
+      // A point (with its tooltip) per day up to 90 days; a year is the line alone.
+      expect(chart.match(/data-point=/g)?.length ?? 0).toBe(length <= 90 ? length : 0);
+    }
+  });
 });
+

@@ -10,6 +10,17 @@ type Point = { x: number; y: number; day: Day };
 const WIDTH = 400;
 const HEIGHT = 210;
 const MARGIN = { top: 14, right: 14, bottom: 30, left: 38 };
+/** Up to this many days each day is a point with its own tooltip; a longer period is the line alone. */
+const MAX_POINTS = 90;
+/** The x distance a date label needs from the newest one ("29 Sept" is about 50 units wide). */
+const LABEL_ROOM = 80;
+
+/** Days between two date labels: about five labels whatever the period, a week apart on a month. */
+export function labelEvery(length: number): number {
+  if (length <= 7) return 2;
+  if (length <= 31) return 7;
+  return Math.ceil(length / 5 / 7) * 7;
+}
 
 /**
  * Views per day as an area under a line, drawn on the server: d3 computes the
@@ -31,8 +42,13 @@ export function ViewsChart({ days }: { days: Day[] }) {
   const areaPath = area<Point>().x((p) => p.x).y0(baseline).y1((p) => p.y).curve(curveMonotoneX)(points) ?? "";
   const linePath = line<Point>().x((p) => p.x).y((p) => p.y).curve(curveMonotoneX)(points) ?? "";
   const yTicks = y.ticks(4).filter(Number.isInteger);
-  // A label each week, counted back from today so the newest day is always named.
-  const labelled = points.filter((_, i) => (points.length - 1 - i) % 7 === 0 && i >= 3);
+  // Labels at even steps counted back from today, so the newest day is always named; none crowds the y axis.
+  const step = labelEvery(points.length);
+  // The newest is anchored at its end, so a label too close before it is left out rather than overlap it.
+  const newest = points.at(-1)!;
+  const labelled = points.filter(
+    (p, i) => (points.length - 1 - i) % step === 0 && (p === newest || newest.x - p.x >= LABEL_ROOM) && (i >= Math.min(3, step) || points.length <= 7),
+  );
   const busiest = most > 0 ? points.reduce((best, p) => (p.day.views >= best.day.views ? p : best)) : null;
 
   return (
@@ -53,6 +69,10 @@ export function ViewsChart({ days }: { days: Day[] }) {
             </text>
           </g>
         ))}
+        <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={baseline} y2={baseline} stroke="currentColor" />
+        {labelled.map((p) => (
+          <line key={`tick-${p.day.day}`} x1={p.x} x2={p.x} y1={baseline} y2={baseline + 4} stroke="currentColor" />
+        ))}
         {labelled.map((p) => (
           <text key={p.day.day} x={p.x} y={HEIGHT - 9} textAnchor={p === points.at(-1) ? "end" : "middle"}>
             {shortDay(p.day.day)}
@@ -62,7 +82,7 @@ export function ViewsChart({ days }: { days: Day[] }) {
       <path d={areaPath} fill="#b4fee7" fillOpacity={0.75} />
       <path d={linePath} fill="none" stroke="#603f8b" strokeWidth={2} strokeLinejoin="round" />
       <g fill="#603f8b">
-        {points.map((p) => (
+        {(points.length <= MAX_POINTS ? points : []).map((p) => (
           <circle key={p.day.day} cx={p.x} cy={p.y} r={2.5} data-point={p.day.day}>
             <title>{`${longDay(p.day.day)}: ${plural(p.day.views, "view")}`}</title>
           </circle>

@@ -50,3 +50,10 @@ export function clicksSummary(links: { label: string; lastDays: number; allTime:
   const recentPart = recent === 0 ? `none ${window}` : `${count(recent)} ${window}, most on ${busiest.label} (${count(busiest.lastDays)})`;
   return `Clicks per link: ${recentPart}; ${count(allTime)} in all`;
 }
+
+const PERCENT = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
+
+/** "2.5%"; a dash when there is nothing to divide by. */
+export function percent(ratio: number | null): string {
+  return ratio === null ? "–" : PERCENT.format(ratio);
+}

@@ -2,10 +2,11 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
-import { INSIGHTS_DAYS, readBioPageInsights } from "#server/domains/bio/stats";
+import { readBioPageInsights } from "#server/domains/bio/stats";
+import { INSIGHTS_PERIODS, parseInsightsPeriod } from "#isomorphic/insights-periods";
 import { ClicksChart, CLICKS_COLOURS } from "#app/components/bio/ClicksChart";
-import { count } from "#app/components/bio/insights-format";
-import { ClicksTable, InsightsTableToggle, ViewsTable } from "#app/components/bio/InsightsTables";
+import { count, percent, plural } from "#app/components/bio/insights-format";
+import { ClicksTable, InsightsTableToggle, SitesTable, ViewsTable } from "#app/components/bio/InsightsTables";
 import { QrCode } from "#app/components/bio/QrCode";
 import { ViewsChart } from "#app/components/bio/ViewsChart";
 import { secondaryButton } from "#page-kit/forms";
@@ -18,14 +19,15 @@ export const handle = { hydrate: false };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const result = await readBioPageInsights(context.db, { uid: user.id }, params.pageId);
+  // Any other ?days= (or none) is the default period, never an error: the switch is plain links.
+  const period = parseInsightsPeriod(new URL(request.url).searchParams.get("days"));
+  const result = await readBioPageInsights(context.db, { uid: user.id }, params.pageId, { period });
   if (result.kind === "ERROR") refuse(result.code);
   const { page, ...stats } = result.insights;
   const address = bioPageAddress(context.config.BIO_ORIGIN, page.customEnding);
   return {
     page: { id: page.id, name: page.name, customEnding: page.customEnding },
     ...stats,
-    windowDays: INSIGHTS_DAYS,
     address,
     qrSvg: await qrSvg(address),
     // The version in the query makes browsers and social networks fetch the image again after an edit.
@@ -37,12 +39,34 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.d
 
 const card = "rounded-2xl border border-primary/15 bg-white p-5 shadow-sm";
 
-function Stat({ label, value }: { label: string; value: number }) {
+function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
     <div className={card}>
       <dt className="text-sm text-muted">{label}</dt>
-      <dd className="mt-1 text-3xl font-bold tabular-nums text-primary">{count(value)}</dd>
+      <dd className="mt-1 text-3xl font-bold tabular-nums text-primary">{value}</dd>
+      {note ? <dd className="mt-1 text-sm text-muted">{note}</dd> : null}
     </div>
+  );
+}
+
+/** Plain links, so the period changes without JavaScript; the chosen one is marked for every reader. */
+function PeriodSwitch({ current }: { current: number }) {
+  return (
+    <nav aria-label="Period" className="mt-6">
+      <ul className="grid grid-cols-4 gap-1 rounded-xl border border-primary/15 bg-white p-1 text-center sm:inline-grid">
+        {INSIGHTS_PERIODS.map((days) => (
+          <li key={days}>
+            <Link
+              to={`?days=${days}`}
+              aria-current={days === current ? "page" : undefined}
+              className={`block whitespace-nowrap rounded-lg px-2 py-2 text-sm font-semibold no-underline sm:px-3 ${days === current ? "bg-primary text-white" : "text-primary hover:bg-secondary/50"}`}
+            >
+              {days} days
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -65,8 +89,8 @@ function Swatch({ colour, children }: { colour: string; children: ReactNode }) {
 }
 
 export default function BioInsights({ loaderData }: Route.ComponentProps) {
-  const { page, days, viewsInWindow, totalViews, clicks, windowDays, address, qrSvg, shareImage } = loaderData;
-  const clicksInWindow = clicks.reduce((sum, link) => sum + link.lastDays, 0);
+  const { page, period, days, viewsInWindow, totalViews, clicks, clicksInWindow, tipsInWindow, conversion, address, qrSvg, shareImage } = loaderData;
+  const windowDays = period;
   const anyClicks = clicks.some((link) => link.allTime > 0);
   const shownAddress = address.replace(/^https?:\/\//, "");
   return (
@@ -82,18 +106,36 @@ export default function BioInsights({ loaderData }: Route.ComponentProps) {
         </a>
       </p>
 
-      <dl className="mt-6 grid gap-3 sm:grid-cols-3">
-        <Stat label="Views, all time" value={totalViews} />
-        <Stat label={`Views, last ${windowDays} days`} value={viewsInWindow} />
-        <Stat label={`Link clicks, last ${windowDays} days`} value={clicksInWindow} />
+      <PeriodSwitch current={period} />
+
+      <dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Stat label={`Views, last ${windowDays} days`} value={count(viewsInWindow)} note={`${plural(totalViews, "view")} all time`} />
+        <Stat label={`Link clicks, last ${windowDays} days`} value={count(clicksInWindow)} />
+        <Stat label={`Tips, last ${windowDays} days`} value={count(tipsInWindow)} note="Paid tips, refunded ones included" />
+        <Stat
+          label="Conversion (tips ÷ views)"
+          value={percent(conversion)}
+          note={conversion === null ? "No views to divide by yet" : `${plural(tipsInWindow, "tip")} per ${plural(viewsInWindow, "view")}`}
+        />
       </dl>
+
+      <section aria-labelledby="counting-heading" className="mt-4 rounded-xl bg-secondary/40 px-4 py-3 text-sm">
+        <h2 id="counting-heading" className="font-semibold">
+          How views are counted
+        </h2>
+        <p className="mt-1">
+          A view is a person opening your page. Each network (a home&rsquo;s Wi-Fi, a phone&rsquo;s mobile connection) counts once per page
+          per half hour, however often it reloads, so people sharing one connection count once together. Bots, headless browsers, link
+          previews and prefetches are not counted. New views show within a few seconds. Days are UTC days. Counting uses no cookies.
+        </p>
+      </section>
 
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
         <section aria-labelledby="views-heading" className={card}>
           <h2 id="views-heading" className="text-xl font-bold">
             Views per day
           </h2>
-          <p className="text-sm text-muted">The last {windowDays} days, in UTC days. People only: bots and link previews are not counted.</p>
+          <p className="text-sm text-muted">The last {windowDays} days, in UTC days.</p>
           {totalViews === 0 && viewsInWindow === 0 ? (
             <EmptyState title="No views yet">
               Share your page&rsquo;s address or its QR code below: every visit is counted here.
@@ -139,6 +181,8 @@ export default function BioInsights({ loaderData }: Route.ComponentProps) {
           )}
         </section>
 
+        <SitesSection {...loaderData} />
+
         <section aria-labelledby="qr-heading" className={card}>
           <h2 id="qr-heading" className="text-xl font-bold">
             QR code
@@ -180,5 +224,26 @@ export default function BioInsights({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
     </div>
+  );
+}
+
+function SitesSection({ sites, otherSites, unrecordedSites, viewsInWindow, period }: Route.ComponentProps["loaderData"]) {
+  return (
+    <section aria-labelledby="sites-heading" className={`${card} lg:col-span-2`}>
+      <h2 id="sites-heading" className="text-xl font-bold">
+        Where views came from
+      </h2>
+      <p className="text-sm text-muted">
+        The site each counted view came from, by its name only (never the address of the post or the search). Direct means no site was passed on:
+        the address typed or bookmarked, a QR code, or an app that hides it.
+      </p>
+      {viewsInWindow === 0 ? (
+        <EmptyState title="No views in this period">When people follow a link to your page, the sites they came from show here.</EmptyState>
+      ) : (
+        <div className="mt-4">
+          <SitesTable sites={sites} otherSites={otherSites} unrecordedSites={unrecordedSites} views={viewsInWindow} period={period} />
+        </div>
+      )}
+    </section>
   );
 }

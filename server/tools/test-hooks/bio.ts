@@ -12,6 +12,8 @@ import { hook, HookRefusal, queryOf, signedInUser, type TestHooksDeps } from "./
 const DAY_MS = 86_400_000;
 /** Views per day, counted back from today (0 = today); 40 days ago lies outside the 30-day chart. */
 const SEEDED_VIEWS: Record<number, number> = { 0: 5, 3: 12, 10: 17, 20: 3, 29: 1, 40: 50 };
+/** The sites those views came from, by day back from today; the others are Direct. */
+const SEEDED_SITES: Record<number, string> = { 3: "instagram.com", 10: "youtube.com" };
 /** Clicks per link type and day back from today. */
 const SEEDED_CLICKS: { type: LinkType; daysAgo: number; count: number }[] = [
   { type: "youtube", daysAgo: 1, count: 9 },
@@ -66,7 +68,7 @@ export function bioHooks(deps: TestHooksDeps): Router {
       if (!query.has("empty")) {
         for (const [daysAgo, views] of Object.entries(SEEDED_VIEWS)) {
           await countOnDay(deps.db, Number(daysAgo), (counter) => {
-            for (let i = 0; i < views; i++) counter.view(pageId, null);
+            for (let i = 0; i < views; i++) counter.view(pageId, null, SEEDED_SITES[Number(daysAgo)]);
           });
         }
         for (const click of SEEDED_CLICKS) {

@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data ? `Insights: ${args.data.page.name}` : "Insights", noindex: true });
 
-const card = "rounded-2xl border border-primary/15 bg-white p-5 shadow-sm";
+const card = "rounded-2xl border border-primary/15 bg-white p-4 shadow-sm sm:p-5";
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
@@ -108,7 +108,7 @@ export default function BioInsights({ loaderData }: Route.ComponentProps) {
 
       <PeriodSwitch current={period} />
 
-      <dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat label={`Views, last ${windowDays} days`} value={count(viewsInWindow)} note={`${plural(totalViews, "view")} all time`} />
         <Stat label={`Link clicks, last ${windowDays} days`} value={count(clicksInWindow)} />
         <Stat label={`Tips, last ${windowDays} days`} value={count(tipsInWindow)} note="Paid tips, refunded ones included" />

@@ -115,6 +115,7 @@ export default [
 
   // The public API's reference and the webhooks guide, rendered from the OpenAPI document (server/features/api/reference.ts).
   route("developers/api", "routes/developers/api.tsx"),
+  route("developers/api/:resource", "routes/developers/api-resource.tsx"),
   route("developers/webhooks", "routes/developers/webhooks.tsx"),
 
   // The back office (server/domains/staff/): staff only, with two-factor sign-in; each section guards itself.

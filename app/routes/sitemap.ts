@@ -1,10 +1,11 @@
 import { listBlogPosts } from "#server/domains/content/library";
 import { buildSitemap } from "#server/features/sitemap/sitemap";
+import { apiResourceLinks } from "#server/features/api/reference";
 import { CONTENT_PAGES } from "#isomorphic/content-pages";
 import { rawAnswer } from "#page-kit/respond.server";
 import type { Route } from "./+types/sitemap";
 
-/** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity, the API reference and the webhooks guide. */
+/** Every indexable public page: home, content pages, blog, featured, the sponsor directory's guest pages, the opportunity list and each opportunity, the API reference's overview and resource pages, and the webhooks guide. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const built = await buildSitemap(context.db, {
     origin: context.config.PUBLIC_ORIGIN,
@@ -19,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { path: "/app/sponsors/previews" },
       { path: "/app/opportunities" },
       { path: "/developers/api" },
+      ...apiResourceLinks(context.config.PUBLIC_ORIGIN).map((resource) => ({ path: `/developers/api/${resource.slug}` })),
       { path: "/developers/webhooks" },
     ],
   });

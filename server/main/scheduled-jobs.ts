@@ -12,7 +12,7 @@ import { LIFT_JOB, liftExpiredSuspensions } from "#server/domains/staff/suspensi
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { expireAllStalePendingSessions } from "#server/domains/payments/checkout/stale-sessions";
-import { DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
+import { DAILY_AT_UTC, DAILY_JOB, reconcileYesterday } from "#server/features/reconciliation/daily";
 import { autoApproveDue } from "#server/domains/deals/work";
 import { releaseDueDeals } from "#server/domains/deals/release";
 import { settleDecidedDisputes } from "#server/domains/deals/disputes";
@@ -85,7 +85,7 @@ export function scheduledJobsOf({
     {
       // Yesterday's provider balance against the ledger (ADR 0054); a late webhook has had a day and more.
       name: DAILY_JOB,
-      dailyAtUtc: "03:10",
+      dailyAtUtc: DAILY_AT_UTC,
       leaseMs: 15 * MINUTE,
       async run({ now }) {
         const run = await reconcileYesterday(db, payments, now);

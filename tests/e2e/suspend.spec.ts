@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { expect, signIn, signInAsStaff, signedInAs, test, waitForMail } from "./fixtures";
 import { testHooks } from "#tests/support/test-hooks-client";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
+import { formatMoney } from "#isomorphic/format";
 
 /**
  * Staff suspend a creator from the back office and lift it again (ADR 0051): the creator, signed
@@ -79,6 +80,9 @@ test("staff suspend a signed-in creator and lift it; the audit log and its CSV s
   await expect(page.getByText("Account suspended. They are signed out and have been told by mail.")).toBeVisible();
   await expect(page.getByText(`Suspended until ${until}`)).toBeVisible();
   await expect(page.getByText("In force")).toBeVisible();
+  // The lift form starts empty, on the very page the suspension answered: staff give their own reason.
+  await expect(page.getByLabel("Why lift it")).toHaveValue("");
+  await expect(page.getByLabel("Why lift it")).toHaveAttribute("required", "");
 
   // The creator's next request is signed out; signing in shows SPEC's disabled text.
   await creatorPage.goto("/app");
@@ -160,4 +164,53 @@ test("accounts, suspending and the audit log and its CSV are the back office's: 
   expect(response.status()).toBe(302);
   expect(response.headers()["location"]).toMatch(/\/signin/);
   await guest.close();
+});
+
+test("the account's page shows its money, its card dispute ratio and the open reports against it, on a desktop and at 390 px", async ({ page, browser, baseURL, extraHTTPHeaders }) => {
+  test.setTimeout(180_000);
+  // A creator paid twice at the sandbox, whose bio page a guest reports.
+  const creatorContext = await browser.newContext({ ...devices["Desktop Chrome"], baseURL, extraHTTPHeaders });
+  const creatorPage = await creatorContext.newPage();
+  const person = await creator(creatorPage);
+  const hooks = testHooks(creatorPage.request);
+  const made = await hooks.sponsorPayments({ paid: 2, amount: 2500 });
+  for (const session of made.paid) await expect.poll(async () => (await hooks.sponsorSession(session)).status, { timeout: 15_000 }).toBe("completed");
+  await creatorContext.close();
+  const guestContext = await browser.newContext({ ...devices["Desktop Chrome"], baseURL, extraHTTPHeaders });
+  const guest = await guestContext.newPage();
+  await guest.goto(`/report?page=${person.ending}`);
+  await guest.getByLabel("What is wrong").selectOption("Scams");
+  await guest.getByRole("button", { name: "Send report" }).click();
+  await expect(guest.getByRole("heading", { name: "Report received" })).toBeVisible();
+  await guestContext.close();
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAsStaff(page);
+  await page.goto("/app/admin/accounts");
+  await page.getByLabel("Email or name").fill(person.email);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("list", { name: "Accounts found" }).getByRole("link", { name: person.email }).click();
+  await expect(page.getByRole("heading", { name: person.name, level: 1 })).toBeVisible();
+  const accountUrl = page.url();
+
+  const money = page.getByRole("region", { name: "Money" });
+  const usd = money.getByRole("row").filter({ hasText: "USD" });
+  for (const header of ["Received", "Refunded or disputed", "Net", "Held in deals", "Platform fees", "Paid out"]) await expect(money.getByRole("columnheader", { name: header, exact: true })).toBeVisible();
+  await expect(usd.getByRole("cell").nth(1)).toHaveText(formatMoney(5000, "usd"), { useInnerText: true });
+  await expect(usd.getByRole("cell").nth(2)).toHaveText(formatMoney(0, "usd"), { useInnerText: true });
+  await expect(usd.getByRole("cell").nth(3)).toHaveText(formatMoney(5000, "usd"), { useInnerText: true });
+  await expect(page.getByTestId("dispute-ratio")).toHaveText("0.00 % over the last 90 days: 0 disputes opened on 2 successful payments.");
+  const reports = page.getByRole("region", { name: "Open reports" });
+  await expect(reports).toContainText("1 open report (Scams)");
+  await expectNoAxeViolations(page);
+
+  // At 390 px the table becomes cards, nothing is wider than the phone, and a report opens from here.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(money).toContainText(formatMoney(5000, "usd"));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page);
+  await reports.getByRole("link", { name: person.name }).click();
+  await expect(page).toHaveURL(/\/app\/admin\/reports\/bio_page\//);
+  await expect(page.getByRole("heading", { name: `Reports of ${person.name}`, level: 1 })).toBeVisible();
+  await page.goto(accountUrl);
 });

@@ -1,10 +1,14 @@
 import type { ReactNode } from "react";
 import type { FieldRow } from "#server/features/api/reference";
 
-/** A block of code that scrolls sideways on a phone; focusable so a keyboard can scroll it too. */
+/**
+ * A block of code that wraps its long lines inside its own box (a curl line or a JSON body is read, not
+ * aligned), so it never widens the page; what still cannot break scrolls in the box, which a keyboard
+ * can reach.
+ */
 export function CodeBlock({ label, children }: { label: string; children: string }) {
   return (
-    <pre tabIndex={0} aria-label={label} className="mt-3 overflow-x-auto rounded-lg bg-ink p-4 text-sm leading-relaxed text-white">
+    <pre tabIndex={0} aria-label={label} className="mt-3 max-w-full overflow-x-auto whitespace-pre-wrap rounded-lg bg-ink p-4 text-sm leading-relaxed text-white [overflow-wrap:anywhere]">
       <code>{children}</code>
     </pre>
   );

@@ -14,9 +14,9 @@ export function OperationSection({ operation }: { operation: OperationView }) {
   const headingId = `op-${operation.id}`;
   return (
     <section id={operation.id} aria-labelledby={headingId} className="scroll-mt-20 border-t border-ink/10 py-8" data-testid="api-operation">
-      <h3 id={headingId} className="text-xl font-bold">
+      <h2 id={headingId} className="text-xl font-bold">
         {operation.summary}
-      </h3>
+      </h2>
       <p className="mt-2 flex flex-wrap items-center gap-2 font-mono text-sm">
         <span className={`rounded px-2 py-0.5 font-bold ${METHOD_STYLES[operation.method] ?? ""}`}>{operation.method}</span>
         <span className="break-all">/api/v1{operation.path}</span>
@@ -33,7 +33,7 @@ export function OperationSection({ operation }: { operation: OperationView }) {
 
       {operation.parameters.length > 0 ? (
         <>
-          <h4 className="mt-5 font-semibold">Parameters</h4>
+          <h3 className="mt-5 font-semibold">Parameters</h3>
           <ScrollTable label={`Parameters of ${operation.summary}`} headers={["Name", "In", "Type", "Required", "Description"]}>
             {operation.parameters.map((parameter) => (
               <tr key={`${parameter.in}:${parameter.name}`}>
@@ -52,12 +52,12 @@ export function OperationSection({ operation }: { operation: OperationView }) {
 
       {operation.body ? (
         <>
-          <h4 className="mt-5 font-semibold">Request body (JSON)</h4>
+          <h3 className="mt-5 font-semibold">Request body (JSON)</h3>
           <FieldTable label={`Request body of ${operation.summary}`} rows={operation.body} />
         </>
       ) : null}
 
-      <h4 className="mt-5 font-semibold">
+      <h3 className="mt-5 font-semibold">
         Response {operation.success.status}
         {operation.success.schemaName ? (
           <>
@@ -65,11 +65,11 @@ export function OperationSection({ operation }: { operation: OperationView }) {
             · <code className="font-mono font-normal">{operation.success.schemaName}</code>
           </>
         ) : null}
-      </h4>
+      </h3>
       <p className="mt-1 text-sm">{operation.success.description}</p>
       {operation.success.fields.length > 0 ? <FieldTable label={`Response of ${operation.summary}`} rows={operation.success.fields} /> : null}
 
-      <h4 className="mt-5 font-semibold">Errors</h4>
+      <h3 className="mt-5 font-semibold">Errors</h3>
       <ul className="mt-2 space-y-1 text-sm">
         {operation.errors.map((error) => (
           <li key={error.status}>
@@ -78,7 +78,7 @@ export function OperationSection({ operation }: { operation: OperationView }) {
         ))}
       </ul>
 
-      <h4 className="mt-5 font-semibold">Example</h4>
+      <h3 className="mt-5 font-semibold">Example</h3>
       <CodeBlock label={`curl example for ${operation.summary}`}>{operation.curl}</CodeBlock>
     </section>
   );

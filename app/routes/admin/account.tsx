@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { accountDetail } from "#server/domains/staff/accounts";
+import { accountOverview } from "#server/features/back-office/account-overview";
 import { liftSuspension, suspendAccount } from "#server/domains/staff/suspensions";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
@@ -8,6 +9,7 @@ import { answerRefusal, refuseWith, requireForm } from "#page-kit/respond.server
 import { pageMeta } from "#page-kit/meta";
 import { FormNotice, TextArea, TextField, primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcDate, utcTime } from "#app/components/admin/format";
+import { AccountStanding } from "#app/components/admin/AccountStanding";
 import type { Route } from "./+types/account";
 
 /** GET /app/admin/accounts/:uid: who the account is, and its suspensions; POST suspends or lifts. */
@@ -15,7 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context);
   const found = await accountDetail(context.db, params.uid);
   if (found.kind === "ERROR") refuseWith(found);
-  return { account: found.account, tomorrow: utcDate(new Date(Date.now() + 86_400_000)) };
+  return { account: found.account, overview: await accountOverview(context.db, found.account.id), tomorrow: utcDate(new Date(Date.now() + 86_400_000)) };
 }
 
 type ActionData = { error?: string; fieldErrors?: { reason?: string; until?: string; liftReason?: string } };
@@ -52,7 +54,7 @@ function Fact({ term, children }: { term: string; children: React.ReactNode }) {
 const PAYOUT = { none: "No payout account", incomplete: "Set up, not complete", complete: "Complete" } as const;
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, tomorrow } = loaderData;
+  const { account, overview, tomorrow } = loaderData;
   const data = actionData as ActionData | undefined;
   const busy = useNavigation().state === "submitting";
   const open = account.suspensions.find((s) => !s.liftedAt);
@@ -74,6 +76,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <Fact term="Status">{open ? `Suspended${open.until ? ` until ${utcDate(open.until)}` : ""}` : account.disabled ? "Disabled" : "Active"}</Fact>
       </dl>
 
+      <AccountStanding overview={overview} />
+
       {data?.error ? (
         <div className="mt-6 max-w-2xl">
           <FormNotice>{data.error}</FormNotice>
@@ -81,7 +85,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       {open ? (
-        <section aria-labelledby="lift-heading" className="mt-8 max-w-2xl">
+        // Keyed apart from the suspend form: without the keys React would reuse the suspend form's
+        // textarea for this one after a suspension, and the lift would start with the suspension's reason.
+        <section key="lift" aria-labelledby="lift-heading" className="mt-8 max-w-2xl">
           <h2 id="lift-heading" className="text-xl font-semibold">
             Lift the suspension
           </h2>
@@ -97,7 +103,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       ) : account.role === "admin" ? (
         <p className="mt-8 max-w-2xl">Staff accounts cannot be suspended here: revoke the staff role from the command line first.</p>
       ) : (
-        <section aria-labelledby="suspend-heading" className="mt-8 max-w-2xl">
+        <section key="suspend" aria-labelledby="suspend-heading" className="mt-8 max-w-2xl">
           <h2 id="suspend-heading" className="text-xl font-semibold">
             Suspend this account
           </h2>

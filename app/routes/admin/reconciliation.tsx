@@ -1,6 +1,8 @@
 import { Form, useActionData, useNavigation } from "react-router";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { latestRuns } from "#server/features/reconciliation/run";
+import { reconciliationToday } from "#server/features/reconciliation/today";
+import { DAILY_AT_UTC } from "#server/features/reconciliation/daily";
 import { reconcileDays, type DaysErrors } from "#server/features/reconciliation/request";
 import { requireStaff } from "#server/domains/auth/staff-guard";
 import { formText } from "#app/lib/identity.server";
@@ -11,13 +13,22 @@ import { answerRefusal, requireForm } from "#page-kit/respond.server";
 import type { Route } from "./+types/reconciliation";
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
+const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const utcClock = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context);
-  const runs = await latestRuns(context.db);
+  const [runs, today] = await Promise.all([latestRuns(context.db), reconciliationToday(context.db)]);
   const yesterday = day(new Date(Date.now() - 86_400_000));
   return {
     defaults: { from: yesterday, to: yesterday },
+    dailyAt: DAILY_AT_UTC,
+    today: {
+      day: today.day,
+      run: today.run ? { finishedAt: utcClock(today.run.finishedAt), compared: today.run.compared, differences: today.run.differences } : null,
+      nextRunAt: utcMinute(today.nextRunAt),
+      overdue: today.nextRunAt.getTime() <= Date.now(),
+    },
     runs: runs.map((run) => ({
       id: run.id,
       // Periods are whole UTC days: the last day shown is the one before the end.
@@ -42,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const count = result.run.differenceCount;
   return redirectWithToast(request, context.sessionSecret, new URL(request.url).pathname, {
     kind: count === 0 ? "success" : "error",
-    message: count === 0 ? "Reconciled: 0 differences." : `Reconciled: ${count} ${count === 1 ? "difference" : "differences"} to look into.`,
+    message: `${comparedText(result.run.movementsCompared)}: ${differencesText(count)}${count === 0 ? "." : " to look into."}`,
   });
 }
 
@@ -54,10 +65,15 @@ const PROBLEMS: Record<string, string> = {
   "amounts-differ": "Both have it; the figures differ",
 };
 
+const counted = new Intl.NumberFormat("en-US");
+/** Always with the count compared: "0 differences" alone would read as a clean bill when nothing was compared. */
+const comparedText = (compared: number) => `Compared ${counted.format(compared)} ${compared === 1 ? "movement" : "movements"}`;
+const differencesText = (count: number) => `${counted.format(count)} ${count === 1 ? "difference" : "differences"}`;
+
 const FIELDS: Record<string, string> = { gross: "Gross", providerFee: "Provider fee", platformFee: "Platform fee", currency: "Currency" };
 
 export default function Reconciliation({ loaderData }: Route.ComponentProps) {
-  const { runs, defaults } = loaderData;
+  const { runs, defaults, today, dailyAt } = loaderData;
   const answered = useActionData<typeof action>() as { fieldErrors?: DaysErrors; values?: { from: string; to: string } } | undefined;
   const busy = useNavigation().state === "submitting";
   const [latest, ...earlier] = runs;
@@ -69,6 +85,22 @@ export default function Reconciliation({ loaderData }: Route.ComponentProps) {
         Every movement on the provider's balance compared with the ledger, both ways: what the provider has and the ledger lacks, what the ledger has and the provider lacks, and what both have with different figures. It runs
         by itself each night for the day before (UTC); run any period here.
       </p>
+
+      <section aria-labelledby="today-run" className="mt-6 rounded-xl border p-5">
+        <h2 id="today-run" className="text-sm font-semibold uppercase tracking-wide text-muted">
+          Today
+        </h2>
+        {today.run ? (
+          <p className="mt-2 text-lg font-semibold" data-testid="today-status">
+            Reconciled today at {today.run.finishedAt} — {today.day}: {comparedText(today.run.compared).toLowerCase()}, {differencesText(today.run.differences)}.
+          </p>
+        ) : (
+          <p className="mt-2 text-lg font-semibold" data-testid="today-status">
+            Today is not reconciled yet — {today.overdue ? `the run due at ${today.nextRunAt} has not finished` : `the next run is at ${today.nextRunAt}`}, for {today.day}.
+          </p>
+        )}
+        <p className="mt-1 text-sm text-muted">Each day's own movements are reconciled by the next day's run at {dailyAt} UTC.</p>
+      </section>
 
       <Form method="post" className="mt-6 flex flex-wrap items-end gap-4" noValidate>
         <label className="block text-sm font-semibold">
@@ -92,8 +124,9 @@ export default function Reconciliation({ loaderData }: Route.ComponentProps) {
             Latest run: {latest.period.from === latest.period.to ? latest.period.from : `${latest.period.from} to ${latest.period.to}`}
           </h2>
           <p className={`mt-2 text-4xl font-bold ${latest.differences.length === 0 ? "text-green-900" : "text-red-700"}`} role="status">
-            {latest.differences.length} {latest.differences.length === 1 ? "difference" : "differences"}
+            {comparedText(latest.compared)}: {differencesText(latest.differences.length)}
           </p>
+          {latest.compared === 0 && <p className="mt-1 font-semibold">No money moved in this period: there was nothing to compare.</p>}
           <p className="mt-1 text-sm text-muted">
             {latest.compared} movements compared ({latest.providerTransactions} provider transactions, {latest.ledgerEntries} ledger rows) on {latest.provider}, started {latest.startedAt} by {latest.triggeredBy}.
           </p>

@@ -1,15 +1,17 @@
 import { Link } from "react-router";
-import { apiReference } from "#server/features/api/reference";
+import { apiReference, apiResourceLinks } from "#server/features/api/reference";
 import { CodeBlock, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
-import { OperationSection } from "#app/components/developers/OperationSection";
+import { API_REFERENCE_PATH, ApiReferenceFrame } from "#app/components/developers/ApiReferenceFrame";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/api";
 
 // Plain reading: the page needs no JavaScript.
 export const handle = { hydrate: false };
 
+/** The overview: what every call shares, and the resources, each on a page of its own (api-resource.tsx). */
 export function loader({ context }: Route.LoaderArgs) {
-  return { ...apiReference(context.config.PUBLIC_ORIGIN), corsOrigins: context.config.API_CORS_ORIGINS };
+  const { groups: _operations, ...shared } = apiReference(context.config.PUBLIC_ORIGIN);
+  return { ...shared, resources: apiResourceLinks(context.config.PUBLIC_ORIGIN), corsOrigins: context.config.API_CORS_ORIGINS };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -18,12 +20,10 @@ export const meta: Route.MetaFunction = (args) =>
     description: "The Sponsorgrid REST API: authenticate with an API key, then read and change your opportunities, deals, bio pages, payments and notifications from your own tools.",
   });
 
-const slug = (tag: string) => `tag-${tag.toLowerCase().replace(/\W+/g, "-")}`;
-
 export default function ApiReference({ loaderData }: Route.ComponentProps) {
-  const { baseUrl, openApiPath, version, groups, scopes, errorCodes, paging, rateLimit, corsOrigins } = loaderData;
+  const { baseUrl, openApiPath, version, resources, scopes, errorCodes, paging, rateLimit, corsOrigins } = loaderData;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
+    <ApiReferenceFrame resources={resources} current={API_REFERENCE_PATH}>
       <p className="text-sm font-semibold uppercase tracking-widest text-primary">Developers</p>
       <h1 className="mt-2 text-3xl font-bold sm:text-4xl">API reference</h1>
       <p className="mt-4 max-w-3xl text-lg">
@@ -40,19 +40,37 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           Contents
         </h2>
         <ul className="mt-2 grid gap-1 sm:grid-cols-2">
+          <li><a href="#resources">Resources</a></li>
           <li><a href="#authentication">Authentication</a></li>
           <li><a href="#errors">Errors</a></li>
           <li><a href="#paging">Paging</a></li>
           <li><a href="#rate-limits">Rate limits</a></li>
           <li><a href="#idempotency">Idempotency</a></li>
           <li><a href="#scopes">Permissions (scopes)</a></li>
-          {groups.map((group) => (
-            <li key={group.tag}>
-              <a href={`#${slug(group.tag)}`}>{group.tag}</a>
+        </ul>
+      </nav>
+
+      <section id="resources" aria-labelledby="resources-h" className="mt-10 scroll-mt-20">
+        <h2 id="resources-h" className="text-2xl font-bold">Resources</h2>
+        <p className="mt-3">Each resource has a page of its own: every operation on it, what it takes and answers, how it fails, and a curl line to try.</p>
+        {/* The ids are the anchors this page had when it held every operation: a bookmark still lands on a link to the operation's page. */}
+        <ul aria-label="Resources" className="mt-4 grid gap-4 sm:grid-cols-2">
+          {resources.map((resource) => (
+            <li key={resource.slug} id={`tag-${resource.slug}`} className="scroll-mt-20 rounded-xl border border-ink/15 p-4">
+              <Link to={`${API_REFERENCE_PATH}/${resource.slug}`} className="text-lg font-bold">
+                {resource.tag}
+              </Link>
+              <ul className="mt-2 space-y-1 text-sm">
+                {resource.operations.map((operation) => (
+                  <li key={operation.id} id={operation.id} className="scroll-mt-20">
+                    <Link to={`${API_REFERENCE_PATH}/${resource.slug}#${operation.id}`}>{operation.summary}</Link>
+                  </li>
+                ))}
+              </ul>
             </li>
           ))}
         </ul>
-      </nav>
+      </section>
 
       <section id="authentication" aria-labelledby="authentication-h" className="mt-10 scroll-mt-20">
         <h2 id="authentication-h" className="text-2xl font-bold">Authentication</h2>
@@ -156,16 +174,6 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
         </ScrollTable>
       </section>
 
-      {groups.map((group) => (
-        <section key={group.tag} id={slug(group.tag)} aria-labelledby={`${slug(group.tag)}-h`} className="mt-12 scroll-mt-20">
-          <h2 id={`${slug(group.tag)}-h`} className="text-2xl font-bold">
-            {group.tag}
-          </h2>
-          {group.operations.map((operation) => (
-            <OperationSection key={operation.id} operation={operation} />
-          ))}
-        </section>
-      ))}
-    </div>
+    </ApiReferenceFrame>
   );
 }

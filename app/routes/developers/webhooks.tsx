@@ -2,6 +2,8 @@ import { Link } from "react-router";
 import { CodeBlock, FieldTable, InlineCode, ScrollTable, td } from "#app/components/developers/Code";
 import { OPENAPI_PATH } from "#server/features/api/http";
 import { webhookReference, type WebhookDataGroup } from "#server/features/api/webhook-reference";
+import { apiResourceLinks } from "#server/features/api/reference";
+import { ApiReferenceFrame } from "#app/components/developers/ApiReferenceFrame";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/webhooks";
 
@@ -9,7 +11,7 @@ import type { Route } from "./+types/webhooks";
 export const handle = { hydrate: false };
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { groups: webhookReference(context.config.PUBLIC_ORIGIN), openApiPath: OPENAPI_PATH };
+  return { groups: webhookReference(context.config.PUBLIC_ORIGIN), openApiPath: OPENAPI_PATH, resources: apiResourceLinks(context.config.PUBLIC_ORIGIN) };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -97,16 +99,16 @@ function DataGroup({ group }: { group: WebhookDataGroup }) {
 }
 
 export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
-  const { groups, openApiPath } = loaderData;
+  const { groups, openApiPath, resources } = loaderData;
   const events = groups.flatMap((group) => group.events.map((event) => ({ ...event, group })));
   return (
-    <div className="mx-auto max-w-4xl px-4 py-10 sm:py-14">
+    <ApiReferenceFrame resources={resources} current="/developers/webhooks">
       <p className="text-sm font-semibold uppercase tracking-widest text-primary">Developers</p>
       <h1 className="mt-2 text-3xl font-bold sm:text-4xl">Webhooks</h1>
       <p className="mt-4 text-lg">
         Instead of asking the <Link to="/developers/api">API</Link> over and over, let Sponsorgrid tell your server when something happens. Add
         an HTTPS address in <Link to="/app/account/webhooks">My Account → Webhooks</Link> (or through the{" "}
-        <Link to="/developers/api#tag-webhook-endpoints">API</Link>), choose the events it should get, and we send each one as a signed POST request.
+        <Link to="/developers/api/webhook-endpoints">API</Link>), choose the events it should get, and we send each one as a signed POST request.
       </p>
 
       <section aria-labelledby="events" className="mt-10">
@@ -206,6 +208,6 @@ export default function WebhooksGuide({ loaderData }: Route.ComponentProps) {
           </li>
         </ul>
       </section>
-    </div>
+    </ApiReferenceFrame>
   );
 }

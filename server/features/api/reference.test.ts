@@ -5,7 +5,7 @@ import { API_OPERATIONS } from "./operations/index";
 import { defineApiOperation } from "./operation";
 import { openApiDocument } from "./openapi";
 import { pageOf, pageQuery } from "./paging";
-import { referenceView } from "./reference";
+import { referenceView, resourceSlug } from "./reference";
 
 const money = z.object({ amount: z.number().int().meta({ description: "In minor units." }), currency: z.string() });
 const thing = z.object({ id: z.string(), title: z.string(), price: money, tags: z.array(z.string()), status: z.enum(["open", "closed"]).nullable() }).meta({ id: "Thing" });
@@ -49,6 +49,15 @@ describe("the API reference's view of the OpenAPI document", () => {
     const ids = view.groups.flatMap((group) => group.operations.map((candidate) => candidate.id));
     for (const registered of API_OPERATIONS) expect(ids).toContain(registered.id);
     expect(view.groups.find((group) => group.tag === "Things")!.operations.map((candidate) => candidate.id)).toEqual(["listThings", "updateThing"]);
+  });
+
+  it("gives each tag the address of its page, unique across the reference", () => {
+    expect(view.groups.find((group) => group.tag === "Things")!.slug).toBe("things");
+    expect(resourceSlug("Webhook endpoints")).toBe("webhook-endpoints");
+    expect(resourceSlug("Bio pages")).toBe("bio-pages");
+    const slugs = view.groups.map((group) => group.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    for (const slug of slugs) expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
   });
 
   it("resolves $ref into component schemas and flattens nested objects and arrays of objects", () => {

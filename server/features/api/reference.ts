@@ -28,7 +28,8 @@ export type ReferenceView = {
   baseUrl: string;
   openApiPath: string;
   version: string;
-  groups: { tag: string; operations: OperationView[] }[];
+  /** One per tag, in the document's order: each is a page of its own at /developers/api/<slug>. */
+  groups: { tag: string; slug: string; operations: OperationView[] }[];
   scopes: { scope: string; allows: string }[];
   errorCodes: { code: string; status: number; meaning: string }[];
   paging: { defaultSize: number; maxSize: number };
@@ -255,7 +256,7 @@ export function referenceView(served: ApiDocument, { publicOrigin }: { publicOri
     baseUrl,
     openApiPath: `${API_PATH_PREFIX}/openapi.json`,
     version: document.info.version,
-    groups: [...byTag].filter(([, list]) => list.length > 0).map(([tag, list]) => ({ tag, operations: list })),
+    groups: [...byTag].filter(([, list]) => list.length > 0).map(([tag, list]) => ({ tag, slug: resourceSlug(tag), operations: list })),
     scopes: API_RESOURCES.flatMap((resource) => [
       { scope: `${resource.id}:read`, allows: resource.read },
       { scope: `${resource.id}:write`, allows: resource.write },
@@ -266,7 +267,23 @@ export function referenceView(served: ApiDocument, { publicOrigin }: { publicOri
   };
 }
 
-/** The reference of the API this server answers: every registered operation. */
+/** A tag's page address: "Webhook endpoints" → "webhook-endpoints". */
+export function resourceSlug(tag: string): string {
+  return tag.toLowerCase().replace(/\W+/g, "-").replace(/^-|-$/g, "");
+}
+
+let built: { origin: string; view: ReferenceView } | null = null;
+
+/** The reference of the API this server answers: every registered operation. Built once per origin, as the document is. */
 export function apiReference(publicOrigin: string): ReferenceView {
-  return referenceView(servedApiDocument(publicOrigin), { publicOrigin });
+  if (built?.origin !== publicOrigin) built = { origin: publicOrigin, view: referenceView(servedApiDocument(publicOrigin), { publicOrigin }) };
+  return built.view;
+}
+
+/** A resource's page in the reference's order: what the navigation lists, and the pages either side. */
+export type ResourceLink = { tag: string; slug: string; operations: { id: string; summary: string }[] };
+
+/** Every resource page, for the navigation and the sitemap: its tag, its address and its operations' names. */
+export function apiResourceLinks(publicOrigin: string): ResourceLink[] {
+  return apiReference(publicOrigin).groups.map((group) => ({ tag: group.tag, slug: group.slug, operations: group.operations.map((operation) => ({ id: operation.id, summary: operation.summary })) }));
 }

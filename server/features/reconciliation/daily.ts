@@ -5,6 +5,8 @@ import type { PaymentProvider } from "#server/providers/payments/port";
 import { reconcile, yesterdayUtc, type ReconciliationRun } from "./run";
 
 export const DAILY_JOB = "reconcile-ledger";
+/** When the job runs each day (UTC): late enough that a webhook delayed by an outage has landed. */
+export const DAILY_AT_UTC = "03:10";
 
 /**
  * The scheduled job's run (ADR 0042, 0054): yesterday in UTC, once. A run

@@ -100,6 +100,8 @@ export default [
   route("app/account/sponsors/payments", "routes/sponsor-payments/payments.tsx"),
   route("app/account/sponsors/payments/:sessionId", "routes/sponsor-payments/payment-info.tsx"),
   route("app/account/sponsors/payments/:sessionId/refund", "routes/sponsor-payments/refund.tsx"),
+  // Supporters: the one list of who paid the creator, with Refund, Info and the CSV; SPEC's money screens link here.
+  route("app/account/supporters", "routes/sponsor-payments/supporters.tsx"),
 
   // Payments, the creator's side (SPEC §2.2, §2.5). The return/refresh addresses are connect.ts's.
   route("app/payments/setup", "routes/payments/setup.tsx"),

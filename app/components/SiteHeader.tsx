@@ -1,5 +1,6 @@
 import { Form, Link, NavLink } from "react-router";
 import { useLiveUnreadCount } from "#app/lib/use-live-unread-count";
+import { SUPPORTERS_PATH } from "#isomorphic/supporters";
 import { Avatar } from "./Avatar";
 import { LogoMark } from "./Logo";
 
@@ -22,12 +23,13 @@ export type HeaderAccount = {
 
 /**
  * A creator's own two links (docs/decisions/0036-creator-home.md): "My page" for every signed-in
- * person (the only page's editor, else the dashboard of pages, where the first one is made) and
- * "Earnings" (SPEC's My Payments) once there is a page to earn from.
+ * person (the only page's editor, else the dashboard of pages, where the first one is made) and,
+ * once there is a page to be paid through, "Supporters": the one list of who paid them, with
+ * Refund, Info, the CSV and a link to Earnings (isomorphic/supporters.ts).
  */
 export function creatorNav(pages: HeaderAccount["pages"]): { to: string; label: string }[] {
   const myPage = { to: pages.onlyPageId ? `/edit/${pages.onlyPageId}` : "/app/account/bizbio", label: "My page" };
-  return pages.hasPage ? [myPage, { to: "/app/account/payments", label: "Earnings" }] : [myPage];
+  return pages.hasPage ? [myPage, { to: SUPPORTERS_PATH, label: "Supporters" }] : [myPage];
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -65,7 +67,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
             </span>
           ) : null}
         </span>
-        {/* Only the avatar below lg: the bar holds the Menu there too (My page, Earnings). */}
+        {/* Only the avatar below lg: the bar holds the Menu there too (My page, Supporters). */}
         <span className="sr-only lg:not-sr-only">Account</span>
       </summary>
       <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-primary/15 bg-white p-2 shadow-lg">

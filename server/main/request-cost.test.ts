@@ -27,6 +27,8 @@ const BUDGETS: Record<string, RequestCost> = {
   // The session; the pages with their readiness.
   "/app/account/bizbio": { statements: 2, renders: 1, providerCalls: 0 },
   "/app/account/sponsors/payments": { statements: 3, renders: 1, providerCalls: 0 },
+  // The session; stale checkouts expired; one page of payments with their refunds and disputes.
+  "/app/account/supporters": { statements: 3, renders: 1, providerCalls: 0 },
 };
 
 let server: ServerProcess;

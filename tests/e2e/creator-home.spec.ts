@@ -9,13 +9,14 @@ import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
 /**
  * A creator's side of taking money: whether each page can, the setup checklist until it can, the
- * home with earnings, views, link and supporters, the header's "My page" and "Earnings", the CSV
+ * home with earnings, views, link and supporters, the header's "My page" and "Supporters", the CSV
  * of received payments checked against the ledger to the cent, and Refund asking first. Every test
  * but the demo's signs up its own verified person; money moves only along the real path (the
  * sandbox's checkout and its webhook, through the test hooks).
  */
 const BIO_DASHBOARD = "/app/account/bizbio";
 const MY_PAYMENTS = "/app/account/payments";
+const SUPPORTERS = "/app/account/supporters";
 const SPONSORS = "/app/account/sponsors";
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -80,7 +81,7 @@ test("a new creator sees the checklist until payouts are connected through the s
   const main = page.getByRole("navigation", { name: "Main" });
   // No page yet: "My page" leads to the dashboard of pages, and there is nothing to earn from.
   await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", BIO_DASHBOARD);
-  await expect(main.getByRole("link", { name: "Earnings" })).toHaveCount(0);
+  await expect(main.getByRole("link", { name: "Supporters" })).toHaveCount(0);
   await expect(page.locator("[data-creator-home]")).toHaveCount(0);
 
   const { id, ending } = await createPage(page, "Tip Jar");
@@ -106,14 +107,14 @@ test("a new creator sees the checklist until payouts are connected through the s
   await expect(steps.nth(2).getByRole("status")).toHaveText("Copied!");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BIO_ORIGIN}/${ending}`);
 
-  // The header: the only page's editor, and Earnings now that there is a page.
+  // The header: the only page's editor, and Supporters now that there is a page.
   await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", `/edit/${id}`);
-  await expect(main.getByRole("link", { name: "Earnings" })).toHaveAttribute("href", MY_PAYMENTS);
+  await expect(main.getByRole("link", { name: "Supporters" })).toHaveAttribute("href", SUPPORTERS);
   await fitsAndPasses(page, BIO_DASHBOARD);
   // On a phone the two links are in the menu.
   await page.setViewportSize(PHONE);
   await page.getByText("Menu", { exact: true }).click();
-  await expect(page.getByRole("navigation", { name: "Main (mobile)" }).getByRole("link", { name: "Earnings" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main (mobile)" }).getByRole("link", { name: "Supporters" })).toBeVisible();
 
   // The home says the next step too, above SPEC's own heading and cards.
   await page.setViewportSize(DESKTOP);
@@ -151,7 +152,7 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   const made = await hooks.sponsorPayments({ paid: 2, amount: 500 });
 
   await page.goto("/app");
-  const earnings = page.getByRole("region", { name: "Earnings" });
+  const earnings = page.getByRole("region", { name: "Earnings", exact: true });
   const home = async () => ({ month: cents(await earnings.locator("dt", { hasText: "This month" }).locator("xpath=following-sibling::dd[1]").innerText()) });
   const before = await home();
   expect(before.month).toBeGreaterThan(0);
@@ -161,7 +162,7 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   await expect(earnings.getByRole("table")).toContainText(new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" }).format(new Date()));
   const supporters = page.getByRole("list", { name: "Latest supporters" });
   await expect(supporters.getByRole("listitem")).toHaveCount(2);
-  await expect(supporters.getByRole("listitem").first()).toContainText("Someone");
+  await expect(supporters.getByRole("listitem").first()).toContainText("No name given");
   await expect(supporters.getByRole("listitem").first()).toContainText("$5.00");
   await expect(supporters).toContainText("Thanks for everything #1");
   await expect(page.getByRole("region", { name: "Page views" })).toBeVisible();
@@ -193,11 +194,11 @@ test("the home shows earnings after tips; the CSV matches the ledger to the cent
   expect(after.month).toBeLessThan(before.month);
   await expect(page.getByRole("list", { name: "Latest supporters" })).toContainText("(refunded)");
 
-  // My Payments' figures, and the CSV it offers: each money column sums to them, to the cent.
+  // My Payments' Earnings, and the CSV it offers: each money column sums to them, to the cent.
   await page.goto(MY_PAYMENTS);
-  const received = page.getByRole("region", { name: "Money received" });
+  const received = page.getByRole("region", { name: "Earnings", exact: true });
   const figure = async (term: string) => cents(await received.locator("dt", { hasText: term }).locator("xpath=following-sibling::dd[1]").innerText());
-  const shown = { gross: await figure("Sponsors paid (gross)"), fee: await figure("platform fee"), net: await figure("You receive (net)") };
+  const shown = { gross: await figure("Supporters paid (gross)"), fee: await figure("platform fee"), net: await figure("You receive (net)") };
   expect(shown.net).toBe(after.month);
   const download = page.waitForEvent("download");
   await received.getByRole("link", { name: "Download CSV" }).click();

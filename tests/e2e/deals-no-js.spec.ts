@@ -129,7 +129,7 @@ test("on phones with JavaScript off a sponsor pays to book, the creator hands th
 
   // Booked: the creator's home shows the money held for them, apart from what they earned.
   await creator.page.goto("/app");
-  const held = creator.page.getByRole("region", { name: "Earnings" }).locator("[data-held-in-deals]");
+  const held = creator.page.getByRole("region", { name: "Earnings", exact: true }).locator("[data-held-in-deals]");
   await expect(held).toContainText("Held in deals: $150.00");
   await expect(held.getByRole("link", { name: "My deals" })).toHaveAttribute("href", "/app/deals");
 

@@ -15,6 +15,7 @@ const SIGNED_IN_ROUTES = [
   "/app/account/sponsors/payments",
   "/app/account/sponsors/payments/cs_test_123",
   "/app/account/payments",
+  "/app/account/supporters",
   "/app/payments/setup",
   "/app/payments/setup/return?state=abc",
   "/app/payments/setup/refresh?state=abc",

@@ -86,7 +86,7 @@ test("a new creator connects through the sandbox onboarding, as a company, and e
 
   // The payouts dashboard opens at the provider, in a new tab.
   await page.goto(MY_PAYMENTS);
-  await expect(page.getByRole("region", { name: "Money received" })).toContainText("You haven't received any payments yet.");
+  await expect(page.getByRole("region", { name: "Earnings", exact: true })).toContainText("You haven't received any payments yet.");
   await expect(page.getByRole("region", { name: "Payments you made" })).toContainText("You haven't sponsored or tipped anyone yet.");
   const [dashboard] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: /Open your Sandbox payouts dashboard/ }).click()]);
   await expect(dashboard).toHaveURL(/\/sandbox\/dashboard\/acct_sbx_/);

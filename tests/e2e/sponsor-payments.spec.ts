@@ -96,7 +96,7 @@ test("the dashboard, the status filter and the Info page show the payments with 
   await expect(sponsors).toContainText(/fan-[0-9a-f]+-2@sponsor\.example/);
   await expect(sponsors).toContainText("$25.00");
   await expect(page.getByRole("list", { name: "Recent activity" }).getByRole("listitem")).toHaveCount(3);
-  await expect(page.getByText("Net to your payout account")).toBeVisible();
+  await expect(page.getByText("You receive (net)")).toBeVisible();
   await axeClean(page);
   await page.getByRole("link", { name: "View All Sponsorships" }).click();
   await expect(page).toHaveURL(LIST);

@@ -90,7 +90,7 @@ export function testHooks(request: APIRequestContext) {
     /** Only the profile's payments_enabled, without a payout account. */
     setPaymentsEnabled: (enabled: boolean) => call<PaymentsAnswer>("payments", { enabled }),
     /** Sponsorships to the signed-in creator: `paid` along the real path, `pending` left unpaid. */
-    sponsorPayments: (counts: { paid?: number; pending?: number; amount?: number }) => call<SponsorPaymentsMade>("sponsorPayments", counts),
+    sponsorPayments: (counts: { paid?: number; pending?: number; amount?: number; name?: string; private?: boolean }) => call<SponsorPaymentsMade>("sponsorPayments", counts),
     /** One of the signed-in owner's sessions: status, ledger, refund request, sandbox refunds. */
     sponsorSession: (session: string) => call<SponsorSessionState>("sponsorPayments", { session }),
 

@@ -8,6 +8,8 @@ import { QrCode } from "#app/components/bio/QrCode";
 import { BLOCKER_TEXT, blockerPath } from "#app/components/bio/SetupChecklist";
 import { ViewsChart } from "#app/components/bio/ViewsChart";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
+import { PrivateMark } from "#app/components/sponsor-payments/PrivateMark";
+import { NO_NAME_GIVEN, PAYMENTS_CSV_PATH, SUPPORTERS_PATH, supporterHref } from "#isomorphic/supporters";
 import { EarningsChart, EarningsTable, type MonthView } from "./EarningsChart";
 
 export type CreatorHomeView = {
@@ -24,9 +26,10 @@ export type CreatorHomeView = {
   supporters: { id: string; name: string | null; private: boolean; amount: string; message: string; created: string; refunded: boolean }[];
 };
 
+/** Earnings: the money (SPEC's My Payments); Supporters: the people and each payment (isomorphic/supporters.ts). */
 export const EARNINGS_PATH = "/app/account/payments";
 export const MY_DEALS_PATH = "/app/deals";
-export const PAYMENTS_CSV_PATH = "/app/account/payments/export.csv";
+export { PAYMENTS_CSV_PATH };
 
 const card = "rounded-2xl border border-primary/15 bg-white p-5 shadow-sm";
 
@@ -44,7 +47,8 @@ function Card({ id, title, children, className = "" }: { id: string; title: stri
 /**
  * A creator's home above SPEC's dashboard (docs/decisions/0036-creator-home.md):
  * what the next setup step is, what came in this month and over the last
- * year, page views, the link with Copy and QR code, and the latest supporters.
+ * year (Earnings), page views, the link with Copy and QR code, and the latest
+ * supporters, each leading to its row on Supporters, the one list.
  */
 export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: string }) {
   const { page, earnings, views, supporters } = home;
@@ -110,8 +114,9 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
           ) : null}
           <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm">
             <Link to={EARNINGS_PATH} className="font-semibold">
-              All earnings and payouts
+              Earnings and payouts
             </Link>
+            <Link to={SUPPORTERS_PATH}>Supporters</Link>
             <a href={PAYMENTS_CSV_PATH} download>
               Download CSV
             </a>
@@ -176,7 +181,7 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
           </p>
         </Card>
 
-        <Card id="supporters-heading" title="Latest supporters">
+        <Card id="supporters-heading" title="Supporters">
           {supporters.length === 0 ? (
             <p className="mt-3 text-sm text-muted">Nobody yet. Your first supporter shows up here.</p>
           ) : (
@@ -185,8 +190,10 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
                 <li key={s.id} className="py-3">
                   <p className="flex flex-wrap items-baseline justify-between gap-x-3">
                     <span className="min-w-0 break-words font-semibold">
-                      {s.name ?? "Someone"}
-                      {s.private ? <span className="ml-2 rounded-full bg-primary/10 px-2 text-xs font-semibold">Private</span> : null}
+                      <Link to={supporterHref(s.id)} className={s.name ? "text-ink" : "text-muted"}>
+                        {s.name ?? NO_NAME_GIVEN}
+                      </Link>
+                      {s.private ? <PrivateMark /> : null}
                     </span>
                     <span className="font-semibold tabular-nums">
                       {s.amount}
@@ -202,7 +209,9 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
             </ul>
           )}
           <p className="mt-2 text-sm">
-            <Link to="/app/account/sponsors">Sponsors Dashboard</Link>
+            <Link to={SUPPORTERS_PATH} className="font-semibold">
+              All supporters
+            </Link>
           </p>
         </Card>
       </div>

@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import type { SponsorSessionStatus } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
+import { NO_NAME_GIVEN, supporterHref } from "#isomorphic/supporters";
 import { RefundButton } from "./RefundButton";
+import { PrivateMark } from "./PrivateMark";
 import { StatusBadge } from "./StatusBadge";
 
 export type PaymentCardView = {
@@ -10,6 +12,9 @@ export type PaymentCardView = {
   status: SponsorSessionStatus;
   refundPending: boolean;
   sponsorEmail: string | null;
+  /** The name the supporter gave (null: none), and whether they asked to stay off the public wall. */
+  supporterName: string | null;
+  private: boolean;
   message: string;
   amount: string;
   kind: "tip" | "sponsorship";
@@ -22,7 +27,8 @@ const infoButton = `${pill} border-primary bg-white text-primary hover:bg-primar
 
 /**
  * One payment on My Sponsorships (SPEC §2.5 "Sponsor payments (cards)"): its
- * date, status, sponsor email, message, Refund (RefundButton) and Info.
+ * date, status, the supporter's name (linking to their row on Supporters), sponsor email,
+ * message, Refund (RefundButton) and Info.
  */
 export function SponsorPaymentCard({
   card,
@@ -52,6 +58,15 @@ export function SponsorPaymentCard({
       </p>
       <dl className="mt-3 space-y-2 text-sm">
         <div>
+          <dt className="text-muted">Supporter</dt>
+          <dd className="break-words">
+            <Link to={supporterHref(card.id)} className={card.supporterName ? "text-ink" : "text-muted"}>
+              {card.supporterName ?? NO_NAME_GIVEN}
+            </Link>
+            {card.private ? <PrivateMark /> : null}
+          </dd>
+        </div>
+        <div>
           <dt className="text-muted">Sponsor email</dt>
           <dd className="break-all">{card.sponsorEmail ?? "Not provided"}</dd>
         </div>
@@ -68,7 +83,7 @@ export function SponsorPaymentCard({
           returnTo={returnTo}
           describedBy={headingId}
           amount={card.amount}
-          sponsor={card.sponsorEmail}
+          sponsor={card.supporterName ?? card.sponsorEmail}
           onRefunded={onRefunded ? (status) => onRefunded(card, status) : undefined}
         />
         <Link to={`/app/account/sponsors/payments/${card.id}`} className={infoButton} aria-describedby={headingId}>

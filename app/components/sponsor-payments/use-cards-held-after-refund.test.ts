@@ -9,6 +9,8 @@ const card = (id: string, created: string, status: PaymentCardView["status"] = "
   refundPending: false,
   dispute: null,
   sponsorEmail: null,
+  supporterName: null,
+  private: false,
   message: "",
   amount: "$25.00",
   kind: "tip",

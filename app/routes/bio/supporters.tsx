@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { listSupporters, setHiddenFromWall } from "#server/domains/bio/wall";
 import { SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#isomorphic/supporter-wall";
+import { NO_NAME_GIVEN, SUPPORTERS_PATH } from "#isomorphic/supporters";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
 import { dateTimeFormat, formatMoney, localeFrom } from "#isomorphic/format";
@@ -10,7 +11,8 @@ import { pageMeta } from "#page-kit/meta";
 import { refuseWith, requireForm } from "#page-kit/respond.server";
 import type { Route } from "./+types/supporters";
 
-const STATUS_LABELS: Record<string, string> = { completed: "Paid", refunded: "Refunded", disputed: "Disputed" };
+// The words of the status badges on Supporters and My Sponsorships.
+const STATUS_LABELS: Record<string, string> = { completed: "Completed", refunded: "Refunded", disputed: "Disputed" };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -49,7 +51,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data ? `Supporters: ${args.data.page.name}` : "Supporters", noindex: true });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data ? `Supporter wall: ${args.data.page.name}` : "Supporter wall", noindex: true });
 
 export default function Supporters({ loaderData }: Route.ComponentProps) {
   const { page, supporters } = loaderData;
@@ -59,12 +61,13 @@ export default function Supporters({ loaderData }: Route.ComponentProps) {
       <Link to={`/app/account/bizbio/edit?page=${page.id}`} className="text-sm font-semibold">
         ← Edit {page.name}
       </Link>
-      <p className="mt-4 text-sm font-semibold uppercase tracking-wide text-primary">Supporters</p>
+      <p className="mt-4 text-sm font-semibold uppercase tracking-wide text-primary">Supporter wall</p>
       <h1 className="text-3xl font-bold leading-tight">{page.name}</h1>
       <p className="mt-2 text-muted">
         {page.wallEnabled
           ? `Your page's supporter wall shows the ${WALL_SIZE} latest paid supports that are not hidden. Hide any of them here; Show puts it back.`
-          : "Your supporter wall is off. You can still choose who would be on it, then turn it on in the editor."}
+          : "Your supporter wall is off. You can still choose who would be on it, then turn it on in the editor."}{" "}
+        Every payment, with Refund and the CSV, is on <Link to={SUPPORTERS_PATH}>Supporters</Link>.
       </p>
       {supporters.length === 0 ? (
         <div className="mt-8 rounded-xl bg-secondary/40 px-4 py-6 text-center">
@@ -79,7 +82,7 @@ export default function Supporters({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-wrap items-start justify-between gap-3">
                   <div className="min-w-0 flex-1">
                     <p className="font-semibold break-words">
-                      {s.name ?? "No name given"}
+                      {s.name ?? NO_NAME_GIVEN}
                       <span className="ml-2 font-normal text-muted">
                         {s.amount} · {s.date}
                       </span>

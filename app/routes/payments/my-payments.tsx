@@ -4,7 +4,7 @@ import { formatMoney } from "#server/domains/payments/ledger/money";
 import { paymentsOverview } from "#server/domains/payments/records/payments-overview";
 import { dealEarningsKeysetFrom, dealEarningsKeysetText } from "#server/domains/payments/records/deal-earnings";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
-import { PAYMENTS_CSV_PATH } from "#app/components/home/CreatorHome";
+import { PAYMENTS_CSV_PATH, SUPPORTERS_PATH } from "#isomorphic/supporters";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
 import { dateTimeFormat, localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
@@ -110,17 +110,17 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
           )}
         </Section>
 
-        <Section id="money-received" title="Money received">
+        <Section id="earnings" title="Earnings">
           {received.length === 0 ? (
             <p>You haven't received any payments yet.</p>
           ) : (
             <div className="space-y-6">
               {received.map((t) => (
-                <div key={t.currency} role="group" aria-label={`Money received in ${t.currency}`}>
+                <div key={t.currency} role="group" aria-label={`Earnings in ${t.currency}`}>
                   {received.length > 1 ? <h3 className="mb-2 font-semibold">In {t.currency}</h3> : null}
                   <dl className="grid gap-4 sm:grid-cols-3">
                     <div>
-                      <dt className="text-sm text-muted">Sponsors paid (gross)</dt>
+                      <dt className="text-sm text-muted">Supporters paid (gross)</dt>
                       <dd className="text-2xl font-bold">{t.gross}</dd>
                     </div>
                     <div>
@@ -141,8 +141,8 @@ export default function MyPayments({ loaderData, actionData }: Route.ComponentPr
                 </div>
               ))}
               <p className="text-sm text-muted">
-                Tips, sponsorships and deals whose work was approved; refunds and disputes are already subtracted. Each payment, with its sponsor and
-                message, is on your <Link to="/app/account/sponsors">Sponsors Dashboard</Link>, each deal below.
+                Tips, sponsorships and deals whose work was approved; refunds and disputes are already subtracted. Each payment, with the
+                supporter's name and message, is on <Link to={SUPPORTERS_PATH}>Supporters</Link>; each deal is below.
               </p>
               <p>
                 {/* A file, not a page: a plain link the browser downloads. */}

@@ -5,6 +5,8 @@ import { formatMoney } from "#server/domains/payments/ledger/money";
 import { recentActivity, recentSponsors } from "#server/domains/payments/records/sponsor-sessions";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { RefundButton } from "#app/components/sponsor-payments/RefundButton";
+import { PrivateMark } from "#app/components/sponsor-payments/PrivateMark";
+import { NO_NAME_GIVEN, SUPPORTERS_PATH, supporterHref } from "#isomorphic/supporters";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
 import { useRefundFollowUp } from "#app/components/sponsor-payments/use-refund-follow-up";
 import { primaryButton } from "#page-kit/forms";
@@ -41,7 +43,10 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-bold">Sponsors Dashboard</h1>
-      <p className="mt-2 text-muted">Who sponsored you, what you received, and every movement of that money.</p>
+      <p className="mt-2 text-muted">
+        Who supported you, your earnings, and every movement of that money. Each supporter's name, message and Refund, and the CSV, are on{" "}
+        <Link to={SUPPORTERS_PATH}>Supporters</Link>.
+      </p>
 
       {totals.length > 0 ? (
         <section aria-labelledby="totals-heading" className="mt-8">
@@ -51,15 +56,15 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
           {totals.map((t) => (
             <dl key={t.currency} className="grid grid-cols-1 gap-3 sm:grid-cols-3">
               <div className="rounded-2xl bg-primary/5 p-4">
-                <dt className="text-sm text-muted">Received{totals.length > 1 ? ` (${t.currency})` : ""}</dt>
+                <dt className="text-sm text-muted">Supporters paid (gross){totals.length > 1 ? ` (${t.currency})` : ""}</dt>
                 <dd className="text-2xl font-bold">{t.gross}</dd>
               </div>
               <div className="rounded-2xl bg-primary/5 p-4">
-                <dt className="text-sm text-muted">{appName} fee</dt>
+                <dt className="text-sm text-muted">{appName} platform fee</dt>
                 <dd className="text-2xl font-bold">{t.platformFee}</dd>
               </div>
               <div className="rounded-2xl bg-primary/5 p-4">
-                <dt className="text-sm text-muted">Net to your payout account</dt>
+                <dt className="text-sm text-muted">You receive (net)</dt>
                 <dd className="text-2xl font-bold">{t.net}</dd>
               </div>
             </dl>
@@ -89,9 +94,13 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
             {sponsors.map((s) => (
               <li key={s.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4">
                 <div className="min-w-0">
-                  <p id={`sponsor-${s.id}`} className="break-all font-semibold">
-                    {s.sponsorEmail ?? "Not provided"}
+                  <p id={`sponsor-${s.id}`} className="break-words font-semibold">
+                    <Link to={supporterHref(s.id)} className={s.supporterName ? "text-ink" : "text-muted"}>
+                      {s.supporterName ?? NO_NAME_GIVEN}
+                    </Link>
+                    {s.private ? <PrivateMark /> : null}
                   </p>
+                  <p className="break-all text-sm">{s.sponsorEmail ?? "Not provided"}</p>
                   <p className="text-sm text-muted">
                     <LocalDateTime iso={s.created} serverLocale={locale} />
                   </p>
@@ -99,9 +108,9 @@ export default function SponsorsDashboard({ loaderData }: Route.ComponentProps) 
                 <div className="flex flex-wrap items-center gap-3" aria-live="polite">
                   <span className="font-semibold">{s.amount}</span>
                   <StatusBadge status={s.status} refundPending={s.refundPending} />
-                  <RefundButton sessionId={s.id} status={s.status} refundPending={s.refundPending} returnTo={SPONSORS_DASHBOARD_PATH} describedBy={`sponsor-${s.id}`} amount={s.amount} sponsor={s.sponsorEmail} />
+                  <RefundButton sessionId={s.id} status={s.status} refundPending={s.refundPending} returnTo={SPONSORS_DASHBOARD_PATH} describedBy={`sponsor-${s.id}`} amount={s.amount} sponsor={s.supporterName ?? s.sponsorEmail} />
                   <Link to={`${PAYMENTS_PATH}/${s.id}`}>
-                    Info<span className="sr-only"> about the payment from {s.sponsorEmail ?? "a sponsor"}</span>
+                    Info<span className="sr-only"> about the payment from {s.supporterName ?? s.sponsorEmail ?? "a supporter"}</span>
                   </Link>
                 </div>
               </li>

@@ -7,6 +7,8 @@ import { readPaymentInfo } from "#server/features/operations/payments/payment-in
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
+import { PrivateMark } from "#app/components/sponsor-payments/PrivateMark";
+import { NO_NAME_GIVEN, supporterHref } from "#isomorphic/supporters";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payment-info";
@@ -34,6 +36,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       refundPending: session.refundPending,
       created: session.created.toISOString(),
       sponsorEmail: session.sponsorEmail,
+      supporterName: session.supporterName,
+      private: session.private,
       message: session.message,
       amount: money(session.amount),
       paymentReference: session.paymentIntentId,
@@ -79,7 +83,7 @@ export default function PaymentInfo({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <p className="text-sm">
-        <Link to={PAYMENTS_PATH}>My Sponsorships</Link>
+        <Link to={PAYMENTS_PATH}>My Sponsorships</Link> · <Link to={supporterHref(session.id)}>Supporters</Link>
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="text-3xl font-bold">Payment info</h1>
@@ -107,6 +111,10 @@ export default function PaymentInfo({ loaderData }: Route.ComponentProps) {
 
         <Section id="details" title="Details">
           <dl className="space-y-1 text-sm">
+            <Row term="Supporter">
+              {session.supporterName ?? NO_NAME_GIVEN}
+              {session.private ? <PrivateMark /> : null}
+            </Row>
             <Row term="Sponsor email">{session.sponsorEmail ?? "Not provided"}</Row>
             <div>
               <dt className="text-muted">Message</dt>

@@ -8,6 +8,7 @@ import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payments";
 import { PAYMENTS_PATH, SPONSORS_DASHBOARD_PATH } from "#app/components/sponsor-payments/paths";
+import { SUPPORTERS_PATH } from "#isomorphic/supporters";
 import { cardView } from "./view.server";
 
 const FILTERS: { value: StatusFilter; label: string }[] = [
@@ -57,7 +58,10 @@ export default function MySponsorships({ loaderData }: Route.ComponentProps) {
         <Link to={SPONSORS_DASHBOARD_PATH}>Sponsors Dashboard</Link>
       </p>
       <h1 className="mt-2 text-3xl font-bold">My Sponsorships</h1>
-      <p className="mt-2 text-muted">Every payment sponsors made to you, newest first. A completed payment can be refunded in full.</p>
+      <p className="mt-2 text-muted">
+        Every payment supporters made to you, newest first. A completed payment can be refunded in full. The same payments, with each supporter's
+        name first and the CSV, are on <Link to={SUPPORTERS_PATH}>Supporters</Link>.
+      </p>
 
       <nav aria-label="Filter by status" className="mt-6">
         <ul className="flex flex-wrap gap-2">

@@ -54,7 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (session.status !== "completed" || session.refundPending) throw seeOther(info);
   return {
     sessionId: session.id,
-    question: refundQuestion(formatMoney(session.amount, session.currency), session.sponsorEmail),
+    question: refundQuestion(formatMoney(session.amount, session.currency), session.supporterName ?? session.sponsorEmail),
     returnTo: safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), PAYMENTS_PATH),
   };
 }

@@ -11,6 +11,8 @@ export function cardView(session: SponsorSessionCard): PaymentCardView {
     status: session.status,
     refundPending: session.refundPending,
     sponsorEmail: session.sponsorEmail,
+    supporterName: session.supporterName,
+    private: session.private,
     message: session.message,
     amount: formatMoney(session.amount, session.currency),
     kind: session.kind,

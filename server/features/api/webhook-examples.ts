@@ -59,12 +59,12 @@ const hearted: OpportunityHeartedData = {
 const notified: PublicNotification = {
   id: "4b8f2c1e-7d3a-4e5b-9f60-2a1c3d4e5f67",
   kind: "payment-received",
-  title: "Payment received",
-  message: "You received $25.00 from maya.fan@example.com as a tip.",
+  title: "Maya Fan tipped you $25.00",
+  message: "A tip through Maya Makes. Their message, Refund and the CSV export are on Supporters.",
   unread: true,
   createdAt: PAID_AT,
   readAt: null,
-  action: { text: "View payment", url: "https://sponsorgrid.example/app/account/sponsors/payments/ss_9c2e41d07a5b3f86e1d2a4c7" },
+  action: { text: "See it on Supporters", url: "https://sponsorgrid.example/app/account/supporters#payment-ss_9c2e41d07a5b3f86e1d2a4c7" },
 };
 
 const DEAL_AT = "2026-11-20T18:42:07.000Z";

@@ -52,14 +52,14 @@ describe.each(ENGINES)("payment webhook handlers on %s", (engine) => {
     expect(await session()).toMatchObject({ status: "completed", paymentIntentId: s.paymentIntentId });
     const received = await notificationRows("payment-received");
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ title: "Payment received", buttonDestination: `/app/account/sponsors/payments/${s.sessionId}` });
-    expect(received[0]!.message).toContain("$25.00");
+    // The amount and who paid in the title (no name was given here), leading to the payment's row on Supporters.
+    expect(received[0]).toMatchObject({ title: "Someone tipped you $25.00", buttonDestination: `/app/account/supporters#payment-${s.sessionId}` });
     const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.meta, { kind: "sponsor-receipt", url: `http://bio.test/${payee.ending}`, reference: s.sessionId }));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe(`Your receipt: $25.00 to Page of ${payee.uid}`);
     const ownerMails = await db().select().from(emailOutbox).where(eq(emailOutbox.to, `${payee.uid}@pay.example`));
     // The owner's mail is the "Payment received" alert's own (mailed by default), with its one-click unsubscribe.
-    expect(ownerMails.map((m) => m.subject)).toEqual(["Payment received"]);
+    expect(ownerMails.map((m) => m.subject)).toEqual(["Someone tipped you $25.00"]);
     expect(ownerMails[0]!.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
     const [stored] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, event.eventId));
     expect(stored!.handledAt).not.toBeNull();

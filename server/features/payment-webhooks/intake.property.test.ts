@@ -206,8 +206,8 @@ describe.each(ENGINES)("webhook intake property on %s", (engine) => {
 
         // Two mails per payment (the sponsor's receipt, the owner's "Payment received"), never more; the owner's
         // other notifications are mailed by default too (ADR 0025), one mail each.
-        const mails = await db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(and(eq(emailOutbox.to, `${payee.uid}@pay.example`)));
-        expect(mails.filter((m) => m.subject === "Payment received")).toHaveLength(tally("payment-received"));
+        const mails = await db.select({ meta: emailOutbox.meta }).from(emailOutbox).where(and(eq(emailOutbox.to, `${payee.uid}@pay.example`)));
+        expect(mails.filter((m) => m.meta.kind === "notification:payment-received")).toHaveLength(tally("payment-received"));
         expect(mails).toHaveLength(tally("payment-received") + tally("refund-done") + tally("dispute-opened"));
       }),
       { numRuns: RUNS, endOnFailure: true },

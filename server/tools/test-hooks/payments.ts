@@ -46,7 +46,7 @@ async function deliverUntil(sandbox: SandboxProvider, done: () => Promise<boolea
  *   account: a state the product never makes by itself (account-state.ts writes it
  *   from the provider's word), kept so a bio page form spec can offer sponsorship
  *   options without a provider round trip. The one direct write of this router.
- * - `sponsor-payments` (signed in, payout account ready): N sponsorships paid along the
+ * - `sponsor-payments` (signed in, payout account ready; `name`, `private`: what each supporter gives): N sponsorships paid along the
  *   real path (buildSponsorSession → the sandbox checkout paid with the 4242 card → its
  *   `checkout.completed` through our webhook) and M left unpaid; or one session of the
  *   signed-in owner with its ledger, refund request and the sandbox's refunds.
@@ -110,6 +110,9 @@ export function paymentHooks(deps: TestHooksDeps): Router {
       const paid = boundedInt(query.get("paid"), 0, 0, MAX_PAYMENTS);
       const pending = boundedInt(query.get("pending"), 0, 0, MAX_PAYMENTS);
       const amount = Number(query.get("amount") ?? 2500);
+      // The name each supporter gives and whether they ask to stay private, as the checkout form sends them.
+      const supporterName = query.get("name") ?? undefined;
+      const keptPrivate = query.get("private") === "true";
       let [page] = await listOwnPages(db, me.id);
       if (!page) {
         const created = await createBioPage(db, { uid: me.id }, { name: `${me.name || "E2E"} Page`, customEnding: "", blurb: "Tips welcome.", links: [], sponsorships: [] });
@@ -124,7 +127,7 @@ export function paymentHooks(deps: TestHooksDeps): Router {
         const built = await buildSponsorSession(
           db,
           deps.payments,
-          { ending, kind: "tip", amount, sponsorEmail, message: `Thanks for everything #${index}`, sponsorUid: null, client: null },
+          { ending, kind: "tip", amount, sponsorEmail, message: `Thanks for everything #${index}`, supporterName, private: keptPrivate, sponsorUid: null, client: null },
           { platformFeePercent: deps.config.PLATFORM_FEE_PERCENT, publicOrigin: deps.config.PUBLIC_ORIGIN },
         );
         if (built.kind === "ERROR") throw new HookRefusal(409, built.message);

@@ -6,6 +6,7 @@ import { bioPages, sponsorSessions, user } from "#server/platform/db/schema";
 import type { MailMessage } from "#server/platform/email/mailer";
 import { sponsorReceiptEmail } from "#server/platform/email/messages";
 import { formatMoney } from "#server/domains/payments/ledger/money";
+import { PRIVATE_SUPPORTER, supporterHref } from "#isomorphic/supporters";
 import type { NotificationInput } from "#server/domains/notifications/send";
 import type { MoneyEventOf } from "#server/domains/payments/ledger/money-events";
 import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
@@ -15,7 +16,41 @@ import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
 /** Where the owner reads one payment (SPEC §2.2 payment Info). */
 export const paymentInfoPath = (sessionId: string) => `/app/account/sponsors/payments/${sessionId}`;
 
-const from = (session: LockedSession) => session.sponsorEmail ?? "a sponsor";
+/** A name typed by a stranger goes into a mail's subject: long ones are cut, so the amount stays in sight. */
+const NAME_IN_NOTICE = 60;
+
+/**
+ * Who paid, as a notification says it. Notifications leave the app (mail, the API, webhook
+ * endpoints a creator may feed into a public stream alert), so they name the supporter only as
+ * the public wall would: the name they gave, "A private supporter" when they asked to stay
+ * private, "Someone" without a name. Never the email, which was typed for a receipt. The creator
+ * sees everything on Supporters, one click away. `within` a sentence: "a private supporter", "someone".
+ */
+export function supporterInNotice(session: { supporterName: string | null; private: boolean }, within = false): string {
+  const lower = (words: string) => (within ? words.replace(/^./, (c) => c.toLowerCase()) : words);
+  if (session.private) return lower(PRIVATE_SUPPORTER);
+  const name = session.supporterName?.replace(/\s+/g, " ").trim();
+  if (!name) return lower("Someone");
+  return name.length > NAME_IN_NOTICE ? `${name.slice(0, NAME_IN_NOTICE - 1).trimEnd()}…` : name;
+}
+
+export type PaymentNoticeFacts = { kind: "tip" | "sponsorship"; amount: string; supporterName: string | null; private: boolean; pageName: string | null };
+
+/** "Maya tipped you $25.00": the amount and who paid, first thing in the list and the mail's subject. */
+export function paymentReceivedWords(facts: PaymentNoticeFacts): { title: string; message: string } {
+  const who = supporterInNotice(facts);
+  const title = facts.kind === "tip" ? `${who} tipped you ${facts.amount}` : `${who} paid you ${facts.amount} for a sponsorship`;
+  const where = facts.pageName ? `A ${facts.kind} through ${facts.pageName}. ` : "";
+  const rest = facts.private
+    ? "They asked to keep their support private: their name is on Supporters only, and your public page doesn't show it."
+    : "Their message, Refund and the CSV export are on Supporters.";
+  return { title, message: `${where}${rest}` };
+}
+
+/** "The $25.00 tip from Maya was refunded." */
+export function refundDoneMessage(facts: Omit<PaymentNoticeFacts, "pageName">): string {
+  return `The ${facts.amount} ${facts.kind} from ${supporterInNotice(facts, true)} was refunded.`;
+}
 
 /**
  * The sponsor's receipt, rendered BEFORE the transaction (rendering takes
@@ -90,17 +125,21 @@ async function sessionOf(tx: Db, sessionId: string): Promise<LockedSession | nul
   return row ?? null;
 }
 
-/** "Payment received" for the owner (mailed if they want it); nobody when they deleted their account. */
+/**
+ * A "Payment received" notification for the owner (mailed if they want it), saying the amount and who paid, and
+ * leading to the payment's row on Supporters; nobody when they deleted their account.
+ */
 export async function paymentReceived(tx: Db, event: MoneyEventOf<"payment.settled">): Promise<NotificationInput | null> {
   const session = await sessionOf(tx, event.sessionId);
   if (!session?.posterUid) return null;
+  const [page] = session.bioPageId ? await tx.select({ name: bioPages.name }).from(bioPages).where(eq(bioPages.id, session.bioPageId)) : [];
+  const words = paymentReceivedWords({ ...session, amount: formatMoney(event.gross, event.currency), pageName: page?.name ?? null });
   return {
     uid: session.posterUid,
     kind: "payment-received",
-    title: "Payment received",
-    message: `You received ${formatMoney(event.gross, event.currency)} from ${from(session)}${session.kind === "tip" ? " as a tip" : " for a sponsorship"}.`,
-    buttonText: "View payment",
-    buttonDestination: paymentInfoPath(session.id),
+    ...words,
+    buttonText: "See it on Supporters",
+    buttonDestination: supporterHref(session.id),
   };
 }
 
@@ -111,7 +150,7 @@ export async function refundDone(tx: Db, event: MoneyEventOf<"payment.refunded">
     uid: session.posterUid,
     kind: "refund-done",
     title: "Refund done",
-    message: `The ${formatMoney(event.amount, event.currency)} payment from ${from(session)} was refunded.`,
+    message: refundDoneMessage({ ...session, amount: formatMoney(event.amount, event.currency) }),
     buttonText: "View payment",
     buttonDestination: paymentInfoPath(session.id),
   };

@@ -48,6 +48,9 @@ export type SponsorSessionCard = {
   currency: string;
   sponsorEmail: string | null;
   message: string;
+  /** The name the supporter gave the creator (null: none), and whether they asked to stay off the public wall. */
+  supporterName: string | null;
+  private: boolean;
   created: Date;
   /** A refund the provider has not confirmed yet (the status stays completed until its webhook). */
   refundPending: boolean;
@@ -63,6 +66,8 @@ const cardColumns = {
   currency: sponsorSessions.currency,
   sponsorEmail: sponsorSessions.sponsorEmail,
   message: sponsorSessions.message,
+  supporterName: sponsorSessions.supporterName,
+  private: sponsorSessions.private,
   created: sponsorSessions.created,
   refundStatus: refundRequests.status,
   disputeStatus: disputes.status,
@@ -76,6 +81,7 @@ const toCard = ({ refundStatus, disputeStatus, disputeDueBy, disputeReason, ...r
   ...row,
   dispute: disputeStatus ? { status: disputeStatus, reason: disputeReason ?? "", evidenceDueBy: disputeDueBy } : null,
   sponsorEmail: row.sponsorEmail?.trim() ? row.sponsorEmail : null,
+  supporterName: row.supporterName?.trim() ? row.supporterName : null,
   refundPending: row.status === "completed" && (refundStatus === "requested" || refundStatus === "pending"),
 });
 

@@ -98,7 +98,7 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
   await visitor.getByLabel("Message").fill("Love the videos");
   // The name and "keep it private" are folded away until asked for (no script needed to open them).
   await expect(visitor.getByLabel("Your name")).toBeHidden();
-  await visitor.locator("summary", { hasText: "Add your name, or keep it private" }).click();
+  await visitor.locator("summary", { hasText: "Your name, or stay private" }).click();
   await visitor.getByLabel("Your name").fill("Sam");
   await expect(visitor.getByLabel("Your name")).toHaveAccessibleDescription(`Only ${maker.name} sees it.`);
   await visitor.getByLabel("Keep my support private").check();

@@ -81,7 +81,7 @@ test("on a phone a fan tips from the first screen, is told they are on the wall,
   await expectNoAxeViolations(fan, "tip checkout on a phone");
 
   // The fold opens from the keyboard, as a screen reader's user would open it.
-  await fan.locator("summary", { hasText: "Add your name, or keep it private" }).focus();
+  await fan.locator("summary", { hasText: "Your name, or stay private" }).focus();
   await fan.keyboard.press("Enter");
   await expect(fan.getByLabel("Your name")).toBeVisible();
   await expect(fan.getByText(`Shown to ${creator.name} and on their supporter wall.`)).toBeVisible();
@@ -126,7 +126,7 @@ test("on a desktop a fan keeps a tip private and the thank-you says how the wall
   // A chip first: were the page not hydrated yet, the chip is a link that reloads the form with its amount.
   await fan.getByRole("link", { name: "$10", exact: true }).click();
   await expect(fan.getByLabel("Amount (USD)")).toHaveValue("10");
-  await fan.locator("summary", { hasText: "Add your name, or keep it private" }).click();
+  await fan.locator("summary", { hasText: "Your name, or stay private" }).click();
   await fan.getByLabel("Keep my support private").check();
   await expect(fan.getByLabel("Keep my support private")).toHaveAccessibleDescription(
     `The wall shows “A private supporter”, without your name, message or amount. ${creator.name} still sees them.`,

@@ -27,7 +27,7 @@ export function themedButtonStyle(theme: BioTheme): CSSProperties {
 }
 
 export const themedButtonClass =
-  "inline-flex min-h-12 items-center justify-center rounded-full border-2 px-6 py-3 font-semibold no-underline hover:underline disabled:opacity-60";
+  "inline-flex min-h-12 items-center justify-center rounded-full border-2 px-6 py-3 text-center font-semibold no-underline hover:underline disabled:opacity-60";
 
 /**
  * Checkout, success and cancelled wear the creator's look, not the marketing

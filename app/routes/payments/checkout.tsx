@@ -223,8 +223,7 @@ function OptionalExtras({ offer, open, values, errors }: { offer: CheckoutOffer;
         <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
           ▸
         </span>
-        Add your name, or keep it private
-        <span className="ml-auto text-sm font-normal text-muted">Optional</span>
+        Your name, or stay private
       </summary>
       <div className="space-y-4 px-4 pb-4">
         <TextField

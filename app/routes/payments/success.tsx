@@ -125,7 +125,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
 
 /** The page's second action: outlined in the card's own ink, under the themed "Back to …" one. */
 const shareButtonClass =
-  "inline-flex min-h-12 items-center justify-center rounded-full border-2 border-ink/40 px-6 py-3 font-semibold text-ink no-underline hover:underline";
+  "inline-flex min-h-12 items-center justify-center rounded-full border-2 border-ink/40 px-6 py-3 text-center font-semibold text-ink no-underline hover:underline";
 
 /**
  * Where the fan now shows, said as it is (server/domains/payments/checkout/where-you-appear.ts):

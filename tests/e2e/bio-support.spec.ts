@@ -85,7 +85,7 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
   await expect(visitor.getByRole("link", { name: `Back to ${maker.name}'s page` })).toHaveAttribute("href", `${BIO_ORIGIN}/${maker.ending}`);
   await expect(visitor.getByLabel("Amount (USD)")).toHaveValue("5");
   await expect(visitor.getByRole("link", { name: "$5", exact: true })).toHaveAttribute("aria-current", "true");
-  await expect(visitor.getByText("We'll send your receipt here.", { exact: false })).toBeVisible();
+  await expect(visitor.getByText("Optional: we'll send your receipt here.")).toBeVisible();
   const checkoutUrl = visitor.url();
 
   // Without JavaScript another chip is a link that comes back with its amount chosen.
@@ -96,7 +96,11 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
 
   await visitor.getByLabel("Sponsor email").fill("fan@e2e.example");
   await visitor.getByLabel("Message").fill("Love the videos");
-  await visitor.getByLabel(`Your name (shown to ${maker.name})`).fill("Sam");
+  // The name and "keep it private" are folded away until asked for (no script needed to open them).
+  await expect(visitor.getByLabel("Your name")).toBeHidden();
+  await visitor.locator("summary", { hasText: "Your name, or stay private" }).click();
+  await visitor.getByLabel("Your name").fill("Sam");
+  await expect(visitor.getByLabel("Your name")).toHaveAccessibleDescription(`Only ${maker.name} sees it.`);
   await visitor.getByLabel("Keep my support private").check();
   await visitor.getByRole("button", { name: "Proceed to Checkout" }).click();
 
@@ -110,6 +114,13 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
   await expect(visitor.getByText(thanks)).toBeVisible();
   await expect(visitor.getByText("Receipt sent to fan@e2e.example")).toBeVisible();
   await expect(visitor.getByRole("banner")).toHaveCount(0);
+  // Said honestly: this page shows no supporter wall, so the fan is seen by the creator only; and a way back.
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Thank you for your tip!");
+  await expect(visitor.getByRole("region", { name: "Where you appear" })).toContainText(
+    `${maker.name} sees your tip and message. Their page doesn't show a supporter wall, so you don't appear on it.`,
+  );
+  await expect(visitor.getByRole("link", { name: `Back to ${maker.name}'s page` })).toHaveAttribute("href", `${BIO_ORIGIN}/${maker.ending}`);
+  await expect(visitor.getByText(/ss_[0-9a-f]/)).toHaveCount(0);
   // Without JavaScript, sharing is a plain link to the creator's page.
   await expect(visitor.getByRole("link", { name: `Share ${maker.name}'s page` })).toHaveAttribute("href", `${BIO_ORIGIN}/${maker.ending}`);
 

@@ -93,7 +93,7 @@ test("a poster's longest unbroken words in every field never widen a page past a
   await expectNoSideScroll(page, "the form with its errors");
 });
 
-for (const path of ["/", "/youtube-sponsorships", "/support", "/legal/terms-of-service", "/blog", "/featured", "/signin", "/signup", "/no-such-page"]) {
+for (const path of ["/", "/youtube-sponsorships", "/support", "/legal/terms-of-service", "/blog", "/featured", "/signin", "/signup", "/no-such-page", "/app/payments/checkout?page=mayamakes&kind=tip"]) {
   test(`${path} fits a 390 px phone`, async ({ page }) => {
     await page.goto(path);
     await expectNoSideScroll(page, path);

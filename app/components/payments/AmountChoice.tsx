@@ -1,7 +1,21 @@
-import { useState, type MouseEvent } from "react";
+import { useState, type CSSProperties, type MouseEvent } from "react";
 import { amountInputText, parseAmountInput } from "#isomorphic/amount-input";
+import type { BioTheme } from "#isomorphic/bio-theme";
 import { formatMoney } from "#isomorphic/format";
 import { TextField } from "#page-kit/forms";
+import { themedButtonStyle } from "./CreatorFrame";
+
+/**
+ * A chip in the creator's colours, each pair one the theme's contrast rules
+ * hold (isomorphic/bio-theme.ts): a chip not chosen is the page's ground
+ * with its text colour, the chosen one the page's button (text on button
+ * 4.5:1; button against ground 3:1, so the two states differ by more than a
+ * hue). On the white card, the darker of ground and text is always at least
+ * 4.5:1 against white, so every chip's edge shows.
+ */
+function chipStyle(theme: BioTheme, chosen: boolean): CSSProperties {
+  return chosen ? themedButtonStyle(theme) : { backgroundColor: theme.background, color: theme.text, borderColor: theme.text };
+}
 
 /**
  * The tip's amount: the creator's preset amounts as chips, and the field
@@ -15,7 +29,9 @@ export function AmountChoice({
   defaultValue,
   error,
   hint,
+  theme,
 }: {
+  theme: BioTheme;
   presets: number[];
   presetHref: (amount: number) => string;
   defaultValue: string;
@@ -38,10 +54,10 @@ export function AmountChoice({
                 href={presetHref(preset)}
                 onClick={pick(preset)}
                 aria-current={chosen === preset ? "true" : undefined}
-                className={`inline-flex min-h-11 min-w-16 items-center justify-center rounded-full border-2 px-4 font-semibold no-underline ${
-                  chosen === preset ? "border-primary bg-primary text-white" : "border-primary/40 bg-white text-primary hover:border-primary"
-                }`}
+                style={chipStyle(theme, chosen === preset)}
+                className="inline-flex min-h-11 min-w-16 items-center justify-center gap-1 rounded-full border-2 px-4 font-semibold no-underline hover:underline"
               >
+                {chosen === preset ? <span aria-hidden="true">✓</span> : null}
                 {formatMoney(preset)}
               </a>
             </li>

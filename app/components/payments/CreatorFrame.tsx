@@ -27,7 +27,7 @@ export function themedButtonStyle(theme: BioTheme): CSSProperties {
 }
 
 export const themedButtonClass =
-  "inline-flex min-h-12 items-center justify-center rounded-full border-2 px-6 py-3 font-semibold no-underline hover:underline disabled:opacity-60";
+  "inline-flex min-h-12 items-center justify-center rounded-full border-2 px-6 py-3 text-center font-semibold no-underline hover:underline disabled:opacity-60";
 
 /**
  * Checkout, success and cancelled wear the creator's look, not the marketing
@@ -37,21 +37,35 @@ export const themedButtonClass =
  * their page and a small "Powered by" line. Without a look (a payment we
  * don't know, or whose page is gone) it is the default theme, with no face.
  */
-export function CreatorFrame({ look, bioOrigin, appName, children }: { look: CreatorLookView | null; bioOrigin: string; appName: string; children: ReactNode }) {
+export function CreatorFrame({
+  look,
+  bioOrigin,
+  appName,
+  backLink = true,
+  children,
+}: {
+  look: CreatorLookView | null;
+  bioOrigin: string;
+  appName: string;
+  /** False where the card itself leads back to the creator's page (the thank-you), so the way back is named once. */
+  backLink?: boolean;
+  children: ReactNode;
+}) {
   const theme = look?.theme ?? DEFAULT_THEME;
   const onGround = { color: theme.text };
+  // Tight on a phone, so a tip's amount, message and button fit one screen; roomy from sm up.
   return (
-    <div style={themeStyle(theme)} className="min-h-screen px-4 py-8 sm:py-12">
+    <div style={themeStyle(theme)} className="min-h-screen px-4 py-4 sm:py-12">
       <div className="mx-auto max-w-xl">
         {look ? (
-          <div className="flex flex-col items-center text-center">
-            <Avatar name={look.name} photoId={look.photoId} size={88} className="shadow-md" />
-            <p className="mt-3 text-xl font-bold break-words">{look.name}</p>
+          <div className="flex items-center justify-center gap-3 text-center sm:flex-col sm:gap-2">
+            <Avatar name={look.name} photoId={look.photoId} size={56} className="flex-none shadow-md" />
+            <p className="min-w-0 text-lg font-bold break-words sm:text-xl">{look.name}</p>
           </div>
         ) : null}
-        <div className="mt-6 rounded-3xl bg-white p-5 text-ink shadow-lg sm:p-8">{children}</div>
+        <div className="mt-4 rounded-3xl bg-white p-5 text-ink shadow-lg sm:mt-6 sm:p-8">{children}</div>
         <p className="mt-6 flex flex-wrap items-center justify-center gap-x-5 gap-y-2 text-sm">
-          {look ? (
+          {look && backLink ? (
             <a href={`${bioOrigin}/${look.ending}`} style={onGround} className="inline-flex min-h-11 items-center font-semibold">
               Back to {look.name}'s page
             </a>

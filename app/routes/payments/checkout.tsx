@@ -128,9 +128,10 @@ function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOff
     );
   }
 
+  const extrasOpen = Boolean(errors.supporterName || values?.supporterName || values?.private);
   return (
     <>
-      <h1 className="text-2xl font-bold sm:text-3xl">{tip ? `Send a tip to ${offer.payeeName}` : `Sponsor ${offer.payeeName}`}</h1>
+      <h1 className="text-xl font-bold sm:text-3xl">{tip ? `Send a tip to ${offer.payeeName}` : `Sponsor ${offer.payeeName}`}</h1>
       {option ? (
         <section aria-labelledby="what-heading" className="mt-4 rounded-2xl border border-primary/15 bg-secondary/20 p-4">
           <h2 id="what-heading" className="text-lg font-bold">
@@ -140,9 +141,7 @@ function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOff
             {option.minContributionCents > 0 ? `Minimum contribution ${formatMoney(option.minContributionCents, option.currency)}` : NO_PLATFORM_FUNDS_MESSAGE}
           </p>
         </section>
-      ) : (
-        <p className="mt-2 text-muted">Your tip goes to {offer.payeeName}.</p>
-      )}
+      ) : null}
 
       {!offer.takesPayments ? (
         <Notice>
@@ -159,15 +158,16 @@ function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOff
           </p>
         </Notice>
       ) : (
-        <Form method="post" noValidate className="mt-6 space-y-5">
+        <Form method="post" noValidate className="mt-4 space-y-4">
           {actionData?.message ? <FormNotice>{actionData.message}</FormNotice> : null}
           {tip ? (
             <AmountChoice
+              theme={offer.look.theme}
               presets={offer.tipPresets}
               presetHref={(amount) => `/app/payments/checkout?page=${encodeURIComponent(offer.ending)}&kind=tip&amount=${amount}`}
               defaultValue={values?.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
               error={errors.amount}
-              hint={`At least ${formatMoney(offer.tipMinimum)}, and you can always give more. Whole dollars or dollars and cents, like 25 or 25.50.`}
+              hint={`Pick one or type your own: at least ${formatMoney(offer.tipMinimum)}.`}
             />
           ) : (
             <TextField
@@ -177,7 +177,7 @@ function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOff
               autoComplete="off"
               defaultValue={values?.amount ?? (offer.suggestedAmount ? amountInputText(offer.suggestedAmount) : "")}
               error={errors.amount}
-              hint={option ? `At least ${formatMoney(option.minContributionCents, option.currency)}. Whole dollars or dollars and cents, like 25 or 25.50.` : undefined}
+              hint={option ? `At least ${formatMoney(option.minContributionCents, option.currency)}.` : undefined}
             />
           )}
           <TextField
@@ -187,33 +187,67 @@ function CheckoutBody({ offer, signedInEmail, actionData }: { offer: CheckoutOff
             autoComplete="email"
             defaultValue={values?.sponsorEmail ?? signedInEmail}
             error={errors.sponsorEmail}
-            hint="We'll send your receipt here. Optional: leave it empty and no receipt is sent."
+            hint="Optional: we'll send your receipt here."
           />
-          <TextArea label="Message" name="message" rows={3} defaultValue={values?.message ?? ""} error={errors.message} hint={`${offer.payeeName} sees it with your payment.`} />
-          <TextField
-            label={`Your name (shown to ${offer.payeeName})`}
-            name="supporterName"
-            autoComplete="name"
-            maxLength={99}
-            defaultValue={values?.supporterName ?? ""}
-            error={errors.supporterName}
-            hint="Optional."
+          <TextArea
+            label="Message"
+            name="message"
+            rows={3}
+            defaultValue={values?.message ?? ""}
+            error={errors.message}
+            hint={offer.showsWall ? "It goes on the supporter wall too, unless you keep it private." : `Only ${offer.payeeName} sees it.`}
           />
-          <label className="flex min-h-11 items-start gap-3">
-            <input type="checkbox" name="private" value="on" defaultChecked={values?.private ?? false} aria-describedby="private-hint" className="mt-1 h-5 w-5 flex-none accent-primary" />
-            <span>
-              <span className="font-medium">Keep my support private</span>
-              <span id="private-hint" className="block text-sm text-muted">
-                {offer.payeeName} still sees it, but it isn't shown on their public page.
-              </span>
-            </span>
-          </label>
-          <p className="text-sm text-muted">You pay on the payment provider's secure page next. Nothing is charged until you confirm there.</p>
-          <button type="submit" className={`${themedButtonClass} w-full sm:w-auto`} style={themedButtonStyle(offer.look.theme)} disabled={busy}>
-            {busy ? "Opening checkout…" : "Proceed to Checkout"}
-          </button>
+          <OptionalExtras offer={offer} open={extrasOpen} values={values} errors={errors} />
+          <div>
+            <button type="submit" className={`${themedButtonClass} w-full sm:w-auto`} style={themedButtonStyle(offer.look.theme)} disabled={busy}>
+              {busy ? "Opening checkout…" : "Proceed to Checkout"}
+            </button>
+            <p className="mt-2 text-sm text-muted">Next you pay on the payment provider's secure page. Nothing is charged until you confirm there.</p>
+          </div>
         </Form>
       )}
     </>
+  );
+}
+
+/**
+ * The fields a fan may skip, folded so the amount, the message and the
+ * button fit one phone screen: a native disclosure (keyboard and screen
+ * readers know it, no script needed), open when it holds something typed or
+ * refused.
+ */
+function OptionalExtras({ offer, open, values, errors }: { offer: CheckoutOffer; open: boolean; values: CheckoutFormValues | undefined; errors: FieldErrors }) {
+  return (
+    <details open={open} className="group rounded-xl border border-ink/15">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 px-4 py-2 font-medium [&::-webkit-details-marker]:hidden">
+        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+          ▸
+        </span>
+        Your name, or stay private
+      </summary>
+      <div className="space-y-4 px-4 pb-4">
+        <TextField
+          label="Your name"
+          name="supporterName"
+          autoComplete="name"
+          maxLength={99}
+          defaultValue={values?.supporterName ?? ""}
+          error={errors.supporterName}
+          hint={offer.showsWall ? `Shown to ${offer.payeeName} and on their supporter wall.` : `Only ${offer.payeeName} sees it.`}
+        />
+        <div>
+          {/* The hint sits outside the label: the box's name stays "Keep my support private", the hint is its description. */}
+          <label className="flex min-h-11 items-center gap-3">
+            <input type="checkbox" name="private" value="on" defaultChecked={values?.private ?? false} aria-describedby="private-hint" className="h-5 w-5 flex-none accent-primary" />
+            <span className="font-medium">Keep my support private</span>
+          </label>
+          <p id="private-hint" className="pl-8 text-sm text-muted">
+            {offer.showsWall
+              ? `The wall shows “A private supporter”, without your name, message or amount. ${offer.payeeName} still sees them.`
+              : `If ${offer.payeeName} shows a supporter wall, you appear as “A private supporter”. ${offer.payeeName} still sees your name and message.`}
+          </p>
+        </div>
+      </div>
+    </details>
   );
 }

@@ -6,6 +6,8 @@ import { isSponsorSessionId } from "#server/domains/payments/checkout/start-chec
 import { CreatorFrame, themedButtonClass, themedButtonStyle } from "#app/components/payments/CreatorFrame";
 import { ShareButton } from "#app/components/payments/ShareButton";
 import { FormNotice } from "#page-kit/forms";
+import type { WhereYouAppear } from "#server/domains/payments/checkout/where-you-appear";
+import type { SponsorSessionKind } from "#server/platform/db/schema";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/success";
 
@@ -83,15 +85,17 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const paid = receipt.status === "completed" || receipt.status === "refunded" || receipt.status === "disputed";
   const thanks = receipt.thankYouMessage.trim() || `Thank you so much for supporting me. It means a lot, and it keeps me making what you enjoy.`;
   const pageUrl = receipt.pageEnding ? `${bioOrigin}/${receipt.pageEnding}` : null;
+  const heading = !paid ? "Your payment did not go through" : receipt.kind === "tip" ? "Thank you for your tip!" : `Thank you for sponsoring ${receipt.payeeName}!`;
   return (
-    <CreatorFrame look={look} bioOrigin={bioOrigin} appName={appName}>
-      <h1 className="text-2xl font-bold sm:text-3xl">{paid ? "Thank you for your payment" : "Your payment did not go through"}</h1>
+    <CreatorFrame look={look} bioOrigin={bioOrigin} appName={appName} backLink={!(paid && pageUrl)}>
+      <h1 className="text-xl font-bold sm:text-3xl">{heading}</h1>
       {paid ? (
         <figure className="mt-5 rounded-2xl bg-secondary/30 p-4">
           <blockquote className="whitespace-pre-line break-words text-lg">{thanks}</blockquote>
           <figcaption className="mt-2 text-sm font-semibold text-muted">— {receipt.payeeName}</figcaption>
         </figure>
       ) : null}
+      {paid && pageUrl ? <WhereYouAppearNote appears={receipt.appears} payeeName={receipt.payeeName} pageUrl={pageUrl} kind={receipt.kind} /> : null}
       <section aria-labelledby="receipt-heading" className="mt-6 rounded-2xl border border-primary/15 p-5">
         <h2 id="receipt-heading" className="text-lg font-bold">
           Payment receipt
@@ -106,20 +110,49 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
         {paid && receipt.receiptEmail ? <p className="mt-2 break-words">Receipt sent to {receipt.receiptEmail}</p> : null}
         {receipt.status === "refunded" ? <p className="mt-2">This payment has since been refunded.</p> : null}
         {receipt.status === "disputed" ? <p className="mt-2">This payment is disputed with your card issuer.</p> : null}
-        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="font-semibold">Amount</dt>
-          <dd>{receipt.formattedAmount}</dd>
-          <dt className="font-semibold">To</dt>
-          <dd>{receipt.payeeName}</dd>
-          <dt className="font-semibold">Reference</dt>
-          <dd className="break-all font-mono">{receipt.reference}</dd>
-        </dl>
       </section>
       {paid && pageUrl && look ? (
-        <div className="mt-6">
-          <ShareButton url={pageUrl} name={receipt.payeeName} className={themedButtonClass} style={themedButtonStyle(look.theme)} />
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+          <a href={pageUrl} className={themedButtonClass} style={themedButtonStyle(look.theme)}>
+            Back to {receipt.payeeName}'s page
+          </a>
+          <ShareButton url={pageUrl} name={receipt.payeeName} className={shareButtonClass} />
         </div>
       ) : null}
     </CreatorFrame>
+  );
+}
+
+/** The page's second action: outlined in the card's own ink, under the themed "Back to …" one. */
+const shareButtonClass =
+  "inline-flex min-h-12 items-center justify-center rounded-full border-2 border-ink/40 px-6 py-3 text-center font-semibold text-ink no-underline hover:underline";
+
+/**
+ * Where the fan now shows, said as it is (server/domains/payments/checkout/where-you-appear.ts):
+ * on the supporter wall by name or as a private supporter, or only to the
+ * creator when their page shows no wall, or not at all.
+ */
+function WhereYouAppearNote({ appears, payeeName, pageUrl, kind }: { appears: WhereYouAppear; payeeName: string; pageUrl: string; kind: SponsorSessionKind }) {
+  const wallUrl = `${pageUrl}#w`;
+  return (
+    <section aria-labelledby="appear-heading" className="mt-6">
+      <h2 id="appear-heading" className="text-lg font-bold">
+        Where you appear
+      </h2>
+      {appears.kind === "wall" ? (
+        <p className="mt-1">
+          You're on <a href={wallUrl}>{payeeName}'s supporter wall</a> as “{appears.name ?? "Someone"}”, with your message and amount.
+        </p>
+      ) : appears.kind === "wall-private" ? (
+        <p className="mt-1">
+          You kept it private: <a href={wallUrl}>{payeeName}'s supporter wall</a> shows “A private supporter”, without your name, message or amount.{" "}
+          {payeeName} still sees them.
+        </p>
+      ) : appears.kind === "owner-only" ? (
+        <p className="mt-1">{payeeName} sees your {kind === "tip" ? "tip" : "payment"} and message. Their page doesn't show a supporter wall, so you don't appear on it.</p>
+      ) : (
+        <p className="mt-1">This payment isn't shown on {payeeName}'s page.</p>
+      )}
+    </section>
   );
 }

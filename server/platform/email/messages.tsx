@@ -34,7 +34,7 @@ type PaymentEmailInput = {
   /** Formatted, e.g. "$25.00". */
   amount: string;
   payeeName: string;
-  /** Our session id: the reference both sides can quote. */
+  /** Our session id: kept in the mail's meta for our records and tests, never written into the mail a fan reads. */
   reference: string;
   /** When the payment went through. */
   paidAt: Date;
@@ -47,7 +47,11 @@ type PaymentEmailInput = {
   url: string;
 };
 
-/** The sponsor's receipt: what they paid, to whom, and the reference. */
+/**
+ * The sponsor's receipt: what they paid, to whom, and when. No internal id:
+ * a fan who writes to the creator or to support is found by this address,
+ * the date and the amount.
+ */
 export async function sponsorReceiptEmail({ to, site, amount, payeeName, reference, paidAt, message, url }: PaymentEmailInput): Promise<MailMessage> {
   const date = paidAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   const bodies = await renderBodies(
@@ -55,11 +59,11 @@ export async function sponsorReceiptEmail({ to, site, amount, payeeName, referen
       appName={site.appName}
       supportEmail={site.supportEmail}
       preview={`Your payment of ${amount} to ${payeeName} went through.`}
-      heading="Thank you for your payment"
+      heading={`Thank you for supporting ${payeeName}`}
       paragraphs={[
         `Your payment of ${amount} to ${payeeName} went through on ${date} (UTC).`,
         ...(message ? [`Your message: “${message}”`] : []),
-        `Reference: ${reference}. Quote it if you contact ${payeeName} or us about this payment.`,
+        `Keep this email as your receipt. If you write to ${payeeName} or us about this payment, write from this address and give the date and amount.`,
       ]}
       buttonLabel={`Visit ${payeeName}`}
       url={url}

@@ -146,8 +146,29 @@ describe.each(ENGINES)("sponsor checkout on %s", (engine) => {
       reference: result.sessionId, amount: 1234, currency: "usd", formattedAmount: "$12.34", payeeName: `Page of ${payee.uid}`, pageEnding: payee.ending, kind: "tip", status: "pending",
       bioPageId: payee.pageId, thankYouMessage: "", receiptEmail: "f•••@sponsor.example",
       look: { name: `Page of ${payee.uid}`, ending: payee.ending, photoId: null, theme: DEFAULT_THEME },
+      appears: { kind: "not-shown" },
     });
     expect(await sessionReceipt(db(), "ss_nope")).toBeNull();
+  });
+
+  it("the receipt says where the fan now appears: on the wall by name, as a private supporter, or to the owner only", async () => {
+    const paid = async (over: Partial<SponsorCheckoutRequest>, set: Partial<typeof sponsorSessions.$inferInsert> = {}) => {
+      const result = await build(tip(over));
+      if (result.kind !== "SUCCESS") throw new Error(result.message);
+      await db().update(sponsorSessions).set({ status: "completed", ...set }).where(eq(sponsorSessions.id, result.sessionId));
+      return (await sessionReceipt(db(), result.sessionId))!.appears;
+    };
+    const wall = (on: boolean) => db().update(bioPages).set({ wallEnabled: on }).where(eq(bioPages.id, payee.pageId));
+    await wall(false);
+    expect(await paid({ supporterName: "Sam", message: "Wall off" })).toEqual({ kind: "owner-only" });
+    await wall(true);
+    expect(await paid({ supporterName: " Sam ", message: "Named" })).toEqual({ kind: "wall", name: "Sam" });
+    expect(await paid({ supporterName: "", message: "Nameless" })).toEqual({ kind: "wall", name: null });
+    expect(await paid({ supporterName: "Sam", private: true, message: "Private" })).toEqual({ kind: "wall-private" });
+    // Only what the wall itself shows: not a support the owner hid, nor one refunded.
+    expect(await paid({ supporterName: "Sam", message: "Hidden" }, { hiddenFromWall: true })).toEqual({ kind: "not-shown" });
+    expect(await paid({ supporterName: "Sam", message: "Refunded" }, { status: "refunded" })).toEqual({ kind: "not-shown" });
+    await wall(false);
   });
 
   it("a page whose owner turned payments off offers no sponsorship", async () => {

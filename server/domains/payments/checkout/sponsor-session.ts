@@ -10,6 +10,7 @@ import { refuseUnlessOwnerActive } from "#server/domains/accounts/active-owner";
 import { platformFeeFor } from "#server/domains/payments/ledger/fees";
 import { checkoutRateLimited, type CheckoutRateLimited } from "#server/domains/payments/checkout/rate-limit";
 import { checkoutReuseKey, findOpenCheckout } from "#server/domains/payments/checkout/reuse";
+import { whereYouAppear, type WhereYouAppear } from "#server/domains/payments/checkout/where-you-appear";
 import { amountProblem, DEFAULT_CURRENCY, NO_PLATFORM_FUNDS_MESSAGE } from "#isomorphic/payment-limits";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import type { PaymentProvider } from "#server/providers/payments/port";
@@ -205,6 +206,8 @@ export type SessionReceipt = {
   receiptEmail: string | null;
   kind: SponsorSessionKind;
   status: typeof sponsorSessions.$inferSelect.status;
+  /** Where the fan now shows on the creator's page, as the thank-you page tells them. */
+  appears: WhereYouAppear;
 };
 
 /** "maya@example.com" → "m•••@example.com". */
@@ -238,6 +241,8 @@ export async function sessionReceipt(db: Db, sessionId: string, browserToken: st
       pageName: bioPages.name,
       pageEnding: bioPages.customEnding,
       thankYouMessage: bioPages.thankYouMessage,
+      wallEnabled: bioPages.wallEnabled,
+      hiddenFromWall: sponsorSessions.hiddenFromWall,
       ownerName: user.name,
     })
     .from(sponsorSessions)
@@ -274,5 +279,12 @@ export async function sessionReceipt(db: Db, sessionId: string, browserToken: st
     receiptEmail: row.sponsorEmail === null ? null : sentThisCheckout ? row.sponsorEmail : maskedEmail(row.sponsorEmail),
     kind: row.kind,
     status: row.status,
+    appears: whereYouAppear({
+      status: row.status,
+      private: row.private,
+      hiddenFromWall: row.hiddenFromWall,
+      supporterName: row.supporterName,
+      wallEnabled: row.wallEnabled,
+    }),
   };
 }

@@ -40,6 +40,8 @@ export type CheckoutOffer = {
   acceptsTips: boolean;
   tipPresets: number[];
   tipMinimum: number;
+  /** The page shows its supporter wall: the form says the name and message go on it unless kept private. */
+  showsWall: boolean;
 };
 
 export type CheckoutTarget = {
@@ -69,7 +71,7 @@ export function checkoutTarget(search: URLSearchParams): CheckoutTarget | null {
 export async function loadCheckoutOffer(db: Db, target: CheckoutTarget): Promise<{ kind: "SUCCESS"; offer: CheckoutOffer } | DomainError<"not-found">> {
   const page = await readPublicPage(db, target.ending);
   if (!page) return domainError("not-found", "There is no such page.");
-  const tips = { acceptsTips: page.acceptTips, tipPresets: page.tipPresets, tipMinimum: page.tipMinimum };
+  const tips = { acceptsTips: page.acceptTips, tipPresets: page.tipPresets, tipMinimum: page.tipMinimum, showsWall: page.wall !== null };
   if (!page.ownerActive) {
     // Nothing of a disabled owner's page is shown: not their face, not their colours.
     const look = { name: page.name, ending: page.customEnding, photoId: null, theme: themeOf(null) };

@@ -18,7 +18,7 @@ export function DirectoryEvidence({ counts, preview }: { counts: DirectoryCounts
         </h2>
         <dl className="mt-4 grid grid-cols-2 gap-4">
           <div className="flex flex-col-reverse rounded-2xl bg-primary/5 p-4">
-            <dt className="text-sm text-muted">{counts.samples ? "sample companies in the directory" : "companies in the directory"}</dt>
+            <dt className="text-sm text-muted">{`${counts.samples ? "sample " : ""}${counts.companies === 1 ? "company" : "companies"} in the directory`}</dt>
             <dd className="text-3xl font-bold" data-testid="directory-companies">
               {count.format(counts.companies)}
             </dd>

@@ -17,13 +17,13 @@ export function DirectoryEvidence({ counts, preview }: { counts: DirectoryCounts
           What Pro unlocks
         </h2>
         <dl className="mt-4 grid grid-cols-2 gap-4">
-          <div className="flex flex-col-reverse rounded-2xl bg-primary/5 p-4">
+          <div className="flex flex-col-reverse justify-end rounded-2xl bg-primary/5 p-4">
             <dt className="text-sm text-muted">{`${counts.samples ? "sample " : ""}${counts.companies === 1 ? "company" : "companies"} in the directory`}</dt>
             <dd className="text-3xl font-bold" data-testid="directory-companies">
               {count.format(counts.companies)}
             </dd>
           </div>
-          <div className="flex flex-col-reverse rounded-2xl bg-primary/5 p-4">
+          <div className="flex flex-col-reverse justify-end rounded-2xl bg-primary/5 p-4">
             <dt className="text-sm text-muted">added this month</dt>
             <dd className="text-3xl font-bold" data-testid="directory-added-this-month">
               {count.format(counts.addedThisMonth)}

@@ -44,3 +44,12 @@ export function proPriceText(key: ProPlanKey): string {
   const plan = PRO_PLANS[key];
   return `${formatMoney(plan.amount, plan.currency)} ${plan.interval ? PER_INTERVAL[plan.interval] : "one-time"}`;
 }
+
+/**
+ * What a year of Star Power saves against twelve months of Launchpad, in whole percent, rounded
+ * down so the page never promises more than the prices give ($15 against $24: 37%).
+ */
+export function yearlySavingPercent(): number {
+  const twelveMonths = PRO_PLANS.launchpad.amount * 12;
+  return Math.floor(((twelveMonths - PRO_PLANS.star_power.amount) * 100) / twelveMonths);
+}

@@ -13,12 +13,12 @@ import { testHooks } from "#tests/support/test-hooks-client";
  * specs' companies never change what a search here shows.
  */
 const EMPTY = "Sorry, we couldn't find any sponsors matching your search criteria.";
-/** A seeded sample company in the preview sample (server/tools/seed/data/sponsors.json). */
-const SAMPLE_PREVIEW = {
-  name: "Burrowlight VPN",
-  teaser: "A VPN that pitches safer public Wi-Fi and streaming while travelling.",
-  blurbStart: "Burrowlight VPN is a made-up VPN",
-};
+/**
+ * The preview list, whichever companies it holds: the seeded sample companies leave the directory
+ * once any real company exists (which other specs of the same run may add at any moment), so no
+ * test here counts on one of them.
+ */
+const PREVIEW_LIST = 'aria-label="Sponsor previews"';
 /** A company the sponsors test hook adds (unique() prefix, two-digit number). */
 const TEST_COMPANY = /^zz[a-j]{8} \d\d$/;
 const PHONE = { width: 375, height: 812 };
@@ -70,9 +70,9 @@ test("every gated read, as guest and unverified", async ({ page }) => {
   expect(r.body).not.toContain(companies[0]!.name);
   r = await read(page, "/app/sponsors/previews");
   expect(r.status).toBe(200);
-  expect(r.body).toContain(SAMPLE_PREVIEW.teaser);
-  expect(r.body).not.toContain(SAMPLE_PREVIEW.blurbStart);
+  expect(r.body).toContain(PREVIEW_LIST);
   expect(r.body).not.toContain(blurb);
+  expect(r.body).not.toContain(`https://${prefix}-`);
   expect(r.body).toContain('href="/signup?redirectTo=%2Fapp%2Fsponsors%2Fpreviews"');
   for (const path of ["/app/sponsors/recent", detail]) {
     r = await read(page, path);
@@ -88,7 +88,7 @@ test("every gated read, as guest and unverified", async ({ page }) => {
   expect(r.body).not.toContain(companies[0]!.name);
   r = await read(page, "/app/sponsors/previews");
   expect(r.status).toBe(200);
-  expect(r.body).toContain(SAMPLE_PREVIEW.teaser);
+  expect(r.body).toContain(PREVIEW_LIST);
   expect(r.body).not.toContain(blurb);
   expect(r.body).toContain('href="/app/verify"');
   for (const path of ["/app/sponsors/recent", detail]) {
@@ -97,15 +97,15 @@ test("every gated read, as guest and unverified", async ({ page }) => {
   }
 });
 
-test("a guest browses the preview sample, labelled as sample companies, with a way to sign up and sign in", async ({ page }) => {
+test("a guest browses the preview sample, sample companies said once and never on a card, with a way to sign up and sign in", async ({ page }) => {
   await page.goto("/app/sponsors");
   await page.getByRole("link", { name: "Browse a sample of the directory" }).click();
   await expect(page).toHaveURL("/app/sponsors/previews");
   await expect(page).toHaveTitle("Sponsor previews | Sponsorgrid");
   const previews = page.getByRole("list", { name: "Sponsor previews" });
-  const card = previews.getByRole("listitem").filter({ has: page.getByRole("heading", { name: SAMPLE_PREVIEW.name }) });
-  await expect(card).toContainText(SAMPLE_PREVIEW.teaser);
-  await expect(card).toContainText("Sample company");
+  await expect(previews.getByRole("listitem").first().getByRole("heading", { level: 3 })).toBeVisible();
+  await expect(previews.getByText(/sample compan/i)).toHaveCount(0);
+  expect(await page.getByTestId("sample-notice").count()).toBeLessThanOrEqual(1);
   await expect(page.getByRole("link", { name: "Sign Up" })).toHaveAttribute("href", "/signup?redirectTo=%2Fapp%2Fsponsors%2Fpreviews");
   await expect(page.getByRole("main").getByRole("link", { name: "Sign In", exact: true })).toHaveAttribute("href", "/signin?redirectTo=%2Fapp%2Fsponsors%2Fpreviews");
   // Public and indexable (SPEC §2.1), unlike the Pro pages beside it.

@@ -4,10 +4,22 @@ import { proUpsellPath } from "./pro-path";
 /**
  * "Become a Pro": what Pro adds to the directory, and the way to it. The Pro
  * page brings the person back to `returnTo` (the current path and search)
- * once they have paid.
+ * once they have paid. A sponsor (`upsell` false) is not sold a directory of
+ * sponsors: they are pointed to the creators instead.
  */
-export function ProUpsell({ returnTo, headingLevel = 2 }: { returnTo: string; headingLevel?: 2 | 3 }) {
+export function ProUpsell({ returnTo, headingLevel = 2, upsell = true }: { returnTo: string; headingLevel?: 2 | 3; upsell?: boolean }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  if (!upsell) {
+    return (
+      <section aria-label="Looking for creators?" className="rounded-2xl border border-primary/20 bg-secondary/30 p-6">
+        <Heading className="text-xl font-bold">Looking for creators?</Heading>
+        <p className="mt-2 max-w-2xl">
+          This directory lists companies that sponsor creators, for creators looking for sponsors. As a sponsor, browse creators on{" "}
+          <Link to="/app/profiles">Profiles</Link> and the <Link to="/app/opportunities">Opportunities</Link> they post.
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-label="Become a Pro" className="rounded-2xl border border-primary/20 bg-secondary/30 p-6">
       <Heading className="text-xl font-bold">Become a Pro</Heading>

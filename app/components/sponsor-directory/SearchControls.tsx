@@ -11,6 +11,8 @@ type Props = {
   pro: boolean;
   /** The current path and search, for the upsell's way back. */
   returnTo: string;
+  /** False for a sponsor: the notice says what Pro is for rather than selling it. */
+  upsell?: boolean;
 };
 
 /**
@@ -20,7 +22,7 @@ type Props = {
  * without Pro the same controls exist but, with JavaScript, only explain Pro;
  * without it they reach the server, which shows previews and says the same.
  */
-export function SearchControls({ allTags, search, pro, returnTo }: Props) {
+export function SearchControls({ allTags, search, pro, returnTo, upsell = true }: Props) {
   const [notice, setNotice] = useState<string | null>(null);
   const explain = (what: string) => (event: MouseEvent | FormEvent) => {
     if (pro) return;
@@ -30,7 +32,7 @@ export function SearchControls({ allTags, search, pro, returnTo }: Props) {
   const full = search.tags.length >= MAX_SPONSOR_TAG_FILTERS;
   return (
     <div className="grid content-start gap-6">
-      {notice ? <ProNotice what={notice} returnTo={returnTo} id="pro-notice" /> : null}
+      {notice ? <ProNotice what={notice} returnTo={returnTo} id="pro-notice" upsell={upsell} /> : null}
       <section aria-labelledby="name-search-heading" className="rounded-2xl border border-primary/15 p-5">
         <h2 id="name-search-heading" className="text-lg font-bold">
           Search By Name

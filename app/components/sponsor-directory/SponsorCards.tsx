@@ -2,6 +2,12 @@ import { Link } from "react-router";
 import type { SponsorBlurb } from "#server/domains/sponsor-directory/list";
 import { sponsorHref } from "#isomorphic/sponsor-directory-links";
 import type { SponsorPreview } from "#server/domains/sponsor-directory/previews";
+import { SampleNotice } from "./SampleNotice";
+
+/** The sample notice, once above a list, when the list holds invented companies. */
+export function SampleNoticeFor({ companies }: { companies: { sample: boolean }[] }) {
+  return companies.some((company) => company.sample) ? <SampleNotice /> : null;
+}
 
 function TagList({ tags }: { tags: string[] }) {
   if (tags.length === 0) return null;
@@ -16,19 +22,6 @@ function TagList({ tags }: { tags: string[] }) {
   );
 }
 
-/**
- * "Sample company": the company is invented (the catalogue the project ships),
- * so no reader takes its name, blurb or way to apply for a real firm's.
- */
-export function SampleLabel({ sample }: { sample: boolean }) {
-  if (!sample) return null;
-  return (
-    <p className="mt-1">
-      <span className="inline-block rounded-md border border-ink/20 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-muted">Sample company</span>
-    </p>
-  );
-}
-
 /** Pro list cards: name, tags, blurb, the company's website and its page here. */
 export function SponsorBlurbCards({ sponsors, note }: { sponsors: (SponsorBlurb & { addedAt?: string })[]; note?: (s: SponsorBlurb & { addedAt?: string }) => string }) {
   return (
@@ -38,7 +31,6 @@ export function SponsorBlurbCards({ sponsors, note }: { sponsors: (SponsorBlurb 
           <h3 className="break-words text-lg font-bold">
             <Link to={sponsorHref(sponsor.id)}>{sponsor.name}</Link>
           </h3>
-          <SampleLabel sample={sponsor.sample} />
           {note ? <p className="text-sm text-muted">{note(sponsor)}</p> : null}
           <TagList tags={sponsor.tags} />
           <p className="mt-3 break-words">{sponsor.blurb}</p>
@@ -63,7 +55,6 @@ export function SponsorPreviewCards({ previews }: { previews: SponsorPreview[] }
       {previews.map((preview) => (
         <li key={preview.id} className="rounded-2xl border border-ink/10 p-5">
           <h3 className="break-words text-lg font-bold">{preview.name}</h3>
-          <SampleLabel sample={preview.sample} />
           <TagList tags={preview.tags} />
           <p className="mt-3 break-words">{preview.preview}</p>
         </li>

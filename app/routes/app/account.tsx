@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     accountType,
     payoutState: payout.state,
     providerName: context.payments.displayName,
-    proLine: proLine(pro),
+    proLine: proLine(pro, accountType),
     hasBillingCustomer: customerId !== null,
     deletionProof,
     twoFactorOn,
@@ -56,9 +56,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const dayText = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(date);
 
-/** The small Pro status line under the heading. */
-function proLine(pro: Awaited<ReturnType<typeof getProStatus>>): string {
-  if (!pro.isPro || !pro.plan) return "Not a Pro member yet.";
+/** The small Pro status line under the heading. A sponsor without Pro is not nudged towards a directory of sponsors. */
+function proLine(pro: Awaited<ReturnType<typeof getProStatus>>, accountType: Awaited<ReturnType<typeof accountTypeOf>>): string {
+  if (!pro.isPro || !pro.plan) return accountType === "sponsor" ? "Not a Pro member: Pro is made for creators looking for sponsors." : "Not a Pro member yet.";
   const plan = PRO_PLANS[pro.plan].name;
   if (pro.plan === "limitless") {
     // A subscription still billing beside Limitless is said here too, never hidden behind "never expires".

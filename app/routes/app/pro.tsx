@@ -3,8 +3,10 @@ import { safeRedirectPath } from "#server/platform/http/redirects";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { proPurchaseRule } from "#server/domains/pro/checkout";
 import { findBillingCustomer } from "#server/domains/pro/customers";
-import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS, proPriceText } from "#isomorphic/pro-plans";
+import { isProPlanKey, PRO_PLAN_KEYS, PRO_PLANS, proPriceText, yearlySavingPercent } from "#isomorphic/pro-plans";
 import { getProStatus } from "#server/domains/pro/pro-status";
+import { proPitchFor } from "#server/domains/pro/pitch";
+import { DirectoryEvidence } from "#app/components/pro/DirectoryEvidence";
 import { notificationDepsOf } from "#server/domains/notifications/deps";
 import { refreshAfterCheckout } from "#server/domains/pro/refresh";
 import { FormNotice, PageNotice, primaryButton, secondaryButton } from "#page-kit/forms";
@@ -19,7 +21,7 @@ import { answerRefusal, seeOther } from "#page-kit/respond.server";
 const PRO_PATH = "/app/pro";
 const PLAN_BLURB = {
   launchpad: "Month to month. Cancel any time in the Pro Portal.",
-  star_power: "A whole year for the price of under eight months.",
+  star_power: `A whole year: ${yearlySavingPercent()}% less than twelve months of Launchpad.`,
   limitless: "Pay once, Pro for good. Never expires.",
 } as const;
 
@@ -53,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const [status, customerId] = await Promise.all([getProStatus(context.db, user.id), findBillingCustomer(context.db, user.id)]);
   return {
+    pitch: status.isPro ? ({ kind: "member" } as const) : await proPitchFor(context.db, user.id),
     returnTo,
     checkout: checkout === "success" ? ("success" as const) : checkout === "cancelled" ? ("cancelled" as const) : null,
     confirming: confirming || (checkout === "success" && !status.isPro),
@@ -170,7 +173,7 @@ function StillBilling({ billing }: { billing: NonNullable<LoaderData["pro"]["sti
 }
 
 export default function ProPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { pro, plans, checkout, confirming, returnTo, hasCustomer, limitlessEndsSubscription } = loaderData;
+  const { pro, plans, checkout, confirming, returnTo, hasCustomer, limitlessEndsSubscription, pitch } = loaderData;
   const navigation = useNavigation();
   const choosing = navigation.state !== "idle" ? navigation.formData?.get("plan") : null;
   const thanks = checkout === "success" && pro.isPro;
@@ -204,7 +207,8 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
       {pro.isPro ? <Membership pro={pro} hasCustomer={hasCustomer} /> : <p className="mt-2 text-lg">Choose one of the plans below</p>}
       <PageNotice>{actionData?.error}</PageNotice>
 
-      {pro.isPro ? null : <ProBenefits />}
+      {pitch.kind === "evidence" ? <DirectoryEvidence counts={pitch.counts} preview={pitch.preview} /> : null}
+      {pitch.kind === "sponsor" ? <NotForSponsors /> : null}
 
       <section aria-labelledby="plans-heading" className="mt-8">
         <h2 id="plans-heading" className={pro.isPro ? "text-xl font-bold" : "sr-only"}>
@@ -246,19 +250,21 @@ export default function ProPage({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-/** What the money buys, said before the prices (SPEC §1: the directory, its search and recents). */
-function ProBenefits() {
+/**
+ * A sponsor reaches this page only by asking for it (SPEC keeps it open to every verified person):
+ * Pro opens a directory of companies that sponsor creators, so it is said plainly that they do not
+ * need it, and where their own way in is.
+ */
+function NotForSponsors() {
   return (
-    <section aria-labelledby="benefits-heading" className="mt-6 max-w-3xl">
-      <h2 id="benefits-heading" className="sr-only">
-        What Pro unlocks
+    <section aria-labelledby="sponsors-heading" className="mt-6 max-w-3xl rounded-2xl border border-primary/20 bg-primary/5 p-6">
+      <h2 id="sponsors-heading" className="text-xl font-bold">
+        Pro is made for creators
       </h2>
-      <ul className="grid gap-2 sm:grid-cols-2">
-        <li>The whole sponsor directory: every company's blurb, website and how to apply.</li>
-        <li>Search the directory by name and by tag.</li>
-        <li>The sponsors added most recently, as they arrive.</li>
-        <li>Every plan unlocks the same things; only the billing differs.</li>
-      </ul>
+      <p className="mt-2">
+        Pro opens the directory of companies that sponsor creators, so creators can find sponsors. As a sponsor you do not need it: find
+        creators on <Link to="/app/profiles">Profiles</Link> and in the <Link to="/app/opportunities">Opportunities</Link> they post.
+      </p>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { SPONSORS_PATH } from "#isomorphic/sponsor-directory-links";
 import { getSponsorDetail } from "#server/domains/sponsor-directory/detail";
 import { requirePro } from "#server/domains/pro/guards";
-import { SampleLabel } from "#app/components/sponsor-directory/SponsorCards";
+import { SampleNotice } from "#app/components/sponsor-directory/SampleNotice";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/detail";
 import { refuse } from "#page-kit/respond.server";
@@ -38,7 +38,11 @@ export default function SponsorDetailPage({ loaderData }: Route.ComponentProps) 
         <Link to={SPONSORS_PATH}>← All sponsors</Link>
       </p>
       <h1 className="mt-3 break-words text-3xl font-bold">{sponsor.name}</h1>
-      <SampleLabel sample={sponsor.sample} />
+      {sponsor.sample ? (
+        <div className="mt-3">
+          <SampleNotice />
+        </div>
+      ) : null}
       <p className="mt-2 break-all">
         <a href={sponsor.website} target="_blank" rel="noopener noreferrer external">
           {sponsor.website}

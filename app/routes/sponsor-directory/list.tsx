@@ -7,19 +7,20 @@ import { listSponsorPreviews, type SponsorPreview } from "#server/domains/sponso
 import { parseDirectoryQuery } from "#server/domains/sponsor-directory/query";
 import { logSponsorSearch } from "#server/domains/sponsor-directory/search-log";
 import { listSponsorTags } from "#server/domains/sponsor-directory/tags";
+import { pitchesProTo } from "#server/domains/pro/audience";
 import { FormNotice, primaryButton, secondaryButton } from "#page-kit/forms";
 import { Pager } from "#app/components/sponsor-directory/Pager";
 import { ProNotice } from "#app/components/sponsor-directory/ProNotice";
 import { ProUpsell } from "#app/components/sponsor-directory/ProUpsell";
 import { SearchControls } from "#app/components/sponsor-directory/SearchControls";
-import { SponsorBlurbCards, SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
+import { SampleNoticeFor, SponsorBlurbCards, SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/list";
 
 type Loaded =
   | { access: "guest" }
   | { access: "unverified" }
-  | { access: "preview"; allTags: string[]; search: DirectorySearch; searched: boolean; previews: SponsorPreview[] }
+  | { access: "preview"; allTags: string[]; search: DirectorySearch; searched: boolean; previews: SponsorPreview[]; upsell: boolean }
   | ({ access: "pro"; allTags: string[]; search: DirectorySearch; error: string | null } & SponsorPage<SponsorBlurb>);
 
 export const EMPTY_TEXT = "Sorry, we couldn't find any sponsors matching your search criteria.";
@@ -42,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = { tags: query.tags, name: query.name };
   if (access === "preview") {
     const searched = query.tags.length > 0 || query.name !== "";
-    return data({ access, allTags, search, searched, previews: await listSponsorPreviews(context.db) } as Loaded);
+    const [previews, upsell] = await Promise.all([listSponsorPreviews(context.db), pitchesProTo(context.db, user!.id)]);
+    return data({ access, allTags, search, searched, previews, upsell } as Loaded);
   }
   const page = await listSponsorBlurbs(context.db, query);
   if (query.page === 1) logSponsorSearch(context.searchLog, user!.id, query, page.items.length);
@@ -107,7 +109,7 @@ function Body({ data: loaded, here }: { data: Loaded; here: string }) {
   const pro = loaded.access === "pro";
   return (
     <div className="mt-8 grid gap-8 lg:grid-cols-[20rem_1fr]">
-      <SearchControls allTags={loaded.allTags} search={loaded.search} pro={pro} returnTo={here} />
+      <SearchControls allTags={loaded.allTags} search={loaded.search} pro={pro} returnTo={here} upsell={loaded.access === "preview" ? loaded.upsell : true} />
       <section aria-labelledby="results-heading" className="min-w-0">
         <h2 id="results-heading" className="sr-only">
           {pro ? "Results" : "Sponsor previews"}
@@ -122,18 +124,22 @@ function Body({ data: loaded, here }: { data: Loaded; here: string }) {
             {loaded.items.length === 0 ? (
               <p className="rounded-2xl bg-primary/5 p-6 text-lg">{EMPTY_TEXT}</p>
             ) : (
-              <SponsorBlurbCards sponsors={loaded.items} />
+              <div className="grid gap-6">
+                <SampleNoticeFor companies={loaded.items} />
+                <SponsorBlurbCards sponsors={loaded.items} />
+              </div>
             )}
             <Pager page={loaded.page} hasPrevious={loaded.hasPrevious} hasNext={loaded.hasNext} href={(page) => directoryHref(loaded.search, page)} />
           </>
         ) : (
           <div className="grid gap-6">
-            {loaded.searched ? <ProNotice what={loaded.search.name ? "Search by name" : "Search by tag"} returnTo={here} /> : null}
+            {loaded.searched ? <ProNotice what={loaded.search.name ? "Search by name" : "Search by tag"} returnTo={here} upsell={loaded.upsell} /> : null}
             <p>
               A sample of the directory. <Link to={PREVIEWS_PATH}>All previews</Link>
             </p>
+            <SampleNoticeFor companies={loaded.previews} />
             <SponsorPreviewCards previews={loaded.previews} />
-            <ProUpsell returnTo={here} />
+            <ProUpsell returnTo={here} upsell={loaded.upsell} />
           </div>
         )}
       </section>

@@ -5,7 +5,8 @@ import { PREVIEWS_PATH, SPONSORS_PATH } from "#isomorphic/sponsor-directory-link
 import { listSponsorPreviews } from "#server/domains/sponsor-directory/previews";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
 import { ProUpsell } from "#app/components/sponsor-directory/ProUpsell";
-import { SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
+import { SampleNoticeFor, SponsorPreviewCards } from "#app/components/sponsor-directory/SponsorCards";
+import { pitchesProTo } from "#server/domains/pro/audience";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/previews";
 
@@ -16,11 +17,14 @@ const BACK_HERE = encodeURIComponent(PREVIEWS_PATH);
  * (SPEC §2.1; ADR 0022): names, tags and one teaser sentence, never a blurb,
  * website or way to apply. What follows the sample depends on who asks: a
  * guest is offered Sign Up / Sign In, an unverified person the way to verify,
- * a verified person without Pro the upsell, a Pro member the full directory.
+ * a verified person without Pro the upsell (a sponsor, the way to creators
+ * instead), a Pro member the full directory.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const access = await directoryAccess(context.db, await getSessionUser(request, context));
-  return { access, previews: await listSponsorPreviews(context.db) };
+  const user = await getSessionUser(request, context);
+  const access = await directoryAccess(context.db, user);
+  const [previews, upsell] = await Promise.all([listSponsorPreviews(context.db), access === "preview" ? pitchesProTo(context.db, user!.id) : true]);
+  return { access, previews, upsell };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -46,10 +50,13 @@ export default function SponsorPreviews({ loaderData }: Route.ComponentProps) {
           {loaderData.previews.length === 0 ? (
             <p className="rounded-2xl bg-primary/5 p-6 text-lg">No previews are available right now.</p>
           ) : (
-            <SponsorPreviewCards previews={loaderData.previews} />
+            <div className="grid gap-6">
+              <SampleNoticeFor companies={loaderData.previews} />
+              <SponsorPreviewCards previews={loaderData.previews} />
+            </div>
           )}
         </section>
-        <NextStep access={loaderData.access} />
+        <NextStep access={loaderData.access} upsell={loaderData.upsell} />
       </div>
     </div>
   );
@@ -74,7 +81,7 @@ function GuestInvite() {
   );
 }
 
-function NextStep({ access }: { access: DirectoryAccess }) {
+function NextStep({ access, upsell }: { access: DirectoryAccess; upsell: boolean }) {
   if (access === "guest") return null;
   if (access === "unverified") {
     return (
@@ -90,5 +97,5 @@ function NextStep({ access }: { access: DirectoryAccess }) {
       </p>
     );
   }
-  return <ProUpsell returnTo={SPONSORS_PATH} />;
+  return <ProUpsell returnTo={SPONSORS_PATH} upsell={upsell} />;
 }

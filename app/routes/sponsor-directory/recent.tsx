@@ -4,7 +4,7 @@ import { listRecentSponsors } from "#server/domains/sponsor-directory/list";
 import { parseDirectoryQuery } from "#server/domains/sponsor-directory/query";
 import { requirePro } from "#server/domains/pro/guards";
 import { Pager } from "#app/components/sponsor-directory/Pager";
-import { SponsorBlurbCards } from "#app/components/sponsor-directory/SponsorCards";
+import { SampleNoticeFor, SponsorBlurbCards } from "#app/components/sponsor-directory/SponsorCards";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/recent";
@@ -32,7 +32,10 @@ export default function RecentSponsors({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="rounded-2xl bg-primary/5 p-6 text-lg">No sponsors have been added yet.</p>
         ) : (
-          <SponsorBlurbCards sponsors={items} note={added} />
+          <div className="grid gap-6">
+            <SampleNoticeFor companies={items} />
+            <SponsorBlurbCards sponsors={items} note={added} />
+          </div>
         )}
         <Pager page={page} hasPrevious={hasPrevious} hasNext={hasNext} href={(n) => directoryHref({ tags: [], name: "" }, n, RECENT_PATH)} />
       </div>

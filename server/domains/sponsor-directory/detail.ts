@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { externalSponsors, type ExternalSponsorDetails } from "#server/platform/db/schema";
+import { shownInDirectory } from "./shown";
 
 /** A company's page (SPEC detail + page). Pro only. */
 export type SponsorDetail = {
@@ -16,7 +17,7 @@ export type SponsorDetail = {
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
-/** The company with this id, or null (unknown, retired, or not an id at all: no query then). */
+/** The company with this id, or null (unknown, retired, a sample no longer shown, or not an id at all: no query then). */
 export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetail | null> {
   if (!ID.test(id)) return null;
   const [row] = await db
@@ -31,6 +32,6 @@ export async function getSponsorDetail(db: Db, id: string): Promise<SponsorDetai
       addedAt: externalSponsors.addedAt,
     })
     .from(externalSponsors)
-    .where(and(eq(externalSponsors.id, id), isNull(externalSponsors.retiredAt)));
+    .where(and(eq(externalSponsors.id, id), shownInDirectory()));
   return row ? { ...row, addedAt: row.addedAt.toISOString() } : null;
 }

@@ -1,10 +1,11 @@
-import { and, asc, desc, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { externalSponsors } from "#server/platform/db/schema";
 import { RECENT_SPONSOR_COUNT, SPONSOR_PAGE_SIZE } from "#isomorphic/sponsor-directory-links";
 import type { DirectoryQuery } from "./query";
+import { shownInDirectory } from "./shown";
 
-/** A company as the list shows it (SPEC blurb). Pro only. `sample`: an invented company, labelled so. */
+/** A company as the list shows it (SPEC blurb). Pro only. `sample`: an invented company, which the page says once above the list. */
 export type SponsorBlurb = { id: string; name: string; tags: string[]; blurb: string; website: string; sample: boolean };
 
 export type SponsorPage<T> = { items: T[]; page: number; hasPrevious: boolean; hasNext: boolean };
@@ -33,7 +34,7 @@ export async function listSponsorBlurbs(db: Db, query: Pick<DirectoryQuery, "tag
   const rows = await db
     .select(blurbColumns)
     .from(externalSponsors)
-    .where(and(isNull(externalSponsors.retiredAt), containsAll(externalSponsors.tags, query.tags), containsAll(externalSponsors.namePrefixes, query.terms)))
+    .where(and(shownInDirectory(), containsAll(externalSponsors.tags, query.tags), containsAll(externalSponsors.namePrefixes, query.terms)))
     .orderBy(asc(externalSponsors.name), asc(externalSponsors.id))
     .limit(SPONSOR_PAGE_SIZE + 1)
     .offset((query.page - 1) * SPONSOR_PAGE_SIZE);
@@ -45,7 +46,7 @@ export async function listSponsorBlurbs(db: Db, query: Pick<DirectoryQuery, "tag
  * by added time then id (newest first), 10 a page, read backwards along
  * external_sponsors_added_idx. No date window: a company added today is first
  * today, and the list never empties because time passed. Retired companies
- * (back office) are left out. Pro only.
+ * (back office) are left out, and samples once a real company exists (shown.ts). Pro only.
  */
 export async function listRecentSponsors(db: Db, page: number): Promise<SponsorPage<SponsorBlurb & { addedAt: string }>> {
   const offset = (page - 1) * SPONSOR_PAGE_SIZE;
@@ -54,7 +55,7 @@ export async function listRecentSponsors(db: Db, page: number): Promise<SponsorP
   const rows = await db
     .select({ ...blurbColumns, addedAt: externalSponsors.addedAt })
     .from(externalSponsors)
-    .where(isNull(externalSponsors.retiredAt))
+    .where(shownInDirectory())
     .orderBy(desc(externalSponsors.addedAt), desc(externalSponsors.id))
     .limit(room + 1)
     .offset(offset);

@@ -62,7 +62,8 @@ export default function EditCompany({ loaderData, actionData }: Route.ComponentP
           <FormNotice kind="info">Retired on {company.retiredAt!.slice(0, 10)}: hidden from Pro members, kept here.</FormNotice>
         ) : (
           <p>
-            Shown to Pro members: <Link to={`/app/sponsors/${company.id}`}>see its page</Link>.
+            {company.sample ? "Shown to Pro members while the directory has no real company" : "Shown to Pro members"}:{" "}
+            <Link to={`/app/sponsors/${company.id}`}>see its page</Link>.
           </p>
         )}
         <Form method="post" className="mt-3">

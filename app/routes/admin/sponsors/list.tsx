@@ -22,12 +22,19 @@ const date = (iso: string) => iso.slice(0, 10);
 
 export default function SponsorDirectoryAdmin({ loaderData }: Route.ComponentProps) {
   const { companies, misses, days } = loaderData;
-  const live = companies.filter((c) => !c.retiredAt).length;
+  const live = companies.filter((c) => !c.retiredAt);
+  const liveSamples = live.filter((c) => c.sample).length;
+  const liveReal = live.length - liveSamples;
+  // Readers see the invented sample companies only while no real one exists (server/domains/sponsor-directory/shown.ts).
+  const shownText =
+    liveReal > 0
+      ? `${liveReal} companies shown to Pro members${liveSamples ? ` (${liveSamples} sample companies hidden: samples show only while no real company exists)` : ""}`
+      : `${liveSamples} sample companies shown to Pro members until you add a real company`;
   return (
     <>
       <h1 className="text-3xl font-bold">Sponsor directory</h1>
       <p className="mt-2 text-muted">
-        {live} companies shown to Pro members, {companies.length - live} retired. Every change here is written to the audit log.
+        {shownText}, {companies.length - live.length} retired. Every change here is written to the audit log.
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
         <Link to="/app/admin/sponsors/new" className={secondaryButton}>

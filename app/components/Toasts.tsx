@@ -49,12 +49,20 @@ function bestPlacement(toast: HTMLElement, now: Placement): Placement {
   return coverCost(boxAt(toast, "top", now), toast) < bottom ? "top" : "bottom";
 }
 
-/** The toast's box were it at `placement`: the same size, moved to the other edge. */
+/**
+ * Where a toast at the top edge starts: below the site's header while it is on screen (its
+ * navigation stays usable), else at the top of the screen, clear of a phone's notch.
+ */
+function topEdge(): number {
+  const header = document.querySelector("body > header");
+  return Math.max(0, header?.getBoundingClientRect().bottom ?? 0) + CLEARANCE;
+}
+
+/** The toast's box were it at `placement`: the same size, at that edge. */
 function boxAt(toast: HTMLElement, placement: Placement, now: Placement): DOMRect {
   const rect = toast.getBoundingClientRect();
-  if (placement === now) return rect;
-  const gap = now === "bottom" ? window.innerHeight - rect.bottom : rect.top;
-  const top = placement === "top" ? gap : window.innerHeight - gap - rect.height;
+  if (placement === now && placement === "bottom") return rect;
+  const top = placement === "top" ? topEdge() : window.innerHeight - CLEARANCE - rect.height;
   return new DOMRect(rect.left, top, rect.width, rect.height);
 }
 
@@ -62,18 +70,19 @@ function boxAt(toast: HTMLElement, placement: Placement, now: Placement): DOMRec
  * Bottom-centre toast raised by a loader or action (often across a redirect): small, above a
  * phone's bottom edge (its safe area), and kept off what a person acts on. While it shows, the
  * page keeps room for it at its end and scrolls focused fields clear of it; where it would lie
- * over a button or a field of the page it goes to the top edge instead, if less lies under it
- * there; a control focused under it (or Escape) closes it. Without JavaScript it simply stays
+ * over a button or a field of the page it goes to the top instead (below the header while that
+ * shows), if less lies under it there; a control focused under it (or Escape) closes it. Without JavaScript it simply stays
  * on the page; with it, it closes itself.
  */
 export function Toasts({ toast }: { toast: Toast | null }) {
   const [dismissed, setDismissed] = useState<Toast | null>(null);
-  const [placed, setPlaced] = useState<{ toast: Toast | null; placement: Placement }>({ toast: null, placement: "bottom" });
+  const [placed, setPlaced] = useState<{ toast: Toast | null; placement: Placement; top: number }>({ toast: null, placement: "bottom", top: 0 });
   const box = useRef<HTMLDivElement>(null);
   const room = useRef<HTMLDivElement>(null);
   const interactive = useHydrated();
   const visible = toast && toast !== dismissed ? toast : null;
   const placement = placed.toast === visible ? placed.placement : "bottom";
+  const top = placed.toast === visible ? placed.top : 0;
 
   useEffect(() => {
     if (!toast) return;
@@ -92,12 +101,15 @@ export function Toasts({ toast }: { toast: Toast | null }) {
     root.style.scrollPaddingBottom = `${reserve}px`;
 
     let now: Placement = "bottom";
+    let nowTop = 0;
     // Scroll and resize events come at most once a frame: placing the toast on each is cheap enough.
     const place = () => {
       const next = bestPlacement(element, now);
-      if (next !== now) {
+      const nextTop = next === "top" ? Math.round(topEdge()) : 0;
+      if (next !== now || nextTop !== nowTop) {
         now = next;
-        setPlaced({ toast: visible, placement: next });
+        nowTop = nextTop;
+        setPlaced({ toast: visible, placement: next, top: nextTop });
       }
     };
     const focused = (event: FocusEvent) => {
@@ -122,12 +134,17 @@ export function Toasts({ toast }: { toast: Toast | null }) {
     };
   }, [visible]);
 
-  const edge = placement === "top" ? "top-[calc(env(safe-area-inset-top,0px)+0.75rem)]" : "bottom-[calc(env(safe-area-inset-bottom,0px)+0.75rem)]";
+  const edge = placement === "top" ? "" : "bottom-[calc(env(safe-area-inset-bottom,0px)+0.75rem)]";
   return (
     <>
       {/* The page's end moves up by the toast's height, so nothing is left only under it. */}
       {visible ? <div ref={room} aria-hidden="true" data-toast-room="" /> : null}
-      <div className={`pointer-events-none fixed inset-x-0 ${edge} z-50 flex justify-center px-3`} aria-live="polite" data-toast-placement={placement}>
+      <div
+        className={`pointer-events-none fixed inset-x-0 ${edge} z-50 flex justify-center px-3`}
+        style={placement === "top" ? { top: `max(${top}px, calc(env(safe-area-inset-top, 0px) + 0.75rem))` } : undefined}
+        aria-live="polite"
+        data-toast-placement={placement}
+      >
         {visible ? (
           <div
             ref={box}

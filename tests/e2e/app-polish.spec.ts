@@ -162,6 +162,9 @@ test.describe("toasts on a phone", () => {
     await expect(toast).toHaveText(/Draft kept/);
     const post = page.getByRole("button", { name: "Post opportunity" });
     await notOver(toast, post);
+    // Fields fill the bottom of the screen, so the toast sits at the top, below the header: the menu stays usable.
+    await expect(page.locator("[data-toast-placement]")).toHaveAttribute("data-toast-placement", "top");
+    await notOver(toast, page.getByRole("banner"));
     // The primary action brought to the bottom edge, where toasts go: the toast makes way.
     await post.evaluate((button) => button.scrollIntoView({ block: "end" }));
     await notOver(toast, post);

@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useMatches,
   useRouteLoaderData,
   type LinksFunction,
@@ -13,9 +14,10 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ErrorPage } from "./components/ErrorPage";
-import { SiteFooter } from "./components/SiteFooter";
+import { AppFooter, SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { Toasts } from "./components/Toasts";
+import { footerKind } from "./lib/footer-kind";
 import { useNonce } from "./lib/nonce";
 import type { SiteInfo } from "#page-kit/site";
 import { takeToast } from "#server/platform/http/toast-cookie";
@@ -61,13 +63,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const shipsJavaScript = useShipsJavaScript();
   const siteChrome = useSiteChrome();
+  const footer = footerKind(useLocation().pathname);
   const site = rootData?.site;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#603f8b" />
+        <meta name="theme-color" media="(prefers-color-scheme: light)" content="#603f8b" />
+        <meta name="theme-color" media="(prefers-color-scheme: dark)" content="#15111c" />
         <Meta />
         <Links />
       </head>
@@ -82,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        {site && siteChrome ? <SiteFooter site={site} /> : null}
+        {site && siteChrome ? footer === "marketing" ? <SiteFooter site={site} /> : <AppFooter site={site} /> : null}
         <Toasts toast={rootData?.toast ?? null} />
         {shipsJavaScript ? (
           <>

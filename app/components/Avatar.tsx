@@ -22,7 +22,7 @@ export function Avatar({ name, photoId, size = 40, className = "" }: { name: str
   }
   const initial = [...name.trim()][0]?.toLocaleUpperCase("en-US") ?? "?";
   return (
-    <span aria-hidden="true" style={{ ...box, fontSize: size * 0.45 }} className={`inline-grid place-items-center rounded-full bg-accent font-bold text-ink ${className}`}>
+    <span aria-hidden="true" style={{ ...box, fontSize: size * 0.45 }} className={`inline-grid place-items-center rounded-full bg-accent font-bold text-on-accent ${className}`}>
       {initial}
     </span>
   );

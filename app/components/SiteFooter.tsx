@@ -44,7 +44,7 @@ function LinkColumn({ title, links }: { title: string; links: ReadonlyArray<{ to
 
 export function SiteFooter({ site }: { site: SiteInfo }) {
   return (
-    <footer className="mt-16 bg-ink text-white">
+    <footer className="site-footer mt-16 bg-ink text-white">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <LinkColumn title="Guides" links={FOOTER_GUIDES} />
         <LinkColumn title="Support" links={FOOTER_SUPPORT} />
@@ -64,6 +64,32 @@ export function SiteFooter({ site }: { site: SiteInfo }) {
         <p className="mx-auto max-w-6xl px-4 py-5 text-sm text-white/80">
           © {site.year} {site.companyName}. {site.appName} is open-source software.
         </p>
+      </div>
+    </footer>
+  );
+}
+
+/** The app's one line (app/lib/footer-kind.ts): help and the legal pages, no advertising. */
+export function AppFooter({ site }: { site: SiteInfo }) {
+  return (
+    <footer className="mt-12 border-t border-primary/15">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-4 text-sm text-muted">
+        <p>
+          © {site.year} {site.companyName}
+        </p>
+        <nav aria-label="Help and legal">
+          <ul className="flex flex-wrap gap-x-4 gap-y-1">
+            <li>
+              <Link to="/support">Help</Link>
+            </li>
+            <li>
+              <Link to="/legal/privacy-policy">Privacy Policy</Link>
+            </li>
+            <li>
+              <Link to="/legal/terms-of-service">Terms of Use</Link>
+            </li>
+          </ul>
+        </nav>
       </div>
     </footer>
   );

@@ -61,7 +61,7 @@ function UserMenu({ account }: { account: HeaderAccount }) {
         <span className="relative">
           <Avatar name={account.name} photoId={account.photoId} size={28} />
           {unread > 0 ? (
-            <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-ink ring-2 ring-white">
+            <span className="absolute -top-1.5 -right-1.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs leading-5 font-bold text-on-accent ring-2 ring-white">
               {unread}
               <span className="sr-only"> unread notifications</span>
             </span>

@@ -27,6 +27,7 @@ async function enrolFromMyAccount(page: Page, password: string): Promise<{ secre
   await expect(page.getByRole("img", { name: /QR code to add .* to your authenticator app/ })).toBeVisible();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32,}$/);
+  await keyShownInGroups(page, secret);
   await axeClean(page);
 
   await page.getByLabel("6-digit code").fill("000000");
@@ -46,6 +47,37 @@ async function enrolFromMyAccount(page: Page, password: string): Promise<{ secre
   await expect(page).toHaveURL("/app/account");
   await expect(page.getByRole("region", { name: "Two-factor sign-in" })).toContainText("On:");
   return { secret, codes };
+}
+
+/**
+ * The key to type in shows in groups of four; a screen reader reads the groups apart; the Copy
+ * button copies the key unbroken, and so does selecting it.
+ */
+async function keyShownInGroups(page: Page, secret: string) {
+  const shown = page.getByTestId("totp-secret");
+  const groups = (await shown.locator("[data-key-group]").allTextContents()).map((group) => group.trim());
+  expect(groups.join("")).toBe(secret);
+  expect(groups.slice(0, -1).every((group) => group.length === 4)).toBe(true);
+  expect(groups.at(-1)!.length).toBeLessThanOrEqual(4);
+  const key = page.getByRole("group", { name: "Key for typing in (time-based)" });
+  await expect(key.locator(".sr-only").first()).toHaveText(groups.join(" "));
+  // The groups sit apart on screen.
+  const [first, second] = [(await shown.locator("[data-key-group]").nth(0).boundingBox())!, (await shown.locator("[data-key-group]").nth(1).boundingBox())!];
+  expect(second.x > first.x + first.width || second.y > first.y).toBe(true);
+
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await key.getByRole("button", { name: "Copy the key" }).click();
+  await expect(key.getByRole("status")).toHaveText("Copied!");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  const selected = await shown.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element.parentElement!);
+    const selection = getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return selection.toString();
+  });
+  expect(selected).toBe(secret);
 }
 
 /** Signed out, then the password: the browser is at the code step, not signed in. */
@@ -124,4 +156,17 @@ test.describe("two-factor sign-in", () => {
     await page.goto("/signin/two-factor?redirectTo=%2Fapp%2Fadmin");
     await expect(page).toHaveURL("/signin?redirectTo=%2Fapp%2Fadmin");
   });
+});
+
+test("on a phone the key shows in groups of four that fit the screen", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { password } = await signedInAs(page, { prefix: "twofactor-phone" });
+  await page.goto("/app/account/two-factor");
+  await page.getByLabel("Your password").fill(password);
+  await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  await expect(page.getByRole("img", { name: /QR code to add .* to your authenticator app/ })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+  await keyShownInGroups(page, secret);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await axeClean(page);
 });

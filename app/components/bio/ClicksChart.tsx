@@ -3,7 +3,8 @@ import { clicksSummary, count } from "./insights-format";
 
 type Link = { type: string; label: string; url: string | null; shown?: boolean; lastDays: number; allTime: number };
 
-export const CLICKS_COLOURS = { lastDays: "#603f8b", allTime: "#fd49a0" } as const;
+// The theme's variables, so the bars follow dark mode (app/app.css).
+export const CLICKS_COLOURS = { lastDays: "var(--color-primary)", allTime: "var(--color-accent)" } as const;
 
 // Each link is a group: its name on a line of its own (long names never squeeze the bars on a
 // phone), then a bar for the window and one for all time, each with its number after it.
@@ -52,7 +53,7 @@ export function ClicksChart({ links, windowDays }: { links: Link[]; windowDays: 
                   width={x(bar.value)}
                   height={BAR}
                   rx={3}
-                  fill={CLICKS_COLOURS[bar.key]}
+                  style={{ fill: CLICKS_COLOURS[bar.key] }}
                   data-bar={bar.key}
                 />
                 <text x={x(bar.value) + 6} y={bar.y + BAR / 2} dy="0.35em" className="text-muted" fill="currentColor" fontSize={14}>

@@ -63,7 +63,7 @@ export function ViewsChart({ days }: { days: Day[] }) {
       <g className="text-muted" fill="currentColor">
         {yTicks.map((tick) => (
           <g key={tick}>
-            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} stroke="#e5e1ee" />
+            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} className="stroke-ink/15" />
             <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
               {count(tick)}
             </text>
@@ -79,16 +79,16 @@ export function ViewsChart({ days }: { days: Day[] }) {
           </text>
         ))}
       </g>
-      <path d={areaPath} fill="#b4fee7" fillOpacity={0.75} />
-      <path d={linePath} fill="none" stroke="#603f8b" strokeWidth={2} strokeLinejoin="round" />
-      <g fill="#603f8b">
+      <path d={areaPath} className="fill-secondary" fillOpacity={0.75} />
+      <path d={linePath} fill="none" className="stroke-primary" strokeWidth={2} strokeLinejoin="round" />
+      <g className="fill-primary">
         {(points.length <= MAX_POINTS ? points : []).map((p) => (
           <circle key={p.day.day} cx={p.x} cy={p.y} r={2.5} data-point={p.day.day}>
             <title>{`${longDay(p.day.day)}: ${plural(p.day.views, "view")}`}</title>
           </circle>
         ))}
       </g>
-      {busiest ? <circle cx={busiest.x} cy={busiest.y} r={5} fill="#fd49a0" stroke="#fff" strokeWidth={1.5} /> : null}
+      {busiest ? <circle cx={busiest.x} cy={busiest.y} r={5} className="fill-accent stroke-white" strokeWidth={1.5} /> : null}
     </svg>
   );
 }

@@ -25,18 +25,18 @@ export function EarningsChart({ months, summary }: { months: MonthView[]; summar
   const zero = y(0);
   return (
     <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} className="block h-auto w-full" fontSize={13} data-chart="earnings">
-      <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={zero} y2={zero} stroke="#b9b2c6" />
+      <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={zero} y2={zero} className="stroke-ink/30" />
       {months.map((m, i) => {
         const top = Math.min(y(m.net), zero);
         const height = Math.max(Math.abs(y(m.net) - zero), m.net === 0 ? 0 : 1.5);
         return (
           <g key={m.month}>
-            <rect x={x(m.month)} y={top} width={x.bandwidth()} height={height} rx={2} fill={m.net < 0 ? "#b42318" : "#603f8b"} data-month={m.month}>
+            <rect x={x(m.month)} y={top} width={x.bandwidth()} height={height} rx={2} className={m.net < 0 ? "fill-red-700" : "fill-primary"} data-month={m.month}>
               <title>{`${m.label}: ${m.netText}`}</title>
             </rect>
             {/* Every other month named, newest always: twelve labels don't fit a phone. */}
             {(months.length - 1 - i) % 2 === 0 ? (
-              <text x={x(m.month)! + x.bandwidth() / 2} y={HEIGHT - 8} textAnchor="middle" fill="#5b5670">
+              <text x={x(m.month)! + x.bandwidth() / 2} y={HEIGHT - 8} textAnchor="middle" className="fill-muted">
                 {m.label.split(" ")[0]}
               </text>
             ) : null}

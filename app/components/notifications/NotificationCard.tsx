@@ -96,7 +96,7 @@ export function NotificationCard({ notification, locale, cursor, confirming: ask
           {notification.title}
         </h2>
         {isRead ? null : (
-          <span className="inline-block whitespace-nowrap rounded-full bg-accent px-3 py-0.5 text-xs font-semibold text-ink">Unread</span>
+          <span className="inline-block whitespace-nowrap rounded-full bg-accent px-3 py-0.5 text-xs font-semibold text-on-accent">Unread</span>
         )}
       </div>
       <p className="mt-1 text-sm text-muted">

@@ -1,8 +1,9 @@
 import { Form } from "react-router";
 import type { FieldErrors, OpportunityFormInput } from "#server/domains/opportunities/form";
 import { MAX_POST_TAGS, TAG_GROUPS, type TagCatalogue } from "#isomorphic/tag-groups";
-import { useHydrated } from "#app/lib/use-hydrated";
-import { primaryButton, SelectField, TextArea, TextField } from "#page-kit/forms";
+import type { TimeZoneGroup } from "#server/domains/opportunities/time-zone-groups";
+import { TimeZoneSelect } from "#app/components/opportunities/TimeZoneSelect";
+import { primaryButton, TextArea, TextField } from "#page-kit/forms";
 
 type Props = {
   values: Partial<OpportunityFormInput>;
@@ -13,25 +14,17 @@ type Props = {
   docId?: string;
   /** The way a new post runs unless the poster chooses: their account type's (a sponsor posts a brief). */
   defaultKind?: "brief" | "request";
-  /** The IANA zones to offer for the deadline (the server's list, so server and browser render the same options). */
-  timeZones: string[];
+  /** The zones to offer for the deadline, grouped (the server's list, so server and browser render the same options). */
+  timeZones: TimeZoneGroup[];
 };
-
-/** The browser's own zone, e.g. America/New_York (UTC if the browser doesn't say). */
-function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
 
 /**
  * The opportunity form (SPEC §3 fields). Works without JavaScript. The
  * deadline is wall-clock time in the chosen zone: a saved post's zone, else
- * the browser's once it runs, else UTC (docs/decisions/0008-deadline-time-zones.md).
+ * the browser's once it runs, else UTC (TimeZoneSelect) (docs/decisions/0008-deadline-time-zones.md).
  */
 export function OpportunityFormFields({ values, errors, catalogue, submitLabel, busy, docId, timeZones, defaultKind = "request" }: Props) {
-  const hydrated = useHydrated();
   const chosen = new Set(values.tags ?? []);
-  const zone = values.deadlineTimeZone || (hydrated ? browserTimeZone() : "UTC");
-  const zones = timeZones.includes(zone) ? timeZones : [zone, ...timeZones];
   return (
     <Form method="post" noValidate className="mt-8 space-y-6">
       {docId ? <input type="hidden" name="docId" value={docId} /> : null}
@@ -55,21 +48,7 @@ export function OpportunityFormFields({ values, errors, catalogue, submitLabel, 
         <legend className="mb-2 font-medium">Application deadline (optional)</legend>
         <TextField label="Date" name="deadlineDate" type="date" defaultValue={values.deadlineDate} error={errors.deadlineDate} />
         <TextField label="Time" name="deadlineTime" type="time" defaultValue={values.deadlineTime} error={errors.deadlineTime} />
-        <SelectField
-          key={`zone-${hydrated}`}
-          label="Time zone"
-          name="deadlineTimeZone"
-          defaultValue={zone}
-          error={errors.deadlineTimeZone}
-          hint="The date and time are the clock time in this zone."
-          className="sm:col-span-2"
-        >
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replace(/_/g, " ")}
-            </option>
-          ))}
-        </SelectField>
+        <TimeZoneSelect groups={timeZones} saved={values.deadlineTimeZone} error={errors.deadlineTimeZone} />
       </fieldset>
       <fieldset className="grid gap-6 sm:grid-cols-3">
         <legend className="mb-2 font-medium">Contact</legend>

@@ -7,7 +7,7 @@ type Attempt = WebhookAttemptView;
 type Delivery = WebhookDeliveryView;
 
 const STATUS_STYLE = {
-  pending: "bg-accent text-ink",
+  pending: "bg-accent text-on-accent",
   delivered: "bg-secondary text-ink",
   failed: "bg-red-100 text-red-800",
 } as const;

@@ -14,6 +14,7 @@ import { safeRedirectPath } from "#server/platform/http/redirects";
 import { toastCookie } from "#server/platform/http/toast-cookie";
 import { OneTimeCodeField } from "#app/components/two-factor/OneTimeCodeField";
 import { RecoveryCodes } from "#app/components/two-factor/RecoveryCodes";
+import { TypedKey } from "#app/components/two-factor/TypedKey";
 import { formText } from "#app/lib/identity.server";
 import { FormNotice, PageNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
@@ -179,9 +180,7 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
           <p className="mt-4 text-sm text-muted" id="secret-label">
             Key for typing in (time-based)
           </p>
-          <p className="font-mono text-lg break-all" aria-labelledby="secret-label" data-testid="totp-secret">
-            {enrolment.secret}
-          </p>
+          <TypedKey secret={enrolment.secret} labelId="secret-label" />
           <h2 className="mt-8 text-xl font-bold">2. Enter the code the app shows</h2>
           <Form method="post" noValidate className="mt-4 space-y-3">
             <OneTimeCodeField error={actionData?.intent === "confirm" ? actionData.codeError : undefined} />

@@ -59,7 +59,7 @@ export default function MyDeals({ loaderData }: Route.ComponentProps) {
                 </span>
                 <span className="flex flex-wrap items-center gap-2">
                   {deal.unread > 0 ? (
-                    <span className="rounded-full bg-accent px-3 py-1 text-sm font-semibold text-ink">{deal.unread === 1 ? "1 new message" : `${deal.unread} new messages`}</span>
+                    <span className="rounded-full bg-accent px-3 py-1 text-sm font-semibold text-on-accent">{deal.unread === 1 ? "1 new message" : `${deal.unread} new messages`}</span>
                   ) : null}
                   <DealStateBadge state={deal.state} waitingOnYou={deal.waitingOnYou} />
                 </span>

@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { formInputOfPost } from "#server/domains/opportunities/form";
-import { timeZoneChoices } from "#server/domains/opportunities/deadline";
+import { timeZoneGroups } from "#server/domains/opportunities/time-zone-groups";
 import { getOpportunity } from "#server/domains/opportunities/read";
 import { loadTagCatalogue } from "#server/domains/opportunities/tags";
 import { FormNotice } from "#page-kit/forms";
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const post = await ownPost(context, user.id, new URL(request.url).searchParams.get("docId"));
   const values = formInputOfPost(post);
-  return { docId: post.id, values, catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneChoices() };
+  return { docId: post.id, values, catalogue: await loadTagCatalogue(context.db), timeZones: timeZoneGroups() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

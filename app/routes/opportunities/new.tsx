@@ -1,6 +1,6 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { timeZoneChoices } from "#server/domains/opportunities/deadline";
+import { timeZoneGroups } from "#server/domains/opportunities/time-zone-groups";
 import { loadTagCatalogue } from "#server/domains/opportunities/tags";
 import { accountTypeOf } from "#server/domains/accounts/profiles";
 import type { OpportunityKind } from "#server/platform/db/schema";
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A link may ask for one way ("Post a brief" on Become a Sponsor); else the account type's.
   const asked = new URL(request.url).searchParams.get("kind");
   const defaultKind: OpportunityKind = asked === "brief" || asked === "request" ? asked : accountType === "sponsor" ? "brief" : "request";
-  return { catalogue, timeZones: timeZoneChoices(), defaultKind };
+  return { catalogue, timeZones: timeZoneGroups(), defaultKind };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -61,11 +61,11 @@ describe("security headers", () => {
     withBio.use(securityHeaders({ imageOrigins: ["http://bio.localhost:3000/ignored/path"] }));
     withBio.get("/", (_req, res) => void res.send("ok"));
     const policy = (await fetch(await serve(withBio))).headers.get("content-security-policy")!;
-    expect(sources(policy, "img-src")).toEqual(["'self'", "data:", "https:", "http://bio.localhost:3000"]);
+    expect(sources(policy, "img-src")).toEqual(["'self'", "data:", "blob:", "https:", "http://bio.localhost:3000"]);
     expect(sources(policy, "default-src")).toEqual(["'self'"]);
 
     const own = (await fetch(await serve(app(false)))).headers.get("content-security-policy")!;
-    expect(sources(own, "img-src")).toEqual(["'self'", "data:", "https:"]);
+    expect(sources(own, "img-src")).toEqual(["'self'", "data:", "blob:", "https:"]);
   });
 
   it("lets a form's redirect reach the payment provider's hosted checkout, and nothing else", async () => {

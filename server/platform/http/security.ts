@@ -46,7 +46,8 @@ export function securityHeaders({
         ],
         ...(widget.frames.length > 0 ? { "frame-src": ["'self'", ...widget.frames] } : {}),
         "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "https:", ...new Set(imageOrigins.map((origin) => new URL(origin).origin))],
+        // blob: shows a photo chosen for upload (an object URL) before it is sent.
+        "img-src": ["'self'", "data:", "blob:", "https:", ...new Set(imageOrigins.map((origin) => new URL(origin).origin))],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
         // The ALTCHA widget runs its proof of work in web workers it creates from blob: URLs.

@@ -79,7 +79,7 @@ export function SetupChecklist({ page, done, doneCount, ownerActive, address, qr
   const shown = address.replace(/^https?:\/\//, "");
   const link = "font-semibold";
   const markCopied = () => {
-    if (!done.copy) void copied.submit(null, { method: "post", action: linkCopiedPath(page.id) });
+    if (!done.copy) void copied.submit({}, { method: "post", action: linkCopiedPath(page.id) });
   };
   const copyDone = done.copy || copied.state !== "idle" || copied.data !== undefined;
   return (

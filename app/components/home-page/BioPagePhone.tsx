@@ -21,7 +21,7 @@ export function BioPagePhone({ page, className = "" }: { page: ShowcasePage; cla
     <div className={`mx-auto w-full max-w-[17rem] rounded-[2.5rem] border-[9px] border-ink bg-ink shadow-xl ${className}`}>
       <div
         role="img"
-        aria-label={`${page.name}'s bio page on a phone${shows ? `, with ${shows}` : ""}`}
+        aria-label={`The bio page of ${page.name} on a phone${shows ? `, with ${shows}` : ""}`}
         style={screen}
         className="h-[31rem] overflow-hidden rounded-[1.9rem] px-4 pb-4 pt-7 text-center"
       >

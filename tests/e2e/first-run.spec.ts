@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { expect, linkIn, signedInAs, signUp, test, uniqueEmail, waitForMail } from "./fixtures";
 import { BIO_ORIGIN } from "#tests/support/e2e-ports";
 
@@ -102,10 +103,22 @@ test("a creator goes from the home page to a page that takes tips: make the page
   await page.getByRole("link", { name: "Continue setup" }).click();
   await expect(page).toHaveURL(CHECKLIST);
 
+  // The photo step's page brings the person back to the checklist, ticked.
+  await checklist.getByRole("link", { name: "Add a photo" }).click();
+  await page.getByLabel("Profile photo").setInputFiles({
+    name: "me.jpg",
+    mimeType: "image/jpeg",
+    buffer: await sharp({ create: { width: 400, height: 400, channels: 3, background: "#c0392b" } }).jpeg().toBuffer(),
+  });
+  await page.getByRole("button", { name: "Upload photo" }).click();
+  await expect(page).toHaveURL(CHECKLIST);
+  await expect(checklist.getByRole("heading", { name: "Add a photo Done" })).toBeVisible();
+  await expect(checklist).toContainText("2 of 6 steps done.");
+
   // Without the clipboard, "I've copied it" ticks the step.
   await checklist.getByRole("button", { name: "I've copied it" }).click();
   await expect(checklist.getByRole("heading", { name: "Copy your link Done" })).toBeVisible();
-  await expect(checklist).toContainText("2 of 6 steps done.");
+  await expect(checklist).toContainText("3 of 6 steps done.");
 
   // Payouts through the sandbox come back to the checklist.
   await checklist.getByRole("link", { name: "Connect payouts" }).click();
@@ -117,7 +130,7 @@ test("a creator goes from the home page to a page that takes tips: make the page
   await page.getByRole("button", { name: "Agree and continue" }).click();
   await expect(page).toHaveURL(CHECKLIST);
   await expect(checklist.getByRole("heading", { name: "Connect payouts Done" })).toBeVisible();
-  await expect(checklist).toContainText("3 of 6 steps done.");
+  await expect(checklist).toContainText("4 of 6 steps done.");
   await expect(page.getByRole("listitem", { name: "First Page", exact: true })).toContainText("Takes tips");
 
   // The page now takes tips: its support block offers amounts.

@@ -107,9 +107,9 @@ async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccoun
     paymentsEnabled: false,
     created: new Date(now.getTime() - (index + 1) * 24 * hour),
     updatedAt: now,
-    // The second featured page a moment earlier: the home's first phone is Maya's main page.
+    // Each featured page a second older than the one before it in the file: the home's first phone is Maya's main page.
     featuredAt: p.featured ? new Date(now.getTime() - index * 1000) : null,
-    // A preset of the picker (isomorphic/bio-theme.ts): the home and the pages show the demo themed.
+    // A preset of the picker (isomorphic/bio-theme.ts) for some demo pages; Maya's keeps the default look, which specs read.
     theme: THEME_PRESETS.find((preset) => preset.id === p.theme)?.theme ?? null,
     // The demo page shows a goal and its supporter wall, as a creator would set them up.
     wallEnabled: p.wall === true,

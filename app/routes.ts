@@ -89,6 +89,8 @@ export default [
   route("app/account/bizbio/:pageId/qr.svg", "routes/bio/qr-svg.ts"),
   route("app/account/bizbio/:pageId/qr.png", "routes/bio/qr-png.ts"),
   route("app/account/bizbio/:pageId/preview", "routes/bio/preview.ts"),
+  // The setup checklist's "Copy your link" step, ticked (server/domains/bio/readiness.ts).
+  route("app/account/bizbio/:pageId/link-copied", "routes/bio/link-copied.ts"),
 
   // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5).
   route("app/payments/checkout", "routes/payments/checkout.tsx"),

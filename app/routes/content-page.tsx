@@ -54,7 +54,7 @@ function GuideFooter({ currentPath }: { currentPath: string }) {
         <Link to="/app/opportunities" className="rounded-full bg-primary px-5 py-2.5 font-semibold text-white no-underline">
           Browse opportunities
         </Link>
-        <Link to="/signin?type=creator" className="rounded-full border border-primary bg-white px-5 py-2.5 font-semibold text-primary no-underline">
+        <Link to="/signup?type=creator" className="rounded-full border border-primary bg-white px-5 py-2.5 font-semibold text-primary no-underline">
           Join as a creator
         </Link>
       </div>

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
-import { listFeaturedPages } from "#server/domains/bio/public-page";
+import { listShowcasePages } from "#server/domains/bio/showcase";
 import { homeCopy } from "#server/domains/content/home";
 import { listBlogPosts } from "#server/domains/content/library";
-import { BioPageCards } from "#app/components/bio/BioPageCards";
-import { LogoMark } from "#app/components/Logo";
+import { BioPagePhone } from "#app/components/home-page/BioPagePhone";
+import { SAMPLE_PAGE } from "#app/components/home-page/sample-page";
+import { SponsorView } from "#app/components/home-page/SponsorView";
 import { GuideLinks } from "#app/components/GuideLinks";
 import { pageMeta } from "#page-kit/meta";
 import { placeholdersFrom } from "#app/lib/placeholders.server";
@@ -11,13 +12,17 @@ import type { Route } from "./+types/home";
 
 export const handle = { hydrate: false };
 
-// Guest-cached: bio page writes (featuring included) move the guest page generation (a database trigger), so the cards stay current.
+/** The doors: sign-up with the side chosen (the form shows it and offers the other). */
+export const CREATOR_DOOR = "/signup?type=creator";
+export const SPONSOR_DOOR = "/signup?type=sponsor";
+
+// Guest-cached: bio page writes (featuring included) move the guest page generation (a database trigger), so the phones stay current.
 export async function loader({ context }: Route.LoaderArgs) {
   const posts = listBlogPosts()
     .slice(0, 3)
     .map(({ slug, title, description, date }) => ({ slug, title, description, date }));
-  const bioPages = await listFeaturedPages(context.db, 3);
-  return { copy: homeCopy(placeholdersFrom(context.config)), posts, bioPages, bioOrigin: context.config.BIO_ORIGIN };
+  const pages = await listShowcasePages(context.db, 3);
+  return { copy: homeCopy(placeholdersFrom(context.config)), posts, pages, bioOrigin: context.config.BIO_ORIGIN };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -36,51 +41,95 @@ function Checklist({ items }: { items: string[] }) {
   );
 }
 
-function AudienceCard({ audience, items }: { audience: "creator" | "sponsor"; items: string[] }) {
+const primaryDoor = "rounded-full bg-primary px-7 py-3.5 text-center text-lg font-semibold text-white no-underline hover:bg-primary-dark";
+const secondaryDoor = "rounded-full border-2 border-primary bg-white px-7 py-3.5 text-center text-lg font-semibold text-primary no-underline";
+
+/** A phone with its caption: a real page links to itself on the bio host; the sample says it is one. */
+function PhoneWithCaption({ page, bioOrigin, sample }: { page: (typeof SAMPLE_PAGE); bioOrigin: string; sample: boolean }) {
   return (
-    <div className="rounded-2xl border border-primary/15 p-8 shadow-sm">
-      <h2 className="text-2xl font-bold">For {audience}s</h2>
-      <Checklist items={items} />
-      <Link to={`/signin?type=${audience}`} className="mt-6 inline-block font-semibold">
-        Create your {audience} account
-      </Link>
-    </div>
+    <figure>
+      <BioPagePhone page={page} />
+      <figcaption className="mt-3 text-center text-sm">
+        {sample ? (
+          <span className="text-muted">A sample page. Yours takes a few minutes.</span>
+        ) : (
+          <a href={`${bioOrigin}/${page.customEnding}`} className="font-semibold">
+            Open {page.name}
+          </a>
+        )}
+      </figcaption>
+    </figure>
   );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { copy, posts, bioPages, bioOrigin } = loaderData;
+  const { copy, posts, pages, bioOrigin } = loaderData;
+  const [first, ...more] = pages;
   return (
     <>
       <section className="bg-gradient-to-b from-secondary/50 to-white">
-        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:py-24 lg:grid-cols-[3fr_2fr]">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-12 sm:py-20 lg:grid-cols-[3fr_2fr]">
           <div>
             <h1 className="text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl">{copy.headline}</h1>
             <p className="mt-5 max-w-2xl text-lg text-muted sm:text-xl">{copy.subheading}</p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link
-                to="/signin?type=creator"
-                className="rounded-full bg-primary px-7 py-3.5 text-center text-lg font-semibold text-white no-underline hover:bg-primary-dark"
-              >
+              <Link to={CREATOR_DOOR} className={primaryDoor}>
                 I'm a creator
               </Link>
-              <Link
-                to="/signin?type=sponsor"
-                className="rounded-full border-2 border-primary bg-white px-7 py-3.5 text-center text-lg font-semibold text-primary no-underline"
-              >
+              <Link to={SPONSOR_DOOR} className={secondaryDoor}>
                 I'm a sponsor
               </Link>
             </div>
+            <p className="mt-4 text-sm text-muted">
+              Free to join. Already have an account? <Link to="/signin">Sign in</Link>
+            </p>
           </div>
-          <div className="hidden justify-center lg:flex">
-            <LogoMark className="h-56 w-56 drop-shadow-xl" />
+          <div data-home-hero-phone>
+            <PhoneWithCaption page={first ?? SAMPLE_PAGE} bioOrigin={bioOrigin} sample={!first} />
           </div>
         </div>
       </section>
 
-      <section className="mx-auto grid max-w-6xl gap-8 px-4 py-16 md:grid-cols-2" aria-label="Who it's for">
-        <AudienceCard audience="creator" items={copy.creators} />
-        <AudienceCard audience="sponsor" items={copy.sponsors} />
+      <section className="mx-auto max-w-6xl px-4 py-16" aria-labelledby="fans-see">
+        <div className="grid items-start gap-10 lg:grid-cols-[2fr_3fr]">
+          <div>
+            <h2 id="fans-see" className="text-3xl font-bold">
+              What a fan sees
+            </h2>
+            <p className="mt-3 text-lg text-muted">
+              Your page, in your colours: your photo and story, your links, and tip amounts fans pay by card without making an account.
+            </p>
+            <Checklist items={copy.creators} />
+            <Link to={CREATOR_DOOR} className={`${primaryDoor} mt-8 inline-block`}>
+              Make your page
+            </Link>
+          </div>
+          {more.length > 0 ? (
+            <ul className="grid gap-10 sm:grid-cols-2" aria-label="More featured pages">
+              {more.map((page) => (
+                <li key={page.customEnding}>
+                  <PhoneWithCaption page={page} bioOrigin={bioOrigin} sample={false} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </section>
+
+      <section className="bg-secondary/30" aria-labelledby="sponsors-get">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 lg:grid-cols-2">
+          <div>
+            <h2 id="sponsors-get" className="text-3xl font-bold">
+              What a sponsor gets
+            </h2>
+            <p className="mt-3 text-lg text-muted">Post a brief, pick from the creators who apply, and pay only for work you approve.</p>
+            <Checklist items={copy.sponsors} />
+            <Link to={SPONSOR_DOOR} className={`${secondaryDoor} mt-8 inline-block`}>
+              Post a brief
+            </Link>
+          </div>
+          <SponsorView />
+        </div>
       </section>
 
       <section className="bg-primary text-white">
@@ -96,20 +145,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ol>
         </div>
       </section>
-
-      {bioPages.length > 0 ? (
-        <section className="mx-auto max-w-6xl px-4 pt-16" aria-labelledby="featured-bio-pages">
-          <div className="flex flex-wrap items-end justify-between gap-4">
-            <h2 id="featured-bio-pages" className="text-2xl font-bold">
-              Featured bio pages
-            </h2>
-            <Link to="/featured" className="font-semibold">
-              See everything featured
-            </Link>
-          </div>
-          <BioPageCards pages={bioPages} bioOrigin={bioOrigin} className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" />
-        </section>
-      ) : null}
 
       <section className="mx-auto grid max-w-6xl gap-10 px-4 py-16 md:grid-cols-2">
         <div>
@@ -129,6 +164,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </div>
+        <p className="md:col-span-2">
+          <Link to="/featured" className="font-semibold">
+            See every featured page and opportunity
+          </Link>
+        </p>
       </section>
     </>
   );

@@ -90,22 +90,32 @@ test("a new creator sees the checklist until payouts are connected through the s
   await expect(row).toContainText("Can't take money yet: connect payouts");
   await expect(row.getByRole("link", { name: "connect payouts for Tip Jar" })).toHaveAttribute("href", "/app/payments/setup");
 
-  const checklist = page.getByRole("region", { name: "Get ready to take tips" });
+  const checklist = page.getByRole("region", { name: "Set up your page" });
   await expect(checklist).toBeVisible();
-  const steps = checklist.getByRole("listitem");
-  await expect(steps).toHaveCount(3);
-  await expect(steps.nth(0).getByRole("heading", { name: "Connect payouts (to do)" })).toBeVisible();
-  await expect(steps.nth(1).getByRole("heading", { name: "Turn on tips Done" })).toBeVisible();
-  await expect(steps.nth(1).getByRole("link", { name: "Tip settings" })).toHaveAttribute("href", `/edit/${id}#support`);
-  await expect(steps.nth(2)).toContainText("Copy your link");
-  await expect(steps.nth(2).getByRole("textbox", { name: "Address of Tip Jar" })).toHaveValue(`${BIO_ORIGIN}/${ending}`);
-  await expect(steps.nth(2).getByRole("img", { name: `QR code for ${BIO_ORIGIN}/${ending}` })).toBeVisible();
+  await expect(checklist).toContainText("Tip Jar: 1 of 6 steps done.");
+  const steps = checklist.getByRole("listitem").filter({ has: page.getByRole("heading") });
+  await expect(steps).toHaveCount(6);
+  await expect(steps.nth(0).getByRole("heading", { name: "Add a photo (to do)" })).toBeVisible();
+  await expect(steps.nth(0).getByRole("link", { name: "Add a photo" })).toHaveAttribute("href", "/app/account/photo?returnTo=%2Fapp%2Faccount%2Fbizbio");
+  await expect(steps.nth(1).getByRole("heading", { name: "Choose a theme (to do)" })).toBeVisible();
+  await expect(steps.nth(1).getByRole("link", { name: "Choose a theme" })).toHaveAttribute("href", `/edit/${id}#look`);
+  await expect(steps.nth(2).getByRole("heading", { name: "Connect payouts (to do)" })).toBeVisible();
+  await expect(steps.nth(3).getByRole("heading", { name: "Turn on tips Done" })).toBeVisible();
+  await expect(steps.nth(3).getByRole("link", { name: "Tip settings" })).toHaveAttribute("href", `/edit/${id}#support`);
+  await expect(steps.nth(4).getByRole("heading", { name: "Copy your link (to do)" })).toBeVisible();
+  await expect(steps.nth(4).getByRole("textbox", { name: "Address of Tip Jar" })).toHaveValue(`${BIO_ORIGIN}/${ending}`);
+  await expect(steps.nth(4).getByRole("img", { name: `QR code for ${BIO_ORIGIN}/${ending}` })).toBeVisible();
+  await expect(steps.nth(5).getByRole("heading", { name: "Share it (to do)" })).toBeVisible();
 
   // Copy puts the address on the clipboard and says so.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await steps.nth(2).getByRole("button", { name: "Copy address of tip jar" }).click();
-  await expect(steps.nth(2).getByRole("status")).toHaveText("Copied!");
+  await steps.nth(4).getByRole("button", { name: "Copy address of tip jar" }).click();
+  await expect(steps.nth(4).getByRole("status")).toHaveText("Copied!");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BIO_ORIGIN}/${ending}`);
+  // The copy ticks its step, and it stays ticked: the checklist stays while other steps are to do.
+  await expect(steps.nth(4).getByRole("heading", { name: "Copy your link Done" })).toBeVisible();
+  await page.reload();
+  await expect(steps.nth(4).getByRole("heading", { name: "Copy your link Done" })).toBeVisible();
 
   // The header: the only page's editor, and Supporters now that there is a page.
   await expect(main.getByRole("link", { name: "My page" })).toHaveAttribute("href", `/edit/${id}`);
@@ -116,10 +126,11 @@ test("a new creator sees the checklist until payouts are connected through the s
   await page.getByText("Menu", { exact: true }).click();
   await expect(page.getByRole("navigation", { name: "Main (mobile)" }).getByRole("link", { name: "Supporters" })).toBeVisible();
 
-  // The home says the next step too, above SPEC's own heading and cards.
+  // The home points to the checklist too, above SPEC's own heading and cards.
   await page.setViewportSize(DESKTOP);
   await page.goto("/app");
-  await expect(page.getByRole("heading", { name: "Next step: connect payouts" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Finish setting up Tip Jar" })).toContainText("2 of 6 steps done.");
+  await expect(page.getByRole("link", { name: "Continue setup" })).toHaveAttribute("href", BIO_DASHBOARD);
   await expect(page.getByRole("heading", { level: 1, name: "What would you like to do today?" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Collect Tips" }).first()).toBeAttached();
   await fitsAndPasses(page, "/app");
@@ -127,16 +138,16 @@ test("a new creator sees the checklist until payouts are connected through the s
   // Step 1 through the sandbox's onboarding, as a person does it.
   await page.goto(BIO_DASHBOARD);
   await checklist.getByRole("link", { name: "Connect payouts" }).click();
-  await expect(page).toHaveURL("/app/payments/setup");
+  await expect(page).toHaveURL("/app/payments/setup?next=%2Fapp%2Faccount%2Fbizbio");
   await page.getByRole("button", { name: "Connect with Sandbox" }).click();
   await expect(page).toHaveURL(/\/sandbox\/onboarding\/acct_sbx_/);
   await page.getByRole("textbox", { name: /Legal name/ }).fill("Home Creator");
   await page.getByRole("checkbox", { name: /I agree/ }).check();
   await page.getByRole("button", { name: "Agree and continue" }).click();
-  await expect(page).toHaveURL(MY_PAYMENTS);
-
-  await page.goto(BIO_DASHBOARD);
-  await expect(checklist).toHaveCount(0);
+  // Back on the checklist, not My Payments: the step is ticked and the rest still wait.
+  await expect(page).toHaveURL(BIO_DASHBOARD);
+  await expect(steps.nth(2).getByRole("heading", { name: "Connect payouts Done" })).toBeVisible();
+  await expect(checklist).toContainText("3 of 6 steps done.");
   await expect(row).toContainText("Takes tips");
   await expect(row).not.toContainText("Can't take money yet");
   await page.goto("/app");
@@ -236,7 +247,10 @@ test("the demo creator's pages take tips out of the box after seeding", async ({
   await expect(page.getByRole("heading", { name: /^Next step/ })).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Your link" })).toContainText("Takes tips");
   await page.goto(BIO_DASHBOARD);
-  await expect(page.getByRole("region", { name: "Get ready to take tips" })).toHaveCount(0);
+  // Her pages take money; the checklist still offers the steps that make a page known (photo, share).
+  const checklist = page.getByRole("region", { name: "Set up your page" });
+  await expect(checklist.getByRole("heading", { name: "Connect payouts Done" })).toBeVisible();
+  await expect(checklist.getByRole("heading", { name: "Turn on tips Done" })).toBeVisible();
   const rows = page.getByRole("list", { name: "Your bio pages" }).getByRole("listitem");
   expect(await rows.count()).toBeGreaterThan(0);
   for (const row of await rows.all()) await expect(row).toContainText("Takes tips");

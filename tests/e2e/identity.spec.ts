@@ -7,7 +7,7 @@ const PASSWORD = "tidy-harbor-42";
 const SENT = "We sent an email to verify your email address. Please follow the link provided in the email to continue.";
 
 for (const type of ["creator", "sponsor"] as const) {
-  test(`signs up as a ${type}, verifies through the received email and lands on the dashboard`, async ({ page }) => {
+  test(`signs up as a ${type}, verifies through the received email and lands on that side's first run`, async ({ page }) => {
     const email = uniqueEmail(type);
     await signUp(page, { email, password: PASSWORD, name: `E2E ${type}`, type });
     await expect(page).toHaveURL("/app/verify");
@@ -16,8 +16,14 @@ for (const type of ["creator", "sponsor"] as const) {
     const mail = await waitForMail(email, { subject: /Verify your email/ });
     expect(mail.text).toContain("/app/verify?oobCode=");
     await page.goto(linkIn(mail, "/app/verify"));
-    await expect(page).toHaveURL("/app");
-    await expect(page.getByRole("heading", { name: "What would you like to do today?" })).toBeVisible();
+    // A creator goes straight to making their page; a sponsor to the home, which opens with a sponsor's first steps.
+    if (type === "creator") {
+      await expect(page).toHaveURL("/app/account/bizbio/new");
+    } else {
+      await expect(page).toHaveURL("/app");
+      await expect(page.getByRole("heading", { name: "Find creators for your brand" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "What would you like to do today?" })).toBeVisible();
+    }
     await expect(page.getByRole("status").filter({ hasText: "Your email address is verified" })).toBeVisible();
 
     await page.goto("/app/account");

@@ -68,10 +68,10 @@ test("every footer link leads to a page that exists", async ({ page, request }) 
   for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
 });
 
-test("home page sends creators and sponsors to sign in with their type", async ({ page }) => {
+test("home page sends creators and sponsors to sign up with their side chosen", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("link", { name: "I'm a creator" })).toHaveAttribute("href", "/signin?type=creator");
-  await expect(page.getByRole("link", { name: "I'm a sponsor" })).toHaveAttribute("href", "/signin?type=sponsor");
+  await expect(page.getByRole("link", { name: "I'm a creator" })).toHaveAttribute("href", "/signup?type=creator");
+  await expect(page.getByRole("link", { name: "I'm a sponsor" })).toHaveAttribute("href", "/signup?type=sponsor");
 });
 
 test("featured shows the opportunities and bio pages picked in the database", async ({ page }) => {

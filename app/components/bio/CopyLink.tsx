@@ -8,7 +8,7 @@ import { secondaryButton } from "#page-kit/forms";
  * copies by hand; the button appears only where it can work. "Copied!" is
  * said in a polite live region and fades after a few seconds.
  */
-export function CopyLink({ address, label }: { address: string; label: string }) {
+export function CopyLink({ address, label, onCopied }: { address: string; label: string; /** Told after each successful copy. */ onCopied?: () => void }) {
   const hydrated = useHydrated();
   const [said, setSaid] = useState<"copied" | "failed" | null>(null);
   const id = `copy-${address.replace(/[^a-z0-9]/gi, "-")}`;
@@ -23,6 +23,7 @@ export function CopyLink({ address, label }: { address: string; label: string })
     try {
       await navigator.clipboard.writeText(address);
       setSaid("copied");
+      onCopied?.();
     } catch {
       setSaid("failed");
     }

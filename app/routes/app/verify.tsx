@@ -8,6 +8,7 @@ import { formText, identityDeps } from "#app/lib/identity.server";
 import { pageMeta } from "#page-kit/meta";
 import { readForm } from "#page-kit/form.server";
 import { toastCookie } from "#server/platform/http/toast-cookie";
+import { firstRunPath } from "#server/features/first-run/first-run";
 import type { Route } from "./+types/verify";
 import { answerRefusal } from "#page-kit/respond.server";
 
@@ -37,6 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const deps = identityDeps(context);
 
   if (intent === "verify") {
+    // Who was signed in here before the link was opened: their first run follows the verification.
+    const before = await getSessionUser(request, context);
     const result = await verifyEmailCode(deps, { code: formText(form, "oobCode"), headers: request.headers });
     if (result.kind === "ERROR") return answerRefusal<ActionResult>(result, { invalid: true });
     // Opened where nobody was signed in to the account: the owner chooses the password now.
@@ -46,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       "Set-Cookie",
       await toastCookie(request, context.sessionSecret, { kind: "success", message: "Thanks! Your email address is verified." }),
     );
-    throw redirect("/app", { headers });
+    throw redirect(before ? await firstRunPath(context.db, before.id) : "/app", { headers });
   }
 
   const user = await requireUser(request, context);

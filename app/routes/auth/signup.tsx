@@ -6,6 +6,7 @@ import { passwordPolicyFrom } from "#server/domains/auth/password-policy";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { cookieHeaders } from "#server/domains/auth/session";
 import { Captcha } from "#app/components/Captcha";
+import { SignupRole } from "#app/components/SignupRole";
 import { AuthPage, AuthPageEnd, EmailField, leadFor } from "#app/components/AuthPage";
 import { PageNotice, primaryButton, TextField } from "#page-kit/forms";
 import { PasswordRules } from "#app/components/PasswordRules";
@@ -75,6 +76,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         anyone: "Free for creators and sponsors.",
       })}
     >
+      <SignupRole type={type} redirectTo={redirectTo} />
       <PageNotice>{actionData?.error}</PageNotice>
 
       <Form method="post" noValidate className="mt-6 space-y-5">

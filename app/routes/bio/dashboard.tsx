@@ -20,9 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const listed = await runForPage(listBioPages, { caller: pageCaller(user), input: {}, context });
   if (listed.kind === "ERROR") refuseWith(listed);
   const { pages } = listed;
-  // The checklist is about the first listed page that can't take money yet (the last one updated).
-  const unready = pages.find((page) => !page.readiness.canTakeMoney);
-  const checkReadiness = unready?.readiness ?? null;
+  // The checklist is about the first listed page not fully set up (the last one updated); it stays until every step is done.
+  const unready = pages.find((page) => !page.setup.complete);
   const address = unready ? bioPageAddress(context.config.BIO_ORIGIN, unready.customEnding) : null;
   return {
     pages: pages.map((page) => ({
@@ -34,10 +33,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       nextStep: page.readiness.nextStep,
     })),
     checklist:
-      unready && checkReadiness && address
+      unready && address
         ? {
             page: { id: unready.id, name: unready.name },
-            readiness: { payoutsConnected: checkReadiness.payoutsConnected, tipsOn: checkReadiness.tipsOn, ownerActive: checkReadiness.ownerActive },
+            done: unready.setup.done,
+            doneCount: unready.setup.doneCount,
+            ownerActive: unready.readiness.ownerActive,
             address,
             qrSvg: await qrSvg(address),
           }

@@ -13,7 +13,7 @@ const EMPTY_FORM = { name: "", customEnding: "", blurb: "", links: [{ type: "", 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const owned = (await listOwnPages(context.db, user.id)).length;
-  return { ...(await editorContext(context, user.id)), atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
+  return { ...(await editorContext(context, user.id)), firstPage: owned === 0, atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -32,6 +32,12 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
       </Link>
       <h1 className="mt-4 text-3xl font-bold">New bio page</h1>
       <p className="mt-2 text-muted">One address for everything you do: your links, your story and the sponsorships you offer.</p>
+      {loaderData.firstPage ? (
+        <p className="mt-3 rounded-xl bg-primary/5 px-4 py-3 text-sm">
+          First your page's name, address and links. Then a short checklist takes you through your photo, your theme, payouts and tips, and
+          brings you back after each step.
+        </p>
+      ) : null}
       {loaderData.atLimit && !actionData ? (
         <div className="mt-8">
           <FormNotice kind="info">{loaderData.limitMessage}</FormNotice>

@@ -6,9 +6,20 @@ import { parseSetupForm } from "#server/domains/payments/payouts/setup-form";
 import { MY_PAYMENTS_PATH as MY_PAYMENTS, type PayoutSetupData, type PayoutSetupErrors } from "#app/components/payments/PayoutSetup";
 import { readForm } from "#page-kit/form.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
+import { safeRedirectPath } from "#server/platform/http/redirects";
 import { answerRefusal, refuseWith } from "#page-kit/respond.server";
 
 type SignedIn = { id: string; email: string };
+
+/**
+ * Where the setup sends the person once payouts are on: `?next=` when it is a path of ours
+ * (the setup checklist passes its own), My Payments otherwise. Never another site.
+ */
+export function setupReturnOf(request: Request): string | undefined {
+  const next = new URL(request.url).searchParams.get("next");
+  const safe = safeRedirectPath(next, "");
+  return safe === "" ? undefined : safe;
+}
 type AnyConnectResult = Awaited<ReturnType<typeof getOrCreateConnectedAccount>> | Awaited<ReturnType<typeof resumeOnboarding>>;
 
 export async function payoutSetupData(context: AppLoadContext, user: SignedIn): Promise<PayoutSetupData> {
@@ -32,6 +43,7 @@ export async function connectAction(request: Request, context: AppLoadContext, u
     email: parsed.values.email,
     accountType: parsed.values.accountType,
     origin: context.config.PUBLIC_ORIGIN,
+    returnTo: setupReturnOf(request),
   }, notificationDepsOf(context));
   return answerConnectResult(request, context, user, result, "connected account failed");
 }
@@ -49,7 +61,7 @@ export function answerConnectResult(request: Request, context: AppLoadContext, u
     refuseWith(result);
   }
   if (result.outcome === "EXISTING_COMPLETE") {
-    return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
+    return redirectWithToast(request, context.sessionSecret, setupReturnOf(request) ?? MY_PAYMENTS, { kind: "success", message: "Payouts are already on for your account." });
   }
   // The provider's own page (an absolute URL it gave us), not a path of ours.
   throw redirect(result.url);

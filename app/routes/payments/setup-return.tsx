@@ -8,7 +8,7 @@ import { pageMeta } from "#page-kit/meta";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { answerRefusal } from "#page-kit/respond.server";
 import type { Route } from "./+types/setup-return";
-import { payoutSetupData } from "./payments.server";
+import { payoutSetupData, setupReturnOf } from "./payments.server";
 
 /**
  * Where the provider sends the person after onboarding (`?state=`, bound to
@@ -20,11 +20,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const stateToken = new URL(request.url).searchParams.get("state") ?? "";
   const result = await completeOnboardingReturn(context.db, context.payments, { uid: user.id, stateToken }, notificationDepsOf(context));
   // Refused (someone else's or an old link) or the provider unreachable: said on the page, with the way on.
-  if (result.kind === "ERROR") return answerRefusal(result, { refused: result.message, setup: null });
+  if (result.kind === "ERROR") return answerRefusal(result, { refused: result.message, setup: null, next: null });
   if (result.completed) {
-    return redirectWithToast(request, context.sessionSecret, MY_PAYMENTS, { kind: "success", message: "Your payout account is connected. Payouts are on." });
+    return redirectWithToast(request, context.sessionSecret, setupReturnOf(request) ?? MY_PAYMENTS, { kind: "success", message: "Your payout account is connected. Payouts are on." });
   }
-  return { refused: null, setup: await payoutSetupData(context, user) };
+  return { refused: null, setup: await payoutSetupData(context, user), next: setupReturnOf(request) ?? null };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payments setup", noindex: true });
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Payme
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function OnboardingReturn({ loaderData }: Route.ComponentProps) {
-  const { refused, setup } = loaderData;
+  const { refused, setup, next } = loaderData;
   if (!setup) {
     return (
       <div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
@@ -54,7 +54,7 @@ export default function OnboardingReturn({ loaderData }: Route.ComponentProps) {
           Welcome back. {setup.providerName} has not confirmed your payout account yet: either some details are still missing, or the
           confirmation is on its way. You can continue the setup now, or come back to My Payments in a minute.
         </FormNotice>
-        <PayoutSetup setup={setup} action={SETUP_PATH} />
+        <PayoutSetup setup={setup} action={next ? `${SETUP_PATH}?${new URLSearchParams({ next })}` : SETUP_PATH} />
       </div>
     </div>
   );

@@ -21,6 +21,18 @@ export async function recordSignupType(db: Db, uid: string, type: UserType | nul
   await db.update(profiles).set({ userType: type, updatedAt: new Date() }).where(eq(profiles.uid, uid));
 }
 
+/**
+ * The home's neutral choice, for someone who signed up with no type (a Google sign-up, or
+ * sign-up without "I'm a …"): records it as sign-up would have, once. False when a type is
+ * already there: a choice is never overwritten from here.
+ */
+export async function chooseAccountType(db: Db, uid: string, type: UserType): Promise<boolean> {
+  const [profile] = await db.select({ userType: profiles.userType }).from(profiles).where(eq(profiles.uid, uid));
+  if (!profile || profile.userType !== null) return false;
+  await recordSignupType(db, uid, type);
+  return true;
+}
+
 /** The account type as SPEC §1 derives it: from the signup log entry. */
 export async function accountTypeOf(db: Db, uid: string): Promise<UserType | null> {
   const [entry] = await db

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import type { Db } from "#server/platform/db/client";
-import { profiles, session, user } from "#server/platform/db/schema";
+import { profiles, session, user, type UserType } from "#server/platform/db/schema";
+import { parseUserType } from "#server/domains/accounts/profiles";
 import { countUnreadNotifications, unreadNotificationsColumn } from "#server/domains/notifications/unread";
 import { hasBioPageColumn, onlyBioPageColumn, type HeaderPages } from "#server/domains/bio/header-pages";
 import type { Auth } from "./auth";
@@ -10,7 +11,14 @@ import { signInPath } from "#server/platform/http/redirects";
 
 export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean; image: string | null };
 /** The signed-in person, the header's "Notifications (n)", their pages and profile photo (server/domains/media/), read in the same query. */
-export type SessionAccount = { user: SessionUser; unreadNotifications: number; pages: HeaderPages; photoId: string | null };
+export type SessionAccount = {
+  user: SessionUser;
+  unreadNotifications: number;
+  pages: HeaderPages;
+  photoId: string | null;
+  /** Creator or sponsor as chosen at sign-up or on the home's choice (profiles.user_type), null when never chosen. */
+  userType: UserType | null;
+};
 
 /**
  * One HTTP request's session lookups, by method and cookie: React Router hands each loader a
@@ -84,6 +92,7 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
       onlyPageId: onlyBioPageColumn(user.id),
       hasPage: hasBioPageColumn(user.id),
       photoId: profiles.photoId,
+      userType: profiles.userType,
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
@@ -101,6 +110,7 @@ async function lookUpSession(headers: Headers, context: SessionContext): Promise
     unreadNotifications: Number(row.unreadNotifications),
     pages: { onlyPageId: row.onlyPageId ?? null, hasPage: Boolean(row.hasPage) },
     photoId: row.photoId ?? null,
+    userType: parseUserType(row.userType),
   };
 }
 
@@ -112,8 +122,13 @@ async function lookUpThroughBetterAuth(headers: Headers, context: SessionContext
     user: { id, email, name, emailVerified, image: image ?? null },
     unreadNotifications: await countUnreadNotifications(context.db, id),
     pages: await headerPagesOf(context.db, id),
-    photoId: (await context.db.select({ photoId: profiles.photoId }).from(profiles).where(eq(profiles.uid, id)))[0]?.photoId ?? null,
+    ...(await profileBitsOf(context.db, id)),
   };
+}
+
+async function profileBitsOf(db: Db, uid: string): Promise<Pick<SessionAccount, "photoId" | "userType">> {
+  const [row] = await db.select({ photoId: profiles.photoId, userType: profiles.userType }).from(profiles).where(eq(profiles.uid, uid));
+  return { photoId: row?.photoId ?? null, userType: parseUserType(row?.userType) };
 }
 
 async function headerPagesOf(db: Db, uid: string): Promise<HeaderPages> {

@@ -5,12 +5,12 @@ import { success, type Success } from "#server/platform/errors";
 import { heldInDeals } from "#server/domains/payments/records/deal-earnings";
 import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/domains/payments/records/earnings";
 import type { OwnBioPage } from "#server/domains/bio/pages";
-import { ownPagesWithReadiness, type PageReadiness } from "#server/domains/bio/readiness";
+import { ownPagesWithReadiness, type PageReadiness, type SetupProgress } from "#server/domains/bio/readiness";
 import { windowDays, type DailyViews } from "#server/domains/bio/stats";
 
 export type CreatorHome = {
   /** The page the home is about: the one updated last (the dashboard's first row). */
-  page: OwnBioPage & { readiness: PageReadiness };
+  page: OwnBioPage & { readiness: PageReadiness; setup: SetupProgress };
   pageCount: number;
   earnings: CurrencyEarnings[];
   supporters: Supporter[];

@@ -8,6 +8,7 @@ import { OPPORTUNITY_POSTS_TOTAL } from "#server/domains/opportunities/totals";
 import type { DemoPayoutAccount } from "#server/providers/payments/choose-provider";
 import bioPageData from "#server/tools/seed/data/bio-pages.json" with { type: "json" };
 import opportunityData from "#server/tools/seed/data/opportunities.json" with { type: "json" };
+import { THEME_PRESETS } from "#isomorphic/bio-theme";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccountKey } from "./demo-accounts";
 import { upsertSponsorDirectory } from "./sponsor-directory";
 import { OPPORTUNITY_TAG_GROUPS } from "./tag-catalogue";
@@ -106,7 +107,10 @@ async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccoun
     paymentsEnabled: false,
     created: new Date(now.getTime() - (index + 1) * 24 * hour),
     updatedAt: now,
-    featuredAt: p.featured ? now : null,
+    // Each featured page a second older than the one before it in the file: the home's first phone is Maya's main page.
+    featuredAt: p.featured ? new Date(now.getTime() - index * 1000) : null,
+    // A preset of the picker (isomorphic/bio-theme.ts) for some demo pages; Maya's keeps the default look, which specs read.
+    theme: THEME_PRESETS.find((preset) => preset.id === p.theme)?.theme ?? null,
     // The demo page shows a goal and its supporter wall, as a creator would set them up.
     wallEnabled: p.wall === true,
     goalTitle: p.goal?.title ?? null,

@@ -23,8 +23,14 @@ const notYourLink = () => refusal("permission-denied", "NOT_YOUR_LINK", "This pa
 
 const newStateToken = () => crypto.randomBytes(24).toString("base64url");
 
-async function onboardingLink(provider: PaymentProvider, accountId: string, origin: string, stateToken: string) {
-  const withState = (path: string) => `${origin}${path}?state=${encodeURIComponent(stateToken)}`;
+/**
+ * The provider's onboarding page for the account. `returnTo`, a path of ours the caller already
+ * checked (safeRedirectPath), rides along on both addresses so the person comes back to where
+ * they started the setup (the setup checklist), not to My Payments.
+ */
+async function onboardingLink(provider: PaymentProvider, accountId: string, origin: string, stateToken: string, returnTo?: string) {
+  const next = returnTo ? `&next=${encodeURIComponent(returnTo)}` : "";
+  const withState = (path: string) => `${origin}${path}?state=${encodeURIComponent(stateToken)}${next}`;
   const { url } = await provider.createOnboardingLink({ accountId, returnUrl: withState(ONBOARDING_RETURN_PATH), refreshUrl: withState(ONBOARDING_REFRESH_PATH) });
   return url;
 }
@@ -52,7 +58,7 @@ async function storeState(db: Db, uid: string, state: ConnectedAccountState, not
 export async function getOrCreateConnectedAccount(
   db: Db,
   provider: PaymentProvider,
-  input: { uid: string; email: string; accountType: AccountType; origin: string },
+  input: { uid: string; email: string; accountType: AccountType; origin: string; returnTo?: string },
   notify: NotificationDeps,
 ): Promise<ConnectResult> {
   try {
@@ -63,12 +69,12 @@ export async function getOrCreateConnectedAccount(
     if (!row.providerAccountId) {
       const { accountId } = await provider.createConnectedAccount({ idempotencyKey: `account_${input.uid}`, email: input.email, accountType: row.accountType as AccountType, uid: input.uid });
       await db.update(connectedAccounts).set({ providerAccountId: accountId }).where(and(eq(connectedAccounts.uid, input.uid), isNull(connectedAccounts.providerAccountId)));
-      return success({ outcome: "CREATE_NEW", url: await onboardingLink(provider, accountId, input.origin, row.stateToken) });
+      return success({ outcome: "CREATE_NEW", url: await onboardingLink(provider, accountId, input.origin, row.stateToken, input.returnTo) });
     }
     if (row.completed) return success({ outcome: "EXISTING_COMPLETE" });
     const state = await provider.readAccount(row.providerAccountId);
     if (await storeState(db, input.uid, state, notify)) return success({ outcome: "EXISTING_COMPLETE" });
-    return success({ outcome: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken) });
+    return success({ outcome: "EXISTING_INCOMPLETE", url: await onboardingLink(provider, row.providerAccountId, input.origin, row.stateToken, input.returnTo) });
   } catch {
     return refusal("unavailable", "PROVIDER_UNREACHABLE", "The payment provider could not be reached.");
   }
@@ -116,12 +122,12 @@ export type ResumeResult = ConnectResult | Refusal<"permission-denied", "NOT_YOU
 export async function resumeOnboarding(
   db: Db,
   provider: PaymentProvider,
-  input: { uid: string; email: string; stateToken: string; origin: string },
+  input: { uid: string; email: string; stateToken: string; origin: string; returnTo?: string },
   notify: NotificationDeps,
 ): Promise<ResumeResult> {
   const [row] = await db.select().from(connectedAccounts).where(eq(connectedAccounts.uid, input.uid));
   if (!row?.providerAccountId || !sameToken(row.stateToken, input.stateToken)) {
     return notYourLink();
   }
-  return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin }, notify);
+  return getOrCreateConnectedAccount(db, provider, { uid: input.uid, email: input.email, accountType: row.accountType as AccountType, origin: input.origin, returnTo: input.returnTo }, notify);
 }

@@ -57,6 +57,8 @@ export const bioPages = pgTable(
     removedReason: text(),
     // Who took it down (the staff member's email), for the back office's list.
     removedBy: text(),
+    // When the owner first copied the page's address from the setup checklist (its "Copy your link" step).
+    linkCopiedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     check("bio_pages_custom_ending_check", sql`${t.customEnding} ~ '^[a-z0-9_]{1,99}$'`),

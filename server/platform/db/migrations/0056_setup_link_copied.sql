@@ -1,0 +1,1 @@
+ALTER TABLE "bio_pages" ADD COLUMN "link_copied_at" timestamp with time zone;

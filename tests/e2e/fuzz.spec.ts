@@ -204,7 +204,8 @@ function getPaths(postId: string, dealId: string): string[] {
     "/app/account/bizbio", "/app/account/bizbio/new", "/app/account/bizbio/edit", "/app/account/bizbio/delete", "/edit/demo_page_mayamakes",
     "/app/account/photo", "/media/photos/00000000000000000000000000000000-96.webp", "/app/notifications", "/api/account-posts", "/api/password-policy", "/api/captcha/challenge", "/dev/mailbox", "/no/such/page",
     `/app/opportunities/${postId}/apply`, `/app/opportunities/${postId}/offer`, "/app/deals", `/app/deals/${dealId}`, "/app/deals/new", "/api/v1/deals",
-    "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/webhooks",
+    "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/api/account", "/developers/api/no-such-resource", "/developers/webhooks",
+    "/app/account/supporters", "/app/account/bizbio/demo_page_mayamakes/link-copied",
     "/api/v1/openapi.json", "/api/v1/me", "/api/v1/opportunities", "/api/v1/payments", "/api/v1/notifications", "/api/v1/no/such/route",
     ...Object.keys(LEGACY_REDIRECTS),
   ];

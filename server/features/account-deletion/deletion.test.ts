@@ -177,8 +177,9 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     await receivePaymentEvent(db(), events.checkout("checkout.completed", received), webhookDeps(db(), provider));
     // Money they paid, as a signed-in sponsor with their address, to someone who was told so.
     const paid = await payAtSandbox(db(), sandbox.provider, other, await seedSession(db(), other, { amount: 1500 }));
-    await db().update(sponsorSessions).set({ sponsorUid: person.id, sponsorEmail: person.email, message: `From ${person.name}` }).where(eq(sponsorSessions.id, paid.sessionId));
+    await db().update(sponsorSessions).set({ sponsorUid: person.id, sponsorEmail: person.email, message: `From ${person.name}`, supporterName: person.name }).where(eq(sponsorSessions.id, paid.sessionId));
     await receivePaymentEvent(db(), events.checkout("checkout.completed", paid), webhookDeps(db(), provider));
+    // A notification from before they named the supporter: it named the sponsor by address.
     await db().insert(notifications).values({ uid: other.uid, title: "Payment received", message: `You received $15.00 from ${person.email} as a tip.` });
     await db().insert(paymentEvents).values({ provider: "stripe", eventId: `evt_leaving${n}`, type: "customer.updated", payload: { metadata: { uid: person.id }, email: person.email } });
 
@@ -212,8 +213,11 @@ describe.each(ENGINES)("deleting one's account on %s", (engine) => {
     const [event] = await db().select().from(paymentEvents).where(eq(paymentEvents.eventId, `evt_leaving${n}`));
     expect(event).toMatchObject({ type: "customer.updated", payload: { redacted: "account deleted" } });
     // The other person's notification keeps its meaning without the address.
-    const [notification] = await db().select().from(notifications).where(eq(notifications.uid, other.uid));
-    expect(notification!.message).toBe("You received $15.00 from a sponsor as a tip.");
+    const theirNotifications = await db().select().from(notifications).where(eq(notifications.uid, other.uid));
+    expect(theirNotifications.map((row) => row.message)).toContain("You received $15.00 from a sponsor as a tip.");
+    // The payment's own notification named them by the name they gave, and now says "Someone".
+    expect(theirNotifications.map((row) => row.title)).toContain("Someone tipped you $15.00");
+    expect(paidNow!.supporterName).toBeNull();
 
     // Signing in again finds no account.
     expect(await db().select().from(user).where(eq(user.email, person.email))).toEqual([]);

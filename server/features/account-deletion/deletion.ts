@@ -22,6 +22,8 @@ import {
 import { consumeRateLimit, rateLimitKey, retryMessage } from "#server/platform/abuse/rate-limit";
 import { domainError, type DomainError } from "#server/platform/errors";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/domains/opportunities/totals";
+import { supporterHref } from "#isomorphic/supporters";
+import { supporterInNotice } from "#server/domains/payments/notices/payment-notices";
 import type { PaymentProvider } from "#server/providers/payments/port";
 
 /**
@@ -153,7 +155,23 @@ export async function eraseAccount(db: Db, person: { id: string; email: string; 
     // the uid is detached (the foreign keys set it null when the user row goes) and the free text
     // and addresses written to or by them are blanked.
     await tx.update(sponsorSessions).set({ sponsorEmail: null, message: "", updatedAt: new Date() }).where(eq(sponsorSessions.posterUid, uid));
-    await tx.update(sponsorSessions).set({ sponsorEmail: null, message: "", updatedAt: new Date() }).where(eq(sponsorSessions.sponsorUid, uid));
+    // The name they gave when they paid goes too, and with it from the payee's notification of that
+    // payment ("Ann tipped you $5" becomes "Someone tipped you $5"), found by the payment it points at.
+    const paidUnderAName = await tx
+      .select({ id: sponsorSessions.id, name: sponsorSessions.supporterName })
+      .from(sponsorSessions)
+      .where(and(eq(sponsorSessions.sponsorUid, uid), isNotNull(sponsorSessions.supporterName)));
+    for (const { id, name } of paidUnderAName) {
+      if (!name?.trim()) continue;
+      await tx
+        .update(notifications)
+        .set({ title: sql`replace(${notifications.title}, ${supporterInNotice({ supporterName: name, private: false })}, 'Someone')` })
+        .where(eq(notifications.buttonDestination, supporterHref(id)));
+    }
+    await tx
+      .update(sponsorSessions)
+      .set({ sponsorEmail: null, message: "", supporterName: null, updatedAt: new Date() })
+      .where(eq(sponsorSessions.sponsorUid, uid));
     // The provider's events about them keep their type and id (so a redelivery is still known), not their contents.
     const mentions = or(
       sql`${paymentEvents.payload}::text like ${`%${likeEscaped(uid)}%`}`,

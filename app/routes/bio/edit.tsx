@@ -5,7 +5,6 @@ import { countEditorErrors } from "#server/domains/bio/editor-save";
 import { linkRowsOf } from "#server/domains/bio/form";
 import { readBioPage } from "#server/features/operations/bio-pages/read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
-import { formText } from "#app/lib/identity.server";
 import { useLeaveGuard, useUnsavedChanges } from "#app/lib/use-unsaved-changes";
 import { readSupportSettings, supportSettingsInput } from "#server/domains/bio/support-settings";
 import { themeFormValues } from "#server/domains/bio/theme";
@@ -22,13 +21,12 @@ import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
 import { PACKAGE_INTENTS, WorkWithMe } from "#app/components/bio/WorkWithMe";
 import { themeOf } from "#isomorphic/bio-theme";
 import { localeFrom } from "#isomorphic/format";
-import { readForm } from "#page-kit/form.server";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
 import { bioEditAction } from "./edit-action.server";
 import { editorContext } from "./editor.server";
-import { packagesAction, packagesView } from "./packages.server";
+import { packagesView } from "./packages.server";
 import { wallGoalView } from "./wall-goal.server";
 
 /**
@@ -72,16 +70,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const pageId = pageIdFrom(request, params);
-  // Someone else's page (or none) is "not found" before anything is read or drawn again, in the domain's words.
-  const own = await runForPage(readBioPage, { caller: pageCaller(user), input: { pageId }, context, notFound: "answer" });
-  if (own.kind === "ERROR") refuseWith(own);
-  const read = await readForm(request);
-  // The packages are a list of their own, each package saved by its own form.
-  if (read.kind === "SUCCESS" && (PACKAGE_INTENTS as readonly string[]).includes(formText(read.form, "intent"))) {
-    return packagesAction(request, context, user.id, pageId, read.form);
-  }
-  return bioEditAction(request, context, user, pageId, read);
+  return bioEditAction(request, context, user, pageIdFrom(request, params));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page", noindex: true });

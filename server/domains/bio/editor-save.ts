@@ -6,8 +6,12 @@ import { parseSupportSettings, saveSupportSettings, type SupportSettingsFieldErr
 import { parseThemeForm, saveBioTheme, type ThemeFieldErrors, type ThemeFormInput } from "./theme";
 import { parseWallGoal, saveWallGoal, type WallGoalFieldErrors, type WallGoalInput } from "./wall-goal-settings";
 
-/** Every section of the bio editor as typed, sent together by its one Save. */
-export type BioEditorInput = { page: BioPageFormInput; theme: ThemeFormInput; support: SupportSettingsInput; wallGoal: WallGoalInput };
+/**
+ * Every section of the bio editor as typed, sent together by its one Save. A section that is null
+ * was not sent at all (a post of the page's fields alone, as before the one form): it keeps what is
+ * stored.
+ */
+export type BioEditorInput = { page: BioPageFormInput; theme: ThemeFormInput | null; support: SupportSettingsInput | null; wallGoal: WallGoalInput | null };
 
 /** Messages by section, then by field, each shown beside its own field. */
 export type BioEditorFieldErrors = { page: BioPageFieldErrors; theme: ThemeFieldErrors; support: SupportSettingsFieldErrors; wallGoal: WallGoalFieldErrors };
@@ -42,14 +46,14 @@ class Undo extends Error {
  */
 export async function saveBioEditor(db: Db, owner: { uid: string }, pageId: string, input: BioEditorInput): Promise<Success<{ customEnding: string }> | BioEditorRefusal | DomainError> {
   const page = parseBioPageForm(input.page);
-  const theme = parseThemeForm(input.theme);
-  const support = parseSupportSettings(input.support);
-  const wallGoal = parseWallGoal(input.wallGoal);
+  const theme = input.theme && parseThemeForm(input.theme);
+  const support = input.support && parseSupportSettings(input.support);
+  const wallGoal = input.wallGoal && parseWallGoal(input.wallGoal);
   const errors: BioEditorFieldErrors = {
     page: page.kind === "ERROR" ? page.fieldErrors : {},
-    theme: theme.kind === "ERROR" ? theme.fieldErrors : {},
-    support: support.kind === "ERROR" ? support.fieldErrors : {},
-    wallGoal: wallGoal.kind === "ERROR" ? wallGoal.fieldErrors : {},
+    theme: theme?.kind === "ERROR" ? theme.fieldErrors : {},
+    support: support?.kind === "ERROR" ? support.fieldErrors : {},
+    wallGoal: wallGoal?.kind === "ERROR" ? wallGoal.fieldErrors : {},
   };
   if (page.kind === "ERROR" || countEditorErrors(errors) > 0) return refused(errors);
   try {
@@ -57,11 +61,11 @@ export async function saveBioEditor(db: Db, owner: { uid: string }, pageId: stri
       const edited = await editBioPage(tx, owner, pageId, page.form);
       if (edited.kind === "ERROR") throw new Undo(edited.fieldErrors ? refused({ ...NO_ERRORS, page: edited.fieldErrors }) : edited);
       for (const written of [
-        await saveBioTheme(tx, owner, pageId, input.theme),
-        await saveSupportSettings(tx, owner, pageId, input.support),
-        await saveWallGoal(tx, owner, pageId, input.wallGoal),
+        input.theme && (await saveBioTheme(tx, owner, pageId, input.theme)),
+        input.support && (await saveSupportSettings(tx, owner, pageId, input.support)),
+        input.wallGoal && (await saveWallGoal(tx, owner, pageId, input.wallGoal)),
       ]) {
-        if (written.kind === "ERROR") throw new Undo(written);
+        if (written?.kind === "ERROR") throw new Undo(written);
       }
       return success({ customEnding: edited.customEnding });
     });

@@ -18,9 +18,10 @@ const sections = {
     links: z.array(linkRow, { error: "links must be a list of links." }),
     sponsorships: z.array(text("Each sponsorship"), { error: "sponsorships must be a list of ids." }),
   }),
-  theme: z.object({ preset: text("preset"), font: text("font"), background: text("background"), text: text("text"), button: text("button"), buttonText: text("buttonText") }),
-  support: z.object({ acceptTips: flag("acceptTips"), presets: z.array(text("Each preset")), tipMinimum: text("tipMinimum"), thankYouMessage: text("thankYouMessage") }),
-  wallGoal: z.object({ wallEnabled: flag("wallEnabled"), goalTitle: text("goalTitle"), goalTarget: text("goalTarget"), removeGoal: flag("removeGoal") }),
+  // null: the section was not sent, and keeps what is stored.
+  theme: z.object({ preset: text("preset"), font: text("font"), background: text("background"), text: text("text"), button: text("button"), buttonText: text("buttonText") }).nullable(),
+  support: z.object({ acceptTips: flag("acceptTips"), presets: z.array(text("Each preset")), tipMinimum: text("tipMinimum"), thankYouMessage: text("thankYouMessage") }).nullable(),
+  wallGoal: z.object({ wallEnabled: flag("wallEnabled"), goalTitle: text("goalTitle"), goalTarget: text("goalTarget"), removeGoal: flag("removeGoal") }).nullable(),
 };
 
 /**

@@ -10,7 +10,7 @@ import { BIO_ORIGIN } from "#tests/support/e2e-ports";
  * a link together; "Unsaved changes" shows while something is not saved and clears when it is not;
  * leaving with unsaved edits asks first (an in-app link, a reload), and staying keeps them; a
  * refused save keeps everything typed, each message beside its field; the photo saved beside the
- * form leaves its edits alone. Every test signs up its own verified person.
+ * form (the photo, a package) leaves its edits alone. Every test signs up its own verified person.
  */
 const DASHBOARD = "/app/account/bizbio";
 const PHONE = { width: 390, height: 844 };
@@ -111,7 +111,7 @@ for (const [device, viewport] of [["a phone", PHONE], ["a desktop", DESKTOP]] as
   });
 }
 
-test("a refused save keeps every section as typed with each message beside its field; leaving anyway saves nothing; the photo leaves the edits alone", async ({ page }) => {
+test("a refused save keeps every section as typed with each message beside its field; leaving anyway saves nothing; the photo and a package saved beside the form leave its edits alone", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   const { id, ending } = await ownerWithPage(page);
@@ -125,6 +125,17 @@ test("a refused save keeps every section as typed with each message beside its f
   await page.getByLabel("Profile photo").setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: photo });
   await page.getByRole("button", { name: "Upload photo" }).click();
   await expect(page.getByRole("button", { name: "Upload new photo" })).toBeVisible();
+  await expect(page.getByLabel("About")).toHaveValue("Typed before the photo.");
+  await expect(marker(page)).toHaveText("Unsaved changes");
+
+  // So does a package, added by its own form.
+  const adding = page.getByRole("region", { name: "Work with me packages" }).getByRole("form", { name: "Add a package" });
+  await adding.getByLabel("Title").fill("Dedicated video");
+  await adding.getByLabel("What is delivered").fill("One video about your product.");
+  await adding.getByLabel("Price (USD)").fill("750");
+  await adding.getByLabel("Delivered within (days)").fill("14");
+  await adding.getByRole("button", { name: "Add package" }).click();
+  await expect(page.getByText("Package added to your page.")).toBeVisible();
   await expect(page.getByLabel("About")).toHaveValue("Typed before the photo.");
   await expect(marker(page)).toHaveText("Unsaved changes");
 

@@ -8,12 +8,13 @@ import { sendNotification } from "#server/domains/notifications/send";
 import { runOperation, type Caller } from "#server/features/operations/operation";
 import { listBioPages } from "#server/features/operations/bio-pages/list";
 import { readBioPage } from "#server/features/operations/bio-pages/read";
+import { saveBioPageEditor } from "#server/features/operations/bio-pages/save-editor";
 import { updateBioPage } from "#server/features/operations/bio-pages/update";
 import { deleteNotification } from "#server/features/operations/notifications/delete";
 import { listNotifications } from "#server/features/operations/notifications/list";
 import { markAllNotificationsRead, markNotificationRead } from "#server/features/operations/notifications/mark-read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
-import { bioEditorAction } from "#app/routes/bio/editor.server";
+import { bioEditAction } from "#app/routes/bio/edit-action.server";
 import { encodeCursor } from "#server/features/api/paging";
 import { apiHarness } from "#tests/support/api";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
@@ -57,12 +58,29 @@ describe.each(ENGINES)("notification and bio page operations through every door 
     return created.id;
   }
 
-  /** The editor's Save, as a browser posts it: the whole form, every field a string. */
+  /** The editor's Save, as a browser posts it: the whole form (the page, its look, tips, wall and goal), every field a string. */
   function editorPost(fields: { name: string; blurb: string; linkType: string; linkUrl: string; customEnding?: string }): Request {
-    const body = new URLSearchParams({ name: fields.name, customEnding: fields.customEnding ?? "", blurb: fields.blurb, linkType: fields.linkType, linkUrl: fields.linkUrl, linkTitle: "" });
+    const body = new URLSearchParams({
+      name: fields.name,
+      customEnding: fields.customEnding ?? "",
+      blurb: fields.blurb,
+      linkType: fields.linkType,
+      linkUrl: fields.linkUrl,
+      linkTitle: "",
+      themePreset: "mono",
+      themeFont: "system",
+      acceptTips: "on",
+      preset0: "3",
+      preset1: "5",
+      preset2: "10",
+      tipMinimum: "1",
+      thankYouMessage: "",
+      goalTitle: "",
+      goalTarget: "",
+    });
     return new Request("http://app.test/app/account/bizbio/edit", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
   }
-  const runEditor = (uid: string, pageId: string, request: Request) => bioEditorAction(request, context() as unknown as AppLoadContext, personOf(uid), pageId);
+  const runEditor = (uid: string, pageId: string, request: Request) => bioEditAction(request, context() as unknown as AppLoadContext, personOf(uid), pageId);
 
   it("answers another account's notification as not found through the page and the API alike, and leaves it unread and there", async () => {
     const owner = await api.newAccount();
@@ -140,20 +158,21 @@ describe.each(ENGINES)("notification and bio page operations through every door 
     const badLink = { type: "youtube", url: "https://example.com/not-youtube" };
 
     const viaEditor = await runEditor(owner, pageId, editorPost({ name: "Dana Draws", blurb: "Comics.", linkType: badLink.type, linkUrl: badLink.url }));
-    const editorAnswer = viaEditor as unknown as { init: { status: number }; data: { errors: Record<string, string>; values: { links: { url: string }[] } } };
+    type Drawn = { init: { status: number }; data: { editor: { errors: { page: Record<string, string> }; values: { page: { links: { url: string }[] } } } } };
+    const editorAnswer = viaEditor as unknown as Drawn;
     expect(editorAnswer.init.status).toBe(400);
     const viaApi = await api.call("PATCH", `/bio-pages/${pageId}`, { key, body: { links: [badLink] } });
     expect(viaApi.status).toBe(400);
-    expect(editorAnswer.data.errors["links.0"]).toEqual(expect.any(String));
-    expect(viaApi.body.error.fields).toEqual({ "body.links.0": editorAnswer.data.errors["links.0"] });
+    expect(editorAnswer.data.editor.errors.page["links.0"]).toEqual(expect.any(String));
+    expect(viaApi.body.error.fields).toEqual({ "body.links.0": editorAnswer.data.editor.errors.page["links.0"] });
     // The editor shows back what was typed; nothing was saved.
-    expect(editorAnswer.data.values.links[0]!.url).toBe(badLink.url);
+    expect(editorAnswer.data.editor.values.page.links[0]!.url).toBe(badLink.url);
     const unchanged = await getOwnPage(db(), { uid: owner }, pageId);
     expect(unchanged.kind === "SUCCESS" && unchanged.page.links.map((l) => l.url)).toEqual(["https://youtube.com/@dana"]);
 
     // The form's ending is the form's to send (the API has no such field) and the operation's to refuse: it is permanent.
-    const renamed = (await runEditor(owner, pageId, editorPost({ name: "Dana Draws", blurb: "", linkType: "", linkUrl: "", customEnding: "dana_elsewhere" }))) as unknown as typeof editorAnswer;
-    expect({ status: renamed.init.status, errors: renamed.data.errors }).toEqual({ status: 400, errors: { customEnding: "The custom ending is permanent and can't be changed" } });
+    const renamed = (await runEditor(owner, pageId, editorPost({ name: "Dana Draws", blurb: "", linkType: "", linkUrl: "", customEnding: "dana_elsewhere" }))) as unknown as Drawn;
+    expect({ status: renamed.init.status, errors: renamed.data.editor.errors.page }).toEqual({ status: 400, errors: { customEnding: "The custom ending is permanent and can't be changed" } });
     expect((await api.call("PATCH", `/bio-pages/${pageId}`, { key, body: { customEnding: "dana_elsewhere" } })).status).toBe(400);
 
     // A good save through the editor goes back to Your Pages with its toast; the API reads what it saved.
@@ -194,6 +213,7 @@ describe.each(ENGINES)("notification and bio page operations through every door 
       (caller: Caller) => runOperation(listBioPages, { caller, input: {}, deps }),
       (caller: Caller) => runOperation(readBioPage, { caller, input: { pageId }, deps }),
       (caller: Caller) => runOperation(updateBioPage, { caller, input: { pageId, changes: {} }, deps }),
+      (caller: Caller) => runOperation(saveBioPageEditor, { caller, input: { pageId, page: {}, theme: {}, support: {}, wallGoal: {} }, deps }),
     ];
     for (const call of calls) {
       expect(await call(guest)).toEqual(refused.guest);

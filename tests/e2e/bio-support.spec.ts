@@ -66,8 +66,8 @@ test("without JavaScript a fan taps $5 in the support block, pays, and sees the 
   const thanks = `You just made my week, thank you! ${randomBytes(3).toString("hex")}`;
   await openSupportSettings(page);
   await page.getByLabel("Thank-you message").fill(thanks);
-  await page.getByRole("button", { name: "Save support settings" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Your support settings were saved." })).toBeVisible();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Your changes to ${new URL(BIO_ORIGIN).host}/${maker.ending} were saved.` })).toBeVisible();
 
   const { context, page: visitor } = await fan(browser, baseURL, extraHTTPHeaders, false);
   await visitor.goto(`${BIO_ORIGIN}/${maker.ending}`);
@@ -166,13 +166,14 @@ test("a tip below the creator's minimum is refused; with tips off the support bl
   // The creator raises the minimum and checks the form's rules; then turns tips off.
   await openSupportSettings(page);
   await page.getByLabel("Minimum tip (USD)").fill("4");
-  await page.getByRole("button", { name: "Save support settings" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.locator("#field-preset0-error")).toHaveText("Must be at least your minimum tip, $4");
   await expectAccessibleOnPhoneAndDesktop(page, "editor with support settings");
   await page.getByLabel("First amount").fill("4");
   await page.getByRole("switch", { name: "Accept tips" }).uncheck();
-  await page.getByRole("button", { name: "Save support settings" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Tips are off" })).toBeVisible();
+  await openSupportSettings(page);
   await expect(page.getByRole("switch", { name: "Accept tips" })).not.toBeChecked();
   await expect(page.getByLabel("Minimum tip (USD)")).toHaveValue("4");
 

@@ -72,9 +72,12 @@ test("picks a preset and sees the preview change; a low contrast colour is refus
   await page.getByLabel("Text", { exact: true }).fill("#1e293b");
   await expect(page.getByRole("radio", { name: "Custom" })).toBeChecked();
   await expect(page.locator('[data-contrast="text"]')).toContainText("Too low: 1.2:1");
-  await page.getByRole("button", { name: "Save look" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Text and background contrast is 1.2:1; it needs at least 4.5:1 to be readable").first()).toBeVisible();
   await expect(page.getByLabel("Text", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  // One form: the name typed beside the look is kept, unsaved, not dropped.
+  await expect(page.getByLabel("Name")).toHaveValue("Lumen Lamps");
+  await expect(page.getByTestId("unsaved-marker")).toHaveText("Unsaved changes");
   await page.goto(`${BIO_ORIGIN}/${ending}`);
   expect(await page.locator("html").evaluate((html) => getComputedStyle(html).backgroundColor)).toBe("rgb(96, 63, 139)");
 
@@ -84,9 +87,10 @@ test("picks a preset and sees the preview change; a low contrast colour is refus
   await page.getByLabel("Text", { exact: true }).fill("#f8fafc");
   await expect(page.locator('[data-contrast="text"]')).toContainText("AA ✓ 17:1");
   await page.getByLabel("Font").selectOption("serif");
-  await page.getByRole("button", { name: "Save look" }).click();
-  await expect(page.getByText("Your page's new look is saved.")).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/edit/${id}#look$`));
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(DASHBOARD);
+  await expect(page.getByRole("status").filter({ hasText: `Your changes to ${new URL(BIO_ORIGIN).host}/${ending} were saved.` })).toBeVisible();
+  await page.goto(`/edit/${id}`);
   await expect(page.getByRole("radio", { name: "Custom" })).toBeChecked();
   await expect(page.getByLabel("Text", { exact: true })).toHaveValue("#f8fafc");
 
@@ -112,7 +116,7 @@ test("the editor and its preview pass axe at 1280 and 390 px; on a phone the pre
   await page.setViewportSize(PHONE);
   await page.goto(`/edit/${id}`);
   const frame = page.locator('iframe[title="Preview of your page"]');
-  const save = page.getByRole("button", { name: "Save look" });
+  const save = page.getByRole("button", { name: "Save changes" });
   expect((await frame.boundingBox())!.y).toBeGreaterThan((await save.boundingBox())!.y);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   await expect(preview(page).getByRole("heading", { level: 1 })).toHaveText("Lumen Studio");
@@ -134,15 +138,17 @@ test("without JavaScript: a preset is saved and the preview frame shows it after
   await plain.goto(`/edit/${id}`);
   await expect.poll(() => backgroundOf(preview(plain))).toBe("rgb(96, 63, 139)");
   await plain.getByText("Paper", { exact: true }).click();
-  await plain.getByRole("button", { name: "Save look" }).click();
-  await expect(plain.getByText("Your page's new look is saved.")).toBeVisible();
+  await plain.getByRole("button", { name: "Save changes" }).click();
+  await expect(plain).toHaveURL(DASHBOARD);
+  await expect(plain.getByText(`Your changes to ${new URL(BIO_ORIGIN).host}/${ending} were saved.`)).toBeVisible();
+  await plain.goto(`/edit/${id}`);
   await expect.poll(() => backgroundOf(preview(plain))).toBe("rgb(250, 247, 240)");
   await expect(preview(plain).getByRole("heading", { level: 1 })).toHaveText("Lumen Studio");
 
   // Custom colours that fail are refused by the server, with the pair and its ratio, and nothing changes.
   await plain.getByText("Custom", { exact: true }).click();
   await plain.getByLabel("Button text", { exact: true }).fill("#222222");
-  await plain.getByRole("button", { name: "Save look" }).click();
+  await plain.getByRole("button", { name: "Save changes" }).click();
   await expect(plain.getByText("Button text and button contrast is 1:1; it needs at least 4.5:1 to be readable").first()).toBeVisible();
   await plain.goto(`${BIO_ORIGIN}/${ending}`);
   expect(await plain.locator("html").evaluate((html) => getComputedStyle(html).backgroundColor)).toBe("rgb(250, 247, 240)");
@@ -168,7 +174,7 @@ test("without JavaScript: a preset is saved and the preview frame shows it after
   expect(await theirs.text()).not.toContain("Lumen Studio");
   const posted = await other.request.post(`${DASHBOARD}/${id}/preview`, { form: { name: "x" }, headers: { Origin: baseURL! } });
   expect(posted.status()).toBe(404);
-  const saved = await postForm(other.request, `/edit/${id}`, [["intent", "theme"], ["themePreset", "mono"], ["themeFont", "mono"]]);
+  const saved = await postForm(other.request, `/edit/${id}`, [["intent", "save"], ["themePreset", "mono"], ["themeFont", "mono"]]);
   expect(saved.status()).toBe(404);
   await stranger.close();
 });

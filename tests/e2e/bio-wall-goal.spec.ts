@@ -52,15 +52,16 @@ test("a fan tips, sees themself on the wall and the goal bar move; hiding and a 
   // A wrong target is refused beside the field, and nothing is saved.
   await settings.getByLabel("Goal title").fill("New camera");
   await settings.getByLabel("Target (USD)").fill("0");
-  await settings.getByRole("button", { name: "Save wall and goal" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
   await expect(settings.getByText("The target must be more than $0")).toBeVisible();
   await expect(settings.getByLabel("Target (USD)")).toHaveAttribute("aria-invalid", "true");
   await expect(settings.getByLabel("Goal title")).toHaveValue("New camera");
 
   await settings.getByLabel("Target (USD)").fill("500");
   await settings.getByLabel("Show a supporter wall on my page").check();
-  await settings.getByRole("button", { name: "Save wall and goal" }).click();
-  await expect(page.getByText("Saved: the supporter wall is on and your goal is on your page.")).toBeVisible();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText(`Your changes to ${new URL(BIO_ORIGIN).host}/${creator.ending} were saved.`)).toBeVisible();
+  await page.goto(`/edit/${creator.pageId}`);
   await expect(settings.getByTestId("goal-progress")).toHaveText("So far: $0 of $500 raised · 0%");
   await expect(settings.getByLabel("Show a supporter wall on my page")).toBeChecked();
   await axeAtPhoneAndDesktop(page, "editor with the wall and goal form");
@@ -123,11 +124,14 @@ test("a fan tips, sees themself on the wall and the goal bar move; hiding and a 
   await expect(wall).toContainText("No supporters yet: be the first.");
   await context.close();
 
-  // Removing the goal takes the bar off the page.
+  // Removing the goal empties its fields, and the one Save takes the bar off the page.
   await page.goto(`/edit/${creator.pageId}`);
+  await expect(page.getByText("Changes show here as you make them.")).toBeVisible();
   await settings.getByRole("button", { name: "Remove goal" }).click();
-  await expect(page.getByText("Your goal was removed.")).toBeVisible();
   await expect(settings.getByLabel("Goal title")).toHaveValue("");
+  await expect(settings.getByText("The goal comes off your page when you save.")).toBeVisible();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText(`Your changes to ${new URL(BIO_ORIGIN).host}/${creator.ending} were saved.`)).toBeVisible();
   await page.goto(bioPage);
   await expect(page.getByRole("heading", { level: 1, name: creator.name })).toBeVisible();
   await expect(page.getByRole("progressbar")).toHaveCount(0);

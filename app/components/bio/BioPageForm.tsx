@@ -40,15 +40,35 @@ function summary(errors: BioPageFieldErrors): { field: string; label: string; me
 }
 
 /** Name, custom ending, about text, links and sponsorship options (SPEC §2.5, §3); works without JavaScript. */
-export function BioPageForm({ values, errors, message, choices, options, bioOrigin, fixedEnding, submitLabel, busy, locale }: Props) {
-  const host = new URL(bioOrigin).host;
-  const problems = summary(errors);
+export function BioPageForm({ submitLabel, busy, ...fields }: Props) {
   return (
     <Form method="post" noValidate className="mt-8 space-y-8">
       {/* The first submit button is the one Enter presses: saving, not the first row's "Remove". */}
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="sr-only">
         {submitLabel}
       </button>
+      <BioPageFields {...fields} />
+      <div className="flex flex-wrap items-center gap-4">
+        <button type="submit" name="intent" value="save" className={primaryButton} disabled={busy}>
+          {busy ? "Saving..." : submitLabel}
+        </button>
+        <Link to="/app/account/bizbio" className="font-semibold">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+/**
+ * The page's own fields, without a form or a button: the new-page form's, and a part of the
+ * editor's one form (app/routes/bio/edit.tsx), which saves them with every other section.
+ */
+export function BioPageFields({ values, errors, message, choices, options, bioOrigin, fixedEnding, locale }: Omit<Props, "submitLabel" | "busy">) {
+  const host = new URL(bioOrigin).host;
+  const problems = summary(errors);
+  return (
+    <div className="space-y-8">
       {message ? <FormNotice>{message}</FormNotice> : null}
       {problems.length > 0 ? (
         <FormNotice>
@@ -72,16 +92,7 @@ export function BioPageForm({ values, errors, message, choices, options, bioOrig
       <LinkRows initial={values.links} errors={errors} linkTypes={options.linkTypes} maxLinks={options.maxLinks} />
 
       <SponsorshipPicker choices={choices} chosen={values.sponsorships} error={errors.sponsorships} locale={locale} max={options.maxSponsorships} />
-
-      <div className="flex flex-wrap items-center gap-4">
-        <button type="submit" name="intent" value="save" className={primaryButton} disabled={busy}>
-          {busy ? "Saving..." : submitLabel}
-        </button>
-        <Link to="/app/account/bizbio" className="font-semibold">
-          Cancel
-        </Link>
-      </div>
-    </Form>
+    </div>
   );
 }
 

@@ -1,42 +1,31 @@
-import { Form } from "react-router";
-import { FormNotice, secondaryButton, TextArea, TextField } from "#page-kit/forms";
-
-/** The submit intent of this form on the edit page, which posts every form to one action. */
-export const SUPPORT_INTENT = "support";
+import { FormNotice, TextArea, TextField } from "#page-kit/forms";
 
 /** The settings as the form shows them: amounts as typed, in dollars. */
 export type SupportSettingsValues = { acceptTips: boolean; presets: string[]; tipMinimum: string; thankYouMessage: string };
 export type SupportSettingsErrors = Partial<Record<"preset0" | "preset1" | "preset2" | "tipMinimum" | "thankYouMessage", string>>;
-
-/** What the edit page's action answers for this form (intent `support`). */
-export type SupportSettingsActionData = { support: { values: SupportSettingsValues; errors: SupportSettingsErrors; message?: string } };
 
 /** The three amount fields, in the order fans see the amounts. */
 export const PRESET_FIELDS = ["preset0", "preset1", "preset2"] as const;
 const PRESET_LABELS = ["First amount", "Second amount", "Third amount"];
 
 /**
- * The "Support" part of the bio editor: its own form (intent `support`), so
- * it saves without touching the page's other fields and works without
- * JavaScript. What it sets is the block fans see right under the name.
+ * The "Support" part of the bio editor: fields of the editor's one form, saved
+ * with every other part by its Save (no button of its own, so it can't drop
+ * another part's edits). What it sets is the block fans see right under the name.
  */
 export function SupportSettings({
   values,
   errors,
-  message,
   takesPayments,
   pageName,
-  busy,
 }: {
   values: SupportSettingsValues;
   errors: SupportSettingsErrors;
-  message?: string;
   takesPayments: boolean;
   pageName: string;
-  busy: boolean;
 }) {
   return (
-    <section aria-labelledby="support-settings-heading" className="mt-10 rounded-2xl border border-ink/15 p-5 sm:p-6">
+    <section id="support" aria-labelledby="support-settings-heading" className="mt-10 scroll-mt-6 rounded-2xl border border-ink/15 p-5 sm:p-6">
       <h2 id="support-settings-heading" className="text-xl font-bold">
         Support
       </h2>
@@ -52,9 +41,7 @@ export function SupportSettings({
           </FormNotice>
         </div>
       ) : null}
-      <Form method="post" noValidate className="mt-5 space-y-5">
-        <input type="hidden" name="intent" value={SUPPORT_INTENT} />
-        {message ? <FormNotice>{message}</FormNotice> : null}
+      <div className="mt-5 space-y-5">
         <label className="flex min-h-11 items-center gap-3 font-medium">
           <input type="checkbox" role="switch" name="acceptTips" value="on" defaultChecked={values.acceptTips} className="h-6 w-6 flex-none accent-primary" />
           Accept tips
@@ -97,10 +84,7 @@ export function SupportSettings({
           error={errors.thankYouMessage}
           hint="Shown to fans right after they pay. Leave it empty for a friendly thank-you from us."
         />
-        <button type="submit" className={secondaryButton} disabled={busy}>
-          {busy ? "Saving…" : "Save support settings"}
-        </button>
-      </Form>
+      </div>
     </section>
   );
 }

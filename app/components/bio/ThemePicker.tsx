@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { Form } from "react-router";
 import {
   BIO_FONTS,
   checkContrast,
@@ -13,14 +12,13 @@ import {
   type BioThemeColour,
 } from "#isomorphic/bio-theme";
 import type { ThemeFieldErrors, ThemeFormInput } from "#server/domains/bio/theme";
-import { FormNotice, primaryButton } from "#page-kit/forms";
+import { FormNotice } from "#page-kit/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
 
 type Props = {
   /** The saved theme, or what was submitted when it was refused. */
   initial: ThemeFormInput;
   errors: ThemeFieldErrors;
-  busy: boolean;
 };
 
 const COLOUR_FIELDS: { key: BioThemeColour; label: string; hint: string }[] = [
@@ -31,13 +29,14 @@ const COLOUR_FIELDS: { key: BioThemeColour; label: string; hint: string }[] = [
 ];
 
 /**
- * The page's look: a preset, or custom colours, and a font. A plain form with
- * its own intent (`theme`), so it works without JavaScript: then a preset is
- * used as it is, and the colour fields count when Custom is chosen. With
+ * The page's look: a preset, or custom colours, and a font. Fields of the
+ * editor's one form, saved with every other part by its Save; without
+ * JavaScript a preset is used as it is, and the colour fields count when
+ * Custom is chosen. With
  * JavaScript a preset fills the fields, typing a colour chooses Custom, and
  * the contrast of each pair is shown as it changes (the server checks again).
  */
-export function ThemePicker({ initial, errors, busy }: Props) {
+export function ThemePicker({ initial, errors }: Props) {
   const hydrated = useHydrated();
   const [preset, setPreset] = useState(initial.preset);
   const [font, setFont] = useState(initial.font);
@@ -64,7 +63,7 @@ export function ThemePicker({ initial, errors, busy }: Props) {
 
   const problems = Object.entries(errors).filter(([, message]) => message);
   return (
-    <Form method="post" noValidate className="space-y-6" aria-labelledby="look-heading" preventScrollReset>
+    <div role="group" className="space-y-6" aria-labelledby="look-heading">
       <div>
         <h2 id="look-heading" className="text-2xl font-bold">
           Look
@@ -182,10 +181,7 @@ export function ThemePicker({ initial, errors, busy }: Props) {
         ) : null}
       </div>
 
-      <button type="submit" name="intent" value="theme" className={primaryButton} disabled={busy}>
-        {busy ? "Saving..." : "Save look"}
-      </button>
-    </Form>
+    </div>
   );
 }
 

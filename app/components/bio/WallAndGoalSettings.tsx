@@ -1,9 +1,9 @@
-import { Form, Link } from "react-router";
+import { useState } from "react";
+import { Link } from "react-router";
+import { useHydrated } from "#app/lib/use-hydrated";
 import type { WallGoalFieldErrors } from "#server/domains/bio/wall-goal-settings";
-import { FormNotice, primaryButton, secondaryButton, TextField } from "#page-kit/forms";
-
-/** The submit intents of this form on the edit page: save, and remove the goal. */
-export const WALL_GOAL_INTENTS = ["wall-goal", "wall-goal-remove"] as const;
+import { FormNotice, secondaryButton, TextField } from "#page-kit/forms";
+import { EDITOR_REMOVE_GOAL_INTENT } from "./editor-values";
 
 /** What the form shows: the saved settings, or what was typed when a save was refused. */
 export type WallGoalFormValues = { wallEnabled: boolean; goalTitle: string; goalTarget: string };
@@ -20,17 +20,21 @@ type Props = {
 };
 
 /**
- * The bio editor's "Supporter wall and goal" form: its own form and intent
- * (wall-goal), so it saves without the page form, and works without JavaScript.
+ * The bio editor's "Supporter wall and goal": fields of the editor's one form,
+ * saved with every other part by its Save. "Remove goal" is a submit button of
+ * that form, so without JavaScript it saves the whole form with no goal; with
+ * JavaScript it empties the goal's fields, and the page's Save saves that.
  */
 export function WallAndGoalSettings({ values, errors, hasGoal, progressText, supportersHref, busy }: Props) {
+  const hydrated = useHydrated();
+  const [removing, setRemoving] = useState(false);
   const problems = Object.values(errors).filter(Boolean);
   return (
     <section aria-labelledby="wall-goal-heading" className="mt-12 rounded-2xl border border-primary/15 bg-white p-5 shadow-sm sm:p-6">
       <h2 id="wall-goal-heading" className="text-xl font-bold">
         Supporter wall and goal
       </h2>
-      <Form method="post" noValidate className="mt-4 space-y-6">
+      <div className="mt-4 space-y-6">
         {problems.length > 0 ? <FormNotice>Please correct the {problems.length === 1 ? "field" : "fields"} below: nothing was saved.</FormNotice> : null}
         <div>
           <label className="flex items-start gap-3 font-medium">
@@ -64,17 +68,39 @@ export function WallAndGoalSettings({ values, errors, hasGoal, progressText, sup
             className="max-w-xs"
           />
         </fieldset>
-        <div className="flex flex-wrap gap-3">
-          <button type="submit" name="intent" value={WALL_GOAL_INTENTS[0]} className={primaryButton} disabled={busy}>
-            Save wall and goal
-          </button>
-          {hasGoal ? (
-            <button type="submit" name="intent" value={WALL_GOAL_INTENTS[1]} className={secondaryButton} disabled={busy}>
+        {hasGoal ? (
+          <div className="flex flex-wrap gap-3">
+            <button
+              type="submit"
+              name="intent"
+              value={EDITOR_REMOVE_GOAL_INTENT}
+              className={secondaryButton}
+              disabled={busy}
+              onClick={(event) => {
+                if (!hydrated) return;
+                event.preventDefault();
+                emptyGoalFields(event.currentTarget.form);
+                setRemoving(true);
+              }}
+            >
               Remove goal
             </button>
-          ) : null}
-        </div>
-      </Form>
+            <p role="status" className="self-center text-sm text-muted">
+              {removing ? "The goal comes off your page when you save." : ""}
+            </p>
+          </div>
+        ) : null}
+      </div>
     </section>
   );
+}
+
+/** Both goal fields blank is no goal; an input event tells the unsaved marker and the preview. */
+function emptyGoalFields(form: HTMLFormElement | null) {
+  for (const name of ["goalTitle", "goalTarget"]) {
+    const field = form?.elements.namedItem(name);
+    if (!(field instanceof HTMLInputElement)) continue;
+    field.value = "";
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  }
 }

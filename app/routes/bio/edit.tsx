@@ -1,36 +1,40 @@
-import { useRef } from "react";
-import { Link, useNavigation } from "react-router";
+import { useRef, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
+import { countEditorErrors } from "#server/domains/bio/editor-save";
 import { linkRowsOf } from "#server/domains/bio/form";
 import { readBioPage } from "#server/features/operations/bio-pages/read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";
+import { useLeaveGuard, useUnsavedChanges } from "#app/lib/use-unsaved-changes";
 import { readSupportSettings, supportSettingsInput } from "#server/domains/bio/support-settings";
 import { themeFormValues } from "#server/domains/bio/theme";
 import { profilePhotoOf } from "#server/domains/media/photos";
-import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { LeaveConfirm } from "#app/components/LeaveConfirm";
+import { BioPageFields } from "#app/components/bio/BioPageForm";
+import { EditorSaveBar } from "#app/components/bio/EditorSaveBar";
+import type { EditorAnswer, EditorValues } from "#app/components/bio/editor-values";
 import { PhonePreview } from "#app/components/bio/PhonePreview";
 import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
-import { SUPPORT_INTENT, SupportSettings } from "#app/components/bio/SupportSettings";
+import { SupportSettings } from "#app/components/bio/SupportSettings";
 import { ThemePicker } from "#app/components/bio/ThemePicker";
-import { WALL_GOAL_INTENTS, WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
+import { WallAndGoalSettings } from "#app/components/bio/WallAndGoalSettings";
 import { PACKAGE_INTENTS, WorkWithMe } from "#app/components/bio/WorkWithMe";
 import { themeOf } from "#isomorphic/bio-theme";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import { refuseWith } from "#page-kit/respond.server";
 import type { Route } from "./+types/edit";
-import { bioEditorAction, editorContext } from "./editor.server";
-import { packagesAction, packagesView } from "./packages.server";
-import { supportSettingsAction } from "./support-settings.server";
-import { bioThemeAction } from "./theme-action.server";
-import { wallGoalAction, wallGoalView } from "./wall-goal.server";
+import { bioEditAction } from "./edit-action.server";
+import { editorContext } from "./editor.server";
+import { packagesView } from "./packages.server";
+import { wallGoalView } from "./wall-goal.server";
 
 /**
- * One form, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
+ * One editor, two addresses: /app/account/bizbio/edit?page={id} and SPEC's
  * /edit/{id} (registered twice in app/routes.ts). The page id comes from the
  * address, never from the form, so a form can't aim at another page.
- * The readBioPage and updateBioPage operations (server/features/operations/bio-pages/); the
- * editor's other forms and its link-row buttons are the page's own.
+ * The readBioPage and saveBioPageEditor operations (server/features/operations/bio-pages/);
+ * the link-row buttons and the packages' forms are the page's own.
  */
 function pageIdFrom(request: Request, params: { pageId?: string }): string {
   return params.pageId ?? new URL(request.url).searchParams.get("page") ?? "";
@@ -45,56 +49,57 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const support = await readSupportSettings(context.db, { uid: user.id }, page.id);
   if (support.kind === "ERROR") refuseWith(support);
   const here = new URL(request.url);
+  const wallGoal = await wallGoalView(context, user.id, page.id);
+  const values: EditorValues = {
+    page: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: linkRowsOf(page.links), sponsorships: page.sponsorships },
+    theme: themeFormValues(themeOf(page.theme)),
+    support: supportSettingsInput(support.settings),
+    wallGoal: wallGoal.values,
+  };
   return {
     ...(await editorContext(context, user.id)),
     page: { id: page.id, customEnding: page.customEnding },
-    values: { name: page.name, customEnding: page.customEnding, blurb: page.blurb, links: linkRowsOf(page.links), sponsorships: page.sponsorships },
+    values,
     photo: { name: user.name, photoId: await profilePhotoOf(context.db, user.id), returnTo: `${here.pathname}${here.search}` },
-    theme: themeFormValues(themeOf(page.theme)),
-    support: { values: supportSettingsInput(support.settings), takesPayments: support.takesPayments },
-    wallGoal: await wallGoalView(context, user.id, page.id),
+    support: { takesPayments: support.takesPayments },
+    wallGoal: { hasGoal: wallGoal.hasGoal, progressText: wallGoal.progressText },
     packages: await packagesView(context, user.id, page.id),
     locale: localeFrom(request.headers.get("Accept-Language")),
   };
 }
 
-/** What the edit page's own-intent forms answer: each its own shape, so the page tells them apart. */
-type EditorFormAnswer = Awaited<ReturnType<typeof bioThemeAction | typeof supportSettingsAction | typeof wallGoalAction | typeof packagesAction>>;
-
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  const pageId = pageIdFrom(request, params);
-  const wallGoal = (form: FormData) => wallGoalAction(request, context, user.id, pageId, form);
-  const packages = (form: FormData) => packagesAction(request, context, user.id, pageId, form);
-  return bioEditorAction<EditorFormAnswer>(request, context, user, pageId, {
-    theme: (form) => bioThemeAction(request, context, user.id, pageId, form),
-    [SUPPORT_INTENT]: (form) => supportSettingsAction(request, context, user.id, pageId, form),
-    ...Object.fromEntries(WALL_GOAL_INTENTS.map((intent) => [intent, wallGoal])),
-    ...Object.fromEntries(PACKAGE_INTENTS.map((intent) => [intent, packages])),
-  });
+  return bioEditAction(request, context, user, pageIdFrom(request, params));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Edit bio page", noindex: true });
 
 /**
- * The forms on the left, the page as visitors will see it on the right (on
- * a phone: below the forms, a link away), kept in view while the forms scroll.
- * Each form answers in its own shape and reads only its own answer.
+ * One form on the left for the whole page (its fields, support block, look, wall and goal) with
+ * one Save, the page as visitors will see it on the right (on a phone: below, a link away), kept in
+ * view while the form scrolls. The photo and the packages save on their own, with JavaScript without
+ * leaving the page, so the form's unsaved edits stay in it. Leaving with unsaved edits asks first.
  */
 export default function EditBioPage({ loaderData, actionData: answered }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const submitting = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : null;
   const forms = useRef<HTMLDivElement>(null);
-  const themeAnswer = answered && "theme" in answered ? answered.theme : undefined;
-  const supportAnswer = answered && "support" in answered ? answered.support : undefined;
-  const wallGoalAnswer = answered && "wallGoal" in answered ? answered.wallGoal : undefined;
+  const form = useRef<HTMLFormElement>(null);
   const packagesAnswer = answered && "packages" in answered ? answered.packages : undefined;
-  const pageAnswer = answered && "formKey" in answered ? answered : undefined;
-  const savingTheme = submitting === "theme";
-  const savingSupport = submitting === SUPPORT_INTENT;
-  const savingWallGoal = typeof submitting === "string" && (WALL_GOAL_INTENTS as readonly string[]).includes(submitting);
-  const savingPackages = typeof submitting === "string" && (PACKAGE_INTENTS as readonly string[]).includes(submitting);
-  const savingPage = Boolean(submitting) && !savingTheme && !savingSupport && !savingWallGoal && !savingPackages;
+  // The form as last drawn by the action stays drawn while a package or the photo is saved beside it.
+  const editorAnswer = answered && "editor" in answered ? (answered as EditorAnswer).editor : undefined;
+  const [drawn, setDrawn] = useState(editorAnswer);
+  if (editorAnswer && editorAnswer.formKey !== drawn?.formKey) setDrawn(editorAnswer);
+  const values = drawn?.values ?? loaderData.values;
+  const errors = drawn?.errors ?? { page: {}, theme: {}, support: {}, wallGoal: {} };
+  const formKey = drawn?.formKey ?? "editor";
+  const dirty = useUnsavedChanges(form, formKey, drawn?.refused ?? false);
+  const blocker = useLeaveGuard(dirty);
+  const savingPackages = submitting !== null && (PACKAGE_INTENTS as readonly string[]).includes(submitting);
+  const saving = submitting !== null && !savingPackages;
+  const errorCount = countEditorErrors(errors);
+  const refusal = drawn?.message ?? (errorCount > 0 ? `Nothing was saved: ${errorCount === 1 ? "one field needs" : `${errorCount} fields need`} a change, shown beside ${errorCount === 1 ? "it" : "each"}.` : undefined);
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
@@ -107,39 +112,34 @@ export default function EditBioPage({ loaderData, actionData: answered }: Route.
       <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_26rem] lg:gap-12">
         <div ref={forms} className="min-w-0">
           <ProfilePhotoSection {...loaderData.photo} />
-          <BioPageForm
-            key={pageAnswer?.formKey ?? "form"}
-            values={pageAnswer?.values ?? loaderData.values}
-            errors={pageAnswer?.errors ?? {}}
-            message={pageAnswer?.message}
-            choices={loaderData.choices}
-            options={loaderData.options}
-            bioOrigin={loaderData.bioOrigin}
-            fixedEnding={loaderData.page.customEnding}
-            submitLabel="Save changes"
-            busy={savingPage}
-            locale={loaderData.locale}
-          />
-          <SupportSettings
-            values={supportAnswer?.values ?? loaderData.support.values}
-            errors={supportAnswer?.errors ?? {}}
-            message={supportAnswer?.message}
-            takesPayments={loaderData.support.takesPayments}
-            pageName={loaderData.values.name}
-            busy={savingSupport}
-          />
-          <section id="look" className="mt-12 scroll-mt-6 border-t border-ink/15 pt-10">
-            <ThemePicker key={themeAnswer?.formKey ?? "theme"} initial={themeAnswer?.values ?? loaderData.theme} errors={themeAnswer?.errors ?? {}} busy={savingTheme} />
-          </section>
-          <WallAndGoalSettings
-            key={wallGoalAnswer?.formKey ?? "wall-goal"}
-            values={wallGoalAnswer?.values ?? loaderData.wallGoal.values}
-            errors={wallGoalAnswer?.errors ?? {}}
-            hasGoal={loaderData.wallGoal.hasGoal}
-            progressText={loaderData.wallGoal.progressText}
-            supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
-            busy={savingWallGoal}
-          />
+          <Form key={formKey} ref={form} id="bio-editor" method="post" noValidate preventScrollReset aria-label="Your page" className="mt-8">
+            {/* The first submit button is the one Enter presses: saving, not the first link row's "Remove". */}
+            <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="sr-only">
+              Save changes
+            </button>
+            <BioPageFields
+              values={values.page}
+              errors={errors.page}
+              choices={loaderData.choices}
+              options={loaderData.options}
+              bioOrigin={loaderData.bioOrigin}
+              fixedEnding={loaderData.page.customEnding}
+              locale={loaderData.locale}
+            />
+            <SupportSettings values={values.support} errors={errors.support} takesPayments={loaderData.support.takesPayments} pageName={values.page.name} />
+            <section id="look" className="mt-12 scroll-mt-6 border-t border-ink/15 pt-10">
+              <ThemePicker initial={values.theme} errors={errors.theme} />
+            </section>
+            <WallAndGoalSettings
+              values={values.wallGoal}
+              errors={errors.wallGoal}
+              hasGoal={loaderData.wallGoal.hasGoal}
+              progressText={loaderData.wallGoal.progressText}
+              supportersHref={`/app/account/bizbio/${loaderData.page.id}/supporters`}
+              busy={saving}
+            />
+            <EditorSaveBar dirty={dirty} busy={saving} refusal={refusal} />
+          </Form>
           <WorkWithMe packages={loaderData.packages} answer={packagesAnswer} takesPayments={loaderData.support.takesPayments} busy={savingPackages} />
         </div>
         <section id="preview" aria-labelledby="preview-heading" className="mt-12 scroll-mt-6 lg:mt-8">
@@ -151,6 +151,7 @@ export default function EditBioPage({ loaderData, actionData: answered }: Route.
           </div>
         </section>
       </div>
+      <LeaveConfirm blocker={blocker} />
     </div>
   );
 }

@@ -6,12 +6,9 @@ import { createBioPage, isEndingTaken, MAX_PAGES_PER_OWNER } from "#server/domai
 import { sponsorshipChoices, type SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
 import type { SessionUser } from "#server/domains/auth/session";
 import type { DomainError } from "#server/platform/errors";
-import { readBioPage } from "#server/features/operations/bio-pages/read";
-import { updateBioPage } from "#server/features/operations/bio-pages/update";
-import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { readForm } from "#page-kit/form.server";
 import { formText } from "#app/lib/identity.server";
-import { answerRefusal, refuseWith } from "#page-kit/respond.server";
+import { answerRefusal } from "#page-kit/respond.server";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import type { BioFormOptions } from "#app/components/bio/BioPageForm";
 
@@ -46,49 +43,20 @@ function refusedAnswer(values: BioPageFormInput, refused: DomainError & { fieldE
 }
 
 /**
- * The bio page form's action, for new (`pageId` null) and edit. Two kinds of
- * submit button share the form: "Add link", "Remove", "Move up" and "Move
- * down" (server/domains/bio/form.ts `linkRowsAfter`) only re-render the form with
- * what was typed, so the link rows work without JavaScript; anything else
- * saves. Nothing is written unless every field passes. `intents` answers the
- * editor's other forms (each with its own submit `intent`), read once and
- * only for the owner. An edit is the updateBioPage operation, as the API's
- * (server/features/operations/bio-pages/update.ts): ownership, a verified
- * address and the editor's rules are its; the buttons, the other forms, the
- * values typed shown back and the toast are this page's. A new page is
- * reached from this form only, so it stays a plain domain call here.
+ * The new bio page form's action. Two kinds of submit button share the form: "Add link",
+ * "Remove", "Move up" and "Move down" (server/domains/bio/form.ts `linkRowsAfter`) only re-render
+ * the form with what was typed, so the link rows work without JavaScript; anything else creates
+ * the page. Nothing is written unless every field passes. (`pageId` is always null: editing an
+ * existing page is the edit page's one form, edit-action.server.ts.)
  */
-export async function bioEditorAction<Answer = never>(
-  request: Request,
-  context: AppLoadContext,
-  user: SessionUser,
-  pageId: string | null,
-  intents: Record<string, (form: FormData) => Promise<Answer>> = {},
-) {
-  const caller = pageCaller(user);
-  if (pageId !== null) {
-    // Someone else's page (or none) is "not found" before anything is read or re-rendered, in the domain's words.
-    const own = await runForPage(readBioPage, { caller, input: { pageId }, context, notFound: "answer" });
-    if (own.kind === "ERROR") refuseWith(own);
-  }
+export async function bioEditorAction(request: Request, context: AppLoadContext, user: SessionUser, _pageId: null) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return answer({ values: formDataToBioInput(read.salvaged ?? new FormData()), errors: {}, message: read.message }, read);
   const intent = formText(read.form, "intent");
-  // A part of the editor with a form of its own (Support, …) is answered by its own handler.
-  const own = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
-  if (own) return own(read.form);
   const input = formDataToBioInput(read.form);
 
   const links = linkRowsAfter(intent, input.links);
   if (links) return answer({ values: { ...input, links }, errors: {} });
-
-  const address = (ending: string) => `${new URL(context.config.BIO_ORIGIN).host}/${ending}`;
-  if (pageId !== null) {
-    // The whole form is the change: every field it shows is sent, so nothing stored shows through.
-    const saved = await runForPage(updateBioPage, { caller, input: { pageId, changes: input }, context, notFound: "answer" });
-    if (saved.kind === "ERROR") return refusedAnswer(input, saved);
-    return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your changes to ${address(saved.page.customEnding)} were saved.` });
-  }
 
   const parsed = parseBioPageForm(input);
   if (parsed.kind === "ERROR") {
@@ -100,7 +68,8 @@ export async function bioEditorAction<Answer = never>(
   }
   const created = await createBioPage(context.db, { uid: user.id }, parsed.form);
   if (created.kind === "ERROR") return refusedAnswer(input, created);
-  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your page is live at ${address(created.customEnding)}.` });
+  const address = `${new URL(context.config.BIO_ORIGIN).host}/${created.customEnding}`;
+  return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your page is live at ${address}.` });
 }
 
 export const PAGE_LIMIT_MESSAGE = `You have ${MAX_PAGES_PER_OWNER} pages, the most one person can have. Delete one to make room for a new one.`;

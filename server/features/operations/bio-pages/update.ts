@@ -30,11 +30,10 @@ const changes = z.object({
 /**
  * Save the name, blurb, links and sponsorship options of one of the caller's bio pages, checked
  * as a whole by the editor's rules and messages (server/domains/bio/form.ts) over what is
- * stored: the Edit bio page's Save (app/routes/bio/editor.server.ts) and
- * `PATCH /api/v1/bio-pages/{id}`. Answers the page as saved. Another account's page is not-found;
- * a refusal about one field (a sponsorship not yours, the ending) names it, as the form's own do.
- * The editor's other forms (look, support, wall and goal, photo) and its link-row buttons are the
- * page's alone.
+ * stored: `PATCH /api/v1/bio-pages/{id}`. Answers the page as saved. Another account's page is
+ * not-found; a refusal about one field (a sponsorship not yours, the ending) names it, as the
+ * editor's form does. The Edit bio page saves these fields with its look, support block, wall and
+ * goal in one go: saveBioPageEditor (save-editor.ts).
  */
 export const updateBioPage = defineOperation({
   name: "updateBioPage",

@@ -107,11 +107,19 @@ describe.each(ENGINES)("saving a page's theme on %s", (engine) => {
     expect((await readPublicPage(db(), ending))!.theme).toEqual(DEFAULT_THEME);
   });
 
+  it("keeps a page that never chose a look unchosen when a save sends the default look, as the editor's one Save does", async () => {
+    expect(await saveBioTheme(db(), owner, pageId, { ...custom(), preset: "sponsorgrid", font: "system" })).toMatchObject({ kind: "SUCCESS" });
+    expect(await stored()).toBeNull();
+  });
+
   it("saves a preset and custom colours for the owner's page, and the public page wears them", async () => {
     expect(await saveBioTheme(db(), owner, pageId, { ...custom(), preset: "sunset", font: "serif" })).toMatchObject({ kind: "SUCCESS", customEnding: ending });
     expect(await stored()).toEqual({ ...presetById("sunset")!.theme, font: "serif" });
     expect(await saveBioTheme(db(), owner, pageId, custom({ background: "#FAFAFA" }))).toMatchObject({ kind: "SUCCESS" });
     expect((await readPublicPage(db(), ending))!.theme).toEqual({ preset: "custom", background: "#fafafa", text: "#222222", button: "#1d4ed8", buttonText: "#ffffff", font: "system" });
+    // Back to the default from another look is a choice of its own, and is kept.
+    expect(await saveBioTheme(db(), owner, pageId, { ...custom(), preset: "sponsorgrid", font: "system" })).toMatchObject({ kind: "SUCCESS" });
+    expect(await stored()).toEqual(DEFAULT_THEME);
   });
 
   it("changes nothing for a failing theme, someone else, or a page that is not there", async () => {

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import {
   checkContrast,
   CUSTOM_PRESET,
+  DEFAULT_THEME,
   isBioFont,
   normaliseHex,
   presetById,
@@ -89,15 +90,25 @@ export type SaveThemeError = FieldRefusal<ThemeFieldErrors> | DomainError<"not-f
  * write moves the guest page generation (migration 0022's trigger on
  * bio_pages), so the bio host draws the page again in its new colours.
  */
+/** The look a page has before its owner chooses one, field by field. */
+function isDefaultTheme(theme: BioTheme): boolean {
+  return (Object.keys(DEFAULT_THEME) as (keyof BioTheme)[]).every((key) => theme[key] === DEFAULT_THEME[key]);
+}
+
 export async function saveBioTheme(db: Db, owner: { uid: string }, pageId: string, input: ThemeFormInput): Promise<Success<{ theme: BioTheme; customEnding: string }> | SaveThemeError> {
   const notFound = domainError("not-found", "This page doesn't exist or was deleted.");
   if (!isBioPageId(pageId)) return notFound;
   const parsed = parseThemeForm(input);
   if (parsed.kind === "ERROR") return parsed;
+  // The editor's one Save sends the look with every save: the default look on a page that never
+  // chose one stays "not chosen", so the setup checklist's theme step waits for a real choice.
+  const mine = and(eq(bioPages.id, pageId), eq(bioPages.uid, owner.uid));
+  const [stored] = isDefaultTheme(parsed.theme) ? await db.select({ theme: bioPages.theme }).from(bioPages).where(mine) : [];
+  const keepUnchosen = stored !== undefined && stored.theme === null;
   const [saved] = await db
     .update(bioPages)
-    .set({ theme: parsed.theme, updatedAt: new Date() })
-    .where(and(eq(bioPages.id, pageId), eq(bioPages.uid, owner.uid)))
+    .set({ theme: keepUnchosen ? null : parsed.theme, updatedAt: new Date() })
+    .where(mine)
     .returning({ customEnding: bioPages.customEnding });
   if (!saved) return notFound;
   return success({ theme: parsed.theme, customEnding: saved.customEnding });

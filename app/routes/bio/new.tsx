@@ -1,24 +1,29 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
 import { listOwnPages, MAX_PAGES_PER_OWNER } from "#server/domains/bio/pages";
-import { BioPageForm } from "#app/components/bio/BioPageForm";
+import { NewPageForm } from "#app/components/bio/NewPageForm";
+import { ProfilePhotoSection } from "#app/components/bio/ProfilePhotoSection";
+import { profilePhotoOf } from "#server/domains/media/photos";
+import { DEFAULT_NEW_PAGE_EXTRAS } from "#isomorphic/new-page";
 import { FormNotice } from "#page-kit/forms";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/new";
-import { bioEditorAction, editorContext, PAGE_LIMIT_MESSAGE } from "./editor.server";
+import { editorContext, PAGE_LIMIT_MESSAGE } from "./editor.server";
+import { newPageAction } from "./new-page.server";
 
 const EMPTY_FORM = { name: "", customEnding: "", blurb: "", links: [{ type: "", url: "" }], sponsorships: [] };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
   const owned = (await listOwnPages(context.db, user.id)).length;
-  return { ...(await editorContext(context, user.id)), firstPage: owned === 0, atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
+  const photo = { name: user.name, photoId: await profilePhotoOf(context.db, user.id), returnTo: new URL(request.url).pathname };
+  return { ...(await editorContext(context, user.id)), photo, firstPage: owned === 0, atLimit: owned >= MAX_PAGES_PER_OWNER, limitMessage: PAGE_LIMIT_MESSAGE, locale: localeFrom(request.headers.get("Accept-Language")) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireVerifiedUser(request, context);
-  return bioEditorAction(request, context, user, null);
+  return newPageAction(request, context, user);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New bio page" });
@@ -26,7 +31,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "New b
 export default function NewBioPage({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14 lg:max-w-6xl">
       <Link to="/app/account/bizbio" className="text-sm font-semibold">
         ← Your Pages
       </Link>
@@ -43,17 +48,19 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
           <FormNotice kind="info">{loaderData.limitMessage}</FormNotice>
         </div>
       ) : (
-        <BioPageForm
+        <NewPageForm
           key={actionData?.formKey ?? "form"}
           values={actionData?.values ?? EMPTY_FORM}
+          extras={actionData?.extras ?? DEFAULT_NEW_PAGE_EXTRAS}
           errors={actionData?.errors ?? {}}
           message={actionData?.message}
           choices={loaderData.choices}
           options={loaderData.options}
           bioOrigin={loaderData.bioOrigin}
-          submitLabel="Create page"
+          photoId={loaderData.photo.photoId}
           busy={busy}
           locale={loaderData.locale}
+          photo={<ProfilePhotoSection {...loaderData.photo} />}
         />
       )}
     </div>

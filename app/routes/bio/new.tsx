@@ -39,8 +39,8 @@ export default function NewBioPage({ loaderData, actionData }: Route.ComponentPr
       <p className="mt-2 text-muted">One address for everything you do: your links, your story and the sponsorships you offer.</p>
       {loaderData.firstPage ? (
         <p className="mt-3 rounded-xl bg-primary/5 px-4 py-3 text-sm">
-          First your page's name, address and links. Then a short checklist takes you through your photo, your theme, payouts and tips, and
-          brings you back after each step.
+          Your photo, your page's name, address, links, look and tips, all here, with the preview showing what fans will see. Then a short
+          checklist takes you through payouts and sharing your link, and brings you back after each step.
         </p>
       ) : null}
       {loaderData.atLimit && !actionData ? (

@@ -238,7 +238,8 @@ const hostilePaths = (postId: string) => [
 // ---------- running it ----------
 // (/500 is left out above: it is the error page, and answers 500 on purpose.)
 
-const REFUSAL_TEXTS = ["nothing was saved", "form submission only", "read this form"];
+// The form readers' words for a body they cannot read ("read this form", and "read this upload" for the forms that carry files).
+const REFUSAL_TEXTS = ["nothing was saved", "form submission only", "read this form", "read this upload"];
 
 async function send(api: APIRequestContext, path: string, body: Body): Promise<APIResponse> {
   return api.post(path, {

@@ -3,10 +3,9 @@ import { Link } from "react-router";
 import { useHydrated } from "#app/lib/use-hydrated";
 import type { WallGoalFieldErrors } from "#server/domains/bio/wall-goal-settings";
 import { FormNotice, secondaryButton, TextField } from "#page-kit/forms";
-import { EDITOR_REMOVE_GOAL_INTENT } from "./editor-values";
+import { EDITOR_REMOVE_GOAL_INTENT, type WallGoalFormValues } from "./editor-values";
 
 /** What the form shows: the saved settings, or what was typed when a save was refused. */
-export type WallGoalFormValues = { wallEnabled: boolean; goalTitle: string; goalTarget: string };
 
 type Props = {
   values: WallGoalFormValues;

@@ -2,7 +2,9 @@ import type { BioEditorFieldErrors } from "#server/domains/bio/editor-save";
 import type { BioPageFormInput } from "#server/domains/bio/form";
 import type { ThemeFormInput } from "#server/domains/bio/theme";
 import type { SupportSettingsValues } from "./SupportSettings";
-import type { WallGoalFormValues } from "./WallAndGoalSettings";
+
+/** The wall and goal section as typed. */
+export type WallGoalFormValues = { wallEnabled: boolean; goalTitle: string; goalTarget: string };
 
 /** Every section of the bio editor as its one form shows it: saved, or as typed when drawn again. */
 export type EditorValues = { page: BioPageFormInput; theme: ThemeFormInput; support: SupportSettingsValues; wallGoal: WallGoalFormValues };

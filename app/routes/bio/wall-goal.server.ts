@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { formatMoney } from "#isomorphic/format";
 import { readWallGoalSettings } from "#server/domains/bio/wall-goal-settings";
 import { refuseWith } from "#page-kit/respond.server";
-import type { WallGoalFormValues } from "#app/components/bio/WallAndGoalSettings";
+import type { WallGoalFormValues } from "#app/components/bio/editor-values";
 
 /** Dollars as the target field shows them again: 50000 → "500", 49999 → "499.99". */
 function targetText(target: number | null): string {

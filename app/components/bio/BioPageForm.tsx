@@ -1,7 +1,6 @@
-import { Form, Link } from "react-router";
 import type { BioPageFieldErrors, BioPageFormInput } from "#server/domains/bio/form";
 import type { SponsorshipChoices } from "#server/domains/bio/sponsorship-options";
-import { FormNotice, primaryButton, TextArea, TextField } from "#page-kit/forms";
+import { FormNotice, TextArea, TextField } from "#page-kit/forms";
 import { isAddressMessage, LinkRows } from "./LinkRows";
 import { SponsorshipPicker } from "./SponsorshipPicker";
 
@@ -17,8 +16,6 @@ type Props = {
   bioOrigin: string;
   /** Set when editing: the page's permanent ending, shown read-only. */
   fixedEnding?: string;
-  submitLabel: string;
-  busy: boolean;
   locale: string;
 };
 
@@ -39,32 +36,11 @@ function summary(errors: BioPageFieldErrors): { field: string; label: string; me
     .sort((a, b) => a.order - b.order);
 }
 
-/** Name, custom ending, about text, links and sponsorship options (SPEC §2.5, §3); works without JavaScript. */
-export function BioPageForm({ submitLabel, busy, ...fields }: Props) {
-  return (
-    <Form method="post" noValidate className="mt-8 space-y-8">
-      {/* The first submit button is the one Enter presses: saving, not the first row's "Remove". */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="sr-only">
-        {submitLabel}
-      </button>
-      <BioPageFields {...fields} />
-      <div className="flex flex-wrap items-center gap-4">
-        <button type="submit" name="intent" value="save" className={primaryButton} disabled={busy}>
-          {busy ? "Saving..." : submitLabel}
-        </button>
-        <Link to="/app/account/bizbio" className="font-semibold">
-          Cancel
-        </Link>
-      </div>
-    </Form>
-  );
-}
-
 /**
- * The page's own fields, without a form or a button: the new-page form's, and a part of the
- * editor's one form (app/routes/bio/edit.tsx), which saves them with every other section.
+ * Name, custom ending, about text, links and sponsorship options (SPEC §2.5, §3), without a form or
+ * a button; they work without JavaScript: the new-page form's, and a part of the editor's one form (app/routes/bio/edit.tsx), which saves them with every other section.
  */
-export function BioPageFields({ values, errors, message, choices, options, bioOrigin, fixedEnding, locale }: Omit<Props, "submitLabel" | "busy">) {
+export function BioPageFields({ values, errors, message, choices, options, bioOrigin, fixedEnding, locale }: Props) {
   const host = new URL(bioOrigin).host;
   const problems = summary(errors);
   return (

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { countEditorErrors } from "#server/domains/bio/editor-save";
+import { countEditorErrors } from "#isomorphic/bio-editor";
 import { linkRowsOf } from "#server/domains/bio/form";
 import { readBioPage } from "#server/features/operations/bio-pages/read";
 import { pageCaller, runForPage } from "#app/lib/operation-door.server";

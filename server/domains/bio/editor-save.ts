@@ -1,4 +1,5 @@
 import type { Db } from "#server/platform/db/client";
+import { countEditorErrors } from "#isomorphic/bio-editor";
 import { refusal, success, type DomainError, type Refusal, type Success } from "#server/platform/errors";
 import { parseBioPageForm, type BioPageFieldErrors, type BioPageFormInput } from "./form";
 import { editBioPage } from "./pages";
@@ -17,11 +18,6 @@ export type BioEditorInput = { page: BioPageFormInput; theme: ThemeFormInput | n
 export type BioEditorFieldErrors = { page: BioPageFieldErrors; theme: ThemeFieldErrors; support: SupportSettingsFieldErrors; wallGoal: WallGoalFieldErrors };
 
 export type BioEditorRefusal = Refusal<"invalid-argument", "INVALID_FIELDS", { sectionErrors: BioEditorFieldErrors }>;
-
-/** How many messages a refusal holds, all sections together. */
-export function countEditorErrors(errors: BioEditorFieldErrors): number {
-  return Object.values(errors).reduce((sum, section: Partial<Record<string, string>>) => sum + Object.values(section).filter(Boolean).length, 0);
-}
 
 function refused(sectionErrors: BioEditorFieldErrors): BioEditorRefusal {
   const count = countEditorErrors(sectionErrors);

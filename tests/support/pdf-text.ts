@@ -27,7 +27,10 @@ export function pdfText(pdf: Buffer): string {
 
   const lines: string[] = [];
   let cmap = new Map<number, string>();
-  for (const op of source.matchAll(/\/(F\d+) [\d.]+ Tf|\[([^\]]*)\] TJ/g)) {
+  // Text operators are read from the uncompressed objects only (the pages' content): an embedded
+  // font is compressed binary, and a stray "[" in it would swallow the next font change.
+  const content = [...objects.values()].filter((body) => !body.includes("/Filter")).join("\n");
+  for (const op of content.matchAll(/\/(F\d+) [\d.]+ Tf|\[([^\]\n]*)\] TJ/g)) {
     if (op[1]) {
       cmap = maps.get(fontOfName.get(op[1]) ?? "") ?? new Map();
       continue;

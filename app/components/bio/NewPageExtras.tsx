@@ -1,5 +1,6 @@
-import { fontStack, THEME_FIELD_NAMES, THEME_PRESETS } from "#isomorphic/bio-theme";
+import { THEME_PRESETS } from "#isomorphic/bio-theme";
 import { ACCEPT_TIPS_FIELD } from "#isomorphic/new-page";
+import { PresetCard } from "./PresetCard";
 
 /**
  * The page's look as one of the presets: radio cards drawn in each preset's
@@ -12,33 +13,8 @@ export function ThemeChoice({ preset, onChange }: { preset: string; onChange: (p
       <legend className="font-medium">Theme</legend>
       <p className="mt-1 text-sm text-muted">Colours and a font for your page, each readable. You can make your own later in the editor.</p>
       <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-4">
-        {THEME_PRESETS.map(({ id, name, theme }) => (
-          <div key={id}>
-            <input
-              type="radio"
-              id={`new-theme-${id}`}
-              name={THEME_FIELD_NAMES.preset}
-              value={id}
-              checked={preset === id}
-              onChange={() => onChange(id)}
-              className="peer sr-only"
-            />
-            <label
-              htmlFor={`new-theme-${id}`}
-              className="block cursor-pointer rounded-xl border-2 border-ink/15 p-1 peer-checked:border-primary peer-checked:ring-2 peer-checked:ring-primary peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary"
-            >
-              <span aria-hidden="true" className="block rounded-lg px-3 py-3" style={{ background: theme.background, color: theme.text, fontFamily: fontStack(theme.font) }}>
-                <span className="block text-sm font-semibold">Aa</span>
-                <span className="mt-1 block rounded-full px-2 py-1 text-center text-xs font-semibold" style={{ background: theme.button, color: theme.buttonText }}>
-                  Link
-                </span>
-              </span>
-              <span className="mt-1 flex items-center justify-between px-1 text-sm font-medium">
-                {name}
-                {preset === id ? <span aria-hidden="true">✓</span> : null}
-              </span>
-            </label>
-          </div>
+        {THEME_PRESETS.map((option) => (
+          <PresetCard key={option.id} preset={option} idPrefix="new-theme" checked={preset === option.id} onChoose={onChange} />
         ))}
       </div>
     </fieldset>

@@ -14,6 +14,7 @@ import {
 import type { ThemeFieldErrors, ThemeFormInput } from "#server/domains/bio/theme";
 import { FormNotice } from "#page-kit/forms";
 import { useHydrated } from "#app/lib/use-hydrated";
+import { PresetCard } from "./PresetCard";
 
 type Props = {
   /** The saved theme, or what was submitted when it was refused. */
@@ -84,33 +85,8 @@ export function ThemePicker({ initial, errors }: Props) {
       <fieldset>
         <legend className="font-medium">Preset</legend>
         <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-3">
-          {THEME_PRESETS.map(({ id, name, theme }) => (
-            <div key={id}>
-              <input
-                type="radio"
-                id={`theme-preset-${id}`}
-                name={THEME_FIELD_NAMES.preset}
-                value={id}
-                checked={preset === id}
-                onChange={() => choosePreset(id)}
-                className="peer sr-only"
-              />
-              <label
-                htmlFor={`theme-preset-${id}`}
-                className="block cursor-pointer rounded-xl border-2 border-ink/15 p-1 peer-checked:border-primary peer-checked:ring-2 peer-checked:ring-primary peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary"
-              >
-                <span aria-hidden="true" className="block rounded-lg px-3 py-3" style={{ background: theme.background, color: theme.text, fontFamily: fontStack(theme.font) }}>
-                  <span className="block text-sm font-semibold">Aa</span>
-                  <span className="mt-1 block rounded-full px-2 py-1 text-center text-xs font-semibold" style={{ background: theme.button, color: theme.buttonText }}>
-                    Link
-                  </span>
-                </span>
-                <span className="mt-1 flex items-center justify-between px-1 text-sm font-medium">
-                  {name}
-                  {preset === id ? <span aria-hidden="true">✓</span> : null}
-                </span>
-              </label>
-            </div>
+          {THEME_PRESETS.map((option) => (
+            <PresetCard key={option.id} preset={option} idPrefix="theme-preset" checked={preset === option.id} onChoose={choosePreset} />
           ))}
           <div>
             <input

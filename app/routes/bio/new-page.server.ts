@@ -1,8 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
 import { formDataToBioInput, linkRowsAfter, parseBioPageForm, type BioPageFieldErrors } from "#server/domains/bio/form";
 import { ENDING_TAKEN_MESSAGE } from "#server/domains/bio/endings";
-import { createBioPage, isEndingTaken } from "#server/domains/bio/pages";
-import { applyNewPageExtras, formDataToNewPageExtras } from "#server/domains/bio/new-page-extras";
+import { isEndingTaken } from "#server/domains/bio/pages";
+import { createBioPageWithExtras, formDataToNewPageExtras } from "#server/domains/bio/new-page-extras";
 import type { NewPageExtras } from "#isomorphic/new-page";
 import type { SessionUser } from "#server/domains/auth/session";
 import type { DomainError } from "#server/platform/errors";
@@ -46,12 +46,11 @@ export async function newPageAction(request: Request, context: AppLoadContext, u
     return answer({ values: input, extras, errors }, parsed);
   }
   const owner = { uid: user.id };
-  const created = await createBioPage(context.db, owner, parsed.form);
+  const created = await createBioPageWithExtras(context.db, owner, parsed.form, extras);
   if (created.kind === "ERROR") {
     const errors = created.fieldErrors ?? {};
     return answer({ values: input, extras, errors, message: Object.keys(errors).length > 0 ? undefined : created.message }, created);
   }
-  await applyNewPageExtras(context.db, owner, created.id, extras);
   const address = `${new URL(context.config.BIO_ORIGIN).host}/${created.customEnding}`;
   return redirectWithToast(request, context.sessionSecret, DASHBOARD_PATH, { kind: "success", message: `Your page is live at ${address}.` });
 }

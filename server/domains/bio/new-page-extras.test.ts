@@ -4,7 +4,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { presetById } from "#isomorphic/bio-theme";
 import { bioPages, profiles, user } from "#server/platform/db/schema";
 import { newBioPageId } from "./endings";
-import { applyNewPageExtras, formDataToNewPageExtras } from "./new-page-extras";
+import { applyNewPageExtras, createBioPageWithExtras, formDataToNewPageExtras } from "./new-page-extras";
 
 const form = (fields: [string, string][]) => {
   const data = new FormData();
@@ -53,5 +53,17 @@ describe.each(ENGINES)("the new page's extras saved on %s", (engine) => {
     await applyNewPageExtras(db(), { uid }, pageId, { preset: "sponsorgrid", acceptTips: true });
     await applyNewPageExtras(db(), { uid: "someone-else" }, pageId, { preset: "forest", acceptTips: false });
     expect(await stored(pageId)).toEqual(before);
+  });
+  it("creates a page with its look and tips switch together, and a refused page leaves nothing", async () => {
+    const uid = `extras-person-${++people}`;
+    await db().insert(user).values({ id: uid, name: uid, email: `${uid}@extras.example`, emailVerified: true });
+    await db().insert(profiles).values({ uid, name: uid });
+    const form = { name: "Forest Maker", customEnding: `forest_${people}`, blurb: "", links: [], sponsorships: [] };
+    const created = await createBioPageWithExtras(db(), { uid }, form, { preset: "forest", acceptTips: false });
+    if (created.kind !== "SUCCESS") throw new Error(created.message);
+    expect(await stored(created.id)).toEqual({ theme: presetById("forest")!.theme, acceptTips: false });
+    // The same ending again is refused, and no second page exists.
+    expect(await createBioPageWithExtras(db(), { uid }, form, { preset: "midnight", acceptTips: true })).toMatchObject({ kind: "ERROR" });
+    expect(await db().select({ id: bioPages.id }).from(bioPages).where(eq(bioPages.uid, uid))).toHaveLength(1);
   });
 });

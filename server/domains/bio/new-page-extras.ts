@@ -3,6 +3,8 @@ import { ACCEPT_TIPS_FIELD, DEFAULT_NEW_PAGE_EXTRAS as DEFAULT_EXTRAS, type NewP
 import type { Db } from "#server/platform/db/client";
 import { saveBioTheme, themeFormValues } from "./theme";
 import { readSupportSettings, saveSupportSettings, supportSettingsInput } from "./support-settings";
+import type { BioPageForm } from "./form";
+import { createBioPage } from "./pages";
 
 /**
  * The extras as sent. A post without them (an older client, the API-like
@@ -30,4 +32,16 @@ export async function applyNewPageExtras(db: Db, owner: { uid: string }, pageId:
   const current = await readSupportSettings(db, owner, pageId);
   if (current.kind === "ERROR") return;
   await saveSupportSettings(db, owner, pageId, { ...supportSettingsInput(current.settings), acceptTips: extras.acceptTips });
+}
+
+/**
+ * A new page and its chosen look and tips switch, together or not at all: a page never exists
+ * with the default look and tips on because the second write failed.
+ */
+export async function createBioPageWithExtras(db: Db, owner: { uid: string }, form: BioPageForm, extras: NewPageExtras) {
+  return db.transaction(async (tx) => {
+    const created = await createBioPage(tx, owner, form);
+    if (created.kind === "SUCCESS") await applyNewPageExtras(tx, owner, created.id, extras);
+    return created;
+  });
 }

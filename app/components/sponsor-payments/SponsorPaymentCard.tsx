@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { SponsorSessionStatus } from "#server/platform/db/schema";
+import type { SponsorSessionKind, SponsorSessionStatus } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { NO_NAME_GIVEN, supporterHref } from "#isomorphic/supporters";
 import { RefundButton } from "./RefundButton";
@@ -17,7 +17,7 @@ export type PaymentCardView = {
   private: boolean;
   message: string;
   amount: string;
-  kind: "tip" | "sponsorship";
+  kind: SponsorSessionKind;
   /** The chargeback in words: "Evidence due by December 3, 2026" while open, "Dispute won" / "Dispute lost" once decided. */
   dispute: { open: boolean; text: string } | null;
 };

@@ -12,7 +12,7 @@ import type { Route } from "./+types/my-payments";
 import { connectAction, payoutSetupData } from "./payments.server";
 
 const STATUS_LABELS = { pending: "Pending", completed: "Completed", refunded: "Refunded", failed: "Failed", expired: "Expired", disputed: "Disputed" } as const;
-const KIND_LABELS = { tip: "Tip", sponsorship: "Sponsorship" } as const;
+const KIND_LABELS = { tip: "Tip", sponsorship: "Sponsorship", membership: "Membership" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);

@@ -6,6 +6,7 @@ import { checkoutAsyncPaymentSucceeded } from "#server/features/payment-webhooks
 import { checkoutCompleted } from "#server/features/payment-webhooks/handlers/checkout-completed";
 import { checkoutExpired } from "#server/features/payment-webhooks/handlers/checkout-expired";
 import { disputeChanged } from "#server/features/payment-webhooks/handlers/dispute-changed";
+import { membershipChanged } from "#server/features/payment-webhooks/handlers/membership-changed";
 import { proCustomerChanged } from "#server/features/payment-webhooks/handlers/pro-customer-changed";
 import { refundUpdated } from "#server/features/payment-webhooks/handlers/refund-updated";
 import type { Handler } from "./types";
@@ -21,4 +22,5 @@ export const HANDLERS: { [T in PaymentEventType]: Handler<T, unknown> } = {
   "dispute.changed": disputeChanged,
   "account.updated": accountUpdated,
   "pro.customer_changed": proCustomerChanged,
+  "membership.changed": membershipChanged,
 };

@@ -11,7 +11,7 @@ import { seedDatabase } from "#server/tools/seed/index";
 
 const EXPECTED_TABLES = [
   "account", "account_suspensions", "api_idempotency_keys", "api_keys", "audit_log", "billing_customers", "billing_details", "bio_counted_visits", "bio_packages", "bio_page_daily_referrers", "bio_page_daily_views", "bio_page_link_clicks", "bio_page_views", "bio_pages",
-  "connected_accounts", "content_reports", "deal_activity", "deal_briefs", "deal_disputes", "deal_files", "deal_fundings", "deal_invoices", "deal_messages", "deal_submissions", "deal_terms", "deals", "disputes", "email_outbox", "external_sponsors", "hearts", "invoice_counters", "ledger_entries", "logs", "money_events", "notification_digests", "notification_preferences", "notifications",
+  "connected_accounts", "content_reports", "deal_activity", "deal_briefs", "deal_disputes", "deal_files", "deal_fundings", "deal_invoices", "deal_messages", "deal_submissions", "deal_terms", "deals", "disputes", "email_outbox", "external_sponsors", "hearts", "invoice_counters", "ledger_entries", "logs", "member_post_deliveries", "member_posts", "membership_tiers", "memberships", "money_events", "notification_digests", "notification_preferences", "notifications",
   "opportunity_posts", "payment_events", "photo_variants", "photos", "pro_checkouts", "pro_memberships", "profiles", "queued_tasks", "rate_limits",
   "reconciliation_runs", "refund_requests", "scheduled_jobs", "session", "spent_captcha_nonces", "sponsor_sessions", "tags", "totals", "two_factor", "user",
   "verification", "webhook_attempts", "webhook_deliveries", "webhook_endpoints", "webhook_events",

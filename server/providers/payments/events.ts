@@ -97,6 +97,30 @@ export const paymentEventSchema = z.discriminatedUnion("type", [
       "invoice.payment_failed",
     ]),
   }),
+  /**
+   * Something changed about a membership (ADR 0084): its checkout completed or expired, its
+   * subscription was created, updated or deleted, an invoice was paid or its payment failed. The
+   * handler reads the provider's truth for the subscription and converges on it
+   * (server/domains/memberships/), so the order and number of these events do not matter.
+   * `membershipId` is our row (metadata.membership_id); `subscriptionId` is null only for a
+   * checkout that never made one (expired).
+   */
+  z.object({
+    ...base,
+    type: z.literal("membership.changed"),
+    membershipId: z.string().min(1).nullable(),
+    subscriptionId: z.string().min(1).nullable(),
+    checkoutId: z.string().min(1).nullable(),
+    cause: z.enum([
+      "checkout.completed",
+      "checkout.expired",
+      "subscription.created",
+      "subscription.updated",
+      "subscription.deleted",
+      "invoice.paid",
+      "invoice.payment_failed",
+    ]),
+  }),
   z.object({
     ...base,
     type: z.literal("account.updated"),

@@ -151,7 +151,7 @@ export function notJson(message: string): Refusal<"invalid-argument", "NOT_JSON"
   return refusal("invalid-argument", "NOT_JSON", message);
 }
 
-export interface PaymentProvider extends ProBilling {
+export interface PaymentProvider extends ProBilling, MembershipBilling {
   readonly name: ProviderName;
   /** The provider's name as people know it: the connect button reads "Connect with {displayName}". */
   readonly displayName: string;
@@ -306,4 +306,85 @@ export interface ProBilling {
    * is credited back, as the provider prorates it). The key makes a retry do it once.
    */
   endSubscription(input: { idempotencyKey: string; subscriptionId: string; when: "period_end" | "now" }): Promise<void>;
+}
+
+/* ---------------------------------------------------------------------------
+ * Memberships (ADR 0084): a fan's monthly or yearly support of a creator, a
+ * subscription whose every paid invoice goes to the creator's connected account
+ * (Stripe: transfer_data.destination) less the platform's application fee.
+ * Kept as its own interface so each provider implements it in its own files.
+ * ------------------------------------------------------------------------- */
+
+export type MembershipCheckoutInput = {
+  /** `membership_checkout_<membership id>`: a retried click never opens two checkouts. */
+  idempotencyKey: string;
+  /** Our memberships row id: sent as client_reference_id and metadata.membership_id (metadata.purpose "membership"), on the subscription too. */
+  membershipId: string;
+  destinationAccountId: string;
+  /** What each period costs, minor units. */
+  amount: number;
+  currency: string;
+  interval: "month" | "year";
+  /** The platform's share of every invoice, a percentage (Stripe's application_fee_percent); 0 for none. */
+  applicationFeePercent: number;
+  /** What the member sees on the checkout page and every receipt, e.g. "Gold membership · Maya Makes". */
+  productName: string;
+  memberEmail: string | null;
+  successUrl: string;
+  cancelUrl: string;
+};
+
+/** One invoice of a membership's subscription: the first period's or a renewal's. */
+export type ProviderMembershipInvoice = {
+  invoiceId: string;
+  /** The payment of a paid invoice (ledger rows, refunds and disputes go by it); null while unpaid. */
+  paymentIntentId: string | null;
+  amount: number;
+  currency: string;
+  /** "open": its payment failed and the provider is retrying; "uncollectible"/"void": given up. */
+  status: "paid" | "open" | "uncollectible" | "void";
+  /** The period it pays for. */
+  periodStart: Date;
+  periodEnd: Date;
+  paidAt: Date | null;
+  /** Stripe's billing_reason: the first invoice, a renewal, or a change. */
+  reason: "subscription_create" | "subscription_cycle" | "subscription_update";
+};
+
+/** The provider's truth about one membership subscription: what the one writer converges on. */
+export type ProviderMembershipState = {
+  subscriptionId: string;
+  customerId: string;
+  /** metadata.membership_id; null when the subscription is not one of ours. */
+  membershipId: string | null;
+  status: ProviderSubscriptionStatus;
+  /** What the next renewal charges, and how often. */
+  amount: number;
+  currency: string;
+  interval: "month" | "year";
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  /** When it ended (status canceled). */
+  endedAt: Date | null;
+  /** The address the member gave the checkout. */
+  customerEmail: string | null;
+  /** Every invoice, oldest first. */
+  invoices: ProviderMembershipInvoice[];
+};
+
+export interface MembershipBilling {
+  /** A hosted checkout in subscription mode, paying to the creator's connected account. The same key returns the same checkout. */
+  createMembershipCheckout(input: MembershipCheckoutInput): Promise<CheckoutCreated>;
+  /** The subscription found by the checkout that started it; null while that checkout is unpaid. */
+  membershipSubscriptionOfCheckout(checkoutId: string): Promise<string | null>;
+  /** The provider's current truth (read fresh, never from an event's payload). */
+  readMembershipState(subscriptionId: string): Promise<ProviderMembershipState>;
+  /** A new price or interval from the next renewal (no proration, as Pro's plan switch). The key makes a retry do it once. */
+  changeMembershipPrice(input: { idempotencyKey: string; subscriptionId: string; amount: number; interval: "month" | "year"; productName: string }): Promise<void>;
+  /** Cancel at the period's end (true) or undo that (false). */
+  setMembershipCancelAtPeriodEnd(input: { idempotencyKey: string; subscriptionId: string; cancelAtPeriodEnd: boolean }): Promise<void>;
+  /** Ends it now, without a refund (a creator removing a member; a refund is its own call). Ending an ended one does nothing. */
+  endMembershipNow(input: { idempotencyKey: string; subscriptionId: string }): Promise<void>;
+  /** The provider's page where the member updates their card; a past-due renewal is retried with the new card. */
+  createMembershipCardLink(input: { customerId: string; subscriptionId: string; returnUrl: string }): Promise<{ url: string }>;
 }

@@ -1,3 +1,4 @@
+import type { SponsorSessionKind } from "#server/platform/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { consumeRateLimit, rateLimitKey } from "#server/platform/abuse/rate-limit";
 import { CHECKOUT_RATE_LIMITS } from "#server/platform/abuse/rules";
@@ -34,12 +35,16 @@ export function supporterInNotice(session: { supporterName: string | null; priva
   return name.length > NAME_IN_NOTICE ? `${name.slice(0, NAME_IN_NOTICE - 1).trimEnd()}…` : name;
 }
 
-export type PaymentNoticeFacts = { kind: "tip" | "sponsorship"; amount: string; supporterName: string | null; private: boolean; pageName: string | null };
+export type PaymentNoticeFacts = { kind: SponsorSessionKind; amount: string; supporterName: string | null; private: boolean; pageName: string | null };
 
 /** "Maya tipped you $25.00": the amount and who paid, first thing in the list and the mail's subject. */
 export function paymentReceivedWords(facts: PaymentNoticeFacts): { title: string; message: string } {
   const who = supporterInNotice(facts);
-  const title = facts.kind === "tip" ? `${who} tipped you ${facts.amount}` : `${who} paid you ${facts.amount} for a sponsorship`;
+  const title = {
+    tip: `${who} tipped you ${facts.amount}`,
+    sponsorship: `${who} paid you ${facts.amount} for a sponsorship`,
+    membership: `${who} paid you ${facts.amount} for a membership`,
+  }[facts.kind];
   const where = facts.pageName ? `A ${facts.kind} through ${facts.pageName}. ` : "";
   const rest = facts.private
     ? "They asked to keep their support private: their name is on Supporters only, and your public page doesn't show it."

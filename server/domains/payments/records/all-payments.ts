@@ -1,3 +1,4 @@
+import type { SponsorSessionKind } from "#server/platform/db/schema";
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "#server/platform/db/client";
@@ -121,7 +122,7 @@ const toSums = (row: { currency: string; gross: string; providerFee: string; pla
 export type PaymentRow = {
   id: string;
   created: Date;
-  kind: "tip" | "sponsorship";
+  kind: SponsorSessionKind;
   status: SponsorSessionStatus;
   amount: number;
   currency: string;

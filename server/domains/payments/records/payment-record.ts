@@ -1,3 +1,4 @@
+import type { SponsorSessionKind } from "#server/platform/db/schema";
 import { asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { auditLog, bioPages, ledgerEntries, paymentEvents, refundRequests, sponsorSessions, user, type LedgerEntryKind, type RefundRequestStatus, type SponsorSessionStatus } from "#server/platform/db/schema";
@@ -17,7 +18,7 @@ export type PaymentRecord = {
   session: {
     id: string;
     created: Date;
-    kind: "tip" | "sponsorship";
+    kind: SponsorSessionKind;
     status: SponsorSessionStatus;
     amount: number;
     currency: string;

@@ -1,3 +1,4 @@
+import type { SponsorSessionKind } from "#server/platform/db/schema";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import { bioPages, connectedAccounts, profiles, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
@@ -37,7 +38,7 @@ export type PaymentMade = {
   created: Date;
   /** The bio page's name, else the creator's profile or account name. */
   payee: string;
-  kind: "tip" | "sponsorship";
+  kind: SponsorSessionKind;
   amount: number;
   currency: string;
   status: SponsorSessionStatus;

@@ -20,3 +20,4 @@ export * from "./money-events";
 export * from "./deals";
 export * from "./deal-files";
 export * from "./paperwork";
+export * from "./memberships";

@@ -4,6 +4,7 @@ import { user } from "./auth";
 import { bioPages } from "./bio-pages";
 import { dealFundings } from "./deals";
 import { opportunityPosts } from "./opportunities";
+import { memberships } from "./memberships";
 
 /** A user's payout account at the payment provider (SPEC §3 Connected payout account). */
 export const connectedAccounts = pgTable(
@@ -21,7 +22,7 @@ export const connectedAccounts = pgTable(
   (t) => [check("connected_accounts_type_check", sql`${t.accountType} in ('individual', 'company')`)],
 );
 
-export const SPONSOR_SESSION_KINDS = ["tip", "sponsorship"] as const;
+export const SPONSOR_SESSION_KINDS = ["tip", "sponsorship", "membership"] as const;
 export type SponsorSessionKind = (typeof SPONSOR_SESSION_KINDS)[number];
 
 /**
@@ -54,6 +55,8 @@ export const sponsorSessions = pgTable(
     sponsorUid: text().references(() => user.id, { onDelete: "set null" }),
     bioPageId: text().references(() => bioPages.id, { onDelete: "set null" }),
     postId: text().references(() => opportunityPosts.id, { onDelete: "set null" }),
+    // A membership's paid period (kind "membership"): the first payment or a renewal (ADR 0084).
+    membershipId: text().references(() => memberships.id, { onDelete: "set null" }),
     // The creator's connected account the charge goes to (a destination charge).
     destinationAccountId: text().notNull(),
     amount: integer().notNull(),
@@ -81,7 +84,7 @@ export const sponsorSessions = pgTable(
     check("sponsor_sessions_amount_check", sql`${t.amount} > 0`),
     check("sponsor_sessions_platform_fee_check", sql`${t.platformFee} >= 0 and ${t.platformFee} <= ${t.amount}`),
     check("sponsor_sessions_currency_check", sql`${t.currency} ~ '^[a-z]{3}$'`),
-    check("sponsor_sessions_kind_check", sql`${t.kind} in ('tip', 'sponsorship')`),
+    check("sponsor_sessions_kind_check", sql`${t.kind} in ('tip', 'sponsorship', 'membership')`),
     // A tip is for no post (a sponsorship's post may since have been deleted).
     check("sponsor_sessions_post_check", sql`${t.kind} = 'sponsorship' or ${t.postId} is null`),
     check(
@@ -96,6 +99,8 @@ export const sponsorSessions = pgTable(
     index("sponsor_sessions_sponsor_created_idx").on(t.sponsorUid, t.created),
     // A bio page's supporter wall and goal: its sessions, newest first.
     index("sponsor_sessions_bio_page_created_idx").on(t.bioPageId, t.created),
+    // A membership's paid periods, newest first.
+    index("sponsor_sessions_membership_created_idx").on(t.membershipId, t.created).where(sql`${t.membershipId} is not null`),
     // An open checkout found again for the same browser and form (only pending rows are looked up).
     index("sponsor_sessions_reuse_key_idx").on(t.reuseKey).where(sql`${t.reuseKey} is not null and ${t.status} = 'pending'`),
   ],

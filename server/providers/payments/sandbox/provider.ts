@@ -1,3 +1,4 @@
+import { sandboxMembershipBilling } from "./memberships";
 import type { PayeeCheck } from "./pay";
 import { pagesOnOwnOrigin, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type { Logger } from "pino";
@@ -146,6 +147,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return refund;
     },
     listRefunds: (paymentIntentId) => listSandboxRefunds(db, paymentIntentId),
+    ...sandboxMembershipBilling(),
     async completeOnboarding(accountId, details, linkId) {
       const state = await completeSandboxOnboarding(db, accountId, details, now(), linkId);
       if (state) outbox.kick();

@@ -1,3 +1,4 @@
+import { stripeMembershipBilling } from "./memberships";
 import { pagesOffSite, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type Stripe from "stripe";
 import type { PaymentProvider, ProBilling } from "#server/providers/payments/port";
@@ -70,6 +71,7 @@ export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Dat
     createPortalLink: (input) => createPortalLink(stripe, input),
     readProState: (customerId) => readProState(stripe, customerId),
     endSubscription: (input) => endSubscription(stripe, input),
+    ...stripeMembershipBilling(),
     parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
   };
 }

@@ -1,0 +1,15 @@
+import type { MembershipBilling } from "#server/providers/payments/port";
+
+// Scaffolding while the sandbox's membership billing is built in its own branch: replaced wholesale.
+export function sandboxMembershipBilling(): MembershipBilling {
+  const later = () => Promise.reject(new Error("The sandbox's membership billing is not built yet"));
+  return {
+    createMembershipCheckout: later,
+    membershipSubscriptionOfCheckout: later,
+    readMembershipState: later,
+    changeMembershipPrice: later,
+    setMembershipCancelAtPeriodEnd: later,
+    endMembershipNow: later,
+    createMembershipCardLink: later,
+  };
+}

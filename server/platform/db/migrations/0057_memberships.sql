@@ -60,6 +60,7 @@ CREATE TABLE "memberships" (
 	"cancel_message" text,
 	"started_at" timestamp with time zone,
 	"ended_at" timestamp with time zone,
+	"posts_muted" boolean DEFAULT false NOT NULL,
 	"link_version" integer DEFAULT 1 NOT NULL,
 	"checkout_url" text,
 	"expires_at" timestamp with time zone,

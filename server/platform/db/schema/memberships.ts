@@ -104,6 +104,8 @@ export const memberships = pgTable(
     cancelMessage: text(),
     startedAt: timestamp({ withTimezone: true }),
     endedAt: timestamp({ withTimezone: true }),
+    // The member turned posts' mail off (the one-click unsubscribe in each post): receipts still come.
+    postsMuted: boolean().notNull().default(false),
     // Bumped to make every member link sent before it stop working (the member asked for new links).
     linkVersion: integer().notNull().default(1),
     // The provider's hosted checkout page, so the same browser sent back finds the same checkout.

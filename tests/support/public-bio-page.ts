@@ -27,6 +27,7 @@ export function publicBioPage(overrides: Partial<PublicBioPage> = {}): PublicBio
     updatedAt: new Date(0),
     goal: null,
     wall: null,
+    wallMembers: null,
     ...overrides,
   };
 }

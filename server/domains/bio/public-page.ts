@@ -8,7 +8,7 @@ import { goalProgress, goalRaised, type GoalProgress } from "./goal";
 import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
 import { listPagePackages, type BioPackage } from "./packages";
 import { publicSponsorshipOptions, type SponsorshipOffer } from "./sponsorship-options";
-import { readWall, type WallEntry } from "./wall";
+import { readWall, readWallMembers, type WallEntry, type WallTier } from "./wall";
 
 /** Everything a public bio page shows, as of one read. */
 export type PublicBioPage = {
@@ -53,6 +53,8 @@ export type PublicBioPage = {
   goal: GoalProgress | null;
   /** The supporter wall's entries, newest first; null while the owner has the wall off (server/domains/bio/wall.ts). */
   wall: WallEntry[] | null;
+  /** The wall's members by tier (empty without members); null while the wall is off. */
+  wallMembers: WallTier[] | null;
 };
 
 /** The page at `ending`, or null (unknown, or not an ending at all: no query then). */
@@ -91,15 +93,16 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   const active = page.ownerActive;
   const hasGoal = active && goalTarget !== null && goalTarget > 0;
   const takesPayments = accountCompleted === true;
-  const [sponsorships, packages, raised, wall] = await Promise.all([
+  const [sponsorships, packages, raised, wall, wallMembers] = await Promise.all([
     active ? publicSponsorshipOptions(db, page.uid, page.sponsorships) : [],
     active && takesPayments ? listPagePackages(db, page.id) : [],
     hasGoal ? goalRaised(db, page.id, goalStartedAt) : 0,
     active && wallEnabled ? readWall(db, page.id) : null,
+    active && wallEnabled ? readWallMembers(db, page.id) : null,
   ]);
   const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
   const links = page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null);
-  return { ...fields, links, sponsorships, packages, takesPayments, goal, wall, theme: themeOf(page.theme) };
+  return { ...fields, links, sponsorships, packages, takesPayments, goal, wall, wallMembers, theme: themeOf(page.theme) };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, connectedAccounts, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { bioPages, connectedAccounts, memberships, membershipTiers, sponsorSessions, user, type MembershipStatus, type SponsorSessionStatus } from "#server/platform/db/schema";
 import { createRenderedPages } from "#server/domains/bio/host/rendered-pages";
 import { recordDispute, recordPayment, recordRefund } from "#server/domains/payments/ledger/ledger";
 import { startGenerationSource } from "#server/platform/page-cache/setup";
@@ -10,7 +10,7 @@ import type { RunningGenerationSource } from "#server/platform/page-cache/genera
 import { createMigratedDatabase, ENGINES, type TestDatabase } from "#tests/support/databases";
 import { goalProgress, goalRaised } from "./goal";
 import { readPublicPage } from "./public-page";
-import { listSupporters, readWall, setHiddenFromWall } from "./wall";
+import { listSupporters, readWall, readWallMembers, setHiddenFromWall } from "./wall";
 import { parseWallGoal, readWallGoalSettings, saveWallGoal } from "./wall-goal-settings";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
@@ -265,5 +265,54 @@ describe.each(ENGINES)("wall and goal on %s", (engine) => {
     expect(await html()).toContain("<b>Bo</b>");
     await setHiddenFromWall(db, { uid: page.uid }, { pageId: page.pageId, sessionId: other.id, hidden: true });
     expect(await html()).not.toContain("<b>Bo</b>");
+  });
+
+  it("members show once each under their tier, current ones only, private ones counted, and joining redraws the cached page", async () => {
+    const page = await creator(db);
+    await saveWallGoal(db, { uid: page.uid }, page.pageId, { wallEnabled: true, goalTitle: "", goalTarget: "", removeGoal: true }, new Date(Date.now() - 60_000));
+    const tier = async (name: string, position: number) => {
+      const id = `tier_${rand()}`;
+      await db.insert(membershipTiers).values({ id, bioPageId: page.pageId, name, monthlyPrice: 500, position });
+      return id;
+    };
+    const gold = await tier("Gold", 1);
+    const silver = await tier("Silver", 0);
+    const member = async (tierId: string, name: string | null, status: MembershipStatus, isPrivate = false) => {
+      const id = `mem_${rand()}`;
+      await db.insert(memberships).values({
+        id, tierId, bioPageId: page.pageId, creatorUid: page.uid, memberName: name, private: isPrivate, provider: "sandbox",
+        destinationAccountId: "acct_x", amount: 500, status, startedAt: new Date(),
+      });
+      return id;
+    };
+    const pages = createRenderedPages({ db, generation: source, site: { bioOrigin: "http://bio.test", publicOrigin: "http://app.test", appName: "Sponsorgrid" }, maxAgeMs: 3_600_000 });
+    const html = async () => {
+      const got = await pages.get(page.ending, { synced: true });
+      if (!got || got === "unavailable") throw new Error("no page");
+      return got.identity.toString("utf8");
+    };
+    expect(await html()).not.toContain("<h3>Members</h3>");
+
+    await member(gold, "Ada", "active");
+    await member(gold, "Secret Sam", "past_due", true);
+    await member(gold, null, "cancelled");
+    await member(silver, "Bo", "active");
+    await member(silver, "Gone Gus", "ended");
+    await member(silver, "Never Paid", "pending");
+    expect(await readWallMembers(db, page.pageId)).toEqual([
+      { tierName: "Silver", names: ["Bo"], others: 0 },
+      { tierName: "Gold", names: ["Ada"], others: 2 },
+    ]);
+    const shown = await html();
+    expect(shown).toContain("<li><b>Silver</b>Bo</li><li><b>Gold</b>Ada, and 2 more</li>");
+    expect(shown).not.toContain("Secret Sam");
+    expect(shown).not.toContain("Gone Gus");
+
+    // A member's paid period is a sponsor session of kind membership: the tips list does not repeat them.
+    await db.insert(sponsorSessions).values({
+      id: `ss_${rand()}`, kind: "membership", provider: "sandbox", posterUid: page.uid, bioPageId: page.pageId, destinationAccountId: "acct_x",
+      amount: 500, message: "", supporterName: "Ada", status: "completed",
+    });
+    expect((await readWall(db, page.pageId)).map((entry) => entry.name)).toEqual([]);
   });
 });

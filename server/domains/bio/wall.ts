@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, not } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, not } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, sponsorSessions, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { bioPages, memberships, membershipTiers, sponsorSessions, type SponsorSessionStatus } from "#server/platform/db/schema";
 import { domainError, success, type DomainError, type Success } from "#server/platform/errors";
 import { SUPPORTERS_LIST_SIZE, WALL_SIZE } from "#isomorphic/supporter-wall";
 import { isBioPageId } from "./endings";
@@ -31,7 +31,9 @@ const trimmed = (text: string | null) => text?.trim() || null;
 
 /**
  * The page's latest supports still standing: paid and not refunded or
- * disputed (status completed), not hidden by the owner; newest first.
+ * disputed (status completed), not hidden by the owner; newest first. A
+ * membership's paid periods are not among them: members are shown once each,
+ * by tier (readWallMembers), not once per renewal.
  */
 export async function readWall(db: Db, pageId: string, limit = WALL_SIZE): Promise<WallEntry[]> {
   const rows = await db
@@ -45,7 +47,9 @@ export async function readWall(db: Db, pageId: string, limit = WALL_SIZE): Promi
       at: sponsorSessions.created,
     })
     .from(sponsorSessions)
-    .where(and(eq(sponsorSessions.bioPageId, pageId), eq(sponsorSessions.status, "completed"), not(sponsorSessions.hiddenFromWall)))
+    .where(
+      and(eq(sponsorSessions.bioPageId, pageId), eq(sponsorSessions.status, "completed"), not(sponsorSessions.hiddenFromWall), ne(sponsorSessions.kind, "membership")),
+    )
     .orderBy(desc(sponsorSessions.created), desc(sponsorSessions.id))
     .limit(limit);
   return rows.map((row) =>
@@ -53,6 +57,35 @@ export async function readWall(db: Db, pageId: string, limit = WALL_SIZE): Promi
       ? { id: row.id, private: true, name: null, message: null, amount: null, currency: row.currency, at: row.at }
       : { ...row, name: trimmed(row.name), message: trimmed(row.message) },
   );
+}
+
+/** One tier's current members on the wall: the names they gave, and how many chose to stay private or gave none. */
+export type WallTier = { tierName: string; names: string[]; others: number };
+
+/** Members still belonging (paid, past due while the provider retries, or cancelled with time left). */
+const CURRENT_MEMBER = inArray(memberships.status, ["active", "past_due", "cancelled"]);
+
+/**
+ * The page's current members by tier, in the tiers' order, earliest member first (the longest
+ * standing lead). A private member or one who gave no name is counted, not named. Tiers with
+ * nobody are left out; a retired tier's members still show under it, as they still belong.
+ */
+export async function readWallMembers(db: Db, pageId: string, namesPerTier = WALL_SIZE): Promise<WallTier[]> {
+  const rows = await db
+    .select({ tierId: membershipTiers.id, tierName: membershipTiers.name, name: memberships.memberName, private: memberships.private })
+    .from(memberships)
+    .innerJoin(membershipTiers, eq(membershipTiers.id, memberships.tierId))
+    .where(and(eq(memberships.bioPageId, pageId), CURRENT_MEMBER))
+    .orderBy(asc(membershipTiers.position), asc(membershipTiers.created), asc(memberships.startedAt), asc(memberships.id));
+  const tiers = new Map<string, WallTier>();
+  for (const row of rows) {
+    const tier = tiers.get(row.tierId) ?? { tierName: row.tierName, names: [], others: 0 };
+    tiers.set(row.tierId, tier);
+    const name = row.private ? null : trimmed(row.name);
+    if (name && tier.names.length < namesPerTier) tier.names.push(name);
+    else tier.others += 1;
+  }
+  return [...tiers.values()];
 }
 
 /** One support as its page's owner sees it in the Supporters list. */

@@ -1,6 +1,6 @@
 import { dateTimeFormat, formatMoney } from "#isomorphic/format";
 import type { PublicBioPage } from "#server/domains/bio/public-page";
-import type { WallEntry } from "#server/domains/bio/wall";
+import type { WallEntry, WallTier } from "#server/domains/bio/wall";
 import { escapeHtml } from "./escape";
 
 /** The wall's cards: outlined in the text colour on the page background (the bio host's CSS contract), unlike the filled link cards. */
@@ -32,12 +32,23 @@ function entryHtml(entry: WallEntry): string {
   return `<li><b>${escapeHtml(entry.name ?? "Someone")}</b>${amount}${message}${when}</li>`;
 }
 
-/** The supporter wall, when the owner turned it on: newest first, or a line inviting the first one. */
+function othersText(tier: WallTier): string {
+  if (tier.others === 0) return "";
+  const count = `${tier.others} ${tier.others === 1 ? "member" : "members"}`;
+  return tier.names.length > 0 ? `, and ${tier.others} more` : count;
+}
+
+/** One line per tier: "Gold: Maya, Sam, and 2 more". */
+function membersHtml(tiers: readonly WallTier[]): string {
+  const items = tiers.map((tier) => `<li><b>${escapeHtml(tier.tierName)}</b>${escapeHtml(tier.names.join(", ") + othersText(tier))}</li>`);
+  return `<h3>Members</h3><ul class="w">${items.join("")}</ul>`;
+}
+
+/** The supporter wall, when the owner turned it on: members by tier, then supports newest first, or a line inviting the first one. */
 export function wallSection(page: PublicBioPage): string {
   if (!page.wall) return "";
-  const body =
-    page.wall.length > 0
-      ? `<ul class="w">${page.wall.map(entryHtml).join("")}</ul>`
-      : `<p>No supporters yet${page.takesPayments ? ": be the first." : "."}</p>`;
+  const members = page.wallMembers && page.wallMembers.length > 0 ? membersHtml(page.wallMembers) : "";
+  const supports = page.wall.length > 0 ? `<ul class="w">${page.wall.map(entryHtml).join("")}</ul>` : "";
+  const body = members || supports ? `${members}${members && supports ? "<h3>Tips and sponsorships</h3>" : ""}${supports}` : `<p>No supporters yet${page.takesPayments ? ": be the first." : "."}</p>`;
   return `<section aria-labelledby="w"><h2 id="w">Supporters</h2>${body}</section>`;
 }

@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { fieldRefusal } from "#server/platform/errors";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
-import { bioPages, bioPageViews, profiles, user } from "#server/platform/db/schema";
+import { bioPages, bioPageViews, memberships, membershipTiers, profiles, user } from "#server/platform/db/schema";
 import { parseOpportunityForm } from "#server/domains/opportunities/form";
 import { createOpportunity, deleteOpportunity } from "#server/domains/opportunities/mutations";
 import { defaultEndingFor } from "./endings";
 import { parseBioPageForm, type BioPageForm, type BioPageFormInput } from "./form";
-import { createBioPage, deleteBioPage, editBioPage, getOwnPage, isEndingTaken, listOwnPages, MAX_PAGES_PER_OWNER } from "./pages";
+import { createBioPage, deleteBioPage, editBioPage, getOwnPage, isEndingTaken, listOwnPages, MAX_PAGES_PER_OWNER, pageHasMembersMessage } from "./pages";
 import { readPublicPage } from "./public-page";
 import { sponsorshipChoices } from "./sponsorship-options";
 
@@ -134,6 +134,25 @@ describe.each(ENGINES)("bio pages on %s", (engine) => {
     expect(await deleteBioPage(db(), maya, created.id)).toMatchObject({ kind: "ERROR", code: "not-found" });
     // The ending is free again.
     expect(await createBioPage(db(), jordan, form({ customEnding: "maya_gone" }))).toMatchObject({ kind: "SUCCESS" });
+  });
+
+  it("refuses to delete a page whose members still pay, and deletes it once they have ended", async () => {
+    const created = await createBioPage(db(), maya, form({ customEnding: "maya_members" }));
+    if (created.kind !== "SUCCESS") throw new Error("create failed");
+    await db().insert(membershipTiers).values({ id: "tier_delete_test", bioPageId: created.id, name: "Gold", monthlyPrice: 500 });
+    const member = { tierId: "tier_delete_test", bioPageId: created.id, creatorUid: maya.uid, provider: "sandbox", destinationAccountId: "acct_x", amount: 500 };
+    await db().insert(memberships).values([
+      { ...member, id: "mem_delete_1", status: "active" },
+      { ...member, id: "mem_delete_2", status: "cancelled" },
+      { ...member, id: "mem_delete_3", status: "ended" },
+    ]);
+    expect(await deleteBioPage(db(), maya, created.id)).toEqual({ kind: "ERROR", code: "aborted", message: pageHasMembersMessage(2) });
+    expect(pageHasMembersMessage(2)).toBe(
+      "This page has 2 current members. End their memberships on Members before deleting the page, so nobody is charged for a page that is gone.",
+    );
+    expect(await row(created.id)).toBeDefined();
+    await db().update(memberships).set({ status: "ended" }).where(eq(memberships.bioPageId, created.id));
+    expect(await deleteBioPage(db(), maya, created.id)).toEqual({ kind: "SUCCESS", customEnding: "maya_members" });
   });
 
   describe("sponsorship options", () => {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BioTheme } from "#isomorphic/bio-theme";
 import type { Db } from "#server/platform/db/client";
-import { bioPageViews, bioPages, opportunityPosts, user, type BioPageLink } from "#server/platform/db/schema";
+import { bioPageViews, bioPages, memberships, opportunityPosts, user, type BioPageLink } from "#server/platform/db/schema";
 import { domainError, type DomainError } from "#server/platform/errors";
 import { couldBeEnding, defaultEndingFor, ENDING_TAKEN_MESSAGE, isBioPageId, newBioPageId } from "./endings";
 import type { BioPageFieldErrors, BioPageForm } from "./form";
@@ -142,9 +142,24 @@ export async function editBioPage(db: Db, owner: Owner, id: string, form: BioPag
   return { kind: "SUCCESS", id, customEnding: result.customEnding };
 }
 
-/** Deletes the owner's page and its views record together (SPEC §4); its address then 404s. */
-export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{ kind: "SUCCESS"; customEnding: string } | BioPageError> {
+/** What a page with current members answers to Delete: their subscriptions must end first, or they would go on paying for nothing. */
+export function pageHasMembersMessage(members: number): string {
+  return `This page has ${members} current ${members === 1 ? "member" : "members"}. End their memberships on Members before deleting the page, so nobody is charged for a page that is gone.`;
+}
+
+/**
+ * Deletes the owner's page and its views record together (SPEC §4); its address then 404s. A page
+ * whose members still pay is refused (ADR 0084): the rows would go and the provider would go on
+ * charging them.
+ */
+export async function deleteBioPage(db: Db, owner: Owner, id: string): Promise<{ kind: "SUCCESS"; customEnding: string } | BioPageError | DomainError<"aborted">> {
   if (!isBioPageId(id)) return NOT_FOUND;
+  const [current] = await db
+    .select({ members: count() })
+    .from(memberships)
+    .innerJoin(bioPages, eq(bioPages.id, memberships.bioPageId))
+    .where(and(eq(memberships.bioPageId, id), eq(bioPages.uid, owner.uid), inArray(memberships.status, ["active", "past_due", "cancelled"])));
+  if (current && current.members > 0) return domainError("aborted", pageHasMembersMessage(current.members));
   const deleted = await db.transaction(async (tx) => {
     await tx.delete(bioPageViews).where(and(eq(bioPageViews.pageId, id), eq(bioPageViews.uid, owner.uid)));
     return tx

@@ -9,6 +9,7 @@ import {
   emailOutbox,
   hearts,
   logs,
+  memberships,
   notifications,
   opportunityPosts,
   paymentEvents,
@@ -31,8 +32,10 @@ import type { PaymentProvider } from "#server/providers/payments/port";
  *
  * 1. The person proves it is them: their current password, or — for an account that signs in
  *    only with Google — their email address typed out.
- * 2. Their payout account and billing customer (which ends any Pro subscription) are closed at
- *    the provider. If the provider refuses or cannot be reached, nothing is deleted.
+ * 2. Their memberships end now at the provider, those their fans pay them and those they pay
+ *    others, so nobody is charged again for a page or a person that is gone (ADR 0084). Their
+ *    payout account and billing customer (which ends any Pro subscription) are closed at the
+ *    provider. If the provider refuses or cannot be reached, nothing is deleted.
  * 3. In one transaction: what is theirs goes (profile, bio pages, opportunity posts, hearts with
  *    the totals they counted in, notifications, preferences, sessions, sign-in methods, saved
  *    lists, mail and logs about them); the payment records the ledger and the provider need
@@ -100,6 +103,17 @@ async function closeAtProvider(deps: DeletionDeps, uid: string): Promise<DeleteA
     if (row.id) customers.add(row.id);
   }
   const provider = deps.payments.displayName;
+  const running = await deps.db
+    .select({ id: memberships.id, subscriptionId: memberships.providerSubscriptionId })
+    .from(memberships)
+    .where(and(or(eq(memberships.creatorUid, uid), eq(memberships.memberUid, uid)), inArray(memberships.status, ["active", "past_due", "cancelled"])));
+  try {
+    for (const { id, subscriptionId } of running) {
+      if (subscriptionId) await deps.payments.endMembershipNow({ idempotencyKey: `membership_end_${id}`, subscriptionId });
+    }
+  } catch {
+    return domainError("unavailable", `We couldn't end the memberships at ${provider}, so nothing was deleted. Please try again later, or contact support.`);
+  }
   try {
     // The subscription first: a person whose payout account cannot be closed must not keep paying for Pro either way.
     for (const customerId of customers) await deps.payments.deleteCustomer({ customerId });
@@ -150,6 +164,9 @@ export async function eraseAccount(db: Db, person: { id: string; email: string; 
         .where(eq(totals.name, OPPORTUNITY_POSTS_TOTAL));
     }
     await tx.delete(bioPages).where(eq(bioPages.uid, uid));
+    // Memberships they paid for stay for the ledger (their pages' own went with the pages), ended
+    // above, without their address or name.
+    await tx.update(memberships).set({ memberEmail: null, memberName: null, updatedAt: new Date() }).where(eq(memberships.memberUid, uid));
 
     // Payments they received or made stay for the ledger and the provider, without the person:
     // the uid is detached (the foreign keys set it null when the user row goes) and the free text

@@ -2,7 +2,7 @@ import { hashPassword } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import crypto from "node:crypto";
-import { account, bioPageViews, bioPages, connectedAccounts, logs, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/platform/db/schema";
+import { account, bioPageViews, bioPages, connectedAccounts, logs, membershipTiers, notifications, opportunityPosts, profiles, tags, totals, user } from "#server/platform/db/schema";
 import { newOpportunityId } from "#server/domains/opportunities/ids";
 import { OPPORTUNITY_POSTS_TOTAL } from "#server/domains/opportunities/totals";
 import type { DemoPayoutAccount } from "#server/providers/payments/choose-provider";
@@ -119,6 +119,11 @@ async function insertDemoData(db: Db, now: Date, payoutAccount: DemoPayoutAccoun
   }));
   await db.insert(bioPages).values(pages);
   await db.insert(bioPageViews).values(pages.map((p) => ({ pageId: p.id, uid: p.uid, count: 0 })));
+  // Membership tiers on the podcast page, as a creator would offer them (ADR 0084); Maya's main page has none, which specs read.
+  const tiers = bioPageData.flatMap((p) =>
+    (p.tiers ?? []).map((tier, position) => ({ ...tier, id: `demo_tier_${p.customEnding}_${position}`, bioPageId: `demo_page_${p.customEnding}`, position })),
+  );
+  if (tiers.length > 0) await db.insert(membershipTiers).values(tiers);
 
   const creator = DEMO_ACCOUNTS.creator.id;
   if (payoutAccount) await connectDemoCreator(db, payoutAccount, now);

@@ -101,6 +101,7 @@ test("a tampered link is refused, and new links come by mail and stop every earl
   await expectAccessibleAndFits(fan, "member link not valid");
 
   await fan.goto(made.path);
+  await expect(fan.getByText("This page opens from the link in every email we send you about this membership (to m•••@e2e.example).", { exact: false })).toBeVisible();
   await fan.getByRole("link", { name: "Send me a new link" }).click();
   await expect(fan.getByRole("heading", { level: 1, name: "A new member link" })).toBeVisible();
   await expectAccessibleAndFits(fan, "new link, asked first");

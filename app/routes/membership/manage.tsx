@@ -274,7 +274,10 @@ function MemberView({ data, member, error }: { data: LoaderData; member: MemberP
       ) : null}
 
       <ChangeSection title="Your member link">
-        <p className="text-sm">This page opens from the link in every email we send you about this membership. Worried someone else has it? Ask for a new one: every earlier link stops working.</p>
+        <p className="text-sm">
+          This page opens from the link in every email we send you about this membership{member.mailGoesTo ? ` (to ${member.mailGoesTo})` : ""}. Worried someone else has it? Ask for a
+          new one: every earlier link stops working.
+        </p>
         <p className="mt-3">
           <Link to={`${path}/new-links`} className={outlinedButton}>
             Send me a new link

@@ -7,8 +7,8 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { webhookDeps } from "#tests/support/payments";
 import { fakeMembershipBilling, seedMembership, seedPageWithTiers, TEST_MEMBER_KEY } from "#tests/support/member-page-fixtures";
 import { signMemberToken } from "./member-link";
-import { maskedEmail, PROVIDER_UNREACHABLE_MESSAGE, runMemberAction, sendNewMemberLinks, type MemberActionRequest } from "./member-actions";
-import { readMemberPage } from "./member-page";
+import { PROVIDER_UNREACHABLE_MESSAGE, runMemberAction, sendNewMemberLinks, type MemberActionRequest } from "./member-actions";
+import { maskedEmail, readMemberPage } from "./member-page";
 
 const ORIGIN = "http://app.test";
 const NOW = new Date("2030-01-01T00:00:00Z");

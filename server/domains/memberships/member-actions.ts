@@ -7,7 +7,7 @@ import { formatIsoDate, formatMoney } from "#isomorphic/format";
 import { MEMBERSHIP_PER } from "#isomorphic/membership-limits";
 import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
 import { memberPath, signMemberToken } from "./member-link";
-import { isManageable, membershipOfToken, runningCounts, tierPriceAt, tierTakesMembers, type LinkNotValid, type MembershipRow } from "./member-page";
+import { isManageable, maskedEmail, membershipOfToken, runningCounts, tierPriceAt, tierTakesMembers, type LinkNotValid, type MembershipRow } from "./member-page";
 import { refreshMembership } from "./sync";
 
 /** What the member's buttons need: the provider and mail (as a webhook's handler has them), and the key member links are signed with. */
@@ -51,13 +51,6 @@ export const CARD_PAGE_UNAVAILABLE = "The card page could not be opened. Please 
 export const dayText = (date: Date) => formatIsoDate(date.toISOString().slice(0, 10));
 
 const priceText = (amount: number, currency: string, interval: MembershipInterval) => `${formatMoney(amount, currency)}${MEMBERSHIP_PER[interval]}`;
-
-/** "m•••@example.com": where the new link went, said without spelling the address out to whoever holds this page. */
-export function maskedEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return "your address";
-  return `${email[0]}•••${email.slice(at)}`;
-}
 
 const unreachable = () => refusal("unavailable", "PROVIDER_UNREACHABLE", PROVIDER_UNREACHABLE_MESSAGE);
 

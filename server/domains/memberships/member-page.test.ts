@@ -32,6 +32,7 @@ describe.each(ENGINES)("the member page on %s", (engine) => {
     expect(member).toMatchObject({
       membershipId: id,
       status: "active",
+      mailGoesTo: "f•••@fan.example",
       amount: 300,
       interval: "month",
       pastDue: false,

@@ -65,12 +65,19 @@ export type SwitchableTier = {
   price: number;
 };
 
+/** "m•••@example.com": where the member's mail goes, said without spelling the address out to whoever holds this page. */
+export function maskedEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "your address";
+  return `${email[0]}•••${email.slice(at)}`;
+}
+
 /** What the member page shows: one membership as its member sees it. */
 export type MemberPage = {
   membershipId: string;
   status: MembershipStatus;
-  memberName: string | null;
-  memberEmail: string | null;
+  /** Where the mails (and a new link) go, masked: whoever holds a forwarded link does not learn the address. */
+  mailGoesTo: string | null;
   amount: number;
   currency: string;
   interval: MembershipInterval;
@@ -121,8 +128,7 @@ export async function readMemberPage(db: Db, key: string, token: string, now = n
     member: {
       membershipId: membership.id,
       status: membership.status,
-      memberName: membership.memberName,
-      memberEmail: membership.memberEmail,
+      mailGoesTo: membership.memberEmail ? maskedEmail(membership.memberEmail) : null,
       amount: membership.amount,
       currency: membership.currency,
       interval: membership.interval,

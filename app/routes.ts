@@ -45,6 +45,10 @@ export default [
   route("app/account/webhooks/:endpointId", "routes/app/webhook-endpoint.tsx"),
   // One-click unsubscribe from notification mail, signed out (ADR 0025).
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
+  // Memberships, the member's side (ADR 0084): their page by the signed link in every mail, signed out; the signed-in fan's list.
+  route("membership/:token", "routes/membership/manage.tsx"),
+  route("membership/:token/new-links", "routes/membership/manage-new-links.tsx"),
+  route("app/account/memberships", "routes/membership/my-memberships.tsx"),
 
   // Opportunity marketplace (SPEC §2.1, §2.2, §2.5)
   route("app/opportunities", "routes/opportunities/list.tsx"),

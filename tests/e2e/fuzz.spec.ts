@@ -178,6 +178,9 @@ function postTargets(postId: string, dealId: string, signedIn: boolean): Target[
     { path: "/app/account/api-keys", bodies: fc.oneof(refusedBody, wellFormed({ intent: "create", name: "", expiresInDays: "1e308" }), wellFormed({ intent: "revoke", keyId: "key_doesNotExist" })) },
     { path: "/app/account/webhooks", bodies: fc.oneof(refusedBody, wellFormed({ intent: "create", url: "javascript:alert(1)", events: "payment.succeeded" })) },
     { path: "/app/account/webhooks/we_doesNotExist", bodies: fc.oneof(refusedBody, wellFormed({ intent: "delete" })) },
+    // A member page by a link we did not sign: every button is the same 404, and nothing reaches the provider.
+    { path: "/membership/m1.Zm9yZ2Vk.1.forged", bodies: fc.oneof(refusedBody, wellFormed({ intent: "cancel" }), wellFormed({ intent: "change-tier", tierId: "tier_x" })) },
+    { path: "/membership/m1.Zm9yZ2Vk.1.forged/new-links", bodies: fc.oneof(refusedBody, wellFormed({ intent: "new-links" })) },
     // The public API takes a bearer key, never a cookie: without one every body is a 401 in its JSON shape.
     { path: "/api/v1/opportunities", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/v1/payments/ss_doesNotExist/refund", bodies: fc.oneof(refusedBody, jsonBody) },
@@ -206,6 +209,7 @@ function getPaths(postId: string, dealId: string): string[] {
     `/app/opportunities/${postId}/apply`, `/app/opportunities/${postId}/offer`, "/app/deals", `/app/deals/${dealId}`, "/app/deals/new", "/api/v1/deals",
     "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/api/account", "/developers/api/no-such-resource", "/developers/webhooks",
     "/app/account/supporters", "/app/account/bizbio/demo_page_mayamakes/link-copied",
+    "/app/account/memberships", "/membership/m1.Zm9yZ2Vk.1.forged", "/membership/m1.Zm9yZ2Vk.1.forged/new-links",
     "/api/v1/openapi.json", "/api/v1/me", "/api/v1/opportunities", "/api/v1/payments", "/api/v1/notifications", "/api/v1/no/such/route",
     ...Object.keys(LEGACY_REDIRECTS),
   ];

@@ -7,6 +7,8 @@ import {
   type ExpiredUnsubscribeAnswer,
   type HookName,
   type InsightsPageAnswer,
+  type MemberPageAnswer,
+  type MemberPageQuery,
   type NotificationMailAnswer,
   type NotificationsForm,
   type NotificationsSent,
@@ -125,6 +127,9 @@ export function testHooks(request: APIRequestContext) {
     expiredUnsubscribe: (kind: string) => call<ExpiredUnsubscribeAnswer>("notificationMail", { "expired-unsubscribe": kind }),
     /** The server drops every live notification stream. */
     dropNotificationStreams: () => call<DropStreamsAnswer>("dropNotificationStreams"),
+
+    /** A page of the signed-in creator's with tiers, one paid membership for `memberEmail`, and its member link's path. */
+    memberPage: (query: MemberPageQuery) => call<MemberPageAnswer>("memberPage", query),
   };
 }
 

@@ -244,6 +244,7 @@ export default function MyAccount({ loaderData, actionData }: Route.ComponentPro
           <ul className="space-y-2">
             <li><Link to="/app/account/opportunities">My Posts</Link></li>
             <li><Link to="/app/account/opportunities/liked">Liked Posts</Link></li>
+            <li><Link to="/app/account/memberships">My memberships</Link></li>
             <li><Link to="/app/account/sponsors">Sponsors Dashboard</Link></li>
             <li><Link to="/app/account/api-keys">API keys</Link></li>
             <li><Link to="/support">Frequently Asked Questions</Link></li>

@@ -185,3 +185,24 @@ export async function reportOutcomeEmail({ to, site, itemLabel, outcome, guideli
   );
   return { to, subject: `Your report to ${site.appName}: we reviewed it`, ...bodies, meta: { kind: `report-${outcome}`, url: guidelinesUrl } };
 }
+
+type MemberLinkEmailInput = { to: string; site: EmailSite; pageName: string; tierName: string; url: string };
+
+/** A member asked for new links: the one link that works from now on (every earlier one stopped). */
+export async function memberLinkEmail({ to, site, pageName, tierName, url }: MemberLinkEmailInput): Promise<MailMessage> {
+  const bodies = await renderBodies(
+    <PaymentMail
+      appName={site.appName}
+      supportEmail={site.supportEmail}
+      preview={`Your new link to manage your ${tierName} membership of ${pageName}.`}
+      heading={`Your new member link for ${pageName}`}
+      paragraphs={[
+        `You asked for a new link to your ${tierName} membership of ${pageName}. Use the button below from now on: every link we sent you before no longer works.`,
+        "If you did not ask for this, someone who had one of your earlier links did: that link no longer works, and this one is sent only to you.",
+      ]}
+      buttonLabel="Manage my membership"
+      url={url}
+    />,
+  );
+  return { to, subject: `Your new member link for ${pageName}`, ...bodies, meta: { kind: "membership-new-link", url } };
+}

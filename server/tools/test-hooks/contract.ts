@@ -31,6 +31,7 @@ export const HOOK_PATHS = {
   notify: "/notify",
   notificationMail: "/notification-mail",
   dropNotificationStreams: "/notification-streams/drop",
+  memberPage: "/member-page",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -144,3 +145,13 @@ export type NotificationMailAnswer = { notifications: { kind: string; title: str
 export type ExpiredUnsubscribeAnswer = { url: string };
 
 export type DropStreamsAnswer = { dropped: true };
+
+// --- Memberships, the member's side ---
+
+/**
+ * `member-page` (signed in, verified: the creator): a page of theirs with three tiers (Gold $5 a month
+ * or $50 a year, Silver $8 a month, Paused) and one membership of Gold for `memberEmail`, as the
+ * membership writer leaves a paid one (`status` active unless said); its member link's path.
+ */
+export type MemberPageQuery = { memberEmail: string; status?: "active" | "past_due" | "cancelled" | "ended"; name?: string };
+export type MemberPageAnswer = { membershipId: string; path: string; pageName: string; ending: string };

@@ -7,6 +7,7 @@ import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
 import { seedMembership, seedMembershipPeriod, seedTier } from "#tests/support/office-memberships";
 import { testSandbox } from "#tests/support/test-sandbox";
+import type { Difference } from "./movements";
 import { reconcile } from "./run";
 
 /**
@@ -81,7 +82,7 @@ describe.each(ENGINES)("a membership's renewals in reconciliation on %s", (engin
 
     const result = await reconcile(db(), fakeProvider(balance), { period: periodAround(at), actor: ACTOR, slackMs: 0 });
     if (result.kind !== "SUCCESS") throw new Error("the run was refused");
-    const ours = result.run.differences.filter((d) => d.sessionId === renewal.sessionId || d.sessionId === phantom.sessionId);
+    const ours = result.run.differences.filter((d: Difference) => d.sessionId === renewal.sessionId || d.sessionId === phantom.sessionId);
     expect(ours).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ problem: "amounts-differ", kind: "payment", reference: renewal.paymentIntentId, sessionId: renewal.sessionId, fields: [{ field: "gross", provider: 700, ledger: 600 }] }),
@@ -100,7 +101,7 @@ describe.each(ENGINES)("a membership's renewals in reconciliation on %s", (engin
     const balance = destinationCharge({ paymentIntentId: renewal.paymentIntentId, sessionId: null, gross: 700, providerFee: 50, platformFee: 70, at });
     const result = await reconcile(db(), fakeProvider(balance), { period: periodAround(at), actor: ACTOR, slackMs: 0 });
     if (result.kind !== "SUCCESS") throw new Error("the run was refused");
-    expect(result.run.differences.filter((d) => d.sessionId === renewal.sessionId)).toEqual([
+    expect(result.run.differences.filter((d: Difference) => d.sessionId === renewal.sessionId)).toEqual([
       expect.objectContaining({ problem: "missing-in-ledger", kind: "payment", reference: renewal.paymentIntentId, ledgerEntryId: null }),
     ]);
   });

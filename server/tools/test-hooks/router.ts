@@ -4,6 +4,7 @@ import { directoryHooks } from "./directory";
 import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
 import { staffHooks } from "./staff";
+import { staffMembershipHooks } from "./staff-memberships";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
 import { paymentHooks } from "./payments";
@@ -33,6 +34,7 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(pageHooks(deps));
   router.use(identityHooks(deps));
   router.use(staffHooks(deps));
+  router.use(staffMembershipHooks(deps));
   router.use(bioHooks(deps));
   router.use(paymentHooks(deps));
   router.use(directoryHooks(deps));

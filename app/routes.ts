@@ -151,6 +151,7 @@ export default [
     route("payments/payouts", "routes/admin/payments-payouts.tsx"),
     route("payments/fees", "routes/admin/payments-fees.tsx"),
     route("payments/:sessionId", "routes/admin/payment.tsx"),
+    route("memberships", "routes/admin/memberships.tsx"),
     route("deals", "routes/admin/deals.tsx"),
     route("deals/:dealId", "routes/admin/deal.tsx"),
   ]),

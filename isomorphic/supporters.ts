@@ -20,3 +20,11 @@ export const NO_NAME_GIVEN = "No name given";
 
 /** What the public wall, and anything that leaves the app, says for a supporter who asked to stay private. */
 export const PRIVATE_SUPPORTER = "A private supporter";
+
+/**
+ * What each kind of payment is called wherever payments are listed: the creator's Supporters and
+ * payment info, the payer's My Payments, and the back office. A membership's paid period (its
+ * first payment or a renewal) is one payment like a tip, so it needs its own word, not "Tip".
+ */
+export const PAYMENT_KIND_LABELS = { tip: "Tip", sponsorship: "Sponsorship", membership: "Membership" } as const;
+export type PaymentKindLabelled = keyof typeof PAYMENT_KIND_LABELS;

@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { deals, emailOutbox, queuedTasks } from "#server/platform/db/schema";
+import { deals, emailOutbox, ledgerEntries, queuedTasks } from "#server/platform/db/schema";
+import { recordPayment } from "#server/domains/payments/ledger/ledger";
+import { seedMembership, seedMembershipPeriod, seedTier } from "#tests/support/office-memberships";
 import { moveDeal } from "#server/domains/deals/act";
 import { refundCancelledDeal } from "#server/domains/deals/refunds";
 import { releaseDeal } from "#server/domains/deals/release";
 import { reviewDeliverable, submitDeliverable } from "#server/domains/deals/work";
 import { agreedOfferInDb, fundedDeal } from "#tests/support/deals";
-import { notificationDeps, seedPayee } from "#tests/support/payments";
+import { notificationDeps, seedPayee, seedSession } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { PaymentEvent } from "#server/providers/payments/events";
@@ -194,3 +196,41 @@ describe("payments and webhooks", () => {
   });
 });
 
+
+describe.each(ENGINES)("the memberships' gauges on %s", (engine) => {
+  const database = migratedDatabase(engine);
+  const sandbox = testSandbox(database);
+  const db = () => database.db;
+
+  test("every status counted (0 when none), and the periods the ledger recorded paid in the last 24 hours", async () => {
+    const metrics = createMetrics();
+    attachServiceMetrics(metrics, { database: { db: db() }, sandbox: true, openStreams: () => 0 });
+    expect(await valueOf(metrics, "sponsorgrid_memberships", { status: "active" })).toBe(0);
+    expect(await valueOf(metrics, "sponsorgrid_memberships", { status: "expired" })).toBe(0);
+    expect(await valueOf(metrics, "sponsorgrid_membership_periods_paid_24h")).toBe(0);
+
+    const payee = await seedPayee(db(), sandbox.provider);
+    const tier = await seedTier(db(), payee);
+    const active = await seedMembership(db(), payee, tier, { status: "active" });
+    await seedMembership(db(), payee, tier, { status: "active" });
+    await seedMembership(db(), payee, tier, { status: "past_due" });
+    // Two periods paid now, one paid two days ago, one still pending, and a tip: only the first two count.
+    const paid = async (at?: Date) => {
+      const period = await seedMembershipPeriod(db(), payee, active);
+      await recordPayment(db(), { sessionId: period.sessionId, paymentIntentId: period.paymentIntentId, gross: period.amount, providerFee: 30, platformFee: 0, currency: "usd" });
+      if (at) await db().update(ledgerEntries).set({ created: at }).where(eq(ledgerEntries.sessionId, period.sessionId));
+    };
+    await paid();
+    await paid();
+    await paid(new Date(Date.now() - 2 * 86_400_000));
+    await seedMembershipPeriod(db(), payee, active);
+    const tip = await seedSession(db(), payee);
+    await recordPayment(db(), { sessionId: tip.sessionId, paymentIntentId: tip.paymentIntentId, gross: 2500, providerFee: 103, platformFee: 0, currency: "usd" });
+
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('sponsorgrid_memberships{status="active"} 2');
+    expect(text).toContain('sponsorgrid_memberships{status="past_due"} 1');
+    expect(text).toContain('sponsorgrid_memberships{status="pending"} 0');
+    expect(text).toContain("sponsorgrid_membership_periods_paid_24h 2");
+  });
+});

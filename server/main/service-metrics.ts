@@ -3,11 +3,13 @@ import type { DatabaseHandle } from "#server/platform/db/client";
 import type { PaymentProvider } from "#server/providers/payments/port";
 import type { Metrics } from "#server/platform/metrics/metrics";
 import { dealsByState, moneyHeldForDeals } from "#server/domains/deals/figures";
+import { membershipPeriodsPaidSince, membershipsByStatus } from "#server/features/back-office/membership-figures";
 
 /**
  * Hands the scrape-time gauges what they read: the pool, the outboxes' depth and oldest age
  * (one query per scrape; the sandbox's events only when it is the provider), the open streams, and
- * the deal room's deals per state and money held (two grouped queries per scrape).
+ * the deal room's deals per state and money held (two grouped queries per scrape), memberships per
+ * status and the periods paid in the last 24 hours (two more).
  */
 export function attachServiceMetrics(
   metrics: Metrics,
@@ -36,6 +38,10 @@ export function attachServiceMetrics(
     async deals() {
       const [states, held] = await Promise.all([dealsByState(database.db), moneyHeldForDeals(database.db)]);
       return { states, held };
+    },
+    async memberships() {
+      const [statuses, periodsPaid24h] = await Promise.all([membershipsByStatus(database.db), membershipPeriodsPaidSince(database.db, new Date())]);
+      return { statuses, periodsPaid24h };
     },
   });
 }

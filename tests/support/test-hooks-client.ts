@@ -22,6 +22,7 @@ import {
   type SandboxAccountAnswer,
   type SandboxCheckoutAnswer,
   type StaffAnswer,
+  type StaffMembershipsAnswer,
   type SandboxCheckoutState,
   type SandboxLoginAnswer,
   type SandboxDisputeAnswer,
@@ -89,6 +90,9 @@ export function testHooks(request: APIRequestContext) {
 
     /** The signed-in creator's payout account, made complete the real way. */
     paymentsReady: () => call<PaymentsAnswer>("payments", { ready: true }),
+    /** A tier on the signed-in creator's page and one membership per status, written directly for the back office's list. */
+    staffMemberships: (options: { statuses: string[]; tier?: string; amount?: number }) =>
+      call<StaffMembershipsAnswer>("staffMemberships", { statuses: options.statuses.join(","), tier: options.tier, amount: options.amount }),
     /** Only the profile's payments_enabled, without a payout account. */
     setPaymentsEnabled: (enabled: boolean) => call<PaymentsAnswer>("payments", { enabled }),
     /** Sponsorships to the signed-in creator: `paid` along the real path, `pending` left unpaid. */

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { SponsorSessionKind, SponsorSessionStatus } from "#server/platform/db/schema";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
-import { NO_NAME_GIVEN, supporterHref } from "#isomorphic/supporters";
+import { NO_NAME_GIVEN, PAYMENT_KIND_LABELS, supporterHref } from "#isomorphic/supporters";
 import { RefundButton } from "./RefundButton";
 import { PrivateMark } from "./PrivateMark";
 import { StatusBadge } from "./StatusBadge";
@@ -54,7 +54,7 @@ export function SponsorPaymentCard({
         <p className={`mt-1 text-sm font-semibold ${card.dispute.open ? "text-red-800" : "text-ink"}`}>{card.dispute.text}</p>
       ) : null}
       <p className="mt-1 text-sm text-muted">
-        {card.kind === "sponsorship" ? "Sponsorship" : "Tip"} · <span className="font-semibold text-ink">{card.amount}</span>
+        {PAYMENT_KIND_LABELS[card.kind]} · <span className="font-semibold text-ink">{card.amount}</span>
       </p>
       <dl className="mt-3 space-y-2 text-sm">
         <div>

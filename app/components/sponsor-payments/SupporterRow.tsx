@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
-import { NO_NAME_GIVEN, supporterRowId } from "#isomorphic/supporters";
+import { NO_NAME_GIVEN, PAYMENT_KIND_LABELS, supporterRowId } from "#isomorphic/supporters";
 import { RefundButton } from "./RefundButton";
 import { PrivateMark } from "./PrivateMark";
 import { StatusBadge } from "./StatusBadge";
@@ -28,7 +28,7 @@ export function SupporterRow({ card, locale, returnTo }: { card: PaymentCardView
             {card.private ? <PrivateMark /> : null}
           </h2>
           <p className="text-sm text-muted">
-            {card.kind === "sponsorship" ? "Sponsorship" : "Tip"} · <LocalDateTime iso={card.created} serverLocale={locale} />
+            {PAYMENT_KIND_LABELS[card.kind]} · <LocalDateTime iso={card.created} serverLocale={locale} />
           </p>
         </div>
         <div className="flex flex-col items-end gap-1">

@@ -10,6 +10,7 @@ import { pageMeta } from "#page-kit/meta";
 import { FormNotice, TextArea, TextField, primaryButton, secondaryButton } from "#page-kit/forms";
 import { utcDate, utcTime } from "#app/components/admin/format";
 import { AccountStanding } from "#app/components/admin/AccountStanding";
+import { AccountMemberships } from "#app/components/admin/AccountMemberships";
 import type { Route } from "./+types/account";
 
 /** GET /app/admin/accounts/:uid: who the account is, and its suspensions; POST suspends or lifts. */
@@ -77,6 +78,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </dl>
 
       <AccountStanding overview={overview} />
+      <AccountMemberships memberships={overview.memberships} />
 
       {data?.error ? (
         <div className="mt-6 max-w-2xl">

@@ -12,6 +12,7 @@ import { pageMeta } from "#page-kit/meta";
 import { DataTable } from "#app/components/admin/DataTable";
 import { PAYMENTS_PATH } from "#app/components/admin/PaymentsTabs";
 import { dateTimeFormat } from "#isomorphic/format";
+import { PAYMENT_KIND_LABELS } from "#isomorphic/supporters";
 import type { Route } from "./+types/payment";
 
 /** GET /app/admin/payments/:sessionId: one payment, its ledger rows, provider events and refund. */
@@ -84,7 +85,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         <Fact term="Status">{session.status}</Fact>
         <Fact term="Created (UTC)">{when(session.created)}</Fact>
-        <Fact term="Kind">{session.kind}</Fact>
+        <Fact term="Kind">{PAYMENT_KIND_LABELS[session.kind]}</Fact>
         <Fact term="Platform fee asked">{session.platformFeeText}</Fact>
         <Fact term="Creator">{creator ? `${creator.name} <${creator.email}>` : "Account deleted"}</Fact>
         <Fact term="Page">{page ? `${page.name} (/${page.ending})` : "None"}</Fact>

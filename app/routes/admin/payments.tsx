@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes } from "react";
 import { Form, Link } from "react-router";
 import { requireStaff } from "#server/domains/auth/staff-guard";
-import { allPayments, readPaymentFilters } from "#server/domains/payments/records/all-payments";
+import { allPayments, PAYMENT_KIND_CHOICES, readPaymentFilters } from "#server/domains/payments/records/all-payments";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import { SPONSOR_SESSION_STATUSES } from "#server/platform/db/schema";
 import { DataTable } from "#app/components/admin/DataTable";
@@ -22,14 +22,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const first = new URLSearchParams(params);
   first.delete("after");
   return {
-    query: Object.fromEntries(["status", "creator", "from", "to", "min", "max", "id"].map((name) => [name, params.get(name) ?? ""])),
+    query: Object.fromEntries(["status", "kind", "creator", "from", "to", "min", "max", "id"].map((name) => [name, params.get(name) ?? ""])),
     problems,
     statuses: [...SPONSOR_SESSION_STATUSES],
+    kinds: [...PAYMENT_KIND_CHOICES],
     rows: found.rows.map((row) => ({
       id: row.id,
       created: row.created,
       status: row.status,
-      kind: row.kind,
+      kind: PAYMENT_KIND_CHOICES.find((choice) => choice.kind === row.kind)?.label ?? row.kind,
       amount: money(row.amount, row.currency),
       creator: row.creatorEmail ?? "Account deleted",
       page: row.pageEnding,
@@ -65,7 +66,7 @@ function FilterField({ label: words, wide = false, ...input }: InputHTMLAttribut
 }
 
 export default function AllPayments({ loaderData }: Route.ComponentProps) {
-  const { query, problems, statuses, rows, totals, nextPage, firstPage } = loaderData;
+  const { query, problems, statuses, kinds, rows, totals, nextPage, firstPage } = loaderData;
   return (
     <>
       <PaymentsHeading />
@@ -77,6 +78,17 @@ export default function AllPayments({ loaderData }: Route.ComponentProps) {
             {statuses.map((status) => (
               <option key={status} value={status}>
                 {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={label}>
+          Kind
+          <select name="kind" defaultValue={query.kind} className={field}>
+            <option value="">Any</option>
+            {kinds.map((choice) => (
+              <option key={choice.kind} value={choice.kind}>
+                {choice.label}
               </option>
             ))}
           </select>

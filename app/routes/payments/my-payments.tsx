@@ -4,7 +4,7 @@ import { formatMoney } from "#server/domains/payments/ledger/money";
 import { paymentsOverview } from "#server/domains/payments/records/payments-overview";
 import { dealEarningsKeysetFrom, dealEarningsKeysetText } from "#server/domains/payments/records/deal-earnings";
 import { primaryButton, secondaryButton } from "#page-kit/forms";
-import { PAYMENTS_CSV_PATH, SUPPORTERS_PATH } from "#isomorphic/supporters";
+import { PAYMENTS_CSV_PATH, PAYMENT_KIND_LABELS, SUPPORTERS_PATH } from "#isomorphic/supporters";
 import { MY_PAYMENTS_PATH, PayoutSetup } from "#app/components/payments/PayoutSetup";
 import { dateTimeFormat, localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
@@ -12,7 +12,6 @@ import type { Route } from "./+types/my-payments";
 import { connectAction, payoutSetupData } from "./payments.server";
 
 const STATUS_LABELS = { pending: "Pending", completed: "Completed", refunded: "Refunded", failed: "Failed", expired: "Expired", disputed: "Disputed" } as const;
-const KIND_LABELS = { tip: "Tip", sponsorship: "Sponsorship", membership: "Membership" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
@@ -49,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: p.id,
       date: `${dates.format(p.created)} UTC`,
       payee: p.payee,
-      kind: KIND_LABELS[p.kind],
+      kind: PAYMENT_KIND_LABELS[p.kind],
       amount: formatMoney(p.amount, p.currency),
       status: STATUS_LABELS[p.status],
     })),

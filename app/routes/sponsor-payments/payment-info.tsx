@@ -8,7 +8,7 @@ import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { StatusBadge } from "#app/components/sponsor-payments/StatusBadge";
 import { PrivateMark } from "#app/components/sponsor-payments/PrivateMark";
-import { NO_NAME_GIVEN, supporterHref } from "#isomorphic/supporters";
+import { NO_NAME_GIVEN, PAYMENT_KIND_LABELS, supporterHref } from "#isomorphic/supporters";
 import { localeFrom } from "#isomorphic/format";
 import { pageMeta } from "#page-kit/meta";
 import type { Route } from "./+types/payment-info";
@@ -103,7 +103,7 @@ export default function PaymentInfo({ loaderData }: Route.ComponentProps) {
             <Row term="Date">
               <LocalDateTime iso={session.created} serverLocale={locale} />
             </Row>
-            <Row term="Type">{session.kind === "sponsorship" ? "Sponsorship" : "Tip"}</Row>
+            <Row term="Type">{PAYMENT_KIND_LABELS[session.kind]}</Row>
             <Row term="Amount">{session.amount}</Row>
             {session.paymentReference ? <Row term={`${providerName} payment`}>{session.paymentReference}</Row> : null}
           </dl>

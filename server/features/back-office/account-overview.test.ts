@@ -21,6 +21,7 @@ describe.each(ENGINES)("the back office's account page readers on %s", (engine) 
       money: [],
       disputes: { windowDays: 90, disputes: 0, payments: 0, ratio: 0, flagged: false },
       reports: [],
+      memberships: { asCreator: { counts: { pending: 0, active: 0, past_due: 0, cancelled: 0, ended: 0, expired: 0 }, mrr: [] }, asMember: [] },
     });
   });
 

@@ -15,6 +15,8 @@ export type MetricSources = {
   openStreams?: () => number;
   /** The deal room's figures: deals per state (every state), money held per currency (non-zero only). */
   deals?: () => Promise<{ states: Record<string, number>; held: readonly { currency: string; amount: number }[] }>;
+  /** Memberships per status (every status), and the periods paid in the last 24 hours. */
+  memberships?: () => Promise<{ statuses: Record<string, number>; periodsPaid24h: number }>;
 };
 
 export function createMetrics() {
@@ -37,6 +39,14 @@ export function createMetrics() {
     if (!sources.deals) return Promise.resolve(null);
     dealsRead ??= sources.deals().finally(() => (dealsRead = null));
     return dealsRead;
+  };
+
+  // Both membership gauges are collected in one scrape too: one read of their two queries.
+  let membershipsRead: ReturnType<NonNullable<MetricSources["memberships"]>> | null = null;
+  const readMemberships = () => {
+    if (!sources.memberships) return Promise.resolve(null);
+    membershipsRead ??= sources.memberships().finally(() => (membershipsRead = null));
+    return membershipsRead;
   };
 
   return {
@@ -177,6 +187,29 @@ export function createMetrics() {
           // A currency whose money all went out is dropped, not left at its last value.
           this.reset();
           for (const held of read.held) this.set({ currency: held.currency }, held.amount);
+        },
+      }),
+    },
+    memberships: {
+      /** status: pending | active | past_due | cancelled | ended | expired, each present (0 when none). */
+      byStatus: new Gauge({
+        name: "sponsorgrid_memberships",
+        help: "Memberships, by status (from the database, at scrape).",
+        labelNames: ["status"] as const,
+        registers,
+        async collect() {
+          const read = await readMemberships();
+          if (!read) return;
+          for (const [status, count] of Object.entries(read.statuses)) this.set({ status }, count);
+        },
+      }),
+      periodsPaid24h: new Gauge({
+        name: "sponsorgrid_membership_periods_paid_24h",
+        help: "Membership periods paid (first payments and renewals) in the last 24 hours, from the ledger, at scrape.",
+        registers,
+        async collect() {
+          const read = await readMemberships();
+          if (read) this.set(read.periodsPaid24h);
         },
       }),
     },

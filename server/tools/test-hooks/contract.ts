@@ -32,6 +32,7 @@ export const HOOK_PATHS = {
   notificationMail: "/notification-mail",
   dropNotificationStreams: "/notification-streams/drop",
   memberPage: "/member-page",
+  staffMemberships: "/staff/memberships",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -66,6 +67,8 @@ export type SignedInAccountAnswer = { uid: string; email: string };
 /** `staff`: the account becomes staff with two-factor sign-in (server/tools/test-hooks/staff.ts). */
 export type StaffQuery = { email: string; twoFactor?: "off" };
 export type StaffAnswer = { uid: string; totpSecret: string | null };
+/** `staff-memberships`: the creator's page, the tier made, and one membership per status asked for, oldest first. */
+export type StaffMembershipsAnswer = { pageEnding: string; tierName: string; memberships: { id: string; status: string; memberEmail: string }[] };
 
 // --- Bio pages ---
 

@@ -5,6 +5,7 @@ import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
 import { memberPageHooks } from "./memberships";
 import { staffHooks } from "./staff";
+import { staffMembershipHooks } from "./staff-memberships";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
 import { paymentHooks } from "./payments";
@@ -34,6 +35,7 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(pageHooks(deps));
   router.use(identityHooks(deps));
   router.use(staffHooks(deps));
+  router.use(staffMembershipHooks(deps));
   router.use(bioHooks(deps));
   router.use(paymentHooks(deps));
   router.use(directoryHooks(deps));

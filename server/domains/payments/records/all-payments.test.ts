@@ -6,6 +6,7 @@ import { refundRequests, sponsorSessions } from "#server/platform/db/schema";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { seedPayee, seedSession, type Payee } from "#tests/support/payments";
 import { testSandbox } from "#tests/support/test-sandbox";
+import { seedMembership, seedMembershipPeriod, seedTier } from "#tests/support/office-memberships";
 import { listPayments, NO_FILTERS, paymentTotals, readPaymentFilters, type MoneySums, type PaymentFilters } from "#server/domains/payments/records/all-payments";
 import { recordDispute, recordPayment, recordRefund, refreshSessionStatus } from "#server/domains/payments/ledger/ledger";
 
@@ -55,6 +56,8 @@ describe("reading the filters from the address", () => {
     expect(read.filters).toEqual({ ...NO_FILTERS, status: "refunded", creator: "ana@x.example", to: "2026-03-01", minAmount: 1250, providerId: "pi_1" });
     expect(read.problems).toEqual(["From must be a date (YYYY-MM-DD).", "Maximum amount must be an amount like 25 or 25.50."]);
     expect(readPaymentFilters(new URLSearchParams({ status: "everything" })).filters.status).toBeNull();
+    expect(readPaymentFilters(new URLSearchParams({ kind: "membership" })).filters.kind).toBe("membership");
+    expect(readPaymentFilters(new URLSearchParams({ kind: "gift" })).filters.kind).toBeNull();
   });
 });
 
@@ -85,6 +88,30 @@ describe.each(ENGINES)("every payment on %s", (engine) => {
     for (const id of [refunded.sessionId, refunded.checkoutId, refunded.paymentIntentId, `re_${refunded.sessionId}`]) expect(await ids({ creator: null, providerId: id })).toEqual([refunded.sessionId]);
     expect(await ids({ creator: null, providerId: `dp_${disputed.sessionId}` })).toEqual([disputed.sessionId]);
     expect(await ids({ providerId: "pi_nobody" })).toEqual([]);
+  });
+
+  it("lists a membership's paid periods with kind membership, filters by kind, and totals them from the ledger", async () => {
+    const payee = await seedPayee(db(), sandbox.provider);
+    const tip = await payment(db(), payee, { amount: 2500, created: day("2026-03-20") });
+    const membership = await seedMembership(db(), payee, await seedTier(db(), payee), { amount: 700 });
+    const periods = [];
+    for (const created of [day("2026-03-21"), day("2026-04-21")]) {
+      const period = await seedMembershipPeriod(db(), payee, membership, { platformFee: 70 });
+      await db().update(sponsorSessions).set({ created }).where(eq(sponsorSessions.id, period.sessionId));
+      await recordPayment(db(), { sessionId: period.sessionId, paymentIntentId: period.paymentIntentId, gross: 700, providerFee: 51, platformFee: 70, currency: "usd" });
+      await refreshSessionStatus(db(), period.sessionId, "pending");
+      periods.push(period);
+    }
+    const all = await listPayments(db(), { ...NO_FILTERS, creator: creatorOf(payee) });
+    expect(all.rows.map((r) => [r.id, r.kind, r.status])).toEqual([
+      [periods[1]!.sessionId, "membership", "completed"],
+      [periods[0]!.sessionId, "membership", "completed"],
+      [tip.sessionId, "tip", "completed"],
+    ]);
+    const only = { ...NO_FILTERS, creator: creatorOf(payee), kind: "membership" as const };
+    expect((await listPayments(db(), only)).rows.map((r) => r.id)).toEqual([periods[1]!.sessionId, periods[0]!.sessionId]);
+    expect((await listPayments(db(), { ...only, kind: "tip" })).rows.map((r) => r.id)).toEqual([tip.sessionId]);
+    expect(await paymentTotals(db(), only)).toEqual([{ currency: "usd", gross: 1400, providerFee: 102, platformFee: 140, net: 1400 - 140 }]);
   });
 
   it("totals per currency are the ledger's, to the cent, refunds and disputes taken off", async () => {

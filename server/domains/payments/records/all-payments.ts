@@ -3,7 +3,8 @@ import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "#server/platform/db/client";
 import { afterTimeKeyset, decodeTimeKeyset, encodeTimeKeyset, microsOf } from "#server/platform/db/keyset";
-import { bioPages, ledgerEntries, paymentEvents, refundRequests, SPONSOR_SESSION_STATUSES, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { bioPages, ledgerEntries, paymentEvents, refundRequests, SPONSOR_SESSION_KINDS, SPONSOR_SESSION_STATUSES, sponsorSessions, user, type SponsorSessionStatus } from "#server/platform/db/schema";
+import { PAYMENT_KIND_LABELS } from "#isomorphic/supporters";
 import { parseAmountInput } from "#isomorphic/amount-input";
 
 /**
@@ -14,6 +15,8 @@ import { parseAmountInput } from "#isomorphic/amount-input";
  */
 export type PaymentFilters = {
   status: SponsorSessionStatus | null;
+  /** A tip, a sponsorship or a membership's paid period. */
+  kind: SponsorSessionKind | null;
   /** A creator's email, or the ending of one of their pages. */
   creator: string | null;
   /** YYYY-MM-DD, whole UTC days, both ends included. */
@@ -26,7 +29,7 @@ export type PaymentFilters = {
   providerId: string | null;
 };
 
-export const NO_FILTERS: PaymentFilters = { status: null, creator: null, from: null, to: null, minAmount: null, maxAmount: null, providerId: null };
+export const NO_FILTERS: PaymentFilters = { status: null, kind: null, creator: null, from: null, to: null, minAmount: null, maxAmount: null, providerId: null };
 
 export type FilterReading = { filters: PaymentFilters; problems: string[] };
 
@@ -40,6 +43,8 @@ export function readPaymentFilters(params: URLSearchParams): FilterReading {
   const status = text("status");
   const filters: PaymentFilters = { ...NO_FILTERS, creator: text("creator")?.toLowerCase() ?? null, providerId: text("id") };
   if (status && (SPONSOR_SESSION_STATUSES as readonly string[]).includes(status)) filters.status = status as SponsorSessionStatus;
+  const kind = text("kind");
+  if (kind && (SPONSOR_SESSION_KINDS as readonly string[]).includes(kind)) filters.kind = kind as SponsorSessionKind;
   for (const [name, label] of [["from", "From"], ["to", "To"]] as const) {
     const value = text(name);
     if (value && !validDate(value)) problems.push(`${label} must be a date (YYYY-MM-DD).`);
@@ -55,6 +60,9 @@ export function readPaymentFilters(params: URLSearchParams): FilterReading {
   return { filters, problems };
 }
 
+/** The kind filter's choices, each with its label (every kind must have one: this fails to compile otherwise). */
+export const PAYMENT_KIND_CHOICES: readonly { kind: SponsorSessionKind; label: string }[] = SPONSOR_SESSION_KINDS.map((kind) => ({ kind, label: PAYMENT_KIND_LABELS[kind] }));
+
 const startOfDay = (day: string) => new Date(`${day}T00:00:00Z`);
 const dayAfter = (day: string) => new Date(startOfDay(day).getTime() + 86_400_000);
 
@@ -62,6 +70,7 @@ function conditions(f: PaymentFilters): SQL[] {
   const s = sponsorSessions;
   const where: SQL[] = [];
   if (f.status) where.push(eq(s.status, f.status));
+  if (f.kind) where.push(eq(s.kind, f.kind));
   if (f.from) where.push(gte(s.created, startOfDay(f.from)));
   if (f.to) where.push(lt(s.created, dayAfter(f.to)));
   if (f.minAmount !== null) where.push(gte(s.amount, f.minAmount));

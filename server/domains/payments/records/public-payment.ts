@@ -16,7 +16,7 @@ const REFUND_STATUSES = ["none", "pending", "succeeded"] as const;
 export const publicPaymentSummarySchema = z
   .object({
     id: z.string().meta({ description: "The payment's id.", example: "ss_4f1c2a9e0b" }),
-    kind: z.enum(SPONSOR_SESSION_KINDS).meta({ description: "A tip from a bio page, a sponsorship of one of your opportunities, or one paid period (the first or a renewal) of a membership." }),
+    kind: z.enum(SPONSOR_SESSION_KINDS).meta({ description: "A tip from a bio page, a sponsorship of one of your opportunities, or one paid period of a membership (its first payment or a renewal)." }),
     status: z.enum(SPONSOR_SESSION_STATUSES).meta({
       description: "completed: paid. refunded: paid and returned. disputed: the sponsor's bank took it back and the dispute is not won. pending: a checkout not paid (yet); failed and expired: one that never will be.",
     }),

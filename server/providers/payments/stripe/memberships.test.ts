@@ -161,6 +161,18 @@ describe("Memberships on Stripe against the emulator (real SDK, real HTTP)", () 
     expect(parse(disputed)).toMatchObject({ type: "dispute.changed", paymentIntentId: first!.paymentIntentId, amount: 500 });
   });
 
+  it("reads every invoice, oldest first, through Stripe's pages of 100", async () => {
+    const { subscriptionId } = await joined();
+    for (let i = 0; i < 100; i += 1) await emulator.advanceSubscription(subscriptionId);
+    const calls = emulator.calls("GET /v1/invoices");
+    const state = await provider.readMembershipState(subscriptionId);
+    expect(emulator.calls("GET /v1/invoices") - calls).toBe(2);
+    expect(state.invoices).toHaveLength(101);
+    expect(state.invoices[0]!.reason).toBe("subscription_create");
+    for (let i = 1; i < state.invoices.length; i += 1) expect(state.invoices[i]!.periodStart).toEqual(state.invoices[i - 1]!.periodEnd);
+    expect(new Set(state.invoices.map((invoice) => invoice.paymentIntentId)).size).toBe(101);
+  });
+
   it("a declined renewal leaves the subscription past due with the invoice open; a new card in the portal pays it at once", async () => {
     const { membershipId, subscriptionId, customerId } = await joined();
     await emulator.updateCard(customerId, DECLINED_ON_CHARGE);

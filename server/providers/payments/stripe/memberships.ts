@@ -68,7 +68,7 @@ function interval(price: Stripe.Price, subscriptionId: string): "month" | "year"
   throw new Error(`Stripe subscription ${subscriptionId} bills every ${value ?? "nothing"}, not a month or a year`);
 }
 
-const INVOICE_STATUSES: Record<string, ProviderMembershipInvoice["status"]> = { paid: "paid", open: "open", uncollectible: "uncollectible", void: "void", draft: "open" };
+const INVOICE_STATUSES: Record<string, ProviderMembershipInvoice["status"]> = { paid: "paid", open: "open", uncollectible: "uncollectible", void: "void" };
 const REASONS = { subscription_create: "subscription_create", subscription_cycle: "subscription_cycle" } as const;
 
 /**
@@ -109,7 +109,10 @@ export async function readMembershipState(stripe: Stripe, subscriptionId: string
   const item = subscription.items.data[0];
   if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
   const invoices: ProviderMembershipInvoice[] = [];
-  for await (const invoice of stripe.invoices.list({ subscription: subscriptionId, limit: 100, expand: ["data.payments"] })) invoices.push(toInvoice(invoice));
+  for await (const invoice of stripe.invoices.list({ subscription: subscriptionId, limit: 100, expand: ["data.payments"] })) {
+    // A renewal's invoice is a draft for about an hour before Stripe finalizes and charges it: nothing is owed or tried yet.
+    if (invoice.status !== "draft") invoices.push(toInvoice(invoice));
+  }
   const customer = subscription.customer;
   return {
     subscriptionId: subscription.id,

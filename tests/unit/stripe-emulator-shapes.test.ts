@@ -141,6 +141,28 @@ beforeAll(async () => {
   keep("payment_intent", "platform payment intent", platformIntent);
   keep("charge", "platform charge", platformIntent.latest_charge);
 
+  // A membership: a subscription checkout with an inline price paying the account, its invoices with their payments.
+  const membership = await stripe.checkout.sessions.create({
+    mode: "subscription",
+    line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: 500, recurring: { interval: "month" }, product_data: { name: "Gold" } } }],
+    subscription_data: { transfer_data: { destination: account.id }, application_fee_percent: 5, metadata: { purpose: "membership", membership_id: "m1" } },
+    metadata: { purpose: "membership", membership_id: "m1" },
+    customer_email: "fan@example.com",
+    success_url: "http://x/s",
+  });
+  await emulator.completeCheckout(membership.id);
+  const memberSubscriptionId = (await stripe.checkout.sessions.retrieve(membership.id)).subscription as string;
+  keep("subscription", "membership subscription", await stripe.subscriptions.retrieve(memberSubscriptionId, { expand: ["customer"] }));
+  await emulator.advanceSubscription(memberSubscriptionId);
+  const memberInvoices = await stripe.invoices.list({ subscription: memberSubscriptionId, expand: ["data.payments"] });
+  for (const invoice of memberInvoices.data) keep("invoice", "membership invoice with its payments", invoice);
+  keep("invoice_payment", "invoice payment", memberInvoices.data[0]!.payments!.data[0]);
+  keep("invoice_payment", "listed invoice payment", (await stripe.invoicePayments.list({ invoice: memberInvoices.data[0]!.id })).data[0]);
+  const renewalIntent = await stripe.paymentIntents.retrieve(memberInvoices.data[0]!.payments!.data[0]!.payment.payment_intent as string, { expand: ["latest_charge"] });
+  keep("payment_intent", "renewal payment intent", renewalIntent);
+  keep("charge", "renewal charge", renewalIntent.latest_charge);
+  keep("billing_portal.session", "card update portal session", await stripe.billingPortal.sessions.create({ customer: customer.id, flow_data: { type: "payment_method_update" } }));
+
   await emulator.idle();
   for (const event of emulator.events) {
     // As delivered: the signed JSON body, parsed.
@@ -157,7 +179,7 @@ describe("Stripe API emulator objects follow Stripe's published fixtures", () =>
     expect(new Set(seen.map((entry) => entry.resource))).toEqual(
       new Set([
         ...["account", "account_link", "login_link", "checkout.session", "payment_intent", "charge", "balance_transaction", "refund", "dispute", "event", "transfer", "balance"],
-        ...["product", "price", "customer", "subscription", "invoice", "billing_portal.session"],
+        ...["product", "price", "customer", "subscription", "invoice", "billing_portal.session", "invoice_payment"],
       ]),
     );
   });

@@ -60,8 +60,8 @@ const CHECKOUT_MIN_LIFETIME = 30 * 60;
 const CHECKOUT_MAX_LIFETIME = 24 * 60 * 60;
 
 const createCheckoutSession: Handler = (context, call) => {
-  // A price made beforehand (Pro): the platform's own sale, in payment or subscription mode.
-  if (str(call.params, "line_items", "0", "price")) return createPriceCheckoutSession(context, call);
+  // A price made beforehand (Pro), or any subscription (a membership's price is made inline by price_data).
+  if (str(call.params, "line_items", "0", "price") || str(call.params, "mode") === "subscription") return createPriceCheckoutSession(context, call);
   const { store, checkoutPayments } = context;
   const { params, baseUrl } = call;
   if (str(params, "mode") !== "payment") throw invalidRequest("The emulator supports mode=payment only.", { param: "mode" });

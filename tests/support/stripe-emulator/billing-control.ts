@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import { newCustomer, newSubscription, newSubscriptionInvoice, periodEndAfter } from "#tests/support/stripe-emulator/billing-objects";
+import { chargeInvoice, retryOpenInvoice } from "#tests/support/stripe-emulator/billing-payments";
 import { newEvent, type EmulatorEvent } from "#tests/support/stripe-emulator/events";
 import type { ApiContext } from "#tests/support/stripe-emulator/handler";
 
@@ -30,11 +31,13 @@ export function completeSubscriptionCheckout(context: ApiContext, session: Strip
     customerId = customer.id;
   }
   const price = store.prices.get(pending.priceId)!;
-  const subscription = newSubscription({ customer: customerId, price, metadata: pending.metadata });
-  const invoice = newSubscriptionInvoice(subscription, { paid: true, billingReason: "subscription_create", customerEmail: email });
+  const subscription = newSubscription({ customer: customerId, price, metadata: pending.metadata, destination: pending.destination, applicationFeePercent: pending.applicationFeePercent });
+  const invoice = newSubscriptionInvoice(subscription, { billingReason: "subscription_create", customerEmail: email });
   subscription.latest_invoice = invoice.id;
   store.subscriptions.set(subscription.id, subscription);
   store.invoices.set(invoice.id, invoice);
+  // The card just typed into Checkout pays the first invoice.
+  chargeInvoice(context, invoice, subscription, { accepted: true });
   Object.assign(session, {
     status: "complete",
     payment_status: "paid",
@@ -56,13 +59,15 @@ export function completeSubscriptionCheckout(context: ApiContext, session: Strip
 }
 
 /**
- * Moves a subscription to the end of its current period. Cancelled at period
- * end: it ends (`customer.subscription.deleted`). Otherwise it renews: the
+ * Moves a subscription on in time. Cancelled at period end: it ends
+ * (`customer.subscription.deleted`). Past due: the next retry of its open
+ * invoice (./billing-payments.ts): paid (active again), declined
+ * (`invoice.payment_failed`), or declined for the last time (the
+ * subscription ends). Otherwise to the end of its period: it renews, the
  * period moves on by its interval and the renewal invoice is charged — paid
  * (`customer.subscription.updated`, `invoice.paid`, status active), or, when
  * the customer's card is set to fail, left open (`invoice.payment_failed`,
- * status past_due, `customer.subscription.updated`), as Stripe's smart
- * retries leave it until they give up.
+ * status past_due, `customer.subscription.updated`) for the retries.
  */
 export function advanceSubscription(context: ApiContext, subscriptionId: string): EmulatorEvent[] {
   const { store } = context;
@@ -74,16 +79,26 @@ export function advanceSubscription(context: ApiContext, subscriptionId: string)
     Object.assign(subscription, { status: "canceled", ended_at: item.current_period_end, cancel_at_period_end: false } satisfies Partial<Stripe.Subscription>);
     return [newEvent("customer.subscription.deleted", subscription)];
   }
+  if (subscription.status === "past_due") {
+    const retried = retryOpenInvoice(context, subscription);
+    if (retried.length > 0) return retried;
+  }
   for (const each of subscription.items.data) {
     each.current_period_start = each.current_period_end;
     each.current_period_end = periodEndAfter(each.current_period_start, each.price.recurring!.interval);
   }
+  return invoiceNow(context, subscription, "subscription_cycle");
+}
+
+/** A new invoice for the subscription's current period, charged at once: paid keeps it active, declined makes it past due. */
+export function invoiceNow(context: ApiContext, subscription: Stripe.Subscription, billingReason: "subscription_cycle" | "subscription_update"): EmulatorEvent[] {
+  const { store } = context;
   const customerId = customerIdOf(subscription);
-  const failing = context.failingCards.has(customerId);
-  const invoice = newSubscriptionInvoice(subscription, { paid: !failing, billingReason: "subscription_cycle", customerEmail: store.customers.get(customerId)?.email ?? null });
+  const invoice = newSubscriptionInvoice(subscription, { billingReason, customerEmail: store.customers.get(customerId)?.email ?? null });
   store.invoices.set(invoice.id, invoice);
   subscription.latest_invoice = invoice.id;
-  subscription.status = failing ? "past_due" : "active";
-  if (failing) return [newEvent("invoice.payment_failed", invoice), newEvent("customer.subscription.updated", subscription)];
+  const paid = chargeInvoice(context, invoice, subscription);
+  subscription.status = paid ? "active" : "past_due";
+  if (!paid) return [newEvent("invoice.payment_failed", invoice), newEvent("customer.subscription.updated", subscription)];
   return [newEvent("customer.subscription.updated", subscription), newEvent("invoice.paid", invoice)];
 }

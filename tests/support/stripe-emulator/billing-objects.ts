@@ -25,9 +25,12 @@ export function newPrice(input: {
   lookupKey: string | null;
   interval: Stripe.Price.Recurring.Interval | null;
   metadata: Record<string, string>;
+  /** False for a price made inline by `price_data` (Checkout, a subscription update): Stripe makes it inactive, for that use only. */
+  active?: boolean;
 }): Stripe.Price {
   return fromFixture<Stripe.Price>("price", {
     id: newId("price"),
+    active: input.active ?? true,
     product: input.product,
     currency: input.currency,
     unit_amount: input.unitAmount,
@@ -56,6 +59,27 @@ export function newCustomer(input: { email: string | null; metadata: Record<stri
   });
 }
 
+/** The legacy plan view of a price, as Stripe still returns it on a subscription item. */
+export function planOf(price: Stripe.Price): Stripe.Plan {
+  const itemFixture = (fixture("subscription") as unknown as Stripe.Subscription).items.data[0]!;
+  return {
+    ...itemFixture.plan,
+    id: price.id,
+    active: price.active,
+    amount: price.unit_amount,
+    amount_decimal: price.unit_amount_decimal,
+    billing_scheme: "per_unit",
+    created: price.created,
+    currency: price.currency,
+    interval: price.recurring!.interval,
+    interval_count: 1,
+    livemode: false,
+    metadata: {},
+    product: price.product,
+    transform_usage: null,
+  };
+}
+
 /** The end of a period that starts at `start` (seconds), by calendar month or year as Stripe bills. */
 export function periodEndAfter(start: number, interval: Stripe.Price.Recurring.Interval): number {
   const date = new Date(start * 1000);
@@ -71,7 +95,14 @@ export function periodEndAfter(start: number, interval: Stripe.Price.Recurring.I
  * 2025-03-31.basil the billing period lives on the item
  * (`items.data[].current_period_start/end`), not on the subscription.
  */
-export function newSubscription(input: { customer: string; price: Stripe.Price; metadata: Record<string, string> }): Stripe.Subscription {
+export function newSubscription(input: {
+  customer: string;
+  price: Stripe.Price;
+  metadata: Record<string, string>;
+  /** A subscription paying a connected account (a membership): every invoice's charge is a destination charge. */
+  destination?: string | null;
+  applicationFeePercent?: number | null;
+}): Stripe.Subscription {
   const id = newId("sub");
   const start = nowSeconds();
   const itemFixture = (fixture("subscription") as unknown as Stripe.Subscription).items.data[0]!;
@@ -81,8 +112,7 @@ export function newSubscription(input: { customer: string; price: Stripe.Price; 
     created: start,
     metadata: {},
     price: structuredClone(input.price),
-    // The legacy plan view of the same price, as Stripe still returns it.
-    plan: { ...itemFixture.plan, id: input.price.id, amount: input.price.unit_amount, amount_decimal: input.price.unit_amount_decimal, billing_scheme: "per_unit", created: input.price.created, currency: input.price.currency, interval: input.price.recurring!.interval, interval_count: 1, livemode: false, metadata: {}, product: input.price.product, transform_usage: null },
+    plan: planOf(input.price),
     quantity: 1,
     subscription: id,
     current_period_start: start,
@@ -108,17 +138,18 @@ export function newSubscription(input: { customer: string; price: Stripe.Price; 
     next_pending_invoice_item_invoice: null,
     pause_collection: null,
     pending_update: null,
-    transfer_data: null,
+    transfer_data: input.destination ? { amount_percent: null, destination: input.destination } : null,
+    application_fee_percent: input.applicationFeePercent ?? null,
     billing_thresholds: null,
     latest_invoice: null,
     items: { object: "list", data: [subscriptionItem], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
   });
 }
 
-/** The invoice for one period of a subscription: paid, or open after a failed charge (`attempt_count` 1). */
+/** The invoice for one period of a subscription, finalized and open: charging it (./billing-payments.ts) pays it or leaves it open. */
 export function newSubscriptionInvoice(
   subscription: Stripe.Subscription,
-  input: { paid: boolean; billingReason: Stripe.Invoice.BillingReason; customerEmail: string | null },
+  input: { billingReason: Stripe.Invoice.BillingReason; customerEmail: string | null },
 ): Stripe.Invoice {
   const id = newId("in");
   const item = subscription.items.data[0]!;
@@ -150,14 +181,14 @@ export function newSubscriptionInvoice(
     currency: subscription.currency,
     created: now,
     amount_due: amount,
-    amount_paid: input.paid ? amount : 0,
-    amount_remaining: input.paid ? 0 : amount,
-    attempt_count: 1,
-    attempted: true,
-    auto_advance: !input.paid,
+    amount_paid: 0,
+    amount_remaining: amount,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: true,
     billing_reason: input.billingReason,
-    status: input.paid ? "paid" : "open",
-    status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: input.paid ? now : null, voided_at: null },
+    status: "open",
+    status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
     period_start: item.current_period_start,
     period_end: item.current_period_end,
     subtotal: amount,
@@ -168,7 +199,7 @@ export function newSubscriptionInvoice(
     effective_at: now,
     from_invoice: null,
     last_finalization_error: null,
-    next_payment_attempt: input.paid ? null : now + 3 * 86_400,
+    next_payment_attempt: now,
     number: `${id.slice(3, 11).toUpperCase()}-0001`,
     hosted_invoice_url: null,
     invoice_pdf: null,
@@ -180,7 +211,27 @@ export function newSubscriptionInvoice(
   return invoice;
 }
 
-export function newPortalSession(input: { customer: string; returnUrl: string | null }, url: (id: string) => string): Stripe.BillingPortal.Session {
+/** An invoice's default payment: the payment intent Stripe makes when it finalizes the invoice, open until paid. */
+export function newInvoicePayment(invoice: Stripe.Invoice, paymentIntentId: string): Stripe.InvoicePayment {
+  return fromFixture<Stripe.InvoicePayment>("invoice_payment", {
+    id: newId("inpay"),
+    amount_paid: null,
+    amount_requested: invoice.amount_due,
+    created: nowSeconds(),
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: "payment_intent", payment_intent: paymentIntentId },
+    status: "open",
+    status_transitions: { canceled_at: null, paid_at: null },
+  });
+}
+
+export function newPortalSession(
+  input: { customer: string; returnUrl: string | null; flow?: Stripe.BillingPortal.Session.Flow | null },
+  url: (id: string) => string,
+): Stripe.BillingPortal.Session {
   const id = newId("bps");
   return fromFixture<Stripe.BillingPortal.Session>("billing_portal.session", {
     id,
@@ -188,7 +239,7 @@ export function newPortalSession(input: { customer: string; returnUrl: string | 
     return_url: input.returnUrl,
     created: nowSeconds(),
     configuration: newId("bpc"),
-    flow: null,
+    flow: input.flow ?? null,
     livemode: false,
     url: url(id),
   });

@@ -3,7 +3,8 @@ import type { ApiContext } from "#tests/support/stripe-emulator/handler";
 import { newEvent, type EmulatorEvent } from "#tests/support/stripe-emulator/events";
 import { nowSeconds } from "#tests/support/stripe-emulator/fixtures";
 import { advanceSubscription, completeSubscriptionCheckout } from "#tests/support/stripe-emulator/billing-control";
-import { completeAccount, newBalanceTransaction, newCharge, newPaymentIntent, processingFee } from "#tests/support/stripe-emulator/objects";
+import { updateCard } from "#tests/support/stripe-emulator/billing-payments";
+import { completeAccount, newCharge, newPaymentIntent, settleCharge } from "#tests/support/stripe-emulator/objects";
 import { closeDispute, openDispute, submitDisputeEvidence } from "#tests/support/stripe-emulator/disputes";
 
 /**
@@ -91,23 +92,18 @@ export class EmulatorControl {
   }
 
   private settle(intent: Stripe.PaymentIntent, charge: Stripe.Charge) {
-    const transaction = newBalanceTransaction({
-      amount: intent.amount,
-      fee: processingFee(intent.amount),
-      currency: intent.currency,
-      source: charge.id,
-      type: "charge",
-      reportingCategory: "charge",
-      description: null,
-    });
-    this.store.balanceTransactions.set(transaction.id, transaction);
-    Object.assign(charge, { balance_transaction: transaction.id, paid: true, captured: true, amount_captured: intent.amount, status: "succeeded" });
-    Object.assign(intent, { status: "succeeded", amount_received: intent.amount });
+    settleCharge(this.store, intent, charge);
   }
 
   /** Time passes to the end of a subscription's period: it renews (paid or declined) or, cancelled at period end, ends. */
   advanceSubscription(subscriptionId: string): EmulatorEvent[] {
     return advanceSubscription(this.context, subscriptionId);
+  }
+
+  /** The customer gave a new card in the billing portal: 4000 0000 0000 0341 is declined from now on; any other pays what is past due at once. */
+  updateCard(customerId: string, card: string): EmulatorEvent[] {
+    if (!this.store.customers.has(customerId)) throw new Error(`No such customer: ${customerId}`);
+    return updateCard(this.context, customerId, card);
   }
 
   /** Declines (or accepts again) the customer's card from now on, for renewals. */

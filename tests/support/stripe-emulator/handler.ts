@@ -13,8 +13,12 @@ export type ApiContext = {
   store: EmulatorStore;
   /** What a checkout will pay out once completed (not part of the session object Stripe returns). */
   checkoutPayments: Map<string, PaymentIntentInput>;
-  /** What a subscription checkout will start once completed: the price and `subscription_data.metadata`. */
-  checkoutSubscriptions: Map<string, { priceId: string; metadata: Record<string, string> }>;
+  /**
+   * What a subscription checkout will start once completed: the price, `subscription_data.metadata`, and for a
+   * subscription paying a connected account (a membership) `subscription_data.transfer_data.destination` and
+   * `application_fee_percent`.
+   */
+  checkoutSubscriptions: Map<string, { priceId: string; metadata: Record<string, string>; destination?: string | null; applicationFeePercent?: number | null }>;
   /** Customers whose card is declined from now on (renewals fail), set through the control API. */
   failingCards: Set<string>;
   /** Status new refunds start in: cards refund at once ("succeeded"); "pending" to test a refund settling later. */

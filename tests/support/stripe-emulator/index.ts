@@ -9,7 +9,11 @@
  *   expect(emulator.calls("POST /v1/refunds")).toBe(1);
  *   // Pro (Stripe Billing): a subscription checkout completes into a subscription with its first invoice paid;
  *   await emulator.advanceSubscription(subscriptionId);  // period end: renewal paid, or past_due after
- *   await emulator.setCardFailing(customerId, true);     // … a declined card, or ended if cancel_at_period_end
+ *   await emulator.setCardFailing(customerId, true);     // … a declined card, or ended if cancel_at_period_end;
+ *                                                        // past due, each advance is a retry, the 4th declined ends it
+ *   await emulator.updateCard(customerId, "4242424242424242"); // the portal's card update: pays what is past due
+ *   // Memberships: a subscription checkout with price_data and subscription_data[transfer_data] bills every
+ *   // invoice as a destination charge (payment intent, charge, application fee), listed as the invoice's payments.
  *
  * Without a webhook URL, `emulator.sign(event)` gives the body and Stripe-Signature header to post.
  * Another process drives it over HTTP: `npx tsx tests/support/stripe-emulator/main.ts`, then

@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import { fromFixture, newId, nowSeconds } from "#tests/support/stripe-emulator/fixtures";
+import type { EmulatorStore } from "#tests/support/stripe-emulator/store";
 
 /** Builders of the objects the emulator keeps: Stripe's fixture, with what this object is written over it. */
 
@@ -196,6 +197,22 @@ export function newCharge(intent: Stripe.PaymentIntent, input: { balanceTransact
 /** Stripe's standard US card pricing, as the emulator charges it: 2.9 % (rounded to the cent) + 30¢. */
 export function processingFee(amount: number): number {
   return Math.round((amount * 29) / 1000) + 30;
+}
+
+/** A card payment went through: its balance transaction (gross less the processing fee) and a succeeded charge and intent. */
+export function settleCharge(store: EmulatorStore, intent: Stripe.PaymentIntent, charge: Stripe.Charge): void {
+  const transaction = newBalanceTransaction({
+    amount: intent.amount,
+    fee: processingFee(intent.amount),
+    currency: intent.currency,
+    source: charge.id,
+    type: "charge",
+    reportingCategory: "charge",
+    description: null,
+  });
+  store.balanceTransactions.set(transaction.id, transaction);
+  Object.assign(charge, { balance_transaction: transaction.id, paid: true, captured: true, amount_captured: intent.amount, status: "succeeded" });
+  Object.assign(intent, { status: "succeeded", amount_received: intent.amount });
 }
 
 export function newBalanceTransaction(input: {

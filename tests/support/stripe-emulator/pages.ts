@@ -46,8 +46,19 @@ export function billingPortalPage(input: {
         : "";
     return `<li>${escape(subscription.product)}: ${escape(state)}${cancel}</li>`;
   });
+  const card = `<form method="post" action="/billing/portal/${escape(input.token)}/card"><label>Card number <input name="card" inputmode="numeric" required></label><button type="submit">Update card</button></form>`;
   return page(
     "Manage billing",
-    `${rows.length ? `<ul>${rows.join("")}</ul>` : "<p>No subscriptions.</p>"}${input.returnUrl ? `<p><a href="${escape(input.returnUrl)}">Return</a></p>` : ""}`,
+    `${rows.length ? `<ul>${rows.join("")}</ul>` : "<p>No subscriptions.</p>"}${card}${input.returnUrl ? `<p><a href="${escape(input.returnUrl)}">Return</a></p>` : ""}`,
+  );
+}
+
+/** The portal's card update (flow `payment_method_update`): one card number; 4000 0000 0000 0341 is accepted here and declined on the next charge. */
+export function cardUpdatePage(input: { token: string; error: string | null }): string {
+  return page(
+    "Update payment method",
+    `${input.error ? `<p role="alert">${escape(input.error)}</p>` : ""}<form method="post" action="/billing/portal/${escape(input.token)}/card">
+<label>Card number <input name="card" inputmode="numeric" autocomplete="cc-number" required></label>
+<button type="submit">Update card</button></form>`,
   );
 }

@@ -13,8 +13,8 @@ export function send(res: http.ServerResponse, status: number, body: unknown, he
   res.end(JSON.stringify(body, null, 2));
 }
 
-export function sendHtml(res: http.ServerResponse, html: string) {
-  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(html);
+export function sendHtml(res: http.ServerResponse, html: string, status = 200) {
+  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" }).end(html);
 }
 
 export function redirect(res: http.ServerResponse, location: string) {

@@ -16,5 +16,5 @@ export type EmulatorRuntime = {
   setRefundStatus(status: "succeeded" | "pending"): void;
 };
 
-export const CONTROL_NAMES = ["completeOnboarding", "setChargesEnabled", "completeCheckout", "settleDelayedPayment", "expireCheckout", "settleRefund", "openDispute", "submitDisputeEvidence", "closeDispute", "advanceSubscription", "setCardFailing", "makeFundsAvailable"] as const;
+export const CONTROL_NAMES = ["completeOnboarding", "setChargesEnabled", "completeCheckout", "settleDelayedPayment", "expireCheckout", "settleRefund", "openDispute", "submitDisputeEvidence", "closeDispute", "advanceSubscription", "setCardFailing", "updateCard", "makeFundsAvailable"] as const;
 export type ControlName = (typeof CONTROL_NAMES)[number];

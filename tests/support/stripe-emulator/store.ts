@@ -15,6 +15,8 @@ export class EmulatorStore {
   readonly customers = new Map<string, Stripe.Customer>();
   readonly subscriptions = new Map<string, Stripe.Subscription>();
   readonly invoices = new Map<string, Stripe.Invoice>();
+  /** Each invoice's payments (its default payment intent), since API version 2025-03-31.basil no longer a field of the invoice. */
+  readonly invoicePayments = new Map<string, Stripe.InvoicePayment>();
   readonly portalSessions = new Map<string, Stripe.BillingPortal.Session>();
   /** Onboarding links handed out: the token in the URL → where to send the person back. */
   readonly onboardingLinks = new Map<string, { accountId: string; returnUrl: string; refreshUrl: string }>();
@@ -22,7 +24,7 @@ export class EmulatorStore {
   /** Any stored object by its id, for `expand[]`. */
   find(id: string): { id: string } | undefined {
     const maps = [this.accounts, this.checkoutSessions, this.paymentIntents, this.charges, this.balanceTransactions, this.refunds, this.transfers, this.disputes];
-    for (const map of [...maps, this.products, this.prices, this.customers, this.subscriptions, this.invoices]) {
+    for (const map of [...maps, this.products, this.prices, this.customers, this.subscriptions, this.invoices, this.invoicePayments]) {
       const found = (map as Map<string, { id: string }>).get(id);
       if (found) return found;
     }

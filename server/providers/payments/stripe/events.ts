@@ -21,6 +21,13 @@ import { idOf, refundStatus } from "#server/providers/payments/stripe/payments";
  * nothing and maps to null. Sponsor checkouts carry no purpose and keep
  * their own events; a deal's held checkout (metadata.purpose "deal") keeps them
  * too, marked `purpose: "deal"` so the tip handlers leave it to the deal's.
+ *
+ * Memberships (ADR 0084): a checkout whose metadata.purpose is "membership"
+ * (completed or expired), and subscription and invoice events whose
+ * subscription's metadata says so (an invoice carries it as
+ * parent.subscription_details.metadata, as of API version 2025-03-31.basil),
+ * become `membership.changed` naming our row and the subscription; the handler
+ * reads Stripe's truth for it. Every other subscription and invoice is Pro's.
  */
 export const HANDLED_STRIPE_EVENT_TYPES = [
   "checkout.session.completed",
@@ -68,6 +75,21 @@ function checkoutEvent(type: (typeof CHECKOUT_EVENT_TYPES)[keyof typeof CHECKOUT
 }
 
 const isProCheckout = (session: Stripe.Checkout.Session) => session.metadata?.purpose === "pro";
+const isMembership = (metadata: Stripe.Metadata | null | undefined) => metadata?.purpose === "membership";
+
+const MEMBERSHIP_CAUSES = {
+  "checkout.session.completed": "checkout.completed",
+  "checkout.session.expired": "checkout.expired",
+  "customer.subscription.created": "subscription.created",
+  "customer.subscription.updated": "subscription.updated",
+  "customer.subscription.deleted": "subscription.deleted",
+  "invoice.paid": "invoice.paid",
+  "invoice.payment_failed": "invoice.payment_failed",
+} as const;
+
+function membershipChanged(type: keyof typeof MEMBERSHIP_CAUSES, metadata: Stripe.Metadata | null | undefined, subscription: string | { id: string } | null, checkoutId: string | null) {
+  return { type: "membership.changed", membershipId: metadata?.membership_id ?? null, subscriptionId: idOf(subscription), checkoutId, cause: MEMBERSHIP_CAUSES[type] };
+}
 
 const PRO_CAUSES = {
   "checkout.session.completed": "checkout.completed",
@@ -125,6 +147,10 @@ function fields(event: Stripe.Event): Record<string, unknown> | null {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
+      if (isMembership(event.data.object.metadata)) {
+        const session = event.data.object;
+        return membershipChanged("checkout.session.completed", session.metadata, session.subscription, session.id);
+      }
       // A delayed Pro payment (should a delayed method ever be enabled) counts once it is paid; the sync reads whether it is.
       if (isProCheckout(event.data.object)) return proCustomerChanged("checkout.session.completed", event.data.object.customer);
       return checkoutEvent(CHECKOUT_EVENT_TYPES[event.type], event.data.object);
@@ -132,6 +158,11 @@ function fields(event: Stripe.Event): Record<string, unknown> | null {
     case "checkout.session.expired":
       // An unpaid or abandoned Pro checkout changes nothing the member has.
       if (isProCheckout(event.data.object)) return null;
+      // An abandoned membership checkout leaves a row waiting for it; a failed delayed payment cannot happen (cards only).
+      if (isMembership(event.data.object.metadata)) {
+        const session = event.data.object;
+        return event.type === "checkout.session.expired" ? membershipChanged(event.type, session.metadata, session.subscription, session.id) : null;
+      }
       return checkoutEvent(CHECKOUT_EVENT_TYPES[event.type], event.data.object);
     case "charge.refunded": {
       const charge = event.data.object;
@@ -174,13 +205,18 @@ function fields(event: Stripe.Event): Record<string, unknown> | null {
     }
     case "customer.subscription.created":
     case "customer.subscription.updated":
-    case "customer.subscription.deleted":
-      return proCustomerChanged(event.type, event.data.object.customer);
+    case "customer.subscription.deleted": {
+      const subscription = event.data.object;
+      if (isMembership(subscription.metadata)) return membershipChanged(event.type, subscription.metadata, subscription, null);
+      return proCustomerChanged(event.type, subscription.customer);
+    }
     case "invoice.paid":
     case "invoice.payment_failed": {
-      // Only subscription invoices concern Pro; a one-off invoice (none today) is not ours to read.
+      // Only subscription invoices concern Pro and memberships; a one-off invoice (none today) is not ours to read.
       const invoice = event.data.object;
       if (invoice.parent?.type !== "subscription_details") return null;
+      const details = invoice.parent.subscription_details;
+      if (isMembership(details?.metadata)) return membershipChanged(event.type, details!.metadata, details!.subscription, null);
       return proCustomerChanged(event.type, invoice.customer);
     }
     default:

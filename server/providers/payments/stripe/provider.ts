@@ -1,4 +1,3 @@
-import { stripeMembershipBilling } from "./memberships";
 import { pagesOffSite, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type Stripe from "stripe";
 import type { PaymentProvider, ProBilling } from "#server/providers/payments/port";
@@ -6,6 +5,7 @@ import { createCustomer, createPortalLink, createProCheckout, endSubscription, e
 import { createExpressAccount, createExpressLoginLink, createOnboardingLink, readAccount } from "#server/providers/payments/stripe/connect";
 import { listStripeBalanceTransactions } from "#server/providers/payments/stripe/balance-transactions";
 import { createHeldCheckout, createSponsorCheckout, createTransfer, listRefunds, paymentDetails, refundHeldPayment, refundPayment } from "#server/providers/payments/stripe/payments";
+import { stripeMembershipBilling } from "#server/providers/payments/stripe/memberships";
 import { parseStripeWebhook } from "#server/providers/payments/stripe/webhooks";
 
 /** A delete that finds nothing to delete has done its job (a retried account deletion). */
@@ -41,7 +41,8 @@ export function stripeHostedPages(apiUrl?: string | null): HostedPages {
 
 /**
  * The PaymentProvider on Stripe: Connect Express accounts, hosted Checkout as destination charges
- * (tips) or as charges the platform holds and later transfers (deals), Pro on Stripe Billing.
+ * (tips) or as charges the platform holds and later transfers (deals), Pro on Stripe Billing,
+ * memberships as Billing subscriptions whose invoices are destination charges.
  */
 export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Date.now }: StripeProviderOptions): PaymentProvider & ProBilling {
   if (webhookSecrets.length === 0) throw new Error("The Stripe provider needs at least one webhook signing secret");
@@ -71,7 +72,7 @@ export function createStripeProvider({ stripe, webhookSecrets, apiUrl, now = Dat
     createPortalLink: (input) => createPortalLink(stripe, input),
     readProState: (customerId) => readProState(stripe, customerId),
     endSubscription: (input) => endSubscription(stripe, input),
-    ...stripeMembershipBilling(),
+    ...stripeMembershipBilling(stripe, () => new Date(now() + CHECKOUT_LIFETIME_MS)),
     parseWebhook: (rawBody, signatureHeader) => parseStripeWebhook(rawBody, signatureHeader, webhookSecrets, now),
   };
 }

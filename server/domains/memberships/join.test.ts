@@ -5,7 +5,7 @@ import type { MembershipCheckoutInput, PaymentProvider } from "#server/providers
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { seedPayee, type Payee } from "#tests/support/payments";
 import { TEST_ORIGIN, testSandbox } from "#tests/support/test-sandbox";
-import { joinTarget, loadJoinOffer, readWelcome, startMembershipCheckout, type JoinFormValues } from "./join";
+import { joinTarget, loadJoinOffer, readWelcome, startMembershipCheckout, whyMembershipPayeeCannotBePaid, type JoinFormValues } from "./join";
 import { createTier, setTierStatus } from "./tiers";
 
 /**
@@ -192,5 +192,13 @@ describe.each(ENGINES)("joining a membership on %s", (engine) => {
     await db().update(memberships).set({ status: "expired" }).where(eq(memberships.id, started.membershipId));
     expect(await readWelcome(db(), fake.provider, started.membershipId, null)).toMatchObject({ state: "lapsed", welcomeMessage: "" });
     expect(await readWelcome(db(), fake.provider, "mem_unknownunknown12", null)).toBeNull();
+    expect(await whyMembershipPayeeCannotBePaid(db(), started.membershipId)).toBeNull();
+    await db().update(user).set({ disabled: true }).where(eq(user.id, payee.uid));
+    try {
+      expect(await whyMembershipPayeeCannotBePaid(db(), started.membershipId)).toBe("This page is unavailable. It can't take payments.");
+      expect(await join()).toMatchObject({ code: "aborted", reason: "OWNER_UNAVAILABLE" });
+    } finally {
+      await db().update(user).set({ disabled: false }).where(eq(user.id, payee.uid));
+    }
   });
 });

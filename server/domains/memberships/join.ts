@@ -6,7 +6,7 @@ import { themeOf } from "#isomorphic/bio-theme";
 import { formatMoney } from "#isomorphic/format";
 import { MEMBERSHIP_LIMITS, MEMBERSHIP_PER } from "#isomorphic/membership-limits";
 import { welcomePath } from "#isomorphic/membership-join";
-import { OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/domains/accounts/active-owner";
+import { ownerIsActive, OWNER_UNAVAILABLE_PAYMENT_MESSAGE } from "#server/domains/accounts/active-owner";
 import { readCreatorLook, type CreatorLook } from "#server/domains/bio/creator-look";
 import { readPublicPage, type PublicBioPage } from "#server/domains/bio/public-page";
 import { checkoutRateLimited, type CheckoutRateLimited } from "#server/domains/payments/checkout/rate-limit";
@@ -308,4 +308,18 @@ export async function readWelcome(db: Db, provider: Pick<PaymentProvider, "membe
     price: `${formatMoney(row.amount, row.currency)}${MEMBERSHIP_PER[row.interval]}`,
     memberEmail: email,
   };
+}
+
+/**
+ * Why the creator of a membership cannot be paid now, or null: their account was disabled after the
+ * checkout opened (ADR 0029), as `whyPayeeCannotBePaid` says of a tip. A provider whose pages run in
+ * our process (the sandbox) may ask before it charges a membership's first period.
+ */
+export async function whyMembershipPayeeCannotBePaid(db: Db, membershipId: string): Promise<string | null> {
+  if (!isMembershipId(membershipId)) return null;
+  const [row] = await db
+    .select({ active: ownerIsActive(memberships.creatorUid).mapWith(Boolean) })
+    .from(memberships)
+    .where(eq(memberships.id, membershipId));
+  return row && !row.active ? OWNER_UNAVAILABLE_PAYMENT_MESSAGE : null;
 }

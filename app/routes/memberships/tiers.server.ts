@@ -1,5 +1,8 @@
 import type { AppLoadContext } from "react-router";
-import { createTier, moveTier, setTierStatus, updateTier, type MembershipTier } from "#server/domains/memberships/tiers";
+import type { SessionUser } from "#server/domains/auth/session";
+import { moveTier, type MembershipTier } from "#server/domains/memberships/tiers";
+import { createMembershipTier, updateMembershipTier } from "#server/features/operations/bio-pages/membership-tiers";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { tierInputOf, type TierInput } from "#server/domains/memberships/tier-form";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
@@ -36,24 +39,26 @@ const DONE: Record<TierIntent, string> = {
 };
 
 /**
- * The tiers' forms, each one domain call for the caller's own page or tier, then back to the same
+ * The tiers' forms, each one operation (moving: one domain call) for the caller's own page or tier, then back to the same
  * screen with a toast. A refused form comes back with what was typed beside its messages; a page
  * or tier that is not the caller's is "not found".
  */
-export async function tiersAction(request: Request, context: AppLoadContext, uid: string, pageId: string, form: FormData) {
+export async function tiersAction(request: Request, context: AppLoadContext, user: SessionUser, pageId: string, form: FormData) {
   const intent = formText(form, "intent") as TierIntent;
   const tierId = formText(form, "tierId");
-  const owner = { uid };
   const input = tierInput(form);
+  const caller = pageCaller(user);
+  const STATUS = { "tier-pause": "paused", "tier-resume": "active", "tier-retire": "retired" } as const;
   const result =
     intent === "tier-add"
-      ? await createTier(context.db, owner, pageId, input)
+      ? await runForPage(createMembershipTier, { caller, input: { pageId, fields: input }, context, notFound: "answer" })
       : intent === "tier-save"
-        ? await updateTier(context.db, owner, tierId, input)
-        : intent === "tier-up" || intent === "tier-down"
-          ? await moveTier(context.db, owner, tierId, intent === "tier-up" ? "up" : "down")
-          : intent === "tier-pause" || intent === "tier-resume" || intent === "tier-retire"
-            ? await setTierStatus(context.db, owner, tierId, intent === "tier-pause" ? "pause" : intent === "tier-resume" ? "resume" : "retire")
+        ? await runForPage(updateMembershipTier, { caller, input: { tierId, changes: input }, context, notFound: "answer" })
+        : intent === "tier-pause" || intent === "tier-resume" || intent === "tier-retire"
+          ? await runForPage(updateMembershipTier, { caller, input: { tierId, changes: { status: STATUS[intent] } }, context, notFound: "answer" })
+          : intent === "tier-up" || intent === "tier-down"
+            ? // Moving has one door, this screen: a plain domain call.
+              await moveTier(context.db, { uid: user.id }, tierId, intent === "tier-up" ? "up" : "down")
             : null;
   if (!result) refuseWith({ code: "invalid-argument", message: "This form's button is not one of this page's." });
   if (result.kind === "ERROR") {

@@ -1,6 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { listOwnTiers } from "#server/domains/memberships/tiers";
+import { listMembershipTiers } from "#server/features/operations/bio-pages/membership-tiers";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { TierEditor, TIER_INTENTS } from "#app/components/memberships/TierEditor";
 import { FormNotice } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
@@ -11,12 +12,13 @@ import { tierRows, tiersAction, type TiersActionData } from "./tiers.server";
 
 /**
  * The membership tiers of one of the caller's bio pages (ADR 0084), linked from the bio editor:
- * each tier its own plain form, as the editor's "Work with me" packages are. Someone else's page
- * is "not found".
+ * each tier its own plain form, as the editor's "Work with me" packages are. The listMembershipTiers,
+ * createMembershipTier and updateMembershipTier operations (server/features/operations/bio-pages/),
+ * which /api/v1 runs too. Someone else's page is "not found".
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const result = await listOwnTiers(context.db, { uid: user.id }, params.pageId);
+  const result = await runForPage(listMembershipTiers, { caller: pageCaller(user), input: { pageId: params.pageId }, context, notFound: "answer" });
   if (result.kind === "ERROR") refuseWith(result);
   return { page: result.page, takesPayments: result.takesPayments, tiers: tierRows(result.tiers), bioOrigin: context.config.BIO_ORIGIN };
 }
@@ -28,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const answer: TiersActionData = { tiers: { tierId: "new", values: { name: "", monthlyPrice: "", yearlyPrice: "", benefits: "", memberLimit: "", welcomeMessage: "" }, errors: {}, message: read.message, formKey: crypto.randomUUID() } };
     return answerRefusal(read, answer);
   }
-  return tiersAction(request, context, user.id, params.pageId, read.form);
+  return tiersAction(request, context, user, params.pageId, read.form);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Membership tiers", noindex: true });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MEMBERSHIP_LIMITS } from "#isomorphic/membership-limits";
+import { amountInputText } from "#isomorphic/amount-input";
 import type { MembershipTier } from "#server/domains/memberships/tiers";
+import type { TierInput } from "#server/domains/memberships/tier-form";
 import { MEMBERSHIP_TIER_STATUSES } from "#server/platform/db/schema";
 import type { AnyApiOperation } from "#server/features/api/operation";
 import { apiOperationOf } from "#server/features/api/operation-door";
@@ -42,6 +44,22 @@ const changesSchema = fieldsSchema
   .meta({ id: "MembershipTierChanges", description: "A partial update: only the fields you send change. New prices are for those who join from now on." });
 
 const publicTier = (tier: MembershipTier) => ({ ...tier });
+
+type ApiFields = Partial<{ name: string; monthlyPrice: number; yearlyPrice: number | null; benefits: string[]; memberLimit: number | null; welcomeMessage: string }>;
+
+/** The API's cents and lists as the tiers form types them; only the fields sent. A benefit's own line break would make it two, so it is one line. */
+function formFieldsOf(body: ApiFields): Partial<TierInput> {
+  const fields: Partial<TierInput> = {};
+  if (body.name !== undefined) fields.name = body.name;
+  if (body.monthlyPrice !== undefined) fields.monthlyPrice = amountInputText(body.monthlyPrice);
+  if (body.yearlyPrice !== undefined) fields.yearlyPrice = body.yearlyPrice === null ? "" : amountInputText(body.yearlyPrice);
+  if (body.benefits !== undefined) fields.benefits = body.benefits.map((line) => line.replace(/[\r\n]+/g, " ")).join("\n");
+  if (body.memberLimit !== undefined) fields.memberLimit = body.memberLimit === null ? "" : String(body.memberLimit);
+  if (body.welcomeMessage !== undefined) fields.welcomeMessage = body.welcomeMessage;
+  return fields;
+}
+
+const NEW_TIER: TierInput = { name: "", monthlyPrice: "", yearlyPrice: "", benefits: "", memberLimit: "", welcomeMessage: "" };
 const pageParams = z.object({ id: bioPageIdSchema.meta({ description: "The bio page's id." }) });
 const tierParams = z.object({ id: z.string().meta({ description: "The tier's id." }) });
 
@@ -71,7 +89,7 @@ export const membershipTierOperations: AnyApiOperation[] = [
     body: newTierSchema,
     idempotent: true,
     success: { status: 201, description: "The new tier, on the page at once while it takes payments.", schema: tierSchema },
-    input: ({ params, body }) => ({ pageId: params.id, fields: { yearlyPrice: null, benefits: [], memberLimit: null, welcomeMessage: "", ...body } }),
+    input: ({ params, body }) => ({ pageId: params.id, fields: { ...NEW_TIER, ...formFieldsOf(body) } }),
     answer: ({ tier }) => publicTier(tier),
   }),
   apiOperationOf(updateMembershipTier, {
@@ -85,7 +103,7 @@ export const membershipTierOperations: AnyApiOperation[] = [
     params: tierParams,
     body: changesSchema,
     success: { status: 200, description: "The tier as saved.", schema: tierSchema },
-    input: ({ params, body }) => ({ tierId: params.id, changes: body }),
+    input: ({ params, body }) => ({ tierId: params.id, changes: { ...formFieldsOf(body), ...(body.status && { status: body.status }) } }),
     answer: ({ tier }) => publicTier(tier),
   }),
 ];

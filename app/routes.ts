@@ -95,6 +95,10 @@ export default [
   route("app/account/bizbio/:pageId/preview", "routes/bio/preview.ts"),
   // The setup checklist's "Copy your link" step, ticked (server/domains/bio/readiness.ts).
   route("app/account/bizbio/:pageId/link-copied", "routes/bio/link-copied.ts"),
+  // Memberships (ADR 0084): a page's tiers for its owner; joining one and the welcome after paying, open to guests.
+  route("app/account/bizbio/:pageId/memberships", "routes/memberships/tiers.tsx"),
+  route("app/memberships/join", "routes/memberships/join.tsx"),
+  route("app/memberships/welcome", "routes/memberships/welcome.tsx"),
 
   // Sponsor checkout from a bio page and its result pages, open to guests (SPEC §2.1, §2.5).
   route("app/payments/checkout", "routes/payments/checkout.tsx"),

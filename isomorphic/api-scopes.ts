@@ -5,6 +5,7 @@
 export const API_RESOURCES = [
   { id: "opportunities", label: "Opportunities", read: "List and read opportunities", write: "Post, edit and delete your opportunities" },
   { id: "bio_pages", label: "Bio pages", read: "Read your bio pages", write: "Update your bio pages" },
+  { id: "memberships", label: "Memberships", read: "List your pages' membership tiers", write: "Add and change your pages' membership tiers" },
   { id: "payments", label: "Payments", read: "List and read payments you received", write: "Refund payments" },
   { id: "notifications", label: "Notifications", read: "List your notifications", write: "Mark notifications read and delete them" },
   {

@@ -17,6 +17,7 @@ export function publicBioPage(overrides: Partial<PublicBioPage> = {}): PublicBio
     links: [],
     sponsorships: [],
     packages: [],
+    tiers: [],
     acceptTips: true,
     tipPresets: [300, 500, 1000],
     tipMinimum: 100,

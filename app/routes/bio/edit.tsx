@@ -140,6 +140,15 @@ export default function EditBioPage({ loaderData, actionData: answered }: Route.
             />
             <EditorSaveBar dirty={dirty} busy={saving} refusal={refusal} />
           </Form>
+          <section aria-labelledby="memberships-link-heading" className="mt-12 rounded-2xl border border-primary/15 bg-white p-5 shadow-sm sm:p-6">
+            <h2 id="memberships-link-heading" className="text-xl font-bold">
+              Memberships
+            </h2>
+            <p className="mt-2 text-muted">Fans who join a tier support you every month or year. Your page shows your tiers under Support.</p>
+            <Link to={`/app/account/bizbio/${loaderData.page.id}/memberships`} className="mt-3 inline-block font-semibold">
+              Edit membership tiers
+            </Link>
+          </section>
           <WorkWithMe packages={loaderData.packages} answer={packagesAnswer} takesPayments={loaderData.support.takesPayments} busy={savingPackages} />
         </div>
         <section id="preview" aria-labelledby="preview-heading" className="mt-12 scroll-mt-6 lg:mt-8">

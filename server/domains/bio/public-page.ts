@@ -9,6 +9,7 @@ import { httpUrl, isLinkType, isShown, LINK_LABELS } from "./links";
 import { listPagePackages, type BioPackage } from "./packages";
 import { publicSponsorshipOptions, type SponsorshipOffer } from "./sponsorship-options";
 import { readWall, readWallMembers, type WallEntry, type WallTier } from "./wall";
+import { readPublicTiers, type PublicTier } from "#server/domains/memberships/public-tiers";
 
 /** Everything a public bio page shows, as of one read. */
 export type PublicBioPage = {
@@ -29,6 +30,11 @@ export type PublicBioPage = {
    * the page takes no payments, as a request becomes a deal that is paid to book.
    */
   packages: BioPackage[];
+  /**
+   * The membership tiers offered now (server/domains/memberships/), in the owner's order; none while
+   * the page takes no payments, by the rule of tips.
+   */
+  tiers: PublicTier[];
   /** The support block (server/domains/bio/support-settings.ts): tips on/off, the preset amounts and the least a tip may be, in minor units. */
   acceptTips: boolean;
   tipPresets: number[];
@@ -93,16 +99,17 @@ export async function readPublicPage(db: Db, ending: string): Promise<PublicBioP
   const active = page.ownerActive;
   const hasGoal = active && goalTarget !== null && goalTarget > 0;
   const takesPayments = accountCompleted === true;
-  const [sponsorships, packages, raised, wall, wallMembers] = await Promise.all([
+  const [sponsorships, packages, tiers, raised, wall, wallMembers] = await Promise.all([
     active ? publicSponsorshipOptions(db, page.uid, page.sponsorships) : [],
     active && takesPayments ? listPagePackages(db, page.id) : [],
+    active && takesPayments ? readPublicTiers(db, page.id) : [],
     hasGoal ? goalRaised(db, page.id, goalStartedAt) : 0,
     active && wallEnabled ? readWall(db, page.id) : null,
     active && wallEnabled ? readWallMembers(db, page.id) : null,
   ]);
   const goal = hasGoal ? goalProgress({ title: goalTitle ?? "", target: goalTarget }, raised) : null;
   const links = page.links.filter((link) => isShown(link) && httpUrl(link.url) !== null);
-  return { ...fields, links, sponsorships, packages, takesPayments, goal, wall, wallMembers, theme: themeOf(page.theme) };
+  return { ...fields, links, sponsorships, packages, tiers, takesPayments, goal, wall, wallMembers, theme: themeOf(page.theme) };
 }
 
 /** A bio page as cards elsewhere in the product show it (home, /featured). */

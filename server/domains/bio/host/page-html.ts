@@ -4,6 +4,7 @@ import type { PublicBioPage } from "#server/domains/bio/public-page";
 import { escapeHtml, type BioSite } from "./sections/escape";
 import { goalSection } from "./sections/goal";
 import { linksSection, socialsSection } from "./sections/links";
+import { membershipsSection } from "./sections/memberships";
 import { packagesSection } from "./sections/packages";
 import { profileSection } from "./sections/profile";
 import { sponsorshipsSection } from "./sections/sponsorships";
@@ -55,7 +56,7 @@ function footer(site: BioSite, reportEnding?: string): string {
  * theme's colours and font, the host's stylesheet; `bioCspFor` lists them),
  * inline icons for the links it has. Every value from the page is escaped.
  * Each part of the page is drawn by its own file in ./sections/, in the
- * order a visitor reads it: who this is, how to support them and what for
+ * order a visitor reads it: who this is, how to support them (once, or every month as a member) and what for
  * (the goal), where else to find them (the social icons), the links, how to
  * work with them (packages, an offer), the sponsorship offers, the supporters.
  */
@@ -84,6 +85,7 @@ export function renderBioPage(page: PublicBioPage, site: BioSite, shareVersion: 
     `<body><main>` +
     profileSection(page) +
     supportSection(page, site) +
+    membershipsSection(page, site) +
     goalSection(page) +
     socialsSection(page) +
     linksSection(page) +

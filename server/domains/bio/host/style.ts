@@ -7,6 +7,7 @@ import { LINKS_STYLE } from "./sections/links";
 import { fontStack, themeOf, type BioTheme } from "#isomorphic/bio-theme";
 import { PROFILE_STYLE } from "./sections/profile";
 import { PACKAGES_STYLE } from "./sections/packages";
+import { MEMBERSHIPS_STYLE } from "./sections/memberships";
 
 /**
  * The bio host's stylesheet, inlined in every page it serves (one request
@@ -52,6 +53,7 @@ export const BIO_STYLE = [
   SUPPORT_STYLE,
   SPONSORSHIPS_STYLE,
   PACKAGES_STYLE,
+  MEMBERSHIPS_STYLE,
   LINKS_STYLE,
   PROFILE_STYLE,
 ].join("");

@@ -1,8 +1,16 @@
--- A bio page shows its membership tiers and, on its wall, its members by tier (docs/decisions/0084):
--- a tier's change and a membership's start, end, name or privacy redraw cached pages through the
--- same trigger as every other write a guest page shows (migration 0022).
+-- A bio page shows its membership tiers with the places left, and on its wall its members by tier
+-- (docs/decisions/0084): a write to a tier, and a membership starting or ending its run, changing
+-- tier, name or privacy, redraw cached pages through the trigger every guest-page write uses
+-- (0022_guest_page_trigger). A renewal that moves only a membership's dates redraws nothing.
+-- Drizzle cannot express a trigger, so these are by hand.
 CREATE TRIGGER "guest_pages_membership_tiers" AFTER INSERT OR UPDATE OR DELETE ON "membership_tiers"
 FOR EACH STATEMENT EXECUTE FUNCTION "guest_pages_changed"();
 --> statement-breakpoint
-CREATE TRIGGER "guest_pages_memberships" AFTER INSERT OR DELETE OR UPDATE OF "status", "tier_id", "member_name", "private" ON "memberships"
+CREATE TRIGGER "guest_pages_membership_shown" AFTER UPDATE OF "status", "tier_id", "member_name", "private" ON "memberships"
+FOR EACH ROW WHEN (
+  OLD."status" IS DISTINCT FROM NEW."status" OR OLD."tier_id" IS DISTINCT FROM NEW."tier_id"
+  OR OLD."member_name" IS DISTINCT FROM NEW."member_name" OR OLD."private" IS DISTINCT FROM NEW."private"
+) EXECUTE FUNCTION "guest_pages_changed"();
+--> statement-breakpoint
+CREATE TRIGGER "guest_pages_membership_deleted" AFTER DELETE ON "memberships"
 FOR EACH STATEMENT EXECUTE FUNCTION "guest_pages_changed"();

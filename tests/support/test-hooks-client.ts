@@ -23,6 +23,7 @@ import {
   type SandboxCheckoutState,
   type SandboxLoginAnswer,
   type SandboxDisputeAnswer,
+  type SandboxMembershipsAdvanceAnswer,
   type SignInFailure,
   type SignedInAccountAnswer,
   type SignedInAccountForm,
@@ -67,6 +68,8 @@ export function testHooks(request: APIRequestContext) {
   }
 
   return {
+    /** The sandbox's membership test clock: the subscription given, or every running one, moved on by one period. */
+    advanceSandboxMemberships: (subscriptionId?: string) => post<SandboxMembershipsAdvanceAnswer>("sandboxMembershipsAdvance", { subscriptionId }),
     /**
      * A new account, signed up and verified as the forms do (minus the captcha and the mail):
      * the request context's browser (page.request shares its cookies) is left signed in to it.

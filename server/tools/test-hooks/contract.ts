@@ -22,6 +22,7 @@ export const HOOK_PATHS = {
   payments: "/payments",
   bioViews: "/bio-views",
   sandbox: "/sandbox",
+  sandboxMembershipsAdvance: "/sandbox/memberships/advance",
   pro: "/pro",
   opportunityPost: "/opportunity-post",
   sponsorPayments: "/sponsor-payments",
@@ -96,6 +97,15 @@ export type SandboxCheckoutState = {
   status: string;
   payments: { id: string; amount: number; fee: number; net: number }[];
   events: { type: string; attempts: number; delivered: boolean }[];
+};
+
+/** `sandbox/memberships/advance` POST: one subscription (or, without it, every running one) moved on by one period. */
+export type SandboxMembershipsAdvanceForm = { subscriptionId?: string };
+export type SandboxMembershipsAdvanceAnswer = {
+  renewed: number;
+  failed: number;
+  ended: number;
+  changes: { subscriptionId: string; membershipId: string; outcome: "renewed" | "failed" | "ended"; paymentIntentId: string | null; currentPeriodEnd: string }[];
 };
 
 /** `sponsor-payments` (signed in, payout account ready): N paid and M unpaid sponsorships, or one session's state. */

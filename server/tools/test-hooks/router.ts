@@ -7,6 +7,7 @@ import { staffHooks } from "./staff";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
 import { paymentHooks } from "./payments";
+import { sandboxMembershipHooks } from "./sandbox-memberships";
 
 export type { LoadContextOf, TestHooksDeps } from "./http";
 
@@ -35,6 +36,7 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(staffHooks(deps));
   router.use(bioHooks(deps));
   router.use(paymentHooks(deps));
+  router.use(sandboxMembershipHooks(deps));
   router.use(directoryHooks(deps));
   router.use(notificationHooks(deps));
   return router;

@@ -24,6 +24,7 @@ import {
   type SandboxLoginAnswer,
   type SandboxDisputeAnswer,
   type SandboxMembershipsAdvanceAnswer,
+  type SandboxMembershipState,
   type SignInFailure,
   type SignedInAccountAnswer,
   type SignedInAccountForm,
@@ -106,6 +107,11 @@ export function testHooks(request: APIRequestContext) {
       /** The sponsor's bank disputes the payment ("open", the default), or decides its dispute ("won" / "lost"). */
       dispute: (payment: string, outcome: "open" | "won" | "lost" = "open") => call<SandboxDisputeAnswer>("sandbox", { do: "dispute", payment, outcome }),
       state: (checkout: string) => call<SandboxCheckoutState>("sandbox", { do: "state", checkout }),
+      /** A new onboarded account and a membership checkout paying to it. */
+      membershipCheckout: (options: { amount?: number; interval?: "month" | "year"; email?: string } = {}) =>
+        call<SandboxCheckoutAnswer>("sandbox", { do: "membership-checkout", ...options }),
+      /** The subscription a membership checkout made (null while unpaid), its state, and a link to its card page. */
+      membershipState: (checkout: string) => call<SandboxMembershipState>("sandbox", { do: "membership-state", checkout }),
     },
 
     /** The signed-in person becomes Pro, or with `false` not Pro. */

@@ -88,7 +88,9 @@ export type SandboxQuery =
   | { do: "checkout"; amount?: number; email?: string }
   | { do: "login"; account: string }
   | { do: "dispute"; payment: string; outcome?: "open" | "won" | "lost" }
-  | { do: "state"; checkout: string };
+  | { do: "state"; checkout: string }
+  | { do: "membership-checkout"; amount?: number; interval?: "month" | "year"; email?: string }
+  | { do: "membership-state"; checkout: string };
 export type SandboxAccountAnswer = { accountId: string; url: string };
 export type SandboxCheckoutAnswer = { accountId: string; checkoutId: string; url: string };
 export type SandboxLoginAnswer = { url: string };
@@ -97,6 +99,13 @@ export type SandboxCheckoutState = {
   status: string;
   payments: { id: string; amount: number; fee: number; net: number }[];
   events: { type: string; attempts: number; delivered: boolean }[];
+};
+
+/** `sandbox?do=membership-state`: the subscription a membership checkout made (null while unpaid), its state, and its card page. */
+export type SandboxMembershipState = {
+  subscriptionId: string | null;
+  state: { status: string; cancelAtPeriodEnd: boolean; invoices: { status: string; paymentIntentId: string | null; amount: number }[] } | null;
+  cardUrl: string | null;
 };
 
 /** `sandbox/memberships/advance` POST: one subscription (or, without it, every running one) moved on by one period. */

@@ -299,6 +299,14 @@ describe.each(ENGINES)("sandbox memberships on %s", (engine) => {
     expect(nextPeriodEnd(new Date("2026-12-15T00:00:00Z"), "month", new Date("2026-11-15T00:00:00Z"))).toEqual(new Date("2027-01-15T00:00:00Z"));
   });
 
+  it("as real time passes, a subscription whose period has ended renews by itself", async () => {
+    const joined = await join();
+    expect((await sandbox.renewDueMemberships()).changes.filter((c) => c.subscriptionId === joined.subscriptionId)).toEqual([]);
+    clock.now = new Date("2026-12-29T12:00:01Z");
+    const report = await sandbox.renewDueMemberships();
+    expect(report.changes.filter((c) => c.subscriptionId === joined.subscriptionId)).toEqual([expect.objectContaining({ outcome: "renewed", currentPeriodEnd: "2027-01-29T12:00:00.000Z" })]);
+  });
+
   it("without a subscription or a time, every running one moves on by one period, once", async () => {
     const joined = await join();
     const report = await sandbox.advanceMemberships({});

@@ -67,6 +67,12 @@ export type SandboxProvider = PaymentProvider & {
    * or every running one whose period ends by `until`, or every running one by one period.
    */
   advanceMemberships(input: AdvanceMembershipsInput): Promise<MembershipClockReport>;
+  /**
+   * What Stripe does by itself as real time passes: every running membership subscription whose
+   * period has ended by now moves on (renews, fails, ends). Periodic work may call it once a minute;
+   * without it a sandbox subscription moves only when the test clock is advanced.
+   */
+  renewDueMemberships(): Promise<MembershipClockReport>;
   /** The sponsor's bank disputes a payment (dashboard, tests, demos): stores `dispute.changed` needs_response. */
   openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
   /** The bank decides the payment's dispute: stores `dispute.changed` won or lost. */
@@ -168,6 +174,12 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     async advanceMemberships(input) {
       const report = await advanceSandboxMemberships(db, input, now());
       outbox.kick();
+      return report;
+    },
+    async renewDueMemberships() {
+      const at = now();
+      const report = await advanceSandboxMemberships(db, { until: at }, at);
+      if (report.renewed + report.failed + report.ended > 0) outbox.kick();
       return report;
     },
     async completeOnboarding(accountId, details, linkId) {

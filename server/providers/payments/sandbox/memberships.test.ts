@@ -307,6 +307,21 @@ describe.each(ENGINES)("sandbox memberships on %s", (engine) => {
     expect(report.changes.filter((c) => c.subscriptionId === joined.subscriptionId)).toEqual([expect.objectContaining({ outcome: "renewed", currentPeriodEnd: "2027-01-29T12:00:00.000Z" })]);
   });
 
+  it("deleting the member's customer ends their subscription now and forgets their address; a creator's account with members is kept as a shell", async () => {
+    const joined = await join();
+    const { customerId } = await state(joined.subscriptionId);
+    await sandbox.deleteCustomer({ customerId });
+    expect(await state(joined.subscriptionId)).toMatchObject({ status: "canceled", endedAt: clock.now, customerEmail: null });
+    expect(await causes(joined.subscriptionId)).toContain("subscription.deleted");
+
+    const { accountId: leaving } = await sandbox.createConnectedAccount({ idempotencyKey: "account_leaving", email: "leaving@example.com", accountType: "individual", uid: "leaving" });
+    await sandbox.completeOnboarding(leaving, { legalName: "Leaving LLC", country: "US", bankAccount: "000123456789" });
+    await sandbox.createMembershipCheckout(input({ destinationAccountId: leaving }));
+    await sandbox.deleteConnectedAccount({ accountId: leaving });
+    const [checkout] = await db().select().from(sandboxMembershipCheckouts).where(eq(sandboxMembershipCheckouts.accountId, leaving));
+    expect(checkout).toMatchObject({ productName: "Deleted account", customerEmail: null });
+  });
+
   it("without a subscription or a time, every running one moves on by one period, once", async () => {
     const joined = await join();
     const report = await sandbox.advanceMemberships({});

@@ -26,6 +26,8 @@ import {
   type SandboxCheckoutState,
   type SandboxLoginAnswer,
   type SandboxDisputeAnswer,
+  type SandboxMembershipsAdvanceAnswer,
+  type SandboxMembershipState,
   type SignInFailure,
   type SignedInAccountAnswer,
   type SignedInAccountForm,
@@ -70,6 +72,8 @@ export function testHooks(request: APIRequestContext) {
   }
 
   return {
+    /** The sandbox's membership test clock: the subscription given, or every running one, moved on by one period. */
+    advanceSandboxMemberships: (subscriptionId?: string) => post<SandboxMembershipsAdvanceAnswer>("sandboxMembershipsAdvance", { subscriptionId }),
     /**
      * A new account, signed up and verified as the forms do (minus the captcha and the mail):
      * the request context's browser (page.request shares its cookies) is left signed in to it.
@@ -109,6 +113,11 @@ export function testHooks(request: APIRequestContext) {
       /** The sponsor's bank disputes the payment ("open", the default), or decides its dispute ("won" / "lost"). */
       dispute: (payment: string, outcome: "open" | "won" | "lost" = "open") => call<SandboxDisputeAnswer>("sandbox", { do: "dispute", payment, outcome }),
       state: (checkout: string) => call<SandboxCheckoutState>("sandbox", { do: "state", checkout }),
+      /** A new onboarded account and a membership checkout paying to it. */
+      membershipCheckout: (options: { amount?: number; interval?: "month" | "year"; email?: string } = {}) =>
+        call<SandboxCheckoutAnswer>("sandbox", { do: "membership-checkout", ...options }),
+      /** The subscription a membership checkout made (null while unpaid), its state, and a link to its card page. */
+      membershipState: (checkout: string) => call<SandboxMembershipState>("sandbox", { do: "membership-state", checkout }),
     },
 
     /** The signed-in person becomes Pro, or with `false` not Pro. */

@@ -22,6 +22,7 @@ export const HOOK_PATHS = {
   payments: "/payments",
   bioViews: "/bio-views",
   sandbox: "/sandbox",
+  sandboxMembershipsAdvance: "/sandbox/memberships/advance",
   pro: "/pro",
   opportunityPost: "/opportunity-post",
   sponsorPayments: "/sponsor-payments",
@@ -91,7 +92,9 @@ export type SandboxQuery =
   | { do: "checkout"; amount?: number; email?: string }
   | { do: "login"; account: string }
   | { do: "dispute"; payment: string; outcome?: "open" | "won" | "lost" }
-  | { do: "state"; checkout: string };
+  | { do: "state"; checkout: string }
+  | { do: "membership-checkout"; amount?: number; interval?: "month" | "year"; email?: string }
+  | { do: "membership-state"; checkout: string };
 export type SandboxAccountAnswer = { accountId: string; url: string };
 export type SandboxCheckoutAnswer = { accountId: string; checkoutId: string; url: string };
 export type SandboxLoginAnswer = { url: string };
@@ -100,6 +103,22 @@ export type SandboxCheckoutState = {
   status: string;
   payments: { id: string; amount: number; fee: number; net: number }[];
   events: { type: string; attempts: number; delivered: boolean }[];
+};
+
+/** `sandbox?do=membership-state`: the subscription a membership checkout made (null while unpaid), its state, and its card page. */
+export type SandboxMembershipState = {
+  subscriptionId: string | null;
+  state: { status: string; cancelAtPeriodEnd: boolean; invoices: { status: string; paymentIntentId: string | null; amount: number }[] } | null;
+  cardUrl: string | null;
+};
+
+/** `sandbox/memberships/advance` POST: one subscription (or, without it, every running one) moved on by one period. */
+export type SandboxMembershipsAdvanceForm = { subscriptionId?: string };
+export type SandboxMembershipsAdvanceAnswer = {
+  renewed: number;
+  failed: number;
+  ended: number;
+  changes: { subscriptionId: string; membershipId: string; outcome: "renewed" | "failed" | "ended"; paymentIntentId: string | null; currentPeriodEnd: string }[];
 };
 
 /** `sponsor-payments` (signed in, payout account ready): N paid and M unpaid sponsorships, or one session's state. */

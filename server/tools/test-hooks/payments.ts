@@ -185,6 +185,33 @@ export function paymentHooks(deps: TestHooksDeps): Router {
           });
           return { accountId, ...created };
         }
+        case "membership-checkout": {
+          // A membership's checkout to a new onboarded account, as the join page will open one.
+          const { accountId } = await newAccount();
+          await provider.completeOnboarding(accountId, { legalName: "Maya Makes LLC", country: "US", bankAccount: "000123456789" });
+          const created = await provider.createMembershipCheckout({
+            idempotencyKey: `membership_checkout_${key}`,
+            membershipId: `e2e_${key}`,
+            destinationAccountId: accountId,
+            amount: Number(query.get("amount") ?? 500),
+            currency: "usd",
+            interval: query.get("interval") === "year" ? "year" : "month",
+            applicationFeePercent: 10,
+            productName: "Gold membership · Maya Makes",
+            memberEmail: query.get("email"),
+            successUrl: `${origin}/sandbox?joined={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${origin}/sandbox?cancelled=1`,
+          });
+          return { accountId, ...created };
+        }
+        case "membership-state": {
+          // The subscription a membership checkout made, as the provider reports it (null while unpaid), and a link to its card page.
+          const subscriptionId = await provider.membershipSubscriptionOfCheckout(query.get("checkout") ?? "");
+          if (!subscriptionId) return { subscriptionId: null, state: null, cardUrl: null };
+          const state = await provider.readMembershipState(subscriptionId);
+          const { url } = await provider.createMembershipCardLink({ customerId: state.customerId, subscriptionId, returnUrl: `${origin}/sandbox?card=1` });
+          return { subscriptionId, state, cardUrl: url };
+        }
         case "login":
           return provider.createLoginLink({ accountId: query.get("account") ?? "" });
         case "dispute": {

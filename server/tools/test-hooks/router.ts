@@ -9,6 +9,7 @@ import { staffMembershipHooks } from "./staff-memberships";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
 import { paymentHooks } from "./payments";
+import { sandboxMembershipHooks } from "./sandbox-memberships";
 
 export type { LoadContextOf, TestHooksDeps } from "./http";
 
@@ -38,6 +39,7 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(staffMembershipHooks(deps));
   router.use(bioHooks(deps));
   router.use(paymentHooks(deps));
+  router.use(sandboxMembershipHooks(deps));
   router.use(directoryHooks(deps));
   router.use(notificationHooks(deps));
   router.use(memberPageHooks(deps));

@@ -1,13 +1,21 @@
-import { and, eq, gte, lt } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
 import type { Period, ProviderBalanceTransaction } from "#server/providers/payments/port";
-import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
+import {
+  sandboxCheckouts,
+  sandboxEvents,
+  sandboxMembershipInvoices,
+  sandboxMembershipSubscriptions,
+  sandboxPayments,
+  sandboxRefunds,
+  sandboxTransfers,
+} from "#server/providers/payments/sandbox/schema";
 
 /**
  * The sandbox's balance transactions, derived from its own tables as Stripe
  * would have written them on the platform's balance for a destination charge
  * with an application fee (decision 0019):
- * - a payment: `charge` (+gross, the processing fee), `transfer` (−gross to the
+ * - a payment (a tip's, or a membership invoice's: the same destination charge): `charge` (+gross, the processing fee), `transfer` (−gross to the
  *   creator's account), `application_fee` (+the platform's share, back from it);
  * - a refund (reverse_transfer, refund_application_fee): `refund` (−amount, no
  *   fee back), `transfer_reversal` (+amount), `application_fee_refund`;
@@ -22,10 +30,13 @@ import { sandboxCheckouts, sandboxEvents, sandboxPayments, sandboxRefunds, sandb
 export async function listSandboxBalanceTransactions(db: Db, period: Period): Promise<ProviderBalanceTransaction[]> {
   const within = (column: typeof sandboxPayments.created | typeof sandboxRefunds.created | typeof sandboxEvents.created | typeof sandboxTransfers.created) =>
     and(gte(column, period.from), lt(column, period.to));
+  // A membership invoice's charge carries its membership id where a tip's carries its session id (metadata.membership_id).
   const payments = await db
-    .select({ p: sandboxPayments, sessionId: sandboxCheckouts.sessionId })
+    .select({ p: sandboxPayments, sessionId: sql<string | null>`coalesce(${sandboxCheckouts.sessionId}, ${sandboxMembershipSubscriptions.membershipId})` })
     .from(sandboxPayments)
-    .innerJoin(sandboxCheckouts, eq(sandboxCheckouts.id, sandboxPayments.checkoutId))
+    .leftJoin(sandboxCheckouts, eq(sandboxCheckouts.id, sandboxPayments.checkoutId))
+    .leftJoin(sandboxMembershipInvoices, eq(sandboxMembershipInvoices.id, sandboxPayments.membershipInvoiceId))
+    .leftJoin(sandboxMembershipSubscriptions, eq(sandboxMembershipSubscriptions.id, sandboxMembershipInvoices.subscriptionId))
     .where(within(sandboxPayments.created));
   const refunds = await db
     .select({ refund: sandboxRefunds, paymentIntentId: sandboxPayments.id, accountId: sandboxPayments.accountId })

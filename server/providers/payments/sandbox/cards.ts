@@ -50,7 +50,7 @@ export const TEST_CARDS: Record<string, TestCard> = {
   "378282246310005": { brand: "amex", outcome: "succeeds", label: "American Express: succeeds (4-digit CVC)" },
   "6011111111111117": { brand: "discover", outcome: "succeeds", label: "Discover: succeeds" },
   // As Stripe's 4000 0000 0000 0341: the card is taken, later charges of it (a subscription's renewal) fail.
-  "4000000000000341": { brand: "visa", outcome: "succeeds", label: "Visa: pays now, its renewals fail (Pro subscriptions)", failsLaterCharges: true },
+  "4000000000000341": { brand: "visa", outcome: "succeeds", label: "Visa: pays now, its renewals fail (Pro and memberships)", failsLaterCharges: true },
   "4000000000000002": { brand: "visa", outcome: "card_declined", label: "Visa: declined" },
   "4000000000009995": { brand: "visa", outcome: "insufficient_funds", label: "Visa: declined, insufficient funds" },
 };

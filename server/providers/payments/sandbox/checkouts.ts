@@ -30,8 +30,8 @@ function checkUrl(name: string, value: string): void {
   }
 }
 
-/** What every checkout must have right, whoever is paid. */
-function checkCommon(input: Pick<SponsorCheckoutInput, "amount" | "currency" | "productName" | "successUrl" | "cancelUrl">): void {
+/** What every checkout must have right, whoever is paid (a membership's checkout too). */
+export function checkCommon(input: Pick<SponsorCheckoutInput, "amount" | "currency" | "productName" | "successUrl" | "cancelUrl">): void {
   const { amount, currency } = input;
   if (!Number.isSafeInteger(amount) || amount > MAXIMUM_CHARGE) throw new SandboxRequestError("parameter_invalid", "amount must be a whole number of minor units up to 99999999");
   if (amount < MINIMUM_CHARGE) throw new SandboxRequestError("amount_too_small", "Amount must be at least 50 cents (usd)");
@@ -50,7 +50,7 @@ function checkInput(input: SponsorCheckoutInput): void {
 }
 
 /** Stripe's metadata values and transfer groups are at most 500 characters; ours are row ids. */
-function checkReference(name: string, value: string): void {
+export function checkReference(name: string, value: string): void {
   if (!value.trim() || value.length > 500) throw new SandboxRequestError("parameter_invalid", `${name} must be 1 to 500 characters`);
 }
 

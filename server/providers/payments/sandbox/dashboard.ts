@@ -1,6 +1,6 @@
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
+import { sandboxMembershipSubscriptions, sandboxPayments, sandboxRefunds, sandboxTransfers } from "#server/providers/payments/sandbox/schema";
 import { findSandboxAccount, type SandboxAccount } from "./accounts";
 import { sandboxDisputesByPayment } from "./disputes";
 
@@ -29,6 +29,8 @@ export type SandboxDashboard = {
   payments: DashboardPayment[];
   refunds: DashboardRefund[];
   transfers: DashboardTransfer[];
+  /** Membership subscriptions paying to the account that still run (active or past due): what the test clock moves on. */
+  runningMemberships: number;
 };
 
 const RECENT = 100;
@@ -68,6 +70,10 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
   const transfers = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.accountId, accountId)).orderBy(desc(sandboxTransfers.created)).limit(RECENT);
   const balance = Number(credited?.total ?? 0) + Number(transferred?.total ?? 0) - Number(debited?.total ?? 0);
   const disputes = await sandboxDisputesByPayment(db, [...byId.keys()]);
+  const [memberships] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(sandboxMembershipSubscriptions)
+    .where(and(eq(sandboxMembershipSubscriptions.accountId, accountId), inArray(sandboxMembershipSubscriptions.status, ["active", "past_due"])));
   return {
     account,
     balance,
@@ -86,5 +92,6 @@ export async function readSandboxDashboard(db: Db, accountId: string): Promise<S
     })),
     refunds: refundRows,
     transfers: transfers.map((t) => ({ id: t.id, created: t.created, amount: t.amount, currency: t.currency, transferGroup: t.transferGroup })),
+    runningMemberships: Number(memberships?.count ?? 0),
   };
 }

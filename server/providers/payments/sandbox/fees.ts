@@ -43,3 +43,13 @@ export function splitCharge(amount: number, applicationFee: number) {
 export function holdCharge(amount: number) {
   return { ...splitCharge(amount, 0), net: 0 };
 }
+
+/**
+ * The application fee of a subscription's invoice (Stripe's application_fee_percent, held here in
+ * basis points): that share of the amount, rounded half up to a whole minor unit, as the ledger's
+ * platformFeeFor works it out for a tip, so both sides agree on every renewal.
+ */
+export function applicationFeeOf(amount: number, basisPoints: number): number {
+  if (!Number.isSafeInteger(basisPoints) || basisPoints < 0 || basisPoints > 10_000) throw new RangeError(`basis points must be 0 to 10000, got ${basisPoints}`);
+  return Math.floor((amount * basisPoints + 5_000) / 10_000);
+}

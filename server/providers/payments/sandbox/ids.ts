@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 
-/** Stripe-like ids that say "sandbox": acct_sbx_…, cs_sbx_…, pi_sbx_…, ch_sbx_…, re_sbx_…, tr_sbx_…, du_sbx_…, evt_sbx_…. */
-export type SandboxIdPrefix = "acct" | "cs" | "pi" | "ch" | "re" | "tr" | "du" | "evt" | "cus" | "price" | "sub";
+/** Stripe-like ids that say "sandbox": acct_sbx_…, cs_sbx_…, pi_sbx_…, ch_sbx_…, re_sbx_…, tr_sbx_…, du_sbx_…, evt_sbx_…, in_sbx_…. */
+export type SandboxIdPrefix = "acct" | "cs" | "pi" | "ch" | "re" | "tr" | "du" | "evt" | "cus" | "price" | "sub" | "in";
 
 // 24 base62 characters (~143 bits): a checkout's id is its address, so it must not be guessable.
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

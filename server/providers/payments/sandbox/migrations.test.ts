@@ -16,8 +16,16 @@ const SANDBOX_TABLES_IN_PUBLIC = [
   "sandbox_accounts", "sandbox_checkouts", "sandbox_customers", "sandbox_events", "sandbox_one_time_purchases",
   "sandbox_payments", "sandbox_prices", "sandbox_pro_checkouts", "sandbox_refunds", "sandbox_subscriptions",
 ];
-/** What the sandbox's chain makes now (sandbox_disputes since its 0001, sandbox_transfers since its 0002). */
-const SANDBOX_TABLES = [...SANDBOX_TABLES_IN_PUBLIC, "sandbox_disputes", "sandbox_transfers"].sort();
+/** What the sandbox's chain makes now (sandbox_disputes since its 0001, sandbox_transfers since its 0002, memberships' since its 0003). */
+const SANDBOX_TABLES = [
+  ...SANDBOX_TABLES_IN_PUBLIC,
+  "sandbox_disputes",
+  "sandbox_transfers",
+  "sandbox_membership_checkouts",
+  "sandbox_membership_customers",
+  "sandbox_membership_invoices",
+  "sandbox_membership_subscriptions",
+].sort();
 
 async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;

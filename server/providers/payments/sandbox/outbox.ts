@@ -30,6 +30,17 @@ export async function recordSandboxEvent(tx: DbOrTx, body: SandboxEventBody, occ
   return event;
 }
 
+/** Stores many events in one statement (the test clock's batches), in the caller's transaction. */
+export async function recordSandboxEvents(tx: DbOrTx, bodies: readonly SandboxEventBody[], occurredAt = new Date()): Promise<void> {
+  if (bodies.length === 0) return;
+  await tx.insert(sandboxEvents).values(
+    bodies.map((body) => {
+      const event = { ...body, provider: "sandbox", eventId: sandboxId("evt"), occurredAt } as PaymentEvent;
+      return { id: event.eventId, type: event.type, payload: JSON.parse(JSON.stringify(event)) as Record<string, unknown>, created: occurredAt, nextAttemptAt: occurredAt };
+    }),
+  );
+}
+
 /** Stripe retries for days; so does the sandbox: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 6 h, 24 h. */
 export const DEFAULT_EVENT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 21_600_000, 86_400_000] as const;
 /** A claimed event another process may take over if this one died mid-delivery. */

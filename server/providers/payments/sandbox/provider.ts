@@ -1,4 +1,6 @@
-import { sandboxMembershipBilling } from "./memberships";
+import { expireDueMembershipCheckouts, sandboxMembershipBilling } from "./memberships";
+import { membershipCardLink } from "./membership-pay";
+import { advanceSandboxMemberships, type AdvanceMembershipsInput, type MembershipClockReport } from "./membership-clock";
 import type { PayeeCheck } from "./pay";
 import { pagesOnOwnOrigin, type HostedPages } from "#server/providers/payments/hosted-pages";
 import type { Logger } from "pino";
@@ -60,6 +62,17 @@ export type SandboxProvider = PaymentProvider & {
    * already used or replaced by a newer one.
    */
   completeOnboarding: (accountId: string, details: Parameters<typeof completeSandboxOnboarding>[2], linkId?: string) => ReturnType<typeof completeSandboxOnboarding>;
+  /**
+   * The membership test clock (./membership-clock.ts): the subscription named moves on by one period,
+   * or every running one whose period ends by `until`, or every running one by one period.
+   */
+  advanceMemberships(input: AdvanceMembershipsInput): Promise<MembershipClockReport>;
+  /**
+   * What Stripe does by itself as real time passes: every running membership subscription whose
+   * period has ended by now moves on (renews, fails, ends). Periodic work may call it once a minute;
+   * without it a sandbox subscription moves only when the test clock is advanced.
+   */
+  renewDueMemberships(): Promise<MembershipClockReport>;
   /** The sponsor's bank disputes a payment (dashboard, tests, demos): stores `dispute.changed` needs_response. */
   openDispute(input: { paymentIntentId: string; reason?: DisputeReason }): Promise<{ disputeId: string }>;
   /** The bank decides the payment's dispute: stores `dispute.changed` won or lost. */
@@ -71,8 +84,14 @@ export type SandboxProvider = PaymentProvider & {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(paymentEventSchema.options.map((option) => option.shape.type.value));
 
-/** Its pages a browser is sent to, on our own origin: a sponsor's checkout; Pro's checkout and portal. */
-const SANDBOX_PAGES = { checkout: /^\/sandbox\/checkout\/[A-Za-z0-9_]+$/, billing: /^\/sandbox\/(pro-checkout|portal)\/[A-Za-z0-9_]+$/ };
+/**
+ * Its pages a browser is sent to, on our own origin: a sponsor's checkout; Pro's checkout and portal;
+ * a membership's checkout (a checkout, and a billing page as Stripe's subscription checkout is) and card page.
+ */
+const SANDBOX_PAGES = {
+  checkout: /^\/sandbox\/(checkout|membership-checkout)\/[A-Za-z0-9_]+$/,
+  billing: /^\/sandbox\/(pro-checkout|portal|membership-checkout|membership-card)\/[A-Za-z0-9_]+$/,
+};
 
 export function sandboxHostedPages(publicOrigin: string): HostedPages {
   return pagesOnOwnOrigin(publicOrigin, SANDBOX_PAGES);
@@ -127,7 +146,10 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
     },
     readAccount: (accountId) => readSandboxAccount(db, accountId),
     deleteConnectedAccount: ({ accountId }) => deleteSandboxAccount(db, accountId),
-    deleteCustomer: ({ customerId }) => deleteSandboxCustomer(db, customerId),
+    async deleteCustomer({ customerId }) {
+      await deleteSandboxCustomer(db, customerId, now());
+      outbox.kick();
+    },
     async createSponsorCheckout(input) {
       return createSandboxCheckout(db, origin, input, now());
     },
@@ -147,7 +169,19 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
       return refund;
     },
     listRefunds: (paymentIntentId) => listSandboxRefunds(db, paymentIntentId),
-    ...sandboxMembershipBilling(),
+    // Memberships: ./memberships.ts, ./membership-pay.ts (its pages' work), ./membership-clock.ts (the test clock).
+    ...sandboxMembershipBilling({ db, origin, now, kick: () => outbox.kick(), cardLink: (input, at) => membershipCardLink(origin, linkKey, input, at) }),
+    async advanceMemberships(input) {
+      const report = await advanceSandboxMemberships(db, input, now());
+      outbox.kick();
+      return report;
+    },
+    async renewDueMemberships() {
+      const at = now();
+      const report = await advanceSandboxMemberships(db, { until: at }, at);
+      if (report.renewed + report.failed + report.ended > 0) outbox.kick();
+      return report;
+    },
     async completeOnboarding(accountId, details, linkId) {
       const state = await completeSandboxOnboarding(db, accountId, details, now(), linkId);
       if (state) outbox.kick();
@@ -197,7 +231,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): SandboxP
 
     deliverPendingSandboxEvents: () => outbox.deliverDue(),
     expireDueCheckouts: async () => {
-      const expired = await expireDueCheckouts(db, now());
+      const expired = (await expireDueCheckouts(db, now())) + (await expireDueMembershipCheckouts(db, now()));
       // Their checkout.expired events go now rather than on the outbox's next poll.
       if (expired > 0) outbox.kick();
       return expired;

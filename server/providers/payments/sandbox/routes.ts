@@ -16,5 +16,7 @@ export function sandboxRoutes(): RouteConfigEntry[] {
     page("sandbox/dashboard/:accountId", "dashboard"),
     page("sandbox/pro-checkout/:checkoutId", "pro-checkout"),
     page("sandbox/portal/:customerId", "portal"),
+    page("sandbox/membership-checkout/:checkoutId", "membership-checkout"),
+    page("sandbox/membership-card/:subscriptionId", "membership-card"),
   ];
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgSchema, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 /**
  * The built-in sandbox payment provider's own records (server/providers/payments/sandbox/):
@@ -92,10 +92,14 @@ export const sandboxPayments = sandboxSchema.table(
     id: text().primaryKey(),
     chargeId: text().notNull().unique("sandbox_payments_charge_id_unique"),
     // One payment per checkout, whatever the double submits: the database says so too.
+    // A checkout's payment, or a membership invoice's (the first period's or a renewal's): one of the two.
     checkoutId: text()
-      .notNull()
       .unique("sandbox_payments_checkout_id_unique")
       .references(() => sandboxCheckouts.id),
+    // One payment per paid membership invoice, whatever the retries: the database says so too.
+    membershipInvoiceId: text()
+      .unique("sandbox_payments_membership_invoice_id_unique")
+      .references((): AnyPgColumn => sandboxMembershipInvoices.id),
     accountId: text().references(() => sandboxAccounts.id),
     amount: integer().notNull(),
     // The processing fee (2.9 % + 30¢, taken from the platform's balance), the platform's
@@ -111,7 +115,10 @@ export const sandboxPayments = sandboxSchema.table(
     amountRefunded: integer().notNull().default(0),
     created: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sandbox_payments_account_created_idx").on(t.accountId, t.created)],
+  (t) => [
+    index("sandbox_payments_account_created_idx").on(t.accountId, t.created),
+    check("sandbox_payments_source_check", sql`num_nonnulls(${t.checkoutId}, ${t.membershipInvoiceId}) = 1`),
+  ],
 );
 
 /**
@@ -302,3 +309,130 @@ export const sandboxDisputes = sandboxSchema.table("sandbox_disputes", {
   evidenceDueBy: timestamp({ withTimezone: true }).notNull(),
   created: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/* Memberships (ADR 0084): a fan's subscription whose every paid invoice is a destination charge to the creator's account. */
+
+export const SANDBOX_MEMBERSHIP_STATUSES = ["active", "past_due", "canceled"] as const;
+export type SandboxMembershipStatus = (typeof SANDBOX_MEMBERSHIP_STATUSES)[number];
+export const SANDBOX_INVOICE_STATUSES = ["paid", "open", "uncollectible", "void"] as const;
+export const SANDBOX_INVOICE_REASONS = ["subscription_create", "subscription_cycle", "subscription_update"] as const;
+
+/**
+ * A member as a billing customer: made by the membership checkout that is paid (members need no
+ * account of ours), with the card on file and whether it is the test card whose later charges
+ * fail (4000 0000 0000 0341).
+ */
+export const sandboxMembershipCustomers = sandboxSchema.table("sandbox_membership_customers", {
+  id: text().primaryKey(),
+  email: text().notNull(),
+  cardBrand: text(),
+  cardLast4: text(),
+  cardFailsRenewal: boolean().notNull().default(false),
+  created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A hosted membership checkout at /sandbox/membership-checkout/:id, in subscription mode, paying to `accountId`. */
+export const sandboxMembershipCheckouts = sandboxSchema.table(
+  "sandbox_membership_checkouts",
+  {
+    id: text().primaryKey(),
+    idempotencyKey: text().unique("sandbox_membership_checkouts_idempotency_key_unique"),
+    accountId: text()
+      .notNull()
+      .references(() => sandboxAccounts.id),
+    // Our memberships row id (Stripe's client_reference_id / metadata.membership_id).
+    membershipId: text().notNull(),
+    productName: text().notNull(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    interval: text().$type<"month" | "year">().notNull(),
+    // The platform's share of every invoice in basis points (Stripe's application_fee_percent × 100).
+    applicationFeeBasisPoints: integer().notNull().default(0),
+    customerEmail: text(),
+    successUrl: text().notNull(),
+    cancelUrl: text().notNull(),
+    status: text().$type<(typeof SANDBOX_CHECKOUT_STATUSES)[number]>().notNull().default("open"),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_membership_checkouts_status_check", sql`${t.status} in ('open', 'complete', 'expired')`),
+    check("sandbox_membership_checkouts_interval_check", sql`${t.interval} in ('month', 'year')`),
+    check("sandbox_membership_checkouts_amount_check", sql`${t.amount} > 0 and ${t.applicationFeeBasisPoints} between 0 and 10000`),
+    index("sandbox_membership_checkouts_open_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/**
+ * A membership's subscription: what the next renewal charges (`amount`, `interval`, changed from
+ * the next renewal on), where it goes (`accountId`, less the application fee), and its current
+ * period. Ends at the period's end when `cancelAtPeriodEnd`, or when a failed renewal stays unpaid.
+ */
+export const sandboxMembershipSubscriptions = sandboxSchema.table(
+  "sandbox_membership_subscriptions",
+  {
+    id: text().primaryKey(),
+    // One subscription per paid checkout, whatever the double submits.
+    checkoutId: text()
+      .notNull()
+      .unique("sandbox_membership_subscriptions_checkout_id_unique")
+      .references(() => sandboxMembershipCheckouts.id),
+    customerId: text()
+      .notNull()
+      .references(() => sandboxMembershipCustomers.id),
+    accountId: text()
+      .notNull()
+      .references(() => sandboxAccounts.id),
+    membershipId: text().notNull(),
+    productName: text().notNull(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    interval: text().$type<"month" | "year">().notNull(),
+    applicationFeeBasisPoints: integer().notNull().default(0),
+    status: text().$type<SandboxMembershipStatus>().notNull(),
+    currentPeriodStart: timestamp({ withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp({ withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    endedAt: timestamp({ withTimezone: true }),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("sandbox_membership_subscriptions_status_check", sql`${t.status} in ('active', 'past_due', 'canceled')`),
+    check("sandbox_membership_subscriptions_interval_check", sql`${t.interval} in ('month', 'year')`),
+    check("sandbox_membership_subscriptions_amount_check", sql`${t.amount} > 0 and ${t.applicationFeeBasisPoints} between 0 and 10000`),
+    // The test clock looks for running subscriptions whose period is over.
+    index("sandbox_membership_subscriptions_due_idx").on(t.currentPeriodEnd).where(sql`${t.status} in ('active', 'past_due')`),
+    index("sandbox_membership_subscriptions_customer_idx").on(t.customerId),
+    index("sandbox_membership_subscriptions_account_idx").on(t.accountId),
+  ],
+);
+
+/**
+ * One invoice per period of a subscription: paid (with its own payment, a row of sandbox_payments),
+ * open (its payment failed; retried when the card changes), uncollectible (retries given up) or
+ * void. Unique per subscription and period start, so no period is ever charged twice.
+ */
+export const sandboxMembershipInvoices = sandboxSchema.table(
+  "sandbox_membership_invoices",
+  {
+    id: text().primaryKey(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => sandboxMembershipSubscriptions.id),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    status: text().$type<(typeof SANDBOX_INVOICE_STATUSES)[number]>().notNull(),
+    periodStart: timestamp({ withTimezone: true }).notNull(),
+    periodEnd: timestamp({ withTimezone: true }).notNull(),
+    // The payment of a paid invoice (sandbox_payments.id); null while unpaid.
+    paymentIntentId: text(),
+    paidAt: timestamp({ withTimezone: true }),
+    reason: text().$type<(typeof SANDBOX_INVOICE_REASONS)[number]>().notNull(),
+    created: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("sandbox_membership_invoices_period_unique").on(t.subscriptionId, t.periodStart),
+    check("sandbox_membership_invoices_status_check", sql`${t.status} in ('paid', 'open', 'uncollectible', 'void')`),
+    check("sandbox_membership_invoices_paid_check", sql`(${t.status} = 'paid') = (${t.paymentIntentId} is not null)`),
+  ],
+);

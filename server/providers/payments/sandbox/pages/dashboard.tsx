@@ -36,6 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       })),
       refunds: dashboard.refunds.map((r) => ({ ...r, created: r.created.toISOString() })),
       transfers: dashboard.transfers.map((t) => ({ ...t, created: t.created.toISOString() })),
+      runningMemberships: dashboard.runningMemberships,
     },
   };
 }
@@ -43,7 +44,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 type ActionData = { done: boolean; message: string };
 const INTENTS: readonly string[] = ["dispute", "won", "lost"] satisfies DashboardDisputeIntent[];
 
-/** The dashboard's test actions (the sandbox only): play the sponsor's bank, opening a dispute on a payment or deciding it. */
+const clockMessage = (r: { renewed: number; failed: number; ended: number }) =>
+  r.renewed + r.failed + r.ended === 0
+    ? "No membership runs here: nothing moved on."
+    : `The test clock moved every membership on by one period: ${r.renewed} renewed, ${r.failed} failed to renew, ${r.ended} ended.`;
+
+/**
+ * The dashboard's test actions (the sandbox only): play the sponsor's bank, opening a dispute on a
+ * payment or deciding it; or move the test clock on for the memberships paying this account.
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const sandbox = requireSandboxObject(context, "acct", params.accountId);
   const check = checkLoginLink(sandbox.linkKey, params.accountId, new URL(request.url).searchParams, sandbox.now());
@@ -52,6 +61,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const read = await readForm(request);
   if (read.kind === "ERROR") return answerRefusal<ActionData>(read, { done: false, message: read.message });
   const intent = String(read.form.get("intent") ?? "");
+  if (intent === "advance-memberships") {
+    // The provider's call kicks the outbox for the events it stored.
+    return data<ActionData>({ done: true, message: clockMessage(await sandbox.advanceMemberships({ accountId: params.accountId })) });
+  }
   if (!INTENTS.includes(intent)) return answerRefusal<ActionData>({ code: "invalid-argument" }, { done: false, message: "Unknown action." });
   const result = await applyDashboardDisputeAction(
     context.db,
@@ -177,6 +190,21 @@ export default function SandboxDashboard({ loaderData, actionData }: Route.Compo
             ))}
           </ul>
         )}
+      </section>
+
+      <section aria-labelledby="memberships-clock-heading" className="mt-8 rounded-xl border-2 border-dashed border-amber-600 bg-amber-50 p-4 text-amber-950">
+        <h2 id="memberships-clock-heading" className="text-lg font-bold">
+          Memberships: test clock (sandbox only)
+        </h2>
+        <p className="mt-2 text-sm">
+          {d.runningMemberships === 1 ? "1 membership pays" : `${d.runningMemberships} memberships pay`} this account. Advancing the test clock moves each on by one period: it
+          renews, fails to renew (with the 4000 0000 0000 0341 card), or ends if it was cancelled or its renewal stayed unpaid.
+        </p>
+        <Form method="post" className="mt-3">
+          <button type="submit" name="intent" value="advance-memberships" className={secondaryButton} disabled={busy || d.runningMemberships === 0}>
+            Advance the test clock
+          </button>
+        </Form>
       </section>
 
       <section aria-labelledby="refunds-heading" className="mt-8">

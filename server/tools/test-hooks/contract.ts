@@ -31,6 +31,7 @@ export const HOOK_PATHS = {
   notify: "/notify",
   notificationMail: "/notification-mail",
   dropNotificationStreams: "/notification-streams/drop",
+  membershipsPostsSeed: "/memberships-posts-seed",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -144,3 +145,10 @@ export type NotificationMailAnswer = { notifications: { kind: string; title: str
 export type ExpiredUnsubscribeAnswer = { url: string };
 
 export type DropStreamsAnswer = { dropped: true };
+
+// --- Memberships: posts to members ---
+
+/** `memberships-posts-seed` (signed in, verified): a page with tiers Gold and Silver, two current members of each and an ended Gold one. */
+export type MembershipsPostsSeedQuery = { prefix: string };
+export type SeededMember = { name: string; tier: "Gold" | "Silver"; email: string; status: "active" | "ended"; memberUrl: string };
+export type MembershipsPostsSeedAnswer = { pageId: string; pageName: string; customEnding: string; tiers: { Gold: string; Silver: string }; members: SeededMember[] };

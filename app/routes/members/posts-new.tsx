@@ -1,6 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { postMailDepsOf } from "#server/domains/memberships/post-mail";
 import { previewPost, readComposeChoices, sendPost, type PostFieldErrors, type PostPreview } from "#server/domains/memberships/posts";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
@@ -31,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await requireForm(request);
   const values: Values = { audience: formText(form, "audience"), subject: formText(form, "subject"), body: formText(form, "body") };
   if (formText(form, "intent") === "send") {
-    const sent = await sendPost(context.db, postMailDepsOf(context), { uid: user.id }, { ...values, postId: formText(form, "postId") });
+    const sent = await sendPost(context.db, { tasks: context.tasks }, { uid: user.id }, { ...values, postId: formText(form, "postId") });
     if (sent.kind === "SUCCESS") {
       const people = `${sent.recipientCount} member${sent.recipientCount === 1 ? "" : "s"}`;
       return redirectWithToast(request, context.sessionSecret, POSTS_LIST_PATH, { kind: "success", message: `Sent to ${people} (${sent.audienceLabel}, ${sent.pageName}).` });

@@ -6,6 +6,7 @@ import type { Config } from "#server/platform/config";
 import type { Db } from "#server/platform/db/client";
 import { bioPages, memberPostDeliveries, memberPosts, memberships } from "#server/platform/db/schema";
 import type { Mailer, MailMessage } from "#server/platform/email/mailer";
+import type { TaskQueue } from "#server/platform/jobs/task-queue";
 import type { EmailSite } from "#server/platform/email/messages";
 import { MemberPostMail } from "#server/platform/email/templates/MemberPostMail";
 import { refusal, success, type Refusal, type Result } from "#server/platform/errors";
@@ -168,6 +169,22 @@ export async function deliverPost(db: Db, deps: PostMailDeps, postId: string, op
   const recipientCount = Number(delivered?.n ?? 0);
   await db.update(memberPosts).set({ recipientCount }).where(eq(memberPosts.id, post.id));
   return { mailed, recipientCount };
+}
+
+/** The queued task that mails a post once the request that wrote it has answered. */
+export const MEMBER_POST_TASK = "memberships.post-mail";
+
+/**
+ * Runs a post's mail after the send's answer (sendPost queues it with the post): a large audience
+ * never holds the creator's request, and a task that fails or dies halfway is run again by the
+ * queue, where deliverPost's deliveries make sure nobody is mailed twice.
+ */
+export function handleMemberPostTasks(tasks: Pick<TaskQueue, "handle">, db: Db, deps: PostMailDeps): void {
+  tasks.handle(MEMBER_POST_TASK, async ({ payload }) => {
+    const postId = payload.postId;
+    if (typeof postId !== "string") throw new Error("a post's mail task carries a post id");
+    await deliverPost(db, deps, postId);
+  });
 }
 
 // --- One-click mute

@@ -1,10 +1,11 @@
 import { eq, inArray } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bioPages, emailOutbox, memberPostDeliveries, memberPosts, memberships, membershipTiers, user } from "#server/platform/db/schema";
 import { createMailer } from "#server/platform/email/mailer";
+import { createTaskQueue, type TaskQueue } from "#server/platform/jobs/task-queue";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { memberLinkKey, signMemberToken } from "./member-link";
-import { deliverPost, muteMemberPosts, readMuteLink, type PostMailDeps } from "./post-mail";
+import { deliverPost, handleMemberPostTasks, muteMemberPosts, readMuteLink, type PostMailDeps } from "./post-mail";
 import { draftPostId, listSentPosts, parsePostForm, previewPost, readMemberPost, readMemberPosts, sendPost } from "./posts";
 import pino from "pino";
 
@@ -39,6 +40,14 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test" },
     memberLinkKey: KEY,
   });
+  // The queue the app runs sends' mail on, not started: each test runs its due tasks itself (drain).
+  let queue: TaskQueue;
+  beforeAll(() => {
+    queue = createTaskQueue({ db: db(), logger: pino({ level: "silent" }) });
+    handleMemberPostTasks(queue, db(), deps());
+  });
+  const sink = () => ({ tasks: queue });
+  const drain = () => queue.deliverDue();
   let n = 0;
   const next = () => `${engine}_${++n}_${Date.now().toString(36)}`;
 
@@ -112,7 +121,7 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     for (const audience of [`tier:${theirs.gold}`, `page:${theirs.pageId}`]) {
       const preview = await previewPost(db(), { uid: mine.uid }, { audience, subject: "S", body: "B" });
       expect(preview.kind === "ERROR" && preview.fieldErrors).toEqual({ audience: "Choose who gets this post" });
-      const sent = await sendPost(db(), deps(), { uid: mine.uid }, { audience, subject: "S", body: "B", postId: draftPostId() });
+      const sent = await sendPost(db(), sink(), { uid: mine.uid }, { audience, subject: "S", body: "B", postId: draftPostId() });
       expect(sent.kind === "ERROR" && "fieldErrors" in sent && sent.fieldErrors).toEqual({ audience: "Choose who gets this post" });
     }
   });
@@ -120,8 +129,11 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
   it("sends to one tier: one post, one mail per current unmuted member with their own links and one-click mute headers", async () => {
     const { uid, gold, members } = await creatorWithMembers();
     const postId = draftPostId();
-    const sent = await sendPost(db(), deps(), { uid }, { audience: `tier:${gold}`, subject: "Studio news", body: "Hello Gold.\n\nMore soon.", postId });
+    const sent = await sendPost(db(), sink(), { uid }, { audience: `tier:${gold}`, subject: "Studio news", body: "Hello Gold.\n\nMore soon.", postId });
     expect(sent).toEqual({ kind: "SUCCESS", postId, recipientCount: 3, audienceLabel: "Gold members", pageName: "Maya's Studio" });
+    // Nothing is mailed in the send itself: the queued task does it after the answer.
+    expect(await mailTo(allEmails(members))).toEqual([]);
+    expect(await drain()).toBe(1);
     const mail = await mailTo(allEmails(members));
     expect(mail.map((m) => m.to).sort()).toEqual([members.goldActive.email, members.goldCancelling.email, members.goldPastDue.email].sort());
     const toActive = mail.find((m) => m.to === members.goldActive.email)!;
@@ -144,9 +156,12 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     const { uid, pageId, members } = await creatorWithMembers();
     const postId = draftPostId();
     const form = { audience: `page:${pageId}`, subject: "Twice?", body: "Once.", postId };
-    expect((await sendPost(db(), deps(), { uid }, form)).kind).toBe("SUCCESS");
-    const again = await sendPost(db(), deps(), { uid }, form);
+    expect((await sendPost(db(), sink(), { uid }, form)).kind).toBe("SUCCESS");
+    await drain();
+    const again = await sendPost(db(), sink(), { uid }, form);
     expect(again.kind === "SUCCESS" && again.recipientCount).toBe(4);
+    // Its task runs again and finds everyone mailed.
+    expect(await drain()).toBe(1);
     expect(await mailTo(allEmails(members))).toHaveLength(4);
     expect(await db().select().from(memberPosts).where(eq(memberPosts.bioPageId, pageId))).toHaveLength(1);
     // Not counted twice against the day's posts.
@@ -177,7 +192,7 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     const { uid, pageId } = await creatorWithMembers();
     const start = new Date();
     const at = (hours: number) => new Date(start.getTime() + hours * HOUR);
-    const send = (when: Date) => sendPost(db(), deps(), { uid }, { audience: `page:${pageId}`, subject: "News", body: "Body", postId: draftPostId() }, when);
+    const send = (when: Date) => sendPost(db(), sink(), { uid }, { audience: `page:${pageId}`, subject: "News", body: "Body", postId: draftPostId() }, when);
     expect((await send(at(0))).kind).toBe("SUCCESS");
     expect((await send(at(5))).kind).toBe("SUCCESS");
     expect((await send(at(6))).kind).toBe("SUCCESS");
@@ -194,7 +209,7 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     const { uid, pageId } = await creatorWithMembers();
     const tier = `tier_${next()}`;
     await db().insert(membershipTiers).values({ id: tier, bioPageId: pageId, name: "Empty", monthlyPrice: 300 });
-    const sent = await sendPost(db(), deps(), { uid }, { audience: `tier:${tier}`, subject: "S", body: "B", postId: draftPostId() });
+    const sent = await sendPost(db(), sink(), { uid }, { audience: `tier:${tier}`, subject: "S", body: "B", postId: draftPostId() });
     expect(sent.kind === "ERROR" && "fieldErrors" in sent && sent.fieldErrors).toEqual({ audience: "Nobody would get this post: there is no current member here who gets posts by email." });
     expect((await listSentPosts(db(), { uid })).postsLeftToday).toBe(3);
   });
@@ -203,11 +218,11 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     const { uid, pageId, gold, members } = await creatorWithMembers();
     const goldPost = draftPostId();
     const allPost = draftPostId();
-    await sendPost(db(), deps(), { uid }, { audience: `tier:${gold}`, subject: "For Gold", body: "Gold only.", postId: goldPost });
-    await sendPost(db(), deps(), { uid }, { audience: `page:${pageId}`, subject: "For all", body: "Everyone.", postId: allPost });
+    await sendPost(db(), sink(), { uid }, { audience: `tier:${gold}`, subject: "For Gold", body: "Gold only.", postId: goldPost });
+    await sendPost(db(), sink(), { uid }, { audience: `page:${pageId}`, subject: "For all", body: "Everyone.", postId: allPost });
     const other = await creatorWithMembers();
     const otherPost = draftPostId();
-    await sendPost(db(), deps(), { uid: other.uid }, { audience: `page:${other.pageId}`, subject: "Elsewhere", body: "Other page.", postId: otherPost });
+    await sendPost(db(), sink(), { uid: other.uid }, { audience: `page:${other.pageId}`, subject: "Elsewhere", body: "Other page.", postId: otherPost });
 
     const goldList = await readMemberPosts(db(), KEY, members.goldActive.token);
     expect(goldList.kind === "SUCCESS" && goldList.posts.map((p) => p.subject)).toEqual(["For all", "For Gold"]);
@@ -248,8 +263,10 @@ describe.each(ENGINES)("posts to members on %s", (engine) => {
     expect(await muteMemberPosts(db(), KEY, "m1.bogus.1.sig")).toMatchObject({ kind: "ERROR", code: "not-found", reason: "INVALID_LINK" });
     const [row] = await db().select({ postsMuted: memberships.postsMuted, status: memberships.status }).from(memberships).where(eq(memberships.id, members.goldActive.id));
     expect(row).toEqual({ postsMuted: true, status: "active" });
-    const sent = await sendPost(db(), deps(), { uid }, { audience: `tier:${gold}`, subject: "After mute", body: "B", postId: draftPostId() });
+    const sent = await sendPost(db(), sink(), { uid }, { audience: `tier:${gold}`, subject: "After mute", body: "B", postId: draftPostId() });
     expect(sent.kind === "SUCCESS" && sent.recipientCount).toBe(2);
+    await drain();
     expect(await mailTo([members.goldActive.email])).toEqual([]);
+    expect(await mailTo([members.goldPastDue.email, members.goldCancelling.email])).toHaveLength(2);
   });
 });

@@ -6,7 +6,8 @@ import { domainError, fieldRefusal, refusal, success, type DomainError, type Fie
 import { MEMBERSHIP_LIMITS } from "#isomorphic/membership-limits";
 import { audienceLabel, normalisePostBody, postParagraphs } from "#isomorphic/member-post-text";
 import { readMemberToken } from "./member-link";
-import { currentMembershipAt, deliverPost, isCurrentMembership, recipientsOf, type PostAudience, type PostMailDeps } from "./post-mail";
+import type { TaskSink } from "#server/platform/jobs/task-queue";
+import { currentMembershipAt, isCurrentMembership, MEMBER_POST_TASK, recipientsOf, type PostAudience } from "./post-mail";
 
 export { currentMembershipAt, isCurrentMembership, recipientsOf, type PostAudience };
 
@@ -172,8 +173,9 @@ export function tooManyPosts(oldestInDay: Date, now: Date): TooManyPosts {
 export type SentPost = { postId: string; recipientCount: number; audienceLabel: string; pageName: string };
 
 /**
- * Sends a previewed post: one `member_posts` row, then one mail per current, unmuted member
- * queued in batches (post-mail.ts), each recorded in `member_post_deliveries` with its mail.
+ * Sends a previewed post: one `member_posts` row and, with it, the queued task that mails every
+ * current, unmuted member in batches after the answer (post-mail.ts, handleMemberPostTasks), each
+ * mail recorded in `member_post_deliveries` with it.
  * The post's id comes from the preview: sent again (a double click, a retry after a failure) it
  * is the same post, not counted again against the day's posts, and its delivery goes on from
  * where it stopped, mailing nobody twice. At most MEMBERSHIP_LIMITS.postsPerDay new posts per
@@ -181,7 +183,7 @@ export type SentPost = { postId: string; recipientCount: number; audienceLabel: 
  */
 export async function sendPost(
   db: Db,
-  deps: PostMailDeps,
+  deps: { tasks: TaskSink },
   owner: { uid: string },
   input: PostFormInput & { postId: string },
   now = new Date(),
@@ -192,16 +194,18 @@ export async function sendPost(
   const audience = await resolveAudience(db, owner, parsed.draft.audience);
   if (!audience) return fieldRefusal<PostFieldErrors>({ audience: POST_MESSAGES.audience });
 
-  const written = await db.transaction(async (tx): Promise<Result<object, SendPostRefusal>> => {
+  const written = await db.transaction(async (tx): Promise<Result<{ recipientCount: number }, SendPostRefusal>> => {
     // One creator's sends one after another, so two at once cannot both take the day's last post.
     await tx.select({ id: user.id }).from(user).where(eq(user.id, owner.uid)).for("update");
-    const [existing] = await tx.select({ authorUid: memberPosts.authorUid, bioPageId: memberPosts.bioPageId }).from(memberPosts).where(eq(memberPosts.id, input.postId));
+    const [existing] = await tx.select({ authorUid: memberPosts.authorUid, bioPageId: memberPosts.bioPageId, recipientCount: memberPosts.recipientCount }).from(memberPosts).where(eq(memberPosts.id, input.postId));
     if (existing) {
       // A retry of a post already written goes on delivering it; an id of someone else's post is no form of ours.
       if (existing.authorUid !== owner.uid || existing.bioPageId !== audience.bioPageId) return domainError("aborted", "This form is out of date. Preview your post again, then send it.");
-      return success();
+      await deps.tasks.enqueue(MEMBER_POST_TASK, { postId: input.postId }, tx);
+      return success({ recipientCount: existing.recipientCount });
     }
-    if ((await countRecipients(tx, audience, now)) === 0) return fieldRefusal<PostFieldErrors>({ audience: POST_MESSAGES.nobody });
+    const recipientCount = await countRecipients(tx, audience, now);
+    if (recipientCount === 0) return fieldRefusal<PostFieldErrors>({ audience: POST_MESSAGES.nobody });
     const dayStart = new Date(now.getTime() - DAY_MS);
     const recent = await tx
       .select({ sentAt: memberPosts.sentAt })
@@ -218,13 +222,14 @@ export async function sendPost(
       subject: parsed.draft.subject,
       body: parsed.draft.body,
       sentAt: now,
+      // Who gets it now; the mail task sets it to the mails it queued.
+      recipientCount,
     });
-    return success();
+    await deps.tasks.enqueue(MEMBER_POST_TASK, { postId: input.postId }, tx);
+    return success({ recipientCount });
   });
   if (written.kind === "ERROR") return written;
-
-  const delivered = await deliverPost(db, deps, input.postId, { now });
-  return success({ postId: input.postId, recipientCount: delivered.recipientCount, audienceLabel: audienceLabel(audience.tierName), pageName: audience.pageName });
+  return success({ postId: input.postId, recipientCount: written.recipientCount, audienceLabel: audienceLabel(audience.tierName), pageName: audience.pageName });
 }
 
 // --- The creator's list

@@ -113,4 +113,26 @@ test("a creator writes to one tier with a preview; only that tier's members get 
   await expect(page.getByTestId("recipient-count")).toContainText("Nobody would get this email now");
   await expect(page.getByRole("button", { name: "Send to 0 members" })).toBeDisabled();
   await expectNoSideScroll(page);
+
+  // Two more posts to everyone make the day's three; a fourth is refused, saying when the next may go.
+  const sendToAll = async (subject: string) => {
+    await page.goto("/app/members/posts/new");
+    await page.getByLabel("Who gets it").selectOption({ label: "All members of Posts Studio" });
+    await page.getByLabel("Subject").fill(subject);
+    await page.getByLabel("Your post").fill("For everyone.");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect(page.getByTestId("recipient-count")).toHaveText("2 members of Posts Studio (All members) will get this email.");
+    const answered = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/app/members/posts/new"));
+    await page.getByRole("button", { name: "Send to 2 members" }).click();
+    return answered;
+  };
+  await sendToAll("Second post");
+  await expect(page).toHaveURL("/app/members/posts");
+  await sendToAll("Third post");
+  await expect(page).toHaveURL("/app/members/posts");
+  await expect(page.getByText("You can send 0 more posts in the next 24 hours.")).toBeVisible();
+  const refused = await sendToAll("One too many");
+  expect(refused.status()).toBe(429);
+  await expect(page.getByRole("alert")).toContainText(/You can send 3 posts in 24 hours, and you have\. You can send your next post on .+ UTC \(in 24 hours\)\./);
+  await expect(page.getByLabel("Subject")).toHaveValue("One too many");
 });

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { customAlphabet } from "nanoid";
 import type { Db } from "#server/platform/db/client";
-import { bioPages, memberPostDeliveries, memberPosts, memberships, membershipTiers, user } from "#server/platform/db/schema";
+import { bioPages, memberPosts, memberships, membershipTiers, user } from "#server/platform/db/schema";
 import { domainError, fieldRefusal, refusal, success, type DomainError, type FieldRefusal, type Refusal, type Result } from "#server/platform/errors";
 import { MEMBERSHIP_LIMITS } from "#isomorphic/membership-limits";
 import { audienceLabel, normalisePostBody, postParagraphs } from "#isomorphic/member-post-text";
@@ -377,10 +377,4 @@ export async function readMemberPost(db: Db, key: string, token: string, postId:
     pageName: member.pageName,
     post: { id: row.id, subject: row.subject, paragraphs: postParagraphs(row.body), sentAt: row.sentAt, audienceLabel: audienceLabel(row.tierName) },
   });
-}
-
-/** How many mails of a post were queued (its deliveries). */
-export async function deliveriesOf(db: Db, postId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(memberPostDeliveries).where(eq(memberPostDeliveries.postId, postId));
-  return Number(row?.n ?? 0);
 }

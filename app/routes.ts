@@ -122,6 +122,13 @@ export default [
   // The received payments as a spreadsheet (a file, no page).
   route("app/account/payments/export.csv", "routes/payments/export-csv.ts"),
 
+  // Posts to members (server/domains/memberships/posts.ts): the creator writes and lists; members read by their signed link.
+  route("app/members/posts", "routes/members/posts-list.tsx"),
+  route("app/members/posts/new", "routes/members/posts-new.tsx"),
+  route("membership/:token/posts", "routes/membership/posts.tsx"),
+  route("membership/:token/posts/:postId", "routes/membership/posts-post.tsx"),
+  route("membership/:token/mute", "routes/membership/posts-mute.tsx"),
+
   // Notifications (SPEC §2.2, §2.5).
   route("app/notifications", "routes/notifications/notifications.tsx"),
 

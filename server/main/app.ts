@@ -12,6 +12,7 @@ import { SESSION_COOKIE_PREFIX } from "#server/domains/auth/auth";
 import { verifyRecaptchaFunction } from "#server/features/functions/verify-recaptcha";
 import { WEBHOOK_PATH_PREFIX, webhookBodyRule } from "#server/features/payment-webhooks/http";
 import { UNSUBSCRIBE_PATH_PREFIX } from "#server/domains/notifications/unsubscribe-token";
+import { MEMBER_MUTE_PATH } from "#server/domains/memberships/post-mail";
 import { NOTIFICATION_STREAM_PATH, notificationStreamHandler } from "#server/domains/notifications/http-stream";
 import type { Services } from "./composition-root";
 import { photoBodyRule } from "#server/domains/media/http";
@@ -103,6 +104,15 @@ export function createHttpApp({ build, clientDir, services, requestIds, developm
   // Exempt: provider webhooks, mail clients' one-click unsubscribe (RFC 8058), which is a signed link anyone may follow,
   // callable functions, whose router makes the same check and answers it in the functions protocol,
   // and the public API, which takes no cookie (a bearer key is no ambient authority another site could borrow).
+  // A member's one-click "stop emails of posts" (RFC 8058) is a signed link too, under the member's own path:
+  // the token, not the origin, is the permission, so neither this guard nor React Router's refuses it.
+  app.use((req, _res, next) => {
+    if (req.method === "POST" && MEMBER_MUTE_PATH.test(req.path)) {
+      delete req.headers.origin;
+      delete req.headers["sec-fetch-site"];
+    }
+    next();
+  });
   app.use(refuseCrossSiteWrites([config.PUBLIC_ORIGIN], [WEBHOOK_PATH_PREFIX, UNSUBSCRIBE_PATH_PREFIX, FUNCTIONS_PATH_PREFIX, `${API_PATH_PREFIX}/`]));
   // React Router refuses an action whose Origin is another site's; a mail client's one-click POST
   // may carry one, and there the signed token, not the origin, is the permission (ADR 0025).

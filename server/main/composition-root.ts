@@ -31,6 +31,7 @@ import type { Scheduler } from "#server/platform/jobs/scheduler";
 import { createJobPlatform, type JobPlatform } from "#server/platform/jobs/platform";
 import { createTaskQueue, type TaskQueue } from "#server/platform/jobs/task-queue";
 import { handleAuthTasks } from "#server/domains/auth/tasks";
+import { handleMemberPostTasks, postMailDepsOf } from "#server/domains/memberships/post-mail";
 import { scheduledJobsOf } from "#server/main/scheduled-jobs";
 import { attachServiceMetrics, countingPayments, webhookAttemptObserver } from "#server/main/service-metrics";
 import { PRODUCT_MIGRATIONS } from "#server/platform/db/migrate";
@@ -153,6 +154,7 @@ async function build(config: Config, logger: Logger, owned: Owned, charge: Charg
   // Handlers first, then the loop: a task left by an earlier run goes at once.
   const taskQueue = createTaskQueue({ db, logger });
   handleAuthTasks(taskQueue, auth);
+  handleMemberPostTasks(taskQueue, db, postMailDepsOf({ mailer, config, sessionSecret, logger }));
   const tasks = jobs.work("queued tasks", taskQueue);
   const captcha = createCaptcha({
     provider: config.CAPTCHA_PROVIDER,

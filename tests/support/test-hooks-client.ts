@@ -9,6 +9,7 @@ import {
   type InsightsPageAnswer,
   type MemberPageAnswer,
   type MemberPageQuery,
+  type MembershipsPostsSeedAnswer,
   type NotificationMailAnswer,
   type NotificationsForm,
   type NotificationsSent,
@@ -89,6 +90,8 @@ export function testHooks(request: APIRequestContext) {
 
     /** The signed-in owner's new bio page with seeded views and clicks (none with `empty`). */
     insightsPage: (options: { name?: string; empty?: boolean } = {}) => call<InsightsPageAnswer>("insightsPage", { name: options.name, empty: options.empty ? 1 : undefined }),
+    /** A page of the signed-in creator with tiers Gold and Silver, their members (emails `<prefix>.<name>@e2e.example`) and signed links. */
+    membershipsPostsSeed: (prefix: string) => call<MembershipsPostsSeedAnswer>("membershipsPostsSeed", { prefix }),
     /** A page's views record and today's counts, after the pending views are written. */
     bioViews: (ending: string) => call<BioViewsAnswer>("bioViews", { ending }),
 

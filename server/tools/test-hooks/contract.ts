@@ -34,6 +34,7 @@ export const HOOK_PATHS = {
   dropNotificationStreams: "/notification-streams/drop",
   memberPage: "/member-page",
   staffMemberships: "/staff/memberships",
+  membershipsPostsSeed: "/memberships-posts-seed",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -177,3 +178,9 @@ export type DropStreamsAnswer = { dropped: true };
  */
 export type MemberPageQuery = { memberEmail: string; status?: "active" | "past_due" | "cancelled" | "ended"; name?: string };
 export type MemberPageAnswer = { membershipId: string; path: string; pageName: string; ending: string };
+// --- Memberships: posts to members ---
+
+/** `memberships-posts-seed` (signed in, verified): a page with tiers Gold and Silver, two current members of each and an ended Gold one. */
+export type MembershipsPostsSeedQuery = { prefix: string };
+export type SeededMember = { name: string; tier: "Gold" | "Silver"; email: string; status: "active" | "ended"; memberUrl: string };
+export type MembershipsPostsSeedAnswer = { pageId: string; pageName: string; customEnding: string; tiers: { Gold: string; Silver: string }; members: SeededMember[] };

@@ -4,6 +4,7 @@ import { directoryHooks } from "./directory";
 import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
 import { memberPageHooks } from "./memberships";
+import { membershipsPostsHooks } from "./memberships-posts";
 import { staffHooks } from "./staff";
 import { staffMembershipHooks } from "./staff-memberships";
 import { notificationHooks } from "./notifications";
@@ -43,5 +44,6 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(directoryHooks(deps));
   router.use(notificationHooks(deps));
   router.use(memberPageHooks(deps));
+  router.use(membershipsPostsHooks(deps));
   return router;
 }

@@ -230,9 +230,11 @@ const PRORATION_BEHAVIORS = new Set(["none", "create_prorations", "always_invoic
  * A new price for an item (`items[n][id]` with `items[n][price]` or `[price_data]`). The emulator does not
  * prorate, so it takes `proration_behavior=none` only. As at Stripe, the same interval keeps the billing
  * cycle (the new price from the next renewal); another interval resets the cycle to now and invoices the
- * new price at once (`billing_reason` subscription_update).
+ * new price at once (`billing_reason` subscription_update) — unless `trial_end` defers it: the
+ * subscription is then trialing until that moment, its period ends there, and the new price and
+ * interval are first charged at that renewal (Stripe's way to change an interval without charging now).
  */
-function replaceItems(context: ApiContext, subscription: Stripe.Subscription, params: FormObject): EmulatorEvent[] {
+function replaceItems(context: ApiContext, subscription: Stripe.Subscription, params: FormObject, trialEnd: number | undefined): EmulatorEvent[] {
   const items = params.items;
   if (!Array.isArray(items)) return [];
   const proration = str(params, "proration_behavior") ?? "create_prorations";
@@ -258,6 +260,11 @@ function replaceItems(context: ApiContext, subscription: Stripe.Subscription, pa
     item.plan = planOf(price);
   });
   if (!cycleReset) return [];
+  if (trialEnd !== undefined) {
+    for (const item of subscription.items.data) item.current_period_end = trialEnd;
+    subscription.billing_cycle_anchor = trialEnd;
+    return [];
+  }
   const now = nowSeconds();
   for (const item of subscription.items.data) {
     item.current_period_start = now;
@@ -274,7 +281,12 @@ const updateSubscription: Handler = (context, { ids, params, idempotencyKey }) =
   const cancelAtPeriodEnd = bool(params, "cancel_at_period_end");
   if (cancelAtPeriodEnd !== undefined) setCancelAtPeriodEnd(subscription, cancelAtPeriodEnd);
   if (params.metadata) subscription.metadata = { ...subscription.metadata, ...metadataOf(params) };
-  const invoiced = replaceItems(context, subscription, params).filter((event) => event.type !== "customer.subscription.updated");
+  const trialEnd = integer(params, "trial_end", "trial_end");
+  if (trialEnd !== undefined) {
+    if (trialEnd <= nowSeconds()) throw invalidRequest("Invalid timestamp: must be in the future.", { param: "trial_end" });
+    Object.assign(subscription, { trial_end: trialEnd, status: subscription.status === "active" ? "trialing" : subscription.status } satisfies Partial<Stripe.Subscription>);
+  }
+  const invoiced = replaceItems(context, subscription, params, trialEnd).filter((event) => event.type !== "customer.subscription.updated");
   return ok(store.expanded(subscription, strings(params, "expand")), [newEvent("customer.subscription.updated", subscription, { idempotencyKey }), ...invoiced]);
 };
 

@@ -235,7 +235,7 @@ describe("Memberships on Stripe against the emulator (real SDK, real HTTP)", () 
     expect(ended.invoices).toHaveLength(1);
   });
 
-  it("changes the price from the next renewal, with a product named for the new tier, once per key", async () => {
+  it("changes the price and the interval from the next renewal, with a product named for the new tier, once per key", async () => {
     const { subscriptionId } = await joined();
     const change = { idempotencyKey: `price_${subscriptionId}`, subscriptionId, amount: 900, interval: "month" as const, productName: "Platinum membership · Maya Makes" };
     await provider.changeMembershipPrice(change);
@@ -258,14 +258,23 @@ describe("Memberships on Stripe against the emulator (real SDK, real HTTP)", () 
     const intent = await stripe.paymentIntents.retrieve(state.invoices[1]!.paymentIntentId!);
     expect(intent.application_fee_amount).toBe(45);
 
-    // The same name keeps the product; a yearly switch is billed at once, as Stripe restarts the cycle on a new interval.
+    // The same name keeps the product; a yearly switch charges nothing now: the paid month runs out as a
+    // trial (trial_end), and the yearly price is first charged when it would have renewed.
     const products = emulator.store.products.size;
+    const monthEnds = state.currentPeriodEnd.getTime();
     await provider.changeMembershipPrice({ ...change, idempotencyKey: `yearly_${subscriptionId}`, amount: 9_000, interval: "year" });
     expect(emulator.store.products.size).toBe(products);
+    expect(lastRequest("POST /v1/subscriptions/:id").params).toMatchObject({ trial_end: String(monthEnds / 1000) });
     state = await provider.readMembershipState(subscriptionId);
-    expect(state).toMatchObject({ amount: 9_000, interval: "year", status: "active" });
-    expect(state.invoices.at(-1)).toMatchObject({ reason: "subscription_update", amount: 9_000, status: "paid" });
-    expect(state.currentPeriodEnd.getTime() - Date.now()).toBeGreaterThan(360 * 86_400_000);
+    expect(state).toMatchObject({ amount: 9_000, interval: "year", status: "trialing" });
+    expect(state.invoices).toHaveLength(2);
+    expect(state.currentPeriodEnd.getTime()).toBe(monthEnds);
+
+    await emulator.advanceSubscription(subscriptionId);
+    state = await provider.readMembershipState(subscriptionId);
+    expect(state).toMatchObject({ status: "active", interval: "year" });
+    expect(state.invoices.at(-1)).toMatchObject({ reason: "subscription_cycle", amount: 9_000, status: "paid" });
+    expect(state.currentPeriodEnd.getTime() - monthEnds).toBeGreaterThan(360 * 86_400_000);
   });
 
   it("ends now without a refund, and ending an ended one does nothing", async () => {

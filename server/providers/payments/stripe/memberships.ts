@@ -137,7 +137,9 @@ export async function readMembershipState(stripe: Stripe, subscriptionId: string
  * item's price_data names a product (it takes no product_data): a new name
  * (another tier) gets its own product, keyed from the caller's key so a retry
  * makes one. Stripe bills the new price from the next renewal when the interval
- * stays; a new interval restarts the cycle now and charges the new price at once.
+ * stays; a new interval would restart the cycle now and charge at once, so the
+ * paid period is kept as a trial that ends when it would have (`trial_end`):
+ * the new price and interval are first charged then, as the member page says.
  */
 export async function changeMembershipPrice(
   stripe: Stripe,
@@ -160,6 +162,7 @@ export async function changeMembershipPrice(
     {
       items: [{ id: item.id, price_data: { currency: subscription.currency, product: productId, unit_amount: input.amount, recurring: { interval: input.interval } } }],
       proration_behavior: "none",
+      ...(item.price.recurring?.interval !== input.interval ? { trial_end: item.current_period_end } : {}),
     },
     { idempotencyKey: input.idempotencyKey },
   );

@@ -39,8 +39,8 @@ export function scheduledJobsOf({
   notificationDeps: NotificationDeps;
   logger: Logger;
   payments: Pick<PaymentProvider, "name" | "listBalanceTransactions" | "createTransfer" | "refundHeldPayment">;
-  /** The built-in payment sandbox when it is the provider: its checkouts expire as Stripe's do. */
-  sandbox?: Pick<SandboxProvider, "expireDueCheckouts"> | null;
+  /** The built-in payment sandbox when it is the provider: its checkouts expire and its memberships renew as Stripe's do. */
+  sandbox?: Pick<SandboxProvider, "expireDueCheckouts" | "renewDueMemberships"> | null;
 }): ScheduledJob[] {
   return [
     ...(sandbox
@@ -52,6 +52,16 @@ export function scheduledJobsOf({
             async run() {
               const expired = await sandbox.expireDueCheckouts();
               if (expired > 0) logger.info({ expired }, "sandbox checkouts expired");
+            },
+          },
+          {
+            // Membership subscriptions whose period has ended renew, fail or end, as Stripe moves them on
+            // its own clock; one process runs it, and a period is charged once however often it runs.
+            name: "sandbox-renew-memberships",
+            every: MINUTE,
+            async run() {
+              const { renewed, failed, ended } = await sandbox.renewDueMemberships();
+              if (renewed + failed + ended > 0) logger.info({ renewed, failed, ended }, "sandbox memberships moved on");
             },
           },
         ]

@@ -163,11 +163,13 @@ describe.each(ENGINES)("the job scheduler on %s", (engine) => {
         throw new Error("no cancelled deal holds money here");
       },
     };
-    // With the sandbox as the provider, its checkouts' expiry is one of them (once across processes).
+    // With the sandbox as the provider, its checkouts' expiry and its memberships' renewals are among them (once across processes).
     const sandbox = createSandboxProvider({ db: db(), config: { PUBLIC_ORIGIN: "http://localhost" }, sessionSecret: "a-test-secret-that-is-long-enough-123", whyPayeeCannotBePaid: EVERY_PAYEE_PAYABLE });
     const jobs = scheduledJobsOf({ db: db(), notificationDeps, logger, payments, sandbox });
-    expect(jobs.map((job) => job.name)).toContain("sandbox-expire-checkouts");
-    expect(scheduledJobsOf({ db: db(), notificationDeps, logger, payments }).map((job) => job.name)).not.toContain("sandbox-expire-checkouts");
+    expect(jobs.map((job) => job.name)).toEqual(expect.arrayContaining(["sandbox-expire-checkouts", "sandbox-renew-memberships"]));
+    const withoutSandbox = scheduledJobsOf({ db: db(), notificationDeps, logger, payments }).map((job) => job.name);
+    expect(withoutSandbox).not.toContain("sandbox-expire-checkouts");
+    expect(withoutSandbox).not.toContain("sandbox-renew-memberships");
     const s = createScheduler({ db: db(), jobs, logger });
     started.push(s);
     await s.tick();

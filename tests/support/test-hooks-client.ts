@@ -3,6 +3,7 @@ import {
   hookPath,
   type AddedSponsor,
   type BioViewsAnswer,
+  type CreatorMembersAnswer,
   type DropStreamsAnswer,
   type ExpiredUnsubscribeAnswer,
   type HookName,
@@ -125,6 +126,8 @@ export function testHooks(request: APIRequestContext) {
     expiredUnsubscribe: (kind: string) => call<ExpiredUnsubscribeAnswer>("notificationMail", { "expired-unsubscribe": kind }),
     /** The server drops every live notification stream. */
     dropNotificationStreams: () => call<DropStreamsAnswer>("dropNotificationStreams"),
+    /** Two tiers on the signed-in creator's page and a member in each state; the first member has two paid periods. */
+    creatorMembers: () => call<CreatorMembersAnswer>("creatorMembers"),
   };
 }
 

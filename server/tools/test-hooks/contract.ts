@@ -31,6 +31,7 @@ export const HOOK_PATHS = {
   notify: "/notify",
   notificationMail: "/notification-mail",
   dropNotificationStreams: "/notification-streams/drop",
+  creatorMembers: "/creator-members",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -144,3 +145,15 @@ export type NotificationMailAnswer = { notifications: { kind: string; title: str
 export type ExpiredUnsubscribeAnswer = { url: string };
 
 export type DropStreamsAnswer = { dropped: true };
+
+// --- Members ---
+
+/** `creator-members` (signed in, payout account ready): two tiers and a member in each state; Ada has two paid periods. */
+export type CreatorMembersAnswer = {
+  pageId: string;
+  tiers: { bronze: string; gold: string };
+  members: { ada: string; bea: string; cy: string; di: string; ed: string };
+  names: { ada: string; bea: string; cy: string; di: string; ed: string };
+  /** Ada's paid periods (sponsor sessions), oldest first. */
+  periods: string[];
+};

@@ -3,6 +3,7 @@ import { bioHooks } from "./bio";
 import { directoryHooks } from "./directory";
 import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
+import { memberHooks } from "./members";
 import { staffHooks } from "./staff";
 import { notificationHooks } from "./notifications";
 import { pageHooks } from "./pages";
@@ -37,5 +38,6 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(paymentHooks(deps));
   router.use(directoryHooks(deps));
   router.use(notificationHooks(deps));
+  router.use(memberHooks(deps));
   return router;
 }

@@ -1,12 +1,30 @@
 import { z } from "zod";
 import { refusal, success } from "#server/platform/errors";
+import { cancelMember } from "#server/domains/memberships/creator-actions";
+import { memberLinkKey } from "#server/domains/memberships/member-link";
+import { webhookDepsOf } from "#server/features/payment-webhooks/http";
 import { listCreatorMembersAfter, readCreatorMember, type CreatorMember } from "#server/domains/memberships/creator-view";
 import { monthlyAmount } from "#server/domains/memberships/members-csv";
 import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
-import { MEMBER_STATES } from "#isomorphic/members";
+import { CANCEL_MESSAGE_MAX, MEMBER_STATES } from "#isomorphic/members";
 
 const TAG = "Members";
+
+const cancelBody = z.object({
+  message: z
+    .string()
+    .max(CANCEL_MESSAGE_MAX, `Keep the message to ${CANCEL_MESSAGE_MAX} characters.`)
+    .default("")
+    .meta({ description: "Sent to the member by email and shown on their member page; may be empty." }),
+});
+
+const cancelledSchema = z
+  .object({
+    id: z.string(),
+    alreadyCancelled: z.boolean().meta({ description: "True when you had cancelled this member before: nothing was sent again." }),
+  })
+  .meta({ id: "MemberCancelled" });
 
 const memberPath = z.object({ id: z.string().min(1).max(100).meta({ description: "The membership's id." }) });
 
@@ -125,6 +143,28 @@ export const memberOperations: AnyApiOperation[] = [
       const found = await readCreatorMember(deps.db, caller.uid, params.id);
       if (found.kind === "ERROR") return found;
       return success({ body: toPublicMember(found.member) });
+    },
+  }),
+  defineApiOperation({
+    id: "cancelMember",
+    method: "post",
+    path: "/members/{id}/cancel",
+    tag: TAG,
+    summary: "Cancel a member",
+    description:
+      "Ends the membership now, as the Members page's Cancel does: no further charge and no refund (refund a paid period with `POST /payments/{id}/refund`). " +
+      "The member is emailed that you ended it, with your message. Asking again answers `alreadyCancelled: true` and sends nothing. " +
+      "Refusals: `already_ended` (409), `not_started` (409, no subscription at the provider yet), `provider_unavailable` (503, the provider did not answer: retry later).",
+    scope: "members:write",
+    params: memberPath,
+    body: cancelBody,
+    success: { status: 200, description: "The membership was ended (or had been by you).", schema: cancelledSchema },
+    refusals: ["not-found", "invalid-argument", "aborted", "unavailable"],
+    async handle({ caller, params, body, deps }) {
+      const cancelDeps = { ...webhookDepsOf(deps), memberLinkKey: memberLinkKey(deps.sessionSecret) };
+      const done = await cancelMember(deps.db, cancelDeps, { uid: caller.uid, membershipId: params.id, message: body.message });
+      if (done.kind === "ERROR") return done;
+      return success({ body: { id: done.membershipId, alreadyCancelled: done.alreadyCancelled } });
     },
   }),
 ];

@@ -1,9 +1,7 @@
 import { Form, Link } from "react-router";
 import { requireVerifiedUser } from "#server/domains/auth/session";
-import { cancelMember } from "#server/domains/memberships/creator-actions";
-import { readCreatorMember } from "#server/domains/memberships/creator-view";
-import { memberLinkKey } from "#server/domains/memberships/member-link";
-import { webhookDepsOf } from "#server/features/payment-webhooks/http";
+import { cancelMemberOperation, readMember } from "#server/features/operations/payments/members";
+import { pageCaller, runForPage } from "#app/lib/operation-door.server";
 import { safeRedirectPath } from "#server/platform/http/redirects";
 import { redirectWithToast } from "#server/platform/http/toast-cookie";
 import { formText } from "#app/lib/identity.server";
@@ -12,7 +10,7 @@ import { CANCEL_MESSAGE_MAX, cancelMemberPath, MEMBERS_PATH, memberRowId } from 
 import { NO_NAME_GIVEN } from "#isomorphic/supporters";
 import { FormNotice, TextArea } from "#page-kit/forms";
 import { pageMeta } from "#page-kit/meta";
-import { answerRefusal, refuseWith, requireForm } from "#page-kit/respond.server";
+import { answerRefusal, requireForm } from "#page-kit/respond.server";
 import type { Route } from "./+types/cancel";
 import { memberView } from "./view.server";
 
@@ -21,11 +19,11 @@ type CancelAnswer = { message: string; fieldError: string | null; formError: str
 /**
  * Cancel a member: the question as a page of its own (it asks for an optional message, so it works
  * the same without JavaScript). The owner of the member's page only; anyone else's is not found.
+ * The readMember and cancelMember operations (server/features/operations/payments/members.ts).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireVerifiedUser(request, context);
-  const found = await readCreatorMember(context.db, user.id, params.membershipId);
-  if (found.kind === "ERROR") refuseWith(found);
+  const found = await runForPage(readMember, { caller: pageCaller(user), input: { membershipId: params.membershipId }, context });
   const back = safeRedirectPath(new URL(request.url).searchParams.get("returnTo"), `${MEMBERS_PATH}#${memberRowId(found.member.id)}`);
   return { member: memberView(found.member), returnTo: back };
 }
@@ -39,10 +37,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await requireForm(request);
   const message = formText(form, "message");
   const back = safeRedirectPath(formText(form, "returnTo"), MEMBERS_PATH);
-  const deps = { ...webhookDepsOf(context), memberLinkKey: memberLinkKey(context.sessionSecret) };
-  const result = await cancelMember(context.db, deps, { uid: user.id, membershipId: params.membershipId, message });
+  // Someone else's member, or none, is the 404 page (runForPage), as the question's page is.
+  const result = await runForPage(cancelMemberOperation, { caller: pageCaller(user), input: { membershipId: params.membershipId, message }, context });
   if (result.kind === "ERROR") {
-    if (result.code === "not-found") refuseWith(result);
     const fieldError = "fieldErrors" in result ? result.fieldErrors.message : null;
     return answerRefusal<CancelAnswer>(result, { message, fieldError, formError: fieldError ? null : result.message });
   }

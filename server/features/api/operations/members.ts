@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { refusal, success } from "#server/platform/errors";
-import { cancelMember } from "#server/domains/memberships/creator-actions";
-import { memberLinkKey } from "#server/domains/memberships/member-link";
-import { webhookDepsOf } from "#server/features/payment-webhooks/http";
-import { listCreatorMembersAfter, readCreatorMember, type CreatorMember } from "#server/domains/memberships/creator-view";
+import { apiOperationOf } from "#server/features/api/operation-door";
+import { cancelMemberOperation, membershipIdSchema, readMember } from "#server/features/operations/payments/members";
+import { listCreatorMembersAfter, type CreatorMember } from "#server/domains/memberships/creator-view";
 import { monthlyAmount } from "#server/domains/memberships/members-csv";
 import { defineApiOperation, type AnyApiOperation } from "#server/features/api/operation";
 import { decodeCursor, encodeCursor, pageOf, pageQuery } from "#server/features/api/paging";
@@ -26,7 +25,8 @@ const cancelledSchema = z
   })
   .meta({ id: "MemberCancelled" });
 
-const memberPath = z.object({ id: z.string().min(1).max(100).meta({ description: "The membership's id." }) });
+// The operations' own id schema: a path id they would refuse is refused as no such member before they run.
+const memberPath = z.object({ id: membershipIdSchema.meta({ description: "The membership's id." }) });
 
 const listQuery = pageQuery.extend({
   state: z
@@ -128,7 +128,7 @@ export const memberOperations: AnyApiOperation[] = [
       });
     },
   }),
-  defineApiOperation({
+  apiOperationOf(readMember, {
     id: "getMember",
     method: "get",
     path: "/members/{id}",
@@ -138,14 +138,10 @@ export const memberOperations: AnyApiOperation[] = [
     scope: "members:read",
     params: memberPath,
     success: { status: 200, description: "The member.", schema: memberSchema },
-    refusals: ["not-found"],
-    async handle({ caller, params, deps }) {
-      const found = await readCreatorMember(deps.db, caller.uid, params.id);
-      if (found.kind === "ERROR") return found;
-      return success({ body: toPublicMember(found.member) });
-    },
+    input: ({ params }) => ({ membershipId: params.id }),
+    answer: ({ member }) => toPublicMember(member),
   }),
-  defineApiOperation({
+  apiOperationOf(cancelMemberOperation, {
     id: "cancelMember",
     method: "post",
     path: "/members/{id}/cancel",
@@ -159,12 +155,7 @@ export const memberOperations: AnyApiOperation[] = [
     params: memberPath,
     body: cancelBody,
     success: { status: 200, description: "The membership was ended (or had been by you).", schema: cancelledSchema },
-    refusals: ["not-found", "invalid-argument", "aborted", "unavailable"],
-    async handle({ caller, params, body, deps }) {
-      const cancelDeps = { ...webhookDepsOf(deps), memberLinkKey: memberLinkKey(deps.sessionSecret) };
-      const done = await cancelMember(deps.db, cancelDeps, { uid: caller.uid, membershipId: params.id, message: body.message });
-      if (done.kind === "ERROR") return done;
-      return success({ body: { id: done.membershipId, alreadyCancelled: done.alreadyCancelled } });
-    },
+    input: ({ params, body }) => ({ membershipId: params.id, message: body.message }),
+    answer: (done) => ({ id: done.membershipId, alreadyCancelled: done.alreadyCancelled }),
   }),
 ];

@@ -113,6 +113,11 @@ export default [
   // Supporters: the one list of who paid the creator, with Refund, Info and the CSV; SPEC's money screens link here.
   route("app/account/supporters", "routes/sponsor-payments/supporters.tsx"),
 
+  // Members: who stays (server/domains/memberships/creator-view.ts): figures, chart, list, CSV, and a member's cancel.
+  route("app/members", "routes/members/members.tsx"),
+  route("app/members.csv", "routes/members/members-csv.ts"),
+  route("app/members/:membershipId/cancel", "routes/members/cancel.tsx"),
+
   // Payments, the creator's side (SPEC §2.2, §2.5). The return/refresh addresses are connect.ts's.
   route("app/payments/setup", "routes/payments/setup.tsx"),
   route("app/payments/setup/return", "routes/payments/setup-return.tsx"),

@@ -5,8 +5,9 @@
 export const API_RESOURCES = [
   { id: "opportunities", label: "Opportunities", read: "List and read opportunities", write: "Post, edit and delete your opportunities" },
   { id: "bio_pages", label: "Bio pages", read: "Read your bio pages", write: "Update your bio pages" },
-  { id: "memberships", label: "Memberships", read: "List your pages' membership tiers", write: "Add and change your pages' membership tiers" },
+  { id: "memberships", label: "Membership tiers", read: "List your pages' membership tiers", write: "Add and change your pages' membership tiers" },
   { id: "payments", label: "Payments", read: "List and read payments you received", write: "Refund payments" },
+  { id: "members", label: "Members", read: "List and read your members and their paid periods", write: "End a member's membership, with a message to them" },
   { id: "notifications", label: "Notifications", read: "List your notifications", write: "Mark notifications read and delete them" },
   {
     id: "deals",

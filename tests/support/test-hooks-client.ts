@@ -3,6 +3,7 @@ import {
   hookPath,
   type AddedSponsor,
   type BioViewsAnswer,
+  type CreatorMembersAnswer,
   type DropStreamsAnswer,
   type ExpiredUnsubscribeAnswer,
   type HookName,
@@ -146,6 +147,8 @@ export function testHooks(request: APIRequestContext) {
 
     /** A page of the signed-in creator's with tiers, one paid membership for `memberEmail`, and its member link's path. */
     memberPage: (query: MemberPageQuery) => call<MemberPageAnswer>("memberPage", query),
+    /** Two tiers on the signed-in creator's page and a member in each state; the first member has two paid periods. */
+    creatorMembers: () => call<CreatorMembersAnswer>("creatorMembers"),
   };
 }
 

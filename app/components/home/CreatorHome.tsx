@@ -10,6 +10,7 @@ import { ViewsChart } from "#app/components/bio/ViewsChart";
 import { LocalDateTime } from "#app/components/opportunities/LocalDateTime";
 import { PrivateMark } from "#app/components/sponsor-payments/PrivateMark";
 import { NO_NAME_GIVEN, PAYMENTS_CSV_PATH, SUPPORTERS_PATH, supporterHref } from "#isomorphic/supporters";
+import { MEMBERS_PATH } from "#isomorphic/members";
 import { EarningsChart, EarningsTable, type MonthView } from "./EarningsChart";
 
 export type CreatorHomeView = {
@@ -24,6 +25,8 @@ export type CreatorHomeView = {
   otherCurrencies: { currency: string; allTime: string }[];
   views: { days: { day: string; views: number }[]; inWindow: number; allTime: number; windowDays: number };
   supporters: { id: string; name: string | null; private: boolean; amount: string; message: string; created: string; refunded: boolean }[];
+  /** Members now, recurring revenue in words and who joined this month; null for a creator with no tier and no member. */
+  members: { running: number; newThisMonth: number; mrr: { amount: string; currency: string } | null; otherMrr: string[] } | null;
 };
 
 /** Earnings: the money (SPEC's My Payments); Supporters: the people and each payment (isomorphic/supporters.ts). */
@@ -180,6 +183,35 @@ export function CreatorHome({ home, locale }: { home: CreatorHomeView; locale: s
             <Link to={`/app/account/bizbio/${page.id}/insights`}>Insights for {page.name}</Link>
           </p>
         </Card>
+
+        {home.members ? (
+          <Card id="members-heading" title="Members">
+            <dl className="mt-3 grid grid-cols-2 gap-4">
+              <div>
+                <dt className="text-sm text-muted">Members now</dt>
+                <dd className="text-3xl font-bold tabular-nums text-primary" data-members-running>
+                  {home.members.running}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-sm text-muted">New this month</dt>
+                <dd className="text-3xl font-bold tabular-nums">{home.members.newThisMonth}</dd>
+              </div>
+              <div className="col-span-2">
+                <dt className="text-sm text-muted">Monthly recurring revenue</dt>
+                <dd className="text-2xl font-bold tabular-nums" data-members-mrr>
+                  {home.members.mrr ? home.members.mrr.amount : "None yet"}
+                </dd>
+                {home.members.otherMrr.length > 0 ? <dd className="text-sm text-muted">Also {home.members.otherMrr.join(", ")}</dd> : null}
+              </div>
+            </dl>
+            <p className="mt-3 text-sm">
+              <Link to={MEMBERS_PATH} className="font-semibold">
+                All members
+              </Link>
+            </p>
+          </Card>
+        ) : null}
 
         <Card id="supporters-heading" title="Supporters">
           {supporters.length === 0 ? (

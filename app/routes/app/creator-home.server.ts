@@ -3,6 +3,7 @@ import { bioPageAddress, qrSvg } from "#server/domains/bio/qr";
 import { INSIGHTS_DAYS } from "#server/domains/bio/stats";
 import { formatMoney } from "#server/domains/payments/ledger/money";
 import type { CreatorHomeView } from "#app/components/home/CreatorHome";
+import { figuresView } from "#app/routes/members/view.server";
 
 const MONTH = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" });
 const monthLabel = (month: string) => MONTH.format(new Date(`${month}-01T00:00:00Z`));
@@ -38,6 +39,7 @@ export async function creatorHomeView(home: CreatorHome, bioOrigin: string): Pro
     heldInDeals: home.heldInDeals.length > 0 ? home.heldInDeals.map((h) => money(h.amount, h.currency)).join(" and ") : null,
     otherCurrencies: others.map((c) => ({ currency: c.currency.toUpperCase(), allTime: money(c.allTime.net, c.currency) })),
     views: { ...home.views, windowDays: INSIGHTS_DAYS },
+    members: home.members ? figuresView(home.members) : null,
     supporters: home.supporters.map((s) => ({
       id: s.sessionId,
       name: s.name,

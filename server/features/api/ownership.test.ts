@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bioPages, notifications, opportunityPosts, refundRequests, sponsorSessions, webhookDeliveries, webhookEndpoints, webhookEvents } from "#server/platform/db/schema";
+import { bioPages, membershipTiers, memberships, notifications, opportunityPosts, refundRequests, sponsorSessions, webhookDeliveries, webhookEndpoints, webhookEvents } from "#server/platform/db/schema";
 import { createWebhookEndpoint } from "#server/platform/outgoing-webhooks/endpoints";
 import { queueWebhookEvent } from "#server/platform/outgoing-webhooks/queue";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
@@ -67,6 +67,14 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
       if (kind === "webhook-endpoints") return { owner: payee.uid, id: endpointId, snapshot };
       const [delivery] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
       return { owner: payee.uid, id: delivery!.id, snapshot };
+    }
+    if (kind === "members") {
+      // A membership row as the one writer leaves it once paid: no domain function of this test's reach makes one.
+      const tierId = `tier_${payee.uid}`;
+      await db().insert(membershipTiers).values({ id: tierId, bioPageId: payee.pageId, name: "Gold", monthlyPrice: 500 });
+      const id = `mem_${payee.uid}`;
+      await db().insert(memberships).values({ id, tierId, bioPageId: payee.pageId, creatorUid: payee.uid, provider: "sandbox", destinationAccountId: payee.accountId, amount: 500, status: "active", startedAt: new Date() });
+      return { owner: payee.uid, id, snapshot: async () => (await db().select().from(memberships).where(eq(memberships.id, id)))[0] };
     }
     throw new Error(`no object of kind ${kind}`);
   }

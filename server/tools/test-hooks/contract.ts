@@ -35,6 +35,7 @@ export const HOOK_PATHS = {
   memberPage: "/member-page",
   staffMemberships: "/staff/memberships",
   membershipsPostsSeed: "/memberships-posts-seed",
+  creatorMembers: "/creator-members",
 } as const;
 
 export type HookName = keyof typeof HOOK_PATHS;
@@ -184,3 +185,14 @@ export type MemberPageAnswer = { membershipId: string; path: string; pageName: s
 export type MembershipsPostsSeedQuery = { prefix: string };
 export type SeededMember = { name: string; tier: "Gold" | "Silver"; email: string; status: "active" | "ended"; memberUrl: string };
 export type MembershipsPostsSeedAnswer = { pageId: string; pageName: string; customEnding: string; tiers: { Gold: string; Silver: string }; members: SeededMember[] };
+// --- Members ---
+
+/** `creator-members` (signed in, payout account ready): two tiers and a member in each state; Ada has two paid periods. */
+export type CreatorMembersAnswer = {
+  pageId: string;
+  tiers: { bronze: string; gold: string };
+  members: { ada: string; bea: string; cy: string; di: string; ed: string };
+  names: { ada: string; bea: string; cy: string; di: string; ed: string };
+  /** Ada's paid periods (sponsor sessions), oldest first. */
+  periods: string[];
+};

@@ -5,6 +5,7 @@ import type { TestHooksDeps } from "./http";
 import { identityHooks } from "./identity";
 import { memberPageHooks } from "./memberships";
 import { membershipsPostsHooks } from "./memberships-posts";
+import { memberHooks } from "./members";
 import { staffHooks } from "./staff";
 import { staffMembershipHooks } from "./staff-memberships";
 import { notificationHooks } from "./notifications";
@@ -45,5 +46,6 @@ export function testHooksRouter(deps: TestHooksDeps): Router {
   router.use(notificationHooks(deps));
   router.use(memberPageHooks(deps));
   router.use(membershipsPostsHooks(deps));
+  router.use(memberHooks(deps));
   return router;
 }

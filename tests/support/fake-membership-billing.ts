@@ -2,7 +2,9 @@ import crypto from "node:crypto";
 import type { Db } from "#server/platform/db/client";
 import { bioPages, memberships, membershipTiers, user } from "#server/platform/db/schema";
 import type { PaymentEvent } from "#server/providers/payments/events";
-import type { PaymentDetails, PaymentProvider, ProviderMembershipInvoice, ProviderMembershipState } from "#server/providers/payments/port";
+import type { Period, PaymentDetails, PaymentProvider, ProviderBalanceTransaction, ProviderMembershipInvoice, ProviderMembershipState } from "#server/providers/payments/port";
+import { platformFeeFor } from "#server/domains/payments/ledger/fees";
+import { TEST_FEE_PERCENT } from "./payments";
 
 const rand = () => crypto.randomBytes(5).toString("hex");
 const DAY = 86_400_000;
@@ -23,6 +25,8 @@ export class FakeMembershipBilling {
   readonly subscriptions = new Map<string, Subscription>();
   readonly checkouts = new Map<string, string>();
   readonly payments = new Map<string, PaymentDetails>();
+  /** The platform's balance as the provider keeps it: what reconciliation compares the ledger with. */
+  readonly transactions: ProviderBalanceTransaction[] = [];
   /** How often each read was asked for. */
   readonly reads = { state: 0, details: 0 };
   clock = new Date("2026-11-01T12:00:00Z");
@@ -51,6 +55,8 @@ export class FakeMembershipBilling {
           };
         case "listRefunds":
           return async () => [];
+        case "listBalanceTransactions":
+          return async (period: Period) => this.transactions.filter((t) => t.created >= period.from && t.created < period.to);
         case "then":
           return undefined;
         default:
@@ -98,7 +104,28 @@ export class FakeMembershipBilling {
     invoice.paymentIntentId ??= `pi_${invoice.invoiceId}`;
     invoice.status = "paid";
     invoice.paidAt = this.clock;
-    this.payments.set(invoice.paymentIntentId, { paymentIntentId: invoice.paymentIntentId, chargeId: `ch_${invoice.paymentIntentId}`, gross: invoice.amount, providerFee: fakeCardFee(invoice.amount), currency: invoice.currency });
+    const pi = invoice.paymentIntentId;
+    this.payments.set(pi, { paymentIntentId: pi, chargeId: `ch_${pi}`, gross: invoice.amount, providerFee: fakeCardFee(invoice.amount), currency: invoice.currency });
+    // The charge on the platform's balance and the application fee it keeps (application_fee_percent of each invoice).
+    this.balance("charge", pi, invoice.amount, fakeCardFee(invoice.amount));
+    this.balance("application_fee", pi, platformFeeFor(invoice.amount, TEST_FEE_PERCENT), 0);
+  }
+
+  private balance(type: ProviderBalanceTransaction["type"], paymentIntentId: string, amount: number, fee: number, disputeId: string | null = null) {
+    const id = `txn_${rand()}`;
+    this.transactions.push({ id, type, amount, fee, currency: "usd", created: new Date(), sourceId: `src_${id}`, paymentIntentId, disputeId, sessionId: null });
+  }
+
+  /** A paid period refunded whole at the provider (its application fee goes back with it). */
+  refund(paymentIntentId: string) {
+    const gross = this.payments.get(paymentIntentId)!.gross;
+    this.balance("refund", paymentIntentId, -gross, 0);
+    this.balance("application_fee_refund", paymentIntentId, -platformFeeFor(gross, TEST_FEE_PERCENT), 0);
+  }
+
+  /** A paid period disputed: the money withdrawn with Stripe's dispute fee (`dp_<payment intent>`, as events.disputeChanged names it). */
+  dispute(paymentIntentId: string) {
+    this.balance("dispute", paymentIntentId, -this.payments.get(paymentIntentId)!.gross, 1500, `dp_${paymentIntentId}`);
   }
 
   /** A checkout paid: the subscription and its first paid invoice. `paid: false`: its first payment failed (incomplete). */

@@ -5,6 +5,8 @@ import type { Db } from "#server/platform/db/client";
 import { emailOutbox, ledgerEntries, memberships, moneyEvents, notifications, sponsorSessions, user } from "#server/platform/db/schema";
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
+import { reconcile } from "#server/features/reconciliation/run";
+import { COMMAND_LINE } from "#server/platform/audit/audit-log";
 import type { WebhookDeps } from "#server/features/payment-webhooks/types";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { propertyRuns } from "#tests/support/property-runs";
@@ -21,8 +23,8 @@ import { FakeMembershipBilling, seedPendingMembership, type SeededMembership } f
  * event that came before what it needs (a refund before its period) fails and is delivered again,
  * as the provider would. Each paid invoice has exactly one ledger payment row.
  *
- * Reconciliation is not run here: the fake provider keeps no balance transactions; the sandbox's
- * membership billing (its own branch) is what reconciliation is proved against.
+ * Reconciliation then runs against the fake provider's balance (each invoice's charge and
+ * application fee, each refund and dispute) and finds no difference about the life's periods.
  */
 // `npm run test:deep` runs 300 lives per engine; `npm test` a quick 12 with a new seed each run.
 const RUNS = propertyRuns({ quick: 12, deep: 300 });
@@ -82,6 +84,8 @@ function live(fake: FakeMembershipBilling, m: SeededMembership, sc: Scenario): {
         touched.add(pi);
         const payment = { sessionId: "", checkoutId: "", paymentIntentId: pi, amount: amountOf(pi), platformFee: 0 };
         delivered.push(step === "refund" ? events.chargeRefunded(payment) : events.disputeChanged(payment));
+        if (step === "refund") fake.refund(pi);
+        else fake.dispute(pi);
         break;
       }
     }
@@ -175,6 +179,13 @@ describe.each(ENGINES)("the membership writer's property on %s", (engine) => {
           .where(and(eq(sponsorSessions.membershipId, stormy.m.membershipId), eq(ledgerEntries.kind, "payment")));
         expect(payments.map((p) => p.reference).sort()).toEqual([...paid].sort());
         counts.periods += paid.length;
+
+        // Reconciliation of the day finds nothing about these periods (other lives' rows, in the same window, are not this fake's).
+        const sessionIds = new Set((await db.select({ id: sponsorSessions.id }).from(sponsorSessions).where(eq(sponsorSessions.membershipId, stormy.m.membershipId))).map((s) => s.id));
+        const reconciled = await reconcile(db, stormy.fake.provider, { period: { from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 60_000) }, actor: COMMAND_LINE, slackMs: 0 });
+        if (reconciled.kind !== "SUCCESS") throw new Error(reconciled.message);
+        expect(reconciled.run.differences.filter((d) => (d.sessionId && sessionIds.has(d.sessionId)) || paid.includes(d.reference))).toEqual([]);
+        expect(reconciled.run.movementsCompared).toBeGreaterThanOrEqual(paid.length);
         counts.facts += actual.facts.length;
       }),
       { numRuns: RUNS, endOnFailure: true },

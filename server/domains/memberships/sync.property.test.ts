@@ -6,6 +6,7 @@ import { emailOutbox, ledgerEntries, memberships, moneyEvents, notifications, sp
 import type { PaymentEvent } from "#server/providers/payments/events";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import { reconcile } from "#server/features/reconciliation/run";
+import type { Difference } from "#server/features/reconciliation/movements";
 import { COMMAND_LINE } from "#server/platform/audit/audit-log";
 import type { WebhookDeps } from "#server/features/payment-webhooks/types";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
@@ -184,7 +185,7 @@ describe.each(ENGINES)("the membership writer's property on %s", (engine) => {
         const sessionIds = new Set((await db.select({ id: sponsorSessions.id }).from(sponsorSessions).where(eq(sponsorSessions.membershipId, stormy.m.membershipId))).map((s) => s.id));
         const reconciled = await reconcile(db, stormy.fake.provider, { period: { from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 60_000) }, actor: COMMAND_LINE, slackMs: 0 });
         if (reconciled.kind !== "SUCCESS") throw new Error(reconciled.message);
-        expect(reconciled.run.differences.filter((d) => (d.sessionId && sessionIds.has(d.sessionId)) || paid.includes(d.reference))).toEqual([]);
+        expect((reconciled.run.differences as Difference[]).filter((d) => (d.sessionId && sessionIds.has(d.sessionId)) || paid.includes(d.reference))).toEqual([]);
         expect(reconciled.run.movementsCompared).toBeGreaterThanOrEqual(paid.length);
         counts.facts += actual.facts.length;
       }),

@@ -122,8 +122,9 @@ export type MembershipSyncResult = {
  * (paid-periods.ts), and records each fact once (money-events.ts), whose fan-out mails the member,
  * tells the creator and queues the webhook, all in the caller's transaction. The facts follow the
  * truth (its invoices, its period end), never the event, so order, duplicates and replays change
- * nothing more. A truth read before the row's last change is older than what the row holds and is
- * left alone. Null when the subscription is not one of our memberships.
+ * nothing more. A truth read before the row's last change may be older than what the row holds: it
+ * is left alone (`stale`), and the webhook handler has its event delivered again to read it afresh.
+ * Null when the subscription is not one of our memberships.
  *
  * `paid`: the real fees of the paid periods not recorded yet (readUnrecordedPayments).
  */

@@ -34,6 +34,8 @@ export const membershipChanged: Handler<"membership.changed", Prefetched> = {
     if (!state) return settleCheckoutWithoutSubscription(tx, event, deps);
     const result = await syncMembership(tx, state, deps, readAt, paid);
     if (!result) return;
+    // The row changed after this truth was read (another event, a member's action): read again, so nothing newer is undone and nothing is lost.
+    if (result.stale) throw new RetryLater(`membership ${result.membershipId} changed after its truth was read`);
     // A paid period recorded by nobody yet and not read before the transaction: the next delivery reads it.
     if (result.missingPayments.length > 0) throw new RetryLater(`membership ${result.membershipId}: payment details of ${result.missingPayments.join(", ")} not read yet`);
     deps.logger?.info({ membershipId: result.membershipId, cause: event.cause, before: result.before, after: result.after, told: result.told, stale: result.stale }, "membership synced");

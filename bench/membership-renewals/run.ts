@@ -216,18 +216,15 @@ async function main() {
       return new Response(null, { status: taken.kind === "SUCCESS" ? 204 : 500 });
     },
   });
-  const deps: WebhookDeps = Object.assign(
-    {
-      provider: sandbox,
-      mailer: createMailer({ db, from: "Sponsorgrid <no-reply@bench.example>", logger }),
-      site: { appName: "Sponsorgrid", supportEmail: "support@bench.example", publicOrigin: ORIGIN, bioOrigin: ORIGIN },
-      unsubscribeKey: unsubscribeSigningKey(SECRET),
-      platformFeePercent: 10,
-      logger,
-    } satisfies WebhookDeps,
-    // The writer's deps gain the member links' key (its receipts carry a member link).
-    { memberLinkKey: memberLinkKey(SECRET) },
-  );
+  const deps: WebhookDeps = {
+    provider: sandbox,
+    mailer: createMailer({ db, from: "Sponsorgrid <no-reply@bench.example>", logger }),
+    site: { appName: "Sponsorgrid", supportEmail: "support@bench.example", publicOrigin: ORIGIN, bioOrigin: ORIGIN },
+    unsubscribeKey: unsubscribeSigningKey(SECRET),
+    platformFeePercent: 10,
+    logger,
+    memberLinkKey: memberLinkKey(SECRET),
+  };
   try {
     await handle.migrate([SANDBOX_MIGRATIONS]);
     const started = Date.now();

@@ -9,6 +9,7 @@ import type { WebhookDeps } from "#server/features/payment-webhooks/types";
 import { newOpportunityId } from "#server/domains/opportunities/ids";
 import type { NotificationDeps } from "#server/domains/notifications/send";
 import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
+import { memberLinkKey } from "#server/domains/memberships/member-link";
 import type { SandboxProvider } from "#server/providers/payments/sandbox/provider";
 import { payCheckout } from "#server/providers/payments/sandbox/pay";
 import type { PaymentProvider } from "#server/providers/payments/port";
@@ -41,6 +42,7 @@ export function webhookDeps(db: Db, provider: PaymentProvider): WebhookDeps {
     site: { appName: "Sponsorgrid", supportEmail: "support@test.example", publicOrigin: "http://app.test", bioOrigin: "http://bio.test" },
     unsubscribeKey: unsubscribeSigningKey(TEST_SESSION_SECRET),
     platformFeePercent: TEST_FEE_PERCENT,
+    memberLinkKey: memberLinkKey(TEST_SESSION_SECRET),
     logger: silentLogger,
   };
 }

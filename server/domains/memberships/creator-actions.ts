@@ -13,7 +13,7 @@ import { memberPath, signMemberToken } from "./member-link";
 import { refreshMembership } from "./sync";
 
 /** What cancelling a member needs: the provider, the outbox, the site's words, the member links' key, and what refreshing the row takes. */
-export type CancelMemberDeps = WebhookDeps & { memberLinkKey: string };
+export type CancelMemberDeps = WebhookDeps;
 
 export type CancelMemberRefusal =
   | DomainError<"not-found">

@@ -11,7 +11,7 @@ import { isManageable, maskedEmail, membershipOfToken, runningCounts, tierPriceA
 import { refreshMembership } from "./sync";
 
 /** What the member's buttons need: the provider and mail (as a webhook's handler has them), and the key member links are signed with. */
-export type MemberActionDeps = WebhookDeps & { memberLinkKey: string };
+export type MemberActionDeps = WebhookDeps;
 
 /** The buttons of the member page, as the form sends them (strings, checked here). */
 export type MemberActionRequest = { intent: string; tierId?: string; interval?: string };

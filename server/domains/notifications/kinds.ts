@@ -18,6 +18,10 @@ export const NOTIFICATION_KINDS = [
   "content-removed",
   "content-restored",
   "deal-activity",
+  "member-joined",
+  "member-renewed",
+  "member-cancelled",
+  "member-ended",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -41,6 +45,12 @@ export const NOTIFICATION_CATALOGUE: Record<NotificationKind, KindEntry> = {
   "pro-started": { label: "Pro started", description: "Your Pro membership began (a receipt of sorts).", mailByDefault: true },
   "pro-renewal-failed": { label: "Pro renewal failed", description: "Your Pro membership could not be renewed.", mailByDefault: true },
   "pro-ended": { label: "Pro ended", description: "Your Pro membership ended.", mailByDefault: true },
+  // Memberships (server/domains/memberships/membership-notices.ts): a renewal each month per member would flood
+  // a creator's mailbox, so only joining, cancelling and ending are mailed by default.
+  "member-joined": { label: "New member", description: "Someone joined one of your membership tiers.", mailByDefault: true },
+  "member-renewed": { label: "Membership renewed", description: "A member's monthly or yearly payment went through.", mailByDefault: false },
+  "member-cancelled": { label: "Membership cancelled", description: "A member cancelled: they stay a member until their paid period ends.", mailByDefault: true },
+  "member-ended": { label: "Membership ended", description: "A membership ended, after failed renewals or at once.", mailByDefault: true },
   // Staff took down or restored a bio page or opportunity (server/domains/moderation/): always worth a mail by default.
   "content-removed": { label: "Content removed", description: "Staff took down one of your bio pages or opportunities, with the reason.", mailByDefault: true },
   "content-restored": { label: "Content restored", description: "Staff restored one of your bio pages or opportunities.", mailByDefault: true },
@@ -62,6 +72,10 @@ export const PREFERENCE_ORDER: readonly NotificationKind[] = [
   "pro-started",
   "pro-renewal-failed",
   "pro-ended",
+  "member-joined",
+  "member-renewed",
+  "member-cancelled",
+  "member-ended",
   "deal-activity",
   "content-removed",
   "content-restored",

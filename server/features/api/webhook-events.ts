@@ -4,6 +4,7 @@ import { publicNotificationSchema } from "#server/domains/notifications/public-n
 import { opportunityHeartedSchema } from "#server/domains/opportunities/hearted-webhooks";
 import { publicPaymentSchema } from "#server/domains/payments/records/public-payment";
 import { publicMembershipSchema } from "#server/domains/pro/public-membership";
+import { membershipEventSchema } from "#server/domains/memberships/membership-notices";
 import type { DealEventData } from "#server/domains/deals/deal-events";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#isomorphic/webhook-events";
 import { dealMessageSchema } from "./operations/deal-room";
@@ -42,6 +43,11 @@ export const WEBHOOK_EVENT_DATA: Record<WebhookEventType, z.ZodType> = {
   "payment.disputed": publicPaymentSchema,
   "pro.started": publicMembershipSchema,
   "pro.ended": publicMembershipSchema,
+  "membership.created": membershipEventSchema,
+  "membership.renewed": membershipEventSchema,
+  "membership.payment_failed": membershipEventSchema,
+  "membership.cancelled": membershipEventSchema,
+  "membership.ended": membershipEventSchema,
   "opportunity.hearted": opportunityHeartedSchema,
   "notification.created": publicNotificationSchema,
   "deal.proposed": dealEventSchema,

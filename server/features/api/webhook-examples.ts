@@ -3,6 +3,7 @@ import type { PublicNotification } from "#server/domains/notifications/public-no
 import type { OpportunityHeartedData } from "#server/domains/opportunities/hearted-webhooks";
 import type { PublicPayment } from "#server/domains/payments/records/public-payment";
 import type { PublicMembership } from "#server/domains/pro/public-membership";
+import type { MembershipEventData } from "#server/domains/memberships/membership-notices";
 import type { WebhookEventType } from "#isomorphic/webhook-events";
 
 /**
@@ -47,6 +48,25 @@ const disputed: PublicPayment = {
 const started: PublicMembership = { plan: "star_power", planName: "Star Power", status: "active", currentPeriodEnd: "2027-11-20T18:42:07.000Z", cancelAtPeriodEnd: false };
 
 const ended: PublicMembership = { ...started, status: "canceled", currentPeriodEnd: "2026-11-20T18:42:07.000Z", cancelAtPeriodEnd: true };
+
+const member: MembershipEventData["membership"] = {
+  id: "mem_5d1c8a2f9e3b7a60c4d2e1f8",
+  bioPageId: "page7f3a9c2e",
+  tierId: "tier_2b7e91c4d05a",
+  tierName: "Gold",
+  status: "active",
+  interval: "month",
+  amount: 500,
+  currency: "usd",
+  currentPeriodEnd: "2026-12-20T18:42:07.000Z",
+  cancelAtPeriodEnd: false,
+  startedAt: PAID_AT,
+  endedAt: null,
+  memberName: "Maya Fan",
+  memberEmail: "maya.fan@example.com",
+  private: false,
+};
+const memberEvent = (membership: Partial<MembershipEventData["membership"]>, paymentId: string | null = null): MembershipEventData => ({ membership: { ...member, ...membership }, paymentId });
 
 const hearted: OpportunityHeartedData = {
   opportunity: { id: "8206386400_Tq7Lm2XcR9vB4nK8sD1a", title: "Looking for cooking creators for our winter spice box" },
@@ -160,6 +180,11 @@ const DATA: Record<WebhookEventType, unknown> = {
   "payment.disputed": disputed,
   "pro.started": started,
   "pro.ended": ended,
+  "membership.created": memberEvent({}, "ss_9c2e41d07a5b3f86e1d2a4c7"),
+  "membership.renewed": memberEvent({ currentPeriodEnd: "2027-01-20T18:42:07.000Z" }, "ss_4e7a0b2c9d1f3a5e8b6c0d2f"),
+  "membership.payment_failed": memberEvent({ status: "past_due" }),
+  "membership.cancelled": memberEvent({ status: "cancelled", cancelAtPeriodEnd: true }),
+  "membership.ended": memberEvent({ status: "ended", endedAt: "2026-12-20T18:42:07.000Z" }),
   "opportunity.hearted": hearted,
   "notification.created": notified,
   "deal.proposed": dealEvent(proposedDeal),

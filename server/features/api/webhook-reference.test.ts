@@ -12,6 +12,7 @@ describe("the webhooks guide's event bodies", () => {
     expect(groups.map((group) => [group.schemaName, group.events.map((event) => event.type)])).toEqual([
       ["Payment", ["payment.succeeded", "payment.refunded", "payment.disputed"]],
       ["ProMembership", ["pro.started", "pro.ended"]],
+      ["MembershipEvent", ["membership.created", "membership.renewed", "membership.payment_failed", "membership.cancelled", "membership.ended"]],
       ["OpportunityHearted", ["opportunity.hearted"]],
       ["Notification", ["notification.created"]],
       [

@@ -3,6 +3,7 @@ import type { BodyLimitRule } from "#server/platform/http/body-limit";
 import { httpStatusOf } from "#server/platform/errors";
 import { OUTAGE_RETRY_AFTER_SECONDS } from "#server/platform/db/unavailable";
 import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
+import { memberLinkKey } from "#server/domains/memberships/member-link";
 import { webhookObserver } from "./metrics";
 import { receivePaymentEvent } from "./intake";
 import type { WebhookDeps } from "./types";
@@ -29,6 +30,7 @@ export function webhookDepsOf(context: Pick<AppLoadContext, "payments" | "mailer
     site: { appName: config.APP_NAME, supportEmail: config.SUPPORT_EMAIL, publicOrigin: config.PUBLIC_ORIGIN, bioOrigin: config.BIO_ORIGIN },
     unsubscribeKey: unsubscribeSigningKey(context.sessionSecret),
     platformFeePercent: config.PLATFORM_FEE_PERCENT,
+    memberLinkKey: memberLinkKey(context.sessionSecret),
   };
 }
 

@@ -28,7 +28,20 @@ type Payloads = {
   "pro.ended": { uid: string; plan: ProPlanKey; membership: PublicMembership };
   /** The creator's payout account can take charges: sponsors can pay them. */
   "payouts.enabled": { uid: string };
+  /** A membership's first period was paid (server/domains/memberships/sync.ts): `sessionId` is that period's payment. */
+  "membership.created": { membershipId: string; sessionId: string; invoiceId: string; amount: number; currency: string };
+  /** A later period was paid: a renewal (or the first payment after a change), `sessionId` its payment. */
+  "membership.renewed": { membershipId: string; sessionId: string; invoiceId: string; amount: number; currency: string };
+  /** A renewal's payment failed; the provider retries, and the member is still a member meanwhile. */
+  "membership.payment_failed": { membershipId: string; invoiceId: string; amount: number; currency: string };
+  /** Set to end when the period runs out (`periodEnd`, ISO 8601); still a member until then. */
+  "membership.cancelled": { membershipId: string; periodEnd: string };
+  /** Over: the period ran out after a cancel, the renewal's retries gave up, or it was ended at once. */
+  "membership.ended": { membershipId: string; reason: MembershipEndReason };
 };
+
+/** Why a membership ended, as its mail and notification say it. */
+export type MembershipEndReason = "cancelled" | "payment_failed" | "ended_now";
 
 /** Every type, at run time too: the fan-out's test walks it. */
 export const MONEY_EVENT_TYPES = [
@@ -41,6 +54,11 @@ export const MONEY_EVENT_TYPES = [
   "pro.renewal_failed",
   "pro.ended",
   "payouts.enabled",
+  "membership.created",
+  "membership.renewed",
+  "membership.payment_failed",
+  "membership.cancelled",
+  "membership.ended",
 ] as const satisfies readonly (keyof Payloads)[];
 
 export type MoneyEventType = (typeof MONEY_EVENT_TYPES)[number];
@@ -55,7 +73,9 @@ export type MoneyEvent = { [T in MoneyEventType]: MoneyEventOf<T> }[MoneyEventTy
 /**
  * The name a fact is recorded under once (money_events.key): a second report of the same
  * movement (another provider event, a redelivery) finds it and tells nobody again. A dispute's
- * status only moves forward, so each status of it is one fact. Pro changes and payouts enabled
+ * status only moves forward, so each status of it is one fact. A membership's facts are named by
+ * what they are about in the provider's truth (an invoice, a period's end), so however often and in
+ * whatever order its events are handled, each is told once. Pro changes and payouts enabled
  * may happen again later: their writers tell each change once under their own row lock.
  */
 export function moneyEventKey(event: MoneyEvent): string | null {
@@ -73,5 +93,15 @@ export function moneyEventKey(event: MoneyEvent): string | null {
     case "pro.ended":
     case "payouts.enabled":
       return null;
+    case "membership.created":
+      return `membership:${event.membershipId}:created`;
+    case "membership.renewed":
+      return `membership:${event.membershipId}:renewed:${event.invoiceId}`;
+    case "membership.payment_failed":
+      return `membership:${event.membershipId}:payment_failed:${event.invoiceId}`;
+    case "membership.cancelled":
+      return `membership:${event.membershipId}:cancelled:${event.periodEnd}`;
+    case "membership.ended":
+      return `membership:${event.membershipId}:ended`;
   }
 }

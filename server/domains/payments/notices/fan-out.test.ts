@@ -17,7 +17,20 @@ function serverModules(): { file: string; text: string }[] {
 }
 
 /** The notifications a money fact sends: only the fan-out's rows may write them. */
-const MONEY_NOTIFICATION_KINDS = ["payment-received", "refund-done", "dispute-opened", "dispute-closed", "payouts-enabled", "pro-started", "pro-renewal-failed", "pro-ended"];
+const MONEY_NOTIFICATION_KINDS = [
+  "payment-received",
+  "refund-done",
+  "dispute-opened",
+  "dispute-closed",
+  "payouts-enabled",
+  "pro-started",
+  "pro-renewal-failed",
+  "pro-ended",
+  "member-joined",
+  "member-renewed",
+  "member-cancelled",
+  "member-ended",
+];
 
 describe("the money facts' fan-out table", () => {
   it("has one row per money event type, each saying its notification, mails and webhook (null: none)", () => {

@@ -8,6 +8,7 @@ import type { FanOutDeps } from "#server/domains/payments/notices/notice-deps";
 import { allowedReceipts, paymentReceived, payoutsEnabled, refundDone } from "#server/domains/payments/notices/payment-notices";
 import { paymentWebhook } from "#server/domains/payments/notices/payment-webhook-events";
 import { proEnded, proRenewalFailed, proStarted, proWebhook } from "#server/domains/pro/pro-notices";
+import { allowedMemberMails, memberNotice, membershipWebhook } from "#server/domains/memberships/membership-notices";
 
 /** One row of the table: who hears of one type of money fact, and how. A null column: nobody, that way. */
 export type FanOutRow<T extends MoneyEventType> = {
@@ -35,6 +36,12 @@ export const MONEY_FAN_OUT: { [T in MoneyEventType]: FanOutRow<T> } = {
   "pro.renewal_failed": { mails: null, notification: proRenewalFailed, webhook: null },
   "pro.ended": { mails: null, notification: proEnded, webhook: proWebhook("pro.ended") },
   "payouts.enabled": { mails: null, notification: payoutsEnabled, webhook: null },
+  // A membership's paid period is also a payment.settled, whose row tells the creator nothing (paymentReceived): these say it with the tier.
+  "membership.created": { mails: allowedMemberMails, notification: memberNotice, webhook: membershipWebhook("membership.created") },
+  "membership.renewed": { mails: allowedMemberMails, notification: memberNotice, webhook: membershipWebhook("membership.renewed") },
+  "membership.payment_failed": { mails: allowedMemberMails, notification: null, webhook: membershipWebhook("membership.payment_failed") },
+  "membership.cancelled": { mails: null, notification: memberNotice, webhook: membershipWebhook("membership.cancelled") },
+  "membership.ended": { mails: allowedMemberMails, notification: memberNotice, webhook: membershipWebhook("membership.ended") },
 };
 
 /**

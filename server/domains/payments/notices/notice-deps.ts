@@ -13,8 +13,10 @@ export type WebhookDeps = {
   site: EmailSite & { publicOrigin: string; bioOrigin: string };
   /** Signs the unsubscribe links of notification mails: with `mailer` and `site`, these are sendNotification's deps. */
   unsubscribeKey: string;
-  /** The platform's fee, which a deal's webhook event carries the split of (NotificationDeps). */
+  /** The platform's fee, which a deal's webhook event carries the split of (NotificationDeps), and a membership's paid period is charged. */
   platformFeePercent: number;
+  /** Signs the member links every membership mail carries: memberLinkKey(sessionSecret) (server/domains/memberships/member-link.ts). */
+  memberLinkKey: string;
   logger?: Logger;
   /** Told each event's stage as the intake records it (server/features/payment-webhooks/metrics.ts counts them). */
   onEvent?(event: PaymentEvent, stage: "received" | "processed" | "duplicate" | "ignored" | "failed"): void;

@@ -132,11 +132,14 @@ async function sessionOf(tx: Db, sessionId: string): Promise<LockedSession | nul
 
 /**
  * A "Payment received" notification for the owner (mailed if they want it), saying the amount and who paid, and
- * leading to the payment's row on Supporters; nobody when they deleted their account.
+ * leading to the payment's row on Supporters; nobody when they deleted their account, and none for a
+ * membership's period (told once, by its membership fact).
  */
 export async function paymentReceived(tx: Db, event: MoneyEventOf<"payment.settled">): Promise<NotificationInput | null> {
   const session = await sessionOf(tx, event.sessionId);
   if (!session?.posterUid) return null;
+  // A membership's paid period: its membership.created / .renewed fact tells the creator, with the tier.
+  if (session.kind === "membership") return null;
   const [page] = session.bioPageId ? await tx.select({ name: bioPages.name }).from(bioPages).where(eq(bioPages.id, session.bioPageId)) : [];
   const words = paymentReceivedWords({ ...session, amount: formatMoney(event.gross, event.currency), pageName: page?.name ?? null });
   return {

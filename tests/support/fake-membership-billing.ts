@@ -53,6 +53,10 @@ export class FakeMembershipBilling {
             if (!details) throw new Error(`no such payment ${paymentIntentId}`);
             return { ...details };
           };
+        case "endMembershipNow":
+          return async ({ subscriptionId }: { subscriptionId: string }) => {
+            this.endNow(subscriptionId);
+          };
         case "listRefunds":
           return async () => [];
         case "listBalanceTransactions":

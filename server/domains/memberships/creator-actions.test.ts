@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, migratedDatabase } from "#tests/support/databases";
 import { webhookDeps } from "#tests/support/payments";
+import { FakeMembershipBilling, seedPendingMembership } from "#tests/support/fake-membership-billing";
+import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import { bioPages, emailOutbox, membershipTiers, memberships, user } from "#server/platform/db/schema";
 import type { MembershipBilling, PaymentProvider } from "#server/providers/payments/port";
 import { cancelMember, endMembershipKey, readCancelMessage } from "#server/domains/memberships/creator-actions";
@@ -71,34 +73,31 @@ describe.each(ENGINES)("cancelling a member on %s", (engine) => {
 
   const mailTo = (to: string) => database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to));
 
-  it("ends it now at the provider once, keeps and mails the message with a member link, then refreshes the row", async () => {
-    const fake = fakeBilling();
+  it("ends it now at the provider once, keeps the message for the one ended mail with a member link, then refreshes the row", async () => {
+    // A real member: joined through the writer, as the provider's events leave them.
+    const fake = new FakeMembershipBilling();
     const deps = { ...webhookDeps(database.db, fake.provider), memberLinkKey: KEY };
-    const done = await cancelMember(database.db, deps, { uid: owner, membershipId: "ca_m1", message: "  I'm closing the tier. Thank you!  " });
-    expect(done).toEqual({ kind: "SUCCESS", membershipId: "ca_m1", alreadyCancelled: false });
-    expect(fake.calls).toEqual([
-      { method: "endMembershipNow", input: { idempotencyKey: endMembershipKey("ca_m1"), subscriptionId: "sub_ca1" } },
-      { method: "readMembershipState", input: "sub_ca1" },
-    ]);
-    const [row] = await database.db.select().from(memberships).where(eq(memberships.id, "ca_m1"));
-    expect(row!.cancelMessage).toBe("I'm closing the tier. Thank you!");
-    const mails = await mailTo("fan1@ca.example");
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe("Maya Makes ended your membership");
-    expect(mails[0]!.text).toContain("I'm closing the tier. Thank you!");
-    expect(mails[0]!.text).toContain("You will not be charged for it again.");
-    const url = new URL(mails[0]!.meta.url!);
-    expect(url.origin).toBe("http://app.test");
-    expect(readMemberToken(KEY, url.pathname.replace("/membership/", ""))).toEqual({ membershipId: "ca_m1", linkVersion: 1 });
+    const seeded = await seedPendingMembership(database.db, { memberEmail: "joined@ca.example" });
+    const { subscriptionId, events } = fake.join({ membershipId: seeded.membershipId, checkoutId: seeded.checkoutId, amount: 500 });
+    for (const event of events) await receivePaymentEvent(database.db, event, deps);
+    expect(await mailTo("joined@ca.example")).toHaveLength(1);
 
-    // Asked again (a second tab): the provider hears the same key, and the member gets no second mail.
-    const again = await cancelMember(database.db, deps, { uid: owner, membershipId: "ca_m1", message: "Another message" });
-    expect(again).toEqual({ kind: "SUCCESS", membershipId: "ca_m1", alreadyCancelled: true });
-    expect(fake.calls.filter((c) => c.method === "endMembershipNow").map((c) => c.input)).toEqual([
-      { idempotencyKey: "membership_end_ca_m1", subscriptionId: "sub_ca1" },
-      { idempotencyKey: "membership_end_ca_m1", subscriptionId: "sub_ca1" },
-    ]);
-    expect(await mailTo("fan1@ca.example")).toHaveLength(1);
+    const done = await cancelMember(database.db, deps, { uid: seeded.creatorUid, membershipId: seeded.membershipId, message: "  I'm closing the tier. Thank you!  " });
+    expect(done).toEqual({ kind: "SUCCESS", membershipId: seeded.membershipId, alreadyCancelled: false });
+    const [row] = await database.db.select().from(memberships).where(eq(memberships.id, seeded.membershipId));
+    expect(row).toMatchObject({ status: "ended", cancelMessage: "I'm closing the tier. Thank you!" });
+    expect(fake.state(subscriptionId).status).toBe("canceled");
+    const mails = await mailTo("joined@ca.example");
+    expect(mails.map((mail) => mail.subject)).toEqual(["Welcome: you're a Gold member of Maya Makes", "Your Gold membership of Maya Makes has ended"]);
+    expect(mails[1]!.text).toContain("A message from Maya Makes: “I'm closing the tier. Thank you!”");
+    expect(mails[1]!.text).toContain("You will not be charged again.");
+    const url = new URL(mails[1]!.meta.url!);
+    expect(readMemberToken(KEY, url.pathname.replace("/membership/", ""))).toEqual({ membershipId: seeded.membershipId, linkVersion: 1 });
+
+    // Asked again (a second tab): it has ended, so nothing more happens and the member gets no second mail.
+    const again = await cancelMember(database.db, deps, { uid: seeded.creatorUid, membershipId: seeded.membershipId, message: "Another message" });
+    expect(again).toMatchObject({ kind: "ERROR", code: "aborted", reason: "ALREADY_ENDED" });
+    expect(await mailTo("joined@ca.example")).toHaveLength(2);
   });
 
   it("changes nothing when the provider does not answer", async () => {
@@ -106,14 +105,15 @@ describe.each(ENGINES)("cancelling a member on %s", (engine) => {
     fake.fail(true);
     const deps = { ...webhookDeps(database.db, fake.provider), memberLinkKey: KEY };
     expect(await cancelMember(database.db, deps, { uid: owner, membershipId: "ca_m2", message: "Bye" })).toMatchObject({ kind: "ERROR", code: "unavailable", reason: "PROVIDER_UNAVAILABLE" });
+    expect(fake.calls).toEqual([{ method: "endMembershipNow", input: { idempotencyKey: endMembershipKey("ca_m2"), subscriptionId: "sub_ca2" } }]);
     const [row] = await database.db.select().from(memberships).where(eq(memberships.id, "ca_m2"));
     expect(row!.cancelMessage).toBeNull();
     expect(await mailTo("fan2@ca.example")).toHaveLength(0);
-    // With no message at all it goes through, and the member is still told.
+    // Once it answers, it goes through with no message at all, kept as "" (cancelled by the creator, nothing to quote).
     fake.fail(false);
     expect(await cancelMember(database.db, deps, { uid: owner, membershipId: "ca_m2", message: "" })).toMatchObject({ kind: "SUCCESS", alreadyCancelled: false });
-    const [mail] = await mailTo("fan2@ca.example");
-    expect(mail!.text).not.toContain("Their message");
+    const [after] = await database.db.select().from(memberships).where(eq(memberships.id, "ca_m2"));
+    expect(after).toMatchObject({ cancelMessage: "", status: "ended" });
   });
 
   it("refuses another creator's member, one not started, one ended and a message too long, without asking the provider", async () => {

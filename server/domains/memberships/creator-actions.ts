@@ -1,15 +1,9 @@
-import { render } from "@react-email/render";
 import { and, eq, isNull } from "drizzle-orm";
-import { createElement } from "react";
 import type { Db } from "#server/platform/db/client";
 import { bioPages, membershipTiers, memberships } from "#server/platform/db/schema";
 import { domainError, fieldRefusal, refusal, success, type DomainError, type FieldRefusal, type Refusal, type Success } from "#server/platform/errors";
-import type { MailMessage } from "#server/platform/email/mailer";
-import type { EmailSite } from "#server/platform/email/messages";
-import { PaymentMail } from "#server/platform/email/templates/PaymentMail";
 import type { WebhookDeps } from "#server/domains/payments/notices/notice-deps";
 import { CANCEL_MESSAGE_MAX } from "#isomorphic/members";
-import { memberPath, signMemberToken } from "./member-link";
 import { refreshMembership } from "./sync";
 
 /** What cancelling a member needs: the provider, the outbox, the site's words, the member links' key, and what refreshing the row takes. */
@@ -23,7 +17,7 @@ export type CancelMemberRefusal =
 
 export type MemberCancelled = Success<{
   membershipId: string;
-  /** This membership had been cancelled by the creator before: nothing was mailed again. */
+  /** This membership had been cancelled by the creator before (a second tab): its first message stands. */
   alreadyCancelled: boolean;
 }>;
 
@@ -37,44 +31,14 @@ export function readCancelMessage(value: string): Success<{ message: string }> |
   return success({ message });
 }
 
-const longDate = (at: Date) => at.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-
-/** The mail to the member: who ended it, that nothing more is charged, the creator's words, and their member page. */
-export async function memberCancelledEmail(input: {
-  to: string;
-  site: EmailSite;
-  pageName: string;
-  tierName: string;
-  message: string;
-  endedAt: Date;
-  url: string;
-  membershipId: string;
-}): Promise<MailMessage> {
-  const { to, site, pageName, tierName, message, endedAt, url, membershipId } = input;
-  const paragraphs = [
-    `${pageName} ended your ${tierName} membership on ${longDate(endedAt)} (UTC). You will not be charged for it again.`,
-    ...(message ? [`Their message to you: “${message}”`] : []),
-    "Payments you already made stay as they are; a refund, if there is one, comes to your card separately. Your member page keeps your receipts.",
-  ];
-  const email = createElement(PaymentMail, {
-    appName: site.appName,
-    supportEmail: site.supportEmail,
-    preview: `${pageName} ended your ${tierName} membership.`,
-    heading: `Your ${tierName} membership has ended`,
-    paragraphs,
-    buttonLabel: "Your membership",
-    url,
-  });
-  const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
-  return { to, subject: `${pageName} ended your membership`, html, text, meta: { kind: "membership-cancelled-by-creator", url, reference: membershipId } };
-}
-
 /**
  * The creator ends one of their members at once (a member they no longer want): the provider ends
  * the subscription now, with no further charge and no refund (a refund is each period's own
- * button), the creator's message is kept on the membership and mailed to the member with the
- * mail's own transaction, and the row is refreshed from the provider's truth so the list shows it
- * ended without waiting for the event. Only the page's owner may; anyone else's is not found.
+ * button). The creator's message is kept on the membership first, so the one "membership ended"
+ * mail the writer sends (server/domains/memberships/membership-notices.ts) quotes it, whether the
+ * refresh below or the provider's event gets there first; the row is then refreshed from the
+ * provider's truth so the list shows it ended without waiting. Only the page's owner may; anyone
+ * else's is not found.
  */
 export async function cancelMember(
   db: Db,
@@ -96,39 +60,20 @@ export async function cancelMember(
   const subscriptionId = membership.providerSubscriptionId;
   if (!subscriptionId) return refusal("aborted", "NOT_STARTED", "This membership has no subscription at the payment provider yet. Try again in a minute.");
 
+  // The message first (only the first click's: a second tab's does not replace it), so the ended mail can quote it.
+  const taken = await db
+    .update(memberships)
+    .set({ cancelMessage: read.message, updatedAt: now })
+    .where(and(eq(memberships.id, membership.id), isNull(memberships.cancelMessage)))
+    .returning({ id: memberships.id });
   try {
     await deps.provider.endMembershipNow({ idempotencyKey: endMembershipKey(membership.id), subscriptionId });
   } catch (error) {
+    if (taken.length > 0) await db.update(memberships).set({ cancelMessage: null }).where(eq(memberships.id, membership.id));
     deps.logger?.warn({ err: error, membershipId: membership.id }, "the provider did not end a membership the creator cancelled");
     return refusal("unavailable", "PROVIDER_UNAVAILABLE", "The payment provider did not answer, so the membership is unchanged. Try again in a moment.");
   }
-
-  // Once the provider ended it: the message is kept and mailed once, whichever click got here first.
-  const alreadyCancelled = await db.transaction(async (tx) => {
-    const taken = await tx
-      .update(memberships)
-      .set({ cancelMessage: read.message, updatedAt: now })
-      .where(and(eq(memberships.id, membership.id), isNull(memberships.cancelMessage)))
-      .returning({ id: memberships.id });
-    if (taken.length === 0) return true;
-    if (membership.memberEmail) {
-      const token = signMemberToken(deps.memberLinkKey, membership.id, membership.linkVersion);
-      await deps.mailer.sendWithin(
-        tx,
-        await memberCancelledEmail({
-          to: membership.memberEmail,
-          site: deps.site,
-          pageName: row.pageName,
-          tierName: row.tierName,
-          message: read.message,
-          endedAt: now,
-          url: `${deps.site.publicOrigin}${memberPath(token)}`,
-          membershipId: membership.id,
-        }),
-      );
-    }
-    return false;
-  });
+  const alreadyCancelled = taken.length === 0;
 
   try {
     await refreshMembership(db, subscriptionId, deps);

@@ -17,6 +17,8 @@ import { API_OPERATIONS } from "./operations/index";
  * about it changes. The one exception is reading an opportunity, which is public on the site too.
  */
 const PUBLIC_READS = new Set(["GET /opportunities/{id}"]);
+/** A body the owner could send to a create under someone's object: only whose object it is can refuse it. */
+const POST_BODIES: Record<string, object> = { "POST /bio-pages/{id}/membership-tiers": { name: "Mine now", monthlyPrice: 500 } };
 const objectOperations = API_OPERATIONS.filter((operation) => operation.path.includes("{id}"));
 
 describe.each(ENGINES)("another account's objects through the API on %s", (engine) => {
@@ -68,6 +70,11 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
       const [delivery] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
       return { owner: payee.uid, id: delivery!.id, snapshot };
     }
+    if (kind === "membership-tiers") {
+      const tierId = `tier_${payee.uid.slice(-12)}`;
+      await db().insert(membershipTiers).values({ id: tierId, bioPageId: payee.pageId, name: "Gold", monthlyPrice: 500 });
+      return { owner: payee.uid, id: tierId, snapshot: async () => (await db().select().from(membershipTiers).where(eq(membershipTiers.id, tierId)))[0] };
+    }
     if (kind === "members") {
       // A membership row as the one writer leaves it once paid: no domain function of this test's reach makes one.
       const tierId = `tier_${payee.uid}`;
@@ -85,7 +92,12 @@ describe.each(ENGINES)("another account's objects through the API on %s", (engin
     const before = await object.snapshot();
     const stranger = await api.keyFor(await api.newAccount("Stranger"));
     // A body the owner could send: only whose object it is can refuse it.
-    const body = operation.method === "patch" ? ({ opportunities: { title: "Mine now" }, "webhook-endpoints": { description: "Mine now" } }[kind] ?? { name: "Mine now" }) : operation.body ? {} : undefined;
+    const body =
+      operation.method === "patch"
+        ? ({ opportunities: { title: "Mine now" }, "webhook-endpoints": { description: "Mine now" } }[kind] ?? { name: "Mine now" })
+        : operation.body
+          ? (POST_BODIES[name] ?? {})
+          : undefined;
     const answer = await api.call(operation.method.toUpperCase(), operation.path.replace("{id}", object.id), { key: stranger, body });
     if (PUBLIC_READS.has(name)) {
       expect(answer.status).toBe(200);

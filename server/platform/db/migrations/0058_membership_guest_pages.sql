@@ -1,7 +1,8 @@
 -- A bio page shows its membership tiers with the places left, and on its wall its members by tier
 -- (docs/decisions/0084): a write to a tier, and a membership starting or ending its run, changing
 -- tier, name or privacy, redraw cached pages through the trigger every guest-page write uses
--- (0022_guest_page_trigger). A renewal that moves only a membership's dates redraws nothing.
+-- (0022_guest_page_trigger). A renewal that moves only a membership's dates redraws nothing; a new
+-- row (a checkout opened, or one written whole by an operator or a seed) redraws once per statement.
 -- Drizzle cannot express a trigger, so these are by hand.
 CREATE TRIGGER "guest_pages_membership_tiers" AFTER INSERT OR UPDATE OR DELETE ON "membership_tiers"
 FOR EACH STATEMENT EXECUTE FUNCTION "guest_pages_changed"();
@@ -12,5 +13,5 @@ FOR EACH ROW WHEN (
   OR OLD."member_name" IS DISTINCT FROM NEW."member_name" OR OLD."private" IS DISTINCT FROM NEW."private"
 ) EXECUTE FUNCTION "guest_pages_changed"();
 --> statement-breakpoint
-CREATE TRIGGER "guest_pages_membership_deleted" AFTER DELETE ON "memberships"
+CREATE TRIGGER "guest_pages_membership_added_or_deleted" AFTER INSERT OR DELETE ON "memberships"
 FOR EACH STATEMENT EXECUTE FUNCTION "guest_pages_changed"();

@@ -14,7 +14,7 @@
  * `membership.changed` is converged by the one writer (server/domains/memberships/).
  *
  * Seeding: one membership is made along the real path (a creator with an onboarded sandbox
- * account, `createMembershipCheckout`, the sandbox's `payCheckout`, its events delivered until
+ * account, `createMembershipCheckout`, the sandbox's `payMembershipCheckout`, its events delivered until
  * the writer has it active with its first period paid). That membership is the template: its rows
  * on both sides (ours: the membership, its first period's session and ledger row; the sandbox's:
  * every row of the `sandbox` schema that names it, its subscription, its customer or its checkout,
@@ -47,7 +47,8 @@ import { bioPages, connectedAccounts, memberships, membershipTiers, profiles, us
 import { createMailer } from "#server/platform/email/mailer";
 import { SANDBOX_MIGRATIONS } from "#server/providers/payments/sandbox/migrations";
 import { createSandboxProvider, type SandboxProvider } from "#server/providers/payments/sandbox/provider";
-import { EVERY_PAYEE_PAYABLE, payCheckout } from "#server/providers/payments/sandbox/pay";
+import { EVERY_PAYEE_PAYABLE } from "#server/providers/payments/sandbox/pay";
+import { payMembershipCheckout } from "#server/providers/payments/sandbox/membership-pay";
 import { receivePaymentEvent } from "#server/features/payment-webhooks/intake";
 import type { WebhookDeps } from "#server/features/payment-webhooks/types";
 import { unsubscribeSigningKey } from "#server/domains/notifications/unsubscribe-token";
@@ -120,7 +121,7 @@ async function template(db: Db, sandbox: SandboxProvider) {
     tierId: "benchtier",
     bioPageId: "benchpage",
     creatorUid: uid,
-    memberEmail: "member@bench.example",
+    memberEmail: "benchmem@bench.example",
     provider: "sandbox",
     destinationAccountId: accountId,
     amount: 500,
@@ -134,12 +135,12 @@ async function template(db: Db, sandbox: SandboxProvider) {
     interval: "month",
     applicationFeePercent: 10,
     productName: "Regular membership · Bench Members",
-    memberEmail: "member@bench.example",
+    memberEmail: "benchmem@bench.example",
     successUrl: `${ORIGIN}/welcome`,
     cancelUrl: `${ORIGIN}/benchmembers`,
   });
   await db.update(memberships).set({ providerCheckoutId: checkout.checkoutId }).where(sql`${memberships.id} = ${membershipId}`);
-  const paid = await payCheckout(db, checkout.checkoutId, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", postalCode: "94107", email: "member@bench.example" }, new Date(), EVERY_PAYEE_PAYABLE);
+  const paid = await payMembershipCheckout(db, checkout.checkoutId, { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", postalCode: "94107", email: "benchmem@bench.example" }, new Date());
   if (paid.kind !== "SUCCESS") throw new Error(`the sandbox did not take the membership checkout's payment: ${paid.message}`);
   await deliverAll(sandbox);
   const [row] = await rows<{ status: string; subscription: string | null; customer: string | null; period_end: string | null }>(
@@ -166,13 +167,34 @@ async function sandboxRowsOf(db: Db, ids: Set<string>): Promise<Map<string, stri
     const before = ids.size;
     for (const table of tables) {
       const names = [...ids].map((id) => sql`position(${id} in row_to_json(t)::text) > 0`);
-      const matched = await rows<{ id: string }>(db, sql`select t.id::text as id from ${sql.raw(`sandbox."${table}"`)} t where ${sql.join(names, sql` or `)}`);
+      const matched = await rows<{ id: string; json: string }>(db, sql`select t.id::text as id, row_to_json(t)::text as json from ${sql.raw(`sandbox."${table}"`)} t where ${sql.join(names, sql` or `)}`);
       if (matched.length > 0) found.set(table, matched.map((m) => m.id));
-      for (const m of matched) ids.add(m.id);
+      for (const m of matched) {
+        ids.add(m.id);
+        // The sandbox's other unique ids in the row (a payment's charge id…) are the template's too, each copy its own; the creator's account is shared.
+        for (const other of m.json.match(/\b[a-z]+_sbx_[A-Za-z0-9]+\b/g) ?? []) if (!other.startsWith("acct_")) ids.add(other);
+      }
     }
     if (ids.size === before) return found;
   }
   return found;
+}
+
+/** The sandbox tables in an order that copies a row's parents (its foreign keys' tables) before it. */
+async function parentsFirst(db: Db, tables: string[]): Promise<string[]> {
+  const edges = await rows<{ child: string; parent: string }>(
+    db,
+    sql`select c.relname as child, p.relname as parent from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid where k.contype = 'f' and k.connamespace = 'sandbox'::regnamespace`,
+  );
+  const ordered: string[] = [];
+  const visit = (table: string, seen: Set<string>) => {
+    if (ordered.includes(table) || seen.has(table)) return;
+    seen.add(table);
+    for (const edge of edges) if (edge.child === table && edge.parent !== table && tables.includes(edge.parent)) visit(edge.parent, seen);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table, new Set());
+  return ordered;
 }
 
 /** The JSON text of a row with every id of `ids` suffixed by the copy's number `g` (longest first, so no id is cut inside another). */
@@ -232,11 +254,14 @@ async function main() {
     const ids = new Set([t.membershipId, t.checkoutId, t.subscriptionId, t.session.id, ...(t.customerId ? [t.customerId] : []), ...(t.session.pi ? [t.session.pi] : [])]);
     const provider = await sandboxRowsOf(db, ids);
     const copies = MEMBERS - 1;
+    const order = await parentsFirst(db, [...provider.keys()]);
     await db.transaction(async (tx) => {
-      for (const [table, tableIds] of provider) await copyRows(tx, `sandbox."${table}"`, sql`t.id::text in (${sql.join(tableIds.map((id) => sql`${id}`), sql`, `)})`, ids, copies);
+      for (const table of order) await copyRows(tx, `sandbox."${table}"`, sql`t.id::text in (${sql.join(provider.get(table)!.map((id) => sql`${id}`), sql`, `)})`, ids, copies);
       await copyRows(tx, "memberships", sql`t.id = ${t.membershipId}`, ids, copies);
       await copyRows(tx, "sponsor_sessions", sql`t.id = ${t.session.id}`, ids, copies);
       await copyRows(tx, "ledger_entries", sql`t.session_id = ${t.session.id}`, ids, copies, true);
+      // The facts already told about the template (its welcome, its payment), so no copy is welcomed again.
+      await copyRows(tx, "money_events", sql`(t.session_id = ${t.session.id} or t.key like ${`membership:${t.membershipId}:%`})`, ids, copies, true);
     });
     const seeded = Date.now();
     const members = await count(db, sql`select count(*)::int as n from memberships where status = 'active'`);
@@ -248,7 +273,8 @@ async function main() {
     const periodsBefore = await count(db, sql`select count(*)::int as n from sponsor_sessions where kind = 'membership'`);
     const until = new Date(t.periodEnd.getTime() + 60_000);
     const clockStart = Date.now();
-    await advance(db, { until, ...(BATCH ? { batchSize: BATCH } : {}) }, until);
+    // The clock reaches a month ahead; its events are stamped now, so the outbox sends them at once.
+    await advance(db, { until, ...(BATCH ? { batchSize: BATCH } : {}) }, new Date());
     const clockEnd = Date.now();
     const delivered = await deliverAll(sandbox);
     const end = Date.now();

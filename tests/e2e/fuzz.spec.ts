@@ -181,6 +181,12 @@ function postTargets(postId: string, dealId: string, signedIn: boolean): Target[
     // A member page by a link we did not sign: every button is the same 404, and nothing reaches the provider.
     { path: "/membership/m1.Zm9yZ2Vk.1.forged", bodies: fc.oneof(refusedBody, wellFormed({ intent: "cancel" }), wellFormed({ intent: "change-tier", tierId: "tier_x" })) },
     { path: "/membership/m1.Zm9yZ2Vk.1.forged/new-links", bodies: fc.oneof(refusedBody, wellFormed({ intent: "new-links" })) },
+    { path: "/membership/m1.Zm9yZ2Vk.1.forged/mute", bodies: fc.oneof(refusedBody, wellFormed({ "List-Unsubscribe": "One-Click" })) },
+    // Joining, a tier's form, a post and a member's cancel: refused forms make nothing and reach no provider.
+    { path: "/app/memberships/join?page=small_shop_hours&tier=demo_tier_small_shop_hours_0", bodies: fc.oneof(refusedBody, wellFormed({ interval: "year", amount: "1e308", email: "not-an-address" })) },
+    { path: "/app/account/bizbio/demo_page_small_shop_hours/memberships", bodies: fc.oneof(refusedBody, wellFormed({ intent: "create", name: "", monthlyPrice: "-1" })) },
+    { path: "/app/members/posts/new", bodies: fc.oneof(refusedBody, wellFormed({ intent: "send", audience: "page:nope", subject: "", body: "" })) },
+    { path: "/app/members/mem_doesNotExist/cancel", bodies: fc.oneof(refusedBody, wellFormed({ message: "x".repeat(2_000) })) },
     // The public API takes a bearer key, never a cookie: without one every body is a 401 in its JSON shape.
     { path: "/api/v1/opportunities", bodies: fc.oneof(refusedBody, jsonBody) },
     { path: "/api/v1/payments/ss_doesNotExist/refund", bodies: fc.oneof(refusedBody, jsonBody) },
@@ -210,6 +216,10 @@ function getPaths(postId: string, dealId: string): string[] {
     "/app/account/api-keys", "/app/account/webhooks", "/app/account/webhooks/we_doesNotExist", "/developers/api", "/developers/api/account", "/developers/api/no-such-resource", "/developers/webhooks",
     "/app/account/supporters", "/app/account/bizbio/demo_page_mayamakes/link-copied",
     "/app/account/memberships", "/membership/m1.Zm9yZ2Vk.1.forged", "/membership/m1.Zm9yZ2Vk.1.forged/new-links",
+    "/membership/m1.Zm9yZ2Vk.1.forged/posts", "/membership/m1.Zm9yZ2Vk.1.forged/posts/post_x", "/membership/m1.Zm9yZ2Vk.1.forged/mute",
+    "/app/memberships/join?page=small_shop_hours&tier=demo_tier_small_shop_hours_0", "/app/memberships/welcome?membership=mem_x",
+    "/app/account/bizbio/demo_page_small_shop_hours/memberships", "/app/members", "/app/members.csv", "/app/members/posts", "/app/members/posts/new",
+    "/app/members/mem_doesNotExist/cancel", "/app/admin/memberships", "/api/v1/members", "/api/v1/bio-pages/demo_page_small_shop_hours/membership-tiers",
     "/api/v1/openapi.json", "/api/v1/me", "/api/v1/opportunities", "/api/v1/payments", "/api/v1/notifications", "/api/v1/no/such/route",
     ...Object.keys(LEGACY_REDIRECTS),
   ];

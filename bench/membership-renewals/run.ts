@@ -3,8 +3,8 @@
  * the one writer take to renew every membership once, renewals per second, and proof that nothing
  * was charged twice.
  *
- *   flock /tmp/bench.lock node --import tsx bench/membership-renewals/run.ts pglite
- *   flock /tmp/bench.lock env BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/sg_bench_renewals \
+ *   flock /tmp/bench.lock env NODE_ENV=production node --import tsx bench/membership-renewals/run.ts pglite
+ *   flock /tmp/bench.lock env NODE_ENV=production BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/sg_bench_renewals \
  *     node --import tsx bench/membership-renewals/run.ts postgres
  *   # MEMBERS=100000 (default) BATCH=… (the clock's batch size) SAMPLE=1000 (provider reads checked)
  *

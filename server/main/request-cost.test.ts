@@ -19,9 +19,10 @@ import { buildServerIfMissing } from "#tests/support/built-server";
  */
 const BUDGETS: Record<string, RequestCost> = {
   // The session (with the header's counts) in one statement; the creator's home: pages with their
-  // readiness, earnings by month (tips, and released deals beside them), the latest supporters, what
-  // is held in booked deals, daily views. The same data: no render.
-  "/app": { statements: 7, renders: 0, providerCalls: 0 },
+  // readiness (and whether they offer tiers), earnings by month (tips, and released deals beside
+  // them), the latest supporters, what is held in booked deals, daily views, the members' figures.
+  // The same data: no render.
+  "/app": { statements: 8, renders: 0, providerCalls: 0 },
   // The session; the opportunities with the viewer's hearts and the total.
   "/app/opportunities": { statements: 2, renders: 0, providerCalls: 0 },
   // The session; the pages with their readiness.

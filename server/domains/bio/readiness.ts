@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { ownerIsActive } from "#server/domains/accounts/active-owner";
 import type { Db } from "#server/platform/db/client";
-import { bioPageViews, bioPages, connectedAccounts, profiles } from "#server/platform/db/schema";
+import { bioPageViews, bioPages, connectedAccounts, membershipTiers, profiles } from "#server/platform/db/schema";
 import { OWN_PAGE_COLUMNS, OWN_PAGES_ORDER, type OwnBioPage } from "./pages";
 
 /**
@@ -77,19 +77,26 @@ const SETUP_COLUMNS = {
  * The owner's pages as listOwnPages lists them, each with its readiness and its setup checklist's
  * progress, in one statement. Reads only `uid`'s own rows.
  */
-export async function ownPagesWithReadiness(db: Db, uid: string): Promise<(OwnBioPage & { readiness: PageReadiness; setup: SetupProgress })[]> {
+export async function ownPagesWithReadiness(db: Db, uid: string): Promise<(OwnBioPage & { readiness: PageReadiness; setup: SetupProgress; offersTiers: boolean })[]> {
   const rows = await db
-    .select({ page: OWN_PAGE_COLUMNS, readiness: READINESS_COLUMNS, setup: SETUP_COLUMNS })
+    .select({
+      page: OWN_PAGE_COLUMNS,
+      readiness: READINESS_COLUMNS,
+      setup: SETUP_COLUMNS,
+      // Whether the page has membership tiers (any state): the home shows its Members card then.
+      offersTiers: sql<boolean>`exists (select 1 from ${membershipTiers} where ${membershipTiers.bioPageId} = ${bioPages.id})`.mapWith(Boolean),
+    })
     .from(bioPages)
     .leftJoin(bioPageViews, eq(bioPageViews.pageId, bioPages.id))
     .leftJoin(connectedAccounts, eq(connectedAccounts.uid, bioPages.uid))
     .leftJoin(profiles, eq(profiles.uid, bioPages.uid))
     .where(eq(bioPages.uid, uid))
     .orderBy(...OWN_PAGES_ORDER);
-  return rows.map(({ page, readiness, setup }) => {
+  return rows.map(({ page, readiness, setup, offersTiers }) => {
     const payoutsConnected = readiness.payoutsConnected === true;
     return {
       ...page,
+      offersTiers,
       readiness: judgeReadiness({ ...readiness, payoutsConnected }),
       setup: judgeSetup({ ...setup, payoutsConnected, tipsOn: readiness.tipsOn, views: page.views }),
     };

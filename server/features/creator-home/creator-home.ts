@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "#server/platform/db/client";
-import { bioPageDailyViews, bioPages, membershipTiers } from "#server/platform/db/schema";
+import { bioPageDailyViews } from "#server/platform/db/schema";
 import { success, type Success } from "#server/platform/errors";
 import { heldInDeals } from "#server/domains/payments/records/deal-earnings";
 import { earningsByMonth, latestSupporters, type CurrencyEarnings, type Supporter } from "#server/domains/payments/records/earnings";
@@ -34,7 +34,7 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
   if (!first) return success({ home: null });
   const ids = pages.map((p) => p.id);
   const dayList = windowDays(now);
-  const [earnings, supporters, held, daily, members, tiers] = await Promise.all([
+  const [earnings, supporters, held, daily, members] = await Promise.all([
     earningsByMonth(db, uid, now),
     latestSupporters(db, uid),
     heldInDeals(db, uid),
@@ -44,7 +44,6 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
       .where(and(inArray(bioPageDailyViews.pageId, ids), gte(bioPageDailyViews.day, dayList[0]!), lte(bioPageDailyViews.day, dayList.at(-1)!)))
       .groupBy(bioPageDailyViews.day),
     memberFigures(db, uid, null, now),
-    db.select({ id: membershipTiers.id }).from(membershipTiers).innerJoin(bioPages, eq(bioPages.id, membershipTiers.bioPageId)).where(eq(bioPages.uid, uid)).limit(1),
   ]);
   const byDay = new Map(daily.map((row) => [row.day, row.views]));
   const days = dayList.map((day) => ({ day, views: byDay.get(day) ?? 0 }));
@@ -57,7 +56,7 @@ export async function readCreatorHome(db: Db, uid: string, now = new Date()): Pr
       heldInDeals: held,
       // Each page's all-time count came with the page (bio_page_views has one row per page).
       // A creator who never offered a tier is not shown an empty members card.
-      members: tiers.length > 0 || members.running > 0 || members.lostThisMonth > 0 ? members : null,
+      members: pages.some((p) => p.offersTiers) || members.running > 0 || members.lostThisMonth > 0 ? members : null,
       views: { days, inWindow: days.reduce((s, d) => s + d.views, 0), allTime: pages.reduce((s, p) => s + p.views, 0) },
     },
   });

@@ -80,7 +80,11 @@ async function findClock(): Promise<Advance | null> {
 }
 
 async function openDatabase(work: string): Promise<DatabaseHandle> {
-  if (ENGINE === "pglite") return openPglite(path.join(work, "data"));
+  if (ENGINE === "pglite") {
+    // The server makes its data folder before opening the database in it; so does the bench.
+    fs.mkdirSync(path.join(work, "data"), { recursive: true });
+    return openPglite(path.join(work, "data"));
+  }
   const name = new URL(PG_URL).pathname.slice(1);
   const admin = new URL(PG_URL);
   admin.pathname = "/postgres";
